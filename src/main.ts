@@ -1,0 +1,32 @@
+import { loadConfig, ConfigError } from './config.js';
+import { createLogger } from './log.js';
+import { startService } from './service.js';
+
+// Process entry: decode configuration, start, and stop cleanly on signals.
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const service = await startService(config, log);
+  log.info({ url: service.url, store: service.storeKind }, 'rights preflight service listening');
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping');
+    await service.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('fatal:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});
