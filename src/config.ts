@@ -64,6 +64,7 @@ export const ConfigEnv = t.partial({
   COVERED_ORIGINS: OriginList,
   FETCH_ALLOW_LOOPBACK: BoolString,
   FETCH_EXTRA_CA_FILE: t.string,
+  FETCH_CONNECT_TO: t.string,
   EVIDENCE_KEY: Hex32Key,
   CHECKPOINT_KEY: Hex32Key,
   PAYMENT_NETWORK: Network,
@@ -88,6 +89,8 @@ export type Config = {
   coveredOrigins: string[];
   fetchAllowLoopback: boolean;
   fetchExtraCaFile: string | undefined;
+  /** Like curl --connect-to: "host:127.0.0.1:8443,host2:127.0.0.1:9443"; only honoured with FETCH_ALLOW_LOOPBACK (tests, demo). */
+  fetchConnectTo: Record<string, { address: string; port: number }>;
   evidenceKeyHex: string | undefined;
   checkpointKeyHex: string | undefined;
   network: 'eip155:8453' | 'eip155:84532';
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coveredOrigins: e.COVERED_ORIGINS ?? [],
     fetchAllowLoopback: e.FETCH_ALLOW_LOOPBACK ?? false,
     fetchExtraCaFile: e.FETCH_EXTRA_CA_FILE,
+    fetchConnectTo: parseConnectTo(e.FETCH_CONNECT_TO),
     evidenceKeyHex: e.EVIDENCE_KEY,
     checkpointKeyHex: e.CHECKPOINT_KEY,
     network: e.PAYMENT_NETWORK ?? 'eip155:8453',
@@ -146,4 +150,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
   };
+}
+
+function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {
+  const out: Record<string, { address: string; port: number }> = {};
+  if (!value) return out;
+  for (const item of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z0-9.-]+):(127\.\d+\.\d+\.\d+|localhost):(\d{1,5})$/i.exec(item);
+    if (!m) throw new ConfigError('FETCH_CONNECT_TO', `entry "${item}" must look like host:127.0.0.1:port`);
+    out[m[1]!.toLowerCase()] = { address: m[2]!, port: Number(m[3]) };
+  }
+  return out;
 }
