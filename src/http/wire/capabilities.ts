@@ -1,0 +1,44 @@
+import * as t from 'io-ts';
+
+// GET /v1/capabilities (spec §2.10). Prices are decimal strings of micro-USDC.
+const Product = t.type({
+  sku: t.string,
+  enabled: t.boolean,
+  endpoint: t.string,
+  tiers: t.record(t.string, t.type({ base_micro: t.string, per_url_micro: t.string })),
+  purposes: t.array(t.string),
+});
+
+export const Capabilities = t.type({
+  version: t.literal('service-public-gateway-v1'),
+  legal_clearance: t.literal(false),
+  coverage: t.type({ origins: t.array(t.string), subdomains_implied: t.literal(false) }),
+  products: t.array(Product),
+  payment: t.type({
+    protocol: t.literal('x402'),
+    x402_version: t.literal(2),
+    scheme: t.literal('exact'),
+    network: t.string,
+    asset: t.string,
+    asset_symbol: t.literal('USDC'),
+    asset_decimals: t.literal(6),
+    eip712: t.type({ name: t.string, version: t.string }),
+    pay_to: t.string,
+    request_binding: t.type({ extension: t.literal('service-request-binding'), nonce_prefix: t.string, version: t.literal('service-request-v1') }),
+  }),
+  evidence: t.type({
+    format: t.literal('service-evidence-v1'),
+    algorithm: t.literal('Ed25519'),
+    keys: t.array(t.type({ key_id: t.string, algorithm: t.literal('Ed25519'), public_key: t.string })),
+  }),
+  limits: t.type({
+    resources_per_gate_call: t.type({ min: t.number, max: t.number }),
+    resource_url_max_length: t.number,
+    freshness_seconds: t.type({ min: t.number, max: t.number, default: t.number }),
+    max_total_micro: t.string,
+    quote_ttl_seconds: t.number,
+  }),
+  mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
+  generated_at: t.string,
+});
+export type Capabilities = t.TypeOf<typeof Capabilities>;

@@ -1,0 +1,71 @@
+import * as t from 'io-ts';
+
+// Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
+
+const pattern = (name: string, re: RegExp, what: string) =>
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && re.test(u),
+    (u, c) => (typeof u === 'string' && re.test(u) ? t.success(u) : t.failure(u, c, what)),
+    t.identity,
+  );
+
+/** Integer micro-USDC as a decimal string (spec §2.3/§8: at most 100000000000). */
+export const BudgetMicro = pattern('BudgetMicro', /^(0|[1-9][0-9]{0,10}|100000000000)$/, 'must be integer micro-USDC as a string, at most 100000000000');
+/** Any non-negative integer micro-USDC amount as a decimal string (prices, charges). */
+export const MicroString = pattern('MicroString', /^(0|[1-9][0-9]*)$/, 'must be a non-negative integer as a decimal string');
+export const Hex64 = pattern('Hex64', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
+export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
+export const TxHash = pattern('TxHash', /^0x[a-fA-F0-9]{64}$/, 'must be a 0x-prefixed 32-byte hash');
+export const Address = pattern('Address', /^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
+export const IsoTime = pattern('IsoTime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, 'must be an ISO 8601 UTC timestamp');
+/** The quote flow's report id: the purchase id (DESIGN.md §3), 64 lowercase hex. */
+export const PurchaseId = Hex64;
+/** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */
+export const ClaimToken = Hex64;
+/** Idempotency-Key: a buyer-chosen, high-entropy retry key (same alphabet as x402 payment-identifier). */
+export const IdempotencyKey = pattern('IdempotencyKey', /^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 characters of A-Z a-z 0-9 _ -');
+
+export const PaidPurpose = t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null });
+export type PaidPurpose = t.TypeOf<typeof PaidPurpose>;
+export const Tier = t.keyof({ fresh: null, deep: null });
+export const UserClass = t.keyof({ commercial: null, 'non-commercial': null, education: null, government: null, personal: null });
+export type UserClass = t.TypeOf<typeof UserClass>;
+export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
+
+export const Classification = t.keyof({
+  PERMITTED_BY_OBSERVED_DECLARATION: null,
+  PROHIBITED_BY_OBSERVED_DECLARATION: null,
+  LICENSE_REQUIRED: null,
+  NO_MACHINE_READABLE_DECLARATION: null,
+  CONFLICT: null,
+  UNKNOWN: null,
+});
+export type Classification = t.TypeOf<typeof Classification>;
+/** Single-resource decision vocabulary (spec §2.5). */
+export const Decision = t.keyof({ ALLOW_DECLARED: null, DENY_DECLARED: null, LICENSE_REQUIRED: null, UNKNOWN: null });
+export type Decision = t.TypeOf<typeof Decision>;
+
+/** Spec §2.6 signed envelope as it appears on the wire; the payload's own codec lives in src/evidence/payloads.ts. */
+export const SignedEnvelopeWire = t.type({
+  algorithm: t.literal('Ed25519'),
+  format: t.literal('service-evidence-v1'),
+  payload: t.UnknownRecord,
+  signature: Signature128,
+});
+export type SignedEnvelopeWire = t.TypeOf<typeof SignedEnvelopeWire>;
+
+export const GATEWAY_VERSION = 'service-public-gateway-v1' as const;
+export const REPORT_PROFILE = 'service-observed-policy-v1' as const;
+export const SINGLE_REPORT_SKU = 'rights.preflight.v1' as const;
+
+/** Header names of the money path (lower-case, as Node presents them). */
+export const HEADERS = {
+  claim: 'x-service-claim',
+  request: 'x-service-request',
+  idempotencyKey: 'idempotency-key',
+  paymentRequired: 'PAYMENT-REQUIRED',
+  paymentSignature: 'payment-signature',
+  paymentResponse: 'PAYMENT-RESPONSE',
+} as const;

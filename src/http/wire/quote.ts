@@ -1,0 +1,74 @@
+import * as t from 'io-ts';
+import {
+  BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, Network, Address,
+  PaidPurpose, PurchaseId, SignedEnvelopeWire, Tier, UserClass,
+} from './common.js';
+
+// POST /v1/rights/quote (spec §2.8/§2.9). `t.exact` + the strict check in the route reject extra properties.
+
+export const QuoteRequest = t.exact(
+  t.intersection([
+    t.type({
+      resource: t.string, // the URL rule (spec §2.2) is applied by canonicalResourceUrl, which knows the coverage
+      purpose: PaidPurpose,
+      tier: Tier,
+      max_total_micro: BudgetMicro,
+    }),
+    t.partial({ user_class: UserClass }),
+  ]),
+  'QuoteRequest',
+);
+export type QuoteRequest = t.TypeOf<typeof QuoteRequest>;
+
+export const DecisionPreview = t.type({
+  purpose: PaidPurpose,
+  classification: Classification,
+  decision: Decision,
+});
+export type DecisionPreview = t.TypeOf<typeof DecisionPreview>;
+
+/** What the buyer will be asked to pay (mirrors the 402 offer's accepts[0]; fixed by `signed_quote`). */
+export const QuotePayment = t.type({
+  protocol: t.literal('x402'),
+  x402_version: t.literal(2),
+  scheme: t.literal('exact'),
+  network: Network,
+  asset: Address,
+  pay_to: Address,
+  amount: MicroString,
+});
+
+export const AvailableQuote = t.type({
+  version: t.literal(GATEWAY_VERSION),
+  available: t.literal(true),
+  purchase_id: PurchaseId,
+  report_url: t.string, // `/v1/rights/reports/{purchase_id}` (relative to the base URL)
+  claim_token: ClaimToken, // private: send as X-Service-Claim; never log it
+  resource: t.string, // canonical URL actually evaluated
+  purpose: PaidPurpose,
+  tier: Tier,
+  user_class: UserClass,
+  input_sha256: Hex64,
+  decision_preview: DecisionPreview,
+  charge_micro: MicroString,
+  payment: QuotePayment,
+  expires_at: IsoTime,
+  signed_quote: SignedEnvelopeWire, // payload: QuotePayload (src/evidence/payloads.ts)
+  legal_clearance: t.literal(false),
+});
+export type AvailableQuote = t.TypeOf<typeof AvailableQuote>;
+
+export const UnavailableQuote = t.type({
+  version: t.literal(GATEWAY_VERSION),
+  available: t.literal(false),
+  reason: t.literal('NO_VERIFIABLE_DECLARATION'),
+  resource: t.string,
+  purpose: PaidPurpose,
+  input_sha256: Hex64,
+  charge_micro: t.literal('0'),
+  legal_clearance: t.literal(false),
+});
+export type UnavailableQuote = t.TypeOf<typeof UnavailableQuote>;
+
+export const QuoteResponse = t.union([AvailableQuote, UnavailableQuote], 'QuoteResponse');
+export type QuoteResponse = t.TypeOf<typeof QuoteResponse>;

@@ -1,0 +1,51 @@
+import * as t from 'io-ts';
+import {
+  Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, Network, PaidPurpose, REPORT_PROFILE, SignedEnvelopeWire,
+  SINGLE_REPORT_SKU, Tier, TxHash, UserClass,
+} from './common.js';
+
+// The paid 200 of GET /v1/rights/reports/{id} (spec §2.4 shape, single-resource report).
+
+export const ReportResource = t.intersection([
+  t.type({
+    resource: t.string,
+    classification: Classification,
+    decision: Decision,
+    legal_clearance: t.literal(false),
+    declaration_found: t.boolean,
+    reasons: t.array(t.string),
+  }),
+  t.partial({ checkpoint: t.union([t.UnknownRecord, t.null]) }),
+]);
+
+export const Report = t.type({
+  sku: t.keyof({ [SINGLE_REPORT_SKU]: null, 'rights.ingestion-gate.v1': null, 'rights.revalidate.v1': null }),
+  profile: t.literal(REPORT_PROFILE),
+  legal_clearance: t.literal(false),
+  purchase_id: Hex64,
+  purpose: PaidPurpose,
+  tier: Tier,
+  user_class: UserClass,
+  observed_at: IsoTime,
+  resources: t.array(ReportResource),
+});
+export type Report = t.TypeOf<typeof Report>;
+
+/** Spec §2.7. */
+export const PaymentSettlement = t.type({
+  success: t.literal(true),
+  network: Network,
+  transaction: TxHash,
+});
+export type PaymentSettlement = t.TypeOf<typeof PaymentSettlement>;
+
+export const PaidReportResponse = t.type({
+  version: t.literal(GATEWAY_VERSION),
+  input_sha256: Hex64,
+  legal_clearance: t.literal(false),
+  report: Report,
+  evidence: SignedEnvelopeWire, // payload: EvidencePayload (src/evidence/payloads.ts)
+  delivery_proof: SignedEnvelopeWire, // payload: DeliveryProofPayload
+  payment_settlement: PaymentSettlement,
+});
+export type PaidReportResponse = t.TypeOf<typeof PaidReportResponse>;
