@@ -67,6 +67,7 @@ export const ConfigEnv = t.partial({
   FETCH_CONNECT_TO: t.string,
   EVIDENCE_KEY: Hex32Key,
   CHECKPOINT_KEY: Hex32Key,
+  CLAIM_SECRET: Hex32Key,
   PAYMENT_NETWORK: Network,
   USDC_ASSET: Address,
   PAY_TO: Address,
@@ -93,6 +94,8 @@ export type Config = {
   fetchConnectTo: Record<string, { address: string; port: number }>;
   evidenceKeyHex: string | undefined;
   checkpointKeyHex: string | undefined;
+  /** HMAC key deriving claim tokens from purchase ids (src/purchase/claim.ts). */
+  claimSecretHex: string | undefined;
   network: 'eip155:8453' | 'eip155:84532';
   usdcAsset: `0x${string}`;
   payTo: `0x${string}` | undefined;
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchConnectTo: parseConnectTo(e.FETCH_CONNECT_TO),
     evidenceKeyHex: e.EVIDENCE_KEY,
     checkpointKeyHex: e.CHECKPOINT_KEY,
+    claimSecretHex: e.CLAIM_SECRET,
     network: e.PAYMENT_NETWORK ?? 'eip155:8453',
     usdcAsset: e.USDC_ASSET ?? BASE_USDC,
     payTo: e.PAY_TO,

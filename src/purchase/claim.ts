@@ -1,0 +1,43 @@
+import { createHmac, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+
+// The claim token of the quote flow (spec §5.2). It is derived, not random-and-stored:
+// claim = HMAC-SHA256(server claim secret, "service-claim-v1\0" + purchase_id). The purchase id already
+// contains 256 random bits (the quote's report id) unless the buyer chose an Idempotency-Key, so the
+// claim is unguessable without the server secret, only sha256(claim) is written to the stream, and an
+// Idempotency-Key retry can hand back the very same claim without the service ever storing it.
+
+const CLAIM_DOMAIN = 'service-claim-v1\0';
+
+export const claimTokenFor = (secret: Uint8Array, purchaseId: string): string =>
+  createHmac('sha256', secret).update(CLAIM_DOMAIN + purchaseId).digest('hex');
+
+export const claimSha256 = (claim: string): string => createHash('sha256').update(claim, 'utf8').digest('hex');
+
+/** Constant-time comparison of sha256(presented claim) with the stored digest; false on any malformed input. */
+export function claimMatches(presented: string | undefined, storedSha256: string): boolean {
+  if (typeof presented !== 'string' || presented.length === 0 || presented.length > 256) return false;
+  const a = Buffer.from(claimSha256(presented), 'hex');
+  const b = Buffer.from(storedSha256, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** CLAIM_SECRET from configuration, else `<dataDir>/claim-secret.hex`, generated (0600) on first start. */
+export async function loadClaimSecret(configured: string | undefined, dataDir: string): Promise<Uint8Array> {
+  if (configured) return Buffer.from(configured, 'hex');
+  const file = path.join(dataDir, 'claim-secret.hex');
+  try {
+    const hex = (await readFile(file, 'utf8')).trim();
+    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+    throw new Error(`${file} does not hold 64 hex characters`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const secret = randomBytes(32);
+  await writeFile(file, secret.toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch(async (err) => {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won: use its secret
+  });
+  return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
+}
