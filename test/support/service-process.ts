@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Runs the real service entry point (src/main.ts) in its own process, so a test can SIGKILL it at a
+// chosen point and start it again on the same store. Everything it writes is kept for the secret grep.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** resolves with the exit signal/code */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<void>;
+  kill9(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, sink?: (chunk: string) => void): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const onData = (chunk: Buffer) => { const s = chunk.toString('utf8'); out += s; sink?.(s); };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    const check = () => {
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          const rec = JSON.parse(line) as { msg?: string; url?: string };
+          if (rec.msg === 'rights preflight service listening' && rec.url) { clearTimeout(timer); resolve(rec.url); return; }
+        } catch { /* partial line */ }
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`service exited (${code ?? signal}) before listening:\n${out}`)); });
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill9() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
