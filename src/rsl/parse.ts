@@ -1,0 +1,312 @@
+import sax from 'sax';
+import {
+  RSL_NAMESPACE,
+  type Content, type License, type ParseFailureCode, type ParseResult, type Payment, type Problem, type RslDocument, type TermAxis,
+} from './model.js';
+
+// RSL parser: sax in strict, namespace-aware mode. Pure and synchronous. RSL elements are found
+// by namespace URI (default namespace, `rsl:` or any prefix); foreign-namespace elements are
+// extensions and are skipped with their whole subtree; an unknown element in the RSL namespace
+// makes the document non-conformant. DOCTYPE is refused outright (no entity expansion, no
+// billion-laughs), and size, depth, element count and wall time are capped.
+
+export interface ParseLimits {
+  maxBytes: number;
+  maxDepth: number;
+  maxElements: number;
+  maxMillis: number;
+}
+
+export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxBytes: 512 * 1024, maxDepth: 32, maxElements: 20_000, maxMillis: 500 };
+
+const USAGE_TOKENS = new Set(['all', 'ai-all', 'ai-train', 'ai-input', 'ai-index', 'search']);
+/** Pre-1.0 / non-RSL labels seen in the wild; evaluate.ts lets them prohibit, never permit. */
+export const LEGACY_USAGE_ALIASES: Readonly<Record<string, string>> = { 'train-ai': 'ai-train', 'train-genai': 'ai-train', 'ai-use': 'ai-input' };
+const USER_TOKENS = new Set(['commercial', 'non-commercial', 'education', 'government', 'personal']);
+const PAYMENT_TYPES = new Set(['purchase', 'subscription', 'training', 'crawl', 'use', 'contribution', 'attribution', 'free']);
+const LEGACY_PAYMENT_TYPES = new Set(['inference', 'royalty']);
+const REPORTING_TYPES = new Set(['telemetry', 'provenance', 'audit']);
+const LEGAL_TYPES = new Set(['warranty', 'disclaimer', 'attestation', 'contact', 'proof']);
+
+/** Which RSL elements may appear under which RSL parent. `#feed` is a non-RSL RSS ancestor. */
+const CHILDREN: Readonly<Record<string, readonly string[]>> = {
+  '#feed': ['content', 'rsl'],
+  rsl: ['content'],
+  content: ['license', 'alternate', 'schema', 'copyright', 'terms'],
+  license: ['permits', 'prohibits', 'payment', 'reporting', 'legal'],
+  payment: ['standard', 'custom', 'amount', 'accepts'],
+};
+const KNOWN_ELEMENTS = new Set([
+  'rsl', 'content', 'license', 'permits', 'prohibits', 'payment', 'standard', 'custom', 'amount', 'accepts',
+  'reporting', 'legal', 'alternate', 'schema', 'copyright', 'terms',
+]);
+
+class Fatal extends Error {
+  constructor(readonly code: ParseFailureCode, message: string) { super(message); }
+}
+
+type Frame =
+  | { kind: 'skip' }
+  | { kind: 'feed' }
+  | { kind: 'rsl' }
+  | { kind: 'content'; content: Content; seen: Set<string> }
+  | { kind: 'license'; license: License; seen: Set<string> }
+  | { kind: 'payment'; payment: Payment; seen: Set<string> }
+  | { kind: 'leaf'; local: string; attrs: Record<string, string>; text: string; ns: Record<string, string>; line: number };
+
+export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
+  const problems: Problem[] = [];
+  const bytes = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
+  if (bytes > limits.maxBytes) return { ok: false, code: 'DOCUMENT_TOO_LARGE', message: `document is ${bytes} bytes; the limit is ${limits.maxBytes}`, problems };
+  let text: string;
+  if (typeof input === 'string') {
+    text = input;
+  } else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(input);
+    } catch {
+      return { ok: false, code: 'UNSUPPORTED_ENCODING', message: 'document is not valid UTF-8', problems };
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const decl = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(text);
+  if (decl && !/^utf-?8$/i.test(decl[1]!)) return { ok: false, code: 'UNSUPPORTED_ENCODING', message: `encoding ${decl[1]} is not supported (UTF-8 only)`, problems };
+
+  const parser = sax.parser(true, { xmlns: true, position: true, trim: false, normalize: false });
+  const started = performance.now();
+  const stack: Frame[] = [];
+  let doc: RslDocument | null = null;
+  let elements = 0;
+  let rootSeen = false;
+  const problem = (severity: Problem['severity'], code: string, message: string) => problems.push({ severity, code, message, line: parser.line + 1 });
+
+  parser.ondoctype = () => { throw new Fatal('DOCTYPE_REFUSED', 'documents with a DOCTYPE are refused (no DTDs or entity declarations)'); };
+  parser.onerror = (err) => { throw new Fatal('XML_MALFORMED', err.message.split('\n')[0] ?? 'not well-formed XML'); };
+
+  parser.onopentag = (node) => {
+    const tag = node as sax.QualifiedTag;
+    elements += 1;
+    if (elements > limits.maxElements) throw new Fatal('XML_TOO_MANY_ELEMENTS', `more than ${limits.maxElements} elements`);
+    if (stack.length >= limits.maxDepth) throw new Fatal('XML_TOO_DEEP', `nesting deeper than ${limits.maxDepth}`);
+    const attrs: Record<string, string> = {};
+    for (const a of Object.values(tag.attributes)) {
+      // RSL attributes are unprefixed (no namespace); namespaced attributes are extensions.
+      if (a.uri === '' && a.prefix === '') attrs[a.local] = a.value;
+    }
+
+    if (!rootSeen) {
+      rootSeen = true;
+      if (tag.uri === RSL_NAMESPACE && tag.local === 'rsl') {
+        if (tag.prefix !== '') problem('warning', 'PREFIXED_ROOT', 'a standalone document should use the default namespace, not a prefixed root');
+        doc = { root: 'rsl', maxAgeDays: readMaxAge(attrs['max-age'], problem), contents: [] };
+        stack.push({ kind: 'rsl' });
+        return;
+      }
+      if (tag.uri === '' && tag.local === 'rss') {
+        doc = { root: 'rss', maxAgeDays: null, contents: [] };
+        stack.push({ kind: 'feed' });
+        return;
+      }
+      if (tag.local === 'rsl' && tag.uri !== RSL_NAMESPACE) {
+        throw new Fatal('WRONG_NAMESPACE', `root <rsl> is in namespace ${JSON.stringify(tag.uri)}, not ${RSL_NAMESPACE}`);
+      }
+      throw new Fatal('NOT_RSL', `root element {${tag.uri}}${tag.local} is not an RSL document or feed`);
+    }
+
+    const parent = stack[stack.length - 1]!;
+    if (parent.kind === 'skip' || parent.kind === 'leaf') {
+      if (parent.kind === 'leaf' && tag.uri === RSL_NAMESPACE) problem('error', 'MISPLACED_ELEMENT', `<${tag.local}> is not allowed inside <${parent.local}>`);
+      stack.push({ kind: 'skip' });
+      return;
+    }
+    if (tag.uri !== RSL_NAMESPACE) {
+      // RSS items and channels are walked through; any other foreign element is an extension.
+      stack.push(parent.kind === 'feed' ? { kind: 'feed' } : { kind: 'skip' });
+      return;
+    }
+    const parentName = parent.kind === 'feed' ? '#feed' : parent.kind;
+    if (!KNOWN_ELEMENTS.has(tag.local)) {
+      problem('error', 'UNKNOWN_RSL_ELEMENT', `<${tag.local}> is not an RSL element`);
+      stack.push({ kind: 'skip' });
+      return;
+    }
+    if (!(CHILDREN[parentName] ?? []).includes(tag.local)) {
+      problem('error', 'MISPLACED_ELEMENT', `<${tag.local}> is not allowed inside <${parentName === '#feed' ? 'rss' : parentName}>`);
+      stack.push({ kind: 'skip' });
+      return;
+    }
+    if (tag.local === 'rsl') { stack.push({ kind: 'feed' }); return; }
+    if (tag.local === 'content') {
+      const content: Content = {
+        index: doc!.contents.length, url: attrs.url ?? null, server: attrs.server ?? null, encrypted: false,
+        lastmod: attrs.lastmod ?? null, licenses: [], terms: null, copyright: null, alternates: [], schema: null,
+      };
+      if (attrs.url === undefined) problem('error', 'MISSING_URL', '<content> has no url attribute; it governs nothing');
+      if (attrs.encrypted !== undefined) {
+        if (attrs.encrypted === 'true' || attrs.encrypted === 'false') content.encrypted = attrs.encrypted === 'true';
+        else { problem('error', 'BAD_BOOLEAN', `encrypted="${attrs.encrypted}" must be lowercase true or false`); content.encrypted = true; }
+      }
+      if (content.encrypted && !content.server) problem('error', 'ENCRYPTED_WITHOUT_SERVER', 'encrypted content needs a server attribute');
+      doc!.contents.push(content);
+      stack.push({ kind: 'content', content, seen: new Set() });
+      return;
+    }
+    if (parent.kind === 'content' && tag.local === 'license') {
+      const license: License = { index: parent.content.licenses.length, permits: {}, prohibits: {}, payment: null, reporting: [], legal: [] };
+      parent.content.licenses.push(license);
+      stack.push({ kind: 'license', license, seen: new Set() });
+      return;
+    }
+    if (parent.kind === 'license' && tag.local === 'payment') {
+      if (parent.license.payment) problem('error', 'DUPLICATE_ELEMENT', 'a license has more than one <payment>');
+      const payment: Payment = { type: attrs.type ?? null, standard: null, custom: null, amount: null, accepts: null };
+      if (payment.type !== null && !PAYMENT_TYPES.has(payment.type)) {
+        problem('warning', LEGACY_PAYMENT_TYPES.has(payment.type) ? 'LEGACY_PAYMENT_TYPE' : 'UNKNOWN_PAYMENT_TYPE', `payment type "${payment.type}" is not an RSL 1.0 type`);
+      }
+      // A second <payment> replaces nothing: keep the first, the document is non-conformant anyway.
+      if (!parent.license.payment) parent.license.payment = payment;
+      stack.push({ kind: 'payment', payment, seen: new Set() });
+      return;
+    }
+    stack.push({ kind: 'leaf', local: tag.local, attrs, text: '', ns: tag.ns, line: parser.line + 1 });
+  };
+
+  const onText = (t: string) => {
+    const top = stack[stack.length - 1];
+    if (top?.kind === 'leaf') top.text += t;
+  };
+  parser.ontext = onText;
+  parser.oncdata = onText;
+
+  parser.onclosetag = () => {
+    const frame = stack.pop();
+    const parent = stack[stack.length - 1];
+    if (!frame) return;
+    if (frame.kind === 'content') {
+      if (frame.content.licenses.length === 0) problem('error', 'CONTENT_WITHOUT_LICENSE', `<content url="${frame.content.url ?? ''}"> has no <license>`);
+      return;
+    }
+    if (frame.kind !== 'leaf' || !parent) return;
+    closeLeaf(frame, parent, problem);
+  };
+
+  try {
+    // Feed in slices so the wall-time limit is enforced even on a single large string.
+    const slice = 16 * 1024;
+    for (let i = 0; i < text.length; i += slice) {
+      parser.write(text.slice(i, i + slice));
+      if (performance.now() - started > limits.maxMillis) throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
+    }
+    parser.close();
+  } catch (err) {
+    if (err instanceof Fatal) return { ok: false, code: err.code, message: err.message, problems };
+    throw err;
+  }
+  if (!doc) return { ok: false, code: 'NOT_RSL', message: 'document has no root element', problems };
+  const d = doc as RslDocument;
+  if (d.contents.length === 0) problem('error', 'NO_CONTENT', 'document has no <content>');
+  return { ok: true, document: d, conformant: !problems.some((p) => p.severity === 'error'), problems };
+}
+
+type ProblemFn = (severity: Problem['severity'], code: string, message: string) => void;
+
+function readMaxAge(value: string | undefined, problem: ProblemFn): number | null {
+  if (value === undefined) return null;
+  if (/^[1-9][0-9]{0,5}$/.test(value)) return Number(value);
+  problem('warning', 'BAD_MAX_AGE', `max-age="${value}" is not a positive integer of days; the default (30 days) applies`);
+  return null;
+}
+
+function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, problem: ProblemFn): void {
+  const value = frame.text.trim();
+  const { local, attrs } = frame;
+  if (parent.kind === 'license') {
+    const license = parent.license;
+    if (local === 'permits' || local === 'prohibits') {
+      let axis = attrs.type as TermAxis | undefined;
+      if (axis === undefined) {
+        problem('error', 'MISSING_TYPE', `<${local}> has no type; read as type="usage"`);
+        axis = 'usage';
+      } else if (axis !== 'usage' && axis !== 'user' && axis !== 'geo') {
+        problem('error', 'BAD_TYPE', `<${local} type="${String(axis)}"> is not usage, user or geo; ignored`);
+        return;
+      }
+      const tokens = splitTokens(value, local, problem);
+      checkTokens(axis, tokens, frame.ns, problem);
+      const sets = local === 'permits' ? license.permits : license.prohibits;
+      const existing = sets[axis];
+      if (existing) {
+        problem('error', 'DUPLICATE_TYPE', `a license has two <${local} type="${axis}">`);
+        // Never widen: two permits lists intersect, two prohibits lists add up.
+        sets[axis] = local === 'permits' ? existing.filter((t) => tokens.includes(t)) : [...new Set([...existing, ...tokens])];
+      } else {
+        sets[axis] = tokens;
+      }
+      return;
+    }
+    if (local === 'reporting') {
+      const r = { type: attrs.type ?? null, profile: attrs.profile ?? null, endpoint: attrs.endpoint ?? null };
+      if (!r.profile) problem('error', 'MISSING_PROFILE', '<reporting> needs a profile attribute');
+      if (r.type !== null && !REPORTING_TYPES.has(r.type)) problem('warning', 'UNKNOWN_REPORTING_TYPE', `reporting type "${r.type}" is not known`);
+      license.reporting.push(r);
+      return;
+    }
+    if (local === 'legal') {
+      if (attrs.type !== undefined && !LEGAL_TYPES.has(attrs.type)) problem('warning', 'UNKNOWN_LEGAL_TYPE', `legal type "${attrs.type}" is not known`);
+      license.legal.push({ type: attrs.type ?? null, value });
+    }
+    return;
+  }
+  if (parent.kind === 'payment') {
+    if (parent.seen.has(local)) problem('error', 'DUPLICATE_ELEMENT', `<payment> has more than one <${local}>`);
+    parent.seen.add(local);
+    const p = parent.payment;
+    if (local === 'standard') p.standard ??= value;
+    else if (local === 'custom') p.custom ??= value;
+    else if (local === 'amount') {
+      if (!attrs.currency) problem('error', 'MISSING_CURRENCY', '<amount> needs a currency attribute');
+      else if (!/^[A-Z]{3}$/.test(attrs.currency)) problem('warning', 'BAD_CURRENCY', `currency "${attrs.currency}" is not an ISO 4217 code`);
+      if (!/^\d+(\.\d+)?$/.test(value)) problem('error', 'BAD_AMOUNT', `amount "${value}" is not a decimal number`);
+      p.amount ??= { value, currency: attrs.currency ?? null };
+    } else if (local === 'accepts') {
+      if (!attrs.type) problem('error', 'MISSING_TYPE', '<accepts> needs a type attribute');
+      p.accepts ??= { type: attrs.type ?? null, body: value };
+    }
+    return;
+  }
+  if (parent.kind === 'content') {
+    const c = parent.content;
+    if (local !== 'alternate' && parent.seen.has(local)) problem('error', 'DUPLICATE_ELEMENT', `<content> has more than one <${local}>`);
+    parent.seen.add(local);
+    if (local === 'terms') c.terms ??= value;
+    else if (local === 'copyright') c.copyright ??= value;
+    else if (local === 'schema') c.schema ??= value;
+    else if (local === 'alternate') c.alternates.push(value);
+  }
+}
+
+function splitTokens(value: string, local: string, problem: ProblemFn): string[] {
+  if (value.includes(',')) problem('error', 'COMMA_SEPARATED_LIST', `<${local}> uses commas (RSL 0.9 style); RSL 1.0 lists are space-separated`);
+  const tokens = value.split(/[\s,]+/).filter(Boolean);
+  if (tokens.length === 0) problem('error', 'EMPTY_TOKEN_LIST', `<${local}> lists no tokens`);
+  return [...new Set(tokens)];
+}
+
+function checkTokens(axis: TermAxis, tokens: string[], ns: Record<string, string>, problem: ProblemFn): void {
+  for (const token of tokens) {
+    const colon = token.indexOf(':');
+    if (colon > 0) {
+      const uri = ns[token.slice(0, colon)];
+      if (uri && uri !== RSL_NAMESPACE) continue; // extension QName: ignored unless recognized
+      problem('warning', 'UNKNOWN_TOKEN', `token "${token}" has an unbound or RSL prefix`);
+      continue;
+    }
+    if (axis === 'usage' && !USAGE_TOKENS.has(token)) {
+      problem('warning', token in LEGACY_USAGE_ALIASES ? 'LEGACY_TOKEN' : 'UNKNOWN_TOKEN', `usage token "${token}" is not an RSL 1.0 token`);
+    } else if (axis === 'user' && !USER_TOKENS.has(token)) {
+      problem('warning', 'UNKNOWN_TOKEN', `user token "${token}" is not an RSL 1.0 token`);
+    } else if (axis === 'geo' && !/^[A-Z]{2}$/.test(token)) {
+      problem('warning', 'UNKNOWN_TOKEN', `geo token "${token}" is not an uppercase ISO 3166-1 alpha-2 code or EU`);
+    }
+  }
+}
