@@ -1,0 +1,183 @@
+import {
+  END,
+  BACKWARDS,
+  EventStoreDBClient,
+  FORWARDS,
+  START,
+  StreamNotFoundError,
+  excludeSystemEvents,
+  jsonEvent,
+  type JSONType,
+} from '@eventstore/db-client';
+import type { Logger } from '../../log.js';
+import { assertEventIds } from '../event-id.js';
+import type { EventStoreWithProjections, ProjectionStates, StoredProjectionState } from '../projection-states.js';
+import type { AppendResult, ExpectedRevision, GlobalPosition, NewEvent, OnEvent, RecordedEvent, Subscription } from '../port.js';
+import { INTERNAL_STREAM_PREFIX, isPortVisible, toEsdbExpectedRevision, toEsdbReadPosition, toRecordedEvent, translateEsdbError } from './esdb-mapping.js';
+
+/** EventStoreDB / KurrentDB through @eventstore/db-client 6.x (`esdb://` or `kurrentdb://`). */
+export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): Promise<EventStoreWithProjections> {
+  // The 6.x client only knows the esdb scheme; kurrentdb:// is the same protocol.
+  const client = EventStoreDBClient.connectionString(url.replace(/^kurrentdb(\+discover)?:\/\//, 'esdb$1://'));
+  const subscriptions = new Set<Subscription>();
+  const log = opts.log;
+
+  async function append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    assertEventIds(stream, events.map((e) => e.id));
+    try {
+      const result = await client.appendToStream(
+        stream,
+        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: (e.data ?? null) as JSONType, metadata: e.metadata ?? {} })),
+        { expectedRevision: toEsdbExpectedRevision(expected) },
+      );
+      return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
+    } catch (err) {
+      throw translateEsdbError(err, { stream, expected });
+    }
+  }
+
+  async function readStream(stream: string): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const { event } of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+        if (event) out.push(toRecordedEvent(event));
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return [];
+      throw translateEsdbError(err);
+    }
+    return out;
+  }
+
+  async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    let cursor = toEsdbReadPosition(from);
+    // System and internal events are filtered out here, so a page may come back short: read on
+    // until `limit` port events are collected or $all ends.
+    while (out.length < limit) {
+      const want = limit - out.length + 1; // +1: reading from a position includes that event itself
+      let seen = 0;
+      try {
+        for await (const { event } of client.readAll({ fromPosition: cursor, direction: FORWARDS, maxCount: want })) {
+          seen++;
+          if (!event) continue;
+          cursor = event.position;
+          if (event.position.commit <= from || !isPortVisible(event)) continue;
+          if (out.length > 0 && event.position.commit <= out[out.length - 1]!.position) continue;
+          out.push(toRecordedEvent(event));
+          if (out.length === limit) break;
+        }
+      } catch (err) {
+        throw translateEsdbError(err);
+      }
+      if (seen < want) break;
+    }
+    return out;
+  }
+
+  function subscribeAll(from: GlobalPosition, onEvent: OnEvent): Subscription {
+    let closed = false;
+    let position = from;
+    let current: { unsubscribe(): Promise<void> } | undefined;
+    const loop = (async () => {
+      let failures = 0;
+      while (!closed) {
+        const sub = client.subscribeToAll({ fromPosition: toEsdbReadPosition(position), filter: excludeSystemEvents() });
+        current = sub;
+        try {
+          for await (const { event } of sub) {
+            if (closed) break;
+            failures = 0;
+            if (!event || event.position.commit <= position || !isPortVisible(event)) continue;
+            try {
+              await onEvent(toRecordedEvent(event));
+            } catch (err) {
+              log?.error({ err, position: String(event.position.commit) }, 'subscription handler failed; subscription stopped');
+              closed = true;
+              break;
+            }
+            position = event.position.commit;
+          }
+        } catch (err) {
+          if (closed) break;
+          failures++;
+          log?.warn({ err: translateEsdbError(err), failures }, 'EventStoreDB subscription dropped; resubscribing');
+          await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** failures)));
+        } finally {
+          await sub.unsubscribe().catch(() => {});
+        }
+      }
+    })();
+    const handle: Subscription = {
+      async close() {
+        closed = true;
+        subscriptions.delete(handle);
+        await current?.unsubscribe().catch(() => {});
+        await loop;
+      },
+    };
+    subscriptions.add(handle);
+    return handle;
+  }
+
+  const states = esdbProjectionStates(client);
+  return {
+    kind: 'esdb',
+    append,
+    readStream,
+    readAll,
+    subscribeAll,
+    projectionStates: () => states,
+    async close() {
+      await Promise.all([...subscriptions].map((s) => s.close()));
+      await client.dispose();
+    },
+  };
+}
+
+const SAVED = 'ProjectionStateSaved';
+const DROPPED = 'ProjectionStateDropped';
+const KEEP_LAST = 3;
+
+/**
+ * ESDB has no transaction spanning a stream and a table, so a projection's checkpoint and state
+ * travel together as one event in a stream of their own; the newest event is the current value.
+ * Stream metadata `$maxCount` lets the server scavenge older ones. Dropping appends a tombstone
+ * event rather than deleting the stream, so the stream name stays usable.
+ */
+function esdbProjectionStates(client: EventStoreDBClient): ProjectionStates {
+  const streamOf = (name: string) => `${INTERNAL_STREAM_PREFIX}projection-${name}`;
+  const capped = new Set<string>();
+
+  const write = async (name: string, type: string, data: JSONType) => {
+    const stream = streamOf(name);
+    try {
+      if (!capped.has(stream)) {
+        await client.setStreamMetadata(stream, { maxCount: KEEP_LAST });
+        capped.add(stream);
+      }
+      await client.appendToStream(stream, jsonEvent({ type, data }));
+    } catch (err) {
+      throw translateEsdbError(err);
+    }
+  };
+
+  return {
+    async load(name) {
+      try {
+        for await (const { event } of client.readStream(streamOf(name), { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+          if (!event || event.type !== SAVED) return undefined;
+          const data = event.data as { version: number; position: string; state: unknown };
+          const stored: StoredProjectionState = { version: data.version, position: BigInt(data.position), state: data.state };
+          return stored;
+        }
+      } catch (err) {
+        if (err instanceof StreamNotFoundError) return undefined;
+        throw translateEsdbError(err);
+      }
+      return undefined;
+    },
+    save: (name, saved) => write(name, SAVED, { version: saved.version, position: saved.position.toString(), state: saved.state as JSONType }),
+    drop: (name) => write(name, DROPPED, {}),
+  };
+}

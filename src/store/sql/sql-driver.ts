@@ -1,0 +1,19 @@
+// The little that differs between PGlite (embedded) and `pg` (PostgreSQL server). Everything
+// else, schema and statements included, is shared so both adapters run the same SQL.
+
+export interface SqlQueryable {
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface SqlDriver extends SqlQueryable {
+  readonly kind: 'embedded' | 'postgres';
+  /** Runs `work` in one transaction (READ COMMITTED); commits if it resolves, rolls back if it throws. */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+  /** Inside an append transaction: tell other processes that events were committed (no-op when there are none). */
+  announceAppend(tx: SqlQueryable): Promise<void>;
+  /** Calls `wake` when another process announced an append; resolves to a stop function. */
+  watchOtherWriters(wake: () => void): Promise<() => Promise<void>>;
+  /** Driver errors that mean "the database cannot be reached" become StoreUnavailable; others pass through. */
+  translateError(err: unknown): unknown;
+  close(): Promise<void>;
+}

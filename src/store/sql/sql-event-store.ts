@@ -1,0 +1,190 @@
+import type { Logger } from '../../log.js';
+import { catchUpSubscription } from '../catch-up-subscription.js';
+import { Doorbell } from '../doorbell.js';
+import { assertEventIds } from '../event-id.js';
+import type { EventStoreWithProjections } from '../projection-states.js';
+import {
+  WrongExpectedRevision,
+  type AppendResult,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type RecordedEvent,
+  type Subscription,
+} from '../port.js';
+import type { SqlDriver, SqlQueryable } from './sql-driver.js';
+import { sqlProjectionStates } from './sql-projection-states.js';
+import {
+  APPEND_ORDER_LOCK,
+  INSERT_EVENTS,
+  LAST_POSITION_OF_STREAM,
+  READ_ALL,
+  READ_STREAM,
+  STREAM_EVENTS_WITH_IDS,
+  STREAM_FROM_REVISION,
+  STREAM_HEAD,
+  type EventRow,
+  type PositionedIdRow,
+} from './statements.js';
+
+const UNIQUE_VIOLATION = '23505';
+const NO_STREAM = -1n;
+
+export interface SqlEventStoreOptions {
+  log?: Logger;
+  /** How long a caught-up subscription waits without a notification before it polls anyway. */
+  pollMs?: number;
+}
+
+/**
+ * The EventStore port over SQL, for both PGlite and PostgreSQL.
+ *
+ * Optimistic concurrency lives in the database: the append checks the stream head inside a
+ * transaction that holds the append-order lock, and the UNIQUE (stream, revision) constraint
+ * rejects any second writer of a revision regardless (mapped to WrongExpectedRevision).
+ */
+export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): EventStoreWithProjections {
+  const doorbell = new Doorbell();
+  const subscriptions = new Set<Subscription>();
+  let stopWatching: Promise<() => Promise<void>> | undefined;
+  const states = sqlProjectionStates(db);
+
+  const translate = (err: unknown) => db.translateError(err);
+
+  async function append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    assertEventIds(stream, events.map((e) => e.id));
+    let result: AppendResult;
+    try {
+      result = await db.transaction((tx) => appendInTransaction(tx, stream, events, expected));
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        // Only reachable if another writer bypassed the append-order lock; the constraint still decides.
+        const head = await readHead(db, stream);
+        throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
+      }
+      throw translate(err);
+    }
+    if (events.length > 0) doorbell.ring();
+    return result;
+  }
+
+  async function appendInTransaction(tx: SqlQueryable, stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    await tx.query(APPEND_ORDER_LOCK);
+    const head = await readHead(tx, stream);
+    const ids = events.map((e) => e.id.toLowerCase());
+
+    if (expected === 'any') {
+      const retried = await alreadyAppendedAnywhere(tx, stream, ids);
+      if (retried) return retried;
+    } else if (expected !== (head === NO_STREAM ? 'no_stream' : head)) {
+      const start = expected === 'no_stream' ? 0n : expected + 1n;
+      const retried = await alreadyAppendedAt(tx, stream, start, ids);
+      if (retried) return retried;
+      throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
+    }
+
+    if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
+    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
+    const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payload]);
+    await db.announceAppend(tx);
+    const last = rows.reduce((max, r) => (BigInt(r.position) > max ? BigInt(r.position) : max), 0n);
+    return { nextExpectedRevision: head + BigInt(events.length), position: last };
+  }
+
+  async function readStream(stream: string): Promise<RecordedEvent[]> {
+    try {
+      return (await db.query<EventRow>(READ_STREAM, [stream])).map(toRecordedEvent);
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`readAll limit must be a non-negative integer, got ${limit}`);
+    try {
+      return (await db.query<EventRow>(READ_ALL, [from.toString(), limit])).map(toRecordedEvent);
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
+  function subscribeAll(from: GlobalPosition, onEvent: (e: RecordedEvent) => void | Promise<void>): Subscription {
+    stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch((err) => {
+      opts.log?.warn({ err }, 'cannot watch for other writers; subscriptions fall back to polling');
+      return async () => {};
+    });
+    const inner = catchUpSubscription({ readAll, from, onEvent, doorbell, pollMs: opts.pollMs ?? 1_000, log: opts.log });
+    const sub: Subscription = {
+      async close() {
+        subscriptions.delete(sub);
+        await inner.close();
+      },
+    };
+    subscriptions.add(sub);
+    return sub;
+  }
+
+  return {
+    kind: db.kind,
+    append,
+    readStream,
+    readAll,
+    subscribeAll,
+    projectionStates: () => states,
+    async close() {
+      await Promise.all([...subscriptions].map((s) => s.close()));
+      if (stopWatching) await (await stopWatching)();
+      await db.close();
+    },
+  };
+}
+
+async function readHead(db: SqlQueryable, stream: string): Promise<bigint> {
+  const [row] = await db.query<{ revision: string | null }>(STREAM_HEAD, [stream]);
+  return row?.revision == null ? NO_STREAM : BigInt(row.revision);
+}
+
+async function lastPosition(db: SqlQueryable, stream: string): Promise<GlobalPosition> {
+  const [row] = await db.query<{ position: string | null }>(LAST_POSITION_OF_STREAM, [stream]);
+  return row?.position == null ? 0n : BigInt(row.position);
+}
+
+/** A retry of an append that already landed at `start`: same ids, same order, same place. */
+async function alreadyAppendedAt(db: SqlQueryable, stream: string, start: bigint, ids: string[]): Promise<AppendResult | undefined> {
+  if (ids.length === 0) return undefined;
+  const rows = await db.query<PositionedIdRow>(STREAM_FROM_REVISION, [stream, start.toString(), ids.length]);
+  return sameRun(rows, ids);
+}
+
+async function alreadyAppendedAnywhere(db: SqlQueryable, stream: string, ids: string[]): Promise<AppendResult | undefined> {
+  if (ids.length === 0) return undefined;
+  const rows = await db.query<PositionedIdRow>(STREAM_EVENTS_WITH_IDS, [stream, JSON.stringify(ids)]);
+  return sameRun(rows, ids);
+}
+
+function sameRun(rows: PositionedIdRow[], ids: string[]): AppendResult | undefined {
+  if (rows.length !== ids.length) return undefined;
+  for (const [i, row] of rows.entries()) {
+    if (row.id.toLowerCase() !== ids[i]) return undefined;
+    if (i > 0 && BigInt(row.revision) !== BigInt(rows[i - 1]!.revision) + 1n) return undefined;
+  }
+  const last = rows[rows.length - 1]!;
+  return { nextExpectedRevision: BigInt(last.revision), position: BigInt(last.position) };
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    type: row.type,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    data: row.data,
+    metadata: row.metadata ?? {},
+    created: row.created instanceof Date ? row.created : new Date(row.created),
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === UNIQUE_VIOLATION;
+}

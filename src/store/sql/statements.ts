@@ -1,0 +1,70 @@
+// SQL shared by the embedded (PGlite) and PostgreSQL adapters. Bigints travel as text both ways:
+// PGlite returns int8 as a JS number, which loses precision past 2^53.
+
+/**
+ * Global ordering. Every append takes this transaction-scoped advisory lock before it draws
+ * positions, and PostgreSQL releases it only after the commit is visible. So positions are
+ * assigned and become visible in the same order: once a reader sees position p, every committed
+ * position below p is already visible, and `readAll(from)` can never skip an event that commits
+ * "late" with a lower position (the sequence-gap problem of BIGSERIAL event tables).
+ * Keyed on the schema so separate stores in one database do not wait for each other.
+ * Cost: appends are serialized per store, like EventStoreDB's single writer.
+ */
+export const APPEND_ORDER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.append'), hashtext(coalesce(current_schema(), '')))`;
+
+export const STREAM_HEAD = `SELECT max(revision)::text AS revision FROM events WHERE stream = $1`;
+
+export const LAST_POSITION_OF_STREAM = `SELECT max(position)::text AS position FROM events WHERE stream = $1`;
+
+/** The events from revision $2 on, to compare their ids with a retried append. */
+export const STREAM_FROM_REVISION = `
+  SELECT id::text AS id, revision::text AS revision, position::text AS position
+  FROM events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`;
+
+/** Where, if anywhere, these ids already sit in the stream (idempotent retry with expected 'any'). */
+export const STREAM_EVENTS_WITH_IDS = `
+  SELECT id::text AS id, revision::text AS revision, position::text AS position
+  FROM events WHERE stream = $1 AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($2::jsonb))
+  ORDER BY revision`;
+
+/** $3 is a JSON array of {id, type, data, metadata}; ORDER BY ord makes positions follow the array. */
+export const INSERT_EVENTS = `
+  INSERT INTO events (stream, revision, id, type, data, metadata)
+  SELECT $1, $2::bigint + x.ord - 1, (x.ev->>'id')::uuid, x.ev->>'type',
+         coalesce(x.ev->'data', 'null'::jsonb), coalesce(x.ev->'metadata', '{}'::jsonb)
+  FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(ev, ord)
+  ORDER BY x.ord
+  RETURNING position::text AS position`;
+
+const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id, type, data, metadata, created`;
+
+export const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY revision`;
+
+export const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
+
+export const LOAD_PROJECTION = `SELECT version, position::text AS position, state FROM projections WHERE name = $1`;
+
+/** Checkpoint and state in one statement, so they can never disagree. */
+export const SAVE_PROJECTION = `
+  INSERT INTO projections (name, version, position, state) VALUES ($1, $2, $3::bigint, $4::jsonb)
+  ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = EXCLUDED.position,
+                                   state = EXCLUDED.state, updated = now()`;
+
+export const DROP_PROJECTION = `DELETE FROM projections WHERE name = $1`;
+
+export interface EventRow {
+  position: string;
+  stream: string;
+  revision: string;
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown> | null;
+  created: Date | string;
+}
+
+export interface PositionedIdRow {
+  id: string;
+  revision: string;
+  position: string;
+}
