@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from '../config.js';
+import { createCoverage, type Coverage } from './coverage.js';
+import { FetchCache } from './fetch-cache.js';
+import { observeAndEvaluate, type ObserveContext } from './observe.js';
+import type { GatePurpose } from './purposes.js';
+import type { ResourceReading } from './reading.js';
+import { createSafeFetcher, type FetchPolicy } from './safe-fetch.js';
+
+// Composition of the RSL engine from configuration: coverage, the safe fetcher and its cache.
+// service.ts builds one at start and closes it at stop.
+
+export interface RslEngine {
+  coverage: Coverage;
+  observe(resourceUrl: string, purposes: readonly GatePurpose[], ctx: ObserveContext): Promise<ResourceReading>;
+  close(): void;
+}
+
+type EngineConfig = Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'>;
+
+export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPolicy> = {}): RslEngine {
+  const coverage = createCoverage(config.coveredOrigins);
+  const fetcher = createSafeFetcher({
+    coveredOrigins: coverage.origins,
+    allowLoopback: config.fetchAllowLoopback,
+    extraCaPem: config.fetchExtraCaFile ? readFileSync(config.fetchExtraCaFile, 'utf8') : undefined,
+    connectTo: config.fetchConnectTo,
+    ...overrides,
+  });
+  const cache = new FetchCache(fetcher);
+  return {
+    coverage,
+    observe: (resourceUrl, purposes, ctx) => observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins }),
+    close: () => fetcher.close(),
+  };
+}

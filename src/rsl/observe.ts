@@ -1,0 +1,64 @@
+import { discover, type DiscoveryLimits } from './discovery.js';
+import { evaluatePurpose } from './evaluate.js';
+import type { FetchCache } from './fetch-cache.js';
+import type { GatePurpose, UserClass } from './purposes.js';
+import type { ResourceReading } from './reading.js';
+import { canonicalResourceUrl, type ResourceUrlErrorCode } from './resource-url.js';
+
+// The one call the paid routes make: discovery + fetch + parse + evaluate for one resource, for
+// one or more purposes, returning a JSON-safe ResourceReading ready for events and evidence.
+
+export interface ObserveContext {
+  userClass: UserClass;
+  geo: string | null;
+  /** Spec §2.3: 0..3600, default 300; 0 always refetches. */
+  freshnessSeconds: number;
+}
+
+export interface ObserveDeps {
+  cache: FetchCache;
+  coveredOrigins: readonly string[];
+  limits?: DiscoveryLimits;
+  now?: () => Date;
+}
+
+/** Thrown when the resource fails the §2.2 rule; routes should check first and answer 422. */
+export class ResourceRefused extends Error {
+  constructor(readonly code: ResourceUrlErrorCode, message: string) { super(message); }
+}
+
+export async function observeAndEvaluate(
+  resourceUrl: string,
+  purposes: readonly GatePurpose[],
+  ctx: ObserveContext,
+  deps: ObserveDeps,
+): Promise<ResourceReading> {
+  const checked = canonicalResourceUrl(resourceUrl, deps.coveredOrigins);
+  if (!checked.ok) throw new ResourceRefused(checked.code, checked.message);
+  const observedAt = (deps.now?.() ?? new Date()).toISOString();
+  const found = await discover(checked.url, ctx.freshnessSeconds, { cache: deps.cache, coveredOrigins: deps.coveredOrigins, ...(deps.limits ? { limits: deps.limits } : {}) });
+  const readings = [...new Set(purposes)].map((purpose) => {
+    const e = evaluatePurpose(found.inputs, { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo });
+    return {
+      purpose,
+      classification: e.classification,
+      decision: e.decision,
+      tokens: e.tokens.map((tk) => ({ token: tk.token, classification: tk.classification, decision: tk.decision, obligations: tk.obligations, reasons: tk.reasons })),
+    };
+  });
+  return {
+    version: 'rsl-reading-v1',
+    resource: checked.url,
+    origin: checked.origin,
+    user_class: ctx.userClass,
+    geo: ctx.geo,
+    freshness_seconds: ctx.freshnessSeconds,
+    observed_at: observedAt,
+    declaration_found: found.declarationFound,
+    discovery_complete: found.discoveryComplete,
+    observations: found.observations,
+    documents: found.records,
+    diagnostics: found.diagnostics,
+    purposes: readings,
+  };
+}

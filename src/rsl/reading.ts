@@ -1,0 +1,73 @@
+import * as t from 'io-ts';
+import { Channel, Classification, Decision, Reason } from './vocabulary.js';
+import { GatePurpose, UserClass } from './purposes.js';
+
+// ResourceReading: everything the evidence needs about one resource — what was fetched, what was
+// found, how it was read. JSON-safe (strings, numbers, booleans, null; no Dates or bigints) and
+// snake_case, because it is embedded verbatim in events and in the signed evidence payload.
+
+export const Observation = t.type({
+  channel: Channel,
+  url: t.string,
+  status: t.union([t.number, t.null]),
+  /** sha256 of the exact bytes received, lowercase hex; null when nothing was received. */
+  sha256: t.union([t.string, t.null]),
+  bytes: t.union([t.number, t.null]),
+  /** ISO 8601 time of the fetch (of the original fetch when served from cache). */
+  fetched_at: t.string,
+  content_type: t.union([t.string, t.null]),
+  cached: t.boolean,
+  error: t.union([t.type({ code: t.string, message: t.string }), t.null]),
+  notes: t.array(t.string),
+});
+export type Observation = t.TypeOf<typeof Observation>;
+
+export const DocumentRecord = t.type({
+  /** Where the document came from (the resource URL + #rsl-script-N for inline scripts). */
+  url: t.string,
+  channel: Channel,
+  sha256: t.union([t.string, t.null]),
+  parsed: t.boolean,
+  conformant: t.boolean,
+  max_age_days: t.union([t.number, t.null]),
+  failure: t.union([t.type({ code: t.string, message: t.string }), t.null]),
+  problems: t.array(t.type({ severity: t.keyof({ error: null, warning: null }), code: t.string, message: t.string })),
+});
+export type DocumentRecord = t.TypeOf<typeof DocumentRecord>;
+
+export const TokenReading = t.type({
+  token: t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null, crawl: null }),
+  classification: Classification,
+  decision: Decision,
+  obligations: t.array(t.string),
+  reasons: t.array(Reason),
+});
+export type TokenReading = t.TypeOf<typeof TokenReading>;
+
+export const PurposeReading = t.type({
+  purpose: GatePurpose,
+  /** Most restrictive of the token readings (rag-ingestion reads ai-index and ai-input). */
+  classification: Classification,
+  decision: Decision,
+  tokens: t.array(TokenReading),
+});
+export type PurposeReading = t.TypeOf<typeof PurposeReading>;
+
+export const ResourceReading = t.type({
+  version: t.literal('rsl-reading-v1'),
+  resource: t.string,
+  origin: t.string,
+  user_class: UserClass,
+  geo: t.union([t.string, t.null]),
+  freshness_seconds: t.number,
+  observed_at: t.string,
+  /** Any association at all was seen (robots License line, Link header, HTML link or script). */
+  declaration_found: t.boolean,
+  /** Every discovery channel (robots.txt, the resource) answered in a way we could read. */
+  discovery_complete: t.boolean,
+  observations: t.array(Observation),
+  documents: t.array(DocumentRecord),
+  diagnostics: t.array(t.string),
+  purposes: t.array(PurposeReading),
+});
+export type ResourceReading = t.TypeOf<typeof ResourceReading>;

@@ -1,0 +1,210 @@
+import https from 'node:https';
+import tls from 'node:tls';
+import dns from 'node:dns';
+import { createHash } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import type { Socket } from 'node:net';
+import { refusedAddressReason } from './address-policy.js';
+
+// The only way the RSL engine touches the network. HTTPS GET to covered origins only, through
+// node:https with our own Agent so we control name resolution (a custom `lookup` that refuses
+// private addresses) and the trusted CAs (system roots + an optional extra CA for tests/demo).
+// Redirects are never followed (the 3xx is returned as observed), nothing is retried, responses
+// are size-capped and time-bounded, and the address actually connected to is checked again.
+
+export const FETCH_ERROR_CODES = [
+  'FETCH_NOT_HTTPS',
+  'FETCH_NOT_COVERED',
+  'FETCH_BAD_URL',
+  'FETCH_DNS_FAILED',
+  'FETCH_ADDRESS_REFUSED',
+  'FETCH_CONNECT_TIMEOUT',
+  'FETCH_READ_TIMEOUT',
+  'FETCH_TOO_LARGE',
+  'FETCH_TLS_FAILED',
+  'FETCH_CONNECTION_FAILED',
+] as const;
+export type FetchErrorCode = (typeof FETCH_ERROR_CODES)[number];
+
+export interface FetchPolicy {
+  coveredOrigins: readonly string[];
+  /** Allow 127.0.0.0/8 and ::1 (tests, demo). Nothing else private is ever allowed. */
+  allowLoopback: boolean;
+  /** Extra trusted CA certificates (PEM), added to the system roots. */
+  extraCaPem?: string | undefined;
+  /** host -> loopback address and port, like curl --connect-to; honoured only with allowLoopback. */
+  connectTo?: Readonly<Record<string, { address: string; port: number }>>;
+  connectTimeoutMs?: number;
+  /** Longest silence while reading the response. */
+  readTimeoutMs?: number;
+  /** Whole request, connect to last byte. */
+  totalTimeoutMs?: number;
+  maxBytes?: number;
+  userAgent?: string;
+}
+
+export const FETCH_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  readTimeoutMs: 5_000,
+  totalTimeoutMs: 10_000,
+  maxBytes: 512 * 1024,
+  userAgent: 'RightsPreflight/1.0 (+RSL discovery; never follows redirects)',
+} as const;
+
+export interface FetchResponse {
+  ok: true;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  sha256: string;
+  fetchedAt: string;
+  remoteAddress: string;
+}
+export interface FetchFailure {
+  ok: false;
+  url: string;
+  code: FetchErrorCode;
+  message: string;
+  fetchedAt: string;
+  /** Set when a status line arrived before the failure (e.g. a body over the size cap). */
+  status: number | null;
+}
+export type FetchResult = FetchResponse | FetchFailure;
+
+export interface Fetcher {
+  get(url: string, opts?: { maxBytes?: number; accept?: string }): Promise<FetchResult>;
+  close(): void;
+}
+
+class FetchError extends Error {
+  constructor(readonly code: FetchErrorCode, message: string) { super(message); }
+}
+
+/** Origin and scheme checks shared by every fetch: https, covered origin, no credentials or port. */
+export function checkFetchable(url: string, coveredOrigins: readonly string[]): { ok: true; url: URL } | { ok: false; code: FetchErrorCode; message: string } {
+  let u: URL;
+  try { u = new URL(url); } catch { return { ok: false, code: 'FETCH_BAD_URL', message: 'not a URL' }; }
+  if (u.protocol !== 'https:') return { ok: false, code: 'FETCH_NOT_HTTPS', message: `${u.protocol} is not https` };
+  if (u.username || u.password || u.port !== '') return { ok: false, code: 'FETCH_BAD_URL', message: 'URLs with credentials or an explicit port are not fetched' };
+  if (!coveredOrigins.includes(u.origin)) return { ok: false, code: 'FETCH_NOT_COVERED', message: `${u.origin} is not a covered origin; nothing outside coverage is fetched` };
+  return { ok: true, url: u };
+}
+
+export function createSafeFetcher(policy: FetchPolicy): Fetcher {
+  const connectTimeoutMs = policy.connectTimeoutMs ?? FETCH_DEFAULTS.connectTimeoutMs;
+  const readTimeoutMs = policy.readTimeoutMs ?? FETCH_DEFAULTS.readTimeoutMs;
+  const totalTimeoutMs = policy.totalTimeoutMs ?? FETCH_DEFAULTS.totalTimeoutMs;
+  const defaultMaxBytes = policy.maxBytes ?? FETCH_DEFAULTS.maxBytes;
+  const connectTo = policy.allowLoopback ? policy.connectTo ?? {} : {};
+  const agent = new https.Agent({
+    keepAlive: false,
+    maxSockets: 32,
+    ca: policy.extraCaPem ? [...tls.rootCertificates, policy.extraCaPem] : [...tls.rootCertificates],
+    minVersion: 'TLSv1.2',
+  });
+
+  // Resolve, then refuse the whole answer if any address is not public: a name that also points
+  // at a private address is not a publisher we fetch from (and cannot rebind us between lookups).
+  const lookup = (hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    const deliver = (addresses: LookupAddress[]) => {
+      for (const a of addresses) {
+        const why = refusedAddressReason(a.address, policy.allowLoopback);
+        if (why) return callback(new FetchError('FETCH_ADDRESS_REFUSED', `${hostname} resolves to ${a.address} (${why}); refused`));
+      }
+      if (addresses.length === 0) return callback(new FetchError('FETCH_DNS_FAILED', `${hostname} has no address`));
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    };
+    const pinned = connectTo[hostname];
+    if (pinned) return deliver([{ address: pinned.address === 'localhost' ? '127.0.0.1' : pinned.address, family: pinned.address.includes(':') ? 6 : 4 }]);
+    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
+      if (err) return callback(new FetchError('FETCH_DNS_FAILED', `cannot resolve ${hostname}: ${err.code ?? err.message}`));
+      deliver(addresses);
+    });
+  };
+
+  async function get(rawUrl: string, opts: { maxBytes?: number; accept?: string } = {}): Promise<FetchResult> {
+    const fetchedAt = new Date().toISOString();
+    const checked = checkFetchable(rawUrl, policy.coveredOrigins);
+    if (!checked.ok) return { ok: false, url: rawUrl, code: checked.code, message: checked.message, fetchedAt, status: null };
+    const url = checked.url;
+    const maxBytes = opts.maxBytes ?? defaultMaxBytes;
+    const pinned = connectTo[url.hostname];
+
+    return new Promise<FetchResult>((resolve) => {
+      let status: number | null = null;
+      let settled = false;
+      const timers: NodeJS.Timeout[] = [];
+      const finish = (r: FetchResult) => {
+        if (settled) return;
+        settled = true;
+        timers.forEach(clearTimeout);
+        resolve(r);
+      };
+      const fail = (code: FetchErrorCode, message: string) => {
+        finish({ ok: false, url: url.href, code, message, fetchedAt, status });
+        req.destroy();
+      };
+
+      const req = https.request({
+        protocol: 'https:',
+        host: url.hostname,
+        port: pinned?.port ?? 443,
+        servername: url.hostname,
+        path: url.pathname + url.search,
+        method: 'GET',
+        agent,
+        lookup: lookup as unknown as typeof dns.lookup,
+        headers: {
+          host: url.hostname,
+          'user-agent': policy.userAgent ?? FETCH_DEFAULTS.userAgent,
+          accept: opts.accept ?? '*/*',
+          'accept-encoding': 'identity',
+        },
+      });
+      timers.push(setTimeout(() => fail('FETCH_CONNECT_TIMEOUT', `no TLS connection within ${connectTimeoutMs} ms`), connectTimeoutMs));
+      timers.push(setTimeout(() => fail('FETCH_READ_TIMEOUT', `response not complete within ${totalTimeoutMs} ms`), totalTimeoutMs));
+      let remoteAddress = '';
+
+      req.on('socket', (socket: Socket) => {
+        socket.once('connect', () => {
+          // Check again what we are actually connected to, whatever resolved the name.
+          remoteAddress = socket.remoteAddress ?? '';
+          const why = refusedAddressReason(remoteAddress, policy.allowLoopback);
+          if (why) fail('FETCH_ADDRESS_REFUSED', `connected address ${remoteAddress} (${why}) refused`);
+        });
+        socket.once('secureConnect', () => clearTimeout(timers[0]));
+      });
+      req.setTimeout(readTimeoutMs, () => fail(status === null && !remoteAddress ? 'FETCH_CONNECT_TIMEOUT' : 'FETCH_READ_TIMEOUT', `no data for ${readTimeoutMs} ms`));
+      req.on('error', (err: Error & { code?: string }) => {
+        if (err instanceof FetchError) return fail(err.code, err.message);
+        const tlsLike = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/i.test(err.code ?? '') || /certificate|ssl|tls/i.test(err.message);
+        fail(tlsLike ? 'FETCH_TLS_FAILED' : 'FETCH_CONNECTION_FAILED', `${err.code ?? 'error'}: ${err.message}`);
+      });
+      req.on('response', (res) => {
+        status = res.statusCode ?? 0;
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) return fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${maxBytes}`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) return fail('FETCH_TOO_LARGE', `more than ${maxBytes} bytes; aborted`);
+          chunks.push(chunk);
+        });
+        res.on('error', (err) => fail('FETCH_CONNECTION_FAILED', err.message));
+        res.on('end', () => {
+          if (settled) return;
+          const body = Buffer.concat(chunks);
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          finish({ ok: true, url: url.href, status: status!, headers, body, sha256: createHash('sha256').update(body).digest('hex'), fetchedAt, remoteAddress });
+        });
+      });
+      req.end();
+    });
+  }
+
+  return { get, close: () => agent.destroy() };
+}
