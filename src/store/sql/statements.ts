@@ -1,4 +1,5 @@
-// SQL shared by the embedded (PGlite) and PostgreSQL adapters. Bigints travel as text both ways:
+// SQL shared by the embedded (PGlite) and PostgreSQL adapters. Bigints travel as text both ways
+// (ORDER BY names the table column: a bare name would sort by the text alias):
 // PGlite returns int8 as a JS number, which loses precision past 2^53.
 
 /**
@@ -19,13 +20,13 @@ export const LAST_POSITION_OF_STREAM = `SELECT max(position)::text AS position F
 /** The events from revision $2 on, to compare their ids with a retried append. */
 export const STREAM_FROM_REVISION = `
   SELECT id::text AS id, revision::text AS revision, position::text AS position
-  FROM events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`;
+  FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
 /** Where, if anywhere, these ids already sit in the stream (idempotent retry with expected 'any'). */
 export const STREAM_EVENTS_WITH_IDS = `
   SELECT id::text AS id, revision::text AS revision, position::text AS position
   FROM events WHERE stream = $1 AND id IN (SELECT value::uuid FROM jsonb_array_elements_text($2::jsonb))
-  ORDER BY revision`;
+  ORDER BY events.revision`;
 
 /** $3 is a JSON array of {id, type, data, metadata}; ORDER BY ord makes positions follow the array. */
 export const INSERT_EVENTS = `
@@ -38,9 +39,9 @@ export const INSERT_EVENTS = `
 
 const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id, type, data, metadata, created`;
 
-export const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY revision`;
+export const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY events.revision`;
 
-export const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT $2`;
+export const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`;
 
 export const LOAD_PROJECTION = `SELECT version, position::text AS position, state FROM projections WHERE name = $1`;
 
