@@ -1,0 +1,89 @@
+import type Koa from 'koa';
+import { ApiError } from './errors.js';
+
+// Reading a JSON request body, for every route of the service. One place enforces the body cap
+// (413 BODY_TOO_LARGE, decided from Content-Length before reading when possible, and while
+// streaming otherwise), the media type (415 UNSUPPORTED_MEDIA_TYPE: only application/json, UTF-8),
+// and well-formedness (400 MALFORMED_JSON). The parsed value is `unknown`: decode it with an io-ts
+// codec through decode.ts.
+
+export const DEFAULT_JSON_BODY_LIMIT = 64 * 1024;
+
+export interface JsonBodyOptions {
+  /** Maximum body size in bytes (default 64 KiB). */
+  limitBytes?: number;
+  /** When true, an empty body (no bytes at all) returns `undefined` instead of an error (e.g. discovery-only POSTs). */
+  allowEmpty?: boolean;
+}
+
+export async function readJsonBody(ctx: Koa.Context, opts: JsonBodyOptions = {}): Promise<unknown> {
+  const limit = opts.limitBytes ?? DEFAULT_JSON_BODY_LIMIT;
+  const headers = ctx.req.headers;
+  const declared = headers['content-length'] !== undefined ? Number(headers['content-length']) : null;
+  const chunked = headers['transfer-encoding'] !== undefined;
+  if (declared !== null && declared > limit) throw tooLarge(limit);
+  const noBody = !chunked && (declared === null || declared === 0);
+  if (noBody) {
+    if (opts.allowEmpty) return undefined;
+    throw new ApiError(400, 'MALFORMED_JSON', 'a JSON request body is required');
+  }
+  // ctx.is() is null without a body and false on a mismatch; parameters such as charset are allowed.
+  if (ctx.is('application/json') === false || !headers['content-type']) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json', { content_type: headers['content-type'] ?? null });
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers['content-type'])?.[1];
+  if (charset && !/^utf-?8$/i.test(charset)) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8', { charset });
+  }
+
+  const raw = await readCapped(ctx.req, limit);
+  if (raw.length === 0) {
+    if (opts.allowEmpty) return undefined;
+    throw new ApiError(400, 'MALFORMED_JSON', 'a JSON request body is required');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
+  } catch {
+    throw new ApiError(400, 'MALFORMED_JSON', 'the body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(400, 'MALFORMED_JSON', 'the body is not valid JSON', { parser: (err as Error).message.slice(0, 200) });
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  // Connection: close — the client may still be sending the rest of an oversized body.
+  return new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`, { limit_bytes: limit }, { connection: 'close' });
+}
+
+function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const cleanup = () => {
+      stream.removeListener('data', onData);
+      stream.removeListener('end', onEnd);
+      stream.removeListener('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        cleanup();
+        stream.pause();
+        return reject(tooLarge(limit));
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => { if (!done) { done = true; cleanup(); resolve(Buffer.concat(chunks)); } };
+    const onError = (err: Error) => { if (!done) { done = true; cleanup(); reject(new ApiError(400, 'MALFORMED_JSON', `the body could not be read: ${err.message}`)); } };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
+}
