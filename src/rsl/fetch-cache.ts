@@ -61,7 +61,7 @@ export function httpLifetime(headers: Record<string, string>): number {
   const cc = (headers['cache-control'] ?? '').toLowerCase();
   if (/(^|[\s,])(no-store|no-cache|private)(\s*=|[\s,]|$)/.test(cc)) return 0;
   if (headers['pragma']?.toLowerCase().includes('no-cache')) return 0;
-  const maxAges = [...cc.matchAll(/(?:^|[\s,])(?:s-)?max-age\s*=\s*"?(\d+)"?/g)].map((m) => Number(m[1]));
+  const maxAges = [...cc.matchAll(/(?:^|[\s,])(?:s-maxage|max-age)\s*=\s*"?(\d+)"?/g)].map((m) => Number(m[1]));
   const stated = maxAges.length ? Math.min(...maxAges) : DEFAULT_CACHE_LIFETIME_SECONDS;
   return Math.min(stated, MAX_CACHE_LIFETIME_SECONDS);
 }
