@@ -1,0 +1,135 @@
+// npm run bench:store — append and replay throughput of each event store adapter available here:
+// embedded always; PostgreSQL with PG_TEST_URL or BENCH_PG_URL; EventStoreDB with ESDB_TEST_URL.
+// Prints a table and writes bench/results/store.json. Each adapter gets an empty store (a fresh
+// data directory / schema) that is removed afterwards; on EventStoreDB streams are fresh.
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../../src/store/open.js';
+import type { EventStore, NewEvent } from '../../src/store/port.js';
+import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
+
+const SINGLE_APPENDS = Number(process.env.BENCH_SINGLE ?? 2_000);
+const BATCHES_OF_10 = Number(process.env.BENCH_BATCHES ?? 500);
+const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY ?? 100_000);
+const FILL_BATCH = 1_000; // big appends only to fill the store for the replay measurement
+const READ_PAGE = 1_000;
+const STREAMS = 100;
+
+interface Row {
+  adapter: string;
+  singleAppendsPerSec: number;
+  batch10EventsPerSec: number;
+  replayEventsPerSec: number;
+  replayedEvents: number;
+  openMs: number;
+}
+
+const event = (i: number): NewEvent => ({
+  id: randomUUID(),
+  type: 'Quoted',
+  data: { purchaseId: `p-${i % 500}`, priceMicro: '1250000', sku: `SKU-${i}`, inputSha256: 'ab'.repeat(32) },
+  metadata: { correlationId: `c-${i}` },
+});
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+async function measure(adapter: string, open: () => Promise<EventStore>): Promise<Row> {
+  const t0 = Date.now();
+  const store = await open();
+  const openMs = Date.now() - t0;
+  const run = randomUUID().slice(0, 8);
+  try {
+    // Sequential single-event appends with exact expected revisions, round-robin over streams.
+    const heads = new Map<string, bigint>();
+    const singleSecs = await timed(async () => {
+      for (let i = 0; i < SINGLE_APPENDS; i++) {
+        const s = `bench-${run}-single-${i % STREAMS}`;
+        const head = heads.get(s);
+        const r = await store.append(s, [event(i)], head === undefined ? 'no_stream' : head);
+        heads.set(s, r.nextExpectedRevision);
+      }
+    });
+    const batchSecs = await timed(async () => {
+      for (let b = 0; b < BATCHES_OF_10; b++) {
+        await store.append(`bench-${run}-batch-${b % STREAMS}`, Array.from({ length: 10 }, (_, j) => event(b * 10 + j)), 'any');
+      }
+    });
+    // Top the store up to REPLAY_EVENTS with big batches (not measured), then replay all of $all.
+    let total = SINGLE_APPENDS + BATCHES_OF_10 * 10;
+    for (let f = 0; total < REPLAY_EVENTS; f++) {
+      const n = Math.min(FILL_BATCH, REPLAY_EVENTS - total);
+      await store.append(`bench-${run}-fill-${f % STREAMS}`, Array.from({ length: n }, (_, j) => event(total + j)), 'any');
+      total += n;
+    }
+    let replayed = 0;
+    const replaySecs = await timed(async () => {
+      for (let from = 0n; ; ) {
+        const page = await store.readAll(from, READ_PAGE);
+        if (page.length === 0) break;
+        replayed += page.length;
+        from = page[page.length - 1]!.position;
+      }
+    });
+    return {
+      adapter,
+      singleAppendsPerSec: Math.round(SINGLE_APPENDS / singleSecs),
+      batch10EventsPerSec: Math.round((BATCHES_OF_10 * 10) / batchSecs),
+      replayEventsPerSec: Math.round(replayed / replaySecs),
+      replayedEvents: replayed,
+      openMs,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+const rows: Row[] = [];
+const notes: string[] = [];
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
+try {
+  rows.push(await measure('embedded (PGlite)', () => openStore(`file:${dir}`)));
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+
+const pgBase = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
+if (pgBase) {
+  const schema = freshSchemaName();
+  try {
+    rows.push(await measure('postgres (pg)', () => openStore(withSchema(pgBase, schema))));
+  } finally {
+    await dropSchema(pgBase, schema);
+  }
+} else notes.push('postgres: skipped (set PG_TEST_URL or BENCH_PG_URL)');
+
+if (process.env.ESDB_TEST_URL) rows.push(await measure('esdb', () => openStore(process.env.ESDB_TEST_URL!)));
+else notes.push('esdb: skipped (set ESDB_TEST_URL)');
+
+const header = ['adapter', 'single appends/s', '10-event batches (events/s)', `replay readAll (events/s)`, 'events replayed', 'open ms'];
+const table = [header, ...rows.map((r) => [r.adapter, r.singleAppendsPerSec, r.batch10EventsPerSec, r.replayEventsPerSec, r.replayedEvents, r.openMs].map(String))];
+const widths = header.map((_, c) => Math.max(...table.map((line) => line[c]!.length)));
+for (const [i, line] of table.entries()) {
+  console.log(line.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+}
+for (const note of notes) console.log(note);
+
+const results = {
+  measured: new Date().toISOString(),
+  machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
+  workload: { singleAppends: SINGLE_APPENDS, batchesOf10: BATCHES_OF_10, replayEvents: REPLAY_EVENTS, readPage: READ_PAGE, streams: STREAMS },
+  rows,
+  notes,
+};
+const out = fileURLToPath(new URL('../../bench/results/store.json', import.meta.url));
+await mkdir(path.dirname(out), { recursive: true });
+await writeFile(out, JSON.stringify(results, null, 2) + '\n');
+console.log(`written ${path.relative(process.cwd(), out)}`);
