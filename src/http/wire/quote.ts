@@ -1,21 +1,20 @@
 import * as t from 'io-ts';
+import { strictType } from '../decode.js';
 import {
   BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, Network, Address,
   PaidPurpose, PurchaseId, SignedEnvelopeWire, Tier, UserClass,
 } from './common.js';
 
-// POST /v1/rights/quote (spec §2.8/§2.9). `t.exact` + the strict check in the route reject extra properties.
+// POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not define (400 UNKNOWN_FIELD).
 
-export const QuoteRequest = t.exact(
-  t.intersection([
-    t.type({
-      resource: t.string, // the URL rule (spec §2.2) is applied by canonicalResourceUrl, which knows the coverage
-      purpose: PaidPurpose,
-      tier: Tier,
-      max_total_micro: BudgetMicro,
-    }),
-    t.partial({ user_class: UserClass }),
-  ]),
+export const QuoteRequest = strictType(
+  {
+    resource: t.string, // the URL rule (spec §2.2) is applied by canonicalResourceUrl, which knows the coverage
+    purpose: PaidPurpose,
+    tier: Tier,
+    max_total_micro: BudgetMicro,
+  },
+  { user_class: UserClass },
   'QuoteRequest',
 );
 export type QuoteRequest = t.TypeOf<typeof QuoteRequest>;

@@ -1,0 +1,75 @@
+import Router from '@koa/router';
+import { Capabilities } from '../wire/capabilities.js';
+import { GATE_BASE_PRICE, GATE_PER_URL_PRICE, MAX_BUDGET_MICRO, SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
+import { REPORT_PURPOSES } from '../../rsl/purposes.js';
+import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
+import { NONCE_PREFIX } from '../wire/offer.js';
+import type { PaymentTerms } from '../../purchase/deps.js';
+
+// GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.
+// Encoded through the codec so the answer can never drift from the contract.
+export interface CapabilitiesDeps {
+  coveredOrigins: () => string[];
+  terms: PaymentTerms;
+  evidenceKeys: { key_id: string; public_key: string }[];
+  quoteTtlSeconds: number;
+  /** Which products this instance serves (a product's route must be wired to be enabled). */
+  enabled: { preflight: boolean; ingestionGate: boolean; revalidate: boolean };
+  now: () => Date;
+}
+
+const tiers = (base: Record<'fresh' | 'deep', bigint>, perUrl?: Record<'fresh' | 'deep', bigint>) => ({
+  fresh: { base_micro: base.fresh.toString(), per_url_micro: (perUrl?.fresh ?? 0n).toString() },
+  deep: { base_micro: base.deep.toString(), per_url_micro: (perUrl?.deep ?? 0n).toString() },
+});
+
+export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
+  return Capabilities.encode({
+    version: 'service-public-gateway-v1',
+    legal_clearance: false,
+    coverage: { origins: deps.coveredOrigins(), subdomains_implied: false },
+    products: [
+      { sku: 'rights.preflight.v1', enabled: deps.enabled.preflight, endpoint: '/v1/rights/quote', tiers: tiers(SINGLE_REPORT_PRICE), purposes: [...REPORT_PURPOSES] },
+      {
+        sku: 'rights.ingestion-gate.v1', enabled: deps.enabled.ingestionGate, endpoint: '/v1/rights/ingestion-gate', tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
+        purposes: ['ai-input', 'ai-train', 'ai-index', 'search', 'rag-ingestion', 'summarization', 'training', 'search-indexing'],
+      },
+      { sku: 'rights.revalidate.v1', enabled: deps.enabled.revalidate, endpoint: '/v1/rights/ingestion-gate', tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE), purposes: [...REPORT_PURPOSES] },
+    ],
+    payment: {
+      protocol: 'x402',
+      x402_version: 2,
+      scheme: 'exact',
+      network: deps.terms.network,
+      asset: deps.terms.asset,
+      asset_symbol: 'USDC',
+      asset_decimals: 6,
+      eip712: deps.terms.eip712,
+      pay_to: deps.terms.payTo,
+      request_binding: { extension: 'service-request-binding', nonce_prefix: NONCE_PREFIX, version: 'service-request-v1' },
+    },
+    evidence: {
+      format: 'service-evidence-v1',
+      algorithm: 'Ed25519',
+      keys: deps.evidenceKeys.map((k) => ({ key_id: k.key_id, algorithm: 'Ed25519' as const, public_key: k.public_key })),
+    },
+    limits: {
+      resources_per_gate_call: { min: 1, max: 4 },
+      resource_url_max_length: RESOURCE_URL_MAX_LENGTH,
+      freshness_seconds: { min: 0, max: 3600, default: 300 },
+      max_total_micro: MAX_BUDGET_MICRO.toString(),
+      quote_ttl_seconds: deps.quoteTtlSeconds,
+    },
+    mcp: { endpoint: '/mcp', paid_delivery: false },
+    generated_at: deps.now().toISOString(),
+  });
+}
+
+export function capabilitiesRouter(deps: CapabilitiesDeps): Router {
+  const router = new Router();
+  router.get('/v1/capabilities', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.body = buildCapabilities(deps);
+  });
+  return router;
+}
