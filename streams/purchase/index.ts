@@ -1,0 +1,4 @@
+export * from './events.js';
+export * from './state.js';
+export * from './decide.js';
+export * from './ids.js';
