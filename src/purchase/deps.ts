@@ -1,0 +1,38 @@
+import type { Logger } from '../log.js';
+import type { EventStore } from '../store/port.js';
+import type { InFlight } from './inflight.js';
+
+// What the money path needs from the rest of the service, as narrow function types. service.ts wires
+// the real modules (evidence signer, AES-GCM sealer, settlement backend, RSL engine) into this; the
+// application services never import an adapter, so preflight and the gate can reuse them unchanged.
+
+export type Hex = `0x${string}`;
+export type SignedEnvelope<P = Record<string, unknown>> = { algorithm: 'Ed25519'; format: 'service-evidence-v1'; payload: P; signature: string };
+
+export interface PaymentTerms {
+  network: 'eip155:8453' | 'eip155:84532';
+  asset: Hex;
+  payTo: Hex;
+  /** EIP-712 domain of the token (x402 `extra`). */
+  eip712: { name: string; version: string };
+  /** x402 maxTimeoutSeconds: the longest validity window accepted from a buyer. */
+  maxTimeoutSeconds: number;
+}
+
+export interface MoneyPathDeps {
+  store: EventStore;
+  log: Logger;
+  now: () => Date;
+  baseUrl: string;
+  coveredOrigins: string[];
+  quoteTtlSeconds: number;
+  terms: PaymentTerms;
+  claimSecret: Uint8Array;
+  sign: <P extends Record<string, unknown>>(payload: P) => SignedEnvelope<P>;
+  evidenceKeyId: string;
+  seal: (plaintext: string) => string;
+  unseal: (sealed: string) => string;
+  inflight: InFlight<unknown>;
+  /** Test-only crash points (SIGKILL tests); undefined in production. */
+  crashAt?: (point: 'after-checkpoint' | 'after-settle') => void;
+}

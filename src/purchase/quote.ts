@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ApiError } from '../http/errors.js';
+import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../http/wire/quote.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../http/wire/common.js';
+import { canonicalResourceUrl } from '../rsl/resource-url.js';
+import type { ResourceReading } from '../rsl/reading.js';
+import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
+import { singleReportPrice, type Tier } from '../pricing/prices.js';
+import { assertWithinBudget } from '../pricing/budget.js';
+import { inputSha256 } from '../payment/binding.js';
+import { WrongExpectedRevision } from '../store/port.js';
+import { purchaseId } from '../../streams/purchase/ids.js';
+import { claimSha256, claimTokenFor } from './claim.js';
+import type { MoneyPathDeps } from './deps.js';
+import { loadPurchase, execute, type QuotedView } from './stream.js';
+
+// POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
+// fetch or append) → evaluate → no declaration: nothing stored, nothing charged; else `Quoted`.
+
+export interface QuoteDeps extends MoneyPathDeps {
+  observe(resource: string, purpose: ReportPurpose, userClass: UserClass): Promise<ResourceReading>;
+}
+
+/** The normalized input of a single report; its digest is bound into the payment nonce. */
+export const singleReportInput = (resource: string, purpose: ReportPurpose, tier: Tier, userClass: UserClass) => ({
+  sku: SINGLE_REPORT_SKU,
+  resource,
+  purpose,
+  tier,
+  user_class: userClass,
+});
+
+export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: string | undefined): Promise<QuoteResponse> {
+  const checked = canonicalResourceUrl(req.resource, deps.coveredOrigins);
+  if (!checked.ok) throw new ApiError(422, checked.code, checked.message, { field: 'resource' });
+  const userClass = req.user_class ?? 'commercial';
+  const price = singleReportPrice(req.tier);
+  assertWithinBudget(price, req.max_total_micro); // before any fetch or append
+  const input = singleReportInput(checked.url, req.purpose, req.tier, userClass);
+  const inputDigest = inputSha256(input);
+
+  // The key of the purchase id: the buyer's Idempotency-Key, else a fresh 256-bit report id.
+  const key = idempotencyKey ?? randomBytes(32).toString('hex');
+  const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: sha256(key), input_sha256: inputDigest });
+  if (idempotencyKey) {
+    const existing = await loadPurchase(deps.store, id);
+    if (existing.quoted) return availableFrom(deps, existing.quoted);
+  }
+
+  const reading = await deps.observe(checked.url, req.purpose, userClass);
+  if (!reading.declaration_found) {
+    const unavailable: UnavailableQuote = {
+      version: GATEWAY_VERSION,
+      available: false,
+      reason: 'NO_VERIFIABLE_DECLARATION',
+      resource: checked.url,
+      purpose: req.purpose,
+      input_sha256: inputDigest,
+      charge_micro: '0',
+      legal_clearance: false,
+    };
+    return unavailable;
+  }
+  const purposeReading = reading.purposes.find((p) => p.purpose === req.purpose);
+  if (!purposeReading) throw new Error(`reading has no entry for ${req.purpose}`);
+
+  const now = deps.now();
+  const expiresAt = new Date(now.getTime() + deps.quoteTtlSeconds * 1000).toISOString();
+  const claim = claimTokenFor(deps.claimSecret, id);
+  const signedQuote = deps.sign({
+    type: 'quote',
+    purchase_id: id,
+    sku: SINGLE_REPORT_SKU,
+    resource: checked.url,
+    purpose: req.purpose,
+    tier: req.tier,
+    user_class: userClass,
+    input_sha256: inputDigest,
+    decision_preview: { classification: purposeReading.classification, decision: purposeReading.decision },
+    amount: price.toString(),
+    asset: deps.terms.asset,
+    pay_to: deps.terms.payTo,
+    network: deps.terms.network,
+    issued_at: now.toISOString(),
+    expires_at: expiresAt,
+    key_id: deps.evidenceKeyId,
+  });
+  try {
+    const after = await execute(deps, id, { state: undefined, revision: 'no_stream' }, {
+      type: 'Quote',
+      data: {
+        purchase_id: id,
+        sku: SINGLE_REPORT_SKU,
+        input,
+        input_sha256: inputDigest,
+        max_total_micro: req.max_total_micro,
+        price_micro: price.toString(),
+        decision_preview: { purpose: req.purpose, classification: purposeReading.classification, decision: purposeReading.decision },
+        signed_quote: signedQuote,
+        expires_at: expiresAt,
+        claim_sha256: claimSha256(claim),
+        reading,
+      },
+    });
+    return availableFrom(deps, after.quoted!);
+  } catch (err) {
+    // Two identical Idempotency-Key quotes raced: both answer with the stored one.
+    if (err instanceof WrongExpectedRevision && idempotencyKey) {
+      const existing = await loadPurchase(deps.store, id);
+      if (existing.quoted) return availableFrom(deps, existing.quoted);
+    }
+    throw err;
+  }
+}
+
+/** The quote response rebuilt from the stream (the claim is re-derived, never stored). */
+export function availableFrom(deps: MoneyPathDeps, q: QuotedView): AvailableQuote {
+  return {
+    version: GATEWAY_VERSION,
+    available: true,
+    purchase_id: q.purchase_id,
+    report_url: reportPath(q.purchase_id),
+    claim_token: claimTokenFor(deps.claimSecret, q.purchase_id),
+    resource: q.input.resource,
+    purpose: q.input.purpose,
+    tier: q.input.tier,
+    user_class: q.input.user_class,
+    input_sha256: q.input_sha256,
+    decision_preview: q.decision_preview,
+    charge_micro: q.price_micro,
+    payment: {
+      protocol: 'x402',
+      x402_version: 2,
+      scheme: 'exact',
+      network: deps.terms.network,
+      asset: deps.terms.asset,
+      pay_to: deps.terms.payTo,
+      amount: q.price_micro,
+    },
+    expires_at: q.expires_at,
+    signed_quote: q.signed_quote as AvailableQuote['signed_quote'],
+    legal_clearance: false,
+  };
+}
+
+export const reportPath = (id: string) => `/v1/rights/reports/${id}`;
+const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -1,0 +1,17 @@
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { Hex } from './deps.js';
+
+// The settlement backend as the money path uses it (implemented by src/payment/settlement/).
+export type SettleOutcome =
+  | { kind: 'success'; transaction: Hex; payer: Hex }
+  | { kind: 'failed'; reason: string; message?: string }
+  | { kind: 'ambiguous'; reason: string; transaction?: Hex };
+
+export interface TransferFound { transaction: Hex; from: Hex; to: Hex; value: bigint; block: bigint }
+
+export interface SettlementPort {
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<{ isValid: boolean; invalidReason?: string; payer?: string }>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
+  authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
+  findTransfer(q: { payer: Hex; nonce: Hex }): Promise<TransferFound | undefined>;
+}
