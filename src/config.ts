@@ -13,6 +13,12 @@ const PortString = new t.Type<number, string, unknown>(
   },
   String,
 );
+const PositiveIntString = new t.Type<number, string, unknown>(
+  'PositiveInt',
+  (u): u is number => typeof u === 'number',
+  (u, c) => (typeof u === 'string' && /^[1-9][0-9]{0,9}$/.test(u) ? t.success(Number(u)) : t.failure(u, c, 'must be a positive integer')),
+  String,
+);
 const BoolString = new t.Type<boolean, string, unknown>(
   'Bool',
   (u): u is boolean => typeof u === 'boolean',
@@ -76,8 +82,8 @@ export const ConfigEnv = t.partial({
   RELAYER_PRIVATE_KEY: Hex32Key,
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
-  QUOTE_TTL_SECONDS: PortString,
-  RECOVERY_INTERVAL_MS: PortString,
+  QUOTE_TTL_SECONDS: PositiveIntString,
+  RECOVERY_INTERVAL_MS: PositiveIntString,
 });
 
 export type Config = {

@@ -15,7 +15,11 @@ async function main() {
     throw err;
   }
   const log = createLogger(config.logLevel);
-  const service = await startService(config, log);
+  // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
+  const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
+  const service = await startService(config, log, crashPoint ? {
+    crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
+  } : {});
   log.info({ url: service.url, store: service.storeKind }, 'rights preflight service listening');
   const stop = async (signal: string) => {
     log.info({ signal }, 'stopping');

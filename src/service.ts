@@ -1,31 +1,200 @@
 import { mkdir } from 'node:fs/promises';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createPublicClient, defineChain, http as httpTransport, parseAbi, type Hex } from 'viem';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
 import { openStore } from './store/open.js';
+import { createRslEngine } from './rsl/engine.js';
+import { loadEvidenceKey, loadOrCreateSecret } from './evidence/keys.js';
+import { createSigner } from './evidence/envelope.js';
+import { seal, open } from './crypto/seal.js';
+import { createSelfSettlement } from './payment/settlement/self.js';
+import { loadClaimSecret } from './purchase/claim.js';
+import { InFlight } from './purchase/inflight.js';
+import type { MoneyPathDeps, PaymentTerms } from './purchase/deps.js';
+import type { ResumeDeps } from './purchase/resume.js';
+import { resumePurchase } from './purchase/resume.js';
+import type { QuoteDeps } from './purchase/quote.js';
+import { startRecoveryWorker, type RecoveryWorker } from './purchase/recovery-worker.js';
+import { quoteRouter } from './http/routes/quote.js';
+import { reportsRouter } from './http/routes/reports.js';
+import { capabilitiesRouter } from './http/routes/capabilities.js';
+import { projectionRunner, type ProjectionRunner } from '../projections/runner.js';
+import { reportViewProjection, resumeCandidates, type ReportView } from '../projections/report-view.js';
+import { investigationQueueProjection, type InvestigationQueue } from '../projections/investigation-queue.js';
 
 export interface RunningService {
   url: string;
   storeKind: string;
+  evidenceKey: { key_id: string; public_key: string };
+  terms: PaymentTerms;
+  reportView: ProjectionRunner<ReportView>;
+  investigationQueue: ProjectionRunner<InvestigationQueue>;
+  /** Runs one recovery pass now (tests, operator tooling). */
+  recover(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Composes the service from configuration: store, engines, routes. */
-export async function startService(config: Config, log: Logger): Promise<RunningService> {
+export interface ServiceOptions {
+  /** Test-only crash points; production never sets this. */
+  crashAt?: MoneyPathDeps['crashAt'];
+}
+
+/** EIP-712 domains of the real deployments, used when the token cannot be asked. */
+const KNOWN_DOMAINS: Record<string, { name: string; version: string }> = {
+  'eip155:8453': { name: 'USD Coin', version: '2' },
+  'eip155:84532': { name: 'USDC', version: '2' },
+};
+
+/** Composes the service from configuration: store, engines, money path, routes, recovery. */
+export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   await mkdir(config.dataDir, { recursive: true });
-  const store = await openStore(config.eventStoreUrl, { log });
-  const app = createApp({ log, ready: async () => true, routers: [] });
-  const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${config.host}:${port}`,
-    storeKind: store.kind,
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await store.close();
-    },
-  };
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    // Chain: the configured RPC, or (development) the local devnet in-process.
+    let rpcUrl = config.rpcUrl;
+    let relayerKey = config.relayerPrivateKey ? (`0x${config.relayerPrivateKey}` as Hex) : undefined;
+    let payTo = config.payTo;
+    if (!rpcUrl && config.devnet === 'auto') {
+      const { startDevnet } = await import('../ops/devnet/devnet.js');
+      const devnet = await startDevnet();
+      cleanups.push(() => devnet.stop());
+      rpcUrl = devnet.rpcUrl;
+      relayerKey ??= devnet.relayer.privateKey;
+      payTo ??= devnet.payTo;
+      // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
+      log.info({ devnet_rpc_url: devnet.rpcUrl, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
+    }
+    if (!rpcUrl) throw new Error('RPC_URL is required when DEVNET=off');
+    if (!payTo) throw new Error('PAY_TO is required outside the development devnet');
+    if (config.settlement !== 'self') throw new Error('SETTLEMENT=facilitator is not wired in this build yet');
+    if (!relayerKey) throw new Error('RELAYER_PRIVATE_KEY is required for SETTLEMENT=self');
+
+    const store = await openStore(config.eventStoreUrl, { log });
+    cleanups.push(() => store.close());
+    const evidenceKey = await loadEvidenceKey(config.evidenceKeyHex, config.dataDir);
+    const checkpointKey = await loadOrCreateSecret(config.checkpointKeyHex, config.dataDir, 'checkpoint-key.hex');
+    const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir);
+    const rsl = createRslEngine(config);
+    cleanups.push(async () => rsl.close());
+
+    const terms: PaymentTerms = {
+      network: config.network,
+      asset: config.usdcAsset,
+      payTo,
+      eip712: await tokenDomain(rpcUrl, config.network, config.usdcAsset),
+      maxTimeoutSeconds: 300,
+    };
+    const settlement = createSelfSettlement({
+      rpcUrl, relayerPrivateKey: relayerKey, network: config.network, asset: config.usdcAsset,
+      ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
+    });
+
+    const inflight = new InFlight<unknown>();
+    const base = {
+      store,
+      log,
+      now: () => new Date(),
+      baseUrl: '', // set once the listening address is known
+      coveredOrigins: rsl.coverage.origins as string[],
+      quoteTtlSeconds: config.quoteTtlSeconds,
+      terms,
+      claimSecret,
+      sign: createSigner(evidenceKey),
+      evidenceKeyId: evidenceKey.keyId,
+      seal: (plain: string) => seal(checkpointKey, plain),
+      unseal: (sealed: string) => open(checkpointKey, sealed),
+      inflight,
+      ...(options.crashAt ? { crashAt: options.crashAt } : {}),
+    } satisfies MoneyPathDeps;
+    const moneyDeps: ResumeDeps & QuoteDeps = {
+      ...base,
+      settlement,
+      observe: (resource, purpose, userClass) => rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
+    };
+
+    const reportView = projectionRunner({ store, projection: reportViewProjection, log });
+    const investigationQueue = projectionRunner({ store, projection: investigationQueueProjection, log });
+    await reportView.start();
+    await investigationQueue.start();
+    cleanups.push(() => reportView.stop(), () => investigationQueue.stop());
+
+    const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
+    const app = createApp({
+      log,
+      ready: async () => true,
+      routers: [
+        quoteRouter(moneyDeps),
+        reportsRouter(moneyDeps),
+        capabilitiesRouter({
+          coveredOrigins: () => [...rsl.coverage.origins],
+          terms,
+          evidenceKeys: [evidencePublic],
+          quoteTtlSeconds: config.quoteTtlSeconds,
+          enabled: { preflight: true, ingestionGate: false, revalidate: false },
+          now: () => new Date(),
+        }),
+      ],
+    });
+    const server = http.createServer(app.callback());
+    server.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${config.host}:${port}`;
+    moneyDeps.baseUrl = (config.publicBaseUrl ?? url).replace(/\/$/, '');
+    cleanups.push(async () => {
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+    });
+
+    // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases.
+    const pass = async () => {
+      // The report view follows $all live and was caught up before the first pass.
+      let n = 0;
+      for (const id of resumeCandidates(reportView.view())) {
+        if (inflight.has(id)) continue;
+        await inflight.run(id, () => resumePurchase(moneyDeps, id)).catch((err) => log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
+        n++;
+      }
+      return n;
+    };
+    const worker: RecoveryWorker = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass });
+    cleanups.push(async () => { await worker.stop(); await inflight.drain(); });
+
+    return {
+      url,
+      storeKind: store.kind,
+      evidenceKey: evidencePublic,
+      terms,
+      reportView,
+      investigationQueue,
+      recover: () => worker.runNow(),
+      async stop() {
+        for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
+        cleanups.length = 0;
+      },
+    };
+  } catch (err) {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+    throw err;
+  }
+}
+
+async function tokenDomain(rpcUrl: string, network: string, asset: Hex): Promise<{ name: string; version: string }> {
+  const chainId = Number(network.split(':')[1]);
+  const chain = defineChain({ id: chainId, name: network, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const pub = createPublicClient({ chain, transport: httpTransport(rpcUrl) });
+  const abi = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
+  try {
+    const [name, version] = await Promise.all([
+      pub.readContract({ address: asset, abi, functionName: 'name' }),
+      pub.readContract({ address: asset, abi, functionName: 'version' }),
+    ]);
+    return { name, version };
+  } catch {
+    const known = KNOWN_DOMAINS[network];
+    if (!known) throw new Error(`cannot read the EIP-712 domain of ${asset} on ${network}`);
+    return known;
+  }
 }

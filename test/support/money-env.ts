@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
+import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { rslDocument, startTestOrigins, type TestOrigins } from './https-origin.js';
+
+// One money-path world for a test file: a real devnet (this process), real HTTPS publishers on
+// loopback, and the real service on a real store, with every log line kept for the secret grep.
+
+export const DECLARED = 'https://pub.example/articles/one';
+export const UNDECLARED = 'https://bare.example/page';
+
+export function publisherSite() {
+  return {
+    'pub.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n' },
+      '/license.xml': { type: 'application/rsl+xml', body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }) },
+      '/articles/one': { body: '<html><head><title>One</title></head><body>Article</body></html>' },
+      '/articles/two': { body: '<html><head><title>Two</title></head><body>Article</body></html>' },
+    },
+    'bare.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+      '/page': { body: '<html><head><title>Bare</title></head><body>No declaration</body></html>' },
+    },
+  };
+}
+
+export interface MoneyWorld {
+  devnet: Devnet;
+  origins: TestOrigins;
+  dataDir: string;
+  env: Record<string, string>;
+  logs: () => string;
+  sink: (chunk: string) => void;
+  service?: RunningService;
+  url: string;
+  start(opts?: ServiceOptions & { env?: Record<string, string> }): Promise<RunningService>;
+  close(): Promise<void>;
+}
+
+export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise<MoneyWorld> {
+  const devnet = await startDevnet();
+  const origins = await startTestOrigins(publisherSite());
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-money-'));
+  let logText = '';
+  const sink = (chunk: string) => { logText += chunk; };
+  const env: Record<string, string> = {
+    ...origins.env,
+    DATA_DIR: dataDir,
+    EVENT_STORE_URL: opts.eventStoreUrl ?? `file:${path.join(dataDir, 'events')}`,
+    RPC_URL: devnet.rpcUrl,
+    RELAYER_PRIVATE_KEY: devnet.relayer.privateKey,
+    PAY_TO: devnet.payTo,
+    DEVNET: 'off',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'debug',
+    RECOVERY_INTERVAL_MS: '600000',
+  };
+  const world: MoneyWorld = {
+    devnet, origins, dataDir, env, sink,
+    logs: () => logText,
+    url: '',
+    async start(o = {}) {
+      const config = loadConfig({ ...env, ...(o.env ?? {}) });
+      const log = createLogger('debug', new Writable({ write(chunk, _enc, cb) { sink(chunk.toString('utf8')); cb(); } }));
+      const service = await startService(config, log, o);
+      world.service = service;
+      world.url = service.url;
+      return service;
+    },
+    async close() {
+      await world.service?.stop();
+      await origins.close();
+      await devnet.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
+export async function postQuote(url: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+export async function getReport(url: string, reportUrl: string, headers: Record<string, string>) {
+  const res = await fetch(`${url}${reportUrl}`, { headers });
+  return { status: res.status, headers: res.headers, text: await res.text(), get body() { return JSON.parse(this.text) as any; } };
+}
