@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
 import { openStore } from './store/open.js';
+import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
 import { loadEvidenceKey, loadOrCreateSecret } from './evidence/keys.js';
 import { createSigner } from './evidence/envelope.js';
@@ -27,6 +28,8 @@ import { investigationQueueProjection, type InvestigationQueue } from '../projec
 
 export interface RunningService {
   url: string;
+  /** The open event store (tests and operator tooling read it; the service owns closing it). */
+  store: EventStore;
   storeKind: string;
   evidenceKey: { key_id: string; public_key: string };
   terms: PaymentTerms;
@@ -164,6 +167,7 @@ export async function startService(config: Config, log: Logger, options: Service
 
     return {
       url,
+      store,
       storeKind: store.kind,
       evidenceKey: evidencePublic,
       terms,
