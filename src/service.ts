@@ -43,6 +43,8 @@ export interface RunningService {
 export interface ServiceOptions {
   /** Test-only crash points; production never sets this. */
   crashAt?: MoneyPathDeps['crashAt'];
+  /** Test-only clock for the money path (recovery-window tests); defaults to the wall clock. */
+  now?: () => Date;
 }
 
 /** EIP-712 domains of the real deployments, used when the token cannot be asked. */
@@ -99,7 +101,7 @@ export async function startService(config: Config, log: Logger, options: Service
     const base = {
       store,
       log,
-      now: () => new Date(),
+      now: options.now ?? (() => new Date()),
       baseUrl: '', // set once the listening address is known
       coveredOrigins: rsl.coverage.origins as string[],
       quoteTtlSeconds: config.quoteTtlSeconds,

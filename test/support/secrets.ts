@@ -10,7 +10,7 @@ export function assertNoSecretsLogged(t: ExecutionContext, logs: string, secrets
   for (const c of secrets.claims ?? []) needles.push(c);
   for (const h of secrets.paymentHeaders ?? []) {
     needles.push(h, h.slice(0, 64));
-    const p = decodePaymentSignatureHeader(h) as { payload: { signature: string; authorization: Record<string, string> } };
+    const p = decodePaymentSignatureHeader(h) as unknown as { payload: { signature: string; authorization: Record<string, string> } };
     needles.push(p.payload.signature, p.payload.signature.slice(2, 66), JSON.stringify(p.payload.authorization));
   }
   t.true(needles.length > 0);

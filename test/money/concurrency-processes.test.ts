@@ -1,0 +1,57 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { signPayment } from '../support/pay.js';
+import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { assertNoSecretsLogged } from '../support/secrets.js';
+
+// Two service processes on one PostgreSQL store: the checkpoint race is decided by the database's
+// expected-revision check, and the loser in the other process waits for the winner's delivery.
+const PG = process.env.PG_TEST_URL;
+
+let w: MoneyWorld;
+let processLogs = '';
+const running: ServiceProcess[] = [];
+const claims: string[] = [];
+const paymentHeaders: string[] = [];
+
+if (!PG) {
+  test('PG_TEST_URL not set: the cross-process race test needs PostgreSQL', (t) => {
+    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
+    else t.log('skipped: set PG_TEST_URL to run the cross-process race on PostgreSQL');
+    t.pass();
+  });
+} else {
+  test.before(async () => {
+    w = await moneyWorld({ eventStoreUrl: `${PG}?schema=money_${randomBytes(4).toString('hex')}` });
+  });
+  test.after.always(async () => {
+    for (const p of running) await p.stop();
+    await w?.close();
+  });
+
+  test.serial('50 identical payments spread over two processes: one transfer, 50 identical deliveries', async (t) => {
+    const a = await startServiceProcess({ ...w.env }, (s) => { processLogs += s; });
+    running.push(a);
+    const b = await startServiceProcess({ ...w.env }, (s) => { processLogs += s; });
+    running.push(b);
+    const q = (await postQuote(a.url, { resource: DECLARED, purpose: 'ai-input', tier: 'deep', max_total_micro: '50000' })).body;
+    claims.push(q.claim_token);
+    const offer = await getReport(b.url, q.report_url, { 'x-service-claim': q.claim_token });
+    t.is(offer.status, 402);
+    const buyer = w.devnet.buyers[2]!;
+    const before = await w.devnet.balanceOf(buyer.address);
+    const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+    paymentHeaders.push(header);
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) =>
+      getReport(i % 2 ? a.url : b.url, q.report_url, { 'x-service-claim': q.claim_token, 'payment-signature': header })));
+    t.deepEqual(answers.map((x) => x.status), Array(50).fill(200), answers.find((x) => x.status !== 200)?.text);
+    t.is(new Set(answers.map((x) => x.text)).size, 1);
+    t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
+    t.is(await w.devnet.balanceOf(buyer.address), before - 50_000n);
+  });
+
+  test.serial('the suite logged no claim, payment signature or authorization', (t) => {
+    assertNoSecretsLogged(t, processLogs, { claims, paymentHeaders });
+  });
+}
