@@ -47,7 +47,7 @@ export type Classification = t.TypeOf<typeof Classification>;
 export const Decision = t.keyof({ ALLOW_DECLARED: null, DENY_DECLARED: null, LICENSE_REQUIRED: null, UNKNOWN: null });
 export type Decision = t.TypeOf<typeof Decision>;
 
-/** Spec §2.6 signed envelope as it appears on the wire; the payload's own codec lives in src/evidence/payloads.ts. */
+/** Spec §2.6 signed envelope as it appears on the wire; payload fields per envelope are listed in docs/wire.md. */
 export const SignedEnvelopeWire = t.type({
   algorithm: t.literal('Ed25519'),
   format: t.literal('service-evidence-v1'),

@@ -26,7 +26,7 @@ export const RequestBindingExtension = t.type({ info: RequestBindingInfo, schema
 
 /**
  * `PAYMENT-REQUIRED.extensions['service-offer-receipt'].info.receipt`: an Ed25519 envelope (spec §2.6)
- * over an OfferReceiptPayload (src/evidence/payloads.ts) fixing purchase, resource, amount, asset,
+ * over an offer-receipt payload (docs/wire.md §3) fixing purchase, resource, amount, asset,
  * recipient, network, nonce and expiry; verify it with the evidence key published in /v1/capabilities.
  */
 export const OfferReceiptExtension = t.type({

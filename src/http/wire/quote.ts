@@ -52,7 +52,7 @@ export const AvailableQuote = t.type({
   charge_micro: MicroString,
   payment: QuotePayment,
   expires_at: IsoTime,
-  signed_quote: SignedEnvelopeWire, // payload: QuotePayload (src/evidence/payloads.ts)
+  signed_quote: SignedEnvelopeWire, // payload fields: docs/wire.md §2
   legal_clearance: t.literal(false),
 });
 export type AvailableQuote = t.TypeOf<typeof AvailableQuote>;

@@ -44,8 +44,8 @@ export const PaidReportResponse = t.type({
   input_sha256: Hex64,
   legal_clearance: t.literal(false),
   report: Report,
-  evidence: SignedEnvelopeWire, // payload: EvidencePayload (src/evidence/payloads.ts)
-  delivery_proof: SignedEnvelopeWire, // payload: DeliveryProofPayload
+  evidence: SignedEnvelopeWire, // payload fields: docs/wire.md §5
+  delivery_proof: SignedEnvelopeWire, // payload fields: docs/wire.md §5
   payment_settlement: PaymentSettlement,
 });
 export type PaidReportResponse = t.TypeOf<typeof PaidReportResponse>;
