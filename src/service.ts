@@ -22,6 +22,7 @@ import { startRecoveryWorker, type RecoveryWorker } from './purchase/recovery-wo
 import { quoteRouter } from './http/routes/quote.js';
 import { reportsRouter } from './http/routes/reports.js';
 import { capabilitiesRouter } from './http/routes/capabilities.js';
+import { inspectRouter } from './http/routes/inspect.js';
 import { projectionRunner, type ProjectionRunner } from '../projections/runner.js';
 import { reportViewProjection, resumeCandidates, type ReportView } from '../projections/report-view.js';
 import { investigationQueueProjection, type InvestigationQueue } from '../projections/investigation-queue.js';
@@ -131,6 +132,7 @@ export async function startService(config: Config, log: Logger, options: Service
       log,
       ready: async () => true,
       routers: [
+        inspectRouter(),
         quoteRouter(moneyDeps),
         reportsRouter(moneyDeps),
         capabilitiesRouter({
