@@ -39,6 +39,9 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, loaded?: Load
   if (!req.paymentSignature) {
     if (current.checkpoint) return inProgress();
     current = await ensureOffered(deps, id, current, req.binding);
+    if (Date.parse(current.offered!.expires_at) <= deps.now().getTime()) {
+      throw moneyError('OFFER_EXPIRED', 'the offer expired; request a new quote (nothing was charged)', { expires_at: current.offered!.expires_at });
+    }
     return offerAnswer(current);
   }
 
