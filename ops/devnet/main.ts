@@ -1,17 +1,49 @@
 import { startDevnet } from './devnet.js';
 
-// `npm run devnet`: the local chain alone, in its own process. Prints one JSON line with the RPC URL,
-// token, relayer, recipient and funded buyer keys (development keys only), then serves until stopped.
-const devnet = await startDevnet({ port: process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : 0 });
-console.log(JSON.stringify({
-  devnet: 'ready',
-  rpcUrl: devnet.rpcUrl,
-  chainId: devnet.chainId,
-  usdc: devnet.usdc,
-  relayer: devnet.relayer,
-  payTo: devnet.payTo,
-  buyers: devnet.buyers,
-}));
-const stop = async () => { await devnet.stop(); process.exit(0); };
-process.once('SIGINT', () => void stop());
-process.once('SIGTERM', () => void stop());
+// `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.
+//   --json      print exactly one JSON line (DevnetInfo plus "devnet":"ready") on stdout; the parent
+//               process (startDevnetProcess) reads it. Development keys only: public Hardhat keys.
+//   --port N    listen on 127.0.0.1:N (default: a free port; DEVNET_PORT also works)
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const portArg = args.indexOf('--port');
+const port = portArg >= 0 ? Number(args[portArg + 1]) : process.env.DEVNET_PORT ? Number(process.env.DEVNET_PORT) : 0;
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error('devnet: --port must be 0..65535');
+  process.exit(2);
+}
+
+const started = Date.now();
+const devnet = await startDevnet({ port });
+const info = {
+  rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, network: devnet.network, usdc: devnet.usdc, multicall3: devnet.multicall3,
+  admin: devnet.admin, relayer: devnet.relayer, payTo: devnet.payTo, buyers: devnet.buyers,
+};
+if (json) {
+  process.stdout.write(`${JSON.stringify({ devnet: 'ready', ...info })}\n`);
+} else {
+  const lines = [
+    `devnet ready in ${Date.now() - started} ms (chain id ${devnet.chainId}, ${devnet.network}) — Hardhat test keys, no real funds`,
+    `  RPC_URL              ${devnet.rpcUrl}`,
+    `  USDC (FiatTokenV2_2) ${devnet.usdc}`,
+    `  Multicall3           ${devnet.multicall3}`,
+    `  RELAYER_PRIVATE_KEY  ${devnet.relayer.privateKey}  (${devnet.relayer.address})`,
+    `  PAY_TO               ${devnet.payTo}`,
+    '  buyers (100 USDC, 100 ETH each):',
+    ...devnet.buyers.map((b) => `    ${b.address}  ${b.privateKey}`),
+    '  Ctrl-C to stop.',
+  ];
+  console.log(lines.join('\n'));
+}
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await devnet.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+// Keep serving even if the parent closes our stdout (e.g. a test that read the ready line and left).
+process.stdout.on('error', () => {});

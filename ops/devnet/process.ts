@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
+
+// The devnet in its own process (ops/devnet/main.ts --json), for tests whose chain must outlive the
+// service process they kill and restart. The parent reads the one JSON "ready" line and then talks
+// to the chain over HTTP like any other client.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = path.join(ROOT, 'ops/devnet/main.ts');
+
+export interface DevnetProcess extends Devnet { child: ChildProcess }
+
+export async function startDevnetProcess(opts: { port?: number; timeoutMs?: number } = {}): Promise<DevnetProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--json', '--port', String(opts.port ?? 0)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const info = await new Promise<DevnetInfo>((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`devnet process did not start in time:\n${err}`)); }, opts.timeoutMs ?? 60_000);
+    child.stderr!.on('data', (c: Buffer) => { err += c.toString('utf8'); });
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const line = out.split('\n').find((l) => l.startsWith('{') && l.includes('"devnet":"ready"'));
+      if (!line) return;
+      clearTimeout(timer);
+      const { devnet: _ready, ...rest } = JSON.parse(line) as DevnetInfo & { devnet: string };
+      resolve(rest);
+    });
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`devnet process exited before it was ready:\n${err}`)); });
+  });
+  return {
+    ...info,
+    ...devnetOperations(info),
+    child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
