@@ -1,84 +1,144 @@
-import { getAddress, isAddress, recoverTypedDataAddress, type Hex } from 'viem';
-import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { getAddress, hashTypedData, parseSignature, recoverAddress, type Hex } from 'viem';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { authorizationTypes } from '@x402/evm';
-import { NONCE_PREFIX } from './binding.js';
+import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';
+import { looksBound } from './binding.js';
+import { chainIdOf, SCHEME_EXACT, X402_VERSION } from './x402-constants.js';
+import { PaymentPayload, type Eip3009Authorization } from './x402-wire.js';
 
-// Every check DESIGN.md §4 requires before a payment authorization may be checkpointed, each with its
-// own refusal code. Pure apart from signature recovery; balance and simulation are the facilitator's.
-// Minimal version written by the money-path owner because it was needed before the payment owner's landed.
+// Every check DESIGN.md §4 requires before a payment authorization may be checkpointed, each with
+// its own refusal code (src/payment/authorization-refusals.ts). Pure: no I/O, the clock is an input,
+// the signature is recovered locally (ecrecover). What needs the chain — balance, nonce not yet used,
+// the token really answering to this domain — is the settlement backend's verify, which runs after.
+//
+// Order (first failure wins): version → shape → scheme → network → asset → recipient → amount →
+// budget → rest of `accepted` → window → bound nonce → signature. The offer-identity checks come
+// first so a buyer paying the wrong offer hears that, not a secondary symptom; the signature comes
+// last because it is the only costly check.
 
-export interface Eip3009Authorization { from: Hex; to: Hex; value: string; validAfter: string; validBefore: string; nonce: Hex }
+export type { Eip3009Authorization };
 export type AuthorizationCheck =
-  | { ok: true; authorization: Eip3009Authorization; signature: Hex }
-  | { ok: false; code: string; message: string };
+  | { ok: true; payload: PaymentPayload; authorization: Eip3009Authorization; signature: Hex }
+  | { ok: false; code: AuthorizationRefusalCode; message: string };
+
+/** The offer as we made it (x402 PaymentRequirements; @x402/core's type fits). */
+export interface OfferedRequirements {
+  scheme: string;
+  network: string;
+  asset: string;
+  amount: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra: Record<string, unknown>;
+}
 
 export interface VerifyAuthorizationInput {
-  payload: PaymentPayload;
-  requirements: PaymentRequirements;
+  /** The decoded PAYMENT-SIGNATURE JSON, not yet trusted. */
+  payload: unknown;
+  requirements: OfferedRequirements;
+  /** boundNonce(...) of this purchase. */
   expectedNonce: Hex;
+  /** The buyer's cap from the quote, integer micro-USDC as a string. */
   maxTotalMicro: string;
   now: Date;
-  /** Clock skew tolerated on the upper end of the window (the buyer signs a moment before we see it). */
+  /** Clock skew tolerated on the far end of the window (the buyer's clock may run ahead). Default 60 s. */
   skewSeconds?: number;
 }
 
-/** FiatToken needs now < validBefore; the facilitator wants 6 s of margin to get it mined. */
-const WINDOW_MARGIN_SECONDS = 6;
-const refuse = (code: string, message: string): AuthorizationCheck => ({ ok: false, code, message });
-const sameAddress = (a: unknown, b: string) => typeof a === 'string' && isAddress(a) && getAddress(a) === getAddress(b);
-const uint = (s: unknown) => typeof s === 'string' && /^(0|[1-9][0-9]{0,77})$/.test(s);
+/** FiatToken requires now < validBefore when mined; the x402 facilitator wants 6 s of margin for that. */
+export const WINDOW_MARGIN_SECONDS = 6;
+const DEFAULT_SKEW_SECONDS = 60;
+/** secp256k1 n / 2: FiatToken's ECRecover rejects signatures with a higher s (EIP-2 malleability). */
+const HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+const refuse = (code: AuthorizationRefusalCode, detail?: string): AuthorizationCheck =>
+  ({ ok: false, code, message: detail ? `${AUTHORIZATION_REFUSALS[code]}: ${detail}` : AUTHORIZATION_REFUSALS[code] });
+const same = (a: string, b: string) => getAddress(a) === getAddress(b);
 
 export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<AuthorizationCheck> {
-  const { payload: p, requirements: r } = i;
-  if (p.x402Version !== 2) return refuse('X402_VERSION_UNSUPPORTED', 'only x402 version 2 payments are accepted');
-  const acc = p.accepted as Partial<PaymentRequirements> | undefined;
-  if (!acc || typeof acc !== 'object') return refuse('PAYMENT_PAYLOAD_INVALID', 'the payment has no accepted requirements');
-  if (acc.scheme !== 'exact' || r.scheme !== 'exact') return refuse('SCHEME_MISMATCH', 'only the exact scheme is accepted');
-  if (acc.network !== r.network) return refuse('NETWORK_MISMATCH', `the payment is for network ${String(acc.network)}, the offer for ${r.network}`);
-  if (!sameAddress(acc.asset, r.asset)) return refuse('ASSET_MISMATCH', 'the payment is for another asset than the offer');
-  const inner = p.payload as { authorization?: Partial<Eip3009Authorization>; signature?: unknown };
-  const a = inner?.authorization;
-  if (!a || typeof a !== 'object' || typeof inner.signature !== 'string' || !/^0x[0-9a-fA-F]+$/.test(inner.signature)) {
-    return refuse('PAYMENT_PAYLOAD_INVALID', 'the payment is not an EIP-3009 authorization with a signature');
+  const r = i.requirements;
+  const raw = i.payload as { x402Version?: unknown } | null;
+  if (typeof raw !== 'object' || raw === null) return refuse('PAYMENT_PAYLOAD_INVALID', 'not a JSON object');
+  if (raw.x402Version !== X402_VERSION) return refuse('X402_VERSION_UNSUPPORTED', `got x402Version ${JSON.stringify(raw.x402Version ?? null)}`);
+  const decoded = PaymentPayload.decode(raw);
+  if (isLeft(decoded)) {
+    const first = decoded.left[0];
+    const at = first?.context.map((c) => c.key).filter(Boolean).join('.') || 'payload';
+    return refuse('PAYMENT_PAYLOAD_INVALID', `${at} ${first?.message ?? 'is not valid'}`);
   }
-  if (!sameAddress(a.from, a.from as string) || !uint(a.value) || !uint(a.validAfter) || !uint(a.validBefore) || typeof a.nonce !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(a.nonce)) {
-    return refuse('PAYMENT_PAYLOAD_INVALID', 'the authorization fields are malformed');
-  }
-  if (!sameAddress(a.to, r.payTo) || !sameAddress(acc.payTo, r.payTo)) return refuse('RECIPIENT_MISMATCH', 'the payment is to another recipient than the offer');
-  const value = BigInt(a.value!);
+  const p = decoded.right;
+  const acc = p.accepted;
+  const a = p.payload.authorization;
+
+  if (acc.scheme !== SCHEME_EXACT || r.scheme !== SCHEME_EXACT) return refuse('SCHEME_MISMATCH', `got ${acc.scheme}`);
+  if (acc.network !== r.network) return refuse('NETWORK_MISMATCH', `the payment is for ${acc.network}, the offer for ${r.network}`);
+  if (!same(acc.asset, r.asset)) return refuse('ASSET_MISMATCH', `the offer is for ${getAddress(r.asset)}`);
+  if (!same(a.to, r.payTo) || !same(acc.payTo, r.payTo)) return refuse('RECIPIENT_MISMATCH', `the offer pays ${getAddress(r.payTo)}`);
+
   const price = BigInt(r.amount);
-  if (acc.amount !== r.amount) return refuse('AMOUNT_MISMATCH', 'the accepted amount differs from the offer');
-  if (value < price) return refuse('AMOUNT_BELOW_PRICE', 'the authorized amount is below the offered price');
-  if (value > price) return refuse('AMOUNT_ABOVE_PRICE', 'the authorized amount is above the offered price (the exact price is required)');
-  if (value > BigInt(i.maxTotalMicro)) return refuse('AMOUNT_ABOVE_BUDGET', 'the authorized amount is above the buyer\'s max_total_micro');
-  const now = Math.floor(i.now.getTime() / 1000);
-  if (BigInt(a.validAfter!) > BigInt(now)) return refuse('PAYMENT_NOT_YET_VALID', 'the authorization is not valid yet (validAfter is in the future)');
-  if (BigInt(a.validBefore!) < BigInt(now + WINDOW_MARGIN_SECONDS)) return refuse('PAYMENT_WINDOW_EXPIRED', 'the authorization window has passed (validBefore)');
-  if (BigInt(a.validBefore!) > BigInt(now + r.maxTimeoutSeconds + (i.skewSeconds ?? 60))) {
-    return refuse('PAYMENT_WINDOW_TOO_LONG', `validBefore must be at most maxTimeoutSeconds (${r.maxTimeoutSeconds}) from now`);
+  const value = BigInt(a.value);
+  if (acc.amount !== r.amount) return refuse('AMOUNT_MISMATCH', `the offer is ${r.amount}`);
+  if (value < price) return refuse('AMOUNT_BELOW_PRICE', `the price is ${r.amount}`);
+  if (value > price) return refuse('AMOUNT_ABOVE_PRICE', `the price is ${r.amount}`);
+  if (value > BigInt(i.maxTotalMicro)) return refuse('AMOUNT_ABOVE_BUDGET', `max_total_micro is ${i.maxTotalMicro}`);
+
+  // The rest of `accepted` must be the offer too; as in the x402 SDK, the buyer may add `extra` keys
+  // but not change ours (the EIP-712 name/version the signature is made over).
+  if (acc.maxTimeoutSeconds !== r.maxTimeoutSeconds) return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', 'maxTimeoutSeconds differs');
+  for (const [k, v] of Object.entries(r.extra)) {
+    if (JSON.stringify(acc.extra[k]) !== JSON.stringify(v)) return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', `extra.${k} differs`);
   }
-  const nonce = a.nonce.toLowerCase();
+
+  const now = BigInt(Math.floor(i.now.getTime() / 1000));
+  const validAfter = BigInt(a.validAfter);
+  const validBefore = BigInt(a.validBefore);
+  if (validAfter > now) return refuse('PAYMENT_NOT_YET_VALID');
+  if (validBefore < now + BigInt(WINDOW_MARGIN_SECONDS)) return refuse('PAYMENT_WINDOW_EXPIRED');
+  if (validBefore > now + BigInt(r.maxTimeoutSeconds + (i.skewSeconds ?? DEFAULT_SKEW_SECONDS))) {
+    return refuse('PAYMENT_WINDOW_TOO_LONG', `at most ${r.maxTimeoutSeconds} s from now`);
+  }
+
+  const nonce = a.nonce.toLowerCase() as Hex;
   if (nonce !== i.expectedNonce.toLowerCase()) {
-    return nonce.startsWith(NONCE_PREFIX)
-      ? refuse('NONCE_BOUND_TO_OTHER_REQUEST', 'the payment nonce is bound to another request or report')
-      : refuse('NONCE_NOT_BOUND', 'the payment nonce is not the bound nonce of this offer (an unmodified random-nonce x402 client cannot pay here)');
+    return looksBound(nonce)
+      ? refuse('NONCE_BOUND_TO_OTHER_REQUEST', 'this authorization was made for another report; nothing was charged')
+      : refuse('NONCE_NOT_BOUND', 'an unmodified random-nonce x402 client is not compatible with this service; sign the nonce from the offer\'s service-request-binding extension. Nothing was charged');
   }
-  let signer: Hex;
-  try {
-    signer = await recoverTypedDataAddress({
-      domain: { name: String(r.extra.name), version: String(r.extra.version), chainId: Number(r.network.split(':')[1]), verifyingContract: getAddress(r.asset) },
-      types: authorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: { from: getAddress(a.from!), to: getAddress(a.to!), value, validAfter: BigInt(a.validAfter!), validBefore: BigInt(a.validBefore!), nonce: a.nonce as Hex },
-      signature: inner.signature as Hex,
-    });
-  } catch {
-    return refuse('SIGNATURE_INVALID', 'the EIP-712 signature cannot be parsed');
-  }
-  if (getAddress(signer) !== getAddress(a.from!)) return refuse('SIGNATURE_INVALID', 'the EIP-712 signature is not by the payer (from)');
+
+  const signature = p.payload.signature;
+  const signer = await recoverSigner(r, a, signature);
+  if (!signer) return refuse('SIGNATURE_INVALID', 'not a valid 65-byte ECDSA signature with low s');
+  if (!same(signer, a.from)) return refuse('SIGNATURE_INVALID');
+
   return {
     ok: true,
-    authorization: { from: getAddress(a.from!), to: getAddress(a.to!), value: a.value!, validAfter: a.validAfter!, validBefore: a.validBefore!, nonce: nonce as Hex },
-    signature: inner.signature as Hex,
+    payload: p,
+    authorization: { ...a, from: getAddress(a.from), to: getAddress(a.to), nonce },
+    signature,
   };
+}
+
+/** ecrecover over the EIP-712 digest with the offer's domain; undefined if the signature cannot be used on chain. */
+async function recoverSigner(r: OfferedRequirements, a: Eip3009Authorization, signature: Hex): Promise<Hex | undefined> {
+  const chainId = chainIdOf(r.network);
+  const name = r.extra.name;
+  const version = r.extra.version;
+  if (chainId === undefined || typeof name !== 'string' || typeof version !== 'string') {
+    throw new Error('the offer has no EIP-712 domain (extra.name/version) or no eip155 network');
+  }
+  // Only EOA signatures: FiatToken's 65-byte path (v, r, s); smart-wallet (EIP-1271) payers are not accepted.
+  if (signature.length !== 132) return undefined;
+  let parts: ReturnType<typeof parseSignature>;
+  try { parts = parseSignature(signature); } catch { return undefined; }
+  if (BigInt(parts.s) > HALF_CURVE_ORDER || BigInt(parts.r) === 0n || BigInt(parts.s) === 0n) return undefined;
+  const digest = hashTypedData({
+    domain: { name, version, chainId, verifyingContract: getAddress(r.asset) },
+    types: authorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce,
+    },
+  });
+  try { return await recoverAddress({ hash: digest, signature }); } catch { return undefined; }
 }

@@ -18,7 +18,7 @@ for (const v of vectors.vectors) {
   test(`vector: ${v.name}`, (t) => {
     t.is(inputSha256(v.normalized_input), v.input_sha256);
     const nonce = boundNonce({ resource: v.resource, key: v.key, input_sha256: v.input_sha256 });
-    t.is(nonce, v.nonce);
+    t.is(nonce as string, v.nonce);
     t.regex(nonce, /^0x6163717075627631[0-9a-f]{48}$/);
     t.true(looksBound(nonce));
   });
