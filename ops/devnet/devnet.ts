@@ -33,6 +33,8 @@ export interface DevnetInfo {
   admin: DevAccount;
   /** Pays gas for settlement (RELAYER_PRIVATE_KEY). */
   relayer: DevAccount;
+  /** Pays gas for the local remote-facilitator server (SETTLEMENT=facilitator tests and demo). */
+  facilitatorRelayer: DevAccount;
   /** The seller's recipient (PAY_TO). */
   payTo: Hex;
   /** Funded with USDC (buyerFundsMicro each) and ETH. */
@@ -68,6 +70,7 @@ export function devnetAccounts(): Omit<DevnetInfo, 'rpcUrl'> {
     multicall3: MULTICALL3,
     admin: account(ROLE_KEYS.admin),
     relayer: account(ROLE_KEYS.relayer),
+    facilitatorRelayer: account(ROLE_KEYS.facilitatorRelayer),
     payTo: getAddress(privateKeyToAccount(ROLE_KEYS.payTo).address),
     buyers: ROLE_KEYS.buyers.map(account),
   };

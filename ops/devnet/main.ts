@@ -1,9 +1,11 @@
 import { startDevnet } from './devnet.js';
+import { startFacilitatorServer, type FacilitatorServer } from './facilitator-server.js';
 
 // `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.
 //   --json      print exactly one JSON line (DevnetInfo plus "devnet":"ready") on stdout; the parent
 //               process (startDevnetProcess) reads it. Development keys only: public Hardhat keys.
 //   --port N    listen on 127.0.0.1:N (default: a free port; DEVNET_PORT also works)
+//   --facilitator  also serve a local x402 facilitator (for SETTLEMENT=facilitator) and print its URL
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const portArg = args.indexOf('--port');
@@ -15,9 +17,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 const started = Date.now();
 const devnet = await startDevnet({ port });
+let facilitator: FacilitatorServer | undefined;
+if (args.includes('--facilitator')) {
+  facilitator = await startFacilitatorServer({ rpcUrl: devnet.rpcUrl, relayerPrivateKey: devnet.facilitatorRelayer.privateKey, network: devnet.network });
+}
 const info = {
   rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, network: devnet.network, usdc: devnet.usdc, multicall3: devnet.multicall3,
-  admin: devnet.admin, relayer: devnet.relayer, payTo: devnet.payTo, buyers: devnet.buyers,
+  admin: devnet.admin, relayer: devnet.relayer, facilitatorRelayer: devnet.facilitatorRelayer, payTo: devnet.payTo, buyers: devnet.buyers,
+  ...(facilitator ? { facilitatorUrl: facilitator.url } : {}),
 };
 if (json) {
   process.stdout.write(`${JSON.stringify({ devnet: 'ready', ...info })}\n`);
@@ -29,6 +36,7 @@ if (json) {
     `  Multicall3           ${devnet.multicall3}`,
     `  RELAYER_PRIVATE_KEY  ${devnet.relayer.privateKey}  (${devnet.relayer.address})`,
     `  PAY_TO               ${devnet.payTo}`,
+    ...(facilitator ? [`  FACILITATOR_URL      ${facilitator.url}  (SETTLEMENT=facilitator; its relayer ${facilitator.relayer})`] : []),
     '  buyers (100 USDC, 100 ETH each):',
     ...devnet.buyers.map((b) => `    ${b.address}  ${b.privateKey}`),
     '  Ctrl-C to stop.',
@@ -40,6 +48,7 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  await facilitator?.close();
   await devnet.stop();
   process.exit(0);
 };

@@ -10,17 +10,22 @@ import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'ops/devnet/main.ts');
 
-export interface DevnetProcess extends Devnet { child: ChildProcess }
+export interface DevnetProcess extends Devnet {
+  child: ChildProcess;
+  /** Set when started with { facilitator: true }: a local x402 facilitator server on the same chain. */
+  facilitatorUrl?: string;
+}
 
-export async function startDevnetProcess(opts: { port?: number; timeoutMs?: number } = {}): Promise<DevnetProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--json', '--port', String(opts.port ?? 0)], {
+export async function startDevnetProcess(opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {}): Promise<DevnetProcess> {
+  const args = ['--import', 'tsx', MAIN, '--json', '--port', String(opts.port ?? 0), ...(opts.facilitator ? ['--facilitator'] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const info = await new Promise<DevnetInfo>((resolve, reject) => {
+  const info = await new Promise<DevnetInfo & { facilitatorUrl?: string }>((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`devnet process did not start in time:\n${err}`)); }, opts.timeoutMs ?? 60_000);
     child.stderr!.on('data', (c: Buffer) => { err += c.toString('utf8'); });
     child.stdout!.on('data', (c: Buffer) => {
@@ -28,7 +33,7 @@ export async function startDevnetProcess(opts: { port?: number; timeoutMs?: numb
       const line = out.split('\n').find((l) => l.startsWith('{') && l.includes('"devnet":"ready"'));
       if (!line) return;
       clearTimeout(timer);
-      const { devnet: _ready, ...rest } = JSON.parse(line) as DevnetInfo & { devnet: string };
+      const { devnet: _ready, ...rest } = JSON.parse(line) as DevnetInfo & { devnet: string; facilitatorUrl?: string };
       resolve(rest);
     });
     void exited.then(() => { clearTimeout(timer); reject(new Error(`devnet process exited before it was ready:\n${err}`)); });

@@ -1,0 +1,60 @@
+import { getAddress, type Hex } from 'viem';
+import { HTTPFacilitatorClient } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { chainClient, chainReads } from './chain-reads.js';
+import { classifyRemoteSettle } from './classify.js';
+import type { Settlement, SettleOutcome } from './settlement.js';
+
+// `facilitator` settlement (DESIGN.md §4): a remote x402 facilitator's POST /verify and /settle at
+// FACILITATOR_URL through the official HTTPFacilitatorClient. The facilitator pays the gas; we never
+// see its relayer. Recovery's chain reads still go through our own RPC_URL: a facilitator cannot be
+// asked what happened to an authorization after the fact.
+
+export interface FacilitatorSettlementOptions {
+  facilitatorUrl: string;
+  rpcUrl: string;
+  network: 'eip155:8453' | 'eip155:84532';
+  asset: Hex;
+  /** Per request (default 90 s, the client's default; settle waits for a receipt remotely). */
+  timeoutMs?: number;
+}
+
+export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Settlement {
+  const client = new HTTPFacilitatorClient({ url: o.facilitatorUrl.replace(/\/$/, ''), timeoutMs: o.timeoutMs ?? 90_000 });
+  const reads = chainReads(chainClient(o.rpcUrl, o.network), o.asset);
+  return {
+    kind: 'facilitator',
+    async verify(payload: PaymentPayload, req: PaymentRequirements) {
+      try {
+        const v = await client.verify(payload, req);
+        return { isValid: v.isValid, ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}), ...(v.payer ? { payer: v.payer } : {}) };
+      } catch (err) {
+        // VerifyError carries the facilitator's answer; anything else: the facilitator is unreachable.
+        const answered = err as { invalidReason?: string };
+        return { isValid: false, invalidReason: answered.invalidReason ?? `facilitator_unavailable:${(err as Error).name}` };
+      }
+    },
+    async settle(payload: PaymentPayload, req: PaymentRequirements): Promise<SettleOutcome> {
+      const auth = (payload.payload as { authorization: { from: Hex; value: string } }).authorization;
+      const fallback = { payer: getAddress(auth.from), amount: auth.value };
+      let outcome: SettleOutcome;
+      try {
+        outcome = classifyRemoteSettle(await client.settle(payload, req), fallback);
+      } catch (err) {
+        // SettleError: a non-2xx answer that still says what happened; classify it like a 200.
+        const answered = err as { errorReason?: string; transaction?: string; success?: boolean };
+        if (typeof answered.errorReason === 'string') {
+          outcome = classifyRemoteSettle({ success: false, errorReason: answered.errorReason, ...(answered.transaction ? { transaction: answered.transaction } : {}) }, fallback);
+        } else {
+          // Timeout, connection reset, 5xx without a body: the request may have been acted on.
+          return { kind: 'ambiguous', reason: `facilitator_unavailable:${(err as Error).name}` };
+        }
+      }
+      if (outcome.kind !== 'success') return outcome;
+      const blockNumber = await reads.blockOf(outcome.transaction);
+      return { ...outcome, payer: getAddress(outcome.payer), ...(blockNumber !== undefined ? { blockNumber } : {}) };
+    },
+    authorizationState: reads.authorizationState,
+    findTransfer: reads.findTransfer,
+  };
+}
