@@ -40,7 +40,9 @@ export function decodeOrThrow<C extends t.Mixed>(codec: C, value: unknown, opts:
     throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field || '(root)'}" has the wrong type; expected ${innermost.name}`, details);
   }
   const primitive = ['string', 'number', 'boolean'].includes(typeof first.value);
-  if (!primitive) throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`, details);
+  // A non-primitive value that reached a rule with its own message (e.g. "must have 1 to 4 items")
+  // broke that rule rather than having the wrong type.
+  if (!primitive && !first.message) throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`, details);
   throw new ApiError(422, 'VALIDATION_FAILED', `${where}: "${field}" ${first.message ?? `must be ${innermost?.name ?? codec.name}`}`, details);
 }
 
@@ -69,10 +71,11 @@ export function strictType<R extends t.Props, O extends t.Props>(
   required: R,
   optional: O,
   name = 'Body',
-): t.Type<t.TypeOfProps<R> & t.TypeOfPartialProps<O>, t.OutputOfProps<R> & t.OutputOfPartialProps<O>, unknown> {
+): t.Type<t.TypeOfProps<R> & t.TypeOfPartialProps<O>, t.OutputOfProps<R> & t.OutputOfPartialProps<O>, unknown> & { strictProps: { required: R; optional: O } } {
   const base = t.intersection([t.type(required), t.partial(optional)]);
   const allowed = new Set([...Object.keys(required), ...Object.keys(optional)]);
-  return new t.Type(
+  // `required`/`optional` stay on the codec so the published JSON Schemas (src/http/schema/) can walk it.
+  return Object.assign(new t.Type(
     name,
     (u): u is t.TypeOfProps<R> & t.TypeOfPartialProps<O> => base.is(u) && Object.keys(u as object).every((k) => allowed.has(k)),
     (u, c) => {
@@ -83,5 +86,5 @@ export function strictType<R extends t.Props, O extends t.Props>(
       return base.validate(u, t.appendContext(c, "", base, u));
     },
     (a) => base.encode(a),
-  );
+  ), { strictProps: { required, optional } });
 }

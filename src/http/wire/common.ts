@@ -2,12 +2,16 @@ import * as t from 'io-ts';
 
 // Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
 
+// `pattern` stays on the codec so the published JSON Schemas (src/http/schema/) read the very same regex.
 const pattern = (name: string, re: RegExp, what: string) =>
-  new t.Type<string, string, unknown>(
-    name,
-    (u): u is string => typeof u === 'string' && re.test(u),
-    (u, c) => (typeof u === 'string' && re.test(u) ? t.success(u) : t.failure(u, c, what)),
-    t.identity,
+  Object.assign(
+    new t.Type<string, string, unknown>(
+      name,
+      (u): u is string => typeof u === 'string' && re.test(u),
+      (u, c) => (typeof u === 'string' && re.test(u) ? t.success(u) : t.failure(u, c, what)),
+      t.identity,
+    ),
+    { pattern: re },
   );
 
 /** Integer micro-USDC as a decimal string (spec §2.3/§8: at most 100000000000). */
