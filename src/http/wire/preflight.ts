@@ -1,0 +1,63 @@
+import * as t from 'io-ts';
+import { strictType } from '../decode.js';
+import { patternString } from '../schema/constrained.js';
+import { Address, BudgetMicro, GATEWAY_VERSION, MicroString, Network, PaidPurpose, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
+
+// POST/GET /v1/rights/preflight (spec §4). The request is the quote request's fields (spec §2.8) with
+// the binding key in `X-Service-Request`; the unavailable and paid answers are the money path's
+// (UnavailableQuote, PaidReportResponse), so a preflight result is byte-compatible with a quoted one.
+
+/**
+ * A resource as the body carries it: an https URI of at most 2048 characters (spec §2.2 type, format and
+ * length). The rest of the §2.2 rule (canonical spelling, coverage, no query, …) needs the coverage list
+ * and answers with its own RESOURCE_* code, so it runs after decoding (canonicalResourceUrl).
+ */
+export const ResourceUrl = patternString(
+  'ResourceUrl',
+  /^https:\/\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})+$/,
+  'must be an https URL of at most 2048 characters (RFC 3986 characters only)',
+  { maxLength: 2048, format: 'uri' },
+);
+
+export const PreflightRequest = strictType(
+  { resource: ResourceUrl, purpose: PaidPurpose, tier: Tier, max_total_micro: BudgetMicro },
+  { user_class: UserClass },
+  'PreflightRequest',
+);
+export type PreflightRequest = t.TypeOf<typeof PreflightRequest>;
+
+/** X-Service-Request: the buyer's private retry/binding key (never logged, stored only as sha256). */
+export const ServiceRequestKey = patternString('ServiceRequestKey', /^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -');
+
+const HeaderDoc = t.type({ name: t.string, required: t.boolean, description: t.string });
+
+/** The answer to an empty POST: what to send, how to bind, what it costs. Nothing is evaluated or stored. */
+export const PreflightDiscovery = t.type({
+  version: t.literal(GATEWAY_VERSION),
+  discovery: t.literal(true),
+  sku: t.literal(SINGLE_REPORT_SKU),
+  endpoint: t.literal('/v1/rights/preflight'),
+  method: t.literal('POST'),
+  request_schema_url: t.literal('/v1/rights/preflight'),
+  headers: t.array(HeaderDoc),
+  purposes: t.array(PaidPurpose),
+  prices_micro: t.type({ fresh: MicroString, deep: MicroString }),
+  payment: t.type({
+    protocol: t.literal('x402'),
+    x402_version: t.literal(2),
+    scheme: t.literal('exact'),
+    network: Network,
+    asset: Address,
+    pay_to: Address,
+  }),
+  request_binding: t.type({
+    extension: t.literal('service-request-binding'),
+    version: t.literal('service-request-v1'),
+    nonce_prefix: t.string,
+    nonce_rule: t.string,
+  }),
+  steps: t.array(t.string),
+  charge_micro: t.literal('0'),
+  legal_clearance: t.literal(false),
+});
+export type PreflightDiscovery = t.TypeOf<typeof PreflightDiscovery>;
