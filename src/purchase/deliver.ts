@@ -6,6 +6,7 @@ import type { PaidReportResponse, Report } from '../http/wire/report.js';
 import { WrongExpectedRevision } from '../store/port.js';
 import type { MoneyPathDeps } from './deps.js';
 import { execute, loadPurchase, type Loaded } from './stream.js';
+import { draftGateReport, isGateSku } from '../gate/report.js';
 
 // Signs and records the delivery of a settled purchase. The report is built from what was observed
 // at quote time (the `Quoted` reading): that is what the buyer was offered and paid for, and it makes
@@ -16,9 +17,14 @@ const digest = (value: unknown) => createHash('sha256').update(canonicalJson(val
 
 export function buildDelivery(deps: MoneyPathDeps, loaded: Loaded): { response: PaidReportResponse; payment_response: SettleResponse } {
   const q = loaded.quoted!;
-  const s = loaded.settled!;
-  const o = loaded.offered!;
-  const c = loaded.checkpoint!;
+  // Other SKUs sold through this path build their own report and evidence payload (the ingestion gate:
+  // one entry per resource); signing, settlement binding and the delivery proof stay here, shared.
+  const drafted = isGateSku(q.sku) ? draftGateReport(deps, loaded) : draftSingleReport(deps, loaded);
+  return sealDelivery(deps, loaded, drafted.report as Report, drafted.evidence);
+}
+
+function draftSingleReport(deps: MoneyPathDeps, loaded: Loaded): { report: Report; evidence: Record<string, unknown> } {
+  const q = loaded.quoted!;
   const pr = q.reading.purposes.find((p) => p.purpose === q.input.purpose)!;
   const reasons = [...new Set(pr.tokens.flatMap((tk) => tk.reasons.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)))))];
   const report: Report = {
@@ -40,7 +46,7 @@ export function buildDelivery(deps: MoneyPathDeps, loaded: Loaded): { response: 
       checkpoint: null,
     }],
   };
-  const evidence = deps.sign({
+  const evidence = {
     type: 'evidence',
     purchase_id: q.purchase_id,
     input_sha256: q.input_sha256,
@@ -50,7 +56,16 @@ export function buildDelivery(deps: MoneyPathDeps, loaded: Loaded): { response: 
     geo: q.reading.geo,
     resources: [{ resource: q.input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading }],
     key_id: deps.evidenceKeyId,
-  });
+  };
+  return { report, evidence };
+}
+
+function sealDelivery(deps: MoneyPathDeps, loaded: Loaded, report: Report, evidencePayload: Record<string, unknown>): { response: PaidReportResponse; payment_response: SettleResponse } {
+  const q = loaded.quoted!;
+  const s = loaded.settled!;
+  const o = loaded.offered!;
+  const c = loaded.checkpoint!;
+  const evidence = deps.sign(evidencePayload);
   const settlement = {
     network: s.network,
     transaction: s.transaction,

@@ -30,7 +30,12 @@ export const singleReportInput = (resource: string, purpose: ReportPurpose, tier
   user_class: userClass,
 });
 
-export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: string | undefined): Promise<QuoteResponse> {
+/**
+ * `claimIsKey`: key-bound flows (preflight) — the buyer's X-Service-Request key is the credential, so
+ * `claim_sha256` = sha256(key) and the same purchase is also readable at the report URL with the key
+ * as X-Service-Claim; no HMAC claim is ever handed out for it.
+ */
+export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: string | undefined, opts: { claimIsKey?: boolean } = {}): Promise<QuoteResponse> {
   const checked = canonicalResourceUrl(req.resource, deps.coveredOrigins);
   if (!checked.ok) throw new ApiError(422, checked.code, checked.message, { field: 'resource' });
   const userClass = req.user_class ?? 'commercial';
@@ -98,7 +103,7 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
         decision_preview: { purpose: req.purpose, classification: purposeReading.classification, decision: purposeReading.decision },
         signed_quote: signedQuote,
         expires_at: expiresAt,
-        claim_sha256: claimSha256(claim),
+        claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
         reading,
       },
     });

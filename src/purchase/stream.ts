@@ -24,6 +24,8 @@ export interface QuotedView {
   expires_at: string;
   claim_sha256: string;
   reading: ResourceReading;
+  /** Key-bound flows with a sign-in proof (ingestion gate): the one address allowed to pay. */
+  payer?: Hex;
 }
 export interface OfferedView {
   requirements: PaymentRequirements;

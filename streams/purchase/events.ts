@@ -7,7 +7,7 @@ import * as t from 'io-ts';
 const Hex = t.string;
 const Envelope = t.type({ algorithm: t.literal('Ed25519'), format: t.literal('service-evidence-v1'), payload: t.UnknownRecord, signature: t.string });
 
-export const QuotedData = t.type({
+export const QuotedData = t.intersection([t.type({
   purchase_id: t.string,
   sku: t.string,
   input: t.type({ sku: t.string, resource: t.string, purpose: t.string, tier: t.string, user_class: t.string }),
@@ -18,8 +18,10 @@ export const QuotedData = t.type({
   signed_quote: Envelope,
   expires_at: t.string,
   claim_sha256: t.string, // sha256 of the claim token, or of the X-Service-Request key for key-bound flows
-  reading: t.UnknownRecord, // the RSL ResourceReading observed at quote time
-});
+  reading: t.UnknownRecord, // the RSL ResourceReading observed at quote time (gate: {version, readings[]})
+}), t.partial({
+  payer: Hex, // key-bound flows with a sign-in proof (ingestion gate): the one address allowed to pay
+})]);
 export const OfferedData = t.type({
   requirements: t.UnknownRecord, // x402 PaymentRequirements
   payment_required: t.UnknownRecord, // the whole x402 PaymentRequired, repeated verbatim on every 402

@@ -1,0 +1,79 @@
+import { GATE_SKU, type GateReport } from '../http/wire/ingestion-gate.js';
+import { REPORT_PROFILE } from '../http/wire/common.js';
+import type { Classification } from '../http/wire/common.js';
+import type { ResourceReading } from '../rsl/reading.js';
+import type { GatePurpose, UserClass } from '../rsl/purposes.js';
+import type { Tier } from '../pricing/prices.js';
+import type { MoneyPathDeps } from '../purchase/deps.js';
+import type { Loaded } from '../purchase/stream.js';
+
+// The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
+// readings), exactly like the single report: the buyer pays for what was observed when the offer was
+// made, and a resumed delivery is identical in content. Signing, settlement binding and the delivery
+// proof are the shared money path's (src/purchase/deliver.ts).
+
+/** `Quoted.input` of a gate purchase: the single-report fields (resource = canonical gate URL) plus the body. */
+export interface GateQuotedInput {
+  sku: typeof GATE_SKU;
+  resource: string;
+  purpose: GatePurpose;
+  tier: Tier;
+  user_class: UserClass;
+  geo: string | null;
+  freshness_seconds: number;
+  resources: string[];
+}
+/** `Quoted.reading` of a gate purchase: one RSL reading per unique resource, in request order. */
+export interface GateReadings { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] }
+
+export const isGateSku = (sku: string) => sku === GATE_SKU;
+
+const reasonText = (r: unknown) => (typeof r === 'string' ? r : JSON.stringify(r));
+
+export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
+  const pr = reading.purposes.find((p) => p.purpose === purpose);
+  if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
+  return {
+    resource: reading.resource,
+    classification: pr.classification as Classification,
+    legal_clearance: false as const,
+    declaration_found: reading.declaration_found,
+    reasons: [...new Set(pr.tokens.flatMap((tk) => tk.reasons.map(reasonText)))],
+    checkpoint: null,
+  };
+}
+
+export function draftGateReport(deps: Pick<MoneyPathDeps, 'evidenceKeyId'>, loaded: Loaded): { report: GateReport; evidence: Record<string, unknown> } {
+  const q = loaded.quoted!;
+  const input = q.input as unknown as GateQuotedInput;
+  const { readings } = q.reading as unknown as GateReadings;
+  const entries = readings.map((r) => gateEntry(r, input.purpose));
+  const report: GateReport = {
+    sku: GATE_SKU,
+    profile: REPORT_PROFILE,
+    legal_clearance: false,
+    purchase_id: q.purchase_id,
+    purpose: input.purpose,
+    tier: input.tier,
+    user_class: input.user_class,
+    geo: input.geo,
+    freshness_seconds: input.freshness_seconds,
+    observed_at: readings.map((r) => r.observed_at).sort()[0]!,
+    resources: entries,
+  };
+  const evidence = {
+    type: 'evidence',
+    sku: GATE_SKU,
+    purchase_id: q.purchase_id,
+    input_sha256: q.input_sha256,
+    legal_clearance: false,
+    purpose: input.purpose,
+    user_class: input.user_class,
+    geo: input.geo,
+    freshness_seconds: input.freshness_seconds,
+    tier: input.tier,
+    resources: readings.map((r, i) => ({ resource: r.resource, classification: entries[i]!.classification, reading: r })),
+    key_id: deps.evidenceKeyId,
+  };
+  return { report, evidence };
+}
