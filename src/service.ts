@@ -23,6 +23,13 @@ import { quoteRouter } from './http/routes/quote.js';
 import { reportsRouter } from './http/routes/reports.js';
 import { capabilitiesRouter } from './http/routes/capabilities.js';
 import { inspectRouter } from './http/routes/inspect.js';
+import { preflightRouter } from './http/routes/preflight.js';
+import { ingestionGateRouter } from './http/routes/ingestion-gate.js';
+import { mcpRouter } from './http/routes/mcp.js';
+import { openApiRouter } from './http/routes/openapi.js';
+import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
+import { quote } from './purchase/quote.js';
+import type { GateDeps } from './gate/gate.js';
 import { projectionRunner, type ProjectionRunner } from '../projections/runner.js';
 import { reportViewProjection, resumeCandidates, type ReportView } from '../projections/report-view.js';
 import { investigationQueueProjection, type InvestigationQueue } from '../projections/investigation-queue.js';
@@ -115,10 +122,11 @@ export async function startService(config: Config, log: Logger, options: Service
       inflight,
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
     } satisfies MoneyPathDeps;
-    const moneyDeps: ResumeDeps & QuoteDeps = {
+    const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
       ...base,
       settlement,
       observe: (resource, purpose, userClass) => rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
+      observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
 
     const reportView = projectionRunner({ store, projection: reportViewProjection, log });
@@ -128,6 +136,14 @@ export async function startService(config: Config, log: Logger, options: Service
     cleanups.push(() => reportView.stop(), () => investigationQueue.stop());
 
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
+    const capabilityDeps: CapabilitiesDeps = {
+      coveredOrigins: () => [...rsl.coverage.origins],
+      terms,
+      evidenceKeys: [evidencePublic],
+      quoteTtlSeconds: config.quoteTtlSeconds,
+      enabled: { preflight: true, ingestionGate: true, revalidate: false },
+      now: () => new Date(),
+    };
     const app = createApp({
       log,
       ready: async () => true,
@@ -135,14 +151,11 @@ export async function startService(config: Config, log: Logger, options: Service
         inspectRouter(),
         quoteRouter(moneyDeps),
         reportsRouter(moneyDeps),
-        capabilitiesRouter({
-          coveredOrigins: () => [...rsl.coverage.origins],
-          terms,
-          evidenceKeys: [evidencePublic],
-          quoteTtlSeconds: config.quoteTtlSeconds,
-          enabled: { preflight: true, ingestionGate: false, revalidate: false },
-          now: () => new Date(),
-        }),
+        capabilitiesRouter(capabilityDeps),
+        preflightRouter(moneyDeps),
+        ingestionGateRouter(moneyDeps),
+        mcpRouter({ capabilities: () => buildCapabilities(capabilityDeps), quote: (req) => quote(moneyDeps, req, undefined) }),
+        openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl || undefined }),
       ],
     });
     const server = http.createServer(app.callback());

@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import { readJsonBody } from '../json-body.js';
+import { decodeOrThrow } from '../decode.js';
+import { PreflightDiscovery, PreflightRequest } from '../wire/preflight.js';
+import { preflightRequestSchema } from '../schema/preflight-schema.js';
+import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
+
+// GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
+const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
+export function preflightRouter(deps: PreflightDeps): Router {
+  const router = new Router();
+  router.get('/v1/rights/preflight', (ctx) => {
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.type = 'application/schema+json';
+    ctx.body = preflightRequestSchema();
+  });
+  router.post('/v1/rights/preflight', async (ctx) => {
+    const raw = await readJsonBody(ctx, { allowEmpty: true });
+    if (raw === undefined || isEmptyObject(raw)) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = PreflightDiscovery.encode(preflightDiscovery(deps));
+      return;
+    }
+    const answer = await preflight(deps, {
+      body: decodeOrThrow(PreflightRequest, raw),
+      serviceRequest: ctx.get('x-service-request') || undefined,
+      paymentSignature: ctx.get('payment-signature') || undefined,
+    });
+    ctx.status = answer.status;
+    ctx.set(answer.headers);
+    ctx.body = answer.body;
+  });
+  return router;
+}
