@@ -1,35 +1,134 @@
-import { createHash, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import * as t from 'io-ts';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import type { ByteSigner } from './envelope.js';
+import { ED25519, KeyId, PublicKeyHex, publicKeyInfo, type PublicKeyInfo } from './public-key.js';
+import { nodeByteSigner } from './sign-node.js';
 
-// Ed25519 evidence key: EVIDENCE_KEY (32-byte seed, hex) or `<dataDir>/evidence-key.hex`, generated on
-// first start. Key id = first 16 hex of sha256(public key). Minimal version written by the money-path
-// owner because signing was needed before the evidence owner's module landed.
+// The service's Ed25519 evidence key: `EVIDENCE_KEY` (32-byte seed, hex), else `<dataDir>/evidence-key.json`,
+// generated with mode 0600 on first start (development). The seed lives only inside the signer's
+// closure: an EvidenceKey can be logged or JSON-serialized without leaking it.
 
-export interface EvidenceKey { keyId: string; publicKeyHex: string; privateKey: KeyObject }
-
-const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-export function evidenceKeyFromSeed(seed: Uint8Array): EvidenceKey {
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(seed)]), format: 'der', type: 'pkcs8' });
-  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-  const pub = spki.subarray(spki.length - 32);
-  return { keyId: createHash('sha256').update(pub).digest('hex').slice(0, 16), publicKeyHex: pub.toString('hex'), privateKey };
+export interface EvidenceKey extends ByteSigner {
+  readonly keyId: string;
+  readonly publicKeyHex: string;
+  /** What /v1/capabilities publishes and buyers pin. */
+  readonly info: PublicKeyInfo;
 }
 
-export async function loadEvidenceKey(configuredHex: string | undefined, dataDir: string): Promise<EvidenceKey> {
-  return evidenceKeyFromSeed(await loadOrCreateSecret(configuredHex, dataDir, 'evidence-key.hex'));
+export interface KeySource {
+  /** 64 hex characters (EVIDENCE_KEY / CHECKPOINT_KEY); wins over any file. */
+  configuredHex: string | undefined;
+  dataDir: string;
+  /** Create the file when missing (development). False: a missing key is a start-up error. */
+  generate?: boolean;
 }
 
-/** A 32-byte secret from configuration, else from `<dataDir>/<file>`, generated (0600) on first start. */
-export async function loadOrCreateSecret(configuredHex: string | undefined, dataDir: string, file: string): Promise<Buffer> {
-  if (configuredHex) return Buffer.from(configuredHex, 'hex');
+export const EVIDENCE_KEY_FILE = 'evidence-key.json';
+/** Written by the first (money-path) version of this module; still read so existing dev data keeps its key. */
+const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';
+
+const Seed = new t.Type<string, string, unknown>(
+  'Seed',
+  (u): u is string => typeof u === 'string' && /^[0-9a-f]{64}$/.test(u),
+  (u, c) => (typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, '64 lowercase hex characters')),
+  t.identity,
+);
+const EvidenceKeyFile = t.type({ version: t.literal(1), algorithm: t.literal(ED25519), key_id: KeyId, public_key: PublicKeyHex, seed: Seed, created_at: t.string });
+
+export function evidenceKeyFromSeed(seed: Uint8Array, signer: (seed: Uint8Array) => ByteSigner = nodeByteSigner): EvidenceKey {
+  const raw = signer(seed);
+  const info = publicKeyInfo(raw.publicKey);
+  return { keyId: info.key_id, publicKeyHex: info.public_key, info, publicKey: raw.publicKey, signBytes: raw.signBytes };
+}
+
+export function seedFromHex(hex: string, variable = 'EVIDENCE_KEY'): Uint8Array {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex.trim())) throw new Error(`${variable} must be 64 hex characters (a 32-byte seed)`);
+  return hexToBytes(hex.trim().toLowerCase());
+}
+
+/** EVIDENCE_KEY, else the key file (legacy `.hex` file honoured), else a new key file (when allowed). */
+export async function loadEvidenceKey(configuredHex: string | undefined, dataDir: string, opts: { generate?: boolean } = {}): Promise<EvidenceKey> {
+  if (configuredHex) return evidenceKeyFromSeed(seedFromHex(configuredHex));
+  const file = path.join(dataDir, EVIDENCE_KEY_FILE);
+  const existing = await readIfExists(file);
+  if (existing !== undefined) return keyFromFile(file, existing);
+  const legacy = await readIfExists(path.join(dataDir, LEGACY_EVIDENCE_KEY_FILE));
+  if (legacy !== undefined) return evidenceKeyFromSeed(seedFromHex(legacy, LEGACY_EVIDENCE_KEY_FILE));
+  if (opts.generate === false) throw new Error(`no evidence key: set EVIDENCE_KEY or provide ${file}`);
+
+  const seed = new Uint8Array(randomBytes(32));
+  const key = evidenceKeyFromSeed(seed);
+  const content = JSON.stringify({ version: 1, algorithm: ED25519, key_id: key.keyId, public_key: key.publicKeyHex, seed: bytesToHex(seed), created_at: new Date().toISOString() }, null, 2) + '\n';
+  seed.fill(0);
+  const won = await createExclusive(file, content);
+  // Another process created it first: use its key, never overwrite (reports are already signed with it).
+  return won ? key : keyFromFile(file, (await readFile(file, 'utf8')));
+}
+
+export const loadEvidenceKeyFromConfig = (config: { evidenceKeyHex: string | undefined; dataDir: string }, opts: { generate?: boolean } = {}) =>
+  loadEvidenceKey(config.evidenceKeyHex, config.dataDir, opts);
+
+function keyFromFile(file: string, text: string): EvidenceKey {
+  let json: unknown;
+  try { json = JSON.parse(text); } catch { throw new Error(`${file} is not JSON`); }
+  const decoded = EvidenceKeyFile.decode(json);
+  if (isLeft(decoded)) throw new Error(`${file} is not an evidence key file (version 1, Ed25519)`);
+  const key = evidenceKeyFromSeed(hexToBytes(decoded.right.seed));
+  // A hand-edited or corrupted file must not silently sign under another key than it advertises.
+  if (key.publicKeyHex !== decoded.right.public_key || key.keyId !== decoded.right.key_id) {
+    throw new Error(`${file}: public_key/key_id do not match the seed`);
+  }
+  return key;
+}
+
+/**
+ * A 32-byte secret from configuration, else from `<dataDir>/<file>` (64 hex + newline), generated with
+ * mode 0600 on first start. Used for the checkpoint key (see src/crypto/checkpoint-key.ts).
+ */
+export async function loadOrCreateSecret(configuredHex: string | undefined, dataDir: string, file: string, opts: { generate?: boolean; variable?: string } = {}): Promise<Buffer> {
+  if (configuredHex) return Buffer.from(seedFromHex(configuredHex, opts.variable ?? file));
   const p = path.join(dataDir, file);
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(p, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch((err) => {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // keep the existing secret
-  });
-  const hex = (await readFile(p, 'utf8')).trim();
+  let text = await readIfExists(p);
+  if (text === undefined) {
+    if (opts.generate === false) throw new Error(`no ${opts.variable ?? 'secret'}: set it or provide ${p}`);
+    await createExclusive(p, randomBytes(32).toString('hex') + '\n');
+    text = await readFile(p, 'utf8');
+  }
+  const hex = text.trim();
   if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${p} does not hold 64 hex characters`);
   return Buffer.from(hex, 'hex');
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Writes a secret file all-or-nothing: a 0600 temp file, then link() to the final name, which fails if
+ * the name exists. A concurrent reader never sees a half-written key, and two first starts racing end
+ * with one key. Returns false when the file already existed.
+ */
+async function createExclusive(file: string, content: string): Promise<boolean> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, content, { mode: 0o600, flag: 'wx' });
+  await chmod(tmp, 0o600); // whatever the umask
+  try {
+    await link(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    await unlink(tmp).catch(() => {});
+  }
 }

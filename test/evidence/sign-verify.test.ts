@@ -1,0 +1,83 @@
+import test from 'ava';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { createSigner, envelopeSigner, SignedEnvelope } from '../../src/evidence/envelope.js';
+import { nodeByteSigner } from '../../src/evidence/sign-node.js';
+import { nobleByteSigner } from '../../src/evidence/sign-noble.js';
+import { verifyEnvelope, verifySignature } from '../../src/evidence/verify.js';
+import { keyIdOf } from '../../src/evidence/public-key.js';
+
+const seed = hexToBytes('4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb');
+const payload = {
+  type: 'evidence',
+  purchase_id: 'a'.repeat(64),
+  legal_clearance: false,
+  resources: [{ resource: 'https://publisher.example/story', classification: 'UNKNOWN', reasons: ['silence', 'Grüße €'] }],
+  key_id: keyIdOf(nodeByteSigner(seed).publicKey),
+};
+
+test('RFC 8032 §7.1 test 1: node:crypto (via the PKCS#8 prefix) and noble derive the key and signature', (t) => {
+  const rfcSeed = hexToBytes('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
+  const expectedPub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
+  const expectedSig = 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
+  for (const signer of [nodeByteSigner(rfcSeed), nobleByteSigner(rfcSeed)]) {
+    t.is(bytesToHex(signer.publicKey), expectedPub);
+    t.is(bytesToHex(signer.signBytes(new Uint8Array(0))), expectedSig);
+  }
+  t.true(verifySignature(new Uint8Array(0), expectedSig, expectedPub));
+});
+
+test('both implementations give the same envelope (Ed25519 is deterministic) and it verifies', (t) => {
+  const a = envelopeSigner(nodeByteSigner(seed)).sign(payload);
+  const b = envelopeSigner(nobleByteSigner(seed)).sign(payload);
+  t.deepEqual(a, b);
+  t.regex(a.signature, /^[0-9a-f]{128}$/);
+  t.is(a.algorithm, 'Ed25519');
+  t.is(a.format, 'service-evidence-v1');
+  t.true(isRight(SignedEnvelope.decode(a)));
+  t.true(verifyEnvelope(a, bytesToHex(nodeByteSigner(seed).publicKey)));
+});
+
+test('the signature is over JCS(payload): key order in the payload object does not matter', (t) => {
+  const signer = envelopeSigner(nodeByteSigner(seed));
+  const reordered = Object.fromEntries(Object.entries(payload).reverse());
+  t.is(signer.sign(reordered).signature, signer.sign(payload).signature);
+  t.true(verifyEnvelope({ ...signer.sign(payload), payload: reordered }, signer.publicKey));
+});
+
+test('createSigner (the money path\'s deps.sign) signs like the EvidenceSigner', (t) => {
+  t.deepEqual(createSigner(nodeByteSigner(seed))(payload), envelopeSigner(nobleByteSigner(seed)).sign(payload));
+});
+
+test('tampering with any payload byte, the signature, or the format fails verification', (t) => {
+  const signer = envelopeSigner(nodeByteSigner(seed));
+  const env = signer.sign(payload);
+  t.true(verifyEnvelope(env, signer.publicKey));
+  t.false(verifyEnvelope({ ...env, payload: { ...payload, legal_clearance: true } }, signer.publicKey));
+  t.false(verifyEnvelope({ ...env, payload: { ...payload, purchase_id: 'b' + 'a'.repeat(63) } }, signer.publicKey));
+  t.false(verifyEnvelope({ ...env, payload: { ...payload, extra: null } }, signer.publicKey));
+  const flipped = (env.signature[0] === '0' ? '1' : '0') + env.signature.slice(1);
+  t.false(verifyEnvelope({ ...env, signature: flipped }, signer.publicKey));
+  t.false(verifyEnvelope({ ...env, signature: env.signature.toUpperCase() }, signer.publicKey)); // 128 *lowercase* hex
+  t.false(verifyEnvelope({ ...env, format: 'service-evidence-v2' }, signer.publicKey));
+  t.false(verifyEnvelope({ ...env, algorithm: 'EdDSA' }, signer.publicKey));
+});
+
+test('a wrong key fails; a payload naming another key id fails even with the signing key', (t) => {
+  const signer = envelopeSigner(nodeByteSigner(seed));
+  const other = envelopeSigner(nodeByteSigner(new Uint8Array(32).fill(7)));
+  t.false(verifyEnvelope(signer.sign(payload), other.publicKey));
+  const claimsOther = signer.sign({ ...payload, key_id: other.keyId });
+  t.false(verifyEnvelope(claimsOther, signer.publicKey));
+  const { key_id: _k, ...noKeyId } = payload;
+  t.true(verifyEnvelope(signer.sign(noKeyId), signer.publicKey));
+});
+
+test('garbage never throws, it just does not verify', (t) => {
+  const pub = bytesToHex(nodeByteSigner(seed).publicKey);
+  for (const bad of [null, undefined, 42, 'x', [], {}, { algorithm: 'Ed25519', format: 'service-evidence-v1', payload: null, signature: '0'.repeat(128) }]) {
+    t.false(verifyEnvelope(bad, pub));
+  }
+  t.false(verifyEnvelope(envelopeSigner(nodeByteSigner(seed)).sign(payload), 'not-hex'));
+  t.false(verifySignature(new Uint8Array(1), '0'.repeat(128), pub));
+});
