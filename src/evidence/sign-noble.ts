@@ -2,7 +2,7 @@ import { ed } from './noble-sync.js';
 import type { ByteSigner } from './envelope.js';
 
 // Ed25519 signing with @noble/ed25519 (pure JS, browser-safe). The service signs with node:crypto
-// (sign-node.ts, ~6x faster in bench:sign); this one exists for the benchmark, the cross-implementation
+// (sign-node.ts, about 10x faster in bench:sign); this one exists for the benchmark, the cross-implementation
 // test and any browser-side signer.
 
 export function nobleByteSigner(seed: Uint8Array): ByteSigner {
