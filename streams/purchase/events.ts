@@ -1,60 +1,182 @@
 import * as t from 'io-ts';
+import { SignedEnvelope } from '../../src/evidence/envelope.js';
+import { SealedBox } from '../../src/crypto/aes-gcm.js';
+import { Address, BlockNumber, IsoTime, Micro, NonEmpty, Nonce, Sha256Hex, TxHash, UnixSeconds } from './primitives.js';
 
-// Events of the purchase stream (DESIGN.md §3). Minimal version written by the money-path owner
-// because the money path needed it before the stream owner's landed; extend freely.
-// Never a secret in clear: the claim is stored as sha256, the payment authorization sealed (AES-256-GCM).
+// Events of the purchase stream `purchase-<purchase_id>` (DESIGN.md §3). These codecs are the single
+// source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
+// malformed event stops a fold loudly instead of being half-understood.
+//
+// Never a secret in clear: the claim token is stored as its sha256, the payment authorization only
+// sealed (AES-256-GCM), and the `sealed_payment` codec refuses anything that is not a sealed form.
+// Codecs are `t.type` (not exact): fields added later by newer writers survive a decode.
 
-const Hex = t.string;
-const Envelope = t.type({ algorithm: t.literal('Ed25519'), format: t.literal('service-evidence-v1'), payload: t.UnknownRecord, signature: t.string });
+export const PurchaseEventType = {
+  Quoted: 'Quoted',
+  Offered: 'Offered',
+  AuthorizationCheckpointed: 'AuthorizationCheckpointed',
+  SettlementSubmitted: 'SettlementSubmitted',
+  Settled: 'Settled',
+  Delivered: 'Delivered',
+  Held: 'Held',
+  LockStuck: 'LockStuck',
+  OperatorMoved: 'OperatorMoved',
+} as const;
+export type PurchaseEventType = (typeof PurchaseEventType)[keyof typeof PurchaseEventType];
 
-export const QuotedData = t.intersection([t.type({
-  purchase_id: t.string,
-  sku: t.string,
-  input: t.type({ sku: t.string, resource: t.string, purpose: t.string, tier: t.string, user_class: t.string }),
-  input_sha256: t.string,
-  max_total_micro: t.string,
-  price_micro: t.string,
-  decision_preview: t.type({ purpose: t.string, classification: t.string, decision: t.string }),
-  signed_quote: Envelope,
-  expires_at: t.string,
-  claim_sha256: t.string, // sha256 of the claim token, or of the X-Service-Request key for key-bound flows
-  reading: t.UnknownRecord, // the RSL ResourceReading observed at quote time (gate: {version, readings[]})
-}), t.partial({
-  payer: Hex, // key-bound flows with a sign-in proof (ingestion gate): the one address allowed to pay
-})]);
+/** The normalized input whose digest is `input_sha256` (gate inputs carry more fields: resources, geo…). */
+export const NormalizedInput = t.type({ sku: t.string, resource: t.string, purpose: t.string, tier: t.string, user_class: t.string });
+
+/** `decision_preview`: spec §2.5 vocabularies, kept as strings here (the RSL module owns them). */
+export const DecisionPreview = t.type({ purpose: t.string, classification: t.string, decision: t.string });
+
+export const QuotedData = t.intersection([
+  t.type({
+    purchase_id: Sha256Hex,
+    sku: NonEmpty,
+    input: NormalizedInput,
+    input_sha256: Sha256Hex,
+    /** The buyer's budget; the price never exceeds it (decide refuses). */
+    max_total_micro: Micro,
+    /** The exact charge (the quote response's `charge_micro`). */
+    price_micro: Micro,
+    decision_preview: DecisionPreview,
+    /** Ed25519 envelope over the quote payload (src/evidence/payloads.ts QuotePayload). */
+    signed_quote: SignedEnvelope,
+    /** End of the quote's and its offer's lifetime. */
+    expires_at: IsoTime,
+    /**
+     * sha256 of the claim token. Key-bound flows (preflight, gate) store sha256 of the X-Service-Request
+     * key instead (the key is the credential there), or null when no claim is accepted at all.
+     */
+    claim_sha256: t.union([Sha256Hex, t.null]),
+    /** The RSL observations at quote time (ResourceReading; gate: {version, readings[]}). Narrowed by the RSL owner. */
+    reading: t.UnknownRecord,
+  }),
+  t.partial({
+    /** Key-bound flows with a sign-in proof (ingestion gate): the one address allowed to pay. */
+    payer: Address,
+    /** The `{id}` of the report URL when it differs from purchase_id (the quote flow uses purchase_id). */
+    report_id: t.string,
+  }),
+]);
+
 export const OfferedData = t.type({
-  requirements: t.UnknownRecord, // x402 PaymentRequirements
-  payment_required: t.UnknownRecord, // the whole x402 PaymentRequired, repeated verbatim on every 402
-  nonce: Hex,
-  offer_receipt: Envelope,
-  expires_at: t.string,
+  /** x402 v2 PaymentRequirements (loose: the x402 wire codecs own it; decide reads amount/payTo/asset/network). */
+  requirements: t.UnknownRecord,
+  /** The whole x402 PaymentRequired, repeated verbatim on every 402. */
+  payment_required: t.UnknownRecord,
+  /** The bound EIP-3009 nonce the buyer must sign (spec §5.4). */
+  nonce: Nonce,
+  /** Ed25519 envelope over OfferReceiptPayload. */
+  offer_receipt: SignedEnvelope,
+  expires_at: IsoTime,
 });
+
+/** First money-path format, "v1.<iv>.<tag>.<ciphertext>" base64url (src/crypto/seal.ts); still readable. */
+const CompactSealed = new t.Type<string, string, unknown>(
+  'CompactSealed',
+  (u): u is string => typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u),
+  (u, c) => (typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u) ? t.success(u) : t.failure(u, c, 'not a sealed value')),
+  t.identity,
+);
+export const SealedPayment = t.union([SealedBox, CompactSealed]);
+
 export const AuthorizationCheckpointedData = t.type({
-  sealed_payment: t.string,
-  payment_sha256: t.string,
-  payer: Hex,
-  nonce: Hex,
-  amount: t.string,
-  valid_before: t.string,
-  at: t.string,
+  /** The exact x402 PaymentPayload, sealed (AES-256-GCM). Never the clear authorization. */
+  sealed_payment: SealedPayment,
+  /** sha256hex(JCS(PaymentPayload)): an identical retry is recognised without opening the seal. */
+  payment_sha256: Sha256Hex,
+  payer: Address,
+  nonce: Nonce,
+  amount: Micro,
+  /** EIP-3009 validBefore: after it the authorization can no longer settle. */
+  valid_before: UnixSeconds,
+  at: IsoTime,
 });
-export const SettlementSubmittedData = t.type({ transaction: t.union([Hex, t.null]), reason: t.string, at: t.string });
-export const SettledData = t.type({ network: t.string, transaction: Hex, payer: Hex, amount: t.string, block: t.union([t.string, t.null]) });
-export const DeliveredData = t.type({ response: t.UnknownRecord, payment_response: t.UnknownRecord });
-export const HeldData = t.type({ reason: t.string, details: t.UnknownRecord, at: t.string });
-export const LockStuckData = t.type({ reason: t.string, details: t.UnknownRecord, last_step: t.string, tried: t.number, at: t.string });
-/** Only an operator moves a held or stuck purchase on (e.g. back to recovery after a fix). */
-export const OperatorMovedData = t.type({ to: t.keyof({ checkpointed: null, settled: null }), note: t.string, operator: t.string, at: t.string });
+
+/** A submission whose outcome is not known (timeout, lost receipt, crash window): decided later from the chain. */
+export const SettlementSubmittedData = t.type({
+  transaction: t.union([TxHash, t.null]),
+  reason: t.string,
+  /** When it was submitted. */
+  at: IsoTime,
+});
+
+export const SettledData = t.intersection([
+  t.type({ network: t.string, transaction: TxHash, payer: Address, amount: Micro, block: t.union([BlockNumber, t.null]) }),
+  t.partial({ asset: Address, pay_to: Address }),
+]);
+
+export const PaymentSettlement = t.type({ success: t.literal(true), network: t.string, transaction: TxHash });
+
+export const DeliveredData = t.type({
+  /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
+  response: t.type({
+    report: t.UnknownRecord,
+    evidence: SignedEnvelope,
+    delivery_proof: SignedEnvelope,
+    payment_settlement: PaymentSettlement,
+  }),
+  /** x402 SettleResponse sent as PAYMENT-RESPONSE. */
+  payment_response: t.UnknownRecord,
+});
+
+export const HeldData = t.type({
+  /** Reason code, e.g. SETTLEMENT_MISMATCH, SETTLEMENT_FAILED, BUYER_REPORTED_MISMATCH. */
+  reason: NonEmpty,
+  /** What mismatched: {field: {expected, settled}} and context. */
+  details: t.UnknownRecord,
+  at: IsoTime,
+});
+
+export const LockStuckData = t.intersection([
+  t.type({
+    reason: NonEmpty,
+    details: t.UnknownRecord,
+    /** The status the purchase was in when it was found stuck. */
+    last_step: t.string,
+    /** What was tried: a list of steps, or (first money-path writer) the number of ambiguous submissions. */
+    tried: t.union([t.array(t.string), t.number]),
+    at: IsoTime,
+  }),
+  t.partial({ /** Since when it has been stuck (e.g. the checkpoint time). */ since: IsoTime }),
+]);
+
+/**
+ * The operator's way out of `held` / `lock_stuck` (DESIGN.md §3: only an operator moves a locked purchase on):
+ *   retry_settlement         → back to checkpointed; recovery resubmits the same sealed authorization
+ *   accept_settlement        → settled (the operator confirmed the transfer on chain; `settlement` given
+ *                              unless the stream already has one); delivery follows
+ *   closed_no_charge         → closed; the operator established nothing was or can be charged
+ *   closed_settled_delivered → back to delivered; a hold raised after delivery is resolved
+ */
+export const OperatorTarget = t.keyof({ retry_settlement: null, accept_settlement: null, closed_no_charge: null, closed_settled_delivered: null });
+export type OperatorTarget = t.TypeOf<typeof OperatorTarget>;
+
+export const OperatorMovedData = t.intersection([
+  t.type({ target: OperatorTarget, note: NonEmpty, operator: NonEmpty, at: IsoTime }),
+  t.partial({ settlement: SettledData }),
+]);
+
+const event = <T extends PurchaseEventType, C extends t.Mixed>(type: T, data: C) => t.type({ type: t.literal(type), data });
+
+export const QuotedEvent = event(PurchaseEventType.Quoted, QuotedData);
+export const OfferedEvent = event(PurchaseEventType.Offered, OfferedData);
+export const AuthorizationCheckpointedEvent = event(PurchaseEventType.AuthorizationCheckpointed, AuthorizationCheckpointedData);
+export const SettlementSubmittedEvent = event(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData);
+export const SettledEvent = event(PurchaseEventType.Settled, SettledData);
+export const DeliveredEvent = event(PurchaseEventType.Delivered, DeliveredData);
+export const HeldEvent = event(PurchaseEventType.Held, HeldData);
+export const LockStuckEvent = event(PurchaseEventType.LockStuck, LockStuckData);
+export const OperatorMovedEvent = event(PurchaseEventType.OperatorMoved, OperatorMovedData);
 
 export const PurchaseEvent = t.union([
-  t.type({ type: t.literal('Quoted'), data: QuotedData }),
-  t.type({ type: t.literal('Offered'), data: OfferedData }),
-  t.type({ type: t.literal('AuthorizationCheckpointed'), data: AuthorizationCheckpointedData }),
-  t.type({ type: t.literal('SettlementSubmitted'), data: SettlementSubmittedData }),
-  t.type({ type: t.literal('Settled'), data: SettledData }),
-  t.type({ type: t.literal('Delivered'), data: DeliveredData }),
-  t.type({ type: t.literal('Held'), data: HeldData }),
-  t.type({ type: t.literal('LockStuck'), data: LockStuckData }),
-  t.type({ type: t.literal('OperatorMoved'), data: OperatorMovedData }),
+  QuotedEvent, OfferedEvent, AuthorizationCheckpointedEvent, SettlementSubmittedEvent, SettledEvent,
+  DeliveredEvent, HeldEvent, LockStuckEvent, OperatorMovedEvent,
 ]);
 export type PurchaseEvent = t.TypeOf<typeof PurchaseEvent>;
+export type PurchaseEventData<T extends PurchaseEventType> = Extract<PurchaseEvent, { type: T }>['data'];
+
+export const isPurchaseEventType = (type: string): type is PurchaseEventType =>
+  Object.prototype.hasOwnProperty.call(PurchaseEventType, type);

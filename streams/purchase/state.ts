@@ -1,43 +1,39 @@
-import { isLeft } from 'fp-ts/lib/Either.js';
-import { PurchaseEvent } from './events.js';
+import type { PurchaseEventData } from './events.js';
 
-// The purchase's state is only ever the fold of its stream.
-export type PurchaseStatus = 'none' | 'quoted' | 'offered' | 'checkpointed' | 'settlement_submitted' | 'settled' | 'delivered' | 'held' | 'lock_stuck';
-type Data<T extends PurchaseEvent['type']> = Extract<PurchaseEvent, { type: T }>['data'];
+// The purchase's state is only ever the fold of its stream (evolve.ts); it is stored nowhere else.
+//
+//   none → quoted → offered → checkpointed ⇄ settlement_submitted → settled → delivered
+//                                 │                 │                  │          │
+//                                 └──────── held / lock_stuck ◄────────┘◄─────────┘ (held only)
+//   held / lock_stuck → (OperatorMoved only) → checkpointed | settled | delivered | closed
+//
+// Status names are the ones the projections (report view, investigation queue) already use.
+export type PurchaseStatus =
+  | 'none' | 'quoted' | 'offered' | 'checkpointed' | 'settlement_submitted' | 'settled' | 'delivered'
+  | 'held' | 'lock_stuck' | 'closed';
+
+/** Statuses only an operator command leaves. */
+export const LOCKED_STATUSES: readonly PurchaseStatus[] = ['held', 'lock_stuck'];
 
 export interface PurchaseState {
   status: PurchaseStatus;
-  quoted?: Data<'Quoted'>;
-  offered?: Data<'Offered'>;
-  checkpoint?: Data<'AuthorizationCheckpointed'>;
+  /** Number of events folded: the stream's next expected revision is version - 1. */
+  version: number;
+  quoted?: PurchaseEventData<'Quoted'>;
+  offered?: PurchaseEventData<'Offered'>;
+  checkpoint?: PurchaseEventData<'AuthorizationCheckpointed'>;
+  /** Ambiguous submissions since the checkpoint (or since the last operator retry). */
   submissions: number;
-  settled?: Data<'Settled'>;
-  delivered?: Data<'Delivered'>;
-  held?: Data<'Held'>;
-  stuck?: Data<'LockStuck'>;
+  last_submission?: PurchaseEventData<'SettlementSubmitted'>;
+  settled?: PurchaseEventData<'Settled'>;
+  delivered?: PurchaseEventData<'Delivered'>;
+  /** The open hold / stuck lock, cleared only by an operator move (the events themselves stay). */
+  held?: PurchaseEventData<'Held'>;
+  stuck?: PurchaseEventData<'LockStuck'>;
+  /** Where the purchase was when it got locked. */
+  locked_from?: PurchaseStatus;
+  /** Every operator move, in order: the audit trail of the stream's investigations. */
+  operator_moves: PurchaseEventData<'OperatorMoved'>[];
 }
 
-export const initialState: PurchaseState = { status: 'none', submissions: 0 };
-
-export class UnknownPurchaseEvent extends Error {}
-
-/** Folds one recorded event ({type, data}); an event that does not decode stops the fold loudly. */
-export function evolve(state: PurchaseState, recorded: { type: string; data: unknown }): PurchaseState {
-  const decoded = PurchaseEvent.decode({ type: recorded.type, data: recorded.data });
-  if (isLeft(decoded)) throw new UnknownPurchaseEvent(`purchase event ${recorded.type} does not decode`);
-  const e = decoded.right;
-  switch (e.type) {
-    case 'Quoted': return { ...state, status: 'quoted', quoted: e.data };
-    case 'Offered': return { ...state, status: 'offered', offered: e.data };
-    case 'AuthorizationCheckpointed': return { ...state, status: 'checkpointed', checkpoint: e.data };
-    case 'SettlementSubmitted': return { ...state, status: 'settlement_submitted', submissions: state.submissions + 1 };
-    case 'Settled': return { ...state, status: 'settled', settled: e.data };
-    case 'Delivered': return { ...state, status: 'delivered', delivered: e.data };
-    case 'Held': return { ...state, status: 'held', held: e.data };
-    case 'LockStuck': return { ...state, status: 'lock_stuck', stuck: e.data };
-    case 'OperatorMoved': {
-      const { held: _h, stuck: _s, ...rest } = state;
-      return { ...rest, status: e.data.to, submissions: 0 };
-    }
-  }
-}
+export const initialState: PurchaseState = Object.freeze({ status: 'none', version: 0, submissions: 0, operator_moves: [] }) as PurchaseState;

@@ -1,0 +1,59 @@
+import test from 'ava';
+import { isLeft, isRight } from 'fp-ts/lib/Either.js';
+import * as t_ from 'io-ts';
+import {
+  AuthorizationCheckpointedData, isPurchaseEventType, PurchaseEvent, PurchaseEventType, QuotedData, SettledData,
+} from '../../../streams/purchase/events.js';
+import { sealedBoxOfCompact, seal as sealCompact } from '../../../src/crypto/seal.js';
+import { CLEAR_PAYMENT, checkpointData, ev, quotedData, settledData } from './fixtures.js';
+
+const every = [
+  ev.quoted(), ev.quoted({ payer: '0x' + 'aa'.repeat(20), report_id: 'r-1', claim_sha256: null }), ev.offered(), ev.checkpointed(),
+  ev.submitted(), ev.submitted({ transaction: null }), ev.settled(), ev.settled({ block: null }), ev.delivered(), ev.held(), ev.stuck(),
+  ev.moved('retry_settlement'), ev.moved('accept_settlement', { settlement: settledData() }), ev.moved('closed_no_charge'), ev.moved('closed_settled_delivered'),
+];
+
+test('every event type is covered by the fixtures and named by a constant', (t) => {
+  t.deepEqual(new Set(every.map((e) => e.type)), new Set(Object.values(PurchaseEventType)));
+  t.true(isPurchaseEventType('Quoted'));
+  t.false(isPurchaseEventType('toString'));
+});
+
+for (const [i, e] of every.entries()) {
+  test(`codec round trip #${i}: ${e.type}${e.type === 'OperatorMoved' ? ` (${(e.data as { target: string }).target})` : ''}`, (t) => {
+    const encoded = PurchaseEvent.encode(e);
+    const decoded = PurchaseEvent.decode(encoded);
+    if (!isRight(decoded)) return t.fail('does not decode');
+    t.deepEqual(decoded.right, e);
+    // …and through JSON, as every store adapter keeps it.
+    const viaJson = PurchaseEvent.decode(JSON.parse(JSON.stringify(encoded)));
+    t.true(isRight(viaJson) && JSON.stringify(viaJson.right) === JSON.stringify(e));
+  });
+}
+
+test('a clear authorization never passes as sealed_payment; both sealed forms do', (t) => {
+  t.true(isLeft(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: CLEAR_PAYMENT }))));
+  t.true(isLeft(AuthorizationCheckpointedData.decode({ ...checkpointData(), sealed_payment: JSON.parse(CLEAR_PAYMENT) as unknown })));
+  const compact = sealCompact(new Uint8Array(32), CLEAR_PAYMENT);
+  t.true(isRight(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: compact }))));
+  t.true(isRight(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: sealedBoxOfCompact(compact) }))));
+});
+
+test('formats are enforced: hex digests, integer micro amounts, ISO times, addresses', (t) => {
+  const bad = (codec: t_.Mixed, value: unknown) => t.true(isLeft(codec.decode(value)), JSON.stringify(value).slice(0, 80));
+  bad(QuotedData, quotedData({ input_sha256: 'A'.repeat(64) }));
+  bad(QuotedData, quotedData({ price_micro: '20000.5' }));
+  bad(QuotedData, quotedData({ price_micro: '020000' }));
+  bad(QuotedData, { ...quotedData(), max_total_micro: 50000 });
+  bad(QuotedData, quotedData({ expires_at: 'tomorrow' }));
+  bad(SettledData, settledData({ payer: '0x1234' }));
+  bad(SettledData, settledData({ transaction: '0x' + 'ab'.repeat(31) }));
+  bad(SettledData, { ...settledData(), block: 1234 });
+  bad(PurchaseEvent, { type: 'Quoted', data: settledData() }); // data of another type
+  bad(PurchaseEvent, { type: 'Refunded', data: {} });
+});
+
+test('newer writers may add fields: decode keeps them (t.type is not exact)', (t) => {
+  const r = QuotedData.decode({ ...quotedData(), future_field: 1 });
+  t.true(isRight(r) && (r.right as Record<string, unknown>).future_field === 1);
+});
