@@ -6,3 +6,4 @@ export * from './public-key.js';
 export * from './envelope.js';
 export * from './verify.js';
 export * from './sign-noble.js';
+export * from './payloads.js';
