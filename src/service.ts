@@ -11,7 +11,7 @@ import { createRslEngine } from './rsl/engine.js';
 import { loadEvidenceKey, loadOrCreateSecret } from './evidence/keys.js';
 import { createSigner } from './evidence/envelope.js';
 import { seal, open } from './crypto/seal.js';
-import { createSelfSettlement } from './payment/settlement/self.js';
+import { createSettlement } from './payment/settlement/create.js';
 import { loadClaimSecret } from './purchase/claim.js';
 import { InFlight } from './purchase/inflight.js';
 import type { MoneyPathDeps, PaymentTerms } from './purchase/deps.js';
@@ -82,8 +82,8 @@ export async function startService(config: Config, log: Logger, options: Service
     }
     if (!rpcUrl) throw new Error('RPC_URL is required when DEVNET=off');
     if (!payTo) throw new Error('PAY_TO is required outside the development devnet');
-    if (config.settlement !== 'self') throw new Error('SETTLEMENT=facilitator is not wired in this build yet');
-    if (!relayerKey) throw new Error('RELAYER_PRIVATE_KEY is required for SETTLEMENT=self');
+    if (config.settlement === 'self' && !relayerKey) throw new Error('RELAYER_PRIVATE_KEY is required for SETTLEMENT=self');
+    if (config.settlement === 'facilitator' && !config.facilitatorUrl) throw new Error('FACILITATOR_URL is required for SETTLEMENT=facilitator');
 
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
@@ -100,8 +100,10 @@ export async function startService(config: Config, log: Logger, options: Service
       eip712: await tokenDomain(rpcUrl, config.network, config.usdcAsset),
       maxTimeoutSeconds: 300,
     };
-    const settlement = createSelfSettlement({
-      rpcUrl, relayerPrivateKey: relayerKey, network: config.network, asset: config.usdcAsset,
+    // Either backend (SETTLEMENT=self|facilitator); the devnet may have supplied the RPC URL and key.
+    const settlement = createSettlement(config, {
+      rpcUrl,
+      ...(relayerKey ? { relayerPrivateKey: relayerKey } : {}),
       ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
     });
 
