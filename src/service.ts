@@ -8,9 +8,10 @@ import { createApp } from './http/app.js';
 import { openStore } from './store/open.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
-import { loadEvidenceKey, loadOrCreateSecret } from './evidence/keys.js';
+import { loadEvidenceKey } from './evidence/keys.js';
 import { createSigner } from './evidence/envelope.js';
-import { seal, open } from './crypto/seal.js';
+import { loadCheckpointKey } from './crypto/checkpoint-key.js';
+import { checkpointSealer } from './crypto/checkpoint-seal.js';
 import { createSettlement } from './payment/settlement/create.js';
 import { loadClaimSecret } from './purchase/claim.js';
 import { InFlight } from './purchase/inflight.js';
@@ -88,7 +89,7 @@ export async function startService(config: Config, log: Logger, options: Service
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
     const evidenceKey = await loadEvidenceKey(config.evidenceKeyHex, config.dataDir);
-    const checkpointKey = await loadOrCreateSecret(config.checkpointKeyHex, config.dataDir, 'checkpoint-key.hex');
+    const checkpointKey = await loadCheckpointKey(config);
     const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir);
     const rsl = createRslEngine(config);
     cleanups.push(async () => rsl.close());
@@ -119,8 +120,8 @@ export async function startService(config: Config, log: Logger, options: Service
       claimSecret,
       sign: createSigner(evidenceKey),
       evidenceKeyId: evidenceKey.keyId,
-      seal: (plain: string) => seal(checkpointKey, plain),
-      unseal: (sealed: string) => open(checkpointKey, sealed),
+      // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
+      ...checkpointSealer(checkpointKey),
       inflight,
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
     } satisfies MoneyPathDeps;

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
+import type { SealedPayment } from '../../streams/purchase/events.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires
 // the real modules (evidence signer, AES-GCM sealer, settlement backend, RSL engine) into this; the
@@ -30,8 +31,10 @@ export interface MoneyPathDeps {
   claimSecret: Uint8Array;
   sign: <P extends Record<string, unknown>>(payload: P) => SignedEnvelope<P>;
   evidenceKeyId: string;
-  seal: (plaintext: string) => string;
-  unseal: (sealed: string) => string;
+  /** Seals the payment authorization for one purchase (AES-256-GCM, AAD = checkpointAad(purchaseId)). */
+  seal: (plaintext: string, purchaseId: string) => Promise<SealedPayment>;
+  /** Opens a checkpointed authorization: the sealed-box form for this purchase, or the legacy compact form. */
+  unseal: (sealed: SealedPayment, purchaseId: string) => Promise<string>;
   inflight: InFlight<unknown>;
   /** Test-only crash points (SIGKILL tests); undefined in production. */
   crashAt?: (point: 'after-checkpoint' | 'after-settle') => void;

@@ -78,7 +78,7 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, loaded?: Load
     current = await execute(deps, id, current, {
       type: 'CheckpointAuthorization',
       data: {
-        sealed_payment: deps.seal(JSON.stringify(payload)),
+        sealed_payment: await deps.seal(JSON.stringify(payload), id),
         payment_sha256: paymentSha,
         payer: auth.from as Hex,
         nonce: auth.nonce as Hex,

@@ -61,7 +61,7 @@ async function advance(deps: ResumeDeps, id: string, loaded: Loaded): Promise<'a
     return 'done';
   }
 
-  const payment = JSON.parse(deps.unseal(c.sealed_payment)) as PaymentPayload;
+  const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
   const outcome = await deps.settlement.settle(payment, loaded.offered!.requirements);
   if (outcome.kind === 'success') {
     deps.crashAt?.('after-settle');

@@ -73,7 +73,7 @@ export const OfferedData = t.type({
   expires_at: IsoTime,
 });
 
-/** First money-path format, "v1.<iv>.<tag>.<ciphertext>" base64url (src/crypto/seal.ts); still readable. */
+/** First money-path format, "v1.<iv>.<tag>.<ciphertext>" base64url (see src/crypto/seal.ts); still readable. */
 const CompactSealed = new t.Type<string, string, unknown>(
   'CompactSealed',
   (u): u is string => typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u),
@@ -81,6 +81,7 @@ const CompactSealed = new t.Type<string, string, unknown>(
   t.identity,
 );
 export const SealedPayment = t.union([SealedBox, CompactSealed]);
+export type SealedPayment = t.TypeOf<typeof SealedPayment>;
 
 export const AuthorizationCheckpointedData = t.type({
   /** The exact x402 PaymentPayload, sealed (AES-256-GCM). Never the clear authorization. */

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { checkpointAad, open, openText, seal, SealedBox, SealOpenFailed, sealText } from '../../src/crypto/aes-gcm.js';
 import { fromBase64url, toBase64url } from '../../src/crypto/base64url.js';
-import { open as openCompact, seal as sealCompact, sealedBoxOfCompact } from '../../src/crypto/seal.js';
+import { sealedBoxOfCompact } from '../../src/crypto/seal.js';
+import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';
+import { openCompact, sealCompact } from '../support/legacy-seal.js';
 import { loadCheckpointKey } from '../../src/crypto/checkpoint-key.js';
 
 const key = new Uint8Array(32).map((_, i) => i + 1);
@@ -75,4 +77,19 @@ test('loadCheckpointKey: CHECKPOINT_KEY wins; else a 0600 file in the data dir, 
   t.is((await stat(path.join(dir, 'checkpoint-key.hex'))).mode & 0o777, 0o600);
   t.deepEqual(await loadCheckpointKey({ checkpointKeyHex: undefined, dataDir: dir }), a);
   await t.throwsAsync(() => loadCheckpointKey({ checkpointKeyHex: 'zz', dataDir: dir }), { message: /CHECKPOINT_KEY/ });
+});
+
+test('checkpointSealer: seals per purchase (opens for no other) and still opens the legacy compact form', async (t) => {
+  const sealer = checkpointSealer(key);
+  const id = 'a'.repeat(64);
+  const box = await sealer.seal(authorization, id);
+  t.true(isRight(SealedBox.decode(box)));
+  t.is(await sealer.unseal(box, id), authorization);
+  t.is(await openText(key, box, checkpointAad(id)), authorization);
+  await t.throwsAsync(() => sealer.unseal(box, 'b'.repeat(64)), { instanceOf: SealOpenFailed });
+  await t.throwsAsync(() => checkpointSealer(otherKey).unseal(box, id), { instanceOf: SealOpenFailed });
+  const legacy = sealCompact(key, authorization);
+  t.is(await sealer.unseal(legacy, id), authorization);
+  t.is(await sealer.unseal(legacy, 'b'.repeat(64)), authorization, 'the legacy form has one fixed AAD');
+  await t.throwsAsync(() => checkpointSealer(otherKey).unseal(legacy, id), { instanceOf: SealOpenFailed });
 });

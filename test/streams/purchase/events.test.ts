@@ -4,7 +4,8 @@ import * as t_ from 'io-ts';
 import {
   AuthorizationCheckpointedData, isPurchaseEventType, PurchaseEvent, PurchaseEventType, QuotedData, SettledData,
 } from '../../../streams/purchase/events.js';
-import { sealedBoxOfCompact, seal as sealCompact } from '../../../src/crypto/seal.js';
+import { sealedBoxOfCompact } from '../../../src/crypto/seal.js';
+import { sealCompact } from '../../support/legacy-seal.js';
 import { CLEAR_PAYMENT, checkpointData, ev, quotedData, settledData } from './fixtures.js';
 
 const every = [
