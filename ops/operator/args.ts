@@ -1,0 +1,47 @@
+// A tiny argv parser for the operator CLI: positionals plus `--flag value` / `--flag=value` /
+// boolean `--flag`. Unknown flags are refused by each command (a typo must not be silently ignored).
+
+export interface ParsedArgs {
+  positionals: string[];
+  flags: Map<string, string | true>;
+}
+
+export class UsageError extends Error {
+  readonly code = 'USAGE';
+}
+
+export function parseArgs(argv: readonly string[], booleanFlags: readonly string[] = []): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
+    if (!arg.startsWith('--')) { positionals.push(arg); continue; }
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (eq >= 0) flags.set(name, arg.slice(eq + 1));
+    else if (booleanFlags.includes(name)) flags.set(name, true);
+    else {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, value);
+      i++;
+    }
+  }
+  return { positionals, flags };
+}
+
+/** Refuses flags the command does not know. */
+export function onlyFlags(args: ParsedArgs, allowed: readonly string[]): void {
+  for (const name of args.flags.keys()) {
+    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name} (expected ${allowed.map((a) => `--${a}`).join(', ') || 'none'})`);
+  }
+}
+
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags.get(name);
+  if (v === true) throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export const boolFlag = (args: ParsedArgs, name: string): boolean => args.flags.get(name) === true;

@@ -1,0 +1,44 @@
+import type { Config } from '../../src/config.js';
+import { openStore } from '../../src/store/open.js';
+import { StoreLocked } from '../../src/store/port.js';
+import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+
+// What every operator command gets: the service's own configuration (same env: EVENT_STORE_URL,
+// DATA_DIR, EVIDENCE_KEY), a line printer, and a way to open the store that explains a lock.
+
+export interface OperatorContext {
+  config: Config;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  now: () => Date;
+}
+
+/** Exit codes: 0 fine, 1 a finding (violation, refusal), 2 could not run (usage, config, store locked). */
+export const EXIT = { ok: 0, finding: 1, cannotRun: 2 } as const;
+
+/** Thrown when the embedded store is held by another process (the running service). */
+export class OperatorStoreLocked extends Error {
+  readonly code = 'STORE_LOCKED';
+}
+
+export async function withStore<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections) => Promise<T>): Promise<T> {
+  let store: EventStoreWithProjections;
+  try {
+    store = await openStore(ctx.config.eventStoreUrl);
+  } catch (err) {
+    if (err instanceof StoreLocked) {
+      throw new OperatorStoreLocked(
+        `StoreLocked: ${err.message}\n` +
+          'The embedded event store admits one process at a time and the service is probably running. ' +
+          'Stop the service (then run this command again), or run the service and the operator tools on PostgreSQL ' +
+          '(EVENT_STORE_URL=postgres://…), which several processes share.',
+      );
+    }
+    throw err;
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}

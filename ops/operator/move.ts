@@ -1,0 +1,77 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { WrongExpectedRevision } from '../../src/store/port.js';
+import { OperatorTarget, SettledData, type PurchaseEventData } from '../../streams/purchase/events.js';
+import { fold } from '../../streams/purchase/evolve.js';
+import { decideToAppend } from '../../streams/purchase/append.js';
+import { PurchaseRefused } from '../../streams/purchase/refusals.js';
+import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, withStore, type OperatorContext } from './context.js';
+import { purchaseStream } from './purchases.js';
+
+// `move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<Settled JSON>']`:
+// the only way a held or stuck purchase moves on. Reads the stream, folds it, asks `decide` for an
+// OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
+// operator) makes the append fail instead of acting on a stale view. Refusals print their code.
+
+const TARGETS = Object.keys(OperatorTarget.keys).join(' | ');
+
+type Outcome =
+  | { refused: { code: string; message: string; details?: Record<string, unknown> } }
+  | { moved: { from: string; to: string; position: string; revision: string } };
+
+export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  onlyFlags(args, ['to', 'note', 'operator', 'settlement', 'json']);
+  const [id, ...extra] = args.positionals;
+  if (!id || extra.length > 0) throw new UsageError('usage: move <purchase-id> --to <target> --note "…" --operator <name>');
+  const to = stringFlag(args, 'to');
+  const note = stringFlag(args, 'note')?.trim();
+  const operator = stringFlag(args, 'operator')?.trim();
+  if (!to || !OperatorTarget.is(to)) throw new UsageError(`--to must be one of ${TARGETS}`);
+  if (!note) throw new UsageError('--note is required: say what was checked and why');
+  if (!operator) throw new UsageError('--operator is required: who takes responsibility for the move');
+  let settlement: PurchaseEventData<'Settled'> | undefined;
+  const settlementJson = stringFlag(args, 'settlement');
+  if (settlementJson !== undefined) {
+    let parsed: unknown;
+    try { parsed = JSON.parse(settlementJson); } catch { throw new UsageError('--settlement must be JSON: {"network","transaction","payer","amount","block"}'); }
+    const decoded = SettledData.decode(parsed);
+    if (isLeft(decoded)) throw new UsageError('--settlement does not match the Settled event data {network, transaction, payer, amount, block}');
+    settlement = decoded.right;
+  }
+
+  const stream = purchaseStream(id);
+  const now = ctx.now();
+  const data: PurchaseEventData<'OperatorMoved'> = { target: to, note, operator, at: now.toISOString(), ...(settlement ? { settlement } : {}) };
+
+  const outcome = await withStore(ctx, async (store): Promise<Outcome> => {
+    const events = await store.readStream(stream);
+    if (events.length === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
+    const state = fold(events);
+    let toAppend;
+    try {
+      toAppend = decideToAppend({ type: 'OperatorMove', data }, state, now);
+    } catch (err) {
+      if (err instanceof PurchaseRefused) return { refused: { code: err.code, message: err.message, details: err.details } };
+      throw err;
+    }
+    const expected = BigInt(state.version - 1);
+    try {
+      const r = await store.append(stream, toAppend, expected);
+      return { moved: { from: state.status, to, position: r.position.toString(), revision: r.nextExpectedRevision.toString() } };
+    } catch (err) {
+      if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: `the stream changed while deciding (${err.message}); run queue and try again` } };
+      throw err;
+    }
+  });
+
+  if ('refused' in outcome) {
+    const r = outcome.refused;
+    if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: r }));
+    else ctx.err(`refused ${r.code}: ${r.message}${r.details && Object.keys(r.details).length ? ' ' + JSON.stringify(r.details) : ''}`);
+    return EXIT.finding;
+  }
+  const m = outcome.moved;
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ moved: { purchase_id: stream.slice('purchase-'.length), ...m } }));
+  else ctx.out(`moved ${stream}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`);
+  return EXIT.ok;
+}
