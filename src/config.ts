@@ -87,6 +87,8 @@ export const ConfigEnv = t.partial({
 });
 
 export type Config = {
+  /** NODE_ENV=production: keys and secrets must be configured (or their files present); never generated. */
+  production: boolean;
   host: string;
   port: number;
   publicBaseUrl: string | undefined;
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const settlement = e.SETTLEMENT ?? 'self';
   if (settlement === 'facilitator' && !e.FACILITATOR_URL) throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
   return {
+    production: env.NODE_ENV === 'production',
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT ?? 8402,
     publicBaseUrl: e.PUBLIC_BASE_URL,

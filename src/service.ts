@@ -65,6 +65,12 @@ const KNOWN_DOMAINS: Record<string, { name: string; version: string }> = {
 /** Composes the service from configuration: store, engines, money path, routes, recovery. */
 export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   await mkdir(config.dataDir, { recursive: true });
+  // Keys and secrets first: in production (NODE_ENV=production) a missing one is a start-up error
+  // naming its variable, never a silently generated key; development generates them into DATA_DIR.
+  const generate = !config.production;
+  const evidenceKey = await loadEvidenceKey(config.evidenceKeyHex, config.dataDir, { generate });
+  const checkpointKey = await loadCheckpointKey(config, { generate });
+  const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir, { generate });
   const cleanups: (() => Promise<void>)[] = [];
   try {
     // Chain: the configured RPC, or (development) the local devnet in-process.
@@ -88,9 +94,6 @@ export async function startService(config: Config, log: Logger, options: Service
 
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
-    const evidenceKey = await loadEvidenceKey(config.evidenceKeyHex, config.dataDir);
-    const checkpointKey = await loadCheckpointKey(config);
-    const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir);
     const rsl = createRslEngine(config);
     cleanups.push(async () => rsl.close());
 

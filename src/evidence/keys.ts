@@ -58,7 +58,7 @@ export async function loadEvidenceKey(configuredHex: string | undefined, dataDir
   if (existing !== undefined) return keyFromFile(file, existing);
   const legacy = await readIfExists(path.join(dataDir, LEGACY_EVIDENCE_KEY_FILE));
   if (legacy !== undefined) return evidenceKeyFromSeed(seedFromHex(legacy, LEGACY_EVIDENCE_KEY_FILE));
-  if (opts.generate === false) throw new Error(`no evidence key: set EVIDENCE_KEY or provide ${file}`);
+  if (opts.generate === false) throw new Error(`no evidence key: set EVIDENCE_KEY (64 hex characters) or provide ${file}; keys are never generated in production`);
 
   const seed = new Uint8Array(randomBytes(32));
   const key = evidenceKeyFromSeed(seed);
@@ -94,7 +94,7 @@ export async function loadOrCreateSecret(configuredHex: string | undefined, data
   const p = path.join(dataDir, file);
   let text = await readIfExists(p);
   if (text === undefined) {
-    if (opts.generate === false) throw new Error(`no ${opts.variable ?? 'secret'}: set it or provide ${p}`);
+    if (opts.generate === false) throw new Error(`no ${opts.variable ?? 'secret'}: set ${opts.variable ?? 'it'} (64 hex characters) or provide ${p}; secrets are never generated in production`);
     await createExclusive(p, randomBytes(32).toString('hex') + '\n');
     text = await readFile(p, 'utf8');
   }
