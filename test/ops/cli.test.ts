@@ -1,0 +1,217 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import test, { type TestFn } from 'ava';
+import { investigationQueueProjection } from '../../projections/investigation-queue.js';
+import { reportViewProjection } from '../../projections/report-view.js';
+import type { Projection } from '../../projections/runner.js';
+import type { EventStore } from '../../src/store/port.js';
+import { streamName } from '../../streams/purchase/purchase-id.js';
+import { embeddedStore, postgresStore, type StoreFactory, type StoreUnderTest } from '../store/fixtures/store-under-test.js';
+import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
+
+// The operator CLI end to end: real purchase streams appended through decide on a real store, the CLI
+// run as a child process with the service's configuration (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY).
+// The embedded store admits one process, so each test closes its store before running the CLI.
+
+async function world(factory: StoreFactory): Promise<{ sut: StoreUnderTest; env: Record<string, string>; dispose: () => Promise<void> }> {
+  const sut = await factory();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-data-'));
+  return {
+    sut,
+    env: { EVENT_STORE_URL: sut.url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' },
+    dispose: async () => { await sut.dispose(); await rm(dataDir, { recursive: true, force: true }); },
+  };
+}
+
+async function foldFromZero<S>(store: EventStore, projection: Projection<S>): Promise<{ json: unknown; position: bigint }> {
+  let s = structuredClone(projection.initial);
+  let at = 0n;
+  for (;;) {
+    const page = await store.readAll(at, 500);
+    for (const e of page) { s = projection.apply(s, e); at = e.position; }
+    if (page.length < 500) break;
+  }
+  return { json: JSON.parse(JSON.stringify((projection.toJson ?? ((x: S) => x))(s))), position: at };
+}
+
+function suite(label: string, factory: StoreFactory): void {
+  test.serial(`${label}: queue lists a stuck purchase; move appends OperatorMoved; a second move is refused`, async (t) => {
+    const w = await world(factory);
+    try {
+      const stuck = await stuckPurchase(w.sut.store);
+      const delivered = await deliveredPurchase(w.sut.store);
+      await w.sut.store.close();
+
+      const q = await cli(['queue', '--json'], w.env);
+      t.is(q.code, 0, q.stderr);
+      const items = JSON.parse(q.stdout).items as { purchase_id: string; kind: string; reason: string; status: string; history: { type: string }[] }[];
+      t.deepEqual(items.map((i) => i.purchase_id), [stuck], 'only the stuck purchase is queued, not the delivered one');
+      t.is(items[0]!.kind, 'lock_stuck');
+      t.is(items[0]!.reason, 'WINDOW_PASSED_UNSETTLED');
+      t.deepEqual(items[0]!.history.map((h) => h.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck']);
+      t.false(q.stdout.includes('sealed'), 'the sealed authorization is not printed');
+      const text = await cli(['queue'], w.env);
+      t.is(text.code, 0);
+      t.regex(text.stdout, new RegExp(`${stuck}.*lock_stuck.*WINDOW_PASSED_UNSETTLED`));
+
+      const moved = await cli(['move', stuck, '--to', 'closed_no_charge', '--note', 'authorizationState unused on chain; window passed', '--operator', 'ops@example'], w.env);
+      t.is(moved.code, 0, moved.stderr);
+      t.regex(moved.stdout, /lock_stuck → closed_no_charge/);
+
+      const again = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'try again', '--operator', 'ops@example'], w.env);
+      t.is(again.code, 1);
+      t.regex(again.stderr, /refused PURCHASE_CLOSED/);
+      const notLocked = await cli(['move', delivered, '--to', 'closed_settled_delivered', '--note', 'nothing held', '--operator', 'ops@example'], w.env);
+      t.is(notLocked.code, 1);
+      t.regex(notLocked.stderr, /refused NOT_LOCKED/);
+      const badTarget = await cli(['move', stuck, '--to', 'refund', '--note', 'x', '--operator', 'y'], w.env);
+      t.is(badTarget.code, 2, 'an unknown target is a usage error');
+
+      const after = await cli(['queue', '--json'], w.env);
+      t.deepEqual(JSON.parse(after.stdout).items, [], 'a moved purchase leaves the open queue');
+      const all = await cli(['queue', '--all', '--json'], w.env);
+      t.deepEqual(JSON.parse(all.stdout).items.map((i: { status: string }) => i.status), ['closed']);
+
+      const store = await w.sut.reopen();
+      const events = await store.readStream(streamName(stuck));
+      t.deepEqual(events.map((e) => e.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved']);
+      t.like(events.at(-1)!.data, { target: 'closed_no_charge', operator: 'ops@example', note: 'authorizationState unused on chain; window passed' });
+      await store.close();
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  test.serial(`${label}: a second move on a still-locked purchase after retry_settlement is refused NOT_LOCKED`, async (t) => {
+    const w = await world(factory);
+    try {
+      const stuck = await stuckPurchase(w.sut.store);
+      await w.sut.store.close();
+      const first = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'relayer was out of gas; refilled', '--operator', 'ops@example'], w.env);
+      t.is(first.code, 0, first.stderr);
+      const second = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'again', '--operator', 'ops@example'], w.env);
+      t.is(second.code, 1);
+      t.regex(second.stderr, /refused NOT_LOCKED/);
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  test.serial(`${label}: audit passes a clean ledger and fails (exit 1) on a Delivered whose evidence signature does not verify`, async (t) => {
+    const w = await world(factory);
+    try {
+      const good = await deliveredPurchase(w.sut.store);
+      await stuckPurchase(w.sut.store);
+      await w.sut.store.close();
+
+      const clean = await cli(['audit'], w.env);
+      t.is(clean.code, 0, clean.stdout + clean.stderr);
+      t.regex(clean.stdout, /audited 2 purchase stream\(s\).*no violations/);
+
+      let store = await w.sut.reopen();
+      const tampered = await deliveredPurchase(store, { signer: 'other' });
+      await store.close();
+
+      const dirty = await cli(['audit', '--json'], w.env);
+      t.is(dirty.code, 1);
+      const report = JSON.parse(dirty.stdout) as { purchases: number; audits: { purchase_id: string; violations: { check: string; message: string }[] }[] };
+      t.is(report.purchases, 3);
+      const bad = report.audits.filter((a) => a.violations.length > 0);
+      t.deepEqual(bad.map((a) => a.purchase_id), [tampered]);
+      t.deepEqual(bad[0]!.violations.map((v) => v.check), ['signatures']);
+      t.regex(bad[0]!.violations[0]!.message, /evidence does not verify/);
+
+      const text = await cli(['audit'], w.env);
+      t.is(text.code, 1);
+      t.regex(text.stdout, new RegExp(`${tampered}.*1 violation`));
+      const one = await cli(['audit', '--purchase', good], w.env);
+      t.is(one.code, 0, 'auditing only the clean purchase passes');
+
+      // A different service key: every signature fails.
+      const wrongKey = await cli(['audit', '--purchase', good], { ...w.env, EVIDENCE_KEY: '07'.repeat(32) });
+      t.is(wrongKey.code, 1);
+      store = await w.sut.reopen();
+      await store.close();
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  test.serial(`${label}: replay rebuilds both projections from zero to the same view`, async (t) => {
+    const w = await world(factory);
+    try {
+      await deliveredPurchase(w.sut.store);
+      await stuckPurchase(w.sut.store);
+      // A stale stored state: replay must drop it, not resume from it.
+      await w.sut.store.projectionStates().save(reportViewProjection.name, { version: reportViewProjection.version, position: 1n, state: {} });
+      const expectedView = await foldFromZero(w.sut.store, reportViewProjection);
+      const expectedQueue = await foldFromZero(w.sut.store, investigationQueueProjection);
+      await w.sut.store.close();
+
+      const r = await cli(['replay', '--json'], w.env);
+      t.is(r.code, 0, r.stderr);
+      const replayed = JSON.parse(r.stdout).replayed as { projection: string; rows: number; position: string }[];
+      t.deepEqual(replayed, [
+        { projection: 'report-view', rows: 2, position: expectedView.position.toString() },
+        { projection: 'investigation-queue', rows: 1, position: expectedQueue.position.toString() },
+      ]);
+
+      const store = await w.sut.reopen();
+      const view = await store.projectionStates().load(reportViewProjection.name);
+      const queue = await store.projectionStates().load(investigationQueueProjection.name);
+      await store.close();
+      t.is(view?.position, expectedView.position);
+      t.deepEqual(view?.state, expectedView.json);
+      t.deepEqual(queue?.state, expectedQueue.json);
+
+      const onlyQueue = await cli(['replay', '--projection', 'investigation-queue'], w.env);
+      t.is(onlyQueue.code, 0);
+      t.regex(onlyQueue.stdout, /investigation-queue\s+1\s+\d+/);
+      t.notRegex(onlyQueue.stdout, /report-view/);
+      t.is((await cli(['replay', '--projection', 'nope'], w.env)).code, 2);
+    } finally {
+      await w.dispose();
+    }
+  });
+}
+
+suite('embedded', embeddedStore);
+
+test.serial('embedded: while another process holds the store, the CLI says StoreLocked and exits 2', async (t) => {
+  const w = await world(embeddedStore);
+  try {
+    const r = await cli(['queue'], w.env); // w.sut.store is open in this process
+    t.is(r.code, 2);
+    t.regex(r.stderr, /StoreLocked/);
+    t.regex(r.stderr, /Stop the service/);
+    t.regex(r.stderr, /PostgreSQL/);
+  } finally {
+    await w.dispose();
+  }
+});
+
+test.serial('keys prints the public key and key id, never the seed', async (t) => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-keys-'));
+  try {
+    const env = { DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX };
+    const r = await cli(['keys', '--json'], env);
+    t.is(r.code, 0, r.stderr);
+    const info = JSON.parse(r.stdout);
+    t.regex(info.key_id, /^[0-9a-f]{16}$/);
+    t.regex(info.public_key, /^[0-9a-f]{64}$/);
+    t.is(info.source, 'EVIDENCE_KEY');
+    const text = await cli(['keys'], env);
+    t.false((r.stdout + text.stdout + text.stderr).includes(EVIDENCE_SEED_HEX), 'the seed is never printed');
+    t.regex(text.stdout, new RegExp(info.public_key));
+    const missing = await cli(['keys'], { DATA_DIR: dataDir });
+    t.is(missing.code, 2, 'no key configured and no key file: nothing is generated');
+    t.regex(missing.stderr, /no evidence key/);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+const pgUrl = requiredServerUrl(test as TestFn, 'PG_TEST_URL', 'operator CLI on PostgreSQL', { requiredInCi: true });
+if (pgUrl) suite('postgres', postgresStore(pgUrl));
