@@ -42,22 +42,22 @@ async function advance(deps: ResumeDeps, id: string, loaded: Loaded): Promise<'a
   const c = loaded.checkpoint;
   const used = await deps.settlement.authorizationState(c.payer, c.nonce).catch(() => undefined);
   if (used === undefined) {
-    if (loaded.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) { await stuck(deps, id, loaded, 'CHAIN_UNREACHABLE', {}); return 'done'; }
+    if (loaded.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) { await stuck(deps, id, loaded, 'CHAIN_UNREACHABLE', {}, ['read_authorization_state']); return 'done'; }
     return 'done'; // chain unreachable: the recovery worker tries again later
   }
   if (used) {
     const transfer = await deps.settlement.findTransfer({ payer: c.payer, nonce: c.nonce });
-    if (!transfer) { await stuck(deps, id, loaded, 'AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}); return 'done'; }
+    if (!transfer) { await stuck(deps, id, loaded, 'AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']); return 'done'; }
     await recordSettlement(deps, id, loaded, transfer);
     return 'again';
   }
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (nowSeconds + WINDOW_MARGIN_SECONDS >= Number(c.valid_before)) {
-    await stuck(deps, id, loaded, 'WINDOW_PASSED_UNSETTLED', { valid_before: c.valid_before });
+    await stuck(deps, id, loaded, 'WINDOW_PASSED_UNSETTLED', { valid_before: c.valid_before }, ['read_authorization_state', 'check_validity_window']);
     return 'done';
   }
   if (loaded.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) {
-    await stuck(deps, id, loaded, 'SETTLEMENT_UNDECIDABLE', { submissions: loaded.submissions });
+    await stuck(deps, id, loaded, 'SETTLEMENT_UNDECIDABLE', { submissions: loaded.submissions }, ['read_authorization_state']);
     return 'done';
   }
 
@@ -98,9 +98,15 @@ async function recordSettlement(deps: ResumeDeps, id: string, loaded: Loaded, t:
   await execute(deps, id, loaded, { type: 'RecordSettlement', data: settled });
 }
 
-async function stuck(deps: ResumeDeps, id: string, loaded: Loaded, reason: string, details: Record<string, unknown>) {
+/**
+ * `tried` lists the steps taken, in order: one `submit_settlement` per ambiguous submission since the
+ * checkpoint (or the last operator retry), then this pass's own reads. `since` is the checkpoint time:
+ * the authorization has been locked from then on.
+ */
+async function stuck(deps: ResumeDeps, id: string, loaded: Loaded, reason: string, details: Record<string, unknown>, thisPass: string[]) {
+  const tried = [...Array.from({ length: loaded.submissions }, () => 'submit_settlement'), ...thisPass];
   await execute(deps, id, loaded, {
     type: 'MarkLockStuck',
-    data: { reason, details, last_step: loaded.status, tried: loaded.submissions, at: deps.now().toISOString() },
+    data: { reason, details, last_step: loaded.status, tried, at: deps.now().toISOString(), ...(loaded.checkpoint?.at ? { since: loaded.checkpoint.at } : {}) },
   });
 }

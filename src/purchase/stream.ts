@@ -6,8 +6,8 @@ import type { ResourceReading } from '../rsl/reading.js';
 import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
 import type { MoneyPathDeps, SignedEnvelope, Hex } from './deps.js';
-import { decide, evolve, initialState, streamName, PurchaseRefused, type PurchaseCommand, type PurchaseState } from '../../streams/purchase/index.js';
-import { moneyError } from './errors.js';
+import { decideToAppend, evolve, initialState, streamName, PurchaseRefused, type PurchaseCommand, type PurchaseState, type SealedPayment } from '../../streams/purchase/index.js';
+import { refusalAnswer } from './refusal-answers.js';
 
 // The money path's typed view of one purchase stream: load (read + fold with the stream's `evolve`)
 // and execute (the stream's `decide`, appended at the revision the decision was made on).
@@ -35,12 +35,14 @@ export interface OfferedView {
   expires_at: string;
 }
 export interface CheckpointView {
-  sealed_payment: string; // AES-256-GCM of the exact PaymentPayload JSON
+  sealed_payment: SealedPayment; // AES-256-GCM of the exact PaymentPayload JSON (sealed box, or legacy compact)
   payment_sha256: string;
   payer: Hex;
   nonce: Hex;
   amount: string;
   valid_before: string;
+  /** When the authorization was checkpointed. */
+  at: string;
 }
 export interface SettledView { network: string; transaction: Hex; payer: Hex; amount: string; block: string | null }
 export interface DeliveredView { response: PaidReportResponse; payment_response: SettleResponse }
@@ -92,9 +94,10 @@ export async function loadPurchase(store: MoneyPathDeps['store'], id: string): P
 export async function execute(deps: Pick<MoneyPathDeps, 'store' | 'now'>, id: string, loaded: Pick<Loaded, 'state' | 'revision'>, command: PurchaseCommand): Promise<Loaded> {
   let events;
   try {
-    events = decide(command, loaded.state ?? initialState, deps.now());
+    events = decideToAppend(command, loaded.state ?? initialState, deps.now());
   } catch (err) {
-    if (err instanceof PurchaseRefused && err.code === 'OFFER_EXPIRED') throw moneyError('OFFER_EXPIRED', 'the offer expired; request a new quote (nothing was charged)');
+    // A refusal becomes its HTTP answer (one table: refusal-answers.ts); internal invariants stay 500.
+    if (err instanceof PurchaseRefused) throw refusalAnswer(err);
     throw err;
   }
   await deps.store.append(streamName(id), events, loaded.revision);

@@ -6,7 +6,7 @@ export * from './commands.js';
 export * from './refusals.js';
 export * from './purchase-id.js';
 export * from './decider.js';
+// `decide` is the pure decider (command, state, now) → PurchaseEvent[]; `decideToAppend` is decide plus
+// event ids (NewEvent[], ready to append), which is what the application layer calls.
+export { decide } from './decide.js';
 export { toNewEvents, decideToAppend } from './append.js';
-// `decide` here is decide-and-stamp-ids (NewEvent[], ready to append), which is what the application
-// layer calls; the pure decider returning PurchaseEvent[] is `./decide.js` (and purchaseDecider.decide).
-export { decideToAppend as decide } from './append.js';

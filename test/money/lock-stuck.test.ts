@@ -38,6 +38,9 @@ test.serial('window passed unsettled → LockStuck on the investigation queue, n
   const stream = await w.service!.store.readStream(`purchase-${q.purchase_id}`);
   t.deepEqual(stream.map((e) => e.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck']);
   t.is((stream.at(-1)!.data as { reason: string }).reason, 'WINDOW_PASSED_UNSETTLED');
+  const stuckData = stream.at(-1)!.data as { tried: unknown; since?: string };
+  t.deepEqual(stuckData.tried, ['read_authorization_state', 'check_validity_window'], 'tried lists the steps taken');
+  t.is(stuckData.since, (stream[2]!.data as { at: string }).at, 'stuck since the checkpoint');
 
   const retry = await getReport(w.url, q.report_url, { 'x-service-claim': q.claim_token, 'payment-signature': header });
   t.is(retry.status, 409);
