@@ -14,7 +14,7 @@ test('one answer per refusal code; each is a documented wire code with its docum
     const a = REFUSAL_ANSWERS[code];
     if (a === 'internal') continue;
     if (PAYMENT_402_CODES.has(a.code)) { t.is(a.status, 402, code); continue; }
-    t.is<number>(MONEY_CODES[a.code as keyof typeof MONEY_CODES], a.status, `${code} → ${a.code}`);
+    t.is(MONEY_CODES[a.code as keyof typeof MONEY_CODES] as number, a.status, `${code} → ${a.code}`);
   }
 });
 
