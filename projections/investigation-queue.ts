@@ -2,8 +2,10 @@ import type { RecordedEvent } from '../src/store/port.js';
 import type { Projection } from './runner.js';
 
 // Operator investigation queue: every Held or LockStuck purchase with its history. Pure over the
-// purchase events; rebuildable. History is kept for open purchases only (dropped on delivery) so
-// the state stays proportional to the purchases in flight plus the queue.
+// purchase events; rebuildable. An OperatorMoved takes the purchase off the queue (the operator has
+// dealt with it); its history, including the move, is kept, so if it is held again it comes back with
+// everything. History is kept for open purchases only (dropped on delivery) so the state stays
+// proportional to the purchases in flight plus the queue.
 
 export interface HistoryEntry { type: string; position: string; at: string; summary: Record<string, unknown> }
 export interface QueueItem {
@@ -31,6 +33,7 @@ function summarize(type: string, d: D): Record<string, unknown> {
     case 'SettlementSubmitted': return { transaction: d.transaction ?? null, reason: d.reason };
     case 'Settled': return { transaction: d.transaction, payer: d.payer, amount: d.amount, block: d.block };
     case 'Held': case 'LockStuck': return { reason: d.reason, details: d.details ?? {} };
+    case 'OperatorMoved': return { target: d.target, operator: d.operator, note: d.note };
     default: return { reason: d.reason ?? null };
   }
 }
@@ -54,13 +57,18 @@ export function applyQueueEvent(q: InvestigationQueue, event: RecordedEvent): In
       },
     };
   }
-  const items = q.items[id] ? { ...q.items, [id]: { ...q.items[id]!, history } } : q.items; // operator moves stay visible
+  if (event.type === 'OperatorMoved') {
+    const { [id]: _moved, ...items } = q.items; // off the queue; the history stays in `open`
+    return { open: { ...q.open, [id]: history }, items };
+  }
+  const items = q.items[id] ? { ...q.items, [id]: { ...q.items[id]!, history } } : q.items;
   return { open: { ...q.open, [id]: history }, items };
 }
 
 export const investigationQueueProjection: Projection<InvestigationQueue> = {
   name: 'investigation-queue',
-  version: 1,
+  // 2: OperatorMoved takes a purchase off the queue (stored states of version 1 are rebuilt).
+  version: 2,
   initial: { open: {}, items: {} },
   apply: applyQueueEvent,
 };

@@ -46,3 +46,23 @@ test('investigation queue holds Held and LockStuck purchases with their history,
   t.false('d' in q.open, 'a delivered purchase leaves no history behind');
   t.false(JSON.stringify(q).includes('secret'));
 });
+
+test('an OperatorMoved takes a purchase off the investigation queue; its history is kept and returns with a new hold', (t) => {
+  const held = [
+    quoted('m'), ev('m', 'Offered', { nonce: '0xN', requirements: { amount: '20000', payTo: '0xR' } }),
+    ev('m', 'AuthorizationCheckpointed', { payer: '0xP', nonce: '0xN', amount: '20000', sealed_payment: 'v1.secret' }),
+    ev('m', 'LockStuck', { reason: 'WINDOW_PASSED_UNSETTLED', details: {}, last_step: 'checkpointed', tried: ['read_authorization_state'] }),
+  ];
+  const onQueue = held.reduce(applyQueueEvent, investigationQueueProjection.initial);
+  t.deepEqual(Object.keys(onQueue.items), ['m']);
+
+  const moved = applyQueueEvent(onQueue, ev('m', 'OperatorMoved', { target: 'retry_settlement', note: 'chain checked', operator: 'alice', at: '2030-01-01T00:00:00Z' }));
+  t.deepEqual(moved.items, {}, 'off the queue');
+  t.deepEqual(moved.open.m!.map((e) => e.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved'], 'history kept');
+  t.deepEqual(moved.open.m!.at(-1)!.summary, { target: 'retry_settlement', operator: 'alice', note: 'chain checked' });
+
+  const again = applyQueueEvent(moved, ev('m', 'Held', { reason: 'SETTLEMENT_FAILED', details: {} }));
+  t.is(again.items.m!.kind, 'held');
+  t.deepEqual(again.items.m!.history.map((e) => e.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved', 'Held']);
+  t.false(JSON.stringify(again).includes('secret'));
+});
