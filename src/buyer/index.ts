@@ -1,0 +1,9 @@
+// The buyer client (browser-safe core). Node-only helpers live in ./node/.
+export { createBuyer, type Buyer, type BuyerOptions, type BuyResult, type ReportRequest, type Quote, type BuyerLogEvent } from './buyer.js';
+export { BuyerRefused, type BuyerRefusalCode } from './errors.js';
+export { checkOffer } from './offer.js';
+export {
+  encryptedCheckpointStore, memoryCheckpointStore, memoryBoxStore, buyerCheckpointAad,
+  type BuyerCheckpoint, type CheckpointStore, type SealedBoxStore,
+} from './checkpoint-store.js';
+export { verifyPaidReport, verifySavedReport, SAVED_REPORT_FORMAT, type SavedReport, type VerifyResult } from './verify-report.js';

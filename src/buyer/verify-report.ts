@@ -1,0 +1,135 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { verifyEnvelope } from '../evidence/verify.js';
+import { digestOf } from '../evidence/digest.js';
+import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from '../evidence/payloads.js';
+import { PaidReportResponse } from '../http/wire/report.js';
+import { boundNonce, looksBound } from '../payment/binding.js';
+
+// Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
+// `verify` (offline, a saved file). Pure, synchronous, browser-safe. Returns the first failed check
+// as a short reason that never contains a secret.
+
+export const SAVED_REPORT_FORMAT = 'rights-preflight-saved-report-v1' as const;
+
+/** What `buy` writes to disk: the delivered response plus the signed offer it paid. No secrets. */
+export interface SavedReport {
+  format: typeof SAVED_REPORT_FORMAT;
+  service: string;
+  evidence_key: { key_id: string; public_key: string };
+  binding: { resource: string; input_sha256: string; nonce: string; key_source: string };
+  offer_receipt: unknown;
+  response: unknown;
+}
+
+export interface ExpectedSettlement {
+  network: string; asset: string; pay_to: string; amount: string; payer: string; nonce: string;
+  resource?: string; input_sha256?: string; purchase_id?: string;
+}
+
+export interface VerifyInput {
+  response: unknown;
+  /** The offer receipt envelope from PAYMENT-REQUIRED (binds nonce, resource, input and price). */
+  offerReceipt?: unknown;
+  /** The binding as the buyer understood it (from the offer's service-request-binding extension). */
+  binding?: { resource: string; input_sha256: string; nonce: string };
+  /** What the buyer signed (online). */
+  expected?: ExpectedSettlement;
+  /** The binding key (claim token / X-Service-Request value) if the verifier has it: the nonce is recomputed. */
+  bindingKey?: string;
+}
+
+export type VerifyResult =
+  | { ok: true; purchase_id: string; transaction: string; amount: string; payer: string; classifications: { resource: string; classification: string; decision: string }[] }
+  | { ok: false; reason: string };
+
+const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const fail = (reason: string): VerifyResult => ({ ok: false, reason });
+
+export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
+  const decoded = PaidReportResponse.decode(input.response);
+  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse)');
+  const body = decoded.right;
+  if (!verifyEnvelope(body.evidence, evidenceKeyHex)) return fail('evidence signature does not verify with the pinned key');
+  if (!verifyEnvelope(body.delivery_proof, evidenceKeyHex)) return fail('delivery proof signature does not verify with the pinned key');
+  const ev = EvidencePayload.decode(body.evidence.payload);
+  if (isLeft(ev)) return fail('evidence payload has the wrong shape');
+  const pr = DeliveryProofPayload.decode(body.delivery_proof.payload);
+  if (isLeft(pr)) return fail('delivery proof payload has the wrong shape');
+  const evidence = ev.right;
+  const proof = pr.right;
+  const report = body.report;
+
+  if (proof.report_sha256 !== digestOf(report)) return fail('report digest does not match the delivery proof (report_sha256)');
+  if (proof.evidence_sha256 !== digestOf(body.evidence)) return fail('evidence digest does not match the delivery proof (evidence_sha256)');
+  if (proof.purchase_id !== report.purchase_id || evidence.purchase_id !== report.purchase_id) return fail('purchase id differs between report, evidence and proof');
+  if (proof.input_sha256 !== body.input_sha256 || evidence.input_sha256 !== body.input_sha256) return fail('input_sha256 differs between response, evidence and proof');
+  if (evidence.resources.length !== report.resources.length) return fail('evidence and report name different resources');
+  for (let i = 0; i < report.resources.length; i++) {
+    const r = report.resources[i]!;
+    const e = evidence.resources[i]!;
+    if (r.resource !== e.resource || r.classification !== e.classification || (e.decision !== undefined && e.decision !== r.decision)) {
+      return fail(`report resource ${i} differs from the signed evidence`);
+    }
+  }
+
+  const s = proof.settlement;
+  const ps = body.payment_settlement;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return fail('transaction hash has the wrong form');
+  if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase()) return fail('transaction hash differs from the signed delivery proof');
+  if (ps.network !== s.network) return fail('settlement network differs from the signed delivery proof');
+  if (!looksBound(s.nonce)) return fail('settled nonce is not a request-bound nonce');
+
+  if (input.offerReceipt !== undefined) {
+    if (!verifyEnvelope(input.offerReceipt, evidenceKeyHex)) return fail('offer receipt signature does not verify with the pinned key');
+    const rc = OfferReceiptPayload.decode((input.offerReceipt as { payload: unknown }).payload);
+    if (isLeft(rc)) return fail('offer receipt payload has the wrong shape');
+    const r = rc.right;
+    if (r.purchase_id !== proof.purchase_id) return fail('binding mismatch: offer receipt is for another purchase');
+    if (r.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('binding mismatch: settled nonce is not the offered bound nonce');
+    if (r.input_sha256 !== proof.input_sha256) return fail('binding mismatch: offer input_sha256 differs from the proof');
+    if (report.resources.length === 1 && r.resource !== report.resources[0]!.resource) return fail('binding mismatch: offer resource differs from the report');
+    if (r.amount !== s.amount || !sameAddr(r.asset, s.asset) || !sameAddr(r.pay_to, s.pay_to) || r.network !== s.network) {
+      return fail('settlement differs from the signed offer (amount, asset, recipient or network)');
+    }
+    if (input.bindingKey !== undefined && boundNonce({ resource: r.resource, key: input.bindingKey, input_sha256: r.input_sha256 }) !== r.nonce.toLowerCase()) {
+      return fail('binding mismatch: nonce recomputed from the key does not match');
+    }
+  }
+  if (input.binding) {
+    const b = input.binding;
+    if (b.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('binding mismatch: binding nonce differs from the settled nonce');
+    if (b.input_sha256 !== proof.input_sha256) return fail('binding mismatch: binding input_sha256 differs from the proof');
+  }
+  const x = input.expected;
+  if (x) {
+    if (x.network !== s.network) return fail('settlement network differs from what was paid');
+    if (!sameAddr(x.asset, s.asset)) return fail('settlement asset differs from what was paid');
+    if (!sameAddr(x.pay_to, s.pay_to)) return fail('settlement recipient differs from what was paid');
+    if (x.amount !== s.amount) return fail('settlement amount differs from what was paid');
+    if (!sameAddr(x.payer, s.payer)) return fail('settlement payer is not this buyer');
+    if (x.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('settlement nonce differs from the signed authorization');
+    if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256) return fail('input_sha256 differs from the quoted input');
+    if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id) return fail('purchase id differs from the quoted purchase');
+    if (x.resource !== undefined && report.resources.length === 1 && report.resources[0]!.resource !== x.resource) return fail('report is for another resource');
+  }
+  return {
+    ok: true,
+    purchase_id: proof.purchase_id,
+    transaction: s.transaction,
+    amount: s.amount,
+    payer: s.payer,
+    classifications: report.resources.map((r) => ({ resource: r.resource, classification: r.classification, decision: r.decision })),
+  };
+}
+
+/** Verifies a SavedReport (the CLI's `verify`). */
+export function verifySavedReport(saved: unknown, evidenceKeyHex: string, bindingKey?: string): VerifyResult {
+  if (typeof saved !== 'object' || saved === null) return fail('not a saved report');
+  const s = saved as Partial<SavedReport>;
+  if (s.format !== SAVED_REPORT_FORMAT) {
+    // A bare PaidReportResponse is accepted too (no offer receipt: binding checked by form only).
+    return verifyPaidReport({ response: saved, ...(bindingKey !== undefined ? { bindingKey } : {}) }, evidenceKeyHex);
+  }
+  if (!s.binding || s.offer_receipt === undefined) return fail('saved report lacks its binding or offer receipt');
+  return verifyPaidReport({ response: s.response, offerReceipt: s.offer_receipt, binding: s.binding, ...(bindingKey !== undefined ? { bindingKey } : {}) }, evidenceKeyHex);
+}
