@@ -38,18 +38,8 @@ export const UserClass = t.keyof({ commercial: null, 'non-commercial': null, edu
 export type UserClass = t.TypeOf<typeof UserClass>;
 export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
-export const Classification = t.keyof({
-  PERMITTED_BY_OBSERVED_DECLARATION: null,
-  PROHIBITED_BY_OBSERVED_DECLARATION: null,
-  LICENSE_REQUIRED: null,
-  NO_MACHINE_READABLE_DECLARATION: null,
-  CONFLICT: null,
-  UNKNOWN: null,
-});
-export type Classification = t.TypeOf<typeof Classification>;
-/** Single-resource decision vocabulary (spec §2.5). */
-export const Decision = t.keyof({ ALLOW_DECLARED: null, DENY_DECLARED: null, LICENSE_REQUIRED: null, UNKNOWN: null });
-export type Decision = t.TypeOf<typeof Decision>;
+/** Classification and single-resource decision vocabulary (spec §2.5): one definition, the RSL module's. */
+export { Classification, Decision } from '../../rsl/vocabulary.js';
 
 /** Spec §2.6 signed envelope as it appears on the wire; payload fields per envelope are listed in docs/wire.md. */
 export const SignedEnvelopeWire = t.type({
