@@ -1,0 +1,94 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { formatUnits } from 'viem';
+import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '../src/buyer/index.js';
+import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
+
+// `npm run demo`: the whole purchase as a customer lives it, on a fresh local world. Starts the devnet,
+// four RSL publishers over real HTTPS on loopback and the service; then a buyer (pinned network, asset,
+// recipient and evidence key; per-report and per-task caps) buys a report for each, printing every
+// step, the verified classification and the on-chain transfer. Exits 0 when all four came out as expected.
+
+const usdc = (micro: bigint | string) => `${formatUnits(BigInt(micro), 6)} USDC`;
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  say('Rights Preflight Service — demo');
+  say('starting devnet, HTTPS publishers and the service …');
+  const w = await startDemoWorld();
+  try {
+    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
+    const evidenceKey = caps.evidence.keys[0] as { key_id: string; public_key: string };
+    say(`service     ${w.url}`);
+    say(`devnet      ${w.devnet.rpcUrl} (${w.devnet.network}), USDC ${w.devnet.usdc}`);
+    say(`recipient   ${w.devnet.payTo}`);
+    say(`evidence    Ed25519 key ${evidenceKey.key_id}`);
+    say(`publishers  ${w.origins.origins.join(', ')}`);
+
+    const buyerKey = w.devnet.buyers[0]!;
+    const account = privateKeyToAccount(buyerKey.privateKey);
+    const buyer = createBuyer({
+      baseUrl: w.url,
+      account,
+      pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
+      maxPerReportMicro: 50_000n,
+      maxPerTaskMicro: 200_000n,
+      checkpointStore: memoryCheckpointStore(),
+      log: (e: BuyerLogEvent) => {
+        const { step, ...rest } = e;
+        const fields = Object.entries(rest).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${String(v).length > 20 && k === 'purchase_id' ? `${String(v).slice(0, 12)}…` : v}`);
+        say(`    · ${step.padEnd(16)} ${fields.join(' ')}`);
+      },
+    });
+    say(`buyer       ${account.address}  balance ${usdc(await w.devnet.balanceOf(account.address))}`);
+
+    const cases: { label: string; resource: string; expect: string }[] = [
+      { label: 'permitted', resource: DEMO_RESOURCES.permitted, expect: 'PERMITTED_BY_OBSERVED_DECLARATION' },
+      { label: 'prohibited', resource: DEMO_RESOURCES.prohibited, expect: 'PROHIBITED_BY_OBSERVED_DECLARATION' },
+      { label: 'license required', resource: DEMO_RESOURCES.licenseRequired, expect: 'LICENSE_REQUIRED' },
+      { label: 'no declaration', resource: DEMO_RESOURCES.undeclared, expect: 'unavailable' },
+    ];
+    let failures = 0;
+    const results: { label: string; result: BuyResult }[] = [];
+    for (const c of cases) {
+      say();
+      say(`▶ ${c.label}: ${c.resource} (purpose ai-input, tier fresh)`);
+      const before = await w.devnet.balanceOf(account.address);
+      const result = await buyer.buyReport({ resource: c.resource, purpose: 'ai-input', tier: 'fresh' });
+      results.push({ label: c.label, result });
+      const after = await w.devnet.balanceOf(account.address);
+      if (result.status === 'delivered') {
+        const r = result.classifications[0]!;
+        say(`  ✔ verified report: ${r.classification} (${r.decision})`);
+        say(`    transfer ${result.transaction}: ${usdc(result.amount_micro)} ${result.payer} → ${w.devnet.payTo}`);
+        say(`    buyer balance ${usdc(before)} → ${usdc(after)}`);
+        if (r.classification !== c.expect || before - after !== BigInt(result.amount_micro)) failures++;
+      } else if (result.status === 'unavailable') {
+        say(`  ✔ available:false (${result.reason}), charged ${result.charge_micro}; buyer balance unchanged: ${before === after}`);
+        if (c.expect !== 'unavailable' || before !== after) failures++;
+      } else {
+        say(`  ✘ held: ${result.reason}`);
+        failures++;
+      }
+    }
+
+    say();
+    say('On-chain transfers buyer → recipient:');
+    const transfers = await w.devnet.transfers(account.address, w.devnet.payTo);
+    for (const t of transfers) say(`  block ${t.blockNumber}  ${t.transaction}  ${usdc(t.value)}`);
+    say(`buyer balance     ${usdc(await w.devnet.balanceOf(account.address))}`);
+    say(`recipient balance ${usdc(await w.devnet.balanceOf(w.devnet.payTo))}`);
+    say(`spent this task   ${usdc(buyer.spentMicro)} (cap ${usdc(200_000n)})`);
+    const delivered = results.filter((r) => r.result.status === 'delivered').length;
+    if (transfers.length !== delivered) failures++;
+    say();
+    say(failures === 0 ? `demo OK: ${results.length} classifications, ${transfers.length} transfers` : `demo FAILED: ${failures} unexpected outcome(s)`);
+    return failures === 0 ? 0 : 1;
+  } finally {
+    await w.close();
+  }
+}
+
+main().then((code) => { process.exitCode = code; }, (err) => {
+  process.stderr.write(`demo failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
