@@ -119,7 +119,15 @@ export function createBuyer(opts: BuyerOptions) {
     if (BigInt(body.max_total_micro) <= 0n) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', `no budget left (${spent} of ${maxPerTask} spent)`);
     log({ step: 'quote', resource: req.resource, purpose: req.purpose, tier: req.tier, max_total_micro: body.max_total_micro });
     const res = await f(`${baseUrl}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (res.status !== 200) { const e = await errorOf(res); throw new BuyerRefused('SERVICE_ERROR', `quote refused: ${e.code} ${e.message}`, { status: res.status, code: e.code }); }
+    if (res.status !== 200) {
+      const e = await errorOf(res);
+      if (e.code === 'PRICE_EXCEEDS_BUDGET') {
+        // The service refused before fetching anything: the price is above what this buyer may still pay.
+        const taskBound = maxPerTask - spent < maxPerReport;
+        throw new BuyerRefused(taskBound ? 'TASK_BUDGET_EXHAUSTED' : 'PRICE_ABOVE_REPORT_BUDGET', `the price exceeds ${taskBound ? 'the remaining task budget' : 'the per-report cap'} (${body.max_total_micro})`);
+      }
+      throw new BuyerRefused('SERVICE_ERROR', `quote refused: ${e.code} ${e.message}`, { status: res.status, code: e.code });
+    }
     const json = await res.json();
     const un = UnavailableQuote.decode(json);
     if (!isLeft(un)) {
