@@ -29,6 +29,7 @@ export interface RedeemRequest {
 
 /** How long a loser of the checkpoint race waits for the winner's outcome before answering 409. */
 const LOSER_WAIT_MS = 60_000;
+const REORG_MARGIN_BLOCKS = 12n;
 
 export async function redeem(deps: ResumeDeps, req: RedeemRequest, loaded?: Loaded): Promise<HttpAnswer> {
   const id = req.purchaseId;
@@ -65,6 +66,9 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, loaded?: Load
     now: deps.now(),
   });
   if (!checked.ok) return offerAnswer(current, checked.code, checked.message);
+  // Read before verify: any transfer using this authorization is mined after it, so recovery can
+  // search the logs from here rather than from block 0 (a few blocks of margin for reorgs).
+  const fromBlock = await deps.settlement.blockNumber().then((b) => (b > REORG_MARGIN_BLOCKS ? b - REORG_MARGIN_BLOCKS : 0n), () => undefined);
   const verified = await deps.settlement.verify(payload, offer.requirements);
   if (!verified.isValid) {
     // A concurrent identical request may have checkpointed and settled meanwhile (nonce now used).
@@ -85,6 +89,7 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, loaded?: Load
         amount: auth.value,
         valid_before: auth.validBefore,
         at: deps.now().toISOString(),
+        ...(fromBlock !== undefined ? { from_block: fromBlock.toString() } : {}),
       },
     });
   } catch (err) {

@@ -46,7 +46,7 @@ async function advance(deps: ResumeDeps, id: string, loaded: Loaded): Promise<'a
     return 'done'; // chain unreachable: the recovery worker tries again later
   }
   if (used) {
-    const transfer = await deps.settlement.findTransfer({ payer: c.payer, nonce: c.nonce });
+    const transfer = await deps.settlement.findTransfer(transferQuery(c));
     if (!transfer) { await stuck(deps, id, loaded, 'AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']); return 'done'; }
     await recordSettlement(deps, id, loaded, transfer);
     return 'again';
@@ -65,7 +65,7 @@ async function advance(deps: ResumeDeps, id: string, loaded: Loaded): Promise<'a
   const outcome = await deps.settlement.settle(payment, loaded.offered!.requirements);
   if (outcome.kind === 'success') {
     deps.crashAt?.('after-settle');
-    const transfer = await deps.settlement.findTransfer({ payer: c.payer, nonce: c.nonce });
+    const transfer = await deps.settlement.findTransfer(transferQuery(c));
     if (!transfer) {
       await execute(deps, id, loaded, { type: 'RecordSubmission', data: { transaction: outcome.transaction, reason: 'receipt_without_transfer_log', at: deps.now().toISOString() } });
       return 'again';
@@ -82,6 +82,10 @@ async function advance(deps: ResumeDeps, id: string, loaded: Loaded): Promise<'a
   await execute(deps, id, loaded, { type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason }, at: deps.now().toISOString() } });
   return 'done';
 }
+
+/** The log search for the checkpointed authorization, from the block recorded with it (older streams: from 0). */
+const transferQuery = (c: NonNullable<Loaded['checkpoint']>) =>
+  ({ payer: c.payer, nonce: c.nonce, ...(c.from_block !== undefined ? { fromBlock: BigInt(c.from_block) } : {}) });
 
 async function recordSettlement(deps: ResumeDeps, id: string, loaded: Loaded, t: TransferFound) {
   const c = loaded.checkpoint!;

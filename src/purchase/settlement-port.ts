@@ -13,5 +13,8 @@ export interface SettlementPort {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<{ isValid: boolean; invalidReason?: string; payer?: string }>;
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
-  findTransfer(q: { payer: Hex; nonce: Hex }): Promise<TransferFound | undefined>;
+  /** Searches the chain's logs from `fromBlock` (default: the backend's configured start, else block 0). */
+  findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
+  /** The chain's current block number (recorded at checkpoint time to bound recovery's log search). */
+  blockNumber(): Promise<bigint>;
 }

@@ -43,6 +43,8 @@ export interface CheckpointView {
   valid_before: string;
   /** When the authorization was checkpointed. */
   at: string;
+  /** Chain block read before verification; recovery's log search starts here (absent in older streams). */
+  from_block?: string;
 }
 export interface SettledView { network: string; transaction: Hex; payer: Hex; amount: string; block: string | null }
 export interface DeliveredView { response: PaidReportResponse; payment_response: SettleResponse }

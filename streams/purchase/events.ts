@@ -83,7 +83,7 @@ const CompactSealed = new t.Type<string, string, unknown>(
 export const SealedPayment = t.union([SealedBox, CompactSealed]);
 export type SealedPayment = t.TypeOf<typeof SealedPayment>;
 
-export const AuthorizationCheckpointedData = t.type({
+export const AuthorizationCheckpointedData = t.intersection([t.type({
   /** The exact x402 PaymentPayload, sealed (AES-256-GCM). Never the clear authorization. */
   sealed_payment: SealedPayment,
   /** sha256hex(JCS(PaymentPayload)): an identical retry is recognised without opening the seal. */
@@ -94,7 +94,10 @@ export const AuthorizationCheckpointedData = t.type({
   /** EIP-3009 validBefore: after it the authorization can no longer settle. */
   valid_before: UnixSeconds,
   at: IsoTime,
-});
+}), t.partial({
+  /** A chain block read before the authorization was verified: recovery searches its logs from here, not block 0. */
+  from_block: BlockNumber,
+})]);
 
 /** A submission whose outcome is not known (timeout, lost receipt, crash window): decided later from the chain. */
 export const SettlementSubmittedData = t.type({

@@ -35,4 +35,11 @@ test.serial('SETTLEMENT=facilitator: quote → 402 → pay → 200 moves exactly
   t.true(settle.success);
   t.is(settle.transaction, paid.body.payment_settlement.transaction);
   t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
+
+  // The checkpoint records a block read before verification; the settlement is at or after it.
+  const stream = await w.service!.store.readStream(`purchase-${q.body.purchase_id}`);
+  const checkpoint = stream.find((e) => e.type === 'AuthorizationCheckpointed')!.data as { from_block?: string };
+  const settled = stream.find((e) => e.type === 'Settled')!.data as { block: string };
+  t.regex(checkpoint.from_block ?? '', /^[0-9]+$/);
+  t.true(BigInt(checkpoint.from_block!) <= BigInt(settled.block));
 });

@@ -56,6 +56,10 @@ test.serial('a bound-nonce authorization settles once: exact amount moves, autho
     transaction: r.settled.transaction, from: buyer.address, to: d.payTo, value: BigInt(PRICE), block: r.settled.blockNumber!,
   });
   t.deepEqual((await d.transfers(buyer.address, d.payTo)).map((x) => x.transaction), [r.settled.transaction]);
+  // The log search honours fromBlock: from the transfer's block it finds it, from the next block it does not.
+  t.is((await self.findTransfer({ payer: buyer.address, nonce, fromBlock: r.settled.blockNumber! }))?.transaction, r.settled.transaction);
+  t.is(await self.findTransfer({ payer: buyer.address, nonce, fromBlock: r.settled.blockNumber! + 1n }), undefined);
+  t.true((await self.blockNumber()) >= r.settled.blockNumber!);
 
   // Replaying the very same authorization: refused by verify and by settle, nothing moves again.
   const again = await self.verify(payload as never, req as never);

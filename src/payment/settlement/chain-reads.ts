@@ -21,7 +21,8 @@ export function chainClient(rpcUrl: string, network: string): PublicClient {
 
 export interface ChainReads {
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
-  findTransfer(q: { payer: Hex; nonce: Hex }): Promise<TransferFound | undefined>;
+  findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
+  blockNumber(): Promise<bigint>;
   blockOf(transaction: Hex): Promise<bigint | undefined>;
 }
 
@@ -29,10 +30,10 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
   return {
     authorizationState: (payer, nonce) =>
       pub.readContract({ address: asset, abi: eip3009ReadAbi, functionName: 'authorizationState', args: [payer, nonce] }),
-    async findTransfer({ payer, nonce }) {
-      // On a public chain a log query from block 0 may be refused by the RPC; fromBlock can be set
-      // to the token deployment or a checkpoint-time block (the window is at most minutes).
-      const used = await pub.getLogs({ address: asset, event: eip3009ReadAbi[1], args: { authorizer: payer, nonce }, fromBlock: opts.fromBlock ?? 0n, toBlock: 'latest' });
+    async findTransfer({ payer, nonce, fromBlock }) {
+      // On a public chain a log query from block 0 may be refused by the RPC: the money path passes the
+      // block recorded with its checkpoint (the window is at most minutes); else the configured start.
+      const used = await pub.getLogs({ address: asset, event: eip3009ReadAbi[1], args: { authorizer: payer, nonce }, fromBlock: fromBlock ?? opts.fromBlock ?? 0n, toBlock: 'latest' });
       for (const log of used) {
         const receipt = await pub.getTransactionReceipt({ hash: log.transactionHash });
         if (receipt.status !== 'success') continue;
@@ -42,6 +43,7 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       }
       return undefined;
     },
+    blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
     async blockOf(transaction) {
       try { return (await pub.getTransactionReceipt({ hash: transaction })).blockNumber; } catch { return undefined; }
     },

@@ -56,5 +56,6 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,
+    blockNumber: reads.blockNumber,
   };
 }

@@ -66,5 +66,6 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,
+    blockNumber: reads.blockNumber,
   };
 }

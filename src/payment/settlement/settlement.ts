@@ -34,7 +34,9 @@ export interface Settlement {
   /** The token's own record: has this (payer, nonce) authorization been used or cancelled? */
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
   /** The transfer that used the authorization (AuthorizationUsed log → its receipt's Transfer), if any. */
-  findTransfer(q: { payer: Hex; nonce: Hex }): Promise<TransferFound | undefined>;
+  findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
+  /** The chain's current block number (the money path records it with the checkpoint). */
+  blockNumber(): Promise<bigint>;
 }
 
 /** Facilitator messages may quote calldata (the signed authorization): keep one line, no long hex. */
