@@ -84,7 +84,7 @@ test.serial('a paid response dropped on the way back is resumed with the same ch
   t.is(proxy.seen.filter((e) => e.path === '/v1/rights/quote').length, 1, 'never re-quoted');
   const transfers = await w.devnet.transfers(b.address, w.devnet.payTo);
   t.is(transfers.length, 1);
-  t.is(transfers[0]!.transaction, r.transaction);
+  t.is(transfers[0]!.transaction as string, r.transaction);
   t.is(await w.devnet.balanceOf(b.address), before - 20_000n);
 });
 

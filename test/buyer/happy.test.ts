@@ -21,7 +21,7 @@ test.serial('buyReport: quote → checked offer → bound payment → verified r
   t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore + 20_000n);
   const transfers = await w.devnet.transfers(b.address, w.devnet.payTo);
   t.is(transfers.length, 1);
-  t.is(transfers[0]!.transaction, r.transaction);
+  t.is(transfers[0]!.transaction as string, r.transaction);
   // The checkpoint was saved (encrypted) before sending and removed after the verified delivery.
   t.deepEqual(b.calls.map((c) => c.op), ['save', 'remove']);
   t.is(b.boxes.size, 0);

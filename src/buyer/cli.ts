@@ -1,0 +1,120 @@
+import { parseArgs } from 'node:util';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import { fileCheckpointStore } from './node/file-checkpoint-store.js';
+
+// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | verify.
+// Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
+
+const USAGE = `usage: rights-preflight <command> [options]
+  capabilities                       [--service URL]
+  quote <resource-url> --purpose P   [--tier fresh|deep] [--service URL] [pins]
+  buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
+  verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
+pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
+  --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
+  --max-per-task/BUYER_MAX_PER_TASK_MICRO
+env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)`;
+
+const options = {
+  service: { type: 'string' }, purpose: { type: 'string' }, tier: { type: 'string' }, out: { type: 'string' },
+  network: { type: 'string' }, asset: { type: 'string' }, recipient: { type: 'string' }, key: { type: 'string' },
+  'max-per-report': { type: 'string' }, 'max-per-task': { type: 'string' }, 'checkpoint-dir': { type: 'string' },
+  'binding-key': { type: 'string' }, preflight: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  let parsed;
+  try { parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
+  const { values: v, positionals: [cmd, arg] } = parsed;
+  if (v.help || !cmd) { out(USAGE); return cmd ? 0 : 2; }
+  const need = (name: string, value: string | undefined): string => { if (!value) throw new UsageError(`missing ${name}`); return value; };
+  const service = () => need('--service or RIGHTS_SERVICE_URL', v.service ?? env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
+
+  const buyerFromPins = async (privateKey: string | undefined, log?: (e: BuyerLogEvent) => void) => {
+    const baseUrl = service();
+    const store = v['checkpoint-dir']
+      ? fileCheckpointStore(path.resolve(v['checkpoint-dir']), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)))
+      : memoryCheckpointStore();
+    return createBuyer({
+      baseUrl,
+      account: privateKeyToAccount((privateKey ?? generatePrivateKey()) as `0x${string}`),
+      pins: {
+        network: need('--network or BUYER_NETWORK', v.network ?? env.BUYER_NETWORK),
+        asset: need('--asset or BUYER_ASSET', v.asset ?? env.BUYER_ASSET),
+        recipient: need('--recipient or BUYER_RECIPIENT', v.recipient ?? env.BUYER_RECIPIENT),
+        evidenceKey: need('--key or BUYER_EVIDENCE_KEY', v.key ?? env.BUYER_EVIDENCE_KEY),
+      },
+      maxPerReportMicro: BigInt(v['max-per-report'] ?? env.BUYER_MAX_PER_REPORT_MICRO ?? '50000'),
+      maxPerTaskMicro: BigInt(v['max-per-task'] ?? env.BUYER_MAX_PER_TASK_MICRO ?? '50000'),
+      checkpointStore: store,
+      ...(log ? { log } : {}),
+    });
+  };
+  const request = () => ({
+    resource: need('<resource-url>', arg),
+    purpose: need('--purpose', v.purpose) as 'ai-input',
+    tier: (v.tier ?? 'fresh') as 'fresh',
+  });
+
+  try {
+    switch (cmd) {
+      case 'capabilities': {
+        const res = await fetch(`${service()}/v1/capabilities`);
+        if (!res.ok) { err(`capabilities answered HTTP ${res.status}`); return 1; }
+        out(JSON.stringify(await res.json(), null, 2));
+        return 0;
+      }
+      case 'quote': {
+        const buyer = await buyerFromPins(env.BUYER_PRIVATE_KEY);
+        const q = await buyer.quote(request());
+        // The claim token is a secret bearer credential: never printed.
+        const { claim_token: _claim, ...shown } = q as Record<string, unknown>;
+        out(JSON.stringify(shown, null, 2));
+        return 0;
+      }
+      case 'buy': {
+        const key = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
+        const buyer = await buyerFromPins(key, (e) => {
+          const { step, ...rest } = e;
+          err(`[${step}] ${Object.entries(rest).filter(([, x]) => x !== undefined).map(([k, x]) => `${k}=${x}`).join(' ')}`);
+        });
+        const r = v.preflight ? await buyer.preflight(request()) : await buyer.buyReport(request());
+        if (r.status === 'delivered') {
+          if (v.out) await writeFile(v.out, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
+          out(JSON.stringify({ status: r.status, purchase_id: r.purchase_id, classifications: r.classifications, transaction: r.transaction, amount_micro: r.amount_micro, saved: v.out ?? null }, null, 2));
+          return 0;
+        }
+        out(JSON.stringify(r, null, 2));
+        return r.status === 'unavailable' ? 0 : 1;
+      }
+      case 'verify': {
+        const file = need('<report.json>', arg);
+        const pinned = need('--key', v.key ?? env.BUYER_EVIDENCE_KEY);
+        let saved: unknown;
+        try { saved = JSON.parse(await readFile(file, 'utf8')); } catch { err(`FAIL: ${file} is not readable JSON`); return 1; }
+        const result = verifySavedReport(saved, pinned.toLowerCase(), v['binding-key']);
+        if (!result.ok) { err(`FAIL: ${result.reason}`); return 1; }
+        out(`OK purchase ${result.purchase_id}: ${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; paid ${result.amount} by ${result.payer} in ${result.transaction}`);
+        return 0;
+      }
+      default:
+        err(`unknown command ${cmd}\n${USAGE}`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof UsageError) { err(`${e.message}\n${USAGE}`); return 2; }
+    if (e instanceof BuyerRefused) { err(`REFUSED ${e.message}`); return 1; }
+    err(`ERROR ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+function hexKey(hex: string): Uint8Array {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new UsageError('BUYER_CHECKPOINT_KEY must be 64 hex characters');
+  return Uint8Array.from(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+}
