@@ -10,6 +10,7 @@ import { redeem } from './redeem.js';
 import type { ResumeDeps } from './resume.js';
 import { loadPurchase } from './stream.js';
 import { keySha256, requireServiceRequestKey } from './request-key.js';
+import { paymentTermsOnWire } from './payment-terms.js';
 
 // POST /v1/rights/preflight (spec §4): the single report sold in one round trip, keyed by the buyer's
 // X-Service-Request instead of a claim. It is the quote flow's application services end to end:
@@ -50,14 +51,7 @@ export function preflightDiscovery(deps: Pick<PreflightDeps, 'terms'>): Prefligh
     ],
     purposes: [...REPORT_PURPOSES],
     prices_micro: { fresh: SINGLE_REPORT_PRICE.fresh.toString(), deep: SINGLE_REPORT_PRICE.deep.toString() },
-    payment: {
-      protocol: 'x402',
-      x402_version: 2,
-      scheme: 'exact',
-      network: deps.terms.network,
-      asset: deps.terms.asset,
-      pay_to: deps.terms.payTo,
-    },
+    payment: paymentTermsOnWire(deps.terms),
     request_binding: {
       extension: 'service-request-binding',
       version: 'service-request-v1',

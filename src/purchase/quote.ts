@@ -13,6 +13,7 @@ import { purchaseId } from '../../streams/purchase/ids.js';
 import { claimSha256, claimTokenFor } from './claim.js';
 import type { MoneyPathDeps } from './deps.js';
 import { loadPurchase, execute, type QuotedView } from './stream.js';
+import { paymentTermsOnWire } from './payment-terms.js';
 
 // POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
 // fetch or append) → evaluate → no declaration: nothing stored, nothing charged; else `Quoted`.
@@ -133,15 +134,7 @@ export function availableFrom(deps: MoneyPathDeps, q: QuotedView): AvailableQuot
     input_sha256: q.input_sha256,
     decision_preview: q.decision_preview,
     charge_micro: q.price_micro,
-    payment: {
-      protocol: 'x402',
-      x402_version: 2,
-      scheme: 'exact',
-      network: deps.terms.network,
-      asset: deps.terms.asset,
-      pay_to: deps.terms.payTo,
-      amount: q.price_micro,
-    },
+    payment: { ...paymentTermsOnWire(deps.terms), amount: q.price_micro },
     expires_at: q.expires_at,
     signed_quote: q.signed_quote as AvailableQuote['signed_quote'],
     legal_clearance: false,

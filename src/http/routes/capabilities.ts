@@ -5,6 +5,7 @@ import { REPORT_PURPOSES } from '../../rsl/purposes.js';
 import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
 import { NONCE_PREFIX } from '../wire/offer.js';
 import type { PaymentTerms } from '../../purchase/deps.js';
+import { paymentTermsOnWire } from '../../purchase/payment-terms.js';
 
 // GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.
 // Encoded through the codec so the answer can never drift from the contract.
@@ -37,15 +38,10 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
       { sku: 'rights.revalidate.v1', enabled: deps.enabled.revalidate, endpoint: '/v1/rights/ingestion-gate', tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE), purposes: [...REPORT_PURPOSES] },
     ],
     payment: {
-      protocol: 'x402',
-      x402_version: 2,
-      scheme: 'exact',
-      network: deps.terms.network,
-      asset: deps.terms.asset,
+      ...paymentTermsOnWire(deps.terms),
       asset_symbol: 'USDC',
       asset_decimals: 6,
       eip712: deps.terms.eip712,
-      pay_to: deps.terms.payTo,
       request_binding: { extension: 'service-request-binding', nonce_prefix: NONCE_PREFIX, version: 'service-request-v1' },
     },
     evidence: {
