@@ -5,6 +5,12 @@ import { keyIdOf } from '../evidence/public-key.js';
 import { QuotePayload } from '../evidence/payloads.js';
 import { AvailableQuote, UnavailableQuote } from '../http/wire/quote.js';
 import { SINGLE_REPORT_SKU } from '../http/wire/common.js';
+import { GATE_PATH, GATE_SKU, IngestionGateUnavailable } from '../http/wire/ingestion-gate.js';
+import { gateInput, type GateQuestion } from '../gate/gate-input.js';
+import { SIWX_MAX_AGE_SECONDS } from '../gate/siwx-challenge.js';
+import { sha256Hex } from '../evidence/digest.js';
+import { purchaseId } from '../../streams/purchase/purchase-id.js';
+import { paymentIntentHeader, signInWithXHeader } from './gate-headers.js';
 import { inputSha256 } from '../payment/binding.js';
 import { chainIdOf } from '../payment/x402-constants.js';
 import { encodePaymentSignature, decodePaymentResponse } from '../payment/x402-headers.js';
@@ -31,6 +37,11 @@ export interface BuyerOptions {
   maxPerReportMicro: bigint | number | string;
   maxPerTaskMicro: bigint | number | string;
   checkpointStore: CheckpointStore;
+  /**
+   * The service's public base URL when `baseUrl` is another route to it (a tunnel, a proxy). The gate's
+   * sign-in proof and payment intent name the public gate URL. Defaults to `baseUrl`.
+   */
+  publicUrl?: string;
   fetch?: typeof globalThis.fetch;
   /** Progress events; they carry ids, amounts and transaction hashes only — never a claim, key, signature or checkpoint. */
   log?: (e: BuyerLogEvent) => void;
@@ -58,6 +69,12 @@ export type BuyResult =
 
 export type Quote = AvailableQuote | UnavailableQuote;
 
+/** An ingestion-gate question (spec §2.3); resources in their canonical spelling, 1–4 of them. */
+export type GateRequest = GateQuestion;
+export type GateResult =
+  | { status: 'unavailable'; reason: 'NO_VERIFIABLE_DECLARATION'; resources: string[]; input_sha256: string; charge_micro: '0' }
+  | Exclude<BuyResult, { status: 'unavailable' }>;
+
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const AMBIGUOUS_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
@@ -75,6 +92,7 @@ const EIP3009_TYPES = {
 
 export function createBuyer(opts: BuyerOptions) {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const gateUrl = (opts.publicUrl ?? opts.baseUrl).replace(/\/+$/, '') + GATE_PATH;
   const f = opts.fetch ?? globalThis.fetch.bind(globalThis);
   const log = (e: BuyerLogEvent) => { try { opts.log?.(e); } catch { /* a logger never breaks a purchase */ } };
   const pinnedKey = typeof opts.pins.evidenceKey === 'string' ? opts.pins.evidenceKey.toLowerCase() : opts.pins.evidenceKey.public_key.toLowerCase();
@@ -203,14 +221,32 @@ export function createBuyer(opts: BuyerOptions) {
     return cp;
   }
 
+  // Gate sign-in proofs by purchase id. A proof is not a payment: it is re-signed when stale (a resume
+  // may come long after the first send), while the payment header is never re-signed.
+  const signIns = new Map<string, { header: string; at: number }>();
+  async function gateSignIn(purchase: string, binding: { gateUrl: string; key: string; inputSha256: string; network: string }): Promise<string> {
+    const cached = signIns.get(purchase);
+    if (cached && Date.now() - cached.at < (SIWX_MAX_AGE_SECONDS - 120) * 1000) return cached.header;
+    const header = await signInWithXHeader(opts.account, binding);
+    signIns.set(purchase, { header, at: Date.now() });
+    log({ step: 'signed-in', purchase_id: purchase });
+    return header;
+  }
+  const gateHeaders = async (purchase: string, key: string, x: { resource: string; input_sha256: string; network: string }) => ({
+    'x-service-request': key,
+    'x-service-payment-intent': paymentIntentHeader({ payer: getAddress(opts.account.address), resource: x.resource, input_sha256: x.input_sha256, network: x.network }),
+    'sign-in-with-x': await gateSignIn(purchase, { gateUrl: x.resource, key, inputSha256: x.input_sha256, network: x.network }),
+  });
+
   async function sendOnce(cp: BuyerCheckpoint): Promise<Response> {
     const signal = AbortSignal.timeout(requestTimeoutMs);
     if (cp.flow === 'quote') {
       return f(`${cp.base_url}${cp.path}`, { headers: { 'x-service-claim': cp.key, 'payment-signature': cp.payment_signature }, signal });
     }
+    const privateHeaders = cp.flow === 'gate' ? await gateHeaders(cp.purchase_id, cp.key, cp.expected) : { 'x-service-request': cp.key };
     return f(`${cp.base_url}${cp.path}`, {
       method: 'POST', signal,
-      headers: { 'content-type': 'application/json', 'x-service-request': cp.key, 'payment-signature': cp.payment_signature },
+      headers: { 'content-type': 'application/json', ...privateHeaders, 'payment-signature': cp.payment_signature },
       body: JSON.stringify(cp.body ?? {}),
     });
   }
@@ -320,6 +356,37 @@ export function createBuyer(opts: BuyerOptions) {
     return deliver(cp, false);
   }
 
+  /**
+   * POST /v1/rights/ingestion-gate for 1–4 resources (spec §2.3–§2.5, §5.5). The buyer computes the
+   * normalized input and its digest itself, signs in as the payer over exactly this request, states the
+   * payment intent, and pays only an offer for the published price of that input (base + per unique
+   * URL); then the same checkpoint, resume and verification as every paid report.
+   */
+  async function ingestionGate(req: GateRequest): Promise<GateResult> {
+    const q = gateInput(req);
+    const price = q.price_micro;
+    if (price > maxPerReport) throw new BuyerRefused('PRICE_ABOVE_REPORT_BUDGET', `the gate price ${price} for ${q.body.resources.length} resource(s) exceeds the per-report cap ${maxPerReport}`);
+    if (spent + price > maxPerTask) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', `paying ${price} would exceed the task budget (${spent} of ${maxPerTask} spent)`);
+    const key = toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    const id = purchaseId({ sku: GATE_SKU, key_sha256: sha256Hex(key), input_sha256: q.input_sha256 });
+    const body = { ...q.body, max_total_micro: price.toString() };
+    log({ step: 'gate', purchase_id: id, resources: q.body.resources.length, purpose: q.body.purpose, tier: q.body.tier, price_micro: price.toString() });
+    const expected = { resource: gateUrl, input_sha256: q.input_sha256, network: pins.network };
+    const res = await f(`${baseUrl}${GATE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await gateHeaders(id, key, expected)) }, body: JSON.stringify(body) });
+    if (res.status === 200) {
+      const un = IngestionGateUnavailable.decode(await res.json());
+      if (isLeft(un) || un.right.input_sha256 !== q.input_sha256) throw new BuyerRefused('QUOTE_INVALID', 'a 200 gate answer without payment must be an unavailable answer for this input, charging 0');
+      signIns.delete(id);
+      log({ step: 'gate.unavailable', purchase_id: id, reason: un.right.reason });
+      return { status: 'unavailable', reason: un.right.reason, resources: un.right.resources.map((r) => r.resource), input_sha256: q.input_sha256, charge_micro: '0' };
+    }
+    if (res.status !== 402) { const e = await errorOf(res); throw new BuyerRefused('SERVICE_ERROR', `ingestion gate answered ${res.status} ${e.code}: ${e.message}`, { status: res.status, code: e.code }); }
+    await res.arrayBuffer();
+    const cp = await prepare('gate', GATE_PATH, key, body, res.headers.get('payment-required'),
+      { amount: price.toString(), purchase_id: id, resource: gateUrl, input_sha256: q.input_sha256 });
+    return deliver(cp, false) as Promise<GateResult>;
+  }
+
   /** Resumes a checkpointed purchase (after a crash or RESUME_EXHAUSTED): the same authorization, never a new one. */
   async function resume(purchaseId: string): Promise<BuyResult> {
     const cp = await store.load(purchaseId);
@@ -329,7 +396,7 @@ export function createBuyer(opts: BuyerOptions) {
   }
 
   return {
-    capabilities, quote, buyReport, preflight, resume,
+    capabilities, quote, buyReport, preflight, ingestionGate, resume,
     get spentMicro() { return spent; },
     get address() { return opts.account.address; },
   };

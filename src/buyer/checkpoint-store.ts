@@ -8,15 +8,15 @@ import { isRight } from 'fp-ts/lib/Either.js';
 
 export interface BuyerCheckpoint {
   version: 'buyer-checkpoint-v1';
-  flow: 'quote' | 'preflight';
+  flow: 'quote' | 'preflight' | 'gate';
   purchase_id: string;
   /** Base URL of the service the payment was made for. */
   base_url: string;
-  /** Quote flow: the report URL path; preflight: the preflight path. */
+  /** Quote flow: the report URL path; preflight and gate: their endpoint path. */
   path: string;
   /** The binding key: claim token (quote) or X-Service-Request value (preflight). Secret. */
   key: string;
-  /** Preflight only: the exact request body to resend. */
+  /** Preflight and gate: the exact request body to resend. */
   body?: Record<string, unknown>;
   /** The signed PAYMENT-SIGNATURE header value. Secret. */
   payment_signature: string;

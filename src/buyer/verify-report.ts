@@ -3,7 +3,11 @@ import { verifyEnvelope } from '../evidence/verify.js';
 import { digestOf } from '../evidence/digest.js';
 import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from '../evidence/payloads.js';
 import { PaidReportResponse } from '../http/wire/report.js';
+import { GATE_SKU, IngestionGateResponse } from '../http/wire/ingestion-gate.js';
 import { boundNonce, looksBound } from '../payment/binding.js';
+import { decisionFor } from '../rsl/vocabulary.js';
+import { gateInput } from '../gate/gate-input.js';
+import * as t from 'io-ts';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
 // `verify` (offline, a saved file). Pure, synchronous, browser-safe. Returns the first failed check
@@ -45,9 +49,12 @@ export type VerifyResult =
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const fail = (reason: string): VerifyResult => ({ ok: false, reason });
 
+/** A single report (GET /v1/rights/reports/{id}, preflight) or an ingestion-gate report. */
+const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse]);
+
 export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
-  const decoded = PaidReportResponse.decode(input.response);
-  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse)');
+  const decoded = PaidResponse.decode(input.response);
+  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
   const body = decoded.right;
   if (!verifyEnvelope(body.evidence, evidenceKeyHex)) return fail('evidence signature does not verify with the pinned key');
   if (!verifyEnvelope(body.delivery_proof, evidenceKeyHex)) return fail('delivery proof signature does not verify with the pinned key');
@@ -58,6 +65,10 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   const evidence = ev.right;
   const proof = pr.right;
   const report = body.report;
+  // A gate report answers several resources; its binding resource is the gate URL, so what ties the
+  // report to the payment is the question itself: input_sha256 recomputed from the report's own fields.
+  const isGate = report.sku === GATE_SKU;
+  const decisionOf = (r: (typeof report.resources)[number]) => ('decision' in r ? r.decision : decisionFor(r.classification));
 
   if (proof.report_sha256 !== digestOf(report)) return fail('report digest does not match the delivery proof (report_sha256)');
   if (proof.evidence_sha256 !== digestOf(body.evidence)) return fail('evidence digest does not match the delivery proof (evidence_sha256)');
@@ -67,8 +78,15 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   for (let i = 0; i < report.resources.length; i++) {
     const r = report.resources[i]!;
     const e = evidence.resources[i]!;
-    if (r.resource !== e.resource || r.classification !== e.classification || (e.decision !== undefined && e.decision !== r.decision)) {
+    if (r.resource !== e.resource || r.classification !== e.classification || (e.decision !== undefined && e.decision !== decisionOf(r))) {
       return fail(`report resource ${i} differs from the signed evidence`);
+    }
+  }
+  if (isGate) {
+    const g = body.report as t.TypeOf<typeof IngestionGateResponse>['report'];
+    const question = gateInput({ resources: g.resources.map((r) => r.resource), purpose: g.purpose, user_class: g.user_class, geo: g.geo, freshness_seconds: g.freshness_seconds, tier: g.tier });
+    if (question.input_sha256 !== proof.input_sha256 || question.body.resources.length !== g.resources.length) {
+      return fail('the gate report does not answer the paid question (input_sha256 recomputed from the report differs)');
     }
   }
 
@@ -87,7 +105,8 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     if (r.purchase_id !== proof.purchase_id) return fail('binding mismatch: offer receipt is for another purchase');
     if (r.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('binding mismatch: settled nonce is not the offered bound nonce');
     if (r.input_sha256 !== proof.input_sha256) return fail('binding mismatch: offer input_sha256 differs from the proof');
-    if (report.resources.length === 1 && r.resource !== report.resources[0]!.resource) return fail('binding mismatch: offer resource differs from the report');
+    if (!isGate && r.resource !== report.resources[0]?.resource) return fail('binding mismatch: offer resource differs from the report');
+    if (input.binding && input.binding.resource !== r.resource) return fail('binding mismatch: binding resource differs from the signed offer');
     if (r.amount !== s.amount || !sameAddr(r.asset, s.asset) || !sameAddr(r.pay_to, s.pay_to) || r.network !== s.network) {
       return fail('settlement differs from the signed offer (amount, asset, recipient or network)');
     }
@@ -110,7 +129,7 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     if (x.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('settlement nonce differs from the signed authorization');
     if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256) return fail('input_sha256 differs from the quoted input');
     if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id) return fail('purchase id differs from the quoted purchase');
-    if (x.resource !== undefined && report.resources.length === 1 && report.resources[0]!.resource !== x.resource) return fail('report is for another resource');
+    if (x.resource !== undefined && !isGate && report.resources[0]?.resource !== x.resource) return fail('report is for another resource');
   }
   return {
     ok: true,
@@ -118,7 +137,7 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     transaction: s.transaction,
     amount: s.amount,
     payer: s.payer,
-    classifications: report.resources.map((r) => ({ resource: r.resource, classification: r.classification, decision: r.decision })),
+    classifications: report.resources.map((r) => ({ resource: r.resource, classification: r.classification, decision: decisionOf(r) })),
   };
 }
 

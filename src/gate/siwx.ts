@@ -1,8 +1,8 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { formatSIWEMessage, type CompleteSIWxInfo } from '@x402/extensions/sign-in-with-x';
+import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { GATE_SIWX_PROFILE, SiwxProof } from '../http/wire/ingestion-gate.js';
-import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
+import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-challenge.js';
 
 // SIGN-IN-WITH-X under profile `service-siwx-payment-v1` (spec §5.5). The header is the x402
 // sign-in-with-x client payload (base64 JSON, EIP-4361 message signed with EIP-191 by an EOA); what the
@@ -13,36 +13,13 @@ import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
 //   nonce     = the 48 hex digits of the bound payment nonce (sha256 of {version, resource, key, input_sha256})
 //   resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]
 //   issuedAt  within SIWX_MAX_AGE_SECONDS (and not in the future beyond skew); expirationTime/notBefore honoured.
-// The buyer computes all of it itself (it knows its key), so it signs in before the first request.
+// The buyer computes all of it itself (./siwx-challenge.ts; it knows its key), so it signs in before
+// the first request.
 // The proof is not a payment: the payment is still the EIP-3009 authorization with the bound nonce.
 
-export const SIWX_STATEMENT = `Sign in as the payer of one rights ingestion-gate request (${GATE_SIWX_PROFILE}). This is not a payment authorization.`;
-export const SIWX_MAX_AGE_SECONDS = 900;
 const SKEW_SECONDS = 60;
 
-export const inputResourceUrn = (inputSha256: string) => `urn:service-request:input-sha256:${inputSha256}`;
-
-export interface SiwxBinding {
-  gateUrl: string;
-  key: string;
-  inputSha256: string;
-  network: string;
-}
-
-/** The message fields a buyer must sign for this request (everything but its address and issuedAt). */
-export function siwxChallenge(b: SiwxBinding, issuedAt: string): CompleteSIWxInfo {
-  return {
-    domain: new URL(b.gateUrl).host,
-    uri: b.gateUrl,
-    statement: SIWX_STATEMENT,
-    version: '1',
-    nonce: boundNonce({ resource: b.gateUrl, key: b.key, input_sha256: b.inputSha256 }).slice(NONCE_PREFIX.length),
-    issuedAt,
-    resources: [b.gateUrl, inputResourceUrn(b.inputSha256)],
-    chainId: b.network,
-    type: 'eip191',
-  };
-}
+export { siwxChallenge, SIWX_STATEMENT, SIWX_MAX_AGE_SECONDS, inputResourceUrn, type SiwxBinding } from './siwx-challenge.js';
 
 export type SiwxCheck = { ok: true; signer: Hex } | { ok: false; status: number; code: string; reason: string; message: string };
 

@@ -15,11 +15,12 @@ export function recordingStore() {
   return { store, calls, boxes: inner.boxes };
 }
 
-export function buyerFor(w: DemoWorld, o: { baseUrl?: string; buyerIndex?: number; maxPerReportMicro?: bigint; maxPerTaskMicro?: bigint; store?: CheckpointStore } = {}) {
+export function buyerFor(w: DemoWorld, o: { baseUrl?: string; publicUrl?: string; buyerIndex?: number; maxPerReportMicro?: bigint; maxPerTaskMicro?: bigint; store?: CheckpointStore } = {}) {
   const events: BuyerLogEvent[] = [];
   const rec = recordingStore();
   const buyer = createBuyer({
     baseUrl: o.baseUrl ?? w.url,
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     account: privateKeyToAccount(w.devnet.buyers[o.buyerIndex ?? 0]!.privateKey),
     pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey: w.service.evidenceKey },
     maxPerReportMicro: o.maxPerReportMicro ?? 50_000n,

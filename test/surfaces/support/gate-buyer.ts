@@ -5,7 +5,8 @@ import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-wi
 import { siwxChallenge } from '../../../src/gate/siwx.js';
 import { normalizeGateRequest } from '../../../src/gate/normalize.js';
 import { decodeOrThrow } from '../../../src/http/decode.js';
-import { IngestionGateRequest, PAYMENT_INTENT_VERSION } from '../../../src/http/wire/ingestion-gate.js';
+import { IngestionGateRequest } from '../../../src/http/wire/ingestion-gate.js';
+import { paymentIntentHeader } from '../../../src/buyer/gate-headers.js';
 
 // A service-aware gate buyer (spec §5.5): it computes input_sha256 of its own normalized body, writes
 // the unsigned payment intent, and signs in with the x402 sign-in-with-x client helper over the
@@ -18,7 +19,7 @@ export function gateInputSha256(body: unknown, coveredOrigins: string[]): string
 }
 
 export const intentHeader = (i: { payer: string; resource: string; input_sha256: string; network?: string }) =>
-  Buffer.from(JSON.stringify({ version: PAYMENT_INTENT_VERSION, payer: i.payer, resource: i.resource, input_sha256: i.input_sha256, network: i.network ?? 'eip155:8453' })).toString('base64');
+  paymentIntentHeader({ ...i, network: i.network ?? 'eip155:8453' });
 
 export async function siwxHeader(o: { signerKey: Hex; gateUrl: string; key: string; inputSha256: string; network?: string; issuedAt?: string }): Promise<string> {
   const account = privateKeyToAccount(o.signerKey);
