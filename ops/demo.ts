@@ -5,11 +5,13 @@ import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
 
 // `npm run demo`: the whole purchase as a customer lives it, on a fresh local world. Starts the devnet,
 // four RSL publishers over real HTTPS on loopback and the service; then a buyer (pinned network, asset,
-// recipient and evidence key; per-report and per-task caps) buys a report for each, printing every
-// step, the verified classification and the on-chain transfer. Exits 0 when all four came out as expected.
+// recipient and evidence key; per-report and per-task caps) buys a report for each, then one
+// ingestion-gate report for all four, printing every step, the verified classifications and the
+// on-chain transfers. Exits 0 when everything came out as expected.
 
 const usdc = (micro: bigint | string) => `${formatUnits(BigInt(micro), 6)} USDC`;
 const say = (line = '') => process.stdout.write(`${line}\n`);
+const TASK_CAP = 300_000n;
 
 async function main(): Promise<number> {
   say('Rights Preflight Service — demo');
@@ -30,8 +32,8 @@ async function main(): Promise<number> {
       baseUrl: w.url,
       account,
       pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
-      maxPerReportMicro: 50_000n,
-      maxPerTaskMicro: 200_000n,
+      maxPerReportMicro: 150_000n,
+      maxPerTaskMicro: TASK_CAP,
       checkpointStore: memoryCheckpointStore(),
       log: (e: BuyerLogEvent) => {
         const { step, ...rest } = e;
@@ -71,17 +73,37 @@ async function main(): Promise<number> {
       }
     }
 
+    // The ingestion gate: the same four URLs in one paid request (sign-in proof + payment intent first).
+    say();
+    const gateResources = cases.map((c) => c.resource);
+    say(`▶ ingestion gate: ${gateResources.length} resources in one request (purpose rag-ingestion, tier fresh)`);
+    const before = await w.devnet.balanceOf(account.address);
+    const gate = await buyer.ingestionGate({ resources: gateResources, purpose: 'rag-ingestion' });
+    const after = await w.devnet.balanceOf(account.address);
+    let gateDelivered = 0;
+    if (gate.status === 'delivered') {
+      gateDelivered = 1;
+      for (const r of gate.classifications) say(`  ✔ ${r.resource}: ${r.classification}`);
+      say(`    transfer ${gate.transaction}: ${usdc(gate.amount_micro)} ${gate.payer} → ${w.devnet.payTo}`);
+      say(`    buyer balance ${usdc(before)} → ${usdc(after)}`);
+      const expected = cases.map((c) => (c.expect === 'unavailable' ? 'NO_MACHINE_READABLE_DECLARATION' : c.expect));
+      if (JSON.stringify(gate.classifications.map((r) => r.classification)) !== JSON.stringify(expected) || before - after !== BigInt(gate.amount_micro)) failures++;
+    } else {
+      say(`  ✘ ${gate.status}: ${'reason' in gate ? gate.reason : ''}`);
+      failures++;
+    }
+
     say();
     say('On-chain transfers buyer → recipient:');
     const transfers = await w.devnet.transfers(account.address, w.devnet.payTo);
     for (const t of transfers) say(`  block ${t.blockNumber}  ${t.transaction}  ${usdc(t.value)}`);
     say(`buyer balance     ${usdc(await w.devnet.balanceOf(account.address))}`);
     say(`recipient balance ${usdc(await w.devnet.balanceOf(w.devnet.payTo))}`);
-    say(`spent this task   ${usdc(buyer.spentMicro)} (cap ${usdc(200_000n)})`);
-    const delivered = results.filter((r) => r.result.status === 'delivered').length;
+    say(`spent this task   ${usdc(buyer.spentMicro)} (cap ${usdc(TASK_CAP)})`);
+    const delivered = results.filter((r) => r.result.status === 'delivered').length + gateDelivered;
     if (transfers.length !== delivered) failures++;
     say();
-    say(failures === 0 ? `demo OK: ${results.length} classifications, ${transfers.length} transfers` : `demo FAILED: ${failures} unexpected outcome(s)`);
+    say(failures === 0 ? `demo OK: ${results.length} classifications, one ingestion-gate report, ${transfers.length} transfers` : `demo FAILED: ${failures} unexpected outcome(s)`);
     return failures === 0 ? 0 : 1;
   } finally {
     await w.close();

@@ -5,13 +5,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 
-// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | verify.
+// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
 
 const USAGE = `usage: rights-preflight <command> [options]
   capabilities                       [--service URL]
   quote <resource-url> --purpose P   [--tier fresh|deep] [--service URL] [pins]
   buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
+  gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
+                                     one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
   verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
@@ -22,7 +24,7 @@ const options = {
   service: { type: 'string' }, purpose: { type: 'string' }, tier: { type: 'string' }, out: { type: 'string' },
   network: { type: 'string' }, asset: { type: 'string' }, recipient: { type: 'string' }, key: { type: 'string' },
   'max-per-report': { type: 'string' }, 'max-per-task': { type: 'string' }, 'checkpoint-dir': { type: 'string' },
-  'binding-key': { type: 'string' }, preflight: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'binding-key': { type: 'string' }, geo: { type: 'string' }, preflight: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 class UsageError extends Error {}
@@ -30,7 +32,7 @@ class UsageError extends Error {}
 export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   let parsed;
   try { parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
-  const { values: v, positionals: [cmd, arg] } = parsed;
+  const { values: v, positionals: [cmd, arg, ...more] } = parsed;
   if (v.help || !cmd) { out(USAGE); return cmd ? 0 : 2; }
   const need = (name: string, value: string | undefined): string => { if (!value) throw new UsageError(`missing ${name}`); return value; };
   const service = () => need('--service or RIGHTS_SERVICE_URL', v.service ?? env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
@@ -77,13 +79,19 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         out(JSON.stringify(shown, null, 2));
         return 0;
       }
-      case 'buy': {
+      case 'buy':
+      case 'gate': {
         const key = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
         const buyer = await buyerFromPins(key, (e) => {
           const { step, ...rest } = e;
           err(`[${step}] ${Object.entries(rest).filter(([, x]) => x !== undefined).map(([k, x]) => `${k}=${x}`).join(' ')}`);
         });
-        const r = v.preflight ? await buyer.preflight(request()) : await buyer.buyReport(request());
+        const r = cmd === 'gate'
+          ? await buyer.ingestionGate({
+            resources: [need('<url>', arg), ...more], purpose: need('--purpose', v.purpose) as 'ai-input', tier: (v.tier ?? 'fresh') as 'fresh',
+            ...(v.geo ? { geo: v.geo } : {}),
+          })
+          : v.preflight ? await buyer.preflight(request()) : await buyer.buyReport(request());
         if (r.status === 'delivered') {
           if (v.out) await writeFile(v.out, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
           out(JSON.stringify({ status: r.status, purchase_id: r.purchase_id, classifications: r.classifications, transaction: r.transaction, amount_micro: r.amount_micro, saved: v.out ?? null }, null, 2));

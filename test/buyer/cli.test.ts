@@ -87,3 +87,26 @@ test.serial('buy through the CLI prints progress, saves a report that verify acc
   t.is(caps.code, 0);
   t.is(JSON.parse(caps.stdout).evidence.keys[0].public_key, key);
 });
+
+test.serial('gate through the CLI buys one ingestion-gate report for two URLs, and verify accepts the saved file', async (t) => {
+  const buyer = w.devnet.buyers[2]!;
+  const out = path.join(dir, 'gate.json');
+  const before = await w.devnet.balanceOf(buyer.address);
+  const r = await run(['gate', 'https://open.demo.example/articles/oceans', 'https://closed.demo.example/articles/markets', '--purpose', 'summarization', '--out', out], {
+    RIGHTS_SERVICE_URL: w.url, BUYER_PRIVATE_KEY: buyer.privateKey, BUYER_NETWORK: w.devnet.network, BUYER_ASSET: w.devnet.usdc,
+    BUYER_RECIPIENT: w.devnet.payTo, BUYER_EVIDENCE_KEY: key, BUYER_MAX_PER_REPORT_MICRO: '80000', BUYER_MAX_PER_TASK_MICRO: '80000',
+  });
+  t.is(r.code, 0, r.stderr);
+  for (const step of ['[gate]', '[signed-in]', '[offer.ok]', '[checkpoint.saved]', '[delivered]']) t.true(r.stderr.includes(step), step);
+  t.deepEqual(JSON.parse(r.stdout).classifications.map((c: any) => c.classification), ['PERMITTED_BY_OBSERVED_DECLARATION', 'PROHIBITED_BY_OBSERVED_DECLARATION']);
+  t.is(await w.devnet.balanceOf(buyer.address), before - 80_000n);
+  const v = await run(['verify', out, '--key', key]);
+  t.is(v.code, 0, v.stderr);
+  t.regex(v.stdout, /open\.demo\.example\/articles\/oceans PERMITTED_BY_OBSERVED_DECLARATION, https:\/\/closed\.demo\.example\/articles\/markets PROHIBITED/);
+  const saved = JSON.parse(await readFile(out, 'utf8'));
+  saved.response.report.resources.reverse();
+  saved.response.evidence.payload.resources.reverse();
+  const bad = await run(['verify', await write('gate-reordered.json', saved), '--key', key]);
+  t.is(bad.code, 1);
+  t.regex(bad.stderr, /^FAIL: /);
+});
