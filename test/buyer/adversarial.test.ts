@@ -2,7 +2,7 @@ import test from 'ava';
 import { BuyerRefused } from '../../src/buyer/index.js';
 import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
 import { buyerFor } from './support/buyer-world.js';
-import { rewritePaymentRequired, startProxy, type Proxy } from './support/proxy.js';
+import { assertResumedWithOneAuthorization, dropFirstPaidAnswer, isPaid, rewritePaymentRequired, startProxy, type Proxy } from './support/proxy.js';
 
 // A real HTTP peer between the buyer and the real service alters or swallows answers.
 
@@ -12,7 +12,6 @@ test.before(async () => { w = await startDemoWorld(); proxy = await startProxy(w
 test.after.always(async () => { await proxy?.close(); await w?.close(); });
 test.beforeEach(() => { proxy.rewrite = undefined; proxy.seen.length = 0; });
 
-const isPaid = (ex: { headers: Record<string, unknown> }) => typeof ex.headers['payment-signature'] === 'string';
 const article = (n: string) => `https://open.demo.example/articles/${n}`;
 
 test.serial('a paid report with one byte changed is held: no report is returned', async (t) => {
@@ -63,24 +62,12 @@ for (const [what, edit, code] of [
 
 test.serial('a paid response dropped on the way back is resumed with the same checkpoint: one transfer, one delivery', async (t) => {
   const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 2 });
-  let dropped = 0;
-  let checkpointAtFirstSend: number | undefined;
-  proxy.rewrite = (ex) => {
-    if (!isPaid(ex)) return undefined;
-    if (dropped === 0) { dropped++; checkpointAtFirstSend = b.boxes.size; return 'drop'; }
-    return undefined;
-  };
+  const dropped = dropFirstPaidAnswer(proxy, b.boxes);
   const before = await w.devnet.balanceOf(b.address);
   const r = await b.buyer.buyReport({ resource: article('oceans'), purpose: 'ai-index', tier: 'fresh' });
   if (r.status !== 'delivered') return t.fail(JSON.stringify(r));
   t.true(r.resumed);
-  t.is(checkpointAtFirstSend, 1, 'the encrypted checkpoint existed before the payment was sent');
-  const paid = proxy.seen.filter(isPaid);
-  t.is(paid.length, 2);
-  t.is(paid[0]!.headers['payment-signature'], paid[1]!.headers['payment-signature']);
-  t.is(paid[0]!.headers['payment-signature'], b.calls[0]!.header);
-  t.is(b.calls.filter((c) => c.op === 'save').length, 1, 'signed once, checkpointed once');
-  t.is(b.events.filter((e) => e.step === 'signed').length, 1);
+  assertResumedWithOneAuthorization(t, proxy, b, dropped);
   t.is(proxy.seen.filter((e) => e.path === '/v1/rights/quote').length, 1, 'never re-quoted');
   const transfers = await w.devnet.transfers(b.address, w.devnet.payTo);
   t.is(transfers.length, 1);

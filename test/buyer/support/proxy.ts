@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ExecutionContext } from 'ava';
 
 // A real HTTP peer between the buyer and the service (127.0.0.1): forwards every request and lets a
 // test rewrite a response, or swallow it after the service has handled it (the socket is destroyed).
@@ -42,4 +43,32 @@ export function rewritePaymentRequired(headers: Record<string, string>, edit: (p
   const pr = JSON.parse(Buffer.from(headers['payment-required']!, 'base64').toString('utf8'));
   edit(pr);
   return { ...headers, 'payment-required': Buffer.from(JSON.stringify(pr), 'utf8').toString('base64') };
+}
+
+/** A request that carried a signed payment. */
+export const isPaid = (ex: { headers: Record<string, unknown> }) => typeof ex.headers['payment-signature'] === 'string';
+
+/**
+ * Swallows the first paid answer after the service handled it, and records how many encrypted
+ * checkpoints the buyer held at that moment (the checkpoint must exist before the payment leaves).
+ */
+export function dropFirstPaidAnswer(proxy: Proxy, checkpoints: { size: number }): { checkpointsAtFirstSend: number | undefined } {
+  const seen: { checkpointsAtFirstSend: number | undefined } = { checkpointsAtFirstSend: undefined };
+  proxy.rewrite = (ex) => {
+    if (!isPaid(ex) || seen.checkpointsAtFirstSend !== undefined) return undefined;
+    seen.checkpointsAtFirstSend = checkpoints.size;
+    return 'drop';
+  };
+  return seen;
+}
+
+/** Resumed, not repeated: the same signed header went out twice; it was signed and checkpointed once. */
+export function assertResumedWithOneAuthorization(t: ExecutionContext, proxy: Proxy, b: { calls: { op: string; header?: string }[]; events: { step: string }[] }, dropped: { checkpointsAtFirstSend: number | undefined }) {
+  t.is(dropped.checkpointsAtFirstSend, 1, 'the encrypted checkpoint existed before the payment was sent');
+  const paid = proxy.seen.filter(isPaid);
+  t.is(paid.length, 2);
+  t.is(paid[0]!.headers['payment-signature'], paid[1]!.headers['payment-signature']);
+  t.is(paid[0]!.headers['payment-signature'], b.calls[0]!.header);
+  t.is(b.calls.filter((c) => c.op === 'save').length, 1, 'signed once, checkpointed once');
+  t.is(b.events.filter((e) => e.step === 'signed').length, 1);
 }
