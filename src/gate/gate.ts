@@ -11,6 +11,8 @@ import { WrongExpectedRevision } from '../store/port.js';
 import { purchaseId } from '../../streams/purchase/ids.js';
 import { ensureOffered, offerAnswer, type Binding, type HttpAnswer } from '../purchase/offer.js';
 import { redeem } from '../purchase/redeem.js';
+import { decisionFor } from '../rsl/vocabulary.js';
+import { signQuote } from '../purchase/signed-quote.js';
 import type { ResumeDeps } from '../purchase/resume.js';
 import { execute, loadPurchase, type Loaded } from '../purchase/stream.js';
 import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
@@ -83,12 +85,9 @@ function paymentFrom(header: string): Hex | undefined {
   }
 }
 
+// The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
+// demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
 const RESTRICTIVENESS = ['PROHIBITED_BY_OBSERVED_DECLARATION', 'LICENSE_REQUIRED', 'CONFLICT', 'UNKNOWN', 'NO_MACHINE_READABLE_DECLARATION', 'PERMITTED_BY_OBSERVED_DECLARATION'] as const;
-const DECISION_OF: Record<string, string> = {
-  PROHIBITED_BY_OBSERVED_DECLARATION: 'DENY_DECLARED',
-  LICENSE_REQUIRED: 'LICENSE_REQUIRED',
-  PERMITTED_BY_OBSERVED_DECLARATION: 'ALLOW_DECLARED',
-};
 
 async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: string, payer: Hex, gateUrl: string): Promise<{ loaded: Loaded } | { unavailable: IngestionGateUnavailable }> {
   const b = n.body;
@@ -109,13 +108,10 @@ async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: str
   }
   const entries = readings.map((r) => gateEntry(r, b.purpose));
   const combined = RESTRICTIVENESS.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
-  const now = deps.now();
-  const expiresAt = new Date(now.getTime() + deps.quoteTtlSeconds * 1000).toISOString();
   const price = n.price_micro.toString();
   const input: GateQuotedInput = { sku: GATE_SKU, resource: gateUrl, purpose: b.purpose, tier: b.tier, user_class: b.user_class, geo: b.geo, freshness_seconds: b.freshness_seconds, resources: b.resources };
   const reading: GateReadings = { version: 'rsl-gate-readings-v1', readings };
-  const signedQuote = deps.sign({
-    type: 'quote',
+  const { signedQuote, expiresAt } = signQuote(deps, n.price_micro, {
     purchase_id: id,
     sku: GATE_SKU,
     resource: gateUrl,
@@ -127,14 +123,7 @@ async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: str
     freshness_seconds: b.freshness_seconds,
     input_sha256: n.input_sha256,
     classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })),
-    amount: price,
-    asset: deps.terms.asset,
-    pay_to: deps.terms.payTo,
-    network: deps.terms.network,
     payer,
-    issued_at: now.toISOString(),
-    expires_at: expiresAt,
-    key_id: deps.evidenceKeyId,
   });
   try {
     const loaded = await execute(deps, id, { state: undefined, revision: 'no_stream' }, {
@@ -146,7 +135,7 @@ async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: str
         input_sha256: n.input_sha256,
         max_total_micro: n.max_total_micro,
         price_micro: price,
-        decision_preview: { purpose: b.purpose, classification: combined, decision: DECISION_OF[combined] ?? 'UNKNOWN' },
+        decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
         signed_quote: signedQuote,
         expires_at: expiresAt,
         claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)

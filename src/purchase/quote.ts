@@ -14,6 +14,7 @@ import { claimSha256, claimTokenFor } from './claim.js';
 import type { MoneyPathDeps } from './deps.js';
 import { loadPurchase, execute, type QuotedView } from './stream.js';
 import { paymentTermsOnWire } from './payment-terms.js';
+import { signQuote } from './signed-quote.js';
 
 // POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
 // fetch or append) → evaluate → no declaration: nothing stored, nothing charged; else `Quoted`.
@@ -70,11 +71,8 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
   const purposeReading = reading.purposes.find((p) => p.purpose === req.purpose);
   if (!purposeReading) throw new Error(`reading has no entry for ${req.purpose}`);
 
-  const now = deps.now();
-  const expiresAt = new Date(now.getTime() + deps.quoteTtlSeconds * 1000).toISOString();
   const claim = claimTokenFor(deps.claimSecret, id);
-  const signedQuote = deps.sign({
-    type: 'quote',
+  const { signedQuote, expiresAt } = signQuote(deps, price, {
     purchase_id: id,
     sku: SINGLE_REPORT_SKU,
     resource: checked.url,
@@ -83,13 +81,6 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
     user_class: userClass,
     input_sha256: inputDigest,
     decision_preview: { classification: purposeReading.classification, decision: purposeReading.decision },
-    amount: price.toString(),
-    asset: deps.terms.asset,
-    pay_to: deps.terms.payTo,
-    network: deps.terms.network,
-    issued_at: now.toISOString(),
-    expires_at: expiresAt,
-    key_id: deps.evidenceKeyId,
   });
   try {
     const after = await execute(deps, id, { state: undefined, revision: 'no_stream' }, {

@@ -22,7 +22,11 @@ let certs: TestCerts;
 let origins: TestOrigins;
 const pending: Array<() => void> = [];
 
-function engine(overrides: { ca?: boolean; loopback?: boolean } = {}): RslEngine {
+// Generous limits: the whole suite runs test files in parallel on one machine, and a TLS handshake on a
+// busy loopback can take longer than a production read timeout. The timeout test sets its own.
+const UNHURRIED = { connectTimeoutMs: 5000, readTimeoutMs: 5000, totalTimeoutMs: 10_000 };
+
+function engine(overrides: { ca?: boolean; loopback?: boolean; timeouts?: typeof UNHURRIED } = {}): RslEngine {
   return createRslEngine(
     {
       coveredOrigins: ORIGINS,
@@ -30,7 +34,7 @@ function engine(overrides: { ca?: boolean; loopback?: boolean } = {}): RslEngine
       fetchExtraCaFile: overrides.ca === false ? undefined : certs.caFile,
       fetchConnectTo: Object.fromEntries(HOSTS.map((h) => [h, { address: '127.0.0.1', port: origins.port }])),
     },
-    { connectTimeoutMs: 2000, readTimeoutMs: 400, totalTimeoutMs: 1500 },
+    overrides.timeouts ?? UNHURRIED,
   );
 }
 
@@ -202,7 +206,7 @@ test('no association anywhere: NO_MACHINE_READABLE_DECLARATION, declaration_foun
 });
 
 test('a slow resource times out to UNKNOWN while other requests are served meanwhile', async (t) => {
-  const e = engine();
+  const e = engine({ timeouts: { connectTimeoutMs: 5000, readTimeoutMs: 1500, totalTimeoutMs: 3000 } });
   try {
     let slowDone = false;
     const slow = read(e, 'https://slow.test/page').then((r) => { slowDone = true; return r; });

@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
-import { rslDocument, startTestOrigins, type TestOrigins } from './https-origin.js';
+import type { Devnet } from '../../ops/devnet/devnet.js';
+import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
+import { rslDocument, type TestOrigins } from './https-origin.js';
 
 // One money-path world for a test file: a real devnet (this process), real HTTPS publishers on
 // loopback, and the real service on a real store, with every log line kept for the secret grep.
@@ -43,26 +41,12 @@ export interface MoneyWorld {
 }
 
 export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise<MoneyWorld> {
-  const devnet = await startDevnet();
-  const origins = await startTestOrigins(publisherSite());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-money-'));
+  const parts = await startLocalParts(publisherSite(), 'rights-money-');
   let logText = '';
   const sink = (chunk: string) => { logText += chunk; };
-  const env: Record<string, string> = {
-    ...origins.env,
-    DATA_DIR: dataDir,
-    EVENT_STORE_URL: opts.eventStoreUrl ?? `file:${path.join(dataDir, 'events')}`,
-    RPC_URL: devnet.rpcUrl,
-    RELAYER_PRIVATE_KEY: devnet.relayer.privateKey,
-    PAY_TO: devnet.payTo,
-    DEVNET: 'off',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'debug',
-    RECOVERY_INTERVAL_MS: '600000',
-  };
+  const env = localServiceEnv({ ...parts, logLevel: 'debug', ...(opts.eventStoreUrl ? { eventStoreUrl: opts.eventStoreUrl } : {}) });
   const world: MoneyWorld = {
-    devnet, origins, dataDir, env, sink,
+    devnet: parts.devnet, origins: parts.origins, dataDir: parts.dataDir, env, sink,
     logs: () => logText,
     url: '',
     async start(o = {}) {
@@ -75,9 +59,7 @@ export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise
     },
     async close() {
       await world.service?.stop();
-      await origins.close();
-      await devnet.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await parts.closeAll();
     },
   };
   return world;

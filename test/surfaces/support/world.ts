@@ -1,12 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Writable } from 'node:stream';
-import { loadConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/log.js';
-import { startService, type RunningService } from '../../../src/service.js';
-import { startDevnet, type Devnet } from '../../../ops/devnet/devnet.js';
-import { rslDocument, startTestOrigins, type TestOrigins } from '../../support/https-origin.js';
+import { rslDocument } from '../../support/https-origin.js';
+import { startLocalWorld, type LocalWorld } from '../../../ops/world/local-world.js';
 
 // One world per test file for the paid surfaces: the real devnet (Base USDC at its real address),
 // real HTTPS publishers on loopback, the real service on a real embedded store, all logs captured.
@@ -30,46 +23,9 @@ function site() {
   };
 }
 
-export interface SurfacesWorld {
-  devnet: Devnet;
-  origins: TestOrigins;
-  service: RunningService;
-  url: string;
-  logs: () => string;
-  close(): Promise<void>;
-}
+export type SurfacesWorld = LocalWorld;
 
-export async function surfacesWorld(): Promise<SurfacesWorld> {
-  const devnet = await startDevnet();
-  const origins = await startTestOrigins(site());
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-surfaces-'));
-  let logText = '';
-  const config = loadConfig({
-    ...origins.env,
-    DATA_DIR: dataDir,
-    EVENT_STORE_URL: `file:${path.join(dataDir, 'events')}`,
-    RPC_URL: devnet.rpcUrl,
-    RELAYER_PRIVATE_KEY: devnet.relayer.privateKey,
-    PAY_TO: devnet.payTo,
-    DEVNET: 'off',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'debug',
-    RECOVERY_INTERVAL_MS: '600000',
-  });
-  const log = createLogger('debug', new Writable({ write(chunk, _enc, cb) { logText += chunk.toString('utf8'); cb(); } }));
-  const service = await startService(config, log);
-  return {
-    devnet, origins, service, url: service.url,
-    logs: () => logText,
-    async close() {
-      await service.stop();
-      await origins.close();
-      await devnet.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+export const surfacesWorld = (): Promise<SurfacesWorld> => startLocalWorld(site(), { logLevel: 'debug', tmpPrefix: 'rights-surfaces-' });
 
 export interface Answer { status: number; headers: Headers; text: string; body: any }
 

@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Logger } from 'pino';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
+import { startDevnet, type Devnet } from '../devnet/devnet.js';
+import { startTestOrigins, type OriginSite, type TestOrigins } from '../../test/support/https-origin.js';
+
+// A whole local world on one machine, for `npm run demo` and every test that drives the real service:
+// a fresh in-process devnet (Base USDC at its real address, funded buyers), real HTTPS RSL publishers on
+// loopback (self-signed certificate made at run time, reached through FETCH_CONNECT_TO, trusted through
+// FETCH_EXTRA_CA_FILE) and the real service on the embedded store in a temp data dir, its log captured
+// so tests can grep it for secrets. test/support/https-origin.ts is plain Node (no ava), so it is
+// reused here rather than copied.
+
+/** The service environment of a local world: everything but what a test overrides. */
+export function localServiceEnv(o: { devnet: Devnet; origins: TestOrigins; dataDir: string; eventStoreUrl?: string; logLevel: string }): Record<string, string> {
+  return {
+    ...o.origins.env,
+    DATA_DIR: o.dataDir,
+    EVENT_STORE_URL: o.eventStoreUrl ?? `file:${path.join(o.dataDir, 'events')}`,
+    RPC_URL: o.devnet.rpcUrl,
+    RELAYER_PRIVATE_KEY: o.devnet.relayer.privateKey,
+    PAY_TO: o.devnet.payTo,
+    DEVNET: 'off',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: o.logLevel,
+    // Recovery is driven by the tests that need it; a background sweep would race them.
+    RECOVERY_INTERVAL_MS: '600000',
+  };
+}
+
+/** A service logger whose every line is also kept in memory. */
+export function capturedLogger(level: string): { log: Logger; text: () => string } {
+  let text = '';
+  const log = createLogger(level, new Writable({ write(chunk, _enc, cb) { text += chunk.toString('utf8'); cb(); } }));
+  return { log, text: () => text };
+}
+
+export interface LocalWorldParts {
+  devnet: Devnet;
+  origins: TestOrigins;
+  dataDir: string;
+  /** Runs the cleanups registered so far, last first; never throws. */
+  closeAll(): Promise<void>;
+  onClose(cleanup: () => Promise<void>): void;
+}
+
+/** Devnet, publishers and a temp data dir, torn down in reverse order (also when a later step fails). */
+export async function startLocalParts(site: OriginSite, tmpPrefix: string): Promise<LocalWorldParts> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => { for (const c of cleanups.splice(0).reverse()) { try { await c(); } catch { /* keep closing */ } } };
+  try {
+    const devnet = await startDevnet();
+    cleanups.push(() => devnet.stop());
+    const origins = await startTestOrigins(site);
+    cleanups.push(() => origins.close());
+    const dataDir = await mkdtemp(path.join(tmpdir(), tmpPrefix));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    return { devnet, origins, dataDir, closeAll, onClose: (c) => { cleanups.push(c); } };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+export interface LocalWorld {
+  devnet: Devnet;
+  origins: TestOrigins;
+  service: RunningService;
+  url: string;
+  dataDir: string;
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export async function startLocalWorld(site: OriginSite, o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions } = {}): Promise<LocalWorld> {
+  const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-');
+  try {
+    const level = o.logLevel ?? 'warn';
+    const logger = capturedLogger(level);
+    const service = await startService(loadConfig(localServiceEnv({ ...parts, logLevel: level })), logger.log, o.service);
+    parts.onClose(() => service.stop());
+    return { devnet: parts.devnet, origins: parts.origins, service, url: service.url, dataDir: parts.dataDir, logs: logger.text, close: parts.closeAll };
+  } catch (err) {
+    await parts.closeAll();
+    throw err;
+  }
+}
