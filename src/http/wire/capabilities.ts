@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { PaymentTermsWire } from './common.js';
 
 // GET /v1/capabilities (spec §2.10). Prices are decimal strings of micro-USDC.
 const Product = t.type({
@@ -14,18 +15,12 @@ export const Capabilities = t.type({
   legal_clearance: t.literal(false),
   coverage: t.type({ origins: t.array(t.string), subdomains_implied: t.literal(false) }),
   products: t.array(Product),
-  payment: t.type({
-    protocol: t.literal('x402'),
-    x402_version: t.literal(2),
-    scheme: t.literal('exact'),
-    network: t.string,
-    asset: t.string,
+  payment: t.intersection([PaymentTermsWire, t.type({
     asset_symbol: t.literal('USDC'),
     asset_decimals: t.literal(6),
     eip712: t.type({ name: t.string, version: t.string }),
-    pay_to: t.string,
     request_binding: t.type({ extension: t.literal('service-request-binding'), nonce_prefix: t.string, version: t.literal('service-request-v1') }),
-  }),
+  })]),
   evidence: t.type({
     format: t.literal('service-evidence-v1'),
     algorithm: t.literal('Ed25519'),

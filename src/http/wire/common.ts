@@ -38,6 +38,17 @@ export const UserClass = t.keyof({ commercial: null, 'non-commercial': null, edu
 export type UserClass = t.TypeOf<typeof UserClass>;
 export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
+/** How the payment terms read wherever the service states them (quote, preflight discovery, capabilities). */
+export const PaymentTermsWire = t.type({
+  protocol: t.literal('x402'),
+  x402_version: t.literal(2),
+  scheme: t.literal('exact'),
+  network: Network,
+  asset: Address,
+  pay_to: Address,
+}, 'PaymentTerms');
+export type PaymentTermsWire = t.TypeOf<typeof PaymentTermsWire>;
+
 /** Classification and single-resource decision vocabulary (spec §2.5): one definition, the RSL module's. */
 export { Classification, Decision } from '../../rsl/vocabulary.js';
 

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { strictType } from '../decode.js';
 import { patternString } from '../schema/constrained.js';
-import { Address, BudgetMicro, GATEWAY_VERSION, MicroString, Network, PaidPurpose, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
+import { BudgetMicro, GATEWAY_VERSION, MicroString, PaidPurpose, PaymentTermsWire, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
 
 // POST/GET /v1/rights/preflight (spec §4). The request is the quote request's fields (spec §2.8) with
 // the binding key in `X-Service-Request`; the unavailable and paid answers are the money path's
@@ -42,14 +42,7 @@ export const PreflightDiscovery = t.type({
   headers: t.array(HeaderDoc),
   purposes: t.array(PaidPurpose),
   prices_micro: t.type({ fresh: MicroString, deep: MicroString }),
-  payment: t.type({
-    protocol: t.literal('x402'),
-    x402_version: t.literal(2),
-    scheme: t.literal('exact'),
-    network: Network,
-    asset: Address,
-    pay_to: Address,
-  }),
+  payment: PaymentTermsWire,
   request_binding: t.type({
     extension: t.literal('service-request-binding'),
     version: t.literal('service-request-v1'),

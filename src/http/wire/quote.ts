@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { strictType } from '../decode.js';
 import {
-  BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, Network, Address,
+  BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, PaymentTermsWire,
   PaidPurpose, PurchaseId, SignedEnvelopeWire, Tier, UserClass,
 } from './common.js';
 
@@ -27,15 +27,7 @@ export const DecisionPreview = t.type({
 export type DecisionPreview = t.TypeOf<typeof DecisionPreview>;
 
 /** What the buyer will be asked to pay (mirrors the 402 offer's accepts[0]; fixed by `signed_quote`). */
-export const QuotePayment = t.type({
-  protocol: t.literal('x402'),
-  x402_version: t.literal(2),
-  scheme: t.literal('exact'),
-  network: Network,
-  asset: Address,
-  pay_to: Address,
-  amount: MicroString,
-});
+export const QuotePayment = t.intersection([PaymentTermsWire, t.type({ amount: MicroString })], 'QuotePayment');
 
 export const AvailableQuote = t.type({
   version: t.literal(GATEWAY_VERSION),
