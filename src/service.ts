@@ -26,6 +26,7 @@ import { capabilitiesRouter } from './http/routes/capabilities.js';
 import { inspectRouter } from './http/routes/inspect.js';
 import { preflightRouter } from './http/routes/preflight.js';
 import { ingestionGateRouter } from './http/routes/ingestion-gate.js';
+import { refundsRouter } from './http/routes/refunds.js';
 import { mcpRouter } from './http/routes/mcp.js';
 import { openApiRouter } from './http/routes/openapi.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
@@ -160,6 +161,7 @@ export async function startService(config: Config, log: Logger, options: Service
         capabilitiesRouter(capabilityDeps),
         preflightRouter(moneyDeps),
         ingestionGateRouter(moneyDeps),
+        refundsRouter(moneyDeps),
         mcpRouter({ capabilities: () => buildCapabilities(capabilityDeps), quote: (req) => quote(moneyDeps, req, undefined) }),
         openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl || undefined }),
       ],

@@ -110,7 +110,7 @@ test('GET /openapi.json: OpenAPI 3.1 of every endpoint, schemas from the codecs,
   t.is(doc.openapi, '3.1.0');
   t.deepEqual(Object.keys(doc.paths).sort(), [
     '/healthz', '/mcp', '/openapi.json', '/readyz', '/v1/capabilities', '/v1/rights/ingestion-gate', '/v1/rights/inspect',
-    '/v1/rights/preflight', '/v1/rights/quote', '/v1/rights/reports/{id}',
+    '/v1/rights/preflight', '/v1/rights/quote', '/v1/rights/refund-requests', '/v1/rights/refund-requests/{purchase_id}', '/v1/rights/reports/{id}',
   ]);
   t.truthy(doc.paths['/v1/rights/preflight'].get && doc.paths['/v1/rights/preflight'].post);
   t.deepEqual(doc.components.schemas.IngestionGateRequest, jsonSchemaOf(IngestionGateRequest));

@@ -10,6 +10,7 @@ import {
   GATE_PATH, GATE_SIWX_PROFILE, IngestionGateRequest, IngestionGateResponse, IngestionGateUnavailable, PaymentIntent, SiwxProof,
 } from '../wire/ingestion-gate.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
+import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../wire/refund.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -21,7 +22,7 @@ const Health = t.type({ status: t.string }, 'Health');
 const COMPONENTS: Record<string, t.Mixed> = {
   ErrorBody, Health, Capabilities, QuoteRequest, QuoteResponse, UnavailableQuote, PaidReportResponse, PaymentRequiredBody,
   PreflightRequest, PreflightDiscovery, IngestionGateRequest, IngestionGateResponse, IngestionGateUnavailable,
-  PaymentIntent, SiwxProof, InspectRequest, InspectResponse,
+  PaymentIntent, SiwxProof, InspectRequest, InspectResponse, RefundRequestBody, RefundView,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -137,6 +138,31 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
             428: error('SERVICE_REQUEST_REQUIRED, PAYMENT_INTENT_REQUIRED, SIWX_REQUIRED'),
             ...paymentResponses,
             402: { ...paymentResponses[402], description: `${paymentResponses[402].description} PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.` },
+          },
+        },
+      },
+      [REFUND_REQUESTS_PATH]: {
+        post: {
+          summary: 'Ask for a refund of a charged purchase: an operator-reviewed record, never an automatic transfer (spec §3). One request per purchase; filing the same request again answers 200 with it.',
+          parameters: [paramRef('XServiceClaim')],
+          requestBody: { required: true, content: json(ref('RefundRequestBody')) },
+          responses: {
+            201: { description: 'recorded for operator review', content: json(ref('RefundView')) },
+            200: { description: 'the same request was already recorded', content: json(ref('RefundView')) },
+            400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON'),
+            404: error('REPORT_NOT_FOUND: unknown purchase, missing or wrong X-Service-Claim (one indistinguishable answer)'),
+            409: error('REFUND_NOTHING_CHARGED, REFUND_ALREADY_REQUESTED (a different request exists)'),
+            422: error('VALIDATION_FAILED, REFUND_MESSAGE_INVALID (the message must not contain the claim token)'),
+          },
+        },
+      },
+      [`${REFUND_REQUESTS_PATH}/{purchase_id}`]: {
+        get: {
+          summary: 'Where a refund request stands: requested, approved, rejected or paid (by an operator, with the transaction)',
+          parameters: [{ name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }, paramRef('XServiceClaim')],
+          responses: {
+            200: { description: 'the request', content: json(ref('RefundView')) },
+            404: error('REPORT_NOT_FOUND (unknown purchase or claim), REFUND_NOT_FOUND (no request filed)'),
           },
         },
       },

@@ -1,0 +1,84 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { RefundEvent, type RefundEventData, type RefundReason } from './events.js';
+import type { RefundState } from './state.js';
+
+// decide(command, state) → events. Pure. The purchase facts a request needs (was anything charged, how
+// much, to whom) are read from the purchase stream by the caller and passed in, so the rule "only a
+// charge can be refunded" is decided here, where it can be tested exhaustively.
+
+export const REFUND_REFUSAL_CODES = [
+  'REFUND_NOTHING_CHARGED', // no authorization was ever checkpointed, or the purchase was closed without a charge
+  'REFUND_ALREADY_REQUESTED', // one request per purchase
+  'REFUND_MESSAGE_INVALID', // longer than 1000 characters, or carrying the claim that authorized it
+  'REFUND_NOT_PENDING', // a review of a request that is not waiting for one
+  'REFUND_NOT_APPROVED', // a payment record for a request that was not approved
+  'REFUND_AMOUNT_EXCEEDS_CHARGE', // a recorded refund larger than the charge in question
+  'REFUND_INVALID_EVENT', // command data its codec refuses
+] as const;
+export type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
+
+export class RefundRefused extends Error {
+  override readonly name = 'RefundRefused';
+  constructor(readonly code: RefundRefusalCode, message: string) { super(message); }
+}
+
+/** What the purchase stream says about money, as of the request. */
+export interface PurchaseCharge {
+  status: string;
+  /** The checkpointed authorization (the buyer signed it; it may have been charged). */
+  authorization?: { amount: string; payer: string };
+  settlement?: { amount: string; payer: string; transaction: string };
+  /** The purchase was closed by an operator as never charged. */
+  closedWithoutCharge: boolean;
+}
+
+export const MAX_REFUND_MESSAGE = 1000;
+
+export type RefundCommand =
+  | { type: 'RequestRefund'; data: { purchase_id: string; reason: RefundReason; message: string; purchase: PurchaseCharge; claim: string } }
+  | { type: 'ReviewRefund'; data: RefundEventData<'RefundReviewed'> }
+  | { type: 'RecordRefundPayment'; data: RefundEventData<'RefundPaymentRecorded'> };
+
+const refuse = (code: RefundRefusalCode, message: string): never => { throw new RefundRefused(code, message); };
+
+function checked(event: RefundEvent): RefundEvent[] {
+  if (isLeft(RefundEvent.decode(event))) refuse('REFUND_INVALID_EVENT', `${event.type} data does not satisfy its codec`);
+  return [event];
+}
+
+export function decideRefund(command: RefundCommand, state: RefundState, now: Date): RefundEvent[] {
+  switch (command.type) {
+    case 'RequestRefund': {
+      const c = command.data;
+      if (state.status !== 'none') refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
+      if (c.message.length > MAX_REFUND_MESSAGE) refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
+      // The claim is a bearer credential: it must not be written into an event in clear.
+      if (c.claim.length > 0 && c.message.includes(c.claim)) refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
+      const p = c.purchase;
+      const charged = p.settlement ?? (p.closedWithoutCharge ? undefined : p.authorization);
+      if (!charged) return refuse('REFUND_NOTHING_CHARGED', 'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge');
+      return checked({
+        type: 'RefundRequested',
+        data: {
+          purchase_id: c.purchase_id,
+          reason: c.reason,
+          message: c.message,
+          charge: { purchase_status: p.status, amount_micro: charged.amount, payer: charged.payer, transaction: p.settlement?.transaction ?? null },
+          at: now.toISOString(),
+        },
+      });
+    }
+    case 'ReviewRefund':
+      if (state.status !== 'requested') refuse('REFUND_NOT_PENDING', `the request is ${state.status}, not waiting for a review`);
+      return checked({ type: 'RefundReviewed', data: command.data });
+    case 'RecordRefundPayment':
+    {
+      if (state.status !== 'approved') refuse('REFUND_NOT_APPROVED', `the request is ${state.status}; only an approved refund can be recorded as paid`);
+      const events = checked({ type: 'RefundPaymentRecorded', data: command.data });
+      if (BigInt(command.data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
+        refuse('REFUND_AMOUNT_EXCEEDS_CHARGE', `refund ${command.data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`);
+      }
+      return events;
+    }
+  }
+}
