@@ -8,12 +8,13 @@ import { keys } from './operator/keys.js';
 import { move } from './operator/move.js';
 import { queue } from './operator/queue.js';
 import { replay } from './operator/replay.js';
+import { refunds } from './operator/refunds.js';
 
 // The operator CLI (DESIGN.md §1, `ops/`): `npm run ops -- <command>`. Same configuration as the
 // service (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY). Exit codes: 0 fine, 1 a finding (audit violation,
 // refused move), 2 could not run (usage, configuration, store locked by the running service).
 
-const COMMANDS = { replay, audit, queue, move, keys } as const;
+const COMMANDS = { replay, audit, queue, move, refunds, keys } as const;
 
 const USAGE = `usage: npm run ops -- <command>
   replay [--projection report-view|investigation-queue|all]   drop and rebuild projections from zero
@@ -21,6 +22,10 @@ const USAGE = `usage: npm run ops -- <command>
   queue [--all] [--json]                                       the investigation queue: held and stuck purchases with their history
   move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<json>']
                                                                move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)
+  refunds [--all] [--json]                                     refund requests waiting for an operator (--all: every one)
+  refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>
+  refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>
+                                                               record a refund the operator transferred by hand (the service never sends one)
   keys [--json]                                                the evidence public key (never the seed)`;
 
 export async function runCli(argv: readonly string[], io: { out: (l: string) => void; err: (l: string) => void } = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') }, env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -1,0 +1,112 @@
+import { WrongExpectedRevision } from '../../src/store/port.js';
+import { toNewEvents } from '../../streams/purchase/append.js';
+import {
+  decideRefund, foldRefund, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommand, type RefundState,
+} from '../../streams/refund/index.js';
+import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, withStore, type OperatorContext } from './context.js';
+import { streamsNamed } from './purchases.js';
+import { table } from './table.js';
+
+// `refunds` — the operator's side of refund requests (spec §3: operator-reviewed, never automatic):
+//   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
+//   refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>
+//   refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>
+// `paid` records a refund the operator transferred by hand; the service never sends money itself.
+// Each change is decided on the folded stream and appended at its revision, so two operators acting
+// at once cannot both succeed.
+
+const USAGE = 'refunds [--all] [--json] | refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
+
+interface Listed { purchase_id: string; state: RefundState }
+
+export async function refunds(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  const [sub, id, ...extra] = args.positionals;
+  if (sub === undefined) return list(ctx, args);
+  if (extra.length > 0 || !id) throw new UsageError(USAGE);
+  if (sub === 'review') return change(ctx, args, id, 'review');
+  if (sub === 'paid') return change(ctx, args, id, 'paid');
+  throw new UsageError(USAGE);
+}
+
+async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  onlyFlags(args, ['all', 'json']);
+  const all = boolFlag(args, 'all');
+  const listed = await withStore(ctx, async (store) => {
+    const out: Listed[] = [];
+    for (const stream of await streamsNamed(store, REFUND_STREAM_PREFIX)) {
+      out.push({ purchase_id: stream.slice(REFUND_STREAM_PREFIX.length), state: foldRefund(await store.readStream(stream)) });
+    }
+    return out;
+  });
+  const shown = listed.filter((l) => all || l.state.status === 'requested' || l.state.status === 'approved');
+  if (args.flags.has('json')) {
+    ctx.out(JSON.stringify({ refunds: shown.map((l) => ({ purchase_id: l.purchase_id, status: l.state.status, request: l.state.request, review: l.state.review ?? null, payment: l.state.payment ?? null })) }));
+    return EXIT.ok;
+  }
+  if (shown.length === 0) {
+    ctx.out(all ? 'no refund request was ever filed' : 'no refund request waits for an operator');
+    return EXIT.ok;
+  }
+  for (const l of table(['purchase_id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
+    const r = l.state.request!;
+    return [l.purchase_id, l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
+  }))) ctx.out(l);
+  for (const l of shown) {
+    if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${l.state.request!.message}"`);
+  }
+  ctx.out('');
+  ctx.out('review one with: npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>');
+  return EXIT.ok;
+}
+
+async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 'review' | 'paid'): Promise<number> {
+  onlyFlags(args, what === 'review' ? ['decision', 'note', 'operator', 'json'] : ['tx', 'amount', 'note', 'operator', 'json']);
+  const note = stringFlag(args, 'note')?.trim();
+  const operator = stringFlag(args, 'operator')?.trim();
+  if (!note) throw new UsageError('--note is required: say what was checked and why');
+  if (!operator) throw new UsageError('--operator is required: who takes responsibility');
+  const at = ctx.now().toISOString();
+  let command: RefundCommand;
+  if (what === 'review') {
+    const decision = stringFlag(args, 'decision');
+    if (decision !== 'approve' && decision !== 'reject') throw new UsageError('--decision must be approve or reject');
+    command = { type: 'ReviewRefund', data: { decision: decision === 'approve' ? 'approved' : 'rejected', note, operator, at } };
+  } else {
+    const tx = stringFlag(args, 'tx');
+    const amount = stringFlag(args, 'amount');
+    if (!tx || !/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new UsageError('--tx must be the 0x-prefixed hash of the refund transfer the operator made');
+    if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount)) throw new UsageError('--amount must be the refunded micro-USDC as an integer');
+    command = { type: 'RecordRefundPayment', data: { transaction: tx, amount_micro: amount, note, operator, at } };
+  }
+
+  const stream = refundStream(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
+  type Outcome = { refused: { code: string; message: string } } | { done: { from: string; to: string } };
+  const outcome = await withStore(ctx, async (store): Promise<Outcome> => {
+    const events = await store.readStream(stream);
+    if (events.length === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
+    const state = foldRefund(events);
+    let decided;
+    try {
+      decided = decideRefund(command, state, ctx.now());
+    } catch (err) {
+      if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
+      throw err;
+    }
+    try {
+      await store.append(stream, toNewEvents(decided as never), BigInt(state.version - 1));
+    } catch (err) {
+      if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
+      throw err;
+    }
+    return { done: { from: state.status, to: foldRefund(await store.readStream(stream)).status } };
+  });
+  if ('refused' in outcome) {
+    if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
+    else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
+    return EXIT.finding;
+  }
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: { stream, ...outcome.done } }));
+  else ctx.out(`${stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
+  return EXIT.ok;
+}
