@@ -6,7 +6,9 @@ import { PurchaseEvent, type PurchaseEventData } from '../../streams/purchase/ev
 import { fold } from '../../streams/purchase/evolve.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
-import { idOf, purchaseStream, purchaseStreams } from './purchases.js';
+import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases.js';
+import { auditRefundStream, type RefundAudit } from './audit-refund.js';
+import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { table } from './table.js';
 
 // `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one) and checks the ledger's
@@ -19,6 +21,7 @@ import { table } from './table.js';
 //   delivered    at most one Delivered, and only after a settlement
 //   signatures   signed quote, offer receipt, evidence and delivery proof verify with the evidence key
 //   proof        the delivery proof and payment_settlement name the recorded settlement (tx, network, payer, amount)
+// and every refund-request stream (./audit-refund.ts): decodes, folds, names a charge its purchase carried.
 
 export interface Violation { revision: string; check: string; message: string }
 export interface StreamAudit { purchase_id: string; status: string; events: number; violations: Violation[] }
@@ -123,7 +126,7 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
   const one = stringFlag(args, 'purchase');
   const key = await loadEvidenceKeyFromConfig(ctx.config, { generate: false });
 
-  const audits = await withStore(ctx, async (store) => {
+  const { audits, refunds } = await withStore(ctx, async (store) => {
     const streams = one ? [purchaseStream(one)] : await purchaseStreams(store);
     const out: StreamAudit[] = [];
     for (const s of streams) {
@@ -131,11 +134,18 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
       if (events.length === 0) out.push({ purchase_id: idOf(s), status: 'missing', events: 0, violations: [{ revision: '-', check: 'exists', message: `no stream ${s}` }] });
       else out.push(auditStream(s, events, key.publicKeyHex));
     }
-    return out;
+    const refundStreams = one ? [refundStream(idOf(purchaseStream(one)))] : await streamsNamed(store, REFUND_STREAM_PREFIX);
+    const refundOut: RefundAudit[] = [];
+    for (const s of refundStreams) {
+      const events = await store.readStream(s);
+      if (events.length > 0) refundOut.push(auditRefundStream(s, events, await store.readStream(purchaseStream(s.slice(REFUND_STREAM_PREFIX.length)))));
+    }
+    return { audits: out, refunds: refundOut };
   });
 
+  const badRefunds = refunds.filter((a) => a.violations.length > 0);
   const bad = audits.filter((a) => a.violations.length > 0);
-  if (args.flags.has('json')) ctx.out(JSON.stringify({ key_id: key.keyId, purchases: audits.length, violations: bad.reduce((n, a) => n + a.violations.length, 0), audits }));
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ key_id: key.keyId, purchases: audits.length, violations: [...bad, ...badRefunds].reduce((n, a) => n + a.violations.length, 0), audits, refunds }));
   else {
     const rows = audits.map((a) => [a.purchase_id, a.status, String(a.events), a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`]);
     for (const l of table(['purchase_id', 'status', 'events', 'result'], rows)) ctx.out(l);
@@ -146,6 +156,13 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     }
     ctx.out('');
     ctx.out(`audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`);
+    if (refunds.length > 0) {
+      for (const a of badRefunds) {
+        ctx.out(`refund-${a.purchase_id}:`);
+        for (const x of a.violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);
+      }
+      ctx.out(`audited ${refunds.length} refund request stream(s): ${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`);
+    }
   }
-  return bad.length === 0 ? EXIT.ok : EXIT.finding;
+  return bad.length === 0 && badRefunds.length === 0 ? EXIT.ok : EXIT.finding;
 }

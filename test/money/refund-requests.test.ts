@@ -1,7 +1,10 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { RefundView } from '../../src/http/wire/refund.js';
+import { randomUUID } from 'node:crypto';
 import { runCli } from '../../ops/cli.js';
+import { openStore } from '../../src/store/open.js';
+import { refundStream } from '../../streams/refund/events.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
@@ -86,6 +89,7 @@ test.serial('unknown purchase, missing or wrong claim: the report\'s one 404; no
 test.serial('the operator lists, approves and records a refund paid by hand; the buyer then reads it', async (t) => {
   const p = await paidPurchase(2);
   t.is((await refund({ purchase_id: p.purchase_id, reason: 'NOT_DELIVERED' }, p.claim_token)).status, 201);
+  const unrequested = await paidPurchase(3);
   await w.service!.stop(); // the embedded store admits one process at a time
   const ops = async (...args: string[]) => {
     const out: string[] = [];
@@ -112,6 +116,21 @@ test.serial('the operator lists, approves and records a refund paid by hand; the
     t.false(rest.some((r) => r.purchase_id === p.purchase_id), 'a paid request leaves the open list');
     const everything = JSON.parse((await ops('refunds', '--all', '--json')).out).refunds as any[];
     t.is(everything.find((r) => r.purchase_id === p.purchase_id)?.status, 'paid');
+
+    // audit checks refund streams against their purchases: clean now, and a forged charge is found.
+    const clean = await ops('audit');
+    t.is(clean.code, 0, clean.out + clean.err);
+    t.regex(clean.out, /audited 2 refund request stream\(s\): no violations/);
+    const store = await openStore(w.env.EVENT_STORE_URL!);
+    try {
+      await store.append(refundStream(unrequested.purchase_id), [{ id: randomUUID(), type: 'RefundRequested', data: {
+        purchase_id: unrequested.purchase_id, reason: 'OTHER', message: '', at: new Date().toISOString(),
+        charge: { purchase_status: 'delivered', amount_micro: '999999', payer: w.devnet.buyers[3]!.address, transaction: unrequested.transaction },
+      } }], 'no_stream');
+    } finally { await store.close(); }
+    const found = await ops('audit');
+    t.is(found.code, 1);
+    t.regex(found.out, /requested charge 999999 is not the purchase's 20000/);
   } finally {
     await w.start();
   }
