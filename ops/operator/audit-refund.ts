@@ -2,15 +2,13 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { RecordedEvent } from '../../src/store/port.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { foldRefund, RefundEvent, REFUND_STREAM_PREFIX } from '../../streams/refund/index.js';
-import type { Violation } from './audit.js';
+import { sameHex, type Violation } from './violation.js';
 
 // The refund-request half of `audit`: a refund stream must decode and fold, belong to a purchase that
 // exists, describe a charge that purchase really carried (payer, amount, and the settlement transaction
 // when it names one), and never record a refund larger than that charge.
 
 export interface RefundAudit { purchase_id: string; status: string; events: number; violations: Violation[] }
-
-const sameHex = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export function auditRefundStream(stream: string, events: readonly RecordedEvent[], purchaseEvents: readonly RecordedEvent[]): RefundAudit {
   const violations: Violation[] = [];

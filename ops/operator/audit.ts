@@ -10,6 +10,7 @@ import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases
 import { auditRefundStream, type RefundAudit } from './audit-refund.js';
 import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { table } from './table.js';
+import { sameHex, type Violation } from './violation.js';
 
 // `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one) and checks the ledger's
 // invariants with the service's evidence public key. Exit 1 on any violation.
@@ -23,7 +24,6 @@ import { table } from './table.js';
 //   proof        the delivery proof and payment_settlement name the recorded settlement (tx, network, payer, amount)
 // and every refund-request stream (./audit-refund.ts): decodes, folds, names a charge its purchase carried.
 
-export interface Violation { revision: string; check: string; message: string }
 export interface StreamAudit { purchase_id: string; status: string; events: number; violations: Violation[] }
 
 /** Field names that only a clear secret would use: the x402 authorization or the buyer's claim token. */
@@ -40,7 +40,6 @@ function secretKeys(value: unknown, path: string[] = [], found: string[] = []): 
   return found;
 }
 
-const sameHex = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
 
 export function auditStream(stream: string, events: readonly RecordedEvent[], publicKeyHex: string): StreamAudit {
   const violations: Violation[] = [];
@@ -149,18 +148,18 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
   else {
     const rows = audits.map((a) => [a.purchase_id, a.status, String(a.events), a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`]);
     for (const l of table(['purchase_id', 'status', 'events', 'result'], rows)) ctx.out(l);
+    const printViolations = (label: string, violations: Violation[]) => {
+      ctx.out(`${label}:`);
+      for (const x of violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);
+    };
     for (const a of bad) {
       ctx.out('');
-      ctx.out(`${a.purchase_id}:`);
-      for (const x of a.violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);
+      printViolations(a.purchase_id, a.violations);
     }
     ctx.out('');
     ctx.out(`audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`);
     if (refunds.length > 0) {
-      for (const a of badRefunds) {
-        ctx.out(`refund-${a.purchase_id}:`);
-        for (const x of a.violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);
-      }
+      for (const a of badRefunds) printViolations(`refund-${a.purchase_id}`, a.violations);
       ctx.out(`audited ${refunds.length} refund request stream(s): ${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`);
     }
   }

@@ -1,7 +1,7 @@
 import { WrongExpectedRevision } from '../../src/store/port.js';
 import { toNewEvents } from '../../streams/purchase/append.js';
 import {
-  decideRefund, foldRefund, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommand, type RefundState,
+  decideRefund, evolveRefund, foldRefund, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommand, type RefundState,
 } from '../../streams/refund/index.js';
 import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
@@ -94,12 +94,12 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
       throw err;
     }
     try {
-      await store.append(stream, toNewEvents(decided as never), BigInt(state.version - 1));
+      await store.append(stream, toNewEvents(decided), BigInt(state.version - 1));
     } catch (err) {
       if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
       throw err;
     }
-    return { done: { from: state.status, to: foldRefund(await store.readStream(stream)).status } };
+    return { done: { from: state.status, to: decided.reduce(evolveRefund, state).status } };
   });
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));

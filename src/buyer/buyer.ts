@@ -108,6 +108,11 @@ export function createBuyer(opts: BuyerOptions) {
   const requestTimeoutMs = opts.resume?.requestTimeoutMs ?? 30_000;
   let spent = 0n;
 
+  /** Refuses, before anything is signed or sent, a known price this buyer may not pay. */
+  const assertAffordable = (amount: bigint) => {
+    if (amount > maxPerReport) throw new BuyerRefused('PRICE_ABOVE_REPORT_BUDGET', `the price ${amount} exceeds the per-report cap ${maxPerReport}`);
+    if (spent + amount > maxPerTask) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', `paying ${amount} would exceed the task budget (${spent} of ${maxPerTask} spent)`);
+  };
   const reserve = (amount: bigint) => {
     if (spent + amount > maxPerTask) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', `paying ${amount} would exceed the task budget (${spent} of ${maxPerTask} spent)`);
     spent += amount;
@@ -316,8 +321,7 @@ export function createBuyer(opts: BuyerOptions) {
   async function buyReport(req: ReportRequest): Promise<BuyResult> {
     const q = await quote(req);
     if (!q.available) return { status: 'unavailable', reason: q.reason, resource: q.resource, charge_micro: '0' };
-    if (BigInt(q.charge_micro) > maxPerReport) throw new BuyerRefused('PRICE_ABOVE_REPORT_BUDGET', `quoted ${q.charge_micro} exceeds the per-report cap`);
-    if (spent + BigInt(q.charge_micro) > maxPerTask) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', 'the quoted price would exceed the task budget');
+    assertAffordable(BigInt(q.charge_micro));
     log({ step: 'offer', purchase_id: q.purchase_id });
     const res = await f(`${baseUrl}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
     if (res.status !== 402) { const e = await errorOf(res); throw new BuyerRefused('SERVICE_ERROR', `expected a 402 offer, got ${res.status} ${e.code}`, { status: res.status, code: e.code }); }
@@ -365,26 +369,29 @@ export function createBuyer(opts: BuyerOptions) {
   async function ingestionGate(req: GateRequest): Promise<GateResult> {
     const q = gateInput(req);
     const price = q.price_micro;
-    if (price > maxPerReport) throw new BuyerRefused('PRICE_ABOVE_REPORT_BUDGET', `the gate price ${price} for ${q.body.resources.length} resource(s) exceeds the per-report cap ${maxPerReport}`);
-    if (spent + price > maxPerTask) throw new BuyerRefused('TASK_BUDGET_EXHAUSTED', `paying ${price} would exceed the task budget (${spent} of ${maxPerTask} spent)`);
+    assertAffordable(price);
     const key = toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(32)));
     const id = purchaseId({ sku: GATE_SKU, key_sha256: sha256Hex(key), input_sha256: q.input_sha256 });
     const body = { ...q.body, max_total_micro: price.toString() };
     log({ step: 'gate', purchase_id: id, resources: q.body.resources.length, purpose: q.body.purpose, tier: q.body.tier, price_micro: price.toString() });
     const expected = { resource: gateUrl, input_sha256: q.input_sha256, network: pins.network };
-    const res = await f(`${baseUrl}${GATE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await gateHeaders(id, key, expected)) }, body: JSON.stringify(body) });
-    if (res.status === 200) {
-      const un = IngestionGateUnavailable.decode(await res.json());
-      if (isLeft(un) || un.right.input_sha256 !== q.input_sha256) throw new BuyerRefused('QUOTE_INVALID', 'a 200 gate answer without payment must be an unavailable answer for this input, charging 0');
+    try {
+      const res = await f(`${baseUrl}${GATE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(await gateHeaders(id, key, expected)) }, body: JSON.stringify(body) });
+      if (res.status === 200) {
+        const un = IngestionGateUnavailable.decode(await res.json());
+        if (isLeft(un) || un.right.input_sha256 !== q.input_sha256) throw new BuyerRefused('QUOTE_INVALID', 'a 200 gate answer without payment must be an unavailable answer for this input, charging 0');
+        log({ step: 'gate.unavailable', purchase_id: id, reason: un.right.reason });
+        return { status: 'unavailable', reason: un.right.reason, resources: un.right.resources.map((r) => r.resource), input_sha256: q.input_sha256, charge_micro: '0' };
+      }
+      if (res.status !== 402) { const e = await errorOf(res); throw new BuyerRefused('SERVICE_ERROR', `ingestion gate answered ${res.status} ${e.code}: ${e.message}`, { status: res.status, code: e.code }); }
+      await res.arrayBuffer();
+      const cp = await prepare('gate', GATE_PATH, key, body, res.headers.get('payment-required'),
+        { amount: price.toString(), purchase_id: id, resource: gateUrl, input_sha256: q.input_sha256 });
+      return (await deliver(cp, false)) as GateResult;
+    } finally {
+      // Whatever the outcome, this call's proof is done with; a later resume() signs in afresh.
       signIns.delete(id);
-      log({ step: 'gate.unavailable', purchase_id: id, reason: un.right.reason });
-      return { status: 'unavailable', reason: un.right.reason, resources: un.right.resources.map((r) => r.resource), input_sha256: q.input_sha256, charge_micro: '0' };
     }
-    if (res.status !== 402) { const e = await errorOf(res); throw new BuyerRefused('SERVICE_ERROR', `ingestion gate answered ${res.status} ${e.code}: ${e.message}`, { status: res.status, code: e.code }); }
-    await res.arrayBuffer();
-    const cp = await prepare('gate', GATE_PATH, key, body, res.headers.get('payment-required'),
-      { amount: price.toString(), purchase_id: id, resource: gateUrl, input_sha256: q.input_sha256 });
-    return deliver(cp, false) as Promise<GateResult>;
   }
 
   /** Resumes a checkpointed purchase (after a crash or RESUME_EXHAUSTED): the same authorization, never a new one. */

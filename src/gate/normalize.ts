@@ -7,8 +7,6 @@ import { gateInput, type GateInput } from './gate-input.js';
 // accepts only the canonical spelling, so "canonicalized" = proven canonical), then the shared
 // question form of ./gate-input.ts (defaults, duplicates removed, input_sha256, price).
 
-export type { GateBody } from './gate-input.js';
-
 export interface NormalizedGate extends GateInput {
   max_total_micro: string;
 }

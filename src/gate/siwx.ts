@@ -19,8 +19,6 @@ import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-ch
 
 const SKEW_SECONDS = 60;
 
-export { siwxChallenge, SIWX_STATEMENT, SIWX_MAX_AGE_SECONDS, inputResourceUrn, type SiwxBinding } from './siwx-challenge.js';
-
 export type SiwxCheck = { ok: true; signer: Hex } | { ok: false; status: number; code: string; reason: string; message: string };
 
 const invalid = (reason: string, message: string): SiwxCheck => ({ ok: false, status: 401, code: 'SIWX_INVALID', reason, message });

@@ -7,7 +7,7 @@ import { reportNotFound } from '../purchase/errors.js';
 import { loadPurchase, type Loaded } from '../purchase/stream.js';
 import { toNewEvents } from '../../streams/purchase/append.js';
 import {
-  decideRefund, foldRefund, refundStream, RefundRefused, type PurchaseCharge, type RefundRefusalCode, type RefundState,
+  decideRefund, evolveRefund, foldRefund, refundStream, RefundRefused, type PurchaseCharge, type RefundRefusalCode, type RefundState,
 } from '../../streams/refund/index.js';
 
 // The buyer's side of refund requests (spec §3): file one for a purchase it holds the claim for, and
@@ -64,12 +64,13 @@ const readRefund = async (store: EventStore, purchaseId: string) => foldRefund(a
 export async function requestRefund(deps: RefundDeps, body: RefundRequestBody, claim: string | undefined): Promise<{ status: 200 | 201; view: RefundView }> {
   const purchase = await authorized(deps, body.purchase_id, claim);
   const message = body.message ?? '';
+  // One request per purchase: the same request again is answered with the record, a different one refused.
+  const answerExisting = (s: RefundState): { status: 200; view: RefundView } => {
+    if (s.request?.reason === body.reason && s.request.message === message) return { status: 200, view: refundView(body.purchase_id, s) };
+    throw new ApiError(409, 'REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${s.status}); read it with GET`, { status: s.status });
+  };
   const existing = await readRefund(deps.store, body.purchase_id);
-  const same = (s: RefundState) => s.request?.reason === body.reason && s.request.message === message;
-  if (existing.status !== 'none') {
-    if (same(existing)) return { status: 200, view: refundView(body.purchase_id, existing) };
-    throw new ApiError(409, 'REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${existing.status}); read it with GET`, { status: existing.status });
-  }
+  if (existing.status !== 'none') return answerExisting(existing);
   let events;
   try {
     events = decideRefund({ type: 'RequestRefund', data: { purchase_id: body.purchase_id, reason: body.reason, message, purchase: chargeOf(purchase), claim: claim! } }, existing, deps.now());
@@ -78,15 +79,12 @@ export async function requestRefund(deps: RefundDeps, body: RefundRequestBody, c
     throw err;
   }
   try {
-    await deps.store.append(refundStream(body.purchase_id), toNewEvents(events as never), 'no_stream');
+    await deps.store.append(refundStream(body.purchase_id), toNewEvents(events), 'no_stream');
   } catch (err) {
     if (!(err instanceof WrongExpectedRevision)) throw err;
-    // A concurrent identical request won: answer with it (or refuse a different one).
-    const now = await readRefund(deps.store, body.purchase_id);
-    if (same(now)) return { status: 200, view: refundView(body.purchase_id, now) };
-    throw new ApiError(409, 'REFUND_ALREADY_REQUESTED', 'a refund request for this purchase exists; read it with GET', { status: now.status });
+    return answerExisting(await readRefund(deps.store, body.purchase_id)); // a concurrent request won
   }
-  return { status: 201, view: refundView(body.purchase_id, await readRefund(deps.store, body.purchase_id)) };
+  return { status: 201, view: refundView(body.purchase_id, events.reduce(evolveRefund, existing)) };
 }
 
 export async function refundStatus(deps: RefundDeps, purchaseId: string, claim: string | undefined): Promise<RefundView> {

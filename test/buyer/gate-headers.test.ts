@@ -4,7 +4,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../src/buyer/gate-headers.js';
-import { siwxChallenge, verifySiwxHeader } from '../../src/gate/siwx.js';
+import { verifySiwxHeader } from '../../src/gate/siwx.js';
+import { siwxChallenge } from '../../src/gate/siwx-challenge.js';
 import { checkPaymentIntent } from '../../src/gate/intent.js';
 import { ApiError } from '../../src/http/errors.js';
 

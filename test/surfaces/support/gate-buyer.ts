@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
-import { siwxChallenge } from '../../../src/gate/siwx.js';
+import { siwxChallenge } from '../../../src/gate/siwx-challenge.js';
 import { normalizeGateRequest } from '../../../src/gate/normalize.js';
 import { decodeOrThrow } from '../../../src/http/decode.js';
 import { IngestionGateRequest } from '../../../src/http/wire/ingestion-gate.js';
