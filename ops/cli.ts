@@ -17,9 +17,9 @@ import { refunds } from './operator/refunds.js';
 const COMMANDS = { replay, audit, queue, move, refunds, keys } as const;
 
 const USAGE = `usage: npm run ops -- <command>
-  replay [--projection report-view|investigation-queue|all]   drop and rebuild projections from zero
+  replay [--json]                                              empty and rebuild every read model from the first event
   audit [--purchase <id>] [--json]                             check every purchase stream's invariants (exit 1 on a violation)
-  queue [--all] [--json]                                       the investigation queue: held and stuck purchases with their history
+  queue [--json]                                               the investigation queue: held and stuck purchases with their history
   move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<json>']
                                                                move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)
   refunds [--all] [--json]                                     refund requests waiting for an operator (--all: every one)

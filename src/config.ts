@@ -66,6 +66,7 @@ export const ConfigEnv = t.partial({
   PUBLIC_BASE_URL: Url,
   DATA_DIR: t.string,
   EVENT_STORE_URL: t.string,
+  READ_STORE_URL: t.string,
   LOG_LEVEL: t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }),
   COVERED_ORIGINS: OriginList,
   FETCH_ALLOW_LOOPBACK: BoolString,
@@ -94,6 +95,8 @@ export type Config = {
   publicBaseUrl: string | undefined;
   dataDir: string;
   eventStoreUrl: string;
+  /** Where the read models live when the events are in EventStoreDB (SQL stores keep them beside the events). */
+  readStoreUrl: string;
   logLevel: string;
   coveredOrigins: string[];
   fetchAllowLoopback: boolean;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL,
     dataDir,
     eventStoreUrl: e.EVENT_STORE_URL ?? `file:${path.join(dataDir, 'events')}`,
+    readStoreUrl: e.READ_STORE_URL ?? `file:${path.join(dataDir, 'read')}`,
     logLevel: e.LOG_LEVEL ?? 'info',
     coveredOrigins: e.COVERED_ORIGINS ?? [],
     fetchAllowLoopback: e.FETCH_ALLOW_LOOPBACK ?? false,

@@ -32,9 +32,10 @@ import { openApiRouter } from './http/routes/openapi.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './purchase/quote.js';
 import type { GateDeps } from './gate/gate.js';
-import { projectionRunner, type ProjectionRunner } from '../projections/runner.js';
-import { reportViewProjection, resumeCandidates, type ReportView } from '../projections/report-view.js';
-import { investigationQueueProjection, type InvestigationQueue } from '../projections/investigation-queue.js';
+import { openReadModels, type ReadModels } from '../projections/read-models.js';
+import { startLeadership, type Leadership } from '../projections/leadership.js';
+import { startProjector } from '../projections/projector.js';
+import { recoveryCandidates } from '../projections/queries/recovery-candidates.js';
 
 export interface RunningService {
   url: string;
@@ -43,9 +44,11 @@ export interface RunningService {
   storeKind: string;
   evidenceKey: { key_id: string; public_key: string };
   terms: PaymentTerms;
-  reportView: ProjectionRunner<ReportView>;
-  investigationQueue: ProjectionRunner<InvestigationQueue>;
-  /** Runs one recovery pass now (tests, operator tooling). */
+  /** The read-model tables (report view, investigation queue, refunds, compliance) and their checkpoint. */
+  readModels: ReadModels;
+  /** Whether this instance holds the database's leadership (runs the projector and the recovery worker). */
+  isLeader(): boolean;
+  /** Runs one recovery pass now if this instance leads (tests, operator tooling). */
   recover(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -136,12 +139,8 @@ export async function startService(config: Config, log: Logger, options: Service
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
 
-    const reportView = projectionRunner({ store, projection: reportViewProjection, log });
-    const investigationQueue = projectionRunner({ store, projection: investigationQueueProjection, log });
-    await reportView.start();
-    await investigationQueue.start();
-    cleanups.push(() => reportView.stop(), () => investigationQueue.stop());
-
+    const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
+    cleanups.push(() => readModels.close());
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
     const capabilityDeps: CapabilitiesDeps = {
       coveredOrigins: () => [...rsl.coverage.origins],
@@ -176,19 +175,42 @@ export async function startService(config: Config, log: Logger, options: Service
       await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
     });
 
-    // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases.
+    // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
+    // candidates are an indexed query of the report view, once it has caught up with the store.
     const pass = async () => {
-      // The report view follows $all live and was caught up before the first pass.
+      try {
+        await readModels.caughtUp(Math.min(config.recoveryIntervalMs, 10_000));
+      } catch {
+        log.info({}, 'read models still catching up; recovery waits for the next pass');
+        return 0;
+      }
       let n = 0;
-      for (const id of resumeCandidates(reportView.view())) {
+      for (const id of await recoveryCandidates(readModels.db)) {
         if (inflight.has(id)) continue;
         await inflight.run(id, () => resumePurchase(moneyDeps, id)).catch((err) => log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
         n++;
       }
       return n;
     };
-    const worker: RecoveryWorker = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass });
-    cleanups.push(async () => { await worker.stop(); await inflight.drain(); });
+    // One leader per database runs the projector and the recovery worker; every instance serves HTTP.
+    let worker: RecoveryWorker | undefined;
+    const leadership: Leadership = startLeadership({
+      db: readModels.db,
+      name: 'read-models',
+      log,
+      lead: async () => {
+        const projector = startProjector({ db: readModels.db, feed: readModels.feed, log, onAdvance: () => readModels.advanced(), ...(store.onAppend ? { onAppend: (wake) => store.onAppend!(wake) } : {}) });
+        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass });
+        worker = recovery;
+        return async () => {
+          worker = undefined;
+          await recovery.stop();
+          await projector.stop();
+        };
+      },
+    });
+    cleanups.push(async () => { await leadership.stop(); await inflight.drain(); });
+    await leadership.settled;
 
     return {
       url,
@@ -196,9 +218,9 @@ export async function startService(config: Config, log: Logger, options: Service
       storeKind: store.kind,
       evidenceKey: evidencePublic,
       terms,
-      reportView,
-      investigationQueue,
-      recover: () => worker.runNow(),
+      readModels,
+      isLeader: () => leadership.isLeader(),
+      recover: async () => { await worker?.runNow(); },
       async stop() {
         for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
         cleanups.length = 0;

@@ -1,3 +1,5 @@
+import { catchUp } from '../../projections/catch-up.js';
+import { openReadModels, type ReadModels } from '../../projections/read-models.js';
 import type { Config } from '../../src/config.js';
 import { openStore } from '../../src/store/open.js';
 import { StoreLocked } from '../../src/store/port.js';
@@ -41,4 +43,20 @@ export async function withStore<T>(ctx: OperatorContext, work: (store: EventStor
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The store and its read models, brought up to date first (the same projection code the service's
+ * leader runs; the checkpoint's compare-and-set keeps this safe beside a running leader on PostgreSQL).
+ */
+export async function withReadModels<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections, models: ReadModels) => Promise<T>): Promise<T> {
+  return withStore(ctx, async (store) => {
+    const models = await openReadModels(store, { readStoreUrl: ctx.config.readStoreUrl });
+    try {
+      await catchUp(models.db, models.feed);
+      return await work(store, models);
+    } finally {
+      await models.close();
+    }
+  });
 }

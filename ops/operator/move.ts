@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { WrongExpectedRevision } from '../../src/store/port.js';
+import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
 import { OperatorTarget, SettledData, type PurchaseEventData } from '../../streams/purchase/events.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { decideToAppend } from '../../streams/purchase/append.js';
@@ -15,9 +15,30 @@ import { purchaseStream } from './purchases.js';
 
 const TARGETS = Object.keys(OperatorTarget.keys).join(' | ');
 
-type Outcome =
+export type MoveOutcome =
   | { refused: { code: string; message: string; details?: Record<string, unknown> } }
   | { moved: { from: string; to: string; position: string; revision: string } };
+
+/** Folds the stream, asks `decide` for the OperatorMoved and appends it at the folded revision. */
+export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date): Promise<MoveOutcome> {
+  const events = await store.readStream(stream);
+  if (events.length === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
+  const state = fold(events);
+  let toAppend;
+  try {
+    toAppend = decideToAppend({ type: 'OperatorMove', data }, state, now);
+  } catch (err) {
+    if (err instanceof PurchaseRefused) return { refused: { code: err.code, message: err.message, details: err.details } };
+    throw err;
+  }
+  try {
+    const r = await store.append(stream, toAppend, BigInt(state.version - 1));
+    return { moved: { from: state.status, to: data.target, position: r.position.toString(), revision: r.nextExpectedRevision.toString() } };
+  } catch (err) {
+    if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: `the stream changed while deciding (${err.message}); run queue and try again` } };
+    throw err;
+  }
+}
 
 export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['to', 'note', 'operator', 'settlement', 'json']);
@@ -43,26 +64,7 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
   const now = ctx.now();
   const data: PurchaseEventData<'OperatorMoved'> = { target: to, note, operator, at: now.toISOString(), ...(settlement ? { settlement } : {}) };
 
-  const outcome = await withStore(ctx, async (store): Promise<Outcome> => {
-    const events = await store.readStream(stream);
-    if (events.length === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
-    const state = fold(events);
-    let toAppend;
-    try {
-      toAppend = decideToAppend({ type: 'OperatorMove', data }, state, now);
-    } catch (err) {
-      if (err instanceof PurchaseRefused) return { refused: { code: err.code, message: err.message, details: err.details } };
-      throw err;
-    }
-    const expected = BigInt(state.version - 1);
-    try {
-      const r = await store.append(stream, toAppend, expected);
-      return { moved: { from: state.status, to, position: r.position.toString(), revision: r.nextExpectedRevision.toString() } };
-    } catch (err) {
-      if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: `the stream changed while deciding (${err.message}); run queue and try again` } };
-      throw err;
-    }
-  });
+  const outcome = await withStore(ctx, (store) => movePurchase(store, stream, data, now));
 
   if ('refused' in outcome) {
     const r = outcome.refused;

@@ -15,7 +15,7 @@ import { draftGateReport, isGateSku } from '../gate/report.js';
 
 const digest = (value: unknown) => createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
 
-export function buildDelivery(deps: MoneyPathDeps, loaded: Loaded): { response: PaidReportResponse; payment_response: SettleResponse } {
+export function buildDelivery(deps: MoneyPathDeps, loaded: Loaded): { response: PaidReportResponse; payment_response: SettleResponse; delivery_proof_sha256: string } {
   const q = loaded.quoted!;
   // Other SKUs sold through this path build their own report and evidence payload (the ingestion gate:
   // one entry per resource); signing, settlement binding and the delivery proof stay here, shared.
@@ -60,7 +60,7 @@ function draftSingleReport(deps: MoneyPathDeps, loaded: Loaded): { report: Repor
   return { report, evidence };
 }
 
-function sealDelivery(deps: MoneyPathDeps, loaded: Loaded, report: Report, evidencePayload: Record<string, unknown>): { response: PaidReportResponse; payment_response: SettleResponse } {
+function sealDelivery(deps: MoneyPathDeps, loaded: Loaded, report: Report, evidencePayload: Record<string, unknown>): { response: PaidReportResponse; payment_response: SettleResponse; delivery_proof_sha256: string } {
   const q = loaded.quoted!;
   const s = loaded.settled!;
   const o = loaded.offered!;
@@ -95,7 +95,7 @@ function sealDelivery(deps: MoneyPathDeps, loaded: Loaded, report: Report, evide
     payment_settlement: { success: true, network: s.network as PaidReportResponse['payment_settlement']['network'], transaction: s.transaction },
   };
   const paymentResponse: SettleResponse = { success: true, transaction: s.transaction, network: s.network as SettleResponse['network'], payer: s.payer };
-  return { response, payment_response: paymentResponse };
+  return { response, payment_response: paymentResponse, delivery_proof_sha256: digest(deliveryProof) };
 }
 
 export async function deliver(deps: MoneyPathDeps, id: string, loaded: Loaded): Promise<Loaded> {

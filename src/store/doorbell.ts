@@ -8,8 +8,17 @@ export class Doorbell {
     return this.rings;
   }
 
+  private listeners = new Set<() => void>();
+
+  /** Calls `wake` on every ring until the returned function is called. */
+  listen(wake: () => void): () => void {
+    this.listeners.add(wake);
+    return () => this.listeners.delete(wake);
+  }
+
   ring(): void {
     this.rings++;
+    for (const wake of this.listeners) wake();
     const waiting = [...this.waiters];
     this.waiters.clear();
     for (const wake of waiting) wake();

@@ -1,4 +1,5 @@
 import type { EventStore, GlobalPosition } from './port.js';
+import type { SqlDriver } from './sql/sql-driver.js';
 
 // Where a projection keeps its checkpoint and its state. Both travel together in one save so a
 // restart never sees a state that is ahead of or behind its checkpoint.
@@ -20,4 +21,11 @@ export interface ProjectionStates {
 /** What `openStore` returns: the port plus the projection-state store that lives beside it. */
 export interface EventStoreWithProjections extends EventStore {
   projectionStates(): ProjectionStates;
+  /**
+   * The SQL database the events live in (embedded PGlite or PostgreSQL): the read models are tables
+   * beside the events there. Absent for EventStoreDB, whose read models live in READ_STORE_URL.
+   */
+  readonly sql?: SqlDriver;
+  /** Calls `wake` after any append this store sees (its own, and other processes' where it can hear them). */
+  onAppend?(wake: () => void): () => void;
 }

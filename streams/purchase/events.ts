@@ -114,7 +114,7 @@ export const SettledData = t.intersection([
 
 export const PaymentSettlement = t.type({ success: t.literal(true), network: t.string, transaction: TxHash });
 
-export const DeliveredData = t.type({
+export const DeliveredData = t.intersection([t.type({
   /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
   response: t.type({
     report: t.UnknownRecord,
@@ -124,7 +124,14 @@ export const DeliveredData = t.type({
   }),
   /** x402 SettleResponse sent as PAYMENT-RESPONSE. */
   payment_response: t.UnknownRecord,
-});
+}), t.partial({
+  /**
+   * sha256hex(JCS(response.delivery_proof)), recorded at delivery so the read models need not ship the
+   * whole response to learn it (the report and evidence digests are already in the proof's payload).
+   * Absent in events written before it existed; readers then compute it from the response.
+   */
+  delivery_proof_sha256: Sha256Hex,
+})]);
 
 export const HeldData = t.type({
   /** Reason code, e.g. SETTLEMENT_MISMATCH, SETTLEMENT_FAILED, BUYER_REPORTED_MISMATCH. */

@@ -2,6 +2,7 @@
 export * from './events.js';
 export * from './state.js';
 export * from './evolve.js';
+export * from './progress.js';
 export * from './commands.js';
 export * from './refusals.js';
 export * from './purchase-id.js';
@@ -10,3 +11,4 @@ export * from './decider.js';
 // event ids (NewEvent[], ready to append), which is what the application layer calls.
 export { decide } from './decide.js';
 export { toNewEvents, decideToAppend } from './append.js';
+export * from './facts.js';

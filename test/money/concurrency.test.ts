@@ -1,4 +1,5 @@
 import test from 'ava';
+import { reportRow } from '../../projections/queries/purchases.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
@@ -28,9 +29,10 @@ test.serial('50 concurrent identical PAYMENT-SIGNATURE requests: one transfer, 5
 
   const types = (await w.service!.store.readStream(`purchase-${q.purchase_id}`)).map((e) => e.type);
   t.deepEqual(types, ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered']);
-  const row = await w.service!.reportView.waitFor((await w.service!.store.readStream(`purchase-${q.purchase_id}`)).at(-1)!.position);
-  t.is(row[q.purchase_id]!.status, 'delivered');
-  t.is(row[q.purchase_id]!.settled_amount_micro, '20000');
+  await w.service!.readModels.waitFor((await w.service!.store.readStream(`purchase-${q.purchase_id}`)).at(-1)!.position);
+  const row = await reportRow(w.service!.readModels.db, q.purchase_id);
+  t.is(row?.status, 'delivered');
+  t.is(row?.settled_amount_micro, '20000');
 });
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {

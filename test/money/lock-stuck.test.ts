@@ -1,4 +1,7 @@
 import test from 'ava';
+import { movePurchase } from '../../ops/operator/move.js';
+import { queueItems, reportRow } from '../../projections/queries/purchases.js';
+import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
@@ -48,26 +51,45 @@ test.serial('window passed unsettled → LockStuck on the investigation queue, n
   t.is(await w.devnet.balanceOf(buyer.address), before);
   t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 0);
 
-  const queue = await w.service!.investigationQueue.waitFor(stream.at(-1)!.position);
-  const item = queue.items[q.purchase_id]!;
+  await w.service!.readModels.waitFor(stream.at(-1)!.position);
+  const queue = await queueItems(w.service!.readModels.db);
+  const item = queue.find((i) => i.purchase_id === q.purchase_id)!;
   t.is(item.kind, 'lock_stuck');
   t.is(item.reason, 'WINDOW_PASSED_UNSETTLED');
-  t.deepEqual(item.history.map((h) => h.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck']);
+  t.is(item.locked_from, 'checkpointed');
   t.false(JSON.stringify(queue).includes('sealed'), 'the sealed authorization is not copied into the queue');
-  const view = await w.service!.reportView.waitFor(stream.at(-1)!.position);
-  t.is(view[q.purchase_id]!.status, 'lock_stuck');
-
-  // Both read models are rebuildable from the events alone.
-  const viewBefore = JSON.stringify(w.service!.reportView.view());
-  const queueBefore = JSON.stringify(w.service!.investigationQueue.view());
-  await w.service!.reportView.rebuild();
-  await w.service!.investigationQueue.rebuild();
-  t.is(JSON.stringify(w.service!.reportView.view()), viewBefore);
-  t.is(JSON.stringify(w.service!.investigationQueue.view()), queueBefore);
+  t.is((await reportRow(w.service!.readModels.db, q.purchase_id))?.status, 'lock_stuck');
 
   // A later recovery pass leaves it exactly as it is.
   await w.service!.recover();
   t.is((await w.service!.store.readStream(`purchase-${q.purchase_id}`)).length, 4);
+  stuckId = q.purchase_id;
+  stuckBuyer = buyer.address;
+  stuckBalance = before;
+});
+
+let stuckId = '';
+let stuckBuyer = '' as `0x${string}`;
+let stuckBalance = 0n;
+
+test.serial('operator moves it to retry_settlement → the recovery worker settles and delivers it, no buyer retry', async (t) => {
+  t.truthy(stuckId, 'the previous test left a stuck purchase');
+  // The operator found the authorization still valid (here: the service clock was only ahead), and retries.
+  offset = 0;
+  const stream = `purchase-${stuckId}`;
+  const moved = await movePurchase(w.service!.store, stream, { target: 'retry_settlement', note: 'authorization still valid on chain', operator: 'ops@example', at: new Date().toISOString() }, new Date());
+  t.true('moved' in moved, JSON.stringify(moved));
+  // No buyer request from here on: the recovery worker finds it through the report view's index.
+  await w.service!.readModels.caughtUp();
+  t.deepEqual(await recoveryCandidates(w.service!.readModels.db), [stuckId]);
+  await w.service!.recover();
+  const types = (await w.service!.store.readStream(stream)).map((e) => e.type);
+  t.deepEqual(types, ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved', 'Settled', 'Delivered']);
+  t.is(await w.devnet.balanceOf(stuckBuyer), stuckBalance - 20_000n, 'charged exactly once');
+  await w.service!.readModels.caughtUp();
+  t.is((await reportRow(w.service!.readModels.db, stuckId))?.status, 'delivered');
+  t.deepEqual(await queueItems(w.service!.readModels.db), []);
+  t.deepEqual(await recoveryCandidates(w.service!.readModels.db), []);
 });
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {

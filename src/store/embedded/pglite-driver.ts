@@ -18,6 +18,8 @@ export function pgliteDriver(db: PGlite, onClose: () => Promise<void>): SqlDrive
     announceAppend: async () => {},
     watchOtherWriters: async () => async () => {},
     translateError: (err) => err,
+    // One process per embedded store (the directory lock): it always leads.
+    tryLease: async () => ({ lost: new Promise<void>(() => {}), release: async () => {} }),
     async close() {
       try {
         await db.close();

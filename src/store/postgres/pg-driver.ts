@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../../log.js';
 import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import { tryAdvisoryLease } from './advisory-lease.js';
 import { translatePgError } from './unavailable.js';
 
 /**
@@ -45,6 +46,7 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
       return listen(config, channel, wake, log);
     },
     translateError: translatePgError,
+    tryLease: (name) => tryAdvisoryLease(config, name, log),
     async close() {
       await pool.end();
     },

@@ -1,3 +1,4 @@
+import { EVENT_FACTS_V1 } from './event-facts-sql.js';
 import type { SqlDriver } from './sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
@@ -26,6 +27,8 @@ export const MIGRATIONS: readonly string[] = [
      state     jsonb       NOT NULL,
      updated   timestamptz NOT NULL DEFAULT now()
    );`,
+  // 2: the read models' facts column (see event-facts-sql.ts).
+  EVENT_FACTS_V1,
 ];
 
 /**

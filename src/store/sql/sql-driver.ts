@@ -15,5 +15,17 @@ export interface SqlDriver extends SqlQueryable {
   watchOtherWriters(wake: () => void): Promise<() => Promise<void>>;
   /** Driver errors that mean "the database cannot be reached" become StoreUnavailable; others pass through. */
   translateError(err: unknown): unknown;
+  /**
+   * Tries to become the one holder of `name` among every process on this database (the read models'
+   * leader). Resolves to a lease, or undefined when another process holds it. The lease ends when
+   * released, when this process dies, or when its connection is lost (then `lost` resolves).
+   */
+  tryLease(name: string): Promise<Lease | undefined>;
   close(): Promise<void>;
+}
+
+export interface Lease {
+  /** Resolves if the lease is lost without being released (connection to the database gone). */
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
 }

@@ -131,6 +131,11 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     readAll,
     subscribeAll,
     projectionStates: () => states,
+    sql: db,
+    onAppend(wake) {
+      stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
+      return doorbell.listen(wake);
+    },
     async close() {
       await Promise.all([...subscriptions].map((s) => s.close()));
       if (stopWatching) await (await stopWatching)();

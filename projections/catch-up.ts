@@ -1,0 +1,35 @@
+import type { SqlDriver } from '../src/store/sql/sql-driver.js';
+import { decodeFactEvent, type FactEvent } from './feed/fact-event.js';
+import type { FactFeed } from './feed/feed.js';
+import { readCheckpoint, resetTables } from './schema.js';
+import { applyPage } from './write-batch.js';
+
+export const PAGE_SIZE = 5000;
+
+/** Reads the page after `from` and applies it with the checkpoint; undefined when there is nothing after `from`. */
+export async function applyNextPage(db: SqlDriver, feed: FactFeed, from: bigint, pageSize = PAGE_SIZE): Promise<{ to: bigint; events: number } | undefined> {
+  const raw = await feed.read(from, pageSize);
+  if (raw.length === 0) return undefined;
+  const events = raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
+  const to = raw.at(-1)!.position;
+  await applyPage(db, from, to, events);
+  return { to, events: raw.length };
+}
+
+/** Applies every page from the stored checkpoint to the end of `$all` (operator tools, benchmarks). */
+export async function catchUp(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
+  let position = (await readCheckpoint(db)).position;
+  let events = 0;
+  for (;;) {
+    const page = await applyNextPage(db, feed, position, pageSize);
+    if (!page) return { position, events };
+    position = page.to;
+    events += page.events;
+  }
+}
+
+/** Empties every read-model table and builds them again from the first event. */
+export async function rebuild(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
+  await db.transaction((tx) => resetTables(tx));
+  return catchUp(db, feed, pageSize);
+}

@@ -1,0 +1,54 @@
+import type { RefundRow } from '../refunds/refund-row.js';
+import type { ReportRow } from '../report-view/report-row.js';
+import type { ComplianceRow } from './compliance-row.js';
+
+// A delivered purchase's compliance row, from its report row and its refund request (if any). Pure;
+// undefined until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
+
+export function complianceOf(report: ReportRow | undefined, refund: RefundRow | undefined): ComplianceRow | undefined {
+  if (!report || report.delivered_at === null || !report.report_sha256 || !report.evidence_sha256 || !report.delivery_proof_sha256) return undefined;
+  return {
+    purchase_id: report.purchase_id,
+    sku: report.sku,
+    resource: report.resource,
+    origin: report.origin,
+    purpose: report.purpose,
+    user_class: report.user_class,
+    geo: report.geo,
+    classification: report.classification,
+    decision: report.decision,
+    observed_at: report.observed_at,
+    rsl_document_sha256: report.rsl_document_sha256,
+    evidence_key_id: report.evidence_key_id,
+    report_sha256: report.report_sha256,
+    evidence_sha256: report.evidence_sha256,
+    delivery_proof_sha256: report.delivery_proof_sha256,
+    payer: report.payer,
+    amount_micro: report.settled_amount_micro,
+    network: report.network,
+    transaction: report.transaction,
+    delivered_at: report.delivered_at,
+    held: report.status === 'held',
+    held_reason: report.status === 'held' ? report.lock_reason : null,
+    refund_status: refund?.status ?? 'none',
+  };
+}
+
+/** What one compliance row adds to its day's aggregate. */
+export interface DailyContribution { key: string; day: string; origin: string; purpose: string; classification: string; reports: number; amount_micro: bigint; held: number; refunded: number }
+
+export const dayOf = (iso: string): string => iso.slice(0, 10);
+
+export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): DailyContribution | undefined {
+  if (!row) return undefined;
+  const day = dayOf(row.delivered_at);
+  const origin = row.origin ?? '';
+  return {
+    key: JSON.stringify([day, origin, row.purpose, row.classification]),
+    day, origin, purpose: row.purpose, classification: row.classification,
+    reports: sign,
+    amount_micro: BigInt(row.amount_micro ?? '0') * BigInt(sign),
+    held: row.held ? sign : 0,
+    refunded: row.refund_status === 'paid' ? sign : 0,
+  };
+}

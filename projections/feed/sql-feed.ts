@@ -1,0 +1,37 @@
+import type { SqlDriver } from '../../src/store/sql/sql-driver.js';
+import { deliveredFactsFromData, incompleteDelivered } from './delivered-digests.js';
+import type { RawFactEvent } from './fact-event.js';
+import type { FactFeed } from './feed.js';
+
+// The feed of a SQL event store: reads only the small `facts_v1` column (never the events' data) and
+// ships a whole page as one JSON text, which is several times faster than row by row on PGlite.
+
+const PAGE = `
+  SELECT coalesce(json_agg(json_build_array(p.position::text, p.stream, p.type, p.facts_v1, p.created) ORDER BY p.position), '[]')::text AS page
+  FROM (SELECT position, stream, type, facts_v1, created FROM events WHERE position > $1::bigint ORDER BY events.position LIMIT $2) p`;
+
+const DATA_AT = `SELECT position::text AS position, data FROM events WHERE position = ANY($1::bigint[])`;
+
+type Row = [string, string, string, unknown, string];
+
+export function sqlFactFeed(db: SqlDriver): FactFeed {
+  return {
+    async read(from, limit) {
+      const [r] = await db.query<{ page: string }>(PAGE, [from.toString(), limit]);
+      const events: RawFactEvent[] = (JSON.parse(r?.page ?? '[]') as Row[]).map(([position, stream, type, facts, created]) => ({
+        position: BigInt(position), stream, type, facts, created: new Date(created).toISOString(),
+      }));
+      const incomplete = events.filter((e) => e.facts !== null && incompleteDelivered(e.type, e.facts));
+      if (incomplete.length > 0) {
+        const rows = await db.query<{ position: string; data: unknown }>(DATA_AT, [incomplete.map((e) => e.position.toString())]);
+        const data = new Map(rows.map((row) => [BigInt(row.position), row.data]));
+        for (const e of incomplete) e.facts = deliveredFactsFromData(data.get(e.position));
+      }
+      return events;
+    },
+    async head() {
+      const [r] = await db.query<{ head: string | null }>(`SELECT max(position)::text AS head FROM events`);
+      return BigInt(r?.head ?? '0');
+    },
+  };
+}

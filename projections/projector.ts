@@ -1,0 +1,101 @@
+import type { Logger } from '../src/log.js';
+import type { SqlDriver } from '../src/store/sql/sql-driver.js';
+import { applyNextPage, PAGE_SIZE } from './catch-up.js';
+import type { FactFeed } from './feed/feed.js';
+import { readCheckpoint } from './schema.js';
+import { CheckpointMoved } from './write-batch.js';
+
+// Follows `$all` into the read-model tables: read a large page of facts, apply it in one transaction
+// with the checkpoint, repeat; when caught up, sleep until an append rings or the poll interval
+// passes. Only the leader runs it (leadership.ts). It holds no rows between pages.
+
+export interface ProjectorOptions {
+  db: SqlDriver;
+  feed: FactFeed;
+  log?: Logger;
+  /** Rings when events may have been appended (the store's own appends, other writers' notifications). */
+  onAppend?: (wake: () => void) => () => void;
+  pageSize?: number;
+  pollMs?: number;
+  /** Called after every page is committed with the new checkpoint. */
+  onAdvance?: (position: bigint) => void;
+}
+
+export interface Projector {
+  /** The checkpoint this projector last committed. */
+  position(): bigint;
+  /** Resolves once the projector has committed a position ≥ `position`. */
+  reached(position: bigint, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startProjector(opts: ProjectorOptions): Projector {
+  const pageSize = opts.pageSize ?? PAGE_SIZE;
+  const pollMs = opts.pollMs ?? 1000;
+  let position = -1n;
+  let stopped = false;
+  let rings = 0;
+  let wake: (() => void) | undefined;
+  const ring = () => { rings++; wake?.(); };
+  const unlisten = opts.onAppend?.(ring);
+  const waiters = new Set<{ position: bigint; resolve: () => void; reject: (e: Error) => void }>();
+
+  const sleep = (seen: number, ms: number) => new Promise<void>((resolve) => {
+    if (rings !== seen || stopped) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() { clearTimeout(timer); wake = undefined; resolve(); }
+    wake = done;
+  });
+
+  const advanced = (to: bigint) => {
+    position = to;
+    opts.onAdvance?.(to);
+    for (const w of [...waiters]) if (to >= w.position) { waiters.delete(w); w.resolve(); }
+  };
+
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopped) {
+      const seen = rings;
+      try {
+        if (position < 0n) advanced((await readCheckpoint(opts.db)).position);
+        const page = await applyNextPage(opts.db, opts.feed, position, pageSize);
+        failures = 0;
+        if (!page) await sleep(seen, pollMs);
+        else advanced(page.to);
+      } catch (err) {
+        if (stopped) break;
+        if (err instanceof CheckpointMoved) {
+          // Someone else moved it (an operator's replay, a second leader): start again from where it is now.
+          opts.log?.warn({ err: { message: err.message } }, 'read-model checkpoint moved elsewhere; reloading it');
+          position = -1n;
+          continue;
+        }
+        failures++;
+        opts.log?.error({ err: { message: (err as Error).message, name: (err as Error).name }, failures }, 'read-model projection failed; retrying');
+        position = -1n;
+        await sleep(rings, Math.min(5_000, 100 * 2 ** failures));
+      }
+    }
+  })();
+
+  return {
+    position: () => position,
+    reached(target, timeoutMs = 30_000) {
+      if (position >= target) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const w = { position: target, resolve: () => { clearTimeout(timer); resolve(); }, reject: (e: Error) => { clearTimeout(timer); reject(e); } };
+        const timer = setTimeout(() => { waiters.delete(w); reject(new Error(`read models did not reach position ${target} within ${timeoutMs} ms (at ${position})`)); }, timeoutMs);
+        waiters.add(w);
+      });
+    },
+    async stop() {
+      stopped = true;
+      unlisten?.();
+      wake?.();
+      await loop;
+      for (const w of waiters) w.reject(new Error('read-model projector stopped'));
+      waiters.clear();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { advance } from '../../streams/purchase/progress.js';
+import type { PurchaseStatus } from '../../streams/purchase/state.js';
+import type { PurchaseFactEvent } from '../feed/fact-event.js';
+
+// The report view: one row per purchase. Pure: (row, event) → row. The status, submissions and
+// locked_from are the stream's own `advance` (streams/purchase/progress.ts), so the view can never
+// disagree with the decider. The row also carries the facts the compliance read model copies at
+// delivery (what was observed, what was paid, the delivered digests).
+
+export interface ReportRow {
+  purchase_id: string;
+  status: PurchaseStatus;
+  submissions: number;
+  locked_from: PurchaseStatus | null;
+  sku: string;
+  resource: string;
+  origin: string | null;
+  purpose: string;
+  user_class: string;
+  tier: string;
+  geo: string | null;
+  classification: string;
+  decision: string;
+  observed_at: string | null;
+  rsl_document_sha256: string[];
+  price_micro: string;
+  expires_at: string;
+  quoted_at: string;
+  payer: string | null;
+  settled_amount_micro: string | null;
+  network: string | null;
+  transaction: string | null;
+  evidence_key_id: string | null;
+  report_sha256: string | null;
+  evidence_sha256: string | null;
+  delivery_proof_sha256: string | null;
+  delivered_at: string | null;
+  /** The open hold's or stuck lock's reason; null once an operator moved the purchase on. */
+  lock_reason: string | null;
+  updated_position: string;
+}
+
+const progressOf = (row: ReportRow) => ({ status: row.status, submissions: row.submissions, ...(row.locked_from ? { locked_from: row.locked_from } : {}) });
+
+/** Applies one purchase event; a stream whose Quoted was never seen has no row to place it in. */
+export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEvent): ReportRow | undefined {
+  const updated_position = e.position.toString();
+  if (e.type === 'Quoted') {
+    const f = e.facts;
+    return {
+      purchase_id: e.purchase_id, status: 'quoted', submissions: 0, locked_from: null,
+      sku: f.sku, resource: f.resource, origin: f.origin, purpose: f.purpose, user_class: f.user_class, tier: f.tier,
+      geo: f.geo, classification: f.classification, decision: f.decision, observed_at: f.observed_at,
+      rsl_document_sha256: f.rsl_documents, price_micro: f.price_micro, expires_at: f.expires_at, quoted_at: e.created,
+      payer: f.payer, settled_amount_micro: null, network: null, transaction: null, evidence_key_id: null,
+      report_sha256: null, evidence_sha256: null, delivery_proof_sha256: null, delivered_at: null, lock_reason: null,
+      updated_position,
+    };
+  }
+  if (!row) return undefined;
+  const p = advance(progressOf(row), e.type === 'OperatorMoved' ? { type: e.type, target: e.facts.target } : { type: e.type });
+  const next: ReportRow = { ...row, status: p.status, submissions: p.submissions, locked_from: p.locked_from ?? null, updated_position };
+  switch (e.type) {
+    case 'Offered': return next;
+    case 'AuthorizationCheckpointed': return { ...next, payer: e.facts.payer };
+    case 'SettlementSubmitted': return { ...next, transaction: e.facts.transaction ?? row.transaction };
+    case 'Settled': return { ...next, ...settlement(e.facts) };
+    case 'Delivered': {
+      const f = e.facts;
+      return {
+        ...next, evidence_key_id: f.evidence_key_id, report_sha256: f.report_sha256, evidence_sha256: f.evidence_sha256,
+        delivery_proof_sha256: f.delivery_proof_sha256, delivered_at: f.delivered_at ?? e.created,
+      };
+    }
+    case 'Held': case 'LockStuck': return { ...next, lock_reason: e.facts.reason };
+    case 'OperatorMoved': {
+      const s = e.facts.target === 'accept_settlement' && e.facts.settlement ? settlement(e.facts.settlement) : {};
+      return { ...next, ...s, lock_reason: null };
+    }
+  }
+}
+
+const settlement = (s: { network: string; transaction: string; payer: string; amount: string }) =>
+  ({ network: s.network, transaction: s.transaction, payer: s.payer, settled_amount_micro: s.amount });

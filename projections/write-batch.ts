@@ -1,0 +1,84 @@
+import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
+import { applyBatch, rowsToLoad, type BatchChanges } from './batch.js';
+import { dayOf } from './compliance/compliance-of.js';
+import type { FactEvent } from './feed/fact-event.js';
+import type { RefundRow } from './refunds/refund-row.js';
+import type { ReportRow } from './report-view/report-row.js';
+import { CHECKPOINT } from './schema.js';
+
+// Applies one page of events to the read-model tables: load the rows the page touches, apply it
+// (pure, batch.ts), write the row changes with one statement per table, and move the checkpoint from
+// `from` to the page's last position — all in one transaction. The checkpoint moves only if it is
+// still at `from`, so a page is applied exactly once even if two processes ever both think they lead.
+
+export class CheckpointMoved extends Error {
+  readonly code = 'CHECKPOINT_MOVED';
+}
+
+export async function applyPage(db: SqlDriver, from: bigint, to: bigint, events: readonly FactEvent[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (events.length > 0) {
+      const need = rowsToLoad(events);
+      const [reports, refunds] = [await loadRows<ReportRow>(tx, 'rm_purchases', need.reports), await loadRows<RefundRow>(tx, 'rm_refunds', need.refunds)];
+      await writeChanges(tx, applyBatch(events, { reports, refunds }));
+    }
+    const moved = await tx.query(
+      `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint RETURNING position`,
+      [CHECKPOINT, from.toString(), to.toString()],
+    );
+    if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
+  });
+}
+
+async function loadRows<Row extends { purchase_id: string; updated_position: string }>(tx: SqlQueryable, table: string, ids: string[]): Promise<Map<string, Row>> {
+  const rows = new Map<string, Row>();
+  if (ids.length === 0) return rows;
+  const [r] = await tx.query<{ page: string | null }>(`SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`, [ids]);
+  for (const row of JSON.parse(r?.page ?? '[]') as Row[]) rows.set(row.purchase_id, { ...row, updated_position: String(row.updated_position) });
+  return rows;
+}
+
+const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
+  'purchase_id', 'status', 'submissions', 'locked_from', 'sku', 'resource', 'origin', 'purpose', 'user_class', 'tier', 'geo',
+  'classification', 'decision', 'observed_at', 'rsl_document_sha256', 'price_micro', 'expires_at', 'quoted_at', 'payer',
+  'settled_amount_micro', 'network', 'transaction', 'evidence_key_id', 'report_sha256', 'evidence_sha256',
+  'delivery_proof_sha256', 'delivered_at', 'lock_reason', 'updated_position',
+];
+const REFUND_COLUMNS: readonly (keyof RefundRow)[] = ['purchase_id', 'status', 'reason', 'amount_micro', 'requested_at', 'reviewed_at', 'paid_transaction', 'updated_position'];
+const QUEUE_COLUMNS = ['purchase_id', 'kind', 'reason', 'details', 'locked_from', 'since_position', 'since'];
+const COMPLIANCE_COLUMNS = [
+  'purchase_id', 'sku', 'resource', 'origin', 'purpose', 'user_class', 'geo', 'classification', 'decision', 'observed_at',
+  'rsl_document_sha256', 'evidence_key_id', 'report_sha256', 'evidence_sha256', 'delivery_proof_sha256', 'payer',
+  'amount_micro', 'network', 'transaction', 'delivered_at', 'delivered_day', 'held', 'held_reason', 'refund_status',
+];
+
+/** One multi-row upsert: the rows travel as one JSON array and become records in the database. */
+async function upsert(tx: SqlQueryable, table: string, columns: readonly string[], rows: readonly object[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = columns.join(', ');
+  const updates = columns.filter((c) => c !== 'purchase_id');
+  await tx.query(
+    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(null::${table}, $1::jsonb)
+     ON CONFLICT (purchase_id) DO UPDATE SET (${updates.join(', ')}) = ROW(${updates.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+    [JSON.stringify(rows)],
+  );
+}
+
+async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
+  await upsert(tx, 'rm_purchases', REPORT_COLUMNS, c.reports);
+  await upsert(tx, 'rm_refunds', REFUND_COLUMNS, c.refunds);
+  if (c.queueRemove.length > 0) await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
+  await upsert(tx, 'rm_queue', QUEUE_COLUMNS, c.queuePut);
+  await upsert(tx, 'rm_compliance', COMPLIANCE_COLUMNS, c.compliance.map((r) => ({ ...r, delivered_day: dayOf(r.delivered_at) })));
+  if (c.daily.length > 0) {
+    await tx.query(
+      `INSERT INTO rm_compliance_daily AS d (day, origin, purpose, classification, reports, amount_micro, held, refunded)
+       SELECT day, origin, purpose, classification, reports, amount_micro, held, refunded
+       FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text, reports bigint, amount_micro numeric, held bigint, refunded bigint)
+       ON CONFLICT (day, origin, purpose, classification) DO UPDATE SET
+         reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
+         held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded`,
+      [JSON.stringify(c.daily.map(({ key: _key, amount_micro, ...d }) => ({ ...d, amount_micro: amount_micro.toString() })))],
+    );
+  }
+}
