@@ -75,6 +75,7 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     d.reports += c.reports; d.amount_micro += c.amount_micro; d.held += c.held; d.refunded += c.refunded;
   };
   for (const id of touched) {
+    if (!reports.get(id)?.delivered_at) continue; // no compliance row until delivered, and none is ever removed
     const before = complianceOf(loaded.reports.get(id), loaded.refunds.get(id));
     const after = complianceOf(reports.get(id), refunds.get(id));
     if (!after || JSON.stringify(before) === JSON.stringify(after)) continue;
