@@ -1,7 +1,7 @@
 import type { SqlDriver } from '../src/store/sql/sql-driver.js';
 import { decodeFactEvent, type FactEvent } from './feed/fact-event.js';
 import type { FactFeed } from './feed/feed.js';
-import { readCheckpoint, resetTables } from './schema.js';
+import { createIndexes, readCheckpoint, resetTables } from './schema.js';
 import { applyPage } from './write-batch.js';
 
 // Large pages: fewer transactions, and fewer purchases whose events straddle two pages (written twice).
@@ -29,8 +29,12 @@ export async function catchUp(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZ
   }
 }
 
-/** Empties every read-model table and builds them again from the first event. */
+/** Empties every read-model table and builds them again from the first event (secondary indexes last). */
 export async function rebuild(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
-  await db.transaction((tx) => resetTables(tx));
-  return catchUp(db, feed, pageSize);
+  await db.transaction((tx) => resetTables(tx, { indexes: false }));
+  try {
+    return await catchUp(db, feed, pageSize);
+  } finally {
+    await db.transaction((tx) => createIndexes(tx));
+  }
 }

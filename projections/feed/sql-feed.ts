@@ -19,7 +19,7 @@ export function sqlFactFeed(db: SqlDriver): FactFeed {
     async read(from, limit) {
       const [r] = await db.query<{ page: string }>(PAGE, [from.toString(), limit]);
       const events: RawFactEvent[] = (JSON.parse(r?.page ?? '[]') as Row[]).map(([position, stream, type, facts, created]) => ({
-        position: BigInt(position), stream, type, facts, created: new Date(created).toISOString(),
+        position: BigInt(position), stream, type, facts, created,
       }));
       const incomplete = events.filter((e) => e.facts !== null && incompleteDelivered(e.type, e.facts));
       if (incomplete.length > 0) {

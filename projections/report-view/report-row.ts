@@ -1,6 +1,6 @@
 import { advance } from '../../streams/purchase/progress.js';
 import type { PurchaseStatus } from '../../streams/purchase/state.js';
-import type { PurchaseFactEvent } from '../feed/fact-event.js';
+import { isoTime, type PurchaseFactEvent } from '../feed/fact-event.js';
 
 // The report view: one row per purchase. Pure: (row, event) → row. The status, submissions and
 // locked_from are the stream's own `advance` (streams/purchase/progress.ts), so the view can never
@@ -51,7 +51,7 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
       purchase_id: e.purchase_id, status: 'quoted', submissions: 0, locked_from: null,
       sku: f.sku, resource: f.resource, origin: f.origin, purpose: f.purpose, user_class: f.user_class, tier: f.tier,
       geo: f.geo, classification: f.classification, decision: f.decision, observed_at: f.observed_at,
-      rsl_document_sha256: f.rsl_documents, price_micro: f.price_micro, expires_at: f.expires_at, quoted_at: e.created,
+      rsl_document_sha256: f.rsl_documents, price_micro: f.price_micro, expires_at: f.expires_at, quoted_at: isoTime(e.created),
       payer: f.payer, settled_amount_micro: null, network: null, transaction: null, evidence_key_id: null,
       report_sha256: null, evidence_sha256: null, delivery_proof_sha256: null, delivered_at: null, lock_reason: null,
       updated_position,
@@ -69,7 +69,7 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
       const f = e.facts;
       return {
         ...next, evidence_key_id: f.evidence_key_id, report_sha256: f.report_sha256, evidence_sha256: f.evidence_sha256,
-        delivery_proof_sha256: f.delivery_proof_sha256, delivered_at: f.delivered_at ?? e.created,
+        delivery_proof_sha256: f.delivery_proof_sha256, delivered_at: f.delivered_at ?? isoTime(e.created),
       };
     }
     case 'Held': case 'LockStuck': return { ...next, lock_reason: e.facts.reason };
