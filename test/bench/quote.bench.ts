@@ -1,0 +1,74 @@
+// npm run bench:quote — quote throughput of the service on an empty embedded store and on one holding
+// 50k purchases with full histories (BENCH_QUOTE_STORED to change it), read models caught up, as in
+// steady state. The leader's projector follows every quote live, so this shows whether the read side
+// still slows the service down as the ledger grows (target: within 10%). Real service, real HTTPS
+// publishers on loopback (fetch cache warm), real devnet; prints a table, writes bench/results/quote.json.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rebuild } from '../../projections/catch-up.js';
+import { openReadModels } from '../../projections/read-models.js';
+import { capturedLogger, localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/open.js';
+import { startService } from '../../src/service.js';
+import { DECLARED, publisherSite } from '../support/money-env.js';
+import { bulkLoad } from './support/bulk-load.js';
+import { purchaseHistories } from './support/purchase-histories.js';
+
+const STORED = Number(process.env.BENCH_QUOTE_STORED ?? 50_000);
+const SECONDS = Number(process.env.BENCH_QUOTE_SECONDS ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_QUOTE_CONCURRENCY ?? 16);
+
+interface Row { stored_purchases: number; quotes: number; seconds: number; quotes_per_second: number; p50_ms: number; p99_ms: number; errors: number }
+
+async function quoteLoad(url: string, seconds: number): Promise<Omit<Row, 'stored_purchases'>> {
+  const body = JSON.stringify({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < until) {
+      const a = performance.now();
+      const res = await fetch(`${url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.arrayBuffer();
+      if (res.status === 200 || res.status === 201) latencies.push(performance.now() - a);
+      else errors++;
+    }
+  }));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((x, y) => x - y);
+  const q = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 10) / 10;
+  return { quotes: latencies.length, seconds: Math.round(elapsed * 100) / 100, quotes_per_second: Math.round(latencies.length / elapsed), p50_ms: q(0.5), p99_ms: q(0.99), errors };
+}
+
+async function run(stored: number): Promise<Row> {
+  const parts = await startLocalParts(publisherSite(), 'rights-bench-quote-');
+  try {
+    const env = localServiceEnv({ ...parts, logLevel: 'warn' });
+    if (stored > 0) {
+      const store = await openStore(env.EVENT_STORE_URL!);
+      await bulkLoad(store.sql!, purchaseHistories(stored, { seed: 11 }), { interleave: true });
+      const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+      await rebuild(models.db, models.feed);
+      await store.close();
+    }
+    const service = await startService(loadConfig(env), capturedLogger('warn').log);
+    parts.onClose(() => service.stop());
+    await quoteLoad(service.url, 2); // warm-up: fetch cache, JIT, PGlite buffers
+    return { stored_purchases: stored, ...(await quoteLoad(service.url, SECONDS)) };
+  } finally {
+    await parts.closeAll();
+  }
+}
+
+const results = [await run(0), await run(STORED)];
+console.log('\n| stored purchases | quotes | quotes/s | p50 ms | p99 ms | errors |');
+console.log('|---|---|---|---|---|---|');
+for (const r of results) console.log(`| ${r.stored_purchases} | ${r.quotes} | ${r.quotes_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} |`);
+const ratio = results[1]!.quotes_per_second / results[0]!.quotes_per_second;
+console.log(`\nthroughput with ${STORED} purchases stored: ${(ratio * 100).toFixed(1)}% of the empty store's`);
+const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
+await mkdir(out, { recursive: true });
+await writeFile(path.join(out, 'quote.json'), JSON.stringify({ benchmark: 'quote throughput vs stored purchases', measured_at: new Date().toISOString(), node: process.version, concurrency: CONCURRENCY, results, ratio: Math.round(ratio * 1000) / 1000 }, null, 2) + '\n');
