@@ -17,15 +17,24 @@ export async function applyNextPage(db: SqlDriver, feed: FactFeed, from: bigint,
   return { to, events: raw.length };
 }
 
-/** Applies every page from the stored checkpoint to the end of `$all` (operator tools, benchmarks). */
+/**
+ * Applies every page from the stored checkpoint to the end of `$all` (operator tools, rebuilds). The
+ * next page is read while the current one is written: on PostgreSQL the two use separate connections
+ * and overlap; on PGlite they take turns but the page's JSON is parsed meanwhile.
+ */
 export async function catchUp(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
   let position = (await readCheckpoint(db)).position;
   let events = 0;
+  let next = feed.read(position, pageSize);
   for (;;) {
-    const page = await applyNextPage(db, feed, position, pageSize);
-    if (!page) return { position, events };
-    position = page.to;
-    events += page.events;
+    const raw = await next;
+    if (raw.length === 0) return { position, events };
+    const to = raw.at(-1)!.position;
+    next = feed.read(to, pageSize);
+    next.catch(() => {}); // awaited on the next turn; a failure of the write below must not leave it unhandled
+    await applyPage(db, position, to, raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined));
+    position = to;
+    events += raw.length;
   }
 }
 
