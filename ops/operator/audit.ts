@@ -1,19 +1,21 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { loadEvidenceKeyFromConfig } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
-import type { RecordedEvent } from '../../src/store/port.js';
+import type { EventStore, RecordedEvent } from '../../src/store/port.js';
 import { PurchaseEvent, type PurchaseEventData } from '../../streams/purchase/events.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
+import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases.js';
 import { auditRefundStream, type RefundAudit } from './audit-refund.js';
 import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { table } from './table.js';
 import { sameHex, type Violation } from './violation.js';
 
-// `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one) and checks the ledger's
-// invariants with the service's evidence public key. Exit 1 on any violation.
+// `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one, named by its id or a
+// unique prefix: ./purchase-id-arg.ts) and checks the ledger's invariants with the service's evidence
+// public key. Exit 1 on any violation (or a prefix that names no single purchase).
 //
 //   codec        every event decodes with its codec (which also refuses a clear authorization or claim)
 //   secrets      no event carries a field that looks like a clear claim token / payment authorization
@@ -123,24 +125,32 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
   onlyFlags(args, ['purchase', 'json']);
   if (args.positionals.length > 0) throw new UsageError('audit takes no arguments (use --purchase <id>)');
   const one = stringFlag(args, 'purchase');
+  const target = one === undefined ? undefined : parsePurchaseIdArg(one);
   const key = await loadEvidenceKeyFromConfig(ctx.config, { generate: false });
 
-  const { audits, refunds } = await withStore(ctx, async (store) => {
-    const streams = one ? [purchaseStream(one)] : await purchaseStreams(store);
+  const work = async (store: EventStore, only?: string) => {
+    const streams = only ? [purchaseStream(only)] : await purchaseStreams(store);
     const out: StreamAudit[] = [];
     for (const s of streams) {
       const events = await store.readStream(s);
       if (events.length === 0) out.push({ purchase_id: idOf(s), status: 'missing', events: 0, violations: [{ revision: '-', check: 'exists', message: `no stream ${s}` }] });
       else out.push(auditStream(s, events, key.publicKeyHex));
     }
-    const refundStreams = one ? [refundStream(idOf(purchaseStream(one)))] : await streamsNamed(store, REFUND_STREAM_PREFIX);
+    const refundStreams = only ? [refundStream(only)] : await streamsNamed(store, REFUND_STREAM_PREFIX);
     const refundOut: RefundAudit[] = [];
     for (const s of refundStreams) {
       const events = await store.readStream(s);
       if (events.length > 0) refundOut.push(auditRefundStream(s, events, await store.readStream(purchaseStream(s.slice(REFUND_STREAM_PREFIX.length)))));
     }
     return { audits: out, refunds: refundOut };
-  });
+  };
+  const outcome = target ? await withPurchase(ctx, target, work) : await withStore(ctx, (store) => work(store));
+  if ('refused' in outcome) {
+    if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
+    else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
+    return EXIT.finding;
+  }
+  const { audits, refunds } = outcome;
 
   const badRefunds = refunds.filter((a) => a.violations.length > 0);
   const bad = audits.filter((a) => a.violations.length > 0);

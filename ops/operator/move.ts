@@ -4,13 +4,14 @@ import { OperatorTarget, SettledData, type PurchaseEventData } from '../../strea
 import { fold } from '../../streams/purchase/evolve.js';
 import { decideToAppend } from '../../streams/purchase/append.js';
 import { PurchaseRefused } from '../../streams/purchase/refusals.js';
+import { streamName } from '../../streams/purchase/purchase-id.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withStore, type OperatorContext } from './context.js';
-import { purchaseStream } from './purchases.js';
+import { EXIT, type OperatorContext } from './context.js';
+import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 
-// `move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<Settled JSON>']`:
-// the only way a held or stuck purchase moves on. Reads the stream, folds it, asks `decide` for an
-// OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
+// `move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<Settled JSON>']`
+// (the id, `purchase-<id>` or a unique prefix: ./purchase-id-arg.ts): the only way a held or stuck
+// purchase moves on. Reads the stream, folds it, asks `decide` for an OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
 // operator) makes the append fail instead of acting on a stale view. Refusals print their code.
 
 const TARGETS = Object.keys(OperatorTarget.keys).join(' | ');
@@ -44,6 +45,7 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
   onlyFlags(args, ['to', 'note', 'operator', 'settlement', 'json']);
   const [id, ...extra] = args.positionals;
   if (!id || extra.length > 0) throw new UsageError('usage: move <purchase-id> --to <target> --note "…" --operator <name>');
+  const purchase = parsePurchaseIdArg(id);
   const to = stringFlag(args, 'to');
   const note = stringFlag(args, 'note')?.trim();
   const operator = stringFlag(args, 'operator')?.trim();
@@ -60,11 +62,11 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     settlement = decoded.right;
   }
 
-  const stream = purchaseStream(id);
   const now = ctx.now();
   const data: PurchaseEventData<'OperatorMoved'> = { target: to, note, operator, at: now.toISOString(), ...(settlement ? { settlement } : {}) };
 
-  const outcome = await withStore(ctx, (store) => movePurchase(store, stream, data, now));
+  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId) =>
+    ({ purchaseId, ...(await movePurchase(store, streamName(purchaseId), data, now)) }));
 
   if ('refused' in outcome) {
     const r = outcome.refused;
@@ -73,7 +75,7 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     return EXIT.finding;
   }
   const m = outcome.moved;
-  if (args.flags.has('json')) ctx.out(JSON.stringify({ moved: { purchase_id: stream.slice('purchase-'.length), ...m } }));
-  else ctx.out(`moved ${stream}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`);
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ moved: { purchase_id: outcome.purchaseId, ...m } }));
+  else ctx.out(`moved ${streamName(outcome.purchaseId)}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`);
   return EXIT.ok;
 }

@@ -5,6 +5,7 @@ import {
 } from '../../streams/refund/index.js';
 import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
+import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { streamsNamed } from './purchases.js';
 import { table } from './table.js';
 
@@ -13,6 +14,7 @@ import { table } from './table.js';
 //   refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>
 //   refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>
 // `paid` records a refund the operator transferred by hand; the service never sends money itself.
+// <purchase-id> is the id, `purchase-<id>`, `refund-<id>` or a unique prefix (./purchase-id-arg.ts).
 // Each change is decided on the folded stream and appended at its revision, so two operators acting
 // at once cannot both succeed.
 
@@ -80,9 +82,10 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
     command = { type: 'RecordRefundPayment', data: { transaction: tx, amount_micro: amount, note, operator, at } };
   }
 
-  const stream = refundStream(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  type Outcome = { refused: { code: string; message: string } } | { done: { from: string; to: string } };
-  const outcome = await withStore(ctx, async (store): Promise<Outcome> => {
+  const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
+  type Outcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
+  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId): Promise<Outcome> => {
+    const stream = refundStream(purchaseId);
     const events = await store.readStream(stream);
     if (events.length === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
     const state = foldRefund(events);
@@ -99,14 +102,14 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
       if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
       throw err;
     }
-    return { done: { from: state.status, to: decided.reduce(evolveRefund, state).status } };
+    return { done: { stream, from: state.status, to: decided.reduce(evolveRefund, state).status } };
   });
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
     return EXIT.finding;
   }
-  if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: { stream, ...outcome.done } }));
-  else ctx.out(`${stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: outcome.done }));
+  else ctx.out(`${outcome.done.stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
   return EXIT.ok;
 }

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
+import type { DayRange } from '../../projections/compliance/compliance-row.js';
+import { writeComplianceExport } from '../../projections/compliance/export-format.js';
+import { renderComplianceReport } from '../../projections/compliance/report-html.js';
+import { complianceDaily, complianceRows } from '../../projections/queries/compliance.js';
+import { dayFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, withReadModels, type OperatorContext } from './context.js';
+
+// `compliance` — the compliance read model for auditors, brought up to date first (withReadModels):
+//   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE]
+//       one row per delivered report, streamed page by page (constant memory, whatever the range)
+//       to FILE or stdout; the row count goes to stderr when writing a file
+//   compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]
+//       the daily totals as one HTML page
+// Days are UTC days of delivery, both ends included. Files are written to a temporary name beside the
+// target with mode 0600 (they name payers and transactions), synced, then renamed: a reader never sees
+// half a file, and a failed run leaves the previous file as it was.
+//
+//   npm run ops -- compliance export --from 2026-11-01 --to 2026-11-30 --format csv --out nov.csv
+
+const FORMATS = ['csv', 'jsonl'] as const;
+type Format = (typeof FORMATS)[number];
+const isFormat = (s: string): s is Format => (FORMATS as readonly string[]).includes(s);
+
+const USAGE = 'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE] | compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]';
+
+export async function compliance(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  const [sub, ...extra] = args.positionals;
+  if (extra.length > 0) throw new UsageError(USAGE);
+  if (sub === 'export') return exportRows(ctx, args);
+  if (sub === 'report') return report(ctx, args);
+  throw new UsageError(USAGE);
+}
+
+function dayRange(args: ParsedArgs, required: boolean): DayRange {
+  const from = dayFlag(args, 'from');
+  const to = dayFlag(args, 'to');
+  if (required && (from === undefined || to === undefined)) throw new UsageError('--from and --to are required: the first and last UTC day of delivery to export (YYYY-MM-DD)');
+  if (from !== undefined && to !== undefined && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+function outFlag(args: ParsedArgs, required: boolean): string | undefined {
+  const out = stringFlag(args, 'out');
+  if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');
+  if (required && out === undefined) throw new UsageError('--out is required: the HTML file to write');
+  return out;
+}
+
+async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  onlyFlags(args, ['from', 'to', 'format', 'out']);
+  const range = dayRange(args, true);
+  const format = stringFlag(args, 'format');
+  if (format === undefined || !isFormat(format)) throw new UsageError(`--format is required: ${FORMATS.join(' or ')}`);
+  const file = outFlag(args, false);
+
+  const rows = await withReadModels(ctx, async (_store, models) => {
+    const source = complianceRows(models.db, range);
+    if (file !== undefined) return writeFileAtomically(file, (out) => writeComplianceExport(source, format, out));
+    const out = lineWriter(ctx.out);
+    const n = await writeComplianceExport(source, format, out);
+    await ended(out);
+    return n;
+  });
+  if (file !== undefined) ctx.err(`exported ${rows} compliance row(s) delivered ${range.from} … ${range.to} to ${file} (${format})`);
+  return EXIT.ok;
+}
+
+async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  onlyFlags(args, ['from', 'to', 'out']);
+  const range = dayRange(args, false);
+  const file = outFlag(args, true)!;
+  const daily = await withReadModels(ctx, (_store, models) => complianceDaily(models.db, range));
+  const html = renderComplianceReport({ generatedAt: ctx.now().toISOString(), range, daily });
+  await writeFileAtomically(file, async (out) => { out.write(html); });
+  const reports = daily.reduce((n, d) => n + d.reports, 0);
+  ctx.out(`wrote ${file}: ${reports} delivered report(s) over ${new Set(daily.map((d) => d.day)).size} day(s)`);
+  return EXIT.ok;
+}
+
+/** Ends the stream if the writer did not, and waits until everything is flushed. */
+async function ended(out: Writable): Promise<void> {
+  if (!out.writableEnded) out.end();
+  await finished(out);
+}
+
+/**
+ * Writes FILE through `write` with mode 0600: to a temporary name in the same directory, synced, then
+ * renamed over FILE. On any failure the temporary file is removed and FILE is left as it was.
+ */
+export async function writeFileAtomically<T>(file: string, write: (out: NodeJS.WritableStream) => Promise<T>): Promise<T> {
+  const target = path.resolve(file);
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const out = (await open(temp, 'wx', 0o600)).createWriteStream(); // closes its handle when finished or destroyed
+  try {
+    const failed = new Promise<never>((_, reject) => out.once('error', reject));
+    failed.catch(() => {}); // observed through the race below or through finished()
+    const result = await Promise.race([write(out), failed]);
+    await ended(out);
+    const synced = await open(temp, 'r+');
+    try { await synced.sync(); } finally { await synced.close(); }
+    await rename(temp, target);
+    return result;
+  } catch (err) {
+    out.destroy();
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * A writable that hands complete lines to the CLI's line printer (which adds the newline back), so an
+ * export to stdout goes through the same output as every other command, one line at a time.
+ */
+export function lineWriter(printLine: (line: string) => void): Writable {
+  let partial = '';
+  const utf8 = new StringDecoder('utf8'); // a character may straddle two chunks
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      const text = partial + (typeof chunk === 'string' ? chunk : utf8.write(chunk));
+      const lines = text.split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) printLine(line);
+      done();
+    },
+    final(done) {
+      partial += utf8.end();
+      if (partial !== '') printLine(partial);
+      partial = '';
+      done();
+    },
+  });
+}

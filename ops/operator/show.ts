@@ -1,0 +1,80 @@
+import { reportRow } from '../../projections/queries/purchases.js';
+import type { RefundRow } from '../../projections/refunds/refund-row.js';
+import type { ReportRow } from '../../projections/report-view/report-row.js';
+import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, withReadModels, type OperatorContext } from './context.js';
+import { purchaseHistory, type HistoryEntry } from './history.js';
+import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
+
+// `show <id or unique prefix> [--json]`: one purchase — its report-view row (status, what was asked,
+// what was paid, the delivered digests), every event of its stream as history.ts summarizes them
+// (never the sealed authorization, the claim digest or a payment signature), and its refund request
+// from rm_refunds, if one was filed. Exit 1 when the argument names no single purchase.
+//
+//   npm run ops -- show 3f9a0c1b
+
+export interface ShownPurchase { purchase: ReportRow; history: HistoryEntry[]; refund: Omit<RefundRow, 'updated_position'> | null }
+
+async function refundRow(db: SqlQueryable, purchaseId: string): Promise<Omit<RefundRow, 'updated_position'> | null> {
+  const [r] = await db.query<{ row: string | null }>(
+    `SELECT row_to_json(r)::text AS row FROM (SELECT purchase_id, status, reason, amount_micro, requested_at, reviewed_at, paid_transaction FROM rm_refunds WHERE purchase_id = $1) r`,
+    [purchaseId],
+  );
+  return r?.row ? (JSON.parse(r.row) as Omit<RefundRow, 'updated_position'>) : null;
+}
+
+const orNone = (v: string | null | undefined): string => v ?? '—';
+
+function printShown(out: (line: string) => void, { purchase: p, history, refund }: ShownPurchase): void {
+  const field = (name: string, value: string) => out(`  ${name.padEnd(22)} ${value}`);
+  out(`purchase ${p.purchase_id}`);
+  field('status', `${p.status}${p.locked_from ? ` (from ${p.locked_from})` : ''}${p.lock_reason ? `: ${p.lock_reason}` : ''}`);
+  field('sku', p.sku);
+  field('resource', p.resource);
+  field('origin', orNone(p.origin));
+  field('purpose', `${p.purpose} (user class ${p.user_class}, tier ${p.tier}${p.geo ? `, geo ${p.geo}` : ''})`);
+  field('classification', `${p.classification} → ${p.decision}`);
+  field('price', `${p.price_micro} micro-USDC (quoted ${p.quoted_at}, expires ${p.expires_at})`);
+  field('payer', orNone(p.payer));
+  field('amount', p.settled_amount_micro ? `${p.settled_amount_micro} micro-USDC on ${orNone(p.network)}` : '— (nothing settled)');
+  field('transaction', orNone(p.transaction));
+  field('delivered_at', orNone(p.delivered_at));
+  field('evidence_key_id', orNone(p.evidence_key_id));
+  field('report_sha256', orNone(p.report_sha256));
+  field('evidence_sha256', orNone(p.evidence_sha256));
+  field('delivery_proof_sha256', orNone(p.delivery_proof_sha256));
+  out('');
+  out(`history (${history.length} event(s)):`);
+  for (const h of history) out(`  #${h.position.padStart(6)}  rev ${h.revision.padStart(2)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`);
+  out('');
+  if (!refund) out('refund: none requested');
+  else {
+    out(`refund: ${refund.status} (${refund.reason}, ${refund.amount_micro} micro-USDC, requested ${refund.requested_at}` +
+      `${refund.reviewed_at ? `, reviewed ${refund.reviewed_at}` : ''}${refund.paid_transaction ? `, paid in ${refund.paid_transaction}` : ''})`);
+  }
+}
+
+export async function show(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  onlyFlags(args, ['json']);
+  const [arg, ...extra] = args.positionals;
+  if (!arg || extra.length > 0) throw new UsageError('show takes one purchase id or unique prefix');
+  const wanted = parsePurchaseIdArg(arg);
+  const outcome = await withReadModels(ctx, async (store, models) => {
+    const r = await resolvePurchaseId(models.db, wanted);
+    if ('refused' in r) return r;
+    const purchase = await reportRow(models.db, r.id);
+    if (!purchase) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no purchase ${r.id}` } };
+    const shown: ShownPurchase = { purchase, history: await purchaseHistory(store, r.id), refund: await refundRow(models.db, r.id) };
+    return shown;
+  });
+
+  if ('refused' in outcome) {
+    if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
+    else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
+    return EXIT.finding;
+  }
+  if (args.flags.has('json')) ctx.out(JSON.stringify(outcome));
+  else printShown(ctx.out, outcome);
+  return EXIT.ok;
+}
