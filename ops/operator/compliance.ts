@@ -85,8 +85,14 @@ async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
 
 /** Ends the stream if the writer did not, and waits until everything is flushed. */
 async function ended(out: Writable): Promise<void> {
-  if (!out.writableEnded) out.end();
-  await finished(out);
+  // Waits for 'finish' only: a file stream opened with autoClose:false never emits 'close', and
+  // stream.finished() would wait for it forever (the process then exits 13 with the export unfinished).
+  if (out.writableFinished) return;
+  await new Promise<void>((resolve, reject) => {
+    out.once('error', reject);
+    out.once('finish', () => resolve());
+    if (!out.writableEnded) out.end();
+  });
 }
 
 /**

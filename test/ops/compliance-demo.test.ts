@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
+import { createBuyer, memoryCheckpointStore } from '../../src/buyer/index.js';
+import { digestOf } from '../../src/evidence/digest.js';
+import { cli } from './seed.js';
+
+// The compliance export of the demo's purchases: every delivery the buyer saved is one exported row,
+// and the row's digests are the saved report's own — the report `rights-preflight verify` accepts.
+// The demo world is the one `npm run demo` uses (devnet, HTTPS publishers, service on the embedded store).
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
+const verify = (file: string, key: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+  execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
+    resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+});
+
+test('the compliance export lists each demo delivery with the digests of the report the buyer saved', async (t) => {
+  const w = await startDemoWorld();
+  try {
+    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as { evidence: { keys: { key_id: string; public_key: string }[] } };
+    const evidenceKey = caps.evidence.keys[0]!;
+    const buyer = createBuyer({
+      baseUrl: w.url,
+      account: privateKeyToAccount(w.devnet.buyers[0]!.privateKey),
+      pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
+      maxPerReportMicro: 150_000n,
+      maxPerTaskMicro: 1_000_000n,
+      checkpointStore: memoryCheckpointStore(),
+    });
+    const saved: { purchase_id: string; file: string; response: { report: unknown; evidence: unknown; delivery_proof: unknown } }[] = [];
+    for (const resource of [DEMO_RESOURCES.permitted, DEMO_RESOURCES.prohibited, DEMO_RESOURCES.licenseRequired, DEMO_RESOURCES.undeclared]) {
+      const r = await buyer.buyReport({ resource, purpose: 'ai-input', tier: 'fresh' });
+      if (r.status !== 'delivered') continue;
+      const file = path.join(w.dataDir, `report-${saved.length}.json`);
+      await writeFile(file, JSON.stringify(r.saved));
+      saved.push({ purchase_id: r.purchase_id, file, response: r.response as never });
+    }
+    t.is(saved.length, 3, 'three of the four demo resources are delivered (one has no declaration)');
+    await w.service.stop(); // the embedded store admits one process: the operator runs after the service
+
+    const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
+    const out = path.join(w.dataDir, 'export.jsonl');
+    const exported = await cli(['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out], env);
+    t.is(exported.code, 0, exported.stderr);
+    const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    t.deepEqual(rows.map((r) => r.purchase_id).sort(), saved.map((s) => s.purchase_id).sort());
+    for (const s of saved) {
+      const row = rows.find((r) => r.purchase_id === s.purchase_id)!;
+      t.is(row.report_sha256, digestOf(s.response.report));
+      t.is(row.evidence_sha256, digestOf(s.response.evidence));
+      t.is(row.delivery_proof_sha256, digestOf(s.response.delivery_proof));
+      t.is(row.evidence_key_id, evidenceKey.key_id);
+      t.true((row.rsl_document_sha256 as string[]).length > 0, 'the observed RSL documents are named by digest');
+      const v = await verify(s.file, evidenceKey.public_key);
+      t.is(v.code, 0, v.stderr);
+      t.regex(v.stdout, new RegExp(`OK purchase ${s.purchase_id}`));
+    }
+  } finally {
+    await w.close();
+  }
+});
