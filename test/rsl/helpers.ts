@@ -7,11 +7,11 @@ import type { Channel } from '../../src/rsl/vocabulary.js';
 import { createHash } from 'node:crypto';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const fixturesDir = path.resolve(repoRoot, '../shared/fixtures/rsl');
+export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
 
 /** Fails loudly when the shared fixtures are not checked out next to the repository. */
 export function fixture(name: string): string {
-  if (!existsSync(fixturesDir)) throw new Error(`RSL fixtures not found at ${fixturesDir}; the tests need ../shared/fixtures/rsl next to the repository`);
+  if (!existsSync(fixturesDir)) throw new Error(`RSL fixtures not found at ${fixturesDir}; copied from the shared fixtures into test/fixtures/rsl`);
   return readFileSync(path.join(fixturesDir, name), 'utf8');
 }
 
