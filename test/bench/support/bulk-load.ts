@@ -41,7 +41,7 @@ export const INTERLEAVE_WINDOW = 500;
 
 // The batch travels as one jsonb array ($1), split by the database; ORDER BY ord makes positions
 // follow the batch order, as INSERT_EVENTS does for one append. (Measured on PGlite: as fast as
-// jsonb_to_recordset, and faster than a \`json\` array whose elements are parsed again.)
+// jsonb_to_recordset, and faster than a `json` array whose elements are parsed again.)
 const BULK_INSERT = `
   INSERT INTO events (stream, revision, id, type, data, metadata)
   SELECT x.ev->>'s', (x.ev->>'r')::bigint, (x.ev->>'i')::uuid, x.ev->>'t', x.ev->'d', x.ev->'m'
@@ -73,6 +73,7 @@ export async function bulkLoad(sql: SqlDriver, histories: Histories, opts: BulkL
       await tx.query(BULK_INSERT, [payload]);
       await sql.announceAppend(tx);
     });
+    inFlight.catch(() => {}); // handled where it is awaited; not an unhandled rejection meanwhile
   };
   try {
     for await (const row of opts.interleave ? interleaved(counted) : consecutive(counted)) {

@@ -104,7 +104,7 @@ const BASE_URL = 'https://preflight.rights-service.example';
 const TERMS: PaymentTerms = {
   network: 'eip155:8453',
   asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  payTo: '0x5A1f3e2C9b8D7e6F4a0B1c2D3e4F5a6B7c8D9e0F',
+  payTo: getAddress('0x5a1f3e2c9b8d7e6f4a0b1c2d3e4f5a6b7c8d9e0f'),
   eip712: { name: 'USD Coin', version: '2' },
   maxTimeoutSeconds: 300,
 };
@@ -293,12 +293,13 @@ function siteOf(p: Publisher): Map<string, { status: number; headers: Record<str
   return site;
 }
 
+const PAGES = new Map(PUBLISHERS.flatMap((p) => [...siteOf(p)]));
+
 /** The publishers served from memory, through the same FetchCache the service puts in front of its fetcher. */
 function memoryFetcher(at: string): Fetcher {
-  const pages = new Map(PUBLISHERS.flatMap((p) => [...siteOf(p)]));
   return {
     async get(url: string): Promise<FetchResult> {
-      const page = pages.get(url) ?? { status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not found</h1>' };
+      const page = PAGES.get(url) ?? { status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not found</h1>' };
       const body = Buffer.from(page.body, 'utf8');
       return { ok: true, url, status: page.status, headers: page.headers, body, sha256: createHash('sha256').update(body).digest('hex'), fetchedAt: at, remoteAddress: '198.51.100.7' };
     },
