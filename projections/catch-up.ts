@@ -1,48 +1,65 @@
 import type { SqlDriver } from '../src/store/sql/sql-driver.js';
-import { decodeFactEvent, type FactEvent } from './feed/fact-event.js';
+import { applyBatch, type BatchRows } from './batch.js';
+import { decodeFactEvent, type FactEvent, type RawFactEvent } from './feed/fact-event.js';
 import type { FactFeed } from './feed/feed.js';
 import { createIndexes, readCheckpoint, resetTables } from './schema.js';
-import { applyPage } from './write-batch.js';
+import { changedRows, loadBatchRows, writePage } from './write-batch.js';
 
 // Large pages: fewer transactions, and fewer purchases whose events straddle two pages (written twice).
 export const PAGE_SIZE = 20_000;
 
-/** Reads the page after `from` and applies it with the checkpoint; undefined when there is nothing after `from`. */
-export async function applyNextPage(db: SqlDriver, feed: FactFeed, from: bigint, pageSize = PAGE_SIZE): Promise<{ to: bigint; events: number } | undefined> {
-  const raw = await feed.read(from, pageSize);
-  if (raw.length === 0) return undefined;
-  const events = raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
-  const to = raw.at(-1)!.position;
-  await applyPage(db, from, to, events);
-  return { to, events: raw.length };
+const decodePage = (raw: readonly RawFactEvent[]): FactEvent[] => raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
+
+export interface CatchUpOptions {
+  pageSize?: number;
+  /** Called after each page is committed, with the checkpoint it moved to. */
+  onCommitted?: (position: bigint) => void;
 }
 
 /**
- * Applies every page from the stored checkpoint to the end of `$all` (operator tools, rebuilds). The
- * next page is read while the current one is written: on PostgreSQL the two use separate connections
- * and overlap; on PGlite they take turns but the page's JSON is parsed meanwhile.
+ * Applies every page from the stored checkpoint to the end of `$all` (operator tools, rebuilds), as a
+ * pipeline: while page N is written (its own transaction, compare-and-set on the checkpoint), page N+1
+ * is read, decoded, its rows loaded and the page applied. N+1 sees N's changed rows from memory, since
+ * they may not be committed yet; every other row it needs was committed by an earlier page. On
+ * PostgreSQL the database writes while this process computes; PGlite takes turns, but the JSON and
+ * the pure apply still overlap its work. Only one page's rows are ever held.
  */
-export async function catchUp(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
+export async function catchUp(db: SqlDriver, feed: FactFeed, opts: CatchUpOptions = {}): Promise<{ position: bigint; events: number }> {
+  const pageSize = opts.pageSize ?? PAGE_SIZE;
   let position = (await readCheckpoint(db)).position;
   let events = 0;
+  let carry: BatchRows | undefined;
+  let writing: Promise<void> = Promise.resolve();
   let next = feed.read(position, pageSize);
-  for (;;) {
-    const raw = await next;
-    if (raw.length === 0) return { position, events };
-    const to = raw.at(-1)!.position;
-    next = feed.read(to, pageSize);
-    next.catch(() => {}); // awaited on the next turn; a failure of the write below must not leave it unhandled
-    await applyPage(db, position, to, raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined));
-    position = to;
-    events += raw.length;
+  try {
+    for (;;) {
+      const raw = await next;
+      if (raw.length === 0) {
+        await writing;
+        return { position, events };
+      }
+      const to = raw.at(-1)!.position;
+      next = feed.read(to, pageSize);
+      next.catch(() => {}); // awaited on the next turn; a failure meanwhile must not leave it unhandled
+      const page = decodePage(raw);
+      const changes = applyBatch(page, await loadBatchRows(db, page, carry));
+      await writing;
+      writing = writePage(db, position, to, changes).then(() => opts.onCommitted?.(to));
+      writing.catch(() => {}); // awaited before the next write or at the end
+      carry = changedRows(changes);
+      position = to;
+      events += raw.length;
+    }
+  } finally {
+    await writing.catch(() => {});
   }
 }
 
 /** Empties every read-model table and builds them again from the first event (secondary indexes last). */
-export async function rebuild(db: SqlDriver, feed: FactFeed, pageSize = PAGE_SIZE): Promise<{ position: bigint; events: number }> {
+export async function rebuild(db: SqlDriver, feed: FactFeed, opts: CatchUpOptions = {}): Promise<{ position: bigint; events: number }> {
   await db.transaction((tx) => resetTables(tx, { indexes: false }));
   try {
-    return await catchUp(db, feed, pageSize);
+    return await catchUp(db, feed, opts);
   } finally {
     await db.transaction((tx) => createIndexes(tx));
   }

@@ -1,6 +1,6 @@
 import type { Logger } from '../src/log.js';
 import type { SqlDriver } from '../src/store/sql/sql-driver.js';
-import { applyNextPage, PAGE_SIZE } from './catch-up.js';
+import { catchUp, PAGE_SIZE } from './catch-up.js';
 import type { FactFeed } from './feed/feed.js';
 import { readCheckpoint } from './schema.js';
 import { CheckpointMoved } from './write-batch.js';
@@ -59,10 +59,11 @@ export function startProjector(opts: ProjectorOptions): Projector {
       const seen = rings;
       try {
         if (position < 0n) advanced((await readCheckpoint(opts.db)).position);
-        const page = await applyNextPage(opts.db, opts.feed, position, pageSize);
+        // A backlog (a start after downtime, a rebuild after a version change) goes through the
+        // pipelined catch-up; waiters hear of every committed page.
+        const done = await catchUp(opts.db, opts.feed, { pageSize, onCommitted: advanced });
         failures = 0;
-        if (!page) await sleep(seen, pollMs);
-        else advanced(page.to);
+        if (done.events === 0) await sleep(seen, pollMs);
       } catch (err) {
         if (stopped) break;
         if (err instanceof CheckpointMoved) {

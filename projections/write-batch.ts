@@ -1,5 +1,5 @@
 import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
-import { applyBatch, rowsToLoad, type BatchChanges } from './batch.js';
+import { rowsToLoad, type BatchChanges, type BatchRows } from './batch.js';
 import { dayOf } from './compliance/compliance-of.js';
 import type { FactEvent } from './feed/fact-event.js';
 import type { RefundRow } from './refunds/refund-row.js';
@@ -15,25 +15,58 @@ export class CheckpointMoved extends Error {
   readonly code = 'CHECKPOINT_MOVED';
 }
 
-export async function applyPage(db: SqlDriver, from: bigint, to: bigint, events: readonly FactEvent[]): Promise<void> {
+/**
+ * Writes a page's changes, computed beforehand, and moves the checkpoint in one transaction. The rows
+ * were loaded outside it (catch-up.ts overlaps that with the previous page's write); the
+ * compare-and-set on the checkpoint still makes the page apply exactly once, because any other writer
+ * of these tables moves (or resets) the checkpoint.
+ */
+export async function writePage(db: SqlDriver, from: bigint, to: bigint, changes: BatchChanges): Promise<void> {
   await db.transaction(async (tx) => {
-    if (events.length > 0) {
-      const need = rowsToLoad(events);
-      const [reports, refunds] = [await loadRows<ReportRow>(tx, 'rm_purchases', need.reports), await loadRows<RefundRow>(tx, 'rm_refunds', need.refunds)];
-      await writeChanges(tx, applyBatch(events, { reports, refunds }));
-    }
-    const moved = await tx.query(
-      `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint RETURNING position`,
-      [CHECKPOINT, from.toString(), to.toString()],
-    );
-    if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
+    await writeChanges(tx, changes);
+    await moveCheckpoint(tx, from, to);
   });
 }
 
-async function loadRows<Row extends { purchase_id: string; updated_position: string }>(tx: SqlQueryable, table: string, ids: string[]): Promise<Map<string, Row>> {
+/**
+ * The rows a page touches: from `carry` (the previous page's changed rows, possibly not committed
+ * yet) where it has them, from the tables otherwise.
+ */
+export async function loadBatchRows(q: SqlQueryable, events: readonly FactEvent[], carry?: BatchRows): Promise<BatchRows> {
+  const need = rowsToLoad(events);
+  const fromTables = (ids: string[], carried: ReadonlyMap<string, unknown> | undefined) => (carried ? ids.filter((id) => !carried.has(id)) : ids);
+  const reports = await loadRows<ReportRow>(q, 'rm_purchases', fromTables(need.reports, carry?.reports));
+  const refunds = await loadRows<RefundRow>(q, 'rm_refunds', fromTables(need.refunds, carry?.refunds));
+  if (carry) {
+    for (const id of need.reports) { const row = carry.reports.get(id); if (row) reports.set(id, row); }
+    for (const id of need.refunds) { const row = carry.refunds.get(id); if (row) refunds.set(id, row); }
+  }
+  return { reports, refunds };
+}
+
+/** The rows a page changed, as the next page must see them before they are committed. */
+export function changedRows(changes: BatchChanges): BatchRows {
+  return {
+    reports: new Map(changes.reports.map((r) => [r.purchase_id, r])),
+    refunds: new Map(changes.refunds.map((r) => [r.purchase_id, r])),
+  };
+}
+
+async function moveCheckpoint(tx: SqlQueryable, from: bigint, to: bigint): Promise<void> {
+  // Losing the last read-model commit in a crash loses its rows and its checkpoint together, so the
+  // page is simply applied again: the read models need no flush to disk on every commit.
+  await tx.query(`SET LOCAL synchronous_commit = off`);
+  const moved = await tx.query(
+    `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint RETURNING position`,
+    [CHECKPOINT, from.toString(), to.toString()],
+  );
+  if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
+}
+
+async function loadRows<Row extends { purchase_id: string; updated_position: string }>(q: SqlQueryable, table: string, ids: string[]): Promise<Map<string, Row>> {
   const rows = new Map<string, Row>();
   if (ids.length === 0) return rows;
-  const [r] = await tx.query<{ page: string | null }>(`SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`, [ids]);
+  const [r] = await q.query<{ page: string | null }>(`SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`, [ids]);
   for (const row of JSON.parse(r?.page ?? '[]') as Row[]) rows.set(row.purchase_id, { ...row, updated_position: String(row.updated_position) });
   return rows;
 }

@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { PurchaseFacts } from '../../streams/purchase/facts.js';
+import { isPurchaseFacts, type PurchaseFacts } from '../../streams/purchase/facts.js';
 import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
 import { RefundEvent, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 
@@ -36,7 +36,7 @@ export function decodeFactEvent(raw: RawFactEvent): FactEvent | undefined {
     // `is` validates exactly what `decode` would (these codecs only check, never transform) without
     // building a result per event: rebuilds check hundreds of thousands of them.
     const facts = { type: raw.type, facts: raw.facts };
-    if (!PurchaseFacts.is(facts)) throw new UndecodableEvent(`purchase event ${raw.type} at position ${raw.position} does not decode`);
+    if (!isPurchaseFacts(facts)) throw new UndecodableEvent(`purchase event ${raw.type} at position ${raw.position} does not decode`);
     return { ...place, purchase_id: purchase, stream: 'purchase', ...facts };
   }
   if (raw.stream.startsWith(REFUND_STREAM_PREFIX)) {

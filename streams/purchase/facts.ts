@@ -50,17 +50,40 @@ export const DeliveredFacts = t.type({
   delivered_at: nullable(t.string),
 });
 
-const fact = <T extends PurchaseEventType, C extends t.Mixed>(type: T, facts: C) => t.type({ type: t.literal(type), facts });
+/** Each event type's facts codec: a checker goes straight to the one codec of an event's type. */
+export const FACTS_OF_TYPE = {
+  [PurchaseEventType.Quoted]: QuotedFacts,
+  [PurchaseEventType.Offered]: OfferedFacts,
+  [PurchaseEventType.AuthorizationCheckpointed]: CheckpointedFacts,
+  [PurchaseEventType.SettlementSubmitted]: SettlementSubmittedData,
+  [PurchaseEventType.Settled]: SettledData,
+  [PurchaseEventType.Delivered]: DeliveredFacts,
+  [PurchaseEventType.Held]: HeldData,
+  [PurchaseEventType.LockStuck]: LockStuckData,
+  [PurchaseEventType.OperatorMoved]: OperatorMovedData,
+} as const satisfies Record<PurchaseEventType, t.Mixed>;
+type FactsOfType = typeof FACTS_OF_TYPE;
+
+const fact = <T extends PurchaseEventType>(type: T) => t.type({ type: t.literal(type), facts: FACTS_OF_TYPE[type] as FactsOfType[T] });
 
 export const PurchaseFacts = t.union([
-  fact(PurchaseEventType.Quoted, QuotedFacts),
-  fact(PurchaseEventType.Offered, OfferedFacts),
-  fact(PurchaseEventType.AuthorizationCheckpointed, CheckpointedFacts),
-  fact(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData),
-  fact(PurchaseEventType.Settled, SettledData),
-  fact(PurchaseEventType.Delivered, DeliveredFacts),
-  fact(PurchaseEventType.Held, HeldData),
-  fact(PurchaseEventType.LockStuck, LockStuckData),
-  fact(PurchaseEventType.OperatorMoved, OperatorMovedData),
+  fact(PurchaseEventType.Quoted),
+  fact(PurchaseEventType.Offered),
+  fact(PurchaseEventType.AuthorizationCheckpointed),
+  fact(PurchaseEventType.SettlementSubmitted),
+  fact(PurchaseEventType.Settled),
+  fact(PurchaseEventType.Delivered),
+  fact(PurchaseEventType.Held),
+  fact(PurchaseEventType.LockStuck),
+  fact(PurchaseEventType.OperatorMoved),
 ], 'PurchaseFacts');
 export type PurchaseFacts = t.TypeOf<typeof PurchaseFacts>;
+
+/**
+ * The same check as `PurchaseFacts.is`, without trying the union's members one by one: rebuilds
+ * check hundreds of thousands of events.
+ */
+export function isPurchaseFacts(x: { type: string; facts: unknown }): x is PurchaseFacts {
+  const codec = Object.hasOwn(FACTS_OF_TYPE, x.type) ? FACTS_OF_TYPE[x.type as PurchaseEventType] : undefined;
+  return codec !== undefined && codec.is(x.facts);
+}
