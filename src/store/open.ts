@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../log.js';
+import type { SqlEventStoreOptions } from './sql/sql-event-store.js';
 import type { EventStoreWithProjections } from './projection-states.js';
 
 /**
@@ -10,7 +10,7 @@ import type { EventStoreWithProjections } from './projection-states.js';
  *   esdb://… | kurrentdb://…        EventStoreDB / KurrentDB
  * Adapters are imported on demand so the embedded default never loads the gRPC client.
  */
-export async function openStore(url: string, opts: { log?: Logger } = {}): Promise<EventStoreWithProjections> {
+export async function openStore(url: string, opts: SqlEventStoreOptions = {}): Promise<EventStoreWithProjections> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case 'file': {

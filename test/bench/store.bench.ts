@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore, NewEvent } from '../../src/store/port.js';
+import type { SqlEventStoreOptions } from '../../src/store/sql/sql-event-store.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 
 const SINGLE_APPENDS = Number(process.env.BENCH_SINGLE ?? 2_000);
@@ -18,8 +19,13 @@ const FILL_BATCH = 1_000; // big appends only to fill the store for the replay m
 const READ_PAGE = 1_000;
 const STREAMS = 100;
 
+const WRITERS = [1, 10, 100];
+const CONCURRENT_SECONDS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 3);
+
 interface Row {
   adapter: string;
+  /** Single-event appends per second with N concurrent writers, each on its own streams: group commit on / off. */
+  concurrent: { writers: number; grouped: number; ungrouped: number }[];
   singleAppendsPerSec: number;
   batch10EventsPerSec: number;
   replayEventsPerSec: number;
@@ -40,9 +46,40 @@ async function timed(work: () => Promise<void>): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
-async function measure(adapter: string, open: () => Promise<EventStore>): Promise<Row> {
+/** N writers, each appending one event at a time to its own streams with exact expected revisions, for `seconds`. */
+async function concurrentAppends(store: EventStore, writers: number, seconds: number): Promise<number> {
+  const run = randomUUID().slice(0, 8);
+  let appends = 0;
+  const until = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: writers }, async (_, w) => {
+    for (let i = 0; performance.now() < until; i++) {
+      // A new stream per append, as every quote starts one: the common case of the service.
+      await store.append(`bench-${run}-w${w}-${i}`, [event(i)], 'no_stream');
+      appends++;
+    }
+  }));
+  return Math.round(appends / ((performance.now() - t0) / 1000));
+}
+
+async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Promise<EventStore>): Promise<Row> {
+  const concurrent: Row['concurrent'] = [];
+  for (const writers of WRITERS) {
+    const rates: number[] = [];
+    // Alternate on and off in one process, so the store size and the machine's load are alike for both.
+    for (const maxAppendBatch of [256, 1]) {
+      const s = await open({ maxAppendBatch });
+      try {
+        await concurrentAppends(s, writers, 0.3); // warm-up: connections, JIT, the store's first pages
+        rates.push(await concurrentAppends(s, writers, CONCURRENT_SECONDS));
+      } finally {
+        await s.close();
+      }
+    }
+    concurrent.push({ writers, grouped: rates[0]!, ungrouped: rates[1]! });
+  }
   const t0 = Date.now();
-  const store = await open();
+  const store = await open({});
   const openMs = Date.now() - t0;
   const run = randomUUID().slice(0, 8);
   try {
@@ -79,6 +116,7 @@ async function measure(adapter: string, open: () => Promise<EventStore>): Promis
     });
     return {
       adapter,
+      concurrent,
       singleAppendsPerSec: Math.round(SINGLE_APPENDS / singleSecs),
       batch10EventsPerSec: Math.round((BATCHES_OF_10 * 10) / batchSecs),
       replayEventsPerSec: Math.round(replayed / replaySecs),
@@ -95,7 +133,7 @@ const notes: string[] = [];
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
 try {
-  rows.push(await measure('embedded (PGlite)', () => openStore(`file:${dir}`)));
+  rows.push(await measure('embedded (PGlite)', (opts) => openStore(`file:${dir}`, opts)));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
@@ -104,13 +142,13 @@ const pgBase = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
 if (pgBase) {
   const schema = freshSchemaName();
   try {
-    rows.push(await measure('postgres (pg)', () => openStore(withSchema(pgBase, schema))));
+    rows.push(await measure('postgres (pg)', (opts) => openStore(withSchema(pgBase, schema), opts)));
   } finally {
     await dropSchema(pgBase, schema);
   }
 } else notes.push('postgres: skipped (set PG_TEST_URL or BENCH_PG_URL)');
 
-if (process.env.ESDB_TEST_URL) rows.push(await measure('esdb', () => openStore(process.env.ESDB_TEST_URL!)));
+if (process.env.ESDB_TEST_URL) rows.push(await measure('esdb', (opts) => openStore(process.env.ESDB_TEST_URL!, opts)));
 else notes.push('esdb: skipped (set ESDB_TEST_URL)');
 
 const header = ['adapter', 'single appends/s', '10-event batches (events/s)', `replay readAll (events/s)`, 'events replayed', 'open ms'];
@@ -120,12 +158,14 @@ for (const [i, line] of table.entries()) {
   console.log(line.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
+console.log('\nconcurrent single-event appends/s (group commit on / off)');
+for (const r of rows) console.log(`${r.adapter}: ${r.concurrent.map((c) => `${c.writers} writers ${c.grouped} / ${c.ungrouped}`).join(', ')}`);
 for (const note of notes) console.log(note);
 
 const results = {
   measured: new Date().toISOString(),
   machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
-  workload: { singleAppends: SINGLE_APPENDS, batchesOf10: BATCHES_OF_10, replayEvents: REPLAY_EVENTS, readPage: READ_PAGE, streams: STREAMS },
+  workload: { concurrentWriters: WRITERS, concurrentSeconds: CONCURRENT_SECONDS, singleAppends: SINGLE_APPENDS, batchesOf10: BATCHES_OF_10, replayEvents: REPLAY_EVENTS, readPage: READ_PAGE, streams: STREAMS },
   rows,
   notes,
 };

@@ -206,6 +206,40 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
     }),
   );
 
+  serial(`${adapter}: concurrent appends to many streams: a conflict fails only its own append, each result is readable once it resolves`, (t) =>
+    using(fresh, async ({ store }) => {
+      const streams = Array.from({ length: 60 }, () => name('burst'));
+      const existing = streams[7]!;
+      await store.append(existing, [ev('A')], 'no_stream');
+      const retried = [ev('R1'), ev('R2')];
+      const retriedStream = streams[11]!;
+      await store.append(retriedStream, retried, 'no_stream');
+
+      const outcomes = await Promise.allSettled(streams.map(async (s, i) => {
+        // One stale expectation, one idempotent retry, one race of two writers of revision 0, the rest new streams.
+        const events = s === retriedStream ? retried : [ev('Burst', { i })];
+        const result = await store.append(s, events, s === retriedStream || s === existing ? 'no_stream' : i % 2 ? 'no_stream' : 'any');
+        t.deepEqual((await store.readStream(s)).map((e) => e.id).slice(-events.length), events.map((e) => e.id), 'readable when the append resolves');
+        return result;
+      }));
+      const race = name('race');
+      const racers = await Promise.allSettled([store.append(race, [ev('X')], 'no_stream'), store.append(race, [ev('Y')], 'no_stream')]);
+
+      for (const [i, o] of outcomes.entries()) {
+        if (streams[i] === existing) {
+          t.is(o.status, 'rejected');
+          t.true(o.status === 'rejected' && o.reason instanceof WrongExpectedRevision);
+        } else t.is(o.status, 'fulfilled', `append ${i} succeeded`);
+      }
+      const retriedResult = outcomes[11]!;
+      t.true(retriedResult.status === 'fulfilled' && retriedResult.value.nextExpectedRevision === 1n, 'the retry landed nowhere new');
+      t.deepEqual((await store.readStream(retriedStream)).map((e) => e.id), retried.map((e) => e.id));
+      t.deepEqual(racers.map((r) => r.status).sort(), ['fulfilled', 'rejected'], 'exactly one of two writers of revision 0 wins');
+      t.true(racers.some((r) => r.status === 'rejected' && r.reason instanceof WrongExpectedRevision));
+      t.deepEqual((await store.readStream(existing)).map((e) => e.type), ['A'], 'the refused append wrote nothing');
+    }),
+  );
+
   serial(`${adapter}: events without UUID ids are refused before anything is written`, (t) =>
     using(fresh, async ({ store }) => {
       const s = name('bad-id');

@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import type { Logger } from '../../log.js';
 import type { EventStoreWithProjections } from '../projection-states.js';
 import { migrate } from '../sql/schema.js';
-import { sqlEventStore } from '../sql/sql-event-store.js';
+import { sqlEventStore, type SqlEventStoreOptions } from '../sql/sql-event-store.js';
 import { lockDirectory } from './lockfile.js';
 import { pgliteDriver } from './pglite-driver.js';
 
@@ -12,7 +11,7 @@ import { pgliteDriver } from './pglite-driver.js';
  * as the PostgreSQL adapter. The directory is created if missing and locked against other
  * processes for as long as the store is open.
  */
-export async function openEmbeddedStore(dir: string, opts: { log?: Logger } = {}): Promise<EventStoreWithProjections> {
+export async function openEmbeddedStore(dir: string, opts: SqlEventStoreOptions = {}): Promise<EventStoreWithProjections> {
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
   let db: PGlite;
@@ -30,5 +29,5 @@ export async function openEmbeddedStore(dir: string, opts: { log?: Logger } = {}
     throw err;
   }
   opts.log?.info({ dir, lockfile: lock.path }, 'embedded event store open');
-  return sqlEventStore(driver, { log: opts.log });
+  return sqlEventStore(driver, opts);
 }

@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import type { Logger } from '../../log.js';
 import type { EventStoreWithProjections } from '../projection-states.js';
 import { assertSchemaName, migrate } from '../sql/schema.js';
-import { sqlEventStore } from '../sql/sql-event-store.js';
+import { sqlEventStore, type SqlEventStoreOptions } from '../sql/sql-event-store.js';
 import { pgDriver } from './pg-driver.js';
 import { translatePgError } from './unavailable.js';
 
@@ -11,7 +10,7 @@ import { translatePgError } from './unavailable.js';
  * puts the store's tables in that schema (created if missing) via the connection's search_path;
  * the tests use it to give every store instance a database of its own.
  */
-export async function openPostgresStore(url: string, opts: { log?: Logger } = {}): Promise<EventStoreWithProjections> {
+export async function openPostgresStore(url: string, opts: SqlEventStoreOptions = {}): Promise<EventStoreWithProjections> {
   const { connectionString, schema } = splitSchema(url);
   const config: pg.PoolConfig = { connectionString, max: 10 };
   if (schema !== undefined) config.options = `-c search_path=${schema}`;
@@ -24,7 +23,7 @@ export async function openPostgresStore(url: string, opts: { log?: Logger } = {}
     throw translatePgError(err);
   }
   opts.log?.info({ schema: schema ?? '(search_path default)' }, 'PostgreSQL event store open');
-  return sqlEventStore(driver, { log: opts.log });
+  return sqlEventStore(driver, opts);
 }
 
 function splitSchema(url: string): { connectionString: string; schema?: string } {

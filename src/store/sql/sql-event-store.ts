@@ -12,6 +12,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../port.js';
+import { groupCommit, type Outcome } from './group-commit.js';
 import type { SqlDriver, SqlQueryable } from './sql-driver.js';
 import { sqlProjectionStates } from './sql-projection-states.js';
 import {
@@ -28,12 +29,16 @@ import {
 } from './statements.js';
 
 const UNIQUE_VIOLATION = '23505';
+
+interface AppendRequest { stream: string; events: NewEvent[]; expected: ExpectedRevision }
 const NO_STREAM = -1n;
 
 export interface SqlEventStoreOptions {
   log?: Logger;
   /** How long a caught-up subscription waits without a notification before it polls anyway. */
   pollMs?: number;
+  /** At most this many concurrent appends share one transaction (1 turns group commit off; benchmarks compare). */
+  maxAppendBatch?: number;
 }
 
 /**
@@ -53,23 +58,50 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
 
   async function append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     assertEventIds(stream, events.map((e) => e.id));
-    let result: AppendResult;
-    try {
-      result = await db.transaction((tx) => appendInTransaction(tx, stream, events, expected));
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        // Only reachable if another writer bypassed the append-order lock; the constraint still decides.
-        const head = await readHead(db, stream);
-        throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
-      }
-      throw translate(err);
-    }
+    const result = await appendGrouped({ stream, events, expected });
     if (events.length > 0) doorbell.ring();
     return result;
   }
 
+  // Concurrent appends (to any streams) share one transaction: see group-commit.ts.
+  const appendGrouped = groupCommit<AppendRequest, AppendResult>(commitBatch, opts.maxAppendBatch ?? 256);
+
+  async function commitBatch(batch: readonly AppendRequest[]): Promise<Outcome<AppendResult>[]> {
+    try {
+      return await db.transaction(async (tx) => {
+        await tx.query(APPEND_ORDER_LOCK);
+        const outcomes: Outcome<AppendResult>[] = [];
+        for (const r of batch) {
+          try {
+            outcomes.push({ ok: true, value: await appendInTransaction(tx, r.stream, r.events, r.expected) });
+          } catch (err) {
+            // Decided by the reads before any insert, so nothing of this request was written.
+            if (!(err instanceof WrongExpectedRevision)) throw err;
+            outcomes.push({ ok: false, error: err });
+          }
+        }
+        if (batch.some((r) => r.events.length > 0)) await db.announceAppend(tx);
+        return outcomes;
+      });
+    } catch (err) {
+      if (batch.length === 1) return [{ ok: false, error: await failureOf(batch[0]!, err) }];
+      // A database error aborts the whole transaction: each request then commits on its own, so the
+      // failure stays with the request that caused it.
+      const outcomes: Outcome<AppendResult>[] = [];
+      for (const r of batch) outcomes.push((await commitBatch([r]))[0]!);
+      return outcomes;
+    }
+  }
+
+  async function failureOf(r: AppendRequest, err: unknown): Promise<unknown> {
+    if (!isUniqueViolation(err)) return translate(err);
+    // Only reachable if another writer bypassed the append-order lock; the constraint still decides.
+    const head = await readHead(db, r.stream);
+    return new WrongExpectedRevision(r.stream, r.expected, head === NO_STREAM ? 'no_stream' : head);
+  }
+
+  /** One request inside a batch's transaction, which already holds the append-order lock. */
   async function appendInTransaction(tx: SqlQueryable, stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    await tx.query(APPEND_ORDER_LOCK);
     const head = await readHead(tx, stream);
     const ids = events.map((e) => e.id.toLowerCase());
 
@@ -86,7 +118,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
     const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
     const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payload]);
-    await db.announceAppend(tx);
     const last = rows.reduce((max, r) => (BigInt(r.position) > max ? BigInt(r.position) : max), 0n);
     return { nextExpectedRevision: head + BigInt(events.length), position: last };
   }
