@@ -23,11 +23,25 @@ export const REDACTED_PATHS = [
   'privateKey', '*.privateKey',
 ];
 
+/**
+ * The service's logger. By default it writes to stdout asynchronously: a line is handed to the
+ * kernel while the next request runs instead of a synchronous write per line (a third of the CPU of
+ * a capabilities request went to that write). Nothing waits in a buffer (minLength 0), and pino
+ * flushes what is pending when the process exits and on every fatal line.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'rights-preflight' } },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false, minLength: 0 }),
   );
+}
+
+/**
+ * A logger for lines whose fields are fixed and never secret (the access log: request id, method,
+ * path, status, duration): it skips the redaction pass that every line of the main logger pays.
+ */
+export function unredactedChild(log: Logger): Logger {
+  return log.child({}, { redact: [] });
 }
 
 export type { Logger };
