@@ -46,7 +46,13 @@ async function burst(w: MoneyWorld, url: string, buyerIndex: number, quotes: num
     const offer = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
     if (offer.status !== 402) throw new Error(`offer answered ${offer.status}`);
     const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
-    const delivered = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': header });
+    // The leader's recovery worker may be resuming this very checkpoint from the other process: the
+    // service then answers 409 PURCHASE_IN_PROGRESS, and a buyer sends the same request again.
+    let delivered = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': header });
+    for (let i = 0; i < 50 && delivered.status === 409; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      delivered = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': header });
+    }
     if (delivered.status !== 200) throw new Error(`redemption answered ${delivered.status}: ${delivered.text}`);
   }
 }
@@ -71,7 +77,7 @@ if (!PG) {
   });
 
   test.serial('one leader of two; kill -9 it and the other takes over; every table equals a full rebuild', async (t) => {
-    const env = { ...w.env, RECOVERY_INTERVAL_MS: '1000' };
+    const env = { ...w.env, RECOVERY_INTERVAL_MS: '1000' }; // recovery passes run during the bursts, as they would
     const a = await startServiceProcess(env);
     running.push(a);
     const b = await startServiceProcess(env);
