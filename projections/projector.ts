@@ -17,6 +17,12 @@ export interface ProjectorOptions {
   onAppend?: (wake: () => void) => () => void;
   pageSize?: number;
   pollMs?: number;
+  /**
+   * After an append rings, wait this long before reading, so the appends of a busy moment are
+   * projected as one page (one read, one transaction) instead of one cycle each. Read-your-writes
+   * waits that much longer; nothing on the buyer's path waits for the read models.
+   */
+  coalesceMs?: number;
   /** Called after every page is committed with the new checkpoint. */
   onAdvance?: (position: bigint) => void;
 }
@@ -32,6 +38,7 @@ export interface Projector {
 export function startProjector(opts: ProjectorOptions): Projector {
   const pageSize = opts.pageSize ?? PAGE_SIZE;
   const pollMs = opts.pollMs ?? 1000;
+  const coalesceMs = opts.coalesceMs ?? 25;
   let position = -1n;
   let stopped = false;
   let rings = 0;
@@ -63,7 +70,10 @@ export function startProjector(opts: ProjectorOptions): Projector {
         // pipelined catch-up; waiters hear of every committed page.
         const done = await catchUp(opts.db, opts.feed, { pageSize, onCommitted: advanced });
         failures = 0;
-        if (done.events === 0) await sleep(seen, pollMs);
+        if (done.events === 0) {
+          await sleep(seen, pollMs);
+          if (rings !== seen && !stopped && coalesceMs > 0) await new Promise((resolve) => setTimeout(resolve, coalesceMs));
+        }
       } catch (err) {
         if (stopped) break;
         if (err instanceof CheckpointMoved) {
