@@ -54,12 +54,3 @@ export const GATEWAY_VERSION = 'service-public-gateway-v1' as const;
 export const REPORT_PROFILE = 'service-observed-policy-v1' as const;
 export const SINGLE_REPORT_SKU = 'rights.preflight.v1' as const;
 
-/** Header names of the money path (lower-case, as Node presents them). */
-export const HEADERS = {
-  claim: 'x-service-claim',
-  request: 'x-service-request',
-  idempotencyKey: 'idempotency-key',
-  paymentRequired: 'PAYMENT-REQUIRED',
-  paymentSignature: 'payment-signature',
-  paymentResponse: 'PAYMENT-RESPONSE',
-} as const;
