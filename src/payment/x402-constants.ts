@@ -4,7 +4,6 @@
 export const X402_VERSION = 2 as const;
 export const SCHEME_EXACT = 'exact' as const;
 
-
 export const BASE_MAINNET = 'eip155:8453' as const;
 export const BASE_SEPOLIA = 'eip155:84532' as const;
 export type PaymentNetwork = typeof BASE_MAINNET | typeof BASE_SEPOLIA;
