@@ -8,7 +8,7 @@ import { verifyEnvelope } from '../../src/evidence/verify.js';
 import { boundNonce } from '../../src/payment/binding.js';
 import { IngestionGateResponse, IngestionGateUnavailable } from '../../src/contract/ingestion-gate.js';
 import { PaymentRequiredBody } from '../../src/contract/offer.js';
-import { streamName, purchaseId } from '../../streams/purchase/ids.js';
+import { streamName, purchaseId } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { ARTICLE, BARE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';

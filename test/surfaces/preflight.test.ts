@@ -8,7 +8,7 @@ import { singleReportInput } from '../../src/purchase/quote.js';
 import { PaidReportResponse } from '../../src/contract/report.js';
 import { UnavailableQuote } from '../../src/contract/quote.js';
 import { PreflightDiscovery } from '../../src/contract/preflight.js';
-import { purchaseId, streamName } from '../../streams/purchase/ids.js';
+import { purchaseId, streamName } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { ARTICLE, BARE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';
