@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { Address } from './contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import path from 'node:path';
 
@@ -50,12 +51,6 @@ const Url = new t.Type<string, string, unknown>(
   'Url',
   (u): u is string => typeof u === 'string',
   (u, c) => { if (typeof u !== 'string') return t.failure(u, c, 'must be a URL'); try { new URL(u); return t.success(u); } catch { return t.failure(u, c, 'must be a URL'); } },
-  String,
-);
-const Address = new t.Type<`0x${string}`, string, unknown>(
-  'Address',
-  (u): u is `0x${string}` => typeof u === 'string',
-  (u, c) => (typeof u === 'string' && /^0x[0-9a-fA-F]{40}$/.test(u) ? t.success(u as `0x${string}`) : t.failure(u, c, 'must be a 0x-prefixed 20-byte address')),
   String,
 );
 const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });

@@ -32,6 +32,10 @@ import { openApiRouter } from './http/routes/openapi.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './purchase/quote.js';
 import type { GateDeps } from './gate/gate.js';
+import { draftGateReport } from './gate/report.js';
+import { draftSingleReport } from './purchase/single-report.js';
+import { SINGLE_REPORT_SKU } from './contract/common.js';
+import { GATE_SKU } from './contract/ingestion-gate.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
 import { startLeadership, type Leadership } from '../projections/leadership.js';
 import { startProjector } from '../projections/projector.js';
@@ -130,6 +134,7 @@ export async function startService(config: Config, log: Logger, options: Service
       // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
       ...checkpointSealer(checkpointKey),
       inflight,
+      drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
     } satisfies MoneyPathDeps;
     const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {

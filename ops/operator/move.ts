@@ -1,8 +1,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { handleCommand } from '../../src/command/handle-command.js';
 import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
 import { OperatorTarget, SettledData, type PurchaseEventData } from '../../streams/purchase/events.js';
-import { fold } from '../../streams/purchase/evolve.js';
-import { decideToAppend } from '../../streams/purchase/append.js';
+import { purchaseDecider } from '../../streams/purchase/decider.js';
 import { PurchaseRefused } from '../../streams/purchase/refusals.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
@@ -11,7 +11,8 @@ import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 
 // `move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<Settled JSON>']`
 // (the id, `purchase-<id>` or a unique prefix: ./purchase-id-arg.ts): the only way a held or stuck
-// purchase moves on. Reads the stream, folds it, asks `decide` for an OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
+// purchase moves on. The one command handler reads the stream, folds it, asks `decide` for an
+// OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
 // operator) makes the append fail instead of acting on a stale view. Refusals print their code.
 
 const TARGETS = Object.keys(OperatorTarget.keys).join(' | ');
@@ -20,22 +21,15 @@ export type MoveOutcome =
   | { refused: { code: string; message: string; details?: Record<string, unknown> } }
   | { moved: { from: string; to: string; position: string; revision: string } };
 
-/** Folds the stream, asks `decide` for the OperatorMoved and appends it at the folded revision. */
+/** The OperatorMove command through the one command handler; no retry: the operator looks again. */
 export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date): Promise<MoveOutcome> {
-  const events = await store.readStream(stream);
-  if (events.length === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
-  const state = fold(events);
-  let toAppend;
   try {
-    toAppend = decideToAppend({ type: 'OperatorMove', data }, state, now);
+    const handled = await handleCommand(store, stream, purchaseDecider, (state) =>
+      (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }));
+    if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
+    return { moved: { from: handled.before.status, to: data.target, position: String(handled.position), revision: String(handled.revision) } };
   } catch (err) {
     if (err instanceof PurchaseRefused) return { refused: { code: err.code, message: err.message, details: err.details } };
-    throw err;
-  }
-  try {
-    const r = await store.append(stream, toAppend, BigInt(state.version - 1));
-    return { moved: { from: state.status, to: data.target, position: r.position.toString(), revision: r.nextExpectedRevision.toString() } };
-  } catch (err) {
     if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: `the stream changed while deciding (${err.message}); run queue and try again` } };
     throw err;
   }

@@ -1,7 +1,7 @@
+import { handleCommand } from '../../src/command/handle-command.js';
 import { WrongExpectedRevision } from '../../src/store/port.js';
-import { toNewEvents } from '../../streams/purchase/append.js';
 import {
-  decideRefund, evolveRefund, foldRefund, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommand, type RefundState,
+  foldRefund, refundDecider, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommandBody, type RefundState,
 } from '../../streams/refund/index.js';
 import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
@@ -69,7 +69,7 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (!note) throw new UsageError('--note is required: say what was checked and why');
   if (!operator) throw new UsageError('--operator is required: who takes responsibility');
   const at = ctx.now().toISOString();
-  let command: RefundCommand;
+  let command: RefundCommandBody;
   if (what === 'review') {
     const decision = stringFlag(args, 'decision');
     if (decision !== 'approve' && decision !== 'reject') throw new UsageError('--decision must be approve or reject');
@@ -79,30 +79,23 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
     const amount = stringFlag(args, 'amount');
     if (!tx || !/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new UsageError('--tx must be the 0x-prefixed hash of the refund transfer the operator made');
     if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount)) throw new UsageError('--amount must be the refunded micro-USDC as an integer');
-    command = { type: 'RecordRefundPayment', data: { transaction: tx, amount_micro: amount, note, operator, at } };
+    command = { type: 'RecordRefundPayment', data: { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at } };
   }
 
   const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
   type Outcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
   const outcome = await withPurchase(ctx, purchase, async (store, purchaseId): Promise<Outcome> => {
     const stream = refundStream(purchaseId);
-    const events = await store.readStream(stream);
-    if (events.length === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
-    const state = foldRefund(events);
-    let decided;
     try {
-      decided = decideRefund(command, state, ctx.now());
+      const handled = await handleCommand(store, stream, refundDecider, (state) =>
+        (state.version === 0 ? undefined : { ...command, metadata: { now: ctx.now() } }));
+      if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
+      return { done: { stream, from: handled.before.status, to: handled.state.status } };
     } catch (err) {
       if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
-      throw err;
-    }
-    try {
-      await store.append(stream, toNewEvents(decided), BigInt(state.version - 1));
-    } catch (err) {
       if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
       throw err;
     }
-    return { done: { stream, from: state.status, to: decided.reduce(evolveRefund, state).status } };
   });
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));

@@ -1,5 +1,7 @@
 import * as t from 'io-ts';
 import { KeyId } from './public-key.js';
+import { Address, IsoTime, Nonce, Sha256Hex, TxHash } from '../contract/primitives.js';
+import { MicroString, Network } from '../contract/common.js';
 
 // What the service signs (DESIGN.md §5, docs/wire.md §2–§5): the `payload` of each Ed25519 envelope.
 // These codecs describe the payloads the money path signs today, so a buyer or auditor can decode a
@@ -8,16 +10,7 @@ import { KeyId } from './public-key.js';
 // (verifyEnvelope checks it). Codecs are not exact: a later field does not break an older verifier.
 // RSL-specific parts (`reading`) stay loose records here; src/rsl/reading.ts owns their shape.
 
-const hex = (name: string, re: RegExp) =>
-  new t.Type<string, string, unknown>(name, (u): u is string => typeof u === 'string' && re.test(u),
-    (u, c) => (typeof u === 'string' && re.test(u) ? t.success(u) : t.failure(u, c, name)), t.identity);
-const Sha256Hex = hex('Sha256Hex', /^[0-9a-f]{64}$/);
-const Address = hex('Address', /^0x[0-9a-fA-F]{40}$/);
-const TxHash = hex('TxHash', /^0x[0-9a-fA-F]{64}$/);
-const Nonce = hex('Nonce', /^0x[0-9a-fA-F]{64}$/);
-const Micro = hex('Micro', /^(0|[1-9][0-9]*)$/);
-const IsoTime = hex('IsoTime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
-const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
+const Micro = MicroString;
 
 /** Per resource: what was observed and how it was read. `reading` = the RSL ResourceReading (observations
  *  with channel, URL, HTTP status, sha256 and fetch time of each document; matched scope; reasons). */

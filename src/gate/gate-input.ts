@@ -1,4 +1,4 @@
-import { IngestionGateRequest, GATE_SKU, type IngestionGateRequest as GateRequest } from '../http/wire/ingestion-gate.js';
+import { IngestionGateRequest, GATE_SKU, type IngestionGateRequest as GateRequest } from '../contract/ingestion-gate.js';
 import type { GatePurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
 import { ingestionGatePrice } from '../pricing/prices.js';

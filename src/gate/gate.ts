@@ -1,20 +1,19 @@
-import { getAddress, isAddress, type Hex } from 'viem';
-import { decodePaymentSignatureHeader } from '@x402/core/http';
-import { ApiError } from '../http/errors.js';
-import { GATEWAY_VERSION } from '../http/wire/common.js';
-import { GATE_PATH, GATE_SKU, type IngestionGateRequest, type IngestionGateUnavailable } from '../http/wire/ingestion-gate.js';
+import type { Hex } from 'viem';
+import { Refusal } from '../refusal.js';
+import { GATEWAY_VERSION } from '../contract/common.js';
+import { GATE_PATH, GATE_SKU, type IngestionGateRequest, type IngestionGateUnavailable } from '../contract/ingestion-gate.js';
 import type { GatePurpose } from '../rsl/purposes.js';
 import type { ObserveContext } from '../rsl/observe.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import { assertWithinBudget } from '../pricing/budget.js';
-import { WrongExpectedRevision } from '../store/port.js';
-import { purchaseId } from '../../streams/purchase/ids.js';
-import { ensureOffered, offerAnswer, type Binding, type HttpAnswer } from '../purchase/offer.js';
+import { purchaseId, type PurchaseState } from '../../streams/purchase/index.js';
+import type { Binding } from '../purchase/offer.js';
 import { redeem } from '../purchase/redeem.js';
+import type { Redemption } from '../purchase/redemption.js';
 import { decisionFor } from '../rsl/vocabulary.js';
 import { signQuote } from '../purchase/signed-quote.js';
 import type { ResumeDeps } from '../purchase/resume.js';
-import { execute, loadPurchase, type Loaded } from '../purchase/stream.js';
+import { loadPurchase, runPurchaseCommand } from '../purchase/purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
 import { checkPaymentIntent } from './intent.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
@@ -27,7 +26,11 @@ import { verifySiwxHeader } from './siwx.js';
 //   → signer = intent payer.
 // Then the purchase stream (id from {sku, sha256(key), input_sha256}): first time, observe every
 // unique resource and append `Quoted` (payer pinned); then the shared redeem path — `Offered` + 402,
-// or the bound payment (its `from` must be the signed-in payer) → checkpoint → settle → deliver.
+// or the bound payment → checkpoint → settle → deliver. That the asker and the payment's `from` are
+// the pinned payer is decide's rule (PURCHASE_BOUND_TO_OTHER_PAYER, PAYMENT_FROM_NOT_SIGNER).
+
+/** A gate call comes to a redemption, or to "no verifiable declaration anywhere" (no fee, nothing stored). */
+export type GateOutcome = Redemption | { kind: 'unavailable'; body: IngestionGateUnavailable };
 
 export interface GateDeps extends ResumeDeps {
   observeGate(resource: string, purposes: readonly GatePurpose[], ctx: ObserveContext): Promise<ResourceReading>;
@@ -43,53 +46,36 @@ export interface GateCall {
 
 export const gateUrlOf = (deps: Pick<GateDeps, 'baseUrl'>) => deps.baseUrl + GATE_PATH;
 
-export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<HttpAnswer> {
+export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<GateOutcome> {
   const gateUrl = gateUrlOf(deps);
   const n = normalizeGateRequest(call.body, deps.coveredOrigins);
   assertWithinBudget(n.price_micro, n.max_total_micro);
   const key = requireServiceRequestKey(call.serviceRequest);
   const { payer } = checkPaymentIntent(call.paymentIntent, { gateUrl, inputSha256: n.input_sha256, network: deps.terms.network });
   const proof = await verifySiwxHeader(call.siwx, { gateUrl, key, inputSha256: n.input_sha256, network: deps.terms.network }, deps.now());
-  if (!proof.ok) throw new ApiError(proof.status, proof.code, proof.message, { reason: proof.reason });
+  if (!proof.ok) throw new Refusal(proof.code, proof.message, { reason: proof.reason });
   if (proof.signer !== payer) {
-    throw new ApiError(403, 'SIWX_SIGNER_NOT_PAYER', 'the sign-in proof is signed by another address than the payment intent\'s payer; nothing was stored or charged');
+    throw new Refusal('SIWX_SIGNER_NOT_PAYER', 'the sign-in proof is signed by another address than the payment intent\'s payer; nothing was stored or charged');
   }
 
   const id = purchaseId({ sku: GATE_SKU, key_sha256: keySha256(key), input_sha256: n.input_sha256 });
-  let loaded = await loadPurchase(deps.store, id);
-  if (!loaded.quoted) {
+  let state = await loadPurchase(deps.store, id);
+  if (!state.quoted) {
     const quoted = await quoteGate(deps, id, n, key, payer, gateUrl);
-    if ('unavailable' in quoted) return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: quoted.unavailable };
-    loaded = quoted.loaded;
-  } else if (loaded.quoted.payer !== undefined && getAddress(loaded.quoted.payer) !== payer) {
-    throw new ApiError(409, 'PURCHASE_BOUND_TO_OTHER_PAYER', 'this X-Service-Request and input already belong to a purchase signed in by another payer; use a new key');
+    if ('unavailable' in quoted) return { kind: 'unavailable', body: quoted.unavailable };
+    state = quoted.state;
   }
-
   const binding: Binding = { key, source: 'x-service-request' };
-  const from = call.paymentSignature ? paymentFrom(call.paymentSignature) : undefined;
-  if (from !== undefined && from !== payer) {
-    // Refused before verification: nothing is checkpointed, so nothing can be charged.
-    loaded = await ensureOffered(deps, id, loaded, binding);
-    return offerAnswer(loaded, 'PAYMENT_FROM_NOT_SIGNER', 'the payment authorization\'s from is not the signed-in payer of the intent; sign the offer with that wallet (nothing was charged)');
-  }
-  return redeem(deps, { purchaseId: id, binding, paymentSignature: call.paymentSignature }, loaded);
-}
-
-/** The authorization's `from`, when the header parses (otherwise redeem refuses it with its own code). */
-function paymentFrom(header: string): Hex | undefined {
-  try {
-    const from = (decodePaymentSignatureHeader(header) as { payload?: { authorization?: { from?: unknown } } }).payload?.authorization?.from;
-    return typeof from === 'string' && isAddress(from, { strict: false }) ? getAddress(from) : undefined;
-  } catch {
-    return undefined;
-  }
+  return redeem(deps, { purchaseId: id, binding, paymentSignature: call.paymentSignature, payer }, state);
 }
 
 // The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
 // demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
 const RESTRICTIVENESS = ['PROHIBITED_BY_OBSERVED_DECLARATION', 'LICENSE_REQUIRED', 'CONFLICT', 'UNKNOWN', 'NO_MACHINE_READABLE_DECLARATION', 'PERMITTED_BY_OBSERVED_DECLARATION'] as const;
 
-async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: string, payer: Hex, gateUrl: string): Promise<{ loaded: Loaded } | { unavailable: IngestionGateUnavailable }> {
+async function quoteGate(
+  deps: GateDeps, id: string, n: NormalizedGate, key: string, payer: Hex, gateUrl: string,
+): Promise<{ state: PurchaseState } | { unavailable: IngestionGateUnavailable }> {
   const b = n.body;
   const readings = await Promise.all(b.resources.map((r) => deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds })));
   if (!readings.some((r) => r.declaration_found)) {
@@ -125,33 +111,24 @@ async function quoteGate(deps: GateDeps, id: string, n: NormalizedGate, key: str
     classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })),
     payer,
   });
-  try {
-    const loaded = await execute(deps, id, { state: undefined, revision: 'no_stream' }, {
-      type: 'Quote',
-      data: {
-        purchase_id: id,
-        sku: GATE_SKU,
-        input: input as unknown as { sku: string; resource: string; purpose: string; tier: string; user_class: string },
-        input_sha256: n.input_sha256,
-        max_total_micro: n.max_total_micro,
-        price_micro: price,
-        decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
-        signed_quote: signedQuote,
-        expires_at: expiresAt,
-        claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
-        reading: reading as unknown as Record<string, unknown>,
-        payer,
-      },
-    });
-    return { loaded };
-  } catch (err) {
-    if (!(err instanceof WrongExpectedRevision)) throw err;
-    // An identical concurrent request quoted first: continue on its stream.
-    const again = await loadPurchase(deps.store, id);
-    if (!again.quoted) throw err;
-    if (again.quoted.payer !== undefined && getAddress(again.quoted.payer) !== payer) {
-      throw new ApiError(409, 'PURCHASE_BOUND_TO_OTHER_PAYER', 'this X-Service-Request and input already belong to a purchase signed in by another payer; use a new key');
-    }
-    return { loaded: again };
-  }
+  // An identical concurrent request may quote first: this one then continues on its stream (an offer to
+  // another signed-in payer is refused by decide).
+  const run = await runPurchaseCommand(deps, id, (state) => (state.quoted ? undefined : {
+    type: 'Quote',
+    data: {
+      purchase_id: id,
+      sku: GATE_SKU,
+      input: input as unknown as { sku: string; resource: string; purpose: string; tier: string; user_class: string },
+      input_sha256: n.input_sha256,
+      max_total_micro: n.max_total_micro,
+      price_micro: price,
+      decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
+      signed_quote: signedQuote,
+      expires_at: expiresAt,
+      claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
+      reading: reading as unknown as Record<string, unknown>,
+      payer,
+    },
+  }), { retryOnConflict: 1 });
+  return { state: run.state };
 }

@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { ApiError } from '../http/errors.js';
-import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../http/wire/ingestion-gate.js';
+import { Refusal } from '../refusal.js';
+import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../contract/ingestion-gate.js';
 
 // X-Service-Payment-Intent: the unsigned pre-binding (spec §5.5). It is checked against the request
 // before anything is fetched or stored: it must name this gate URL, this normalized input and this
@@ -12,20 +12,20 @@ export interface IntentExpectation { gateUrl: string; inputSha256: string; netwo
 
 export function checkPaymentIntent(header: string | undefined, e: IntentExpectation): { payer: Hex } {
   if (!header) {
-    throw new ApiError(428, 'PAYMENT_INTENT_REQUIRED', `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}; do not sign a payment before it is accepted`);
+    throw new Refusal('PAYMENT_INTENT_REQUIRED', `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}; do not sign a payment before it is accepted`);
   }
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   } catch {
-    throw new ApiError(400, 'PAYMENT_INTENT_MALFORMED', 'X-Service-Payment-Intent must be base64 of a JSON object');
+    throw new Refusal('PAYMENT_INTENT_MALFORMED', 'X-Service-Payment-Intent must be base64 of a JSON object');
   }
   const decoded = PaymentIntent.decode(parsed);
-  if (isLeft(decoded)) throw new ApiError(400, 'PAYMENT_INTENT_MALFORMED', `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}`);
+  if (isLeft(decoded)) throw new Refusal('PAYMENT_INTENT_MALFORMED', `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}`);
   const intent = decoded.right;
   const mismatch = (field: string, expected: string) =>
-    new ApiError(422, 'PAYMENT_INTENT_MISMATCH', `the payment intent's ${field} does not match this request (expected ${expected})`, { field });
+    new Refusal('PAYMENT_INTENT_MISMATCH', `the payment intent's ${field} does not match this request (expected ${expected})`, { field });
   if (intent.resource !== e.gateUrl) throw mismatch('resource', e.gateUrl);
   if (intent.input_sha256 !== e.inputSha256) throw mismatch('input_sha256', 'the digest of the normalized input');
   if (intent.network !== e.network) throw mismatch('network', e.network);

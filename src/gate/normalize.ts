@@ -1,5 +1,5 @@
-import { ApiError } from '../http/errors.js';
-import type { IngestionGateRequest as GateRequest } from '../http/wire/ingestion-gate.js';
+import { Refusal } from '../refusal.js';
+import type { IngestionGateRequest as GateRequest } from '../contract/ingestion-gate.js';
 import { canonicalResourceUrl } from '../rsl/resource-url.js';
 import { gateInput, type GateInput } from './gate-input.js';
 
@@ -14,7 +14,7 @@ export interface NormalizedGate extends GateInput {
 export function normalizeGateRequest(req: GateRequest, coveredOrigins: readonly string[]): NormalizedGate {
   const canonical = req.resources.map((raw, i) => {
     const checked = canonicalResourceUrl(raw, coveredOrigins as string[]);
-    if (!checked.ok) throw new ApiError(422, checked.code, checked.message, { field: `resources.${i}` });
+    if (!checked.ok) throw new Refusal(checked.code, checked.message, { field: `resources.${i}` });
     return checked.url;
   });
   return { ...gateInput({ ...req, resources: canonical }), max_total_micro: req.max_total_micro };

@@ -1,16 +1,15 @@
-import { GATE_SKU, type GateReport } from '../http/wire/ingestion-gate.js';
-import { REPORT_PROFILE } from '../http/wire/common.js';
-import type { Classification } from '../http/wire/common.js';
+import { GATE_SKU, type GateReport } from '../contract/ingestion-gate.js';
+import { REPORT_PROFILE } from '../contract/common.js';
+import type { Classification } from '../contract/common.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import type { GatePurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
-import type { MoneyPathDeps } from '../purchase/deps.js';
-import type { Loaded } from '../purchase/stream.js';
+import type { ReportDrafter } from '../purchase/report-drafter.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
 // made, and a resumed delivery is identical in content. Signing, settlement binding and the delivery
-// proof are the shared money path's (src/purchase/deliver.ts).
+// proof are the shared money path's (src/purchase/deliver.ts), which gets this drafter from service.ts.
 
 /** `Quoted.input` of a gate purchase: the single-report fields (resource = canonical gate URL) plus the body. */
 export interface GateQuotedInput {
@@ -25,8 +24,6 @@ export interface GateQuotedInput {
 }
 /** `Quoted.reading` of a gate purchase: one RSL reading per unique resource, in request order. */
 export interface GateReadings { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] }
-
-export const isGateSku = (sku: string) => sku === GATE_SKU;
 
 const reasonText = (r: unknown) => (typeof r === 'string' ? r : JSON.stringify(r));
 
@@ -43,8 +40,7 @@ export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
   };
 }
 
-export function draftGateReport(deps: Pick<MoneyPathDeps, 'evidenceKeyId'>, loaded: Loaded): { report: GateReport; evidence: Record<string, unknown> } {
-  const q = loaded.quoted!;
+export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
   const input = q.input as unknown as GateQuotedInput;
   const { readings } = q.reading as unknown as GateReadings;
   const entries = readings.map((r) => gateEntry(r, input.purpose));
@@ -73,7 +69,7 @@ export function draftGateReport(deps: Pick<MoneyPathDeps, 'evidenceKeyId'>, load
     freshness_seconds: input.freshness_seconds,
     tier: input.tier,
     resources: readings.map((r, i) => ({ resource: r.resource, classification: entries[i]!.classification, reading: r })),
-    key_id: deps.evidenceKeyId,
+    key_id: evidenceKeyId,
   };
   return { report, evidence };
-}
+};

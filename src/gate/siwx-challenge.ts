@@ -1,5 +1,5 @@
 import type { CompleteSIWxInfo } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE } from '../http/wire/ingestion-gate.js';
+import { GATE_SIWX_PROFILE } from '../contract/ingestion-gate.js';
 import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
 
 // The challenge of profile `service-siwx-payment-v1` (rules in ./siwx.ts): every field but the signer's

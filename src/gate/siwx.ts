@@ -1,7 +1,7 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE, SiwxProof } from '../http/wire/ingestion-gate.js';
+import { GATE_SIWX_PROFILE, SiwxProof } from '../contract/ingestion-gate.js';
 import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-challenge.js';
 
 // SIGN-IN-WITH-X under profile `service-siwx-payment-v1` (spec §5.5). The header is the x402
@@ -19,23 +19,23 @@ import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-ch
 
 const SKEW_SECONDS = 60;
 
-export type SiwxCheck = { ok: true; signer: Hex } | { ok: false; status: number; code: string; reason: string; message: string };
+export type SiwxCheck = { ok: true; signer: Hex } | { ok: false; code: 'SIWX_REQUIRED' | 'SIWX_MALFORMED' | 'SIWX_INVALID'; reason: string; message: string };
 
-const invalid = (reason: string, message: string): SiwxCheck => ({ ok: false, status: 401, code: 'SIWX_INVALID', reason, message });
+const invalid = (reason: string, message: string): SiwxCheck => ({ ok: false, code: 'SIWX_INVALID', reason, message });
 
 export async function verifySiwxHeader(header: string | undefined, b: SiwxBinding, now: Date): Promise<SiwxCheck> {
   if (!header) {
-    return { ok: false, status: 428, code: 'SIWX_REQUIRED', reason: 'missing', message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; see GET /openapi.json` };
+    return { ok: false, code: 'SIWX_REQUIRED', reason: 'missing', message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; see GET /openapi.json` };
   }
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   } catch {
-    return { ok: false, status: 400, code: 'SIWX_MALFORMED', reason: 'encoding', message: 'SIGN-IN-WITH-X must be base64 of the JSON sign-in-with-x payload' };
+    return { ok: false, code: 'SIWX_MALFORMED', reason: 'encoding', message: 'SIGN-IN-WITH-X must be base64 of the JSON sign-in-with-x payload' };
   }
   const decoded = SiwxProof.decode(parsed);
-  if (isLeft(decoded)) return { ok: false, status: 400, code: 'SIWX_MALFORMED', reason: 'shape', message: 'SIGN-IN-WITH-X does not have the sign-in-with-x payload shape (EVM, eip191)' };
+  if (isLeft(decoded)) return { ok: false, code: 'SIWX_MALFORMED', reason: 'shape', message: 'SIGN-IN-WITH-X does not have the sign-in-with-x payload shape (EVM, eip191)' };
   const p = decoded.right;
   const expected = siwxChallenge(b, p.issuedAt);
   if (p.domain !== expected.domain) return invalid('domain_mismatch', `domain must be ${expected.domain}`);

@@ -1,7 +1,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { randomUUID } from 'node:crypto';
-import { ApiError, errorBody } from './errors.js';
+import { Refusal } from '../refusal.js';
+import { errorBody } from './errors.js';
+import { presentRefusal } from './status-of.js';
 import type { Logger } from '../log.js';
 
 export interface AppDeps {
@@ -10,7 +12,7 @@ export interface AppDeps {
   routers: Router[];
 }
 
-/** Maps thrown ApiErrors (and anything unexpected) to the one JSON error shape; logs without secrets. */
+/** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error shape; logs without secrets. */
 function errorMiddleware(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const started = performance.now();
@@ -19,15 +21,16 @@ function errorMiddleware(log: Logger): Koa.Middleware {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError(404, 'NOT_FOUND', 'no such endpoint');
+        throw new Refusal('NOT_FOUND', 'no such endpoint');
       }
     } catch (err) {
-      if (err instanceof ApiError) {
-        ctx.status = err.status;
-        ctx.set(err.headers);
-        ctx.body = errorBody(err.code, err.message, err.details);
+      const presented = err instanceof Refusal ? presentRefusal(err) : undefined;
+      if (presented) {
+        ctx.status = presented.status;
+        ctx.set(presented.headers);
+        ctx.body = errorBody(presented.code, presented.message, presented.details);
       } else {
-        log.error({ requestId, err: { message: (err as Error)?.message, name: (err as Error)?.name } }, 'unhandled error');
+        log.error({ requestId, err: { message: (err as Error)?.message, name: (err as Error)?.name, code: (err as Refusal)?.code } }, 'unhandled error');
         ctx.status = 500;
         ctx.body = errorBody('INTERNAL', 'internal error', { request_id: requestId });
       }

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { ApiError } from './errors.js';
+import { Refusal } from '../refusal.js';
 
 // Reading a JSON request body, for every route of the service. One place enforces the body cap
 // (413 BODY_TOO_LARGE, decided from Content-Length before reading when possible, and while
@@ -25,38 +25,38 @@ export async function readJsonBody(ctx: Koa.Context, opts: JsonBodyOptions = {})
   const noBody = !chunked && (declared === null || declared === 0);
   if (noBody) {
     if (opts.allowEmpty) return undefined;
-    throw new ApiError(400, 'MALFORMED_JSON', 'a JSON request body is required');
+    throw new Refusal('MALFORMED_JSON', 'a JSON request body is required');
   }
   // ctx.is() is null without a body and false on a mismatch; parameters such as charset are allowed.
   if (ctx.is('application/json') === false || !headers['content-type']) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json', { content_type: headers['content-type'] ?? null });
+    throw new Refusal('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json', { content_type: headers['content-type'] ?? null });
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers['content-type'])?.[1];
   if (charset && !/^utf-?8$/i.test(charset)) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8', { charset });
+    throw new Refusal('UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8', { charset });
   }
 
   const raw = await readCapped(ctx.req, limit);
   if (raw.length === 0) {
     if (opts.allowEmpty) return undefined;
-    throw new ApiError(400, 'MALFORMED_JSON', 'a JSON request body is required');
+    throw new Refusal('MALFORMED_JSON', 'a JSON request body is required');
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(raw);
   } catch {
-    throw new ApiError(400, 'MALFORMED_JSON', 'the body is not valid UTF-8');
+    throw new Refusal('MALFORMED_JSON', 'the body is not valid UTF-8');
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ApiError(400, 'MALFORMED_JSON', 'the body is not valid JSON', { parser: (err as Error).message.slice(0, 200) });
+    throw new Refusal('MALFORMED_JSON', 'the body is not valid JSON', { parser: (err as Error).message.slice(0, 200) });
   }
 }
 
-function tooLarge(limit: number): ApiError {
+function tooLarge(limit: number): Refusal {
   // Connection: close — the client may still be sending the rest of an oversized body.
-  return new ApiError(413, 'BODY_TOO_LARGE', `the body exceeds ${limit} bytes`, { limit_bytes: limit }, { connection: 'close' });
+  return new Refusal('BODY_TOO_LARGE', `the body exceeds ${limit} bytes`, { limit_bytes: limit });
 }
 
 function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
@@ -81,7 +81,7 @@ function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffe
       chunks.push(chunk);
     };
     const onEnd = () => { if (!done) { done = true; cleanup(); resolve(Buffer.concat(chunks)); } };
-    const onError = (err: Error) => { if (!done) { done = true; cleanup(); reject(new ApiError(400, 'MALFORMED_JSON', `the body could not be read: ${err.message}`)); } };
+    const onError = (err: Error) => { if (!done) { done = true; cleanup(); reject(new Refusal('MALFORMED_JSON', `the body could not be read: ${err.message}`)); } };
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

@@ -1,8 +1,8 @@
 import type { Tool, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../http/errors.js';
-import { decodeOrThrow } from '../http/decode.js';
-import { Capabilities } from '../http/wire/capabilities.js';
-import { QuoteRequest, QuoteResponse } from '../http/wire/quote.js';
+import { Refusal } from '../refusal.js';
+import { decodeOrThrow } from '../contract/decode.js';
+import { Capabilities } from '../contract/capabilities.js';
+import { QuoteRequest, QuoteResponse } from '../contract/quote.js';
 import { jsonSchemaOf } from '../http/schema/json-schema.js';
 
 // The MCP tools (spec §4, §1.7): capability reading and quote preparation only. Input schemas are
@@ -86,7 +86,8 @@ export async function callTool(deps: McpDeps, name: string, args: unknown): Prom
         return errorResult('UNKNOWN_TOOL', `no tool named ${name}`);
     }
   } catch (err) {
-    if (err instanceof ApiError) return errorResult(err.code, err.message, err.details);
+    // The refusal as it is, code and all (MCP has no status); an internal fault is not a tool result.
+    if (err instanceof Refusal) return errorResult(err.code, err.message, err.details);
     throw err;
   }
 }

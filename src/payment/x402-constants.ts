@@ -4,11 +4,6 @@
 export const X402_VERSION = 2 as const;
 export const SCHEME_EXACT = 'exact' as const;
 
-/** HTTP header names (x402 v2 transport; HTTP header names are case-insensitive). */
-export const HEADER_PAYMENT_REQUIRED = 'PAYMENT-REQUIRED' as const;
-export const HEADER_PAYMENT_SIGNATURE = 'PAYMENT-SIGNATURE' as const;
-export const HEADER_PAYMENT_RESPONSE = 'PAYMENT-RESPONSE' as const;
-
 export const BASE_MAINNET = 'eip155:8453' as const;
 export const BASE_SEPOLIA = 'eip155:84532' as const;
 export type PaymentNetwork = typeof BASE_MAINNET | typeof BASE_SEPOLIA;

@@ -5,16 +5,20 @@ import {
   encodePaymentRequiredHeader, encodePaymentResponseHeader, encodePaymentSignatureHeader,
 } from '@x402/core/http';
 import type { PaymentPayload as CorePaymentPayload, PaymentRequired as CorePaymentRequired, SettleResponse as CoreSettleResponse } from '@x402/core/types';
+import { plainJsonProblem } from './plain-json.js';
 import { PaymentPayload, PaymentRequired, SettleResponse } from './x402-wire.js';
 
 // The three x402 v2 headers: base64 (standard alphabet, padded) of JSON. The byte format is the
-// official helpers' (@x402/core/http); what counts as valid is our codecs'. Decoding never throws.
+// official helpers' (@x402/core/http); what counts as valid is plain JSON (./plain-json.ts) that our
+// codecs accept. Decoding never throws. The service and the buyer decode every header here.
 
 export type Decoded<A> = { ok: true; value: A } | { ok: false; problem: string };
 
 function decodeWith<A>(codec: t.Decoder<unknown, A>, raw: (h: string) => unknown, header: string, what: string): Decoded<A> {
   let json: unknown;
   try { json = raw(header.trim()); } catch { return { ok: false, problem: `${what} is not base64 of JSON` }; }
+  const unsound = plainJsonProblem(json);
+  if (unsound) return { ok: false, problem: `${what}: ${unsound}` };
   const decoded = codec.decode(json);
   if (isLeft(decoded)) {
     const first = decoded.left[0];

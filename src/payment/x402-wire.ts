@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { Address, Nonce } from '../contract/primitives.js';
 
 // io-ts codecs for the x402 v2 objects the service sends and accepts (../shared/reference/x402.md
 // §1.2), restricted to what scheme `exact` with an EIP-3009 payload needs. They are the source of
@@ -13,8 +14,8 @@ const pattern = <A extends string>(name: string, re: RegExp, what: string) =>
     (a) => a,
   );
 
-export const EvmAddress = pattern<`0x${string}`>('EvmAddress', /^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
-export const Bytes32Hex = pattern<`0x${string}`>('Bytes32Hex', /^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex value');
+export const EvmAddress = Address;
+export const Bytes32Hex = Nonce;
 /** An ECDSA (65 bytes) or smart-wallet (EIP-1271/6492, longer) signature: 0x + an even number of hex digits. */
 export const SignatureHex = pattern<`0x${string}`>('SignatureHex', /^0x(?:[0-9a-fA-F]{2}){65,4096}$/, 'must be a 0x-prefixed hex signature of at least 65 bytes');
 /** uint256 as a canonical decimal string (no sign, no leading zeros, at most 78 digits). */
@@ -85,10 +86,3 @@ export const SettleResponse = t.intersection([
   t.partial({ errorReason: t.string, errorMessage: t.string, payer: t.string, amount: t.string, extensions: t.UnknownRecord }),
 ]);
 export type SettleResponse = t.TypeOf<typeof SettleResponse>;
-
-/** The successful SettleResponse we put in PAYMENT-RESPONSE (and spec §2.7 payment_settlement). */
-export const PaymentSettlement = t.type({
-  success: t.literal(true),
-  network: t.keyof({ 'eip155:8453': null, 'eip155:84532': null }),
-  transaction: pattern<`0x${string}`>('TxHash', /^0x[a-fA-F0-9]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash'),
-});

@@ -1,4 +1,5 @@
-import { createHmac, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../evidence/digest.js';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,10 +14,14 @@ const CLAIM_DOMAIN = 'service-claim-v1\0';
 export const claimTokenFor = (secret: Uint8Array, purchaseId: string): string =>
   createHmac('sha256', secret).update(CLAIM_DOMAIN + purchaseId).digest('hex');
 
-export const claimSha256 = (claim: string): string => createHash('sha256').update(claim, 'utf8').digest('hex');
+export const claimSha256 = (claim: string): string => sha256Hex(claim);
 
-/** Constant-time comparison of sha256(presented claim) with the stored digest; false on any malformed input. */
-export function claimMatches(presented: string | undefined, storedSha256: string): boolean {
+/**
+ * Constant-time comparison of sha256(presented claim) with the stored digest; false on any malformed
+ * input, and when nothing is stored (no purchase, or one that accepts no claim).
+ */
+export function claimMatches(presented: string | undefined, storedSha256: string | null | undefined): boolean {
+  if (typeof storedSha256 !== 'string') return false;
   if (typeof presented !== 'string' || presented.length === 0 || presented.length > 256) return false;
   const a = Buffer.from(claimSha256(presented), 'hex');
   const b = Buffer.from(storedSha256, 'hex');

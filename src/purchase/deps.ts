@@ -2,12 +2,14 @@ import type { Logger } from '../log.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';
+import type { Hex } from '../contract/primitives.js';
+import type { ReportDrafters } from './report-drafter.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires
-// the real modules (evidence signer, AES-GCM sealer, settlement backend, RSL engine) into this; the
+// the real modules (evidence signer, AES-GCM sealer, settlement backend, report drafters) into this; the
 // application services never import an adapter, so preflight and the gate can reuse them unchanged.
 
-export type Hex = `0x${string}`;
+export type { Hex };
 export type SignedEnvelope<P = Record<string, unknown>> = { algorithm: 'Ed25519'; format: 'service-evidence-v1'; payload: P; signature: string };
 
 export interface PaymentTerms {
@@ -36,6 +38,8 @@ export interface MoneyPathDeps {
   /** Opens a checkpointed authorization: the sealed-box form for this purchase, or the legacy compact form. */
   unseal: (sealed: SealedPayment, purchaseId: string) => Promise<string>;
   inflight: InFlight<unknown>;
+  /** Each SKU's report drafter (./report-drafter.ts): the money path signs and binds what they draft. */
+  drafters: ReportDrafters;
   /** Test-only crash points (SIGKILL tests); undefined in production. */
   crashAt?: (point: 'after-checkpoint' | 'after-settle') => void;
 }

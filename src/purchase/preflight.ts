@@ -1,14 +1,15 @@
-import { ApiError } from '../http/errors.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../http/wire/common.js';
-import type { PreflightDiscovery, PreflightRequest } from '../http/wire/preflight.js';
-import { NONCE_PREFIX } from '../http/wire/offer.js';
+import { Refusal } from '../refusal.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
+import type { PreflightDiscovery, PreflightRequest } from '../contract/preflight.js';
+import type { UnavailableQuote } from '../contract/quote.js';
+import { NONCE_PREFIX } from '../contract/offer.js';
 import { SINGLE_REPORT_PRICE } from '../pricing/prices.js';
 import { REPORT_PURPOSES } from '../rsl/purposes.js';
-import type { HttpAnswer } from './offer.js';
 import { quote, type QuoteDeps } from './quote.js';
 import { redeem } from './redeem.js';
+import type { Redemption } from './redemption.js';
 import type { ResumeDeps } from './resume.js';
-import { loadPurchase } from './stream.js';
+import { loadPurchase } from './purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from './request-key.js';
 import { paymentTermsOnWire } from './payment-terms.js';
 
@@ -22,15 +23,21 @@ import { paymentTermsOnWire } from './payment-terms.js';
 
 export type PreflightDeps = ResumeDeps & QuoteDeps;
 
-export async function preflight(deps: PreflightDeps, call: { body: PreflightRequest; serviceRequest: string | undefined; paymentSignature: string | undefined }): Promise<HttpAnswer> {
+/** A preflight comes to a redemption, or to the quote's answer that nothing is available (no fee). */
+export type PreflightOutcome = Redemption | { kind: 'unavailable'; body: UnavailableQuote };
+
+export async function preflight(
+  deps: PreflightDeps,
+  call: { body: PreflightRequest; serviceRequest: string | undefined; paymentSignature: string | undefined },
+): Promise<PreflightOutcome> {
   const key = requireServiceRequestKey(call.serviceRequest);
   const quoted = await quote(deps, call.body, key, { claimIsKey: true });
-  if (!quoted.available) return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: quoted };
+  if (!quoted.available) return { kind: 'unavailable', body: quoted };
   const loaded = await loadPurchase(deps.store, quoted.purchase_id);
   // Same id but not key-bound: a quote made with this value as its Idempotency-Key. Safe to detect
   // (the stored digest says who the credential is) and refused, so the two flows never share a nonce.
   if (loaded.quoted && loaded.quoted.claim_sha256 !== keySha256(key)) {
-    throw new ApiError(409, 'SERVICE_REQUEST_KEY_REUSED', 'this X-Service-Request value was already used as an Idempotency-Key for a quote; use a fresh private key (nothing was charged)');
+    throw new Refusal('SERVICE_REQUEST_KEY_REUSED', 'this X-Service-Request value was already used as an Idempotency-Key for a quote; use a fresh private key (nothing was charged)');
   }
   return redeem(deps, { purchaseId: quoted.purchase_id, binding: { key, source: 'x-service-request' }, paymentSignature: call.paymentSignature }, loaded);
 }

@@ -1,18 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { ApiError } from '../http/errors.js';
-import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../http/wire/quote.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../http/wire/common.js';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../evidence/digest.js';
+import { Refusal } from '../refusal.js';
+import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../contract/quote.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
 import { canonicalResourceUrl } from '../rsl/resource-url.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
 import { singleReportPrice, type Tier } from '../pricing/prices.js';
 import { assertWithinBudget } from '../pricing/budget.js';
 import { inputSha256 } from '../payment/binding.js';
-import { WrongExpectedRevision } from '../store/port.js';
-import { purchaseId } from '../../streams/purchase/ids.js';
+import { purchaseId, type PurchaseEventData } from '../../streams/purchase/index.js';
 import { claimSha256, claimTokenFor } from './claim.js';
 import type { MoneyPathDeps } from './deps.js';
-import { loadPurchase, execute, type QuotedView } from './stream.js';
+import { loadPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { reportPath } from './report-path.js';
 import { paymentTermsOnWire } from './payment-terms.js';
 import { signQuote } from './signed-quote.js';
 
@@ -39,7 +40,7 @@ export const singleReportInput = (resource: string, purpose: ReportPurpose, tier
  */
 export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: string | undefined, opts: { claimIsKey?: boolean } = {}): Promise<QuoteResponse> {
   const checked = canonicalResourceUrl(req.resource, deps.coveredOrigins);
-  if (!checked.ok) throw new ApiError(422, checked.code, checked.message, { field: 'resource' });
+  if (!checked.ok) throw new Refusal(checked.code, checked.message, { field: 'resource' });
   const userClass = req.user_class ?? 'commercial';
   const price = singleReportPrice(req.tier);
   assertWithinBudget(price, req.max_total_micro); // before any fetch or append
@@ -48,7 +49,7 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
 
   // The key of the purchase id: the buyer's Idempotency-Key, else a fresh 256-bit report id.
   const key = idempotencyKey ?? randomBytes(32).toString('hex');
-  const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: sha256(key), input_sha256: inputDigest });
+  const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: sha256Hex(key), input_sha256: inputDigest });
   if (idempotencyKey) {
     const existing = await loadPurchase(deps.store, id);
     if (existing.quoted) return availableFrom(deps, existing.quoted);
@@ -82,48 +83,42 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
     input_sha256: inputDigest,
     decision_preview: { classification: purposeReading.classification, decision: purposeReading.decision },
   });
-  try {
-    const after = await execute(deps, id, { state: undefined, revision: 'no_stream' }, {
-      type: 'Quote',
-      data: {
-        purchase_id: id,
-        sku: SINGLE_REPORT_SKU,
-        input,
-        input_sha256: inputDigest,
-        max_total_micro: req.max_total_micro,
-        price_micro: price.toString(),
-        decision_preview: { purpose: req.purpose, classification: purposeReading.classification, decision: purposeReading.decision },
-        signed_quote: signedQuote,
-        expires_at: expiresAt,
-        claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
-        reading,
-      },
-    });
-    return availableFrom(deps, after.quoted!);
-  } catch (err) {
-    // Two identical Idempotency-Key quotes raced: both answer with the stored one.
-    if (err instanceof WrongExpectedRevision && idempotencyKey) {
-      const existing = await loadPurchase(deps.store, id);
-      if (existing.quoted) return availableFrom(deps, existing.quoted);
-    }
-    throw err;
-  }
+  // Two identical Idempotency-Key quotes may race: the second finds the stream quoted and asks nothing,
+  // so both answer with the stored quote.
+  const run = await runPurchaseCommand(deps, id, (state) => (state.quoted ? undefined : {
+    type: 'Quote',
+    data: {
+      purchase_id: id,
+      sku: SINGLE_REPORT_SKU,
+      input,
+      input_sha256: inputDigest,
+      max_total_micro: req.max_total_micro,
+      price_micro: price.toString(),
+      decision_preview: { purpose: req.purpose, classification: purposeReading.classification, decision: purposeReading.decision },
+      signed_quote: signedQuote,
+      expires_at: expiresAt,
+      claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
+      reading,
+    },
+  }), { retryOnConflict: idempotencyKey ? 1 : 0 });
+  return availableFrom(deps, run.state.quoted!);
 }
 
 /** The quote response rebuilt from the stream (the claim is re-derived, never stored). */
-export function availableFrom(deps: MoneyPathDeps, q: QuotedView): AvailableQuote {
+export function availableFrom(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'>): AvailableQuote {
   return {
     version: GATEWAY_VERSION,
     available: true,
     purchase_id: q.purchase_id,
     report_url: reportPath(q.purchase_id),
     claim_token: claimTokenFor(deps.claimSecret, q.purchase_id),
+    // The stream keeps the input and preview as the strings this quote wrote from a decoded request.
     resource: q.input.resource,
-    purpose: q.input.purpose,
-    tier: q.input.tier,
-    user_class: q.input.user_class,
+    purpose: q.input.purpose as AvailableQuote['purpose'],
+    tier: q.input.tier as AvailableQuote['tier'],
+    user_class: q.input.user_class as AvailableQuote['user_class'],
     input_sha256: q.input_sha256,
-    decision_preview: q.decision_preview,
+    decision_preview: q.decision_preview as AvailableQuote['decision_preview'],
     charge_micro: q.price_micro,
     payment: { ...paymentTermsOnWire(deps.terms), amount: q.price_micro },
     expires_at: q.expires_at,
@@ -131,6 +126,3 @@ export function availableFrom(deps: MoneyPathDeps, q: QuotedView): AvailableQuot
     legal_clearance: false,
   };
 }
-
-export const reportPath = (id: string) => `/v1/rights/reports/${id}`;
-const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -14,7 +14,7 @@ export function createCoverage(origins: readonly string[]): Coverage {
   return { origins: list, subdomainsImplied: false, isCovered: (origin) => list.includes(origin) };
 }
 
-/** The `coverage` member of GET /v1/capabilities (src/http/wire/capabilities.ts). */
+/** The `coverage` member of GET /v1/capabilities (src/contract/capabilities.ts). */
 export function coverageForCapabilities(coverage: Coverage): { origins: string[]; subdomains_implied: false } {
   return { origins: [...coverage.origins], subdomains_implied: false };
 }

@@ -4,8 +4,11 @@ import { PurchaseEvent, type PurchaseEventData } from './events.js';
 import { PurchaseRefused, type RefusalCode } from './refusals.js';
 import { LOCKED_STATUSES, type PurchaseState } from './state.js';
 
-// decide(command, state, now) → events, or throws PurchaseRefused. Pure and synchronous: no clock but
-// `now`, no ids, no I/O (the application layer stamps ids and appends at the state's revision).
+// decide(command, state) → events, or throws PurchaseRefused. Pure and synchronous: no clock but the
+// command's `metadata.now`, no ids, no I/O (src/command/handle-command.ts stamps ids and appends at the
+// state's revision). This is the only judge of the purchase rules: the application layer reports what
+// it observed (an offer it built, an authorization it verified, a transfer it found on chain) and
+// this file answers the events, or the refusal.
 //
 // Spec §3 and DESIGN.md §3, as enforced here:
 //   none ─Quote→ quoted ─Offer→ offered ─CheckpointAuthorization→ checkpointed
@@ -17,7 +20,8 @@ import { LOCKED_STATUSES, type PurchaseState } from './state.js';
 // Idempotent retries decide to no events: a still-valid offer again, the same authorization again,
 // the same settlement again.
 
-export function decide(command: PurchaseCommand, state: PurchaseState, now: Date): PurchaseEvent[] {
+export function decide(command: PurchaseCommand, state: PurchaseState): PurchaseEvent[] {
+  const now = command.metadata.now;
   if (state.status === 'closed') refuse('PURCHASE_CLOSED', 'this purchase was closed by an operator');
   if (LOCKED_STATUSES.includes(state.status) && command.type !== 'OperatorMove') {
     refuse('PURCHASE_LOCKED', `the purchase is ${state.status}; only an operator command moves it on`, { reason: state.held?.reason ?? state.stuck?.reason });
@@ -39,6 +43,10 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
 
     case 'Offer': {
       if (s === 'none') refuse('NOT_QUOTED', 'no quote for this purchase');
+      const pinned = state.quoted?.payer;
+      if (pinned !== undefined && command.payer !== undefined && !sameHex(command.payer, pinned)) {
+        refuse('PURCHASE_BOUND_TO_OTHER_PAYER', 'this purchase belongs to another signed-in payer; use a new key');
+      }
       if (s === 'quoted') {
         const q = state.quoted!;
         const d = command.data;
@@ -65,7 +73,7 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
         if (!sameHex(d.nonce, o.nonce)) refuse('AUTHORIZATION_MISMATCH', 'the authorization does not carry the bound nonce', { field: 'nonce' });
         if (!sameMicro(d.amount, o.requirements.amount)) refuse('AUTHORIZATION_MISMATCH', 'the authorized amount is not the offered amount', { field: 'amount', offered: o.requirements.amount, authorized: d.amount });
         const pinned = state.quoted?.payer;
-        if (pinned !== undefined && !sameHex(d.payer, pinned)) refuse('AUTHORIZATION_MISMATCH', 'the payer is not the signed-in payer of this purchase', { field: 'payer' });
+        if (pinned !== undefined && !sameHex(d.payer, pinned)) refuse('PAYMENT_FROM_NOT_SIGNER', 'the authorization\'s from is not the signed-in payer of this purchase; sign the offer with that wallet (nothing was charged)', { field: 'payer' });
         if (Number(d.valid_before) * 1000 <= now.getTime()) refuse('PAYMENT_WINDOW_EXPIRED', 'the authorization is past its validBefore');
         return [{ type: 'AuthorizationCheckpointed', data: d }];
       }

@@ -1,7 +1,9 @@
 import * as t from 'io-ts';
 import { SignedEnvelope } from '../../src/evidence/envelope.js';
 import { SealedBox } from '../../src/crypto/aes-gcm.js';
-import { Address, BlockNumber, IsoTime, Micro, NonEmpty, Nonce, Sha256Hex, TxHash, UnixSeconds } from './primitives.js';
+import { PaymentRequired, PaymentRequirements, SettleResponse } from '../../src/payment/x402-wire.js';
+import { PaymentSettlement } from '../../src/contract/report.js';
+import { Address, BlockNumber, IsoTime, Micro, NonEmpty, Nonce, Sha256Hex, TxHash, UnixSeconds } from '../../src/contract/primitives.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (DESIGN.md §3). These codecs are the single
 // source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
@@ -62,10 +64,10 @@ export const QuotedData = t.intersection([
 ]);
 
 export const OfferedData = t.type({
-  /** x402 v2 PaymentRequirements (loose: the x402 wire codecs own it; decide reads amount/payTo/asset/network). */
-  requirements: t.UnknownRecord,
+  /** x402 v2 PaymentRequirements (the x402 wire codec; decide reads amount/payTo/asset/network). */
+  requirements: PaymentRequirements,
   /** The whole x402 PaymentRequired, repeated verbatim on every 402. */
-  payment_required: t.UnknownRecord,
+  payment_required: PaymentRequired,
   /** The bound EIP-3009 nonce the buyer must sign (spec §5.4). */
   nonce: Nonce,
   /** Ed25519 envelope over OfferReceiptPayload. */
@@ -112,7 +114,6 @@ export const SettledData = t.intersection([
   t.partial({ asset: Address, pay_to: Address }),
 ]);
 
-export const PaymentSettlement = t.type({ success: t.literal(true), network: t.string, transaction: TxHash });
 
 export const DeliveredData = t.intersection([t.type({
   /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
@@ -123,7 +124,7 @@ export const DeliveredData = t.intersection([t.type({
     payment_settlement: PaymentSettlement,
   }),
   /** x402 SettleResponse sent as PAYMENT-RESPONSE. */
-  payment_response: t.UnknownRecord,
+  payment_response: SettleResponse,
 }), t.partial({
   /**
    * sha256hex(JCS(response.delivery_proof)), recorded at delivery so the read models need not ship the

@@ -3,7 +3,7 @@ import {
   AuthorizationCheckpointedData, HeldData, LockStuckData, OfferedData, OperatorMovedData, PurchaseEventType,
   QuotedData, SettledData, SettlementSubmittedData,
 } from './events.js';
-import { Sha256Hex } from './primitives.js';
+import { Sha256Hex } from '../../src/contract/primitives.js';
 
 // The facts of each purchase event: the part of it the read models use (src/store/sql/event-facts-sql.ts
 // computes them in the database, projections/feed/event-facts.ts in TypeScript). Built from the

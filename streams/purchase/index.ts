@@ -1,4 +1,4 @@
-// Public face of the purchase stream for the application layer (src/purchase/stream.ts).
+// Public face of the purchase stream for the application layer (src/purchase/purchase-stream.ts).
 export * from './events.js';
 export * from './state.js';
 export * from './evolve.js';
@@ -7,8 +7,7 @@ export * from './commands.js';
 export * from './refusals.js';
 export * from './purchase-id.js';
 export * from './decider.js';
-// `decide` is the pure decider (command, state, now) → PurchaseEvent[]; `decideToAppend` is decide plus
-// event ids (NewEvent[], ready to append), which is what the application layer calls.
+// `decide` is the pure decider (command, state) → PurchaseEvent[]; the application layer runs it
+// through src/command/handle-command.ts with `purchaseDecider`.
 export { decide } from './decide.js';
-export { toNewEvents, decideToAppend } from './append.js';
 export * from './facts.js';

@@ -1,5 +1,7 @@
-// Why decide refuses a command. Codes are stable (operators and routes match on them); the money path
-// maps the ones a buyer can cause (OFFER_EXPIRED, PURCHASE_ALREADY_PAYING…) to HTTP answers.
+import { Refusal } from '../../src/refusal.js';
+
+// Why decide refuses a command. Codes are stable (operators and routes match on them); src/http's one
+// status table says how each is answered (a refusal is transport-neutral: src/refusal.ts).
 export const REFUSAL_CODES = [
   'ALREADY_QUOTED', // Quote on an existing stream
   'PRICE_EXCEEDS_BUDGET', // price_micro > max_total_micro
@@ -8,7 +10,9 @@ export const REFUSAL_CODES = [
   'NOT_OFFERED', // checkpoint/settle before the 402 offer
   'OFFER_EXPIRED', // offer or checkpoint after the quote/offer lifetime
   'OFFER_MISMATCH', // an offer that does not ask exactly the quoted price, or outlives the quote
-  'AUTHORIZATION_MISMATCH', // checkpoint whose nonce/amount/payer is not the offer's
+  'AUTHORIZATION_MISMATCH', // checkpoint whose nonce/amount is not the offer's
+  'PAYMENT_FROM_NOT_SIGNER', // checkpoint whose payer is not the payer pinned at quote time (sign-in proof)
+  'PURCHASE_BOUND_TO_OTHER_PAYER', // an offer asked for by another signed-in payer than the pinned one
   'PAYMENT_WINDOW_EXPIRED', // checkpoint of an authorization already past validBefore
   'PURCHASE_ALREADY_PAYING', // a different authorization after a checkpoint; an offer after one
   'NOT_CHECKPOINTED', // submission/stuck/hold without a checkpointed authorization
@@ -24,9 +28,9 @@ export const REFUSAL_CODES = [
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
-export class PurchaseRefused extends Error {
+export class PurchaseRefused extends Refusal {
   override readonly name = 'PurchaseRefused';
-  constructor(readonly code: RefusalCode, message: string, readonly details: Record<string, unknown> = {}) {
-    super(message);
+  constructor(override readonly code: RefusalCode, message: string, details: Record<string, unknown> = {}) {
+    super(code, message, details);
   }
 }

@@ -1,6 +1,10 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { RefundEvent, type RefundEventData, type RefundReason } from './events.js';
-import type { RefundState } from './state.js';
+import { initialRefundState, type RefundState } from './state.js';
+import { evolveRefund } from './evolve.js';
+import type { Command } from '../decider.js';
+import { Refusal } from '../../src/refusal.js';
+import type { Hex } from '../../src/contract/primitives.js';
 
 // decide(command, state) → events. Pure. The purchase facts a request needs (was anything charged, how
 // much, to whom) are read from the purchase stream by the caller and passed in, so the rule "only a
@@ -17,27 +21,28 @@ export const REFUND_REFUSAL_CODES = [
 ] as const;
 export type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
 
-export class RefundRefused extends Error {
+export class RefundRefused extends Refusal {
   override readonly name = 'RefundRefused';
-  constructor(readonly code: RefundRefusalCode, message: string) { super(message); }
+  constructor(override readonly code: RefundRefusalCode, message: string) { super(code, message); }
 }
 
 /** What the purchase stream says about money, as of the request. */
 export interface PurchaseCharge {
   status: string;
   /** The checkpointed authorization (the buyer signed it; it may have been charged). */
-  authorization?: { amount: string; payer: string };
-  settlement?: { amount: string; payer: string; transaction: string };
+  authorization?: { amount: string; payer: Hex };
+  settlement?: { amount: string; payer: Hex; transaction: Hex };
   /** The purchase was closed by an operator as never charged. */
   closedWithoutCharge: boolean;
 }
 
 export const MAX_REFUND_MESSAGE = 1000;
 
-export type RefundCommand =
+export type RefundCommandBody =
   | { type: 'RequestRefund'; data: { purchase_id: string; reason: RefundReason; message: string; purchase: PurchaseCharge; claim: string } }
   | { type: 'ReviewRefund'; data: RefundEventData<'RefundReviewed'> }
   | { type: 'RecordRefundPayment'; data: RefundEventData<'RefundPaymentRecorded'> };
+export type RefundCommand = Command<RefundCommandBody>;
 
 const refuse = (code: RefundRefusalCode, message: string): never => { throw new RefundRefused(code, message); };
 
@@ -46,7 +51,8 @@ function checked(event: RefundEvent): RefundEvent[] {
   return [event];
 }
 
-export function decideRefund(command: RefundCommand, state: RefundState, now: Date): RefundEvent[] {
+export function decideRefund(command: RefundCommand, state: RefundState): RefundEvent[] {
+  const now = command.metadata.now;
   switch (command.type) {
     case 'RequestRefund': {
       const c = command.data;
@@ -82,3 +88,6 @@ export function decideRefund(command: RefundCommand, state: RefundState, now: Da
     }
   }
 }
+
+/** The refund stream's decider, in the shape src/command/handle-command.ts runs. */
+export const refundDecider = { decide: decideRefund, evolve: evolveRefund, initialState: () => initialRefundState } as const;

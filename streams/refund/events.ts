@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { IsoTime, Micro, NonEmpty, Sha256Hex, TxHash, Address } from '../purchase/primitives.js';
+import { IsoTime, Micro, NonEmpty, Sha256Hex, TxHash, Address } from '../../src/contract/primitives.js';
 
 // Events of the refund-request stream `refund-<purchase_id>` (spec §3: "a refund request is an
 // operator-reviewed record, never an automatic transfer"). The service only ever records: the buyer's

@@ -7,7 +7,7 @@ import { checkpointAad, openText, type SealedBox } from '../../src/crypto/aes-gc
 import { canonicalJson } from '../../src/evidence/canonical-json.js';
 import { openStore } from '../../src/store/open.js';
 import { WrongExpectedRevision, type RecordedEvent } from '../../src/store/port.js';
-import { decideToAppend } from '../../streams/purchase/append.js';
+import { decideToAppend } from '../support/decide-at.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { foldRefund } from '../../streams/refund/evolve.js';
 import { bulkLoad } from './support/bulk-load.js';

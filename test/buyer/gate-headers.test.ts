@@ -7,7 +7,7 @@ import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../src/b
 import { verifySiwxHeader } from '../../src/gate/siwx.js';
 import { siwxChallenge } from '../../src/gate/siwx-challenge.js';
 import { checkPaymentIntent } from '../../src/gate/intent.js';
-import { ApiError } from '../../src/http/errors.js';
+import { Refusal } from '../../src/refusal.js';
 
 // The buyer builds the EIP-4361 text with viem (browser-safe); the service verifies with the x402
 // extension's formatter. If the two ever render a challenge differently, every gate sign-in fails:
@@ -64,6 +64,6 @@ test('the payment intent header decodes to its payer under the service\'s rules,
   const intent = { payer: account.address, resource: binding.gateUrl, input_sha256: binding.inputSha256, network: 'eip155:8453' };
   const expectation = { gateUrl: binding.gateUrl, inputSha256: binding.inputSha256, network: 'eip155:8453' };
   t.deepEqual(checkPaymentIntent(paymentIntentHeader(intent), expectation), { payer: account.address });
-  const err = t.throws(() => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation), { instanceOf: ApiError });
+  const err = t.throws(() => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation), { instanceOf: Refusal });
   t.is(err?.code, 'PAYMENT_INTENT_MISMATCH');
 });

@@ -3,8 +3,8 @@ import { verifyPaidReport } from '../../src/buyer/verify-report.js';
 import { envelopeSigner, nobleByteSigner, digestOf } from '../../src/evidence/index.js';
 import { gateInput } from '../../src/gate/gate-input.js';
 import { boundNonce } from '../../src/payment/binding.js';
-import { GATE_SKU } from '../../src/http/wire/ingestion-gate.js';
-import { GATEWAY_VERSION, REPORT_PROFILE } from '../../src/http/wire/common.js';
+import { GATE_SKU } from '../../src/contract/ingestion-gate.js';
+import { GATEWAY_VERSION, REPORT_PROFILE } from '../../src/contract/common.js';
 
 // A gate report names several resources and its binding resource is the gate URL, so what ties the
 // report to what was paid is the question: verification recomputes input_sha256 from the report's own

@@ -3,7 +3,8 @@ import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { buildOffer } from '../../src/purchase/offer.js';
 import { buildDelivery } from '../../src/purchase/deliver.js';
 import type { MoneyPathDeps } from '../../src/purchase/deps.js';
-import type { Loaded } from '../../src/purchase/stream.js';
+import type { PurchaseState } from '../../streams/purchase/index.js';
+import { draftSingleReport } from '../../src/purchase/single-report.js';
 import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
@@ -21,6 +22,7 @@ const deps = {
   baseUrl: 'https://rights.example',
   now: () => NOW,
   terms: { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x' + 'c2'.repeat(20), eip712: { name: 'USD Coin', version: '2' }, maxTimeoutSeconds: 300 },
+  drafters: { 'rights.preflight.v1': draftSingleReport },
 } as unknown as MoneyPathDeps;
 
 const purchaseId = 'a'.repeat(64);
@@ -42,7 +44,7 @@ const quoted = {
 };
 
 test('the offer receipt the money path signs decodes as OfferReceiptPayload and verifies', (t) => {
-  const offer = buildOffer(deps, { quoted } as unknown as Loaded, { key: 'claim', source: 'x-service-claim' });
+  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
   t.true(verifyEnvelope(offer.offer_receipt, key.publicKeyHex));
   const r = OfferReceiptPayload.decode(offer.offer_receipt.payload);
   t.true(isRight(r));
@@ -50,12 +52,12 @@ test('the offer receipt the money path signs decodes as OfferReceiptPayload and 
 });
 
 test('evidence and delivery proof of a delivery decode with their codecs, verify, and bind each other', (t) => {
-  const offered = buildOffer(deps, { quoted } as unknown as Loaded, { key: 'claim', source: 'x-service-claim' });
+  const offered = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
   const loaded = {
     quoted, offered,
     checkpoint: { payer: '0x' + 'b1'.repeat(20), nonce: offered.nonce, amount: '20000' },
     settled: { network: 'eip155:8453', transaction: '0x' + 'ab'.repeat(32), payer: '0x' + 'b1'.repeat(20), amount: '20000', block: '7' },
-  } as unknown as Loaded;
+  } as unknown as PurchaseState;
   const { response } = buildDelivery(deps, loaded);
   t.true(verifyEnvelope(response.evidence, key.publicKeyHex));
   t.true(verifyEnvelope(response.delivery_proof, key.publicKeyHex));
@@ -69,7 +71,7 @@ test('evidence and delivery proof of a delivery decode with their codecs, verify
 });
 
 test('payload kinds cannot be passed off as one another, and legal_clearance:true never decodes', (t) => {
-  const offer = buildOffer(deps, { quoted } as unknown as Loaded, { key: 'claim', source: 'x-service-claim' });
+  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
   t.true(isLeft(DeliveryProofPayload.decode(offer.offer_receipt.payload)));
   t.true(isLeft(QuotePayload.decode(offer.offer_receipt.payload)));
   t.true(isLeft(EvidencePayload.decode({ type: 'evidence', purchase_id: purchaseId, input_sha256: 'b'.repeat(64), legal_clearance: true, purpose: 'ai-input', user_class: 'commercial', geo: null, resources: [], key_id: key.keyId })));

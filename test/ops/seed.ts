@@ -6,8 +6,8 @@ import { sha256Hex } from '../../src/evidence/digest.js';
 import { envelopeSigner } from '../../src/evidence/envelope.js';
 import { nodeByteSigner } from '../../src/evidence/sign-node.js';
 import type { EventStore } from '../../src/store/port.js';
-import { decideToAppend } from '../../streams/purchase/append.js';
-import type { PurchaseCommand } from '../../streams/purchase/commands.js';
+import { decideToAppend } from '../support/decide-at.js';
+import type { PurchaseCommandBody } from '../../streams/purchase/commands.js';
 import type { PurchaseEventData } from '../../streams/purchase/events.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { purchaseId, streamName } from '../../streams/purchase/purchase-id.js';
@@ -22,7 +22,7 @@ const otherSigner = envelopeSigner(nodeByteSigner(new Uint8Array(32).fill(7)));
 
 export const newPurchaseId = () => purchaseId({ sku: SKU, key_sha256: sha256Hex(randomUUID()), input_sha256: INPUT_SHA256 });
 
-export async function run(store: EventStore, id: string, command: PurchaseCommand): Promise<void> {
+export async function run(store: EventStore, id: string, command: PurchaseCommandBody): Promise<void> {
   const stream = streamName(id);
   const state = fold(await store.readStream(stream));
   const events = decideToAppend(command, state, NOW);
@@ -43,7 +43,7 @@ export async function stuckPurchase(store: EventStore): Promise<string> {
   return id;
 }
 
-export function deliveredData(id: string, opts: { signer?: 'service' | 'other'; transaction?: string } = {}): PurchaseEventData<'Delivered'> {
+export function deliveredData(id: string, opts: { signer?: 'service' | 'other'; transaction?: `0x${string}` } = {}): PurchaseEventData<'Delivered'> {
   const signer = opts.signer === 'other' ? otherSigner : serviceSigner;
   const transaction = opts.transaction ?? TX;
   const evidence = signer.sign({ type: 'evidence', purchase_id: id, input_sha256: INPUT_SHA256, legal_clearance: false, key_id: signer.keyId });

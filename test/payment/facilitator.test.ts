@@ -50,7 +50,7 @@ test.serial('a bound-nonce payment settles through the remote facilitator; its r
   t.is(await d.balanceOf(buyer.address), buyerBefore - BigInt(PRICE));
   t.is(await d.balanceOf(d.payTo), payToBefore + BigInt(PRICE));
   t.true(await remote.authorizationState(buyer.address, nonce));
-  t.deepEqual(await remote.findTransfer({ payer: buyer.address, nonce }), { transaction: outcome.transaction, from: buyer.address, to: d.payTo, value: BigInt(PRICE), block: outcome.blockNumber! });
+  t.deepEqual(await remote.findTransfer({ payer: buyer.address, nonce }), { transaction: outcome.transaction, from: buyer.address, to: d.payTo, value: BigInt(PRICE), block: outcome.blockNumber!, asset: d.usdc, network: 'eip155:8453' });
   t.true((await ethOf(d.facilitatorRelayer.address)) < gasBefore, 'the facilitator paid the gas');
   t.is(await ethOf(d.relayer.address), ourRelayerBefore, 'the service relayer was not used');
 

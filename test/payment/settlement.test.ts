@@ -54,6 +54,7 @@ test.serial('a bound-nonce authorization settles once: exact amount moves, autho
   t.true(await self.authorizationState(buyer.address, nonce));
   t.deepEqual(await self.findTransfer({ payer: buyer.address, nonce }), {
     transaction: r.settled.transaction, from: buyer.address, to: d.payTo, value: BigInt(PRICE), block: r.settled.blockNumber!,
+    asset: d.usdc, network: 'eip155:8453', // what the chain shows: the token that moved, the chain it was read from
   });
   t.deepEqual((await d.transfers(buyer.address, d.payTo)).map((x) => x.transaction), [r.settled.transaction]);
   // The log search honours fromBlock: from the transfer's block it finds it, from the next block it does not.

@@ -5,8 +5,8 @@ import { factsOf } from '../../projections/feed/event-facts.js';
 import { decodeFactEvent, type FactEvent } from '../../projections/feed/fact-event.js';
 import type { RefundRow } from '../../projections/refunds/refund-row.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
-import { decideToAppend } from '../../streams/purchase/append.js';
-import type { PurchaseCommand } from '../../streams/purchase/commands.js';
+import { decideToAppend } from '../support/decide-at.js';
+import type { PurchaseCommandBody } from '../../streams/purchase/commands.js';
 import { evolve, fold } from '../../streams/purchase/evolve.js';
 import { initialState, type PurchaseState } from '../../streams/purchase/state.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
@@ -17,10 +17,10 @@ import { checkpointData, heldData, NOW, offeredData, quotedData, settledData, st
 // batches, every status is the one the stream's own fold reaches, and the queue holds only locked
 // purchases. Events are made by the real decider, so they are the events the service writes.
 
-type Script = PurchaseCommand[];
-const quote = (id: string): PurchaseCommand => ({ type: 'Quote', data: quotedData({ purchase_id: id }) });
+type Script = PurchaseCommandBody[];
+const quote = (id: string): PurchaseCommandBody => ({ type: 'Quote', data: quotedData({ purchase_id: id }) });
 const paid = (id: string): Script => [quote(id), { type: 'Offer', data: offeredData() }, { type: 'CheckpointAuthorization', data: checkpointData() }];
-const move = (target: 'retry_settlement' | 'closed_no_charge' | 'accept_settlement' | 'closed_settled_delivered'): PurchaseCommand =>
+const move = (target: 'retry_settlement' | 'closed_no_charge' | 'accept_settlement' | 'closed_settled_delivered'): PurchaseCommandBody =>
   ({ type: 'OperatorMove', data: { target, note: 'n', operator: 'o', at: NOW.toISOString() } });
 
 const scripts: [string, (id: string) => Script][] = [

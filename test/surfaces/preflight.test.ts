@@ -5,10 +5,10 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { verifyEnvelope } from '../../src/evidence/verify.js';
 import { boundNonce, inputSha256 } from '../../src/payment/binding.js';
 import { singleReportInput } from '../../src/purchase/quote.js';
-import { PaidReportResponse } from '../../src/http/wire/report.js';
-import { UnavailableQuote } from '../../src/http/wire/quote.js';
-import { PreflightDiscovery } from '../../src/http/wire/preflight.js';
-import { purchaseId, streamName } from '../../streams/purchase/ids.js';
+import { PaidReportResponse } from '../../src/contract/report.js';
+import { UnavailableQuote } from '../../src/contract/quote.js';
+import { PreflightDiscovery } from '../../src/contract/preflight.js';
+import { purchaseId, streamName } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { ARTICLE, BARE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';

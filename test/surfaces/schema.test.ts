@@ -3,8 +3,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type * as t from 'io-ts';
-import { PreflightRequest } from '../../src/http/wire/preflight.js';
-import { IngestionGateRequest } from '../../src/http/wire/ingestion-gate.js';
+import { PreflightRequest } from '../../src/contract/preflight.js';
+import { IngestionGateRequest } from '../../src/contract/ingestion-gate.js';
 import { jsonSchemaOf } from '../../src/http/schema/json-schema.js';
 import { ARTICLE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';
 

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import { Capabilities } from '../wire/capabilities.js';
+import { Capabilities } from '../../contract/capabilities.js';
 import { GATE_BASE_PRICE, GATE_PER_URL_PRICE, MAX_BUDGET_MICRO, SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
 import { REPORT_PURPOSES } from '../../rsl/purposes.js';
 import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
-import { NONCE_PREFIX } from '../wire/offer.js';
+import { NONCE_PREFIX } from '../../contract/offer.js';
 import type { PaymentTerms } from '../../purchase/deps.js';
 import { paymentTermsOnWire } from '../../purchase/payment-terms.js';
 

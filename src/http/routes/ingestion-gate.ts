@@ -1,24 +1,23 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../decode.js';
-import { GATE_PATH, IngestionGateRequest } from '../wire/ingestion-gate.js';
+import { decodeOrThrow } from '../../contract/decode.js';
+import { GATE_PATH, IngestionGateRequest } from '../../contract/ingestion-gate.js';
 import { ingestionGate, type GateDeps } from '../../gate/gate.js';
+import { redemptionAnswer, send } from '../present-redemption.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): parse, then the application service decides.
 export function ingestionGateRouter(deps: GateDeps): Router {
   const router = new Router();
   router.post(GATE_PATH, async (ctx) => {
     const body = decodeOrThrow(IngestionGateRequest, await readJsonBody(ctx));
-    const answer = await ingestionGate(deps, {
+    const outcome = await ingestionGate(deps, {
       body,
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentIntent: ctx.get('x-service-payment-intent') || undefined,
       siwx: ctx.get('sign-in-with-x') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    ctx.status = answer.status;
-    ctx.set(answer.headers);
-    ctx.body = answer.body;
+    send(ctx, redemptionAnswer(outcome));
   });
   return router;
 }

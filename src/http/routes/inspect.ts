@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import * as t from 'io-ts';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { Refusal } from '../../refusal.js';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow, strictType } from '../decode.js';
+import { decodeOrThrow, strictType } from '../../contract/decode.js';
 import { evaluatePurpose, type DocumentInput } from '../../rsl/evaluate.js';
 import { parseRsl, DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
 import { DEFAULT_USER_CLASS, InspectPurpose, NullableGeo, UserClass } from '../../rsl/purposes.js';
@@ -65,7 +65,7 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
   router.post('/v1/rights/inspect', async (ctx) => {
     const body = decodeOrThrow(InspectRequest, await readJsonBody(ctx, { limitBytes }));
     const resource = checkResourceUrlSyntax(body.resource);
-    if (!resource.ok) throw new ApiError(422, resource.code, resource.message, { field: 'resource' });
+    if (!resource.ok) throw new Refusal(resource.code, resource.message, { field: 'resource' });
     const userClass = body.user_class ?? DEFAULT_USER_CLASS;
     const geo = body.geo ?? null;
 

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../decode.js';
-import { PreflightDiscovery, PreflightRequest } from '../wire/preflight.js';
+import { decodeOrThrow } from '../../contract/decode.js';
+import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
+import { redemptionAnswer, send } from '../present-redemption.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
 const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
@@ -22,14 +23,12 @@ export function preflightRouter(deps: PreflightDeps): Router {
       ctx.body = PreflightDiscovery.encode(preflightDiscovery(deps));
       return;
     }
-    const answer = await preflight(deps, {
+    const outcome = await preflight(deps, {
       body: decodeOrThrow(PreflightRequest, raw),
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    ctx.status = answer.status;
-    ctx.set(answer.headers);
-    ctx.body = answer.body;
+    send(ctx, redemptionAnswer(outcome));
   });
   return router;
 }

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../decode.js';
-import { QuoteRequest } from '../wire/quote.js';
-import { IdempotencyKey } from '../wire/common.js';
-import { moneyError } from '../../purchase/errors.js';
+import { decodeOrThrow } from '../../contract/decode.js';
+import { QuoteRequest } from '../../contract/quote.js';
+import { IdempotencyKey } from '../../contract/common.js';
+import { Refusal } from '../../refusal.js';
 import { quote, type QuoteDeps } from '../../purchase/quote.js';
 
 // POST /v1/rights/quote: parse, then the application service decides everything.
@@ -12,7 +12,7 @@ export function quoteRouter(deps: QuoteDeps): Router {
   router.post('/v1/rights/quote', async (ctx) => {
     const body = decodeOrThrow(QuoteRequest, await readJsonBody(ctx));
     const key = ctx.get('idempotency-key') || undefined;
-    if (key !== undefined && !IdempotencyKey.is(key)) throw moneyError('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 16 to 128 characters of A-Z a-z 0-9 _ -');
+    if (key !== undefined && !IdempotencyKey.is(key)) throw new Refusal('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 16 to 128 characters of A-Z a-z 0-9 _ -');
     ctx.set('Cache-Control', 'no-store'); // the answer carries a private claim token
     ctx.body = await quote(deps, body, key);
   });

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../decode.js';
-import { REFUND_REQUESTS_PATH, RefundRequestBody } from '../wire/refund.js';
+import { decodeOrThrow } from '../../contract/decode.js';
+import { REFUND_REQUESTS_PATH, RefundRequestBody } from '../../contract/refund.js';
 import { refundStatus, requestRefund, type RefundDeps } from '../../refund/refund-request.js';
 
 // POST /v1/rights/refund-requests and GET …/{purchase_id}: X-Service-Claim authorizes both.

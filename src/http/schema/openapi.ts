@@ -1,16 +1,16 @@
 import * as t from 'io-ts';
 import { jsonSchemaOf, JSON_SCHEMA_DIALECT } from './json-schema.js';
-import type { JsonSchema } from './constrained.js';
-import { Capabilities } from '../wire/capabilities.js';
-import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../wire/quote.js';
-import { PaidReportResponse } from '../wire/report.js';
-import { PaymentRequiredBody } from '../wire/offer.js';
-import { PreflightDiscovery, PreflightRequest } from '../wire/preflight.js';
+import type { JsonSchema } from '../../contract/constrained.js';
+import { Capabilities } from '../../contract/capabilities.js';
+import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../../contract/quote.js';
+import { PaidReportResponse } from '../../contract/report.js';
+import { PaymentRequiredBody } from '../../contract/offer.js';
+import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
 import {
   GATE_PATH, GATE_SIWX_PROFILE, IngestionGateRequest, IngestionGateResponse, IngestionGateUnavailable, PaymentIntent, SiwxProof,
-} from '../wire/ingestion-gate.js';
+} from '../../contract/ingestion-gate.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
-import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../wire/refund.js';
+import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the

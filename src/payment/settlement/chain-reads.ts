@@ -27,6 +27,8 @@ export interface ChainReads {
 }
 
 export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bigint } = {}): ChainReads {
+  // The chain actually read: what a found transfer is recorded as having settled on.
+  const network = `eip155:${pub.chain?.id ?? 'unknown'}`;
   return {
     authorizationState: (payer, nonce) =>
       pub.readContract({ address: asset, abi: eip3009ReadAbi, functionName: 'authorizationState', args: [payer, nonce] }),
@@ -39,7 +41,7 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
         if (receipt.status !== 'success') continue;
         const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset)) });
         const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
-        if (t) return { transaction: log.transactionHash, from: getAddress(t.args.from), to: getAddress(t.args.to), value: t.args.value, block: receipt.blockNumber };
+        if (t) return { transaction: log.transactionHash, from: getAddress(t.args.from), to: getAddress(t.args.to), value: t.args.value, block: receipt.blockNumber, asset: getAddress(asset), network };
       }
       return undefined;
     },

@@ -8,8 +8,8 @@ import { keyIdOf } from '../../../src/evidence/public-key.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
 import { gateEntry, type GateQuotedInput, type GateReadings } from '../../../src/gate/report.js';
 import { gateInput } from '../../../src/gate/gate-input.js';
-import { GATE_PATH, GATE_SKU } from '../../../src/http/wire/ingestion-gate.js';
-import { SINGLE_REPORT_SKU } from '../../../src/http/wire/common.js';
+import { GATE_PATH, GATE_SKU } from '../../../src/contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '../../../src/contract/common.js';
 import { inputSha256 } from '../../../src/payment/binding.js';
 import { singleReportPrice, type Tier } from '../../../src/pricing/prices.js';
 import { claimSha256, claimTokenFor } from '../../../src/purchase/claim.js';
@@ -19,7 +19,8 @@ import { buildOffer, type Binding } from '../../../src/purchase/offer.js';
 import { singleReportInput } from '../../../src/purchase/quote.js';
 import { keySha256 } from '../../../src/purchase/request-key.js';
 import { signQuote } from '../../../src/purchase/signed-quote.js';
-import type { CheckpointView, DeliveredView, Loaded, OfferedView, QuotedView, SettledView } from '../../../src/purchase/stream.js';
+import { draftGateReport } from '../../../src/gate/report.js';
+import { draftSingleReport } from '../../../src/purchase/single-report.js';
 import { FetchCache } from '../../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../../src/rsl/observe.js';
 import type { GatePurpose, ReportPurpose, UserClass } from '../../../src/rsl/purposes.js';
@@ -27,14 +28,14 @@ import type { ResourceReading } from '../../../src/rsl/reading.js';
 import type { FetchResult, Fetcher } from '../../../src/rsl/safe-fetch.js';
 import { decisionFor, type Classification } from '../../../src/rsl/vocabulary.js';
 import type { NewEvent } from '../../../src/store/port.js';
-import { toNewEvents } from '../../../streams/purchase/append.js';
-import type { PurchaseCommand } from '../../../streams/purchase/commands.js';
+import { toNewEvents } from '../../../src/command/new-events.js';
+import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 import { decide } from '../../../streams/purchase/decide.js';
 import type { PurchaseEventData } from '../../../streams/purchase/events.js';
 import { evolve } from '../../../streams/purchase/evolve.js';
 import { purchaseId, streamName } from '../../../streams/purchase/purchase-id.js';
 import { initialState, type PurchaseState } from '../../../streams/purchase/state.js';
-import { decideRefund, type RefundCommand } from '../../../streams/refund/decide.js';
+import { decideRefund, type RefundCommandBody } from '../../../streams/refund/decide.js';
 import { refundStream, type RefundReason } from '../../../streams/refund/events.js';
 import { evolveRefund } from '../../../streams/refund/evolve.js';
 import { initialRefundState, type RefundState } from '../../../streams/refund/state.js';
@@ -385,21 +386,10 @@ class Stream {
   readonly events: NewEvent[] = [];
   constructor(private readonly newId: () => string) {}
   /** decideToAppend with seeded ids; a refusal here is a bug in the generator, so it throws. */
-  run(command: PurchaseCommand, now: Date): void {
-    const decided = decide(command, this.state, now);
+  run(command: PurchaseCommandBody, now: Date): void {
+    const decided = decide({ ...command, metadata: { now } }, this.state);
     for (const e of decided) this.state = evolve(this.state, e);
     this.events.push(...toNewEvents(decided, this.newId));
-  }
-  /** The money path's view of the state (what src/purchase/stream.ts builds after a read). */
-  loaded(): Loaded {
-    const s = this.state;
-    return {
-      revision: BigInt(s.version - 1), state: s, status: s.status, submissions: s.submissions,
-      quoted: s.quoted as QuotedView | undefined, offered: s.offered as OfferedView | undefined,
-      checkpoint: s.checkpoint as CheckpointView | undefined, settled: s.settled as SettledView | undefined,
-      delivered: s.delivered as DeliveredView | undefined,
-      ...(s.held ? { held: s.held } : {}), ...(s.stuck ? { stuck: s.stuck } : {}),
-    };
   }
 }
 
@@ -423,11 +413,12 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   const deps = {
     now: () => clock, baseUrl: BASE_URL, quoteTtlSeconds: QUOTE_TTL_SECONDS, terms: TERMS, evidenceKeyId: BENCH_EVIDENCE_KEY_ID,
     sign: <P extends Record<string, unknown>>(payload: P) => ({ algorithm: 'Ed25519' as const, format: EVIDENCE_FORMAT, payload, signature: rng.hex(64) }),
+    drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
   } as unknown as MoneyPathDeps; // the builders use only these fields
   // A few thousand buyers, a handful of them buying most: payer i is drawn with weight ~ 1/sqrt(i).
   const payers = Array.from({ length: 3000 }, () => getAddress(`0x${rng.hex(20)}`));
   const payer = () => payers[Math.floor(payers.length * rng.next() ** 2)]!;
-  const tx = () => `0x${rng.hex(32)}`;
+  const tx = () => `0x${rng.hex(32)}` as const;
   const blockAt = (ms: number) => String(BASE_BLOCK + Math.floor((ms - start) / 2000));
   const pending: { due: number; history: PurchaseHistory }[] = [];
 
@@ -527,7 +518,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   /** The buyer signs the offer: the x402 PaymentPayload the service seals and checkpoints. */
   function checkpoint(s: Stream, at: number): void {
     const q = s.state.quoted!;
-    const o = s.loaded().offered!;
+    const o = s.state.offered!;
     const from = q.payer ?? payer();
     const validBefore = String(Math.floor(at / 1000) + TERMS.maxTimeoutSeconds);
     const payload = {
@@ -551,9 +542,9 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
 
   const settlement = (s: Stream, at: number, transaction = tx()): PurchaseEventData<'Settled'> =>
     ({ network: TERMS.network, transaction, payer: s.state.checkpoint!.payer, amount: s.state.checkpoint!.amount, block: blockAt(at) });
-  const settle = (s: Stream, at: number, transaction?: string) => { clock = new Date(at); s.run({ type: 'RecordSettlement', data: settlement(s, at, transaction) }, clock); };
-  const deliver = (s: Stream, at: number) => { clock = new Date(at); s.run({ type: 'Deliver', data: buildDelivery(deps, s.loaded()) }, clock); };
-  const submit = (s: Stream, at: number, transaction: string | null) => {
+  const settle = (s: Stream, at: number, transaction?: `0x${string}`) => { clock = new Date(at); s.run({ type: 'RecordSettlement', data: settlement(s, at, transaction) }, clock); };
+  const deliver = (s: Stream, at: number) => { clock = new Date(at); s.run({ type: 'Deliver', data: buildDelivery(deps, s.state) }, clock); };
+  const submit = (s: Stream, at: number, transaction: `0x${string}` | null) => {
     clock = new Date(at);
     const reason = transaction ? rng.pick(['settlement_pending', 'receipt_without_transfer_log', 'submission_outcome_unknown:timeout']) : rng.pick(['facilitator_unavailable:TimeoutError', 'settle_threw:HttpRequestError', 'submission_outcome_unknown:unknown']);
     s.run({ type: 'RecordSubmission', data: { transaction, reason, at: clock.toISOString() } }, clock);
@@ -571,8 +562,8 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   function refund(s: Stream, binding: Binding, at: number): PurchaseHistory {
     let state: RefundState = initialRefundState;
     const events: NewEvent[] = [];
-    const step = (command: RefundCommand, ms: number) => {
-      const decided = decideRefund(command, state, new Date(ms));
+    const step = (command: RefundCommandBody, ms: number) => {
+      const decided = decideRefund({ ...command, metadata: { now: new Date(ms) } }, state);
       for (const e of decided) state = evolveRefund(state, e);
       events.push(...toNewEvents(decided, newId));
     };
@@ -689,7 +680,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const binding = rng.chance(GATE_SHARE) ? quoteGate(s, t) : quoteSingle(s, t);
     if (path !== 'abandoned') {
       clock = new Date((t += rng.between(80, 4000)));
-      s.run({ type: 'Offer', data: buildOffer(deps, s.loaded(), binding) }, clock);
+      s.run({ type: 'Offer', data: buildOffer(deps, s.state.quoted!, binding) }, clock);
       checkpoint(s, (t += rng.between(300, 6000)));
       t = afterCheckpoint[path](s, t);
     }

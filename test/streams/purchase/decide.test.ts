@@ -4,7 +4,7 @@ import {
   at, CLEAR_PAYMENT, checkpointData, deliveredData, ev, heldData, history, iso, movedData, NOW, offeredData, PAYER, PAYMENT_SHA256,
   quotedData, settledData, stuckData, submittedData, TX,
 } from './fixtures.js';
-import type { PurchaseCommand } from '../../../streams/purchase/commands.js';
+import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 
 // decide: every row of spec §3's transition table, then every illegal move.
 
@@ -75,13 +75,13 @@ test('§3 delivered → held: a buyer-reported verification failure is recorded;
 
 // ── Idempotent retries ──────────────────────────────────────────────────────────────────────────
 test('Offer again while the offer is valid → no new event (the route answers the stored offer)', (t) => {
-  given(history.offered()).when({ type: 'Offer', data: offeredData({ nonce: '0x' + '99'.repeat(32) }) }, at(60)).thenNothing(t);
+  given(history.offered()).when({ type: 'Offer', data: offeredData({ nonce: (`0x${'99'.repeat(32)}` as const) }) }, at(60)).thenNothing(t);
 });
 
 test('the same settlement confirmed twice → no second Settled; another transaction → ALREADY_SETTLED', (t) => {
   given(history.settled()).when({ type: 'RecordSettlement', data: settledData() }).thenNothing(t);
-  given(history.delivered()).when({ type: 'RecordSettlement', data: settledData({ transaction: TX.toUpperCase().replace('0X', '0x') }) }).thenNothing(t);
-  given(history.settled()).when({ type: 'RecordSettlement', data: settledData({ transaction: '0x' + 'cd'.repeat(32) }) }).thenRefused(t, 'ALREADY_SETTLED');
+  given(history.delivered()).when({ type: 'RecordSettlement', data: settledData({ transaction: (TX.toUpperCase().replace('0X', '0x') as `0x${string}`) }) }).thenNothing(t);
+  given(history.settled()).when({ type: 'RecordSettlement', data: settledData({ transaction: (`0x${'cd'.repeat(32)}` as const) }) }).thenRefused(t, 'ALREADY_SETTLED');
 });
 
 test('the same authorization after delivery → no event (the stored delivery is returned, nothing charged)', (t) => {
@@ -107,7 +107,7 @@ test('delivering before settlement is refused', (t) => {
 });
 
 test('a delivery naming another transaction than the recorded settlement is refused', (t) => {
-  given(history.settled()).when({ type: 'Deliver', data: deliveredData('0x' + 'ef'.repeat(32)) }).thenRefused(t, 'DELIVERY_MISMATCH');
+  given(history.settled()).when({ type: 'Deliver', data: deliveredData((`0x${'ef'.repeat(32)}` as const)) }).thenRefused(t, 'DELIVERY_MISMATCH');
 });
 
 test('quoting the same stream twice is refused', (t) => {
@@ -150,12 +150,20 @@ test('checkpointing a second, different authorization is refused at every later 
 
 test('an authorization that is not the offer\'s (nonce, amount, pinned payer) or is past its window is refused', (t) => {
   const offered = given(history.offered());
-  offered.when({ type: 'CheckpointAuthorization', data: checkpointData({ nonce: '0x' + '12'.repeat(32) }) }).thenRefused(t, 'AUTHORIZATION_MISMATCH');
+  offered.when({ type: 'CheckpointAuthorization', data: checkpointData({ nonce: (`0x${'12'.repeat(32)}` as const) }) }).thenRefused(t, 'AUTHORIZATION_MISMATCH');
   offered.when({ type: 'CheckpointAuthorization', data: checkpointData({ amount: '20001' }) }).thenRefused(t, 'AUTHORIZATION_MISMATCH');
   offered.when({ type: 'CheckpointAuthorization', data: checkpointData({ valid_before: String(Math.floor(NOW.getTime() / 1000)) }) }).thenRefused(t, 'PAYMENT_WINDOW_EXPIRED');
-  const pinned = given([ev.quoted({ payer: '0x' + 'aa'.repeat(20) }), ev.offered()]);
-  pinned.when({ type: 'CheckpointAuthorization', data: checkpointData() }).thenRefused(t, 'AUTHORIZATION_MISMATCH');
-  pinned.when({ type: 'CheckpointAuthorization', data: checkpointData({ payer: '0x' + 'AA'.repeat(20) }) }).then(t, [ev.checkpointed({ payer: '0x' + 'AA'.repeat(20) })]);
+  const pinned = given([ev.quoted({ payer: (`0x${'aa'.repeat(20)}` as const) }), ev.offered()]);
+  pinned.when({ type: 'CheckpointAuthorization', data: checkpointData() }).thenRefused(t, 'PAYMENT_FROM_NOT_SIGNER');
+  pinned.when({ type: 'CheckpointAuthorization', data: checkpointData({ payer: (`0x${'AA'.repeat(20)}` as const) }) }).then(t, [ev.checkpointed({ payer: (`0x${'AA'.repeat(20)}` as const) })]);
+});
+
+test('a purchase pinned to a signed-in payer offers only to that payer (any case of its address)', (t) => {
+  const payer = `0x${'aa'.repeat(20)}` as const;
+  given([ev.quoted({ payer })]).when({ type: 'Offer', data: offeredData(), payer: `0x${'bb'.repeat(20)}` }).thenRefused(t, 'PURCHASE_BOUND_TO_OTHER_PAYER');
+  given([ev.quoted({ payer }), ev.offered()]).when({ type: 'Offer', data: offeredData(), payer: `0x${'bb'.repeat(20)}` }).thenRefused(t, 'PURCHASE_BOUND_TO_OTHER_PAYER');
+  given([ev.quoted({ payer })]).when({ type: 'Offer', data: offeredData(), payer: `0x${'AA'.repeat(20)}` }).then(t, [ev.offered()]);
+  given([ev.quoted({ payer }), ev.offered()]).when({ type: 'Offer', data: offeredData(), payer }).thenNothing(t);
 });
 
 test('a clear authorization where the sealed one belongs is refused before it can be stored', (t) => {
@@ -165,9 +173,9 @@ test('a clear authorization where the sealed one belongs is refused before it ca
 test('a settled transfer that differs from the authorization or offer becomes Held, not Settled', (t) => {
   for (const [field, over] of [
     ['amount', { amount: '19999' }],
-    ['recipient', { pay_to: '0x' + 'dd'.repeat(20) }],
-    ['payer', { payer: '0x' + 'ee'.repeat(20) }],
-    ['asset', { asset: '0x' + '0f'.repeat(20) }],
+    ['recipient', { pay_to: (`0x${'dd'.repeat(20)}` as const) }],
+    ['payer', { payer: (`0x${'ee'.repeat(20)}` as const) }],
+    ['asset', { asset: (`0x${'0f'.repeat(20)}` as const) }],
     ['network', { network: 'eip155:84532' }],
   ] as const) {
     const events = given(history.submitted()).when({ type: 'RecordSettlement', data: settledData(over) }, at(9)).events();
@@ -179,7 +187,7 @@ test('a settled transfer that differs from the authorization or offer becomes He
     t.is(d.at, iso(9));
   }
   // Payer addresses compare case-insensitively (checksummed vs lowercase is the same account).
-  given(history.checkpointed()).when({ type: 'RecordSettlement', data: settledData({ payer: PAYER.toUpperCase().replace('0X', '0x') }) }).then(t, [ev.settled({ payer: PAYER.toUpperCase().replace('0X', '0x') })]);
+  given(history.checkpointed()).when({ type: 'RecordSettlement', data: settledData({ payer: (PAYER.toUpperCase().replace('0X', '0x') as `0x${string}`) }) }).then(t, [ev.settled({ payer: (PAYER.toUpperCase().replace('0X', '0x') as `0x${string}`) })]);
 });
 
 test('ambiguous submission and stuck marking need a checkpointed, unsettled purchase', (t) => {
@@ -197,7 +205,7 @@ test('nothing is held before a checkpoint (a refused payment is an answer, not a
   for (const h of [history.checkpointed(), history.submitted(), history.settled()]) given(h).when({ type: 'Hold', data: heldData('SETTLEMENT_FAILED') }).then(t, [ev.held('SETTLEMENT_FAILED')]);
 });
 
-const everyNonOperatorCommand: PurchaseCommand[] = [
+const everyNonOperatorCommand: PurchaseCommandBody[] = [
   { type: 'Quote', data: quotedData() },
   { type: 'Offer', data: offeredData() },
   { type: 'CheckpointAuthorization', data: checkpointData() },
@@ -251,7 +259,7 @@ test('an operator move needs a note and an operator', (t) => {
 
 test('a closed purchase refuses everything, operator moves included', (t) => {
   const closed = [...history.checkpointed(), ev.stuck(), ev.moved('closed_no_charge')];
-  for (const command of [...everyNonOperatorCommand, { type: 'OperatorMove', data: movedData('retry_settlement') } as PurchaseCommand]) {
+  for (const command of [...everyNonOperatorCommand, { type: 'OperatorMove', data: movedData('retry_settlement') } as PurchaseCommandBody]) {
     given(closed).when(command).thenRefused(t, 'PURCHASE_CLOSED');
   }
 });

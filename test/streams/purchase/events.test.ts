@@ -9,7 +9,7 @@ import { sealCompact } from '../../support/legacy-seal.js';
 import { CLEAR_PAYMENT, checkpointData, ev, quotedData, settledData } from './fixtures.js';
 
 const every = [
-  ev.quoted(), ev.quoted({ payer: '0x' + 'aa'.repeat(20), report_id: 'r-1', claim_sha256: null }), ev.offered(), ev.checkpointed(),
+  ev.quoted(), ev.quoted({ payer: (`0x${'aa'.repeat(20)}` as const), report_id: 'r-1', claim_sha256: null }), ev.offered(), ev.checkpointed(),
   ev.submitted(), ev.submitted({ transaction: null }), ev.settled(), ev.settled({ block: null }), ev.delivered(), ev.held(), ev.stuck(),
   ev.moved('retry_settlement'), ev.moved('accept_settlement', { settlement: settledData() }), ev.moved('closed_no_charge'), ev.moved('closed_settled_delivered'),
 ];
@@ -48,7 +48,7 @@ test('formats are enforced: hex digests, integer micro amounts, ISO times, addre
   bad(QuotedData, { ...quotedData(), max_total_micro: 50000 });
   bad(QuotedData, quotedData({ expires_at: 'tomorrow' }));
   bad(SettledData, settledData({ payer: '0x1234' }));
-  bad(SettledData, settledData({ transaction: '0x' + 'ab'.repeat(31) }));
+  bad(SettledData, settledData({ transaction: (`0x${'ab'.repeat(31)}` as const) }));
   bad(SettledData, { ...settledData(), block: 1234 });
   bad(PurchaseEvent, { type: 'Quoted', data: settledData() }); // data of another type
   bad(PurchaseEvent, { type: 'Refunded', data: {} });

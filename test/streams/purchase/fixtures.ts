@@ -20,12 +20,12 @@ export const INPUT = { sku: SKU, resource: 'https://publisher.example/news/story
 export const INPUT_SHA256 = sha256Hex(JSON.stringify(INPUT));
 export const PURCHASE_ID = purchaseId({ sku: SKU, key_sha256: sha256Hex('report-id-key'), input_sha256: INPUT_SHA256 });
 export const PRICE = '20000';
-export const NETWORK = 'eip155:8453';
-export const ASSET = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-export const PAY_TO = '0x' + 'c2'.repeat(20);
-export const PAYER = '0x' + 'b1'.repeat(20);
-export const NONCE = '0x6163717075627631' + 'd4'.repeat(24);
-export const TX = '0x' + 'ab'.repeat(32);
+export const NETWORK = 'eip155:8453' as const;
+export const ASSET = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
+export const PAY_TO = ((`0x${'c2'.repeat(20)}` as const)) as `0x${string}`;
+export const PAYER = ((`0x${'b1'.repeat(20)}` as const)) as `0x${string}`;
+export const NONCE = ('0x6163717075627631' + 'd4'.repeat(24)) as `0x${string}`;
+export const TX = ((`0x${'ab'.repeat(32)}` as const)) as `0x${string}`;
 const EXPIRES = iso(900);
 
 export const quotedData = (over: Partial<PurchaseEventData<'Quoted'>> = {}): PurchaseEventData<'Quoted'> => ({
@@ -47,14 +47,14 @@ export const REQUIREMENTS = { scheme: 'exact', network: NETWORK, asset: ASSET, p
 
 export const offeredData = (over: Partial<PurchaseEventData<'Offered'>> = {}): PurchaseEventData<'Offered'> => ({
   requirements: REQUIREMENTS,
-  payment_required: { x402Version: 2, error: 'PAYMENT_REQUIRED', accepts: [REQUIREMENTS] },
+  payment_required: { x402Version: 2, error: 'PAYMENT_REQUIRED', resource: { url: `https://rights.example/v1/rights/reports/${PURCHASE_ID}` }, accepts: [REQUIREMENTS] },
   nonce: NONCE,
   offer_receipt: signer.sign({ type: 'offer-receipt', purchase_id: PURCHASE_ID, amount: PRICE, nonce: NONCE, expires_at: EXPIRES, key_id: signer.keyId }),
   expires_at: EXPIRES,
   ...over,
 });
 
-const PAYMENT = JSON.stringify({ x402Version: 2, accepted: REQUIREMENTS, payload: { signature: '0x' + '5a'.repeat(65), authorization: { from: PAYER, to: PAY_TO, value: PRICE, nonce: NONCE } } });
+const PAYMENT = JSON.stringify({ x402Version: 2, accepted: REQUIREMENTS, payload: { signature: (`0x${'5a'.repeat(65)}` as const), authorization: { from: PAYER, to: PAY_TO, value: PRICE, nonce: NONCE } } });
 export const PAYMENT_SHA256 = sha256Hex(PAYMENT);
 export const SEALED = await sealText(checkpointKey, PAYMENT, checkpointAad(PURCHASE_ID));
 export const CLEAR_PAYMENT = PAYMENT;

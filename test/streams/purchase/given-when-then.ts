@@ -1,8 +1,8 @@
 import type { ExecutionContext } from 'ava';
-import { decide } from '../../../streams/purchase/decide.js';
+import { decideAt } from '../../support/decide-at.js';
 import { fold } from '../../../streams/purchase/evolve.js';
 import { PurchaseRefused, type RefusalCode } from '../../../streams/purchase/refusals.js';
-import type { PurchaseCommand } from '../../../streams/purchase/commands.js';
+import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 import type { PurchaseEvent } from '../../../streams/purchase/events.js';
 import type { PurchaseState } from '../../../streams/purchase/state.js';
 import { NOW } from './fixtures.js';
@@ -15,8 +15,8 @@ export function given(events: readonly PurchaseEvent[]) {
   const state = fold(events);
   return {
     state,
-    when(command: PurchaseCommand, now: Date = NOW) {
-      const run = () => decide(command, state, now);
+    when(command: PurchaseCommandBody, now: Date = NOW) {
+      const run = () => decideAt(command, state, now);
       return {
         then(t: ExecutionContext, expected: PurchaseEvent[]): PurchaseState {
           const events = run();

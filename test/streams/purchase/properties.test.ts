@@ -1,17 +1,17 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { decide } from '../../../streams/purchase/decide.js';
+import { decideAt } from '../../support/decide-at.js';
 import { evolve } from '../../../streams/purchase/evolve.js';
 import { PurchaseRefused } from '../../../streams/purchase/refusals.js';
 import { initialState, LOCKED_STATUSES } from '../../../streams/purchase/state.js';
-import type { PurchaseCommand } from '../../../streams/purchase/commands.js';
+import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 import type { PurchaseEvent } from '../../../streams/purchase/events.js';
 import { at, checkpointData, deliveredData, heldData, movedData, offeredData, quotedData, settledData, stuckData, submittedData } from './fixtures.js';
 
 // Whatever order commands arrive in (retries, races lost and replayed, operator actions), the stream
 // keeps the money invariants. Refused commands leave the state as it was.
 
-const pool: PurchaseCommand[] = [
+const pool: PurchaseCommandBody[] = [
   { type: 'Quote', data: quotedData() },
   { type: 'Offer', data: offeredData() },
   { type: 'CheckpointAuthorization', data: checkpointData() },
@@ -19,7 +19,7 @@ const pool: PurchaseCommand[] = [
   { type: 'RecordSubmission', data: submittedData() },
   { type: 'RecordSettlement', data: settledData() },
   { type: 'RecordSettlement', data: settledData({ amount: '1' }) },
-  { type: 'RecordSettlement', data: settledData({ transaction: '0x' + 'cd'.repeat(32) }) },
+  { type: 'RecordSettlement', data: settledData({ transaction: (`0x${'cd'.repeat(32)}` as const) }) },
   { type: 'Deliver', data: deliveredData() },
   { type: 'Hold', data: heldData() },
   { type: 'MarkLockStuck', data: stuckData() },
@@ -37,7 +37,7 @@ test('random command sequences keep the invariants of the money path', (t) => {
       const before = state;
       let events: PurchaseEvent[];
       try {
-        events = decide(pool[pick]!, state, at(10 + i));
+        events = decideAt(pool[pick]!, state, at(10 + i));
       } catch (err) {
         if (!(err instanceof PurchaseRefused)) throw err;
         return; // refused: nothing changes

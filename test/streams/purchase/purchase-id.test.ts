@@ -1,7 +1,6 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { purchaseId, purchaseIdOfStream, streamName } from '../../../streams/purchase/purchase-id.js';
-import * as legacy from '../../../streams/purchase/ids.js';
 
 const input = { sku: 'rights.preflight.v1', key_sha256: 'a'.repeat(64), input_sha256: 'b'.repeat(64) };
 
@@ -24,5 +23,4 @@ test('stream names', (t) => {
   t.is(streamName(id), `purchase-${id}`);
   t.is(purchaseIdOfStream(streamName(id)), id);
   t.is(purchaseIdOfStream('refund-123'), undefined);
-  t.is(legacy.purchaseId(input), id); // the old module name still answers the same
 });

@@ -1,30 +1,30 @@
 import test from 'ava';
-import { decideRefund, evolveRefund, foldRefund, initialRefundState, RefundRefused, UnknownRefundEvent, type PurchaseCharge, type RefundCommand, type RefundState } from '../../../streams/refund/index.js';
+import { decideRefund, evolveRefund, foldRefund, initialRefundState, RefundRefused, UnknownRefundEvent, type PurchaseCharge, type RefundCommandBody, type RefundState } from '../../../streams/refund/index.js';
 
 // Given events, when a command, then events or a refusal code (spec §3: refund requests are
 // operator-reviewed records; only a charge can be the subject of one; nothing here moves money).
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const ID = 'a'.repeat(64);
-const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const TX = `0x${'12'.repeat(32)}`;
-const REFUND_TX = `0x${'34'.repeat(32)}`;
+const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
+const TX = `0x${'12'.repeat(32)}` as const;
+const REFUND_TX = `0x${'34'.repeat(32)}` as const;
 const CLAIM = 'c'.repeat(64);
 
 const settled: PurchaseCharge = { status: 'delivered', authorization: { amount: '20000', payer: PAYER }, settlement: { amount: '20000', payer: PAYER, transaction: TX }, closedWithoutCharge: false };
-const request = (purchase: PurchaseCharge = settled, message = 'the report never arrived'): RefundCommand =>
+const request = (purchase: PurchaseCharge = settled, message = 'the report never arrived'): RefundCommandBody =>
   ({ type: 'RequestRefund', data: { purchase_id: ID, reason: 'NOT_DELIVERED', message, purchase, claim: CLAIM } });
-const review = (decision: 'approved' | 'rejected'): RefundCommand => ({ type: 'ReviewRefund', data: { decision, note: 'checked the chain', operator: 'ana', at: NOW.toISOString() } });
-const paid = (amount = '20000', transaction = REFUND_TX): RefundCommand => ({ type: 'RecordRefundPayment', data: { transaction, amount_micro: amount, note: 'sent by hand', operator: 'ana', at: NOW.toISOString() } });
+const review = (decision: 'approved' | 'rejected'): RefundCommandBody => ({ type: 'ReviewRefund', data: { decision, note: 'checked the chain', operator: 'ana', at: NOW.toISOString() } });
+const paid = (amount = '20000', transaction = REFUND_TX): RefundCommandBody => ({ type: 'RecordRefundPayment', data: { transaction, amount_micro: amount, note: 'sent by hand', operator: 'ana', at: NOW.toISOString() } });
 
-const given = (...commands: RefundCommand[]): RefundState =>
-  commands.reduce<RefundState>((s, c) => decideRefund(c, s, NOW).reduce(evolveRefund, s), initialRefundState);
-const refusal = (command: RefundCommand, state: RefundState) => {
-  try { decideRefund(command, state, NOW); return 'accepted'; } catch (err) { return err instanceof RefundRefused ? err.code : String(err); }
+const given = (...commands: RefundCommandBody[]): RefundState =>
+  commands.reduce<RefundState>((s, c) => decideRefund({ ...c, metadata: { now: NOW } }, s).reduce(evolveRefund, s), initialRefundState);
+const refusal = (command: RefundCommandBody, state: RefundState) => {
+  try { decideRefund({ ...command, metadata: { now: NOW } }, state); return 'accepted'; } catch (err) { return err instanceof RefundRefused ? err.code : String(err); }
 };
 
 test('a settled purchase: RefundRequested names the charge and its transaction', (t) => {
-  t.deepEqual(decideRefund(request(), initialRefundState, NOW), [{
+  t.deepEqual(decideRefund({ ...request(), metadata: { now: NOW } }, initialRefundState), [{
     type: 'RefundRequested',
     data: { purchase_id: ID, reason: 'NOT_DELIVERED', message: 'the report never arrived', charge: { purchase_status: 'delivered', amount_micro: '20000', payer: PAYER, transaction: TX }, at: NOW.toISOString() },
   }]);
@@ -32,7 +32,7 @@ test('a settled purchase: RefundRequested names the charge and its transaction',
 
 test('a checkpointed authorization whose outcome is unresolved may be the subject of a request (transaction null)', (t) => {
   const stuck: PurchaseCharge = { status: 'lock_stuck', authorization: { amount: '50000', payer: PAYER }, closedWithoutCharge: false };
-  const [e] = decideRefund(request(stuck), initialRefundState, NOW);
+  const [e] = decideRefund({ ...request(stuck), metadata: { now: NOW } }, initialRefundState);
   t.deepEqual(e!.type === 'RefundRequested' && e!.data.charge, { purchase_status: 'lock_stuck', amount_micro: '50000', payer: PAYER, transaction: null });
 });
 

@@ -4,8 +4,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import { siwxChallenge } from '../../../src/gate/siwx-challenge.js';
 import { normalizeGateRequest } from '../../../src/gate/normalize.js';
-import { decodeOrThrow } from '../../../src/http/decode.js';
-import { IngestionGateRequest } from '../../../src/http/wire/ingestion-gate.js';
+import { decodeOrThrow } from '../../../src/contract/decode.js';
+import { IngestionGateRequest } from '../../../src/contract/ingestion-gate.js';
 import { paymentIntentHeader } from '../../../src/buyer/gate-headers.js';
 
 // A service-aware gate buyer (spec §5.5): it computes input_sha256 of its own normalized body, writes

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { strictType } from '../decode.js';
-import { boundedArray, intRange, patternString, withDefault } from '../schema/constrained.js';
-import { GatePurpose } from '../../rsl/purposes.js';
+import { strictType } from './decode.js';
+import { boundedArray, intRange, patternString, withDefault } from './constrained.js';
+import { GatePurpose } from '../rsl/purposes.js';
 import {
   Address, BudgetMicro, Classification, GATEWAY_VERSION, Hex64, IsoTime, PurchaseId, REPORT_PROFILE, SignedEnvelopeWire, Tier, UserClass,
 } from './common.js';

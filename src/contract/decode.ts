@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { ApiError } from './errors.js';
+import { Refusal } from '../refusal.js';
 
 // Turning an io-ts decode failure into the service's error shape, for every route.
 //   400 INVALID_REQUEST   — wrong shape: a missing field, or a value of the wrong JSON type
@@ -31,19 +31,19 @@ export function decodeOrThrow<C extends t.Mixed>(codec: C, value: unknown, opts:
     ...(errors.length > 1 ? { other_fields: [...new Set(errors.slice(1).map(pathOf))].filter((f) => f !== field).slice(0, 5) } : {}),
   };
   if (first.message === UNKNOWN_FIELD) {
-    throw new ApiError(400, 'UNKNOWN_FIELD', `${where}: unknown field "${field}"`, { field });
+    throw new Refusal('UNKNOWN_FIELD', `${where}: unknown field "${field}"`, { field });
   }
   if (first.value === undefined) {
-    throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field}" is required`, details);
+    throw new Refusal('INVALID_REQUEST', `${where}: "${field}" is required`, details);
   }
   if (innermost && isStructural(innermost)) {
-    throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field || '(root)'}" has the wrong type; expected ${innermost.name}`, details);
+    throw new Refusal('INVALID_REQUEST', `${where}: "${field || '(root)'}" has the wrong type; expected ${innermost.name}`, details);
   }
   const primitive = ['string', 'number', 'boolean'].includes(typeof first.value);
   // A non-primitive value that reached a rule with its own message (e.g. "must have 1 to 4 items")
   // broke that rule rather than having the wrong type.
-  if (!primitive && !first.message) throw new ApiError(400, 'INVALID_REQUEST', `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`, details);
-  throw new ApiError(422, 'VALIDATION_FAILED', `${where}: "${field}" ${first.message ?? `must be ${innermost?.name ?? codec.name}`}`, details);
+  if (!primitive && !first.message) throw new Refusal('INVALID_REQUEST', `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`, details);
+  throw new Refusal('VALIDATION_FAILED', `${where}: "${field}" ${first.message ?? `must be ${innermost?.name ?? codec.name}`}`, details);
 }
 
 /** Dotted path of an error, leaving out the indices io-ts adds for union/intersection members. */

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { strictType } from '../decode.js';
+import { strictType } from './decode.js';
 import {
   BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, PaymentTermsWire,
   PaidPurpose, PurchaseId, SignedEnvelopeWire, Tier, UserClass,

@@ -2,17 +2,9 @@ import * as t from 'io-ts';
 
 // Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
 
-// `pattern` stays on the codec so the published JSON Schemas (src/http/schema/) read the very same regex.
-const pattern = (name: string, re: RegExp, what: string) =>
-  Object.assign(
-    new t.Type<string, string, unknown>(
-      name,
-      (u): u is string => typeof u === 'string' && re.test(u),
-      (u, c) => (typeof u === 'string' && re.test(u) ? t.success(u) : t.failure(u, c, what)),
-      t.identity,
-    ),
-    { pattern: re },
-  );
+import { Address, IsoTime, pattern, TxHash } from './primitives.js';
+
+export { Address, IsoTime, TxHash };
 
 /** Integer micro-USDC as a decimal string (spec §2.3/§8: at most 100000000000). */
 export const BudgetMicro = pattern('BudgetMicro', /^(0|[1-9][0-9]{0,10}|100000000000)$/, 'must be integer micro-USDC as a string, at most 100000000000');
@@ -20,10 +12,7 @@ export const BudgetMicro = pattern('BudgetMicro', /^(0|[1-9][0-9]{0,10}|10000000
 export const MicroString = pattern('MicroString', /^(0|[1-9][0-9]*)$/, 'must be a non-negative integer as a decimal string');
 export const Hex64 = pattern('Hex64', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
 export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
-export const TxHash = pattern('TxHash', /^0x[a-fA-F0-9]{64}$/, 'must be a 0x-prefixed 32-byte hash');
-export const Address = pattern('Address', /^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
-export const IsoTime = pattern('IsoTime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, 'must be an ISO 8601 UTC timestamp');
 /** The quote flow's report id: the purchase id (DESIGN.md §3), 64 lowercase hex. */
 export const PurchaseId = Hex64;
 /** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */
@@ -50,7 +39,7 @@ export const PaymentTermsWire = t.type({
 export type PaymentTermsWire = t.TypeOf<typeof PaymentTermsWire>;
 
 /** Classification and single-resource decision vocabulary (spec §2.5): one definition, the RSL module's. */
-export { Classification, Decision } from '../../rsl/vocabulary.js';
+export { Classification, Decision } from '../rsl/vocabulary.js';
 
 /** Spec §2.6 signed envelope as it appears on the wire; payload fields per envelope are listed in docs/wire.md. */
 export const SignedEnvelopeWire = t.type({
@@ -65,12 +54,3 @@ export const GATEWAY_VERSION = 'service-public-gateway-v1' as const;
 export const REPORT_PROFILE = 'service-observed-policy-v1' as const;
 export const SINGLE_REPORT_SKU = 'rights.preflight.v1' as const;
 
-/** Header names of the money path (lower-case, as Node presents them). */
-export const HEADERS = {
-  claim: 'x-service-claim',
-  request: 'x-service-request',
-  idempotencyKey: 'idempotency-key',
-  paymentRequired: 'PAYMENT-REQUIRED',
-  paymentSignature: 'payment-signature',
-  paymentResponse: 'PAYMENT-RESPONSE',
-} as const;

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { strictType } from '../decode.js';
-import { patternString } from '../schema/constrained.js';
+import { strictType } from './decode.js';
+import { patternString } from './constrained.js';
 import { BudgetMicro, GATEWAY_VERSION, MicroString, PaidPurpose, PaymentTermsWire, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
 
 // POST/GET /v1/rights/preflight (spec §4). The request is the quote request's fields (spec §2.8) with

@@ -1,0 +1,33 @@
+import { handleCommand, readState, type HandleOptions } from '../command/handle-command.js';
+import type { EventStore, ExpectedRevision } from '../store/port.js';
+import { purchaseDecider, streamName, type PurchaseCommandBody, type PurchaseState } from '../../streams/purchase/index.js';
+
+// One purchase stream as the money path uses it: its state (the fold of its events with the stream's
+// own evolve), and a command run through the one command handler with the service's clock.
+
+export const loadPurchase = async (store: EventStore, id: string): Promise<PurchaseState> =>
+  (await readState(store, streamName(id), purchaseDecider)).state;
+
+export interface PurchaseRun {
+  /** The state after the command (the fold of what was read plus what was appended). */
+  state: PurchaseState;
+  /** Whether this call appended anything (false: decided to nothing, e.g. an identical retry). */
+  appended: boolean;
+}
+
+/** The revision a state was folded at: what a command based on it is appended at. */
+export const revisionOf = (state: PurchaseState): ExpectedRevision => (state.version === 0 ? 'no_stream' : BigInt(state.version - 1));
+
+export async function runPurchaseCommand(
+  deps: { store: EventStore; now: () => Date },
+  id: string,
+  command: PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined),
+  options: HandleOptions = {},
+): Promise<PurchaseRun> {
+  const withClock = (state: PurchaseState) => {
+    const body = typeof command === 'function' ? command(state) : command;
+    return body && { ...body, metadata: { now: deps.now() } };
+  };
+  const handled = await handleCommand(deps.store, streamName(id), purchaseDecider, withClock, options);
+  return { state: handled.state, appended: handled.events.length > 0 };
+}

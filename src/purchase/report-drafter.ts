@@ -1,0 +1,15 @@
+import type { GateReport } from '../contract/ingestion-gate.js';
+import type { Report } from '../contract/report.js';
+import type { PurchaseEventData } from '../../streams/purchase/index.js';
+
+// A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
+// reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.
+// Each SKU brings its own (service.ts wires them by SKU); signing, the settlement binding and the
+// delivery proof are the money path's (./deliver.ts), so the money path imports no product.
+
+export interface DraftedReport { report: Report | GateReport; evidence: Record<string, unknown> }
+
+export type ReportDrafter = (quoted: PurchaseEventData<'Quoted'>, evidenceKeyId: string) => DraftedReport;
+
+/** Drafters by SKU. */
+export type ReportDrafters = Readonly<Record<string, ReportDrafter>>;
