@@ -46,7 +46,18 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
 
   const payment = req.paymentSignature === undefined ? undefined : paymentFromHeader(req.paymentSignature);
   if (!current.checkpoint) {
-    const offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 })).state;
+    let offered: PurchaseState;
+    try {
+      offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 })).state;
+    } catch (err) {
+      // Another request (another process, too) checkpointed a payment or delivered between our read
+      // and the Offer command: this request is no longer the first, it joins what is under way.
+      if (!(err instanceof PurchaseRefused) || (err.code !== 'PURCHASE_ALREADY_PAYING' && err.code !== 'ALREADY_DELIVERED')) throw err;
+      const now = finished(await loadPurchase(deps.store, id));
+      if (now) return now;
+      if (!payment) throw inProgress();
+      return continueCheckpointed(deps, id, payment, { racing: true });
+    }
     if (!payment) {
       if (offered.checkpoint) throw inProgress();
       return { kind: 'offer', purchaseId: id, offered: offered.offered! };

@@ -10,6 +10,7 @@ import { resumePurchase, type ResumeDeps } from '../../src/purchase/resume.js';
 import type { SettleOutcome, TransferFound } from '../../src/purchase/settlement-port.js';
 import { Refusal } from '../../src/refusal.js';
 import { toNewEvents } from '../../src/command/new-events.js';
+import { fold } from '../../streams/purchase/evolve.js';
 import { streamName, type PurchaseEvent } from '../../streams/purchase/index.js';
 import { memoryEventStore } from '../support/memory/memory-event-store.js';
 import { scriptedSettlement, type SettlementScript } from '../support/scripted-settlement.js';
@@ -109,4 +110,16 @@ test('a PAYMENT-SIGNATURE that is not plain JSON is refused before anything is h
     t.is((err as Refusal).code, 'PAYMENT_SIGNATURE_MALFORMED', json.slice(0, 20));
   }
   t.deepEqual(await w.types(), ['Quoted', 'Offered']);
+});
+
+test('a request that read the purchase as offered joins a payment another request recorded meanwhile (no refusal)', async (t) => {
+  const stale = fold(history.offered());
+  const delivered = await world(history.delivered(), { used: [true] });
+  const r = await redeem(delivered.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined }, stale);
+  t.is(r.kind, 'delivered', 'the delivery made meanwhile is the answer');
+
+  const paying = await world(history.checkpointed(), { used: [false] });
+  const err = await t.throwsAsync(redeem(paying.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined }, stale));
+  t.is((err as Refusal).code, 'PURCHASE_IN_PROGRESS', 'retry the same request, never PURCHASE_ALREADY_PAYING');
+  t.deepEqual(await paying.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed'], 'nothing appended');
 });
