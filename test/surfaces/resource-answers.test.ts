@@ -1,4 +1,6 @@
 import test from 'ava';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { UnavailableQuote } from '../../src/http/wire/quote.js';
 import { GATE_PATH } from '../../src/http/wire/ingestion-gate.js';
 import { post, surfacesWorld, type SurfacesWorld } from './support/world.js';
 import { newKey } from './support/gate-buyer.js';
@@ -37,4 +39,24 @@ test('quote, preflight, gate and inspect give the same RESOURCE_* code for each 
     }
     t.is(answers.gate.body.error.details.field, 'resources.1');
   }
+});
+
+// Spec §7 "no verifiable declaration" vs. "we could not look": both charge nothing, but a buyer
+// must be able to tell them apart. FETCH_FAILED names each channel that could not be read.
+test('a resource that cannot be read answers available:false FETCH_FAILED with details, charging nothing', async (t) => {
+  const body = { resource: 'https://bare.example/down', purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' };
+  for (const [route, res] of [
+    ['quote', await post(`${w.url}/v1/rights/quote`, body)],
+    ['preflight', await post(`${w.url}/v1/rights/preflight`, body, { 'x-service-request': newKey() })],
+  ] as const) {
+    t.is(res.status, 200, `${route}: ${res.text}`);
+    t.true(isRight(UnavailableQuote.decode(res.body)), `${route}: ${res.text}`);
+    t.is(res.body.available, false);
+    t.is(res.body.reason, 'FETCH_FAILED');
+    t.is(res.body.charge_micro, '0');
+    t.deepEqual(res.body.details.failures, [{ channel: 'resource', url: 'https://bare.example/down', kind: 'http-status', code: 'HTTP_503', status: 503 }]);
+  }
+  const none = await post(`${w.url}/v1/rights/quote`, { ...body, resource: 'https://bare.example/page' });
+  t.is(none.body.reason, 'NO_VERIFIABLE_DECLARATION');
+  t.is(none.body.details, undefined);
 });
