@@ -5,6 +5,7 @@ import { createPublicClient, defineChain, http as httpTransport, parseAbi, type 
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
 import { openStore } from './store/open.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
@@ -166,6 +167,7 @@ export async function startService(config: Config, log: Logger, options: Service
       ],
     });
     const server = http.createServer(app.callback());
+    server.on('clientError', answerClientError);
     server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
     const { port } = server.address() as AddressInfo;

@@ -21,6 +21,9 @@ function errorMiddleware(log: Logger): Koa.Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ApiError(404, 'NOT_FOUND', 'no such endpoint');
       }
+      // The router's allowedMethods() answers these with an empty body; the Allow header it set stays.
+      if (ctx.status === 405 && ctx.body == null) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this endpoint`, { allow: ctx.response.get('Allow') });
+      if (ctx.status === 501 && ctx.body == null) throw new ApiError(501, 'METHOD_NOT_IMPLEMENTED', `${ctx.method} is not implemented by this service`);
     } catch (err) {
       if (err instanceof ApiError) {
         ctx.status = err.status;
