@@ -85,6 +85,12 @@ export const ConfigEnv = t.partial({
   DEVNET: t.keyof({ auto: null, off: null }),
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
+  RATE_LIMIT_INSPECT_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_INSPECT_BURST: PositiveIntString,
+  RATE_LIMIT_QUOTE_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_QUOTE_BURST: PositiveIntString,
+  INSPECT_WORKERS: PositiveIntString,
+  INSPECT_QUEUE: PositiveIntString,
 });
 
 export type Config = {
@@ -117,6 +123,11 @@ export type Config = {
   devnet: 'auto' | 'off';
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
+  /** Per client address (IPv6: per /64), published in capabilities `limits.rate_limits`. */
+  rateLimits: { inspect: { perMinute: number; burst: number }; quote: { perMinute: number; burst: number } };
+  /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
+  inspectWorkers: number;
+  inspectQueue: number;
 };
 
 export class ConfigError extends Error {
@@ -166,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet: e.DEVNET ?? (e.RPC_URL ? 'off' : 'auto'),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
+    rateLimits: {
+      inspect: { perMinute: e.RATE_LIMIT_INSPECT_PER_MINUTE ?? 60, burst: e.RATE_LIMIT_INSPECT_BURST ?? 20 },
+      quote: { perMinute: e.RATE_LIMIT_QUOTE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_QUOTE_BURST ?? 10 },
+    },
+    inspectWorkers: e.INSPECT_WORKERS ?? 2,
+    inspectQueue: e.INSPECT_QUEUE ?? 32,
   };
 }
 

@@ -8,6 +8,8 @@ export interface AppDeps {
   log: Logger;
   ready: () => Promise<boolean>;
   routers: Router[];
+  /** Run after error mapping and before any route (e.g. rate limits). */
+  middleware?: Koa.Middleware[];
 }
 
 /** Maps thrown ApiErrors (and anything unexpected) to the one JSON error shape; logs without secrets. */
@@ -45,6 +47,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(deps.log));
+  for (const m of deps.middleware ?? []) app.use(m);
   const health = new Router();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
   health.get('/readyz', async (ctx) => {

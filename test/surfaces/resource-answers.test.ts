@@ -60,3 +60,12 @@ test('a resource that cannot be read answers available:false FETCH_FAILED with d
   t.is(none.body.reason, 'NO_VERIFIABLE_DECLARATION');
   t.is(none.body.details, undefined);
 });
+
+test('capabilities publish the per-address rate limits the service applies', async (t) => {
+  const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
+  // The local world configures them (ops/world/local-world.ts); capabilities must echo the configuration.
+  t.deepEqual(caps.rate_limits, {
+    inspect: { path: '/v1/rights/inspect', requests_per_minute: 100000, burst: 10000 },
+    quote: { path: '/v1/rights/quote', requests_per_minute: 100000, burst: 10000 },
+  });
+});
