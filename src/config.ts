@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import os from 'node:os';
 import path from 'node:path';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
@@ -181,7 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inspect: { perMinute: e.RATE_LIMIT_INSPECT_PER_MINUTE ?? 60, burst: e.RATE_LIMIT_INSPECT_BURST ?? 20 },
       quote: { perMinute: e.RATE_LIMIT_QUOTE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_QUOTE_BURST ?? 10 },
     },
-    inspectWorkers: e.INSPECT_WORKERS ?? 2,
+    // One core stays free for the event loop that answers health checks and paid redemptions.
+    inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     inspectQueue: e.INSPECT_QUEUE ?? 32,
   };
 }
