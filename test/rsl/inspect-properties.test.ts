@@ -1,13 +1,10 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createApp } from '../../src/http/app.js';
-import { inspectRouter, InspectResponse } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/log.js';
+import { InspectResponse } from '../../src/http/routes/inspect.js';
 import { Classification } from '../../src/rsl/vocabulary.js';
-import { RSL_NS } from './helpers.js';
+import { listenInspect, RSL_NS } from './helpers.js';
+import type { Listening } from '../support/listen.js';
 
 // Generated RSL documents (random scopes, tokens, cases, percent-encodings, payments) and random
 // hostile bodies through the real inspect route. Properties:
@@ -15,15 +12,10 @@ import { RSL_NS } from './helpers.js';
 //  - every 200 decodes with InspectResponse and carries a classification from the enum;
 //  - a mutation that breaks well-formedness never yields PERMITTED or LICENSE_REQUIRED.
 
-let server: Server;
+let server: Listening;
 let base: string;
-test.before(async () => {
-  const app = createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.after.always(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+test.before(async () => { server = await listenInspect(); base = server.base; });
+test.after.always(() => server.close());
 
 const post = async (body: string) => {
   const res = await fetch(`${base}/v1/rights/inspect`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -15,6 +15,8 @@ const RFC_9309_TABLE: Array<{ path: string; encoded: string; toMatch: string }> 
   { path: '/foo/bar/%62%61%7A', encoded: '/foo/bar/%62%61%7A', toMatch: '/foo/bar/baz' },
 ];
 
+const m = (pattern: string, resource: string) => matchContentUrl(pattern, resource, false).matches;
+
 test('RFC 9309 §2.2.2 example table: every spelling of a row compares as its "path to match"', (t) => {
   for (const row of RFC_9309_TABLE) {
     t.is(comparisonForm(row.path), row.toMatch, row.path);
@@ -23,7 +25,6 @@ test('RFC 9309 §2.2.2 example table: every spelling of a row compares as its "p
 });
 
 test('RFC 9309 §2.2.2 table through <content url>: pattern and resource in either spelling match', (t) => {
-  const m = (p: string, r: string) => matchContentUrl(p, r, false).matches;
   // Rows 3–5 (resource URLs have no query, spec §2.2): written, encoded and to-match spellings.
   t.true(m('/foo/bar/\u30c4', 'https://p.test/foo/bar/%E3%83%84'));
   t.true(m('/foo/bar/%E3%83%84', 'https://p.test/foo/bar/%E3%83%84'));
@@ -34,7 +35,6 @@ test('RFC 9309 §2.2.2 table through <content url>: pattern and resource in eith
 });
 
 test('unreserved escapes are decoded, reserved ones are kept encoded and equal their raw spelling', (t) => {
-  const m = (p: string, r: string) => matchContentUrl(p, r, false).matches;
   t.true(m('/%7Eeditors/', 'https://p.test/~editors/notes'));
   t.true(m('/~editors/', 'https://p.test/~editors/notes'));
   // `$` is reserved: `%24` and a `$` inside the path are the same octet in comparison form.

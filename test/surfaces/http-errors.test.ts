@@ -1,26 +1,21 @@
 import test from 'ava';
-import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app.js';
 import { answerClientError } from '../../src/http/client-error.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
 import { createLogger } from '../../src/log.js';
+import { listen, type Listening } from '../support/listen.js';
 
 // README: "Errors are always {"error": {"code", "message", "details"}}" — also for what the router
 // and Node's HTTP parser refuse before any route runs (docs/wire.md §6).
 
-let server: http.Server;
+let server: Listening;
 let port: number;
 test.before(async () => {
-  const app = createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] });
-  server = http.createServer(app.callback());
-  server.on('clientError', answerClientError);
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  port = (server.address() as AddressInfo).port;
+  server = await listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }), answerClientError);
+  port = server.port;
 });
-test.after.always(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+test.after.always(() => server.close());
 
 /** Writes raw bytes and reads the whole answer (the server closes the connection). */
 function raw(request: string): Promise<{ status: number; headers: string; body: any }> {

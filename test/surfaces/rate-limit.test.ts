@@ -1,27 +1,24 @@
 import test from 'ava';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { createApp } from '../../src/http/app.js';
 import { clientKey, rateLimitMiddleware, type RateLimitedRoute } from '../../src/http/rate-limit.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
 import { createLogger } from '../../src/log.js';
 import { loadConfig } from '../../src/config.js';
+import { listen, type Listening } from '../support/listen.js';
 
 // The free inspection (and the quote) are rate-limited per client address: 429 RATE_LIMITED with
 // Retry-After once the burst is spent; other routes are not counted.
 
-let server: Server;
+let server: Listening;
 let base: string;
 let clock = 0;
 const ROUTES: RateLimitedRoute[] = [{ method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: { perMinute: 6, burst: 2 } }];
 
 test.before(async () => {
-  const app = createApp({ log: createLogger('silent'), ready: async () => true, middleware: [rateLimitMiddleware(ROUTES, () => clock)], routers: [inspectRouter()] });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listen(createApp({ log: createLogger('silent'), ready: async () => true, middleware: [rateLimitMiddleware(ROUTES, () => clock)], routers: [inspectRouter()] }));
+  base = server.base;
 });
-test.after.always(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+test.after.always(() => server.close());
 
 const inspect = () => fetch(`${base}/v1/rights/inspect`, {
   method: 'POST', headers: { 'content-type': 'application/json' },
