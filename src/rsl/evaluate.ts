@@ -19,7 +19,8 @@ import { tokensForPurpose, type EvaluatedToken, type GatePurpose, type InspectPu
 //             least burdensome grant, else "not granted", else silent.
 //  document — the most specific matching `<content>` that speaks to the token decides (§2.1 rule
 //             8: narrow scopes override only what they mention); equal specificity that disagrees
-//             (one allows, one restricts) is a CONFLICT.
+//             (one allows, one restricts) is a CONFLICT. Terms named by more specific scopes that
+//             are silent on usage (payment only, a license server…) are added to a broader grant.
 //  channels — page-level associations (Link header, HTML link/script, supplied XML) beat the
 //             site-level robots.txt association (§3.7); documents of equal weight that disagree
 //             are a CONFLICT. A failed or non-conformant association can never be outweighed by
