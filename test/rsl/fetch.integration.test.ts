@@ -25,7 +25,7 @@ const pending: Array<() => void> = [];
 
 // Generous limits: the whole suite runs test files in parallel on one machine, and a TLS handshake on a
 // busy loopback can take longer than a production read timeout. The timeout test sets its own.
-const UNHURRIED = { connectTimeoutMs: 5000, readTimeoutMs: 5000, totalTimeoutMs: 10_000 };
+const UNHURRIED = { connectTimeoutMs: 15_000, readTimeoutMs: 15_000, totalTimeoutMs: 30_000 };
 
 function engine(overrides: { ca?: boolean; loopback?: boolean; timeouts?: typeof UNHURRIED } = {}): RslEngine {
   return createRslEngine(
