@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { Address } from './contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import os from 'node:os';
 import path from 'node:path';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
@@ -80,6 +81,12 @@ export const ConfigEnv = t.partial({
   DEVNET: t.keyof({ auto: null, off: null }),
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
+  RATE_LIMIT_INSPECT_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_INSPECT_BURST: PositiveIntString,
+  RATE_LIMIT_QUOTE_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_QUOTE_BURST: PositiveIntString,
+  INSPECT_WORKERS: PositiveIntString,
+  INSPECT_QUEUE: PositiveIntString,
 });
 
 export type Config = {
@@ -112,6 +119,11 @@ export type Config = {
   devnet: 'auto' | 'off';
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
+  /** Per client address (IPv6: per /64), published in capabilities `limits.rate_limits`. */
+  rateLimits: { inspect: { perMinute: number; burst: number }; quote: { perMinute: number; burst: number } };
+  /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
+  inspectWorkers: number;
+  inspectQueue: number;
 };
 
 export class ConfigError extends Error {
@@ -161,6 +173,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet: e.DEVNET ?? (e.RPC_URL ? 'off' : 'auto'),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
+    rateLimits: {
+      inspect: { perMinute: e.RATE_LIMIT_INSPECT_PER_MINUTE ?? 60, burst: e.RATE_LIMIT_INSPECT_BURST ?? 20 },
+      quote: { perMinute: e.RATE_LIMIT_QUOTE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_QUOTE_BURST ?? 10 },
+    },
+    // One core stays free for the event loop that answers health checks and paid redemptions.
+    inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
+    inspectQueue: e.INSPECT_QUEUE ?? 32,
   };
 }
 

@@ -5,6 +5,10 @@ import { createPublicClient, defineChain, http as httpTransport, parseAbi, type 
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
+import { answerClientError } from './http/client-error.js';
+import { rateLimitMiddleware, type RateLimitedRoute } from './http/rate-limit.js';
+import { createInspectPool } from './rsl/inspect-pool.js';
+import { DEFAULT_PARSE_LIMITS } from './rsl/parse.js';
 import { openStore } from './store/open.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
@@ -146,6 +150,12 @@ export async function startService(config: Config, log: Logger, options: Service
 
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
     cleanups.push(() => readModels.close());
+    const rateLimits: RateLimitedRoute[] = [
+      { method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: config.rateLimits.inspect },
+      { method: 'POST', path: '/v1/rights/quote', name: 'quote', limit: config.rateLimits.quote },
+    ];
+    const inspectPool = createInspectPool({ size: config.inspectWorkers, maxQueue: config.inspectQueue, jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis });
+    cleanups.push(() => inspectPool.close());
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
     const capabilityDeps: CapabilitiesDeps = {
       coveredOrigins: () => [...rsl.coverage.origins],
@@ -153,13 +163,15 @@ export async function startService(config: Config, log: Logger, options: Service
       evidenceKeys: [evidencePublic],
       quoteTtlSeconds: config.quoteTtlSeconds,
       enabled: { preflight: true, ingestionGate: true, revalidate: false },
+      rateLimits,
       now: () => new Date(),
     };
     const app = createApp({
       log,
       ready: async () => true,
+      middleware: [rateLimitMiddleware(rateLimits)],
       routers: [
-        inspectRouter(),
+        inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
         quoteRouter(moneyDeps),
         reportsRouter(moneyDeps),
         capabilitiesRouter(capabilityDeps),
@@ -171,6 +183,7 @@ export async function startService(config: Config, log: Logger, options: Service
       ],
     });
     const server = http.createServer(app.callback());
+    server.on('clientError', answerClientError);
     server.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
     const { port } = server.address() as AddressInfo;

@@ -8,6 +8,7 @@ import { EXIT, withStore, type OperatorContext } from './context.js';
 import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { streamsNamed } from './purchases.js';
 import { table } from './table.js';
+import { redactTokenLike } from '../../streams/refund/claim-in-text.js';
 
 // `refunds` — the operator's side of refund requests (spec §3: operator-reviewed, never automatic):
 //   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
@@ -55,7 +56,7 @@ async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
     return [l.purchase_id, l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
   }))) ctx.out(l);
   for (const l of shown) {
-    if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${l.state.request!.message}"`);
+    if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${redactTokenLike(l.state.request!.message)}"`);
   }
   ctx.out('');
   ctx.out('review one with: npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>');

@@ -31,6 +31,12 @@ export function localServiceEnv(o: { devnet: Devnet; origins: TestOrigins; dataD
     LOG_LEVEL: o.logLevel,
     // Recovery is driven by the tests that need it; a background sweep would race them.
     RECOVERY_INTERVAL_MS: '600000',
+    // Every client of a local world is 127.0.0.1: the per-address limits would throttle the tests
+    // against each other. Their own behaviour is tested in test/surfaces/rate-limit.test.ts.
+    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+    RATE_LIMIT_QUOTE_BURST: '10000',
+    RATE_LIMIT_INSPECT_PER_MINUTE: '100000',
+    RATE_LIMIT_INSPECT_BURST: '10000',
   };
 }
 

@@ -72,7 +72,7 @@ export type Quote = AvailableQuote | UnavailableQuote;
 /** An ingestion-gate question (spec §2.3); resources in their canonical spelling, 1–4 of them. */
 export type GateRequest = GateQuestion;
 export type GateResult =
-  | { status: 'unavailable'; reason: 'NO_VERIFIABLE_DECLARATION'; resources: string[]; input_sha256: string; charge_micro: '0' }
+  | { status: 'unavailable'; reason: 'NO_VERIFIABLE_DECLARATION' | 'FETCH_FAILED'; resources: string[]; input_sha256: string; charge_micro: '0' }
   | Exclude<BuyResult, { status: 'unavailable' }>;
 
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -33,6 +33,8 @@ export const Capabilities = t.type({
     max_total_micro: t.string,
     quote_ttl_seconds: t.number,
   }),
+  /** Per client address (IPv6: per /64); over the limit: 429 RATE_LIMITED with Retry-After. */
+  rate_limits: t.record(t.string, t.type({ path: t.string, requests_per_minute: t.number, burst: t.number })),
   mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
   generated_at: t.string,
 });

@@ -10,6 +10,13 @@ import { Refusal } from '../refusal.js';
 // name, `details.problem` the codec's own message when it has one.
 
 const UNKNOWN_FIELD = 'UNKNOWN_FIELD';
+const CODED = /^\[([A-Z][A-Z0-9_]*)\] (.*)$/s;
+
+/**
+ * A codec failure message that names its own error code (e.g. the URL rule's RESOURCE_*): the
+ * answer is 422 with that code instead of the generic VALIDATION_FAILED.
+ */
+export const codedMessage = (code: string, message: string) => `[${code}] ${message}`;
 
 export interface DecodeOptions {
   /** Prefix of the field path in messages, e.g. "body", "query", "header". */
@@ -30,6 +37,8 @@ export function decodeOrThrow<C extends t.Mixed>(codec: C, value: unknown, opts:
     ...(first.message ? { problem: first.message } : {}),
     ...(errors.length > 1 ? { other_fields: [...new Set(errors.slice(1).map(pathOf))].filter((f) => f !== field).slice(0, 5) } : {}),
   };
+  const coded = first.message ? CODED.exec(first.message) : null;
+  if (coded) throw new Refusal(coded[1]!, `${where}: "${field}" ${coded[2]!}`, { field });
   if (first.message === UNKNOWN_FIELD) {
     throw new Refusal('UNKNOWN_FIELD', `${where}: unknown field "${field}"`, { field });
   }

@@ -7,6 +7,7 @@ import {
 } from './common.js';
 import { PaymentSettlement } from './report.js';
 import { ResourceUrl } from './preflight.js';
+import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): the body, its two private headers
 // (X-Service-Payment-Intent, SIGN-IN-WITH-X) and the answers.
@@ -125,14 +126,14 @@ export const IngestionGateResponse = t.type({
 });
 export type IngestionGateResponse = t.TypeOf<typeof IngestionGateResponse>;
 
-/** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote). */
-export const IngestionGateUnavailable = t.type({
+/** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote); FETCH_FAILED when one could not be read. */
+export const IngestionGateUnavailable = t.intersection([t.type({
   version: t.literal(GATEWAY_VERSION),
   available: t.literal(false),
-  reason: t.literal('NO_VERIFIABLE_DECLARATION'),
+  reason: UnavailableReason,
   input_sha256: Hex64,
   resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
   charge_micro: t.literal('0'),
   legal_clearance: t.literal(false),
-});
+}), t.partial({ details: FetchFailedDetails })], 'IngestionGateUnavailable');
 export type IngestionGateUnavailable = t.TypeOf<typeof IngestionGateUnavailable>;

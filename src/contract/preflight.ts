@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
-import { strictType } from './decode.js';
-import { patternString } from './constrained.js';
+import { codedMessage, strictType } from './decode.js';
+import { patternString, type JsonSchema } from './constrained.js';
+import { checkResourceUrlSyntax } from '../rsl/resource-url.js';
 import { BudgetMicro, GATEWAY_VERSION, MicroString, PaidPurpose, PaymentTermsWire, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
 
 // POST/GET /v1/rights/preflight (spec §4). The request is the quote request's fields (spec §2.8) with
@@ -8,15 +9,28 @@ import { BudgetMicro, GATEWAY_VERSION, MicroString, PaidPurpose, PaymentTermsWir
 // (UnavailableQuote, PaidReportResponse), so a preflight result is byte-compatible with a quoted one.
 
 /**
- * A resource as the body carries it: an https URI of at most 2048 characters (spec §2.2 type, format and
- * length). The rest of the §2.2 rule (canonical spelling, coverage, no query, …) needs the coverage list
- * and answers with its own RESOURCE_* code, so it runs after decoding (canonicalResourceUrl).
+ * A resource as the body carries it: a string that passes the spec §2.2 syntax rule. A failure keeps
+ * the rule's own RESOURCE_* code (decodeOrThrow answers 422 with it), so preflight and the gate name
+ * the same code as quote and inspect for the same URL. Coverage needs the coverage list and runs
+ * after decoding (canonicalResourceUrl). The JSON Schema still publishes the https/length shape.
  */
-export const ResourceUrl = patternString(
-  'ResourceUrl',
-  /^https:\/\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})+$/,
-  'must be an https URL of at most 2048 characters (RFC 3986 characters only)',
-  { maxLength: 2048, format: 'uri' },
+export const ResourceUrl = Object.assign(
+  new t.Type<string, string, unknown>(
+    'ResourceUrl',
+    (u): u is string => typeof u === 'string' && checkResourceUrlSyntax(u).ok,
+    (u, c) => {
+      if (typeof u !== 'string') return t.string.validate(u, t.appendContext(c, '', t.string, u));
+      const checked = checkResourceUrlSyntax(u);
+      return checked.ok ? t.success(u) : t.failure(u, c, codedMessage(checked.code, checked.message));
+    },
+    t.identity,
+  ),
+  {
+    jsonSchema: {
+      type: 'string', format: 'uri', maxLength: 2048,
+      pattern: /^https:\/\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})+$/.source,
+    } as JsonSchema,
+  },
 );
 
 export const PreflightRequest = strictType(

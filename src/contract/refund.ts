@@ -17,7 +17,7 @@ export const RefundRequestBody = strictType(
     reason: RefundReason,
   },
   {
-    message: patternString('RefundMessage', /^[^\u0000]*$/, 'must be text of at most 1000 characters', { maxLength: 1000 }),
+    message: patternString('RefundMessage', /^[^\u0000\ud800-\udfff]*$/u, 'must be valid Unicode text (no NUL, no lone surrogate) of at most 1000 characters', { maxLength: 1000 }),
   },
   'RefundRequestBody',
 );

@@ -19,6 +19,7 @@ import { checkPaymentIntent } from './intent.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
 import { gateEntry, type GateQuotedInput, type GateReadings } from './report.js';
 import { verifySiwxHeader } from './siwx.js';
+import { unavailability } from '../rsl/unavailability.js';
 
 // POST /v1/rights/ingestion-gate as an application service. Everything that can be refused without
 // the network is refused before anything is fetched or stored, in this order:
@@ -79,12 +80,14 @@ async function quoteGate(
   const b = n.body;
   const readings = await Promise.all(b.resources.map((r) => deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds })));
   if (!readings.some((r) => r.declaration_found)) {
-    // As for a quote (spec §7): no verifiable declaration anywhere → no report, no fee, nothing stored.
+    // As for a quote (spec §7): no verifiable declaration anywhere → no report, no fee, nothing stored;
+    // FETCH_FAILED when a resource could not be looked at.
+    const failures = readings.flatMap((r) => { const u = unavailability(r); return u?.reason === 'FETCH_FAILED' ? u.details.failures : []; });
     return {
       unavailable: {
         version: GATEWAY_VERSION,
         available: false,
-        reason: 'NO_VERIFIABLE_DECLARATION',
+        ...(failures.length ? { reason: 'FETCH_FAILED' as const, details: { failures } } : { reason: 'NO_VERIFIABLE_DECLARATION' as const }),
         input_sha256: n.input_sha256,
         resources: readings.map((r) => ({ resource: r.resource, classification: 'NO_MACHINE_READABLE_DECLARATION' as const })),
         charge_micro: '0',

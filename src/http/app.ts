@@ -10,6 +10,8 @@ export interface AppDeps {
   log: Logger;
   ready: () => Promise<boolean>;
   routers: Router[];
+  /** Run after error mapping and before any route (e.g. rate limits). */
+  middleware?: Koa.Middleware[];
 }
 
 /** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error shape; logs without secrets. */
@@ -23,6 +25,9 @@ function errorMiddleware(log: Logger): Koa.Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new Refusal('NOT_FOUND', 'no such endpoint');
       }
+      // The router's allowedMethods() answers these with an empty body; the Allow header it set stays.
+      if (ctx.status === 405 && ctx.body == null) throw new Refusal('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this endpoint`, { allow: ctx.response.get('Allow') });
+      if (ctx.status === 501 && ctx.body == null) throw new Refusal('METHOD_NOT_IMPLEMENTED', `${ctx.method} is not implemented by this service`);
     } catch (err) {
       const presented = err instanceof Refusal ? presentRefusal(err) : undefined;
       if (presented) {
@@ -45,6 +50,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(deps.log));
+  for (const m of deps.middleware ?? []) app.use(m);
   const health = new Router();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
   health.get('/readyz', async (ctx) => {

@@ -20,6 +20,10 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   INVALID_REQUEST: 400,
   VALIDATION_FAILED: 422,
   INVALID_IDEMPOTENCY_KEY: 400,
+  METHOD_NOT_ALLOWED: 405,
+  METHOD_NOT_IMPLEMENTED: 501,
+  RATE_LIMITED: 429, // per client address, on inspect and quote; Retry-After says when
+  INSPECT_BUSY: 503, // every inspection worker busy and the queue full; Retry-After: 1
   ...RESOURCE_URL_STATUS,
   // The money path.
   REPORT_NOT_FOUND: 404, // unknown id, missing or wrong X-Service-Claim: one indistinguishable answer

@@ -5,6 +5,7 @@ import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } fr
 import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
 import { canonicalResourceUrl } from '../rsl/resource-url.js';
 import type { ResourceReading } from '../rsl/reading.js';
+import { unavailability } from '../rsl/unavailability.js';
 import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
 import { singleReportPrice, type Tier } from '../pricing/prices.js';
 import { assertWithinBudget } from '../pricing/budget.js';
@@ -56,11 +57,12 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
   }
 
   const reading = await deps.observe(checked.url, req.purpose, userClass);
-  if (!reading.declaration_found) {
+  const nothingToBuy = unavailability(reading);
+  if (nothingToBuy) {
     const unavailable: UnavailableQuote = {
       version: GATEWAY_VERSION,
       available: false,
-      reason: 'NO_VERIFIABLE_DECLARATION',
+      ...nothingToBuy,
       resource: checked.url,
       purpose: req.purpose,
       input_sha256: inputDigest,

@@ -19,7 +19,8 @@ import { tokensForPurpose, type EvaluatedToken, type GatePurpose, type InspectPu
 //             least burdensome grant, else "not granted", else silent.
 //  document — the most specific matching `<content>` that speaks to the token decides (§2.1 rule
 //             8: narrow scopes override only what they mention); equal specificity that disagrees
-//             (one allows, one restricts) is a CONFLICT.
+//             (one allows, one restricts) is a CONFLICT. Terms named by more specific scopes that
+//             are silent on usage (payment only, a license server…) are added to a broader grant.
 //  channels — page-level associations (Link header, HTML link/script, supplied XML) beat the
 //             site-level robots.txt association (§3.7); documents of equal weight that disagree
 //             are a CONFLICT. A failed or non-conformant association can never be outweighed by
@@ -45,11 +46,18 @@ export interface Evaluation {
   reasons: Reason[];
 }
 
-type Outcome = 'permitted' | 'license-required' | 'unsupported' | 'not-granted' | 'prohibited' | 'silent' | 'failed' | 'conflict';
-interface Verdict { outcome: Outcome; obligations: string[]; reasons: Reason[] }
+/**
+ * `terms-only`: a license silent on usage that still names terms (payment, license server,
+ * encryption, reporting). It grants nothing by itself, but in the most specific scope its terms
+ * govern its paths over whatever a broader scope grants (see `documentVerdict`).
+ */
+type Outcome = 'permitted' | 'license-required' | 'unsupported' | 'not-granted' | 'prohibited' | 'silent' | 'failed' | 'conflict' | 'terms-only';
+interface Verdict { outcome: Outcome; obligations: string[]; reasons: Reason[]; unsupportedTerms?: string }
 
-const RANK: Record<'permitted' | 'license-required' | 'unsupported' | 'not-granted' | 'prohibited', number> = {
-  permitted: 0, 'license-required': 1, unsupported: 2, 'not-granted': 3, prohibited: 4,
+/** Outcomes that decide, from the least to the most restrictive. Every outcome `combineEqual` can meet has a rank. */
+type Deciding = 'permitted' | 'license-required' | 'unsupported' | 'conflict' | 'not-granted' | 'prohibited';
+const RANK: Record<Deciding, number> = {
+  permitted: 0, 'license-required': 1, unsupported: 2, conflict: 3, 'not-granted': 4, prohibited: 5,
 };
 const isAllow = (o: Outcome) => o === 'permitted' || o === 'license-required';
 const isRestrictive = (o: Outcome) => o === 'not-granted' || o === 'prohibited';
@@ -105,26 +113,42 @@ function licenseVerdict(license: License, content: Content, doc: DocumentInput, 
     const geoVerdict = axisExcludes(license, 'geo', q.geo, geoCovers);
     if (geoVerdict) return v('not-granted', geoVerdict.rule, geoVerdict.detail);
   }
-  if (permits === undefined) return v('silent', 'no-usage-statement', 'the license states no usage permission; silence is not permission');
-
+  const { obligations, unsupported } = termsOf(license, content);
+  if (permits === undefined) {
+    if (obligations.length === 0 && unsupported === null) return v('silent', 'no-usage-statement', 'the license states no usage permission; silence is not permission');
+    const terms = [...obligations, ...(unsupported !== null ? [`payment:${unsupported} (not understood)`] : [])];
+    return { ...v('terms-only', 'scope-terms', `the license states no usage permission but names terms (${terms.join(', ')}); they govern this scope's paths`, obligations), ...(unsupported !== null ? { unsupportedTerms: unsupported } : {}) };
+  }
   // Granted: the terms decide between PERMITTED and LICENSE_REQUIRED.
+  if (unsupported !== null) return v('unsupported', 'payment-type-unsupported', `payment type "${unsupported}" is not understood; never read as free`, obligations);
+  if (obligations.length > 0) return v('license-required', 'permitted-with-terms', `permits usage "${permits.join(' ')}" with terms: ${obligations.join(', ')}`, obligations);
+  return v('permitted', 'permitted-free', `permits usage "${permits.join(' ')}", free, no license server`);
+}
+
+/**
+ * What a licensee must do under a license. `type="free"` with an `<amount>` or an `<accepts>`
+ * payment protocol names a price, so it is not free (rsl.md §6.6: only an element-less license
+ * or a plain `type="free"` is free).
+ */
+function termsOf(license: License, content: Content): { obligations: string[]; unsupported: string | null } {
   const obligations: string[] = [];
   let unsupported: string | null = null;
   const p = license.payment;
+  const price = p?.amount ? ` ${p.amount.value} ${p.amount.currency ?? '?'}` : '';
   if (p) {
     if (p.type === null) {
       if (p.standard || p.custom || p.amount || p.accepts) obligations.push(`payment:unspecified-type${p.standard ? ` standard=${p.standard}` : ''}`);
     } else if (p.type === 'attribution') obligations.push('attribution');
-    else if (PAID_TYPES.has(p.type)) obligations.push(`payment:${p.type}${p.amount ? ` ${p.amount.value} ${p.amount.currency ?? '?'}` : ''}`);
+    else if (PAID_TYPES.has(p.type)) obligations.push(`payment:${p.type}${price}`);
     else if (p.type === 'inference') obligations.push('payment:use (legacy "inference")');
-    else if (p.type !== 'free') unsupported = p.type;
+    else if (p.type === 'free') {
+      if (p.amount || p.accepts) obligations.push(`payment:free-with-price${price}${p.accepts ? ` accepts=${p.accepts.type ?? '?'}` : ''}`);
+    } else unsupported = p.type;
   }
   if (content.server) obligations.push(`license-server-token:${content.server}`);
   if (content.encrypted) obligations.push('encrypted:decryption-key');
   for (const r of license.reporting) obligations.push(`reporting:${r.type ?? 'unspecified'}${r.profile ? ` profile=${r.profile}` : ''}`);
-  if (unsupported !== null) return v('unsupported', 'payment-type-unsupported', `payment type "${unsupported}" is not understood; never read as free`, obligations);
-  if (obligations.length > 0) return v('license-required', 'permitted-with-terms', `permits usage "${permits.join(' ')}" with terms: ${obligations.join(', ')}`, obligations);
-  return v('permitted', 'permitted-free', `permits usage "${permits.join(' ')}", free, no license server`);
+  return { obligations, unsupported };
 }
 
 function axisExcludes(license: License, axis: 'user' | 'geo', value: string, covers: (list: readonly string[], v: string) => boolean): { rule: string; detail: string } | null {
@@ -140,7 +164,7 @@ function contentVerdict(content: Content, doc: DocumentInput, q: Question): Verd
   const verdicts = content.licenses.map((l) => licenseVerdict(l, content, doc, q));
   const pick = (o: Outcome) => verdicts.filter((v) => v.outcome === o);
   for (const o of ['prohibited'] as const) if (pick(o).length) return merge(o, pick(o));
-  for (const o of ['permitted', 'license-required', 'unsupported', 'not-granted'] as const) {
+  for (const o of ['permitted', 'license-required', 'unsupported', 'not-granted', 'terms-only'] as const) {
     // A free grant is the least burdensome offer; keep only the offers of the chosen kind.
     if (pick(o).length) return merge(o, pick(o));
   }
@@ -148,7 +172,11 @@ function contentVerdict(content: Content, doc: DocumentInput, q: Question): Verd
 }
 
 function merge(outcome: Outcome, verdicts: Verdict[]): Verdict {
-  return { outcome, obligations: [...new Set(verdicts.flatMap((v) => v.obligations))], reasons: verdicts.flatMap((v) => v.reasons) };
+  const unsupported = verdicts.find((v) => v.unsupportedTerms !== undefined)?.unsupportedTerms;
+  return {
+    outcome, obligations: [...new Set(verdicts.flatMap((v) => v.obligations))], reasons: verdicts.flatMap((v) => v.reasons),
+    ...(unsupported !== undefined ? { unsupportedTerms: unsupported } : {}),
+  };
 }
 
 /** Verdicts of equal weight: allow against restriction is a CONFLICT, otherwise the most restrictive. */
@@ -162,8 +190,12 @@ function combineEqual(verdicts: Verdict[], conflictRule: string): Verdict {
       reasons: [...reasons, { ...reasons[0]!, rule: conflictRule, outcome: 'conflict', detail: 'declarations of equal weight disagree (one allows, one restricts)' }],
     };
   }
-  const top = Math.max(...verdicts.map((v) => RANK[v.outcome as keyof typeof RANK]));
-  const outcome = (Object.keys(RANK) as Array<keyof typeof RANK>).find((k) => RANK[k] === top)!;
+  const rank = (o: Outcome): number => {
+    if (!(o in RANK)) throw new Error(`outcome ${o} cannot be combined`); // callers pass deciding verdicts only
+    return RANK[o as Deciding];
+  };
+  const top = Math.max(...verdicts.map((v) => rank(v.outcome)));
+  const outcome = (Object.keys(RANK) as Deciding[]).find((k) => RANK[k] === top)!;
   return merge(outcome, verdicts.filter((v) => v.outcome === outcome));
 }
 
@@ -180,13 +212,18 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
     .filter((x) => x.m.matches);
   let verdict: Verdict | null = null;
   const silentReasons: Reason[] = [];
+  // Terms named by scopes at least as specific as the decider (rsl.md §2.1 rule 3: the narrower
+  // declaration takes precedence): a grant from a broader scope carries them, never drops them.
+  const narrowerTerms: Verdict[] = [];
   const specificities = [...new Set(matching.map((x) => x.m.specificity))].sort((a, b) => b - a);
   for (const s of specificities) {
     const group = matching.filter((x) => x.m.specificity === s).map((x) => contentVerdict(x.c, doc, q));
-    const speaking = group.filter((v) => v.outcome !== 'silent');
+    const speaking = group.filter((v) => v.outcome !== 'silent' && v.outcome !== 'terms-only');
+    narrowerTerms.push(...group.filter((v) => v.outcome === 'terms-only'));
     silentReasons.push(...group.filter((v) => v.outcome === 'silent').flatMap((v) => v.reasons));
-    if (speaking.length) { verdict = combineEqual(speaking, 'equal-scope-conflict'); break; }
+    if (speaking.length) { verdict = withNarrowerTerms(combineEqual(speaking, 'equal-scope-conflict'), narrowerTerms); break; }
   }
+  if (!verdict) silentReasons.push(...narrowerTerms.flatMap((v) => v.reasons));
   if (!parsed.conformant) {
     // A non-conformant document may still restrict, but it never grants (never widen rights).
     if (verdict && isRestrictive(verdict.outcome)) return verdict;
@@ -200,6 +237,13 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
   return { outcome: 'silent', obligations: [], reasons: silentReasons };
 }
 
+/** A grant under narrower terms-only scopes needs those terms: LICENSE_REQUIRED, or UNKNOWN when a term is not understood. */
+function withNarrowerTerms(decider: Verdict, terms: Verdict[]): Verdict {
+  if (!isAllow(decider.outcome) || terms.length === 0) return decider;
+  const withTerms = merge(decider.outcome, [decider, ...terms]);
+  return { ...withTerms, outcome: withTerms.unsupportedTerms !== undefined ? 'unsupported' : 'license-required' };
+}
+
 const CLASSIFICATION_OF: Record<Outcome, Classification> = {
   permitted: 'PERMITTED_BY_OBSERVED_DECLARATION',
   'license-required': 'LICENSE_REQUIRED',
@@ -209,6 +253,7 @@ const CLASSIFICATION_OF: Record<Outcome, Classification> = {
   silent: 'UNKNOWN',
   failed: 'UNKNOWN',
   conflict: 'CONFLICT',
+  'terms-only': 'UNKNOWN',
 };
 
 /** Evaluate all observed associations for one question token. Pure; order of `documents` is irrelevant. */

@@ -72,6 +72,7 @@ export type ParseFailureCode =
   | 'XML_MALFORMED'
   | 'XML_TOO_DEEP'
   | 'XML_TOO_MANY_ELEMENTS'
+  | 'XML_TOO_MANY_ATTRIBUTES'
   | 'PARSE_TIME_LIMIT'
   | 'UNSUPPORTED_ENCODING'
   | 'NOT_RSL'

@@ -8,16 +8,32 @@ import {
 // by namespace URI (default namespace, `rsl:` or any prefix); foreign-namespace elements are
 // extensions and are skipped with their whole subtree; an unknown element in the RSL namespace
 // makes the document non-conformant. DOCTYPE is refused outright (no entity expansion, no
-// billion-laughs), and size, depth, element count and wall time are capped.
+// billion-laughs), and size, depth, element count, attributes and wall time are capped.
+//
+// Only well-formed XML 1.0 is a document (rsl.md §1.1). sax in strict mode still lets through a
+// few things XML 1.0 forbids, so they are checked here: characters outside the XML `Char`
+// production (U+0001, U+FFFF, lone surrogates), entities other than the five predefined ones
+// (`&nbsp;`, `&copy;` — sax knows the HTML set unless `strictEntities`), duplicate attributes
+// (sax drops the second silently), an XML declaration anywhere but at the very start, and a
+// second root element. Any of these is XML_MALFORMED: no document, so never a permission.
 
 export interface ParseLimits {
   maxBytes: number;
   maxDepth: number;
   maxElements: number;
   maxMillis: number;
+
+  /** Attributes on one element (namespace declarations included) and in the whole document. */
+  maxAttributesPerElement: number;
+  maxAttributes: number;
 }
 
-export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxBytes: 512 * 1024, maxDepth: 32, maxElements: 20_000, maxMillis: 500 };
+export const DEFAULT_PARSE_LIMITS: ParseLimits = {
+  maxBytes: 512 * 1024, maxDepth: 32, maxElements: 20_000, maxMillis: 500, maxAttributesPerElement: 64, maxAttributes: 20_000,
+};
+
+/** XML 1.0 §2.2 `Char`; anything else (C0 controls but TAB/LF/CR, U+FFFE/F, lone surrogates) is not XML. */
+const NOT_XML_CHAR = /[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 const USAGE_TOKENS = new Set(['all', 'ai-all', 'ai-train', 'ai-input', 'ai-index', 'search']);
 /** Pre-1.0 / non-RSL labels seen in the wild; evaluate.ts lets them prohibit, never permit. */
@@ -69,27 +85,55 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
     }
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const forbidden = NOT_XML_CHAR.exec(text);
+  if (forbidden) {
+    const code = forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return { ok: false, code: 'XML_MALFORMED', message: `character U+${code} at offset ${forbidden.index} is not allowed in XML 1.0`, problems };
+  }
   const decl = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(text);
   if (decl && !/^utf-?8$/i.test(decl[1]!)) return { ok: false, code: 'UNSUPPORTED_ENCODING', message: `encoding ${decl[1]} is not supported (UTF-8 only)`, problems };
 
-  const parser = sax.parser(true, { xmlns: true, position: true, trim: false, normalize: false });
+  // strictEntities: only the five XML entities (sax otherwise expands the HTML set, @types/sax omits the option).
+  const options: sax.SAXOptions & { strictEntities: boolean } = { xmlns: true, position: true, trim: false, normalize: false, strictEntities: true };
+  const parser = sax.parser(true, options);
   const started = performance.now();
   const stack: Frame[] = [];
   let doc: RslDocument | null = null;
   let elements = 0;
   let rootSeen = false;
+  let rootClosed = false;
+  let declarationAllowed = /^<\?xml[\s?]/.test(text);
+  const overBudget = () => {
+    if (performance.now() - started > limits.maxMillis) throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
+  };
+  guardAttributes(parser, limits, overBudget);
   const problem = (severity: Problem['severity'], code: string, message: string) => problems.push({ severity, code, message, line: parser.line + 1 });
 
   parser.ondoctype = () => { throw new Fatal('DOCTYPE_REFUSED', 'documents with a DOCTYPE are refused (no DTDs or entity declarations)'); };
   parser.onerror = (err) => { throw new Fatal('XML_MALFORMED', err.message.split('\n')[0] ?? 'not well-formed XML'); };
+  parser.onprocessinginstruction = (pi) => {
+    if (pi.name.toLowerCase() !== 'xml') return;
+    // XML 1.0 §2.8: the declaration comes first, once, and names version 1.0.
+    if (!declarationAllowed) throw new Fatal('XML_MALFORMED', 'an XML declaration is only allowed at the very start of the document');
+    declarationAllowed = false;
+    if (pi.name !== 'xml' || !/^\s*version\s*=\s*(["'])1\.0\1/.test(pi.body)) throw new Fatal('XML_MALFORMED', 'the XML declaration must name version="1.0"');
+  };
 
   parser.onopentag = (node) => {
     const tag = node as sax.QualifiedTag;
+    declarationAllowed = false;
+    overBudget();
+    if (rootClosed) throw new Fatal('XML_MALFORMED', 'more than one root element');
     elements += 1;
     if (elements > limits.maxElements) throw new Fatal('XML_TOO_MANY_ELEMENTS', `more than ${limits.maxElements} elements`);
     if (stack.length >= limits.maxDepth) throw new Fatal('XML_TOO_DEEP', `nesting deeper than ${limits.maxDepth}`);
     const attrs: Record<string, string> = {};
+    const expandedNames = new Set<string>();
     for (const a of Object.values(tag.attributes)) {
+      // Namespaces in XML §6.3: no two attributes with the same expanded name (a:u and b:u bound alike).
+      const expanded = a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns') ? `xmlns ${a.name}` : `${a.uri} ${a.local}`;
+      if (expandedNames.has(expanded)) throw new Fatal('XML_MALFORMED', `attribute ${a.name} repeats an attribute of the same name on <${tag.name}>`);
+      expandedNames.add(expanded);
       // RSL attributes are unprefixed (no namespace); namespaced attributes are extensions.
       if (a.uri === '' && a.prefix === '') attrs[a.local] = a.value;
     }
@@ -181,6 +225,7 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
   parser.onclosetag = () => {
     const frame = stack.pop();
     const parent = stack[stack.length - 1];
+    if (stack.length === 0) rootClosed = true;
     if (!frame) return;
     if (frame.kind === 'content') {
       if (frame.content.licenses.length === 0) problem('error', 'CONTENT_WITHOUT_LICENSE', `<content url="${frame.content.url ?? ''}"> has no <license>`);
@@ -192,10 +237,10 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
 
   try {
     // Feed in slices so the wall-time limit is enforced even on a single large string.
-    const slice = 16 * 1024;
+    const slice = 4 * 1024;
     for (let i = 0; i < text.length; i += slice) {
       parser.write(text.slice(i, i + slice));
-      if (performance.now() - started > limits.maxMillis) throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
+      overBudget();
     }
     parser.close();
   } catch (err) {
@@ -206,6 +251,34 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
   const d = doc as RslDocument;
   if (d.contents.length === 0) problem('error', 'NO_CONTENT', 'document has no <content>');
   return { ok: true, document: d, conformant: !problems.some((p) => p.severity === 'error'), problems };
+}
+
+/**
+ * sax collects an element's attributes before any event fires (xmlns mode defers them to the
+ * open tag) and looks each new name up in that list, so one tag with 45 000 attributes costs
+ * O(n²) inside a single `write`. Its own duplicate check never matches in xmlns mode either. The
+ * list's `push` is the one place sax touches per attribute, so the caps, the duplicate check and
+ * the time budget run there, and `indexOf` (sax's quadratic lookup) is answered from a Set.
+ * Pinned to sax 1.6's internals; the tests in test/rsl/strict-xml.test.ts fail if they change.
+ */
+function guardAttributes(parser: sax.SAXParser, limits: ParseLimits, overBudget: () => void): void {
+  const list = (parser as unknown as { attribList: Array<[string, string]> }).attribList;
+  const names = new Set<string>();
+  let total = 0;
+  list.indexOf = () => -1;
+  list.push = (...entries: Array<[string, string]>) => {
+    for (const entry of entries) {
+      if (list.length === 0) names.clear();
+      if (names.has(entry[0])) throw new Fatal('XML_MALFORMED', `duplicate attribute ${entry[0]}`);
+      names.add(entry[0]);
+      total += 1;
+      if (names.size > limits.maxAttributesPerElement) throw new Fatal('XML_TOO_MANY_ATTRIBUTES', `more than ${limits.maxAttributesPerElement} attributes on one element`);
+      if (total > limits.maxAttributes) throw new Fatal('XML_TOO_MANY_ATTRIBUTES', `more than ${limits.maxAttributes} attributes in the document`);
+      if (total % 256 === 0) overBudget();
+      Array.prototype.push.call(list, entry);
+    }
+    return list.length;
+  };
 }
 
 type ProblemFn = (severity: Problem['severity'], code: string, message: string) => void;
@@ -231,7 +304,7 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
         problem('error', 'BAD_TYPE', `<${local} type="${String(axis)}"> is not usage, user or geo; ignored`);
         return;
       }
-      const tokens = splitTokens(value, local, problem);
+      const tokens = caseRule(axis, local, splitTokens(value, local, problem), problem);
       checkTokens(axis, tokens, frame.ns, problem);
       const sets = local === 'permits' ? license.permits : license.prohibits;
       const existing = sets[axis];
@@ -290,6 +363,34 @@ function splitTokens(value: string, local: string, problem: ProblemFn): string[]
   const tokens = value.split(/[\s,]+/).filter(Boolean);
   if (tokens.length === 0) problem('error', 'EMPTY_TOKEN_LIST', `<${local}> lists no tokens`);
   return [...new Set(tokens)];
+}
+
+/**
+ * RSL tokens are lowercase and geo codes uppercase (rsl.md §1.3). A token in another case is read
+ * so that it can only restrict (rsl.md §6.5/§6.11, "never expand rights"):
+ *   - geo codes are compared uppercase (`de fr` is DE FR), in permits and prohibits alike;
+ *   - a usage or user prohibition counts in any case (`AI-TRAIN` prohibits ai-train);
+ *   - a usage or user permission in another case grants nothing: kept as written, so it matches no
+ *     question, and reported.
+ * Extension QNames (`prefix:name`) are left as written.
+ */
+function caseRule(axis: TermAxis, local: string, tokens: string[], problem: ProblemFn): string[] {
+  const out = tokens.map((token) => {
+    if (token.includes(':')) return token;
+    const canonical = axis === 'geo' ? token.toUpperCase() : token.toLowerCase();
+    if (canonical === token) return token;
+    if (axis === 'geo') {
+      problem('warning', 'NONCANONICAL_CASE', `geo code "${token}" read as ${canonical} (geo codes are uppercase)`);
+      return canonical;
+    }
+    if (local === 'prohibits') {
+      problem('warning', 'NONCANONICAL_CASE', `prohibited ${axis} token "${token}" read as "${canonical}" (a prohibition counts in any case)`);
+      return canonical;
+    }
+    problem('warning', 'NONCANONICAL_CASE', `permitted ${axis} token "${token}" is not in canonical case ("${canonical}"); it grants nothing`);
+    return token;
+  });
+  return [...new Set(out)];
 }
 
 function checkTokens(axis: TermAxis, tokens: string[], ns: Record<string, string>, problem: ProblemFn): void {

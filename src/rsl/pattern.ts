@@ -2,10 +2,16 @@
 // "/") and a trailing `$` (end anchor); plain prefix match otherwise; case-sensitive; matched
 // against path and query. An absolute `url` must be on the resource's own origin, compared as an
 // origin, never as a string prefix of the whole URL. Pure.
+//
+// Both sides are brought to one comparison form first (RFC 9309 §2.2.2, see rfc9309-octets.ts), so
+// `/%7Eeditors/` matches `/~editors/` and `/a$b` matches `/a%24b`: a prohibition is never missed
+// because publisher and buyer spelled the same path differently.
+
+import { comparisonForm } from './rfc9309-octets.js';
 
 export interface ScopeMatch {
   matches: boolean;
-  /** Higher is more specific: 2 × literal characters + 1 when anchored with `$` (naulon's rule). */
+  /** Higher is more specific: 2 × literal octets of the comparison form + 1 when anchored with `$` (naulon's rule). */
   specificity: number;
 }
 
@@ -21,12 +27,12 @@ const NO_MATCH: ScopeMatch = { matches: false, specificity: -1 };
 export function matchContentUrl(pattern: string | null, resource: string, emptyMeansResource: boolean): ScopeMatch {
   if (pattern === null) return NO_MATCH;
   const target = new URL(resource);
-  const targetPath = target.pathname + target.search;
+  const targetPath = comparisonForm(target.pathname + target.search);
   if (pattern === '') {
     return emptyMeansResource ? { matches: true, specificity: 2 * targetPath.length + 1 } : NO_MATCH;
   }
   let pathPattern = pattern;
-  const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*)(.*)$/.exec(pattern);
+  const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*)(.*)$/s.exec(pattern);
   if (absolute) {
     let origin: string;
     try { origin = new URL(absolute[1]! + '/').origin; } catch { return NO_MATCH; }
@@ -34,23 +40,14 @@ export function matchContentUrl(pattern: string | null, resource: string, emptyM
     pathPattern = absolute[2] || '/';
   }
   if (!pathPattern.startsWith('/') && !pathPattern.startsWith('*')) return NO_MATCH;
-  const normalized = normalizePattern(pathPattern);
-  const anchored = normalized.endsWith('$');
-  const body = anchored ? normalized.slice(0, -1) : normalized;
-  const regex = new RegExp('^' + body.split('*').map(escapeRegex).join('.*') + (anchored ? '$' : ''), 's');
+  // Only a final `$` anchors and only a raw `*` is a wildcard (RFC 9309 §2.2.3); each literal
+  // piece between them is compared in the same form as the path.
+  const anchored = pathPattern.endsWith('$');
+  const pieces = (anchored ? pathPattern.slice(0, -1) : pathPattern).split('*').map(comparisonForm);
+  const regex = new RegExp('^' + pieces.map(escapeRegex).join('.*') + (anchored ? '$' : ''), 's');
   if (!regex.test(targetPath)) return NO_MATCH;
-  const literal = body.replace(/\*/g, '').length;
+  const literal = pieces.reduce((n, p) => n + p.length, 0);
   return { matches: true, specificity: 2 * literal + (anchored ? 1 : 0) };
-}
-
-/** RFC 9309 §2.2.2: compare percent-encoded octets; encode raw non-ASCII, uppercase escapes. */
-function normalizePattern(p: string): string {
-  let out = '';
-  for (const ch of p) {
-    if (/[\x21-\x7e]/.test(ch)) out += ch;
-    else out += encodeURIComponent(ch);
-  }
-  return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
 }
 
 function escapeRegex(s: string): string {

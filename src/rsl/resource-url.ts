@@ -1,5 +1,3 @@
-import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
 
 // Spec §2.2: a resource is an https URL of at most 2048 characters on an explicitly covered
 // origin, with no query, fragment, credentials, IP literal, nonstandard port, encoded slash or
@@ -149,13 +147,21 @@ export function canonicalResourceUrl(input: unknown, coveredOrigins: readonly st
 }
 
 /**
+ * UTS #46 ToASCII as the WHATWG URL parser applies it (the same algorithm as node:url's
+ * domainToASCII, without Node built-ins: the buyer bundles this rule for the browser); '' if invalid.
+ */
+function domainToASCII(domain: string): string {
+  try { return new URL(`https://${domain}/`).hostname; } catch { return ''; }
+}
+
+/**
  * True when a host would be read as an IP address by some parser: dotted-decimal, a single
  * 32-bit number, hex (0x..) or octal (leading 0) parts, short forms (127.1), or a last label that
  * is numeric (WHATWG treats such hosts as IPv4 and rejects or rewrites them).
  */
 function isIpLike(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
-  if (isIP(h) !== 0) return true;
+  if (h.includes(':')) return true; // IPv6 in any spelling (a port or brackets are refused before this)
   const parts = h.split('.');
   const numeric = (p: string) => /^(0x[0-9a-f]*|[0-9]+)$/.test(p);
   if (parts.every(numeric)) return true;

@@ -5,6 +5,7 @@ import { evolveRefund } from './evolve.js';
 import type { Command } from '../decider.js';
 import { Refusal } from '../../src/refusal.js';
 import type { Hex } from '../../src/contract/primitives.js';
+import { carriesClaim } from './claim-in-text.js';
 
 // decide(command, state) → events. Pure. The purchase facts a request needs (was anything charged, how
 // much, to whom) are read from the purchase stream by the caller and passed in, so the rule "only a
@@ -59,7 +60,7 @@ export function decideRefund(command: RefundCommand, state: RefundState): Refund
       if (state.status !== 'none') refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
       if (c.message.length > MAX_REFUND_MESSAGE) refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
       // The claim is a bearer credential: it must not be written into an event in clear.
-      if (c.claim.length > 0 && c.message.includes(c.claim)) refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
+      if (carriesClaim(c.message, c.claim)) refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
       const p = c.purchase;
       const charged = p.settlement ?? (p.closedWithoutCharge ? undefined : p.authorization);
       if (!charged) return refuse('REFUND_NOTHING_CHARGED', 'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge');

@@ -5,6 +5,7 @@ import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import { createSafeFetcher } from '../../src/rsl/safe-fetch.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
 import { ResourceRefused } from '../../src/rsl/observe.js';
+import { unavailability } from '../../src/rsl/unavailability.js';
 import type { GatePurpose } from '../../src/rsl/purposes.js';
 import { fixture } from './helpers.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
@@ -24,7 +25,7 @@ const pending: Array<() => void> = [];
 
 // Generous limits: the whole suite runs test files in parallel on one machine, and a TLS handshake on a
 // busy loopback can take longer than a production read timeout. The timeout test sets its own.
-const UNHURRIED = { connectTimeoutMs: 5000, readTimeoutMs: 5000, totalTimeoutMs: 10_000 };
+const UNHURRIED = { connectTimeoutMs: 15_000, readTimeoutMs: 15_000, totalTimeoutMs: 30_000 };
 
 function engine(overrides: { ca?: boolean; loopback?: boolean; timeouts?: typeof UNHURRIED } = {}): RslEngine {
   return createRslEngine(
@@ -202,11 +203,13 @@ test('no association anywhere: NO_MACHINE_READABLE_DECLARATION, declaration_foun
     t.is(cls(r, 'ai-input'), 'NO_MACHINE_READABLE_DECLARATION');
     t.false(r.declaration_found);
     t.true(r.discovery_complete);
+    t.deepEqual(unavailability(r), { reason: 'NO_VERIFIABLE_DECLARATION' }, 'nothing declared, and every channel answered');
   } finally { e.close(); }
 });
 
 test('a slow resource times out to UNKNOWN while other requests are served meanwhile', async (t) => {
-  const e = engine({ timeouts: { connectTimeoutMs: 5000, readTimeoutMs: 1500, totalTimeoutMs: 3000 } });
+  // The slow read gets room: on a loaded machine the fast reading alone can take over a second.
+  const e = engine({ timeouts: { connectTimeoutMs: 5000, readTimeoutMs: 6000, totalTimeoutMs: 9000 } });
   try {
     let slowDone = false;
     const slow = read(e, 'https://slow.test/page').then((r) => { slowDone = true; return r; });
@@ -218,6 +221,9 @@ test('a slow resource times out to UNKNOWN while other requests are served meanw
     t.false(r.declaration_found);
     t.false(r.discovery_complete);
     t.regex(r.observations.find((o) => o.channel === 'resource')!.error!.code, /^FETCH_(READ|CONNECT)_TIMEOUT$/);
+    const u = unavailability(r);
+    t.is(u?.reason, 'FETCH_FAILED', 'could not look is not "nothing declared"');
+    t.deepEqual(u?.reason === 'FETCH_FAILED' && u.details.failures.map((f) => [f.channel, f.kind]), [['resource', 'timeout']]);
   } finally { e.close(); }
 });
 
@@ -276,6 +282,9 @@ test('without the extra CA the test origins are not trusted: TLS failure, UNKNOW
     const r = await read(e, 'https://publisher.test/articles/rsl', ['ai-input']);
     t.is(cls(r, 'ai-input'), 'UNKNOWN');
     t.is(r.observations[0]!.error!.code, 'FETCH_TLS_FAILED');
+    const u = unavailability(r);
+    t.is(u?.reason, 'FETCH_FAILED');
+    t.true(u?.reason === 'FETCH_FAILED' && u.details.failures.every((f) => f.kind === 'tls' && f.code === 'FETCH_TLS_FAILED'));
   } finally { e.close(); }
 });
 
@@ -291,6 +300,9 @@ test('loopback is refused when not allowed (connect-to is ignored and the resolv
     const r = await read(e, 'https://publisher.test/articles/rsl', ['ai-input']);
     t.is(cls(r, 'ai-input'), 'UNKNOWN');
     t.regex(r.observations[0]!.error!.code, /^FETCH_(DNS_FAILED|ADDRESS_REFUSED)$/);
+    const u = unavailability(r);
+    t.is(u?.reason, 'FETCH_FAILED');
+    t.true(u?.reason === 'FETCH_FAILED' && u.details.failures.length === 2 && u.details.failures.every((f) => f.kind === 'address-policy' || f.kind === 'dns'));
   } finally { e.close(); }
 });
 

@@ -5,6 +5,10 @@ import { parseRsl } from '../../src/rsl/parse.js';
 import type { DocumentInput } from '../../src/rsl/evaluate.js';
 import type { Channel } from '../../src/rsl/vocabulary.js';
 import { createHash } from 'node:crypto';
+import { createApp } from '../../src/http/app.js';
+import { inspectRouter } from '../../src/http/routes/inspect.js';
+import { createLogger } from '../../src/log.js';
+import { listen, type Listening } from '../support/listen.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
@@ -32,3 +36,7 @@ export function docInput(xml: string, opts: { url?: string; channel?: Channel } 
     failure: null,
   };
 }
+
+/** The free inspection route alone, in the real Koa app, on a loopback port. */
+export const listenInspect = (): Promise<Listening> =>
+  listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }));

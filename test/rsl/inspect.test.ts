@@ -1,24 +1,15 @@
 import test from 'ava';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createApp } from '../../src/http/app.js';
-import { createLogger } from '../../src/log.js';
-import { inspectRouter, InspectResponse } from '../../src/http/routes/inspect.js';
-import { fixture } from './helpers.js';
+import { InspectResponse } from '../../src/http/routes/inspect.js';
+import { fixture, listenInspect } from './helpers.js';
+import type { Listening } from '../support/listen.js';
 
 // The free inspection path through a real Koa server on loopback, with the shared JSON body
 // reader and io-ts decoding in front of it.
 
-let server: Server;
+let server: Listening;
 let base: string;
-
-test.before(async () => {
-  const app = createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.after.always(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+test.before(async () => { server = await listenInspect(); base = server.base; });
+test.after.always(() => server.close());
 
 const post = async (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
   const res = await fetch(`${base}/v1/rights/inspect`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });

@@ -235,10 +235,12 @@ const refusals: [string, Record<string, unknown>, number, string, string?][] = [
   ['5 resources', { ...valid, resources: [1, 2, 3, 4, 5].map(ARTICLE) }, 422, 'VALIDATION_FAILED', 'resources'],
   ['0 resources', { ...valid, resources: [] }, 422, 'VALIDATION_FAILED', 'resources'],
   ['resources not an array', { ...valid, resources: ARTICLE(1) }, 400, 'INVALID_REQUEST', 'resources'],
-  ['a resource that is not a string', { ...valid, resources: [42] }, 422, 'VALIDATION_FAILED', 'resources.0'],
-  ['a resource longer than 2048 characters', { ...valid, resources: [`${ARTICLE(1)}/${'a'.repeat(2048)}`] }, 422, 'VALIDATION_FAILED', 'resources.0'],
+  // A wrong JSON type is a shape error everywhere (quote, preflight, inspect answer it the same way).
+  ['a resource that is not a string', { ...valid, resources: [42] }, 400, 'INVALID_REQUEST', 'resources.0'],
+  // The §2.2 rule answers with its own code, as quote and inspect do (issue 12, one URL rule).
+  ['a resource longer than 2048 characters', { ...valid, resources: [`${ARTICLE(1)}/${'a'.repeat(2048)}`] }, 422, 'RESOURCE_TOO_LONG', 'resources.0'],
   ['a resource with a query (URL rule)', { ...valid, resources: [`${ARTICLE(1)}?x=1`] }, 422, 'RESOURCE_HAS_QUERY', 'resources.0'],
-  ['an http resource', { ...valid, resources: ['http://pub.example/articles/1'] }, 422, 'VALIDATION_FAILED', 'resources.0'],
+  ['an http resource', { ...valid, resources: ['http://pub.example/articles/1'] }, 422, 'RESOURCE_NOT_HTTPS', 'resources.0'],
   ['a resource off coverage', { ...valid, resources: ['https://elsewhere.example/a'] }, 422, 'RESOURCE_NOT_COVERED', 'resources.0'],
   ['max_total_micro "01"', { ...valid, max_total_micro: '01' }, 422, 'VALIDATION_FAILED', 'max_total_micro'],
   ['max_total_micro "1e3"', { ...valid, max_total_micro: '1e3' }, 422, 'VALIDATION_FAILED', 'max_total_micro'],

@@ -6,6 +6,7 @@ import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
 import { NONCE_PREFIX } from '../../contract/offer.js';
 import type { PaymentTerms } from '../../purchase/deps.js';
 import { paymentTermsOnWire } from '../../purchase/payment-terms.js';
+import type { RateLimitedRoute } from '../rate-limit.js';
 
 // GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.
 // Encoded through the codec so the answer can never drift from the contract.
@@ -16,6 +17,8 @@ export interface CapabilitiesDeps {
   quoteTtlSeconds: number;
   /** Which products this instance serves (a product's route must be wired to be enabled). */
   enabled: { preflight: boolean; ingestionGate: boolean; revalidate: boolean };
+  /** The rate-limited routes, as the middleware applies them. */
+  rateLimits: readonly RateLimitedRoute[];
   now: () => Date;
 }
 
@@ -56,6 +59,7 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
       max_total_micro: MAX_BUDGET_MICRO.toString(),
       quote_ttl_seconds: deps.quoteTtlSeconds,
     },
+    rate_limits: Object.fromEntries(deps.rateLimits.map((r) => [r.name, { path: r.path, requests_per_minute: r.limit.perMinute, burst: r.limit.burst }])),
     mcp: { endpoint: '/mcp', paid_delivery: false },
     generated_at: deps.now().toISOString(),
   });

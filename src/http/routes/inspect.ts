@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import * as t from 'io-ts';
-import { createHash } from 'node:crypto';
 import { Refusal } from '../../refusal.js';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow, strictType } from '../../contract/decode.js';
-import { evaluatePurpose, type DocumentInput } from '../../rsl/evaluate.js';
-import { parseRsl, DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
+import { DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
+import { inspectDocument, type InspectOutcome, type InspectQuestion } from '../../rsl/inspect-document.js';
+import { InspectPoolBusy } from '../../rsl/inspect-pool.js';
 import { DEFAULT_USER_CLASS, InspectPurpose, NullableGeo, UserClass } from '../../rsl/purposes.js';
 import { TokenReading } from '../../rsl/reading.js';
 import { checkResourceUrlSyntax } from '../../rsl/resource-url.js';
@@ -56,6 +56,8 @@ export type InspectResponse = t.TypeOf<typeof InspectResponse>;
 export interface InspectDeps {
   /** Largest accepted JSON body; the XML inside is further capped by the parser (512 KiB). */
   bodyLimitBytes?: number;
+  /** Where the untrusted document is parsed and evaluated: the service passes its worker pool; default in process. */
+  inspect?: (xml: string, question: InspectQuestion) => Promise<InspectOutcome>;
 }
 
 export function inspectRouter(deps: InspectDeps = {}): Router {
@@ -69,10 +71,15 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
     const userClass = body.user_class ?? DEFAULT_USER_CLASS;
     const geo = body.geo ?? null;
 
-    const sha256 = createHash('sha256').update(body.xml, 'utf8').digest('hex');
-    const parse = parseRsl(body.xml);
-    const supplied: DocumentInput = { channel: 'supplied', url: resource.url, sha256, parse, failure: null };
-    const evaluation = evaluatePurpose([supplied], { resource: resource.url, purpose: body.purpose, userClass, geo });
+    const question: InspectQuestion = { resource: resource.url, purpose: body.purpose, userClass, geo };
+    let outcome: InspectOutcome;
+    try {
+      outcome = deps.inspect ? await deps.inspect(body.xml, question) : inspectDocument(body.xml, question);
+    } catch (err) {
+      if (err instanceof InspectPoolBusy) throw new Refusal('INSPECT_BUSY', 'all inspection workers are busy; retry shortly', {}, 1);
+      throw err;
+    }
+    const { sha256, parse, evaluation } = outcome;
 
     const answer: InspectResponse = {
       kind: 'inspection',
@@ -97,6 +104,8 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
         problems: parse.problems.map((p) => ({ severity: p.severity, code: p.code, message: p.message, line: p.line ?? null })),
       },
     };
+    // Never send a body the published codec would reject (e.g. a reading without a classification).
+    if (!InspectResponse.is(answer)) throw new Error('inspection answer does not satisfy InspectResponse');
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 200;
     ctx.body = InspectResponse.encode(answer);

@@ -19,6 +19,7 @@ function site() {
     'bare.example': {
       '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
       '/page': { body: '<html><head><title>Bare</title></head><body>No declaration</body></html>' },
+      '/down': { status: 503, body: 'maintenance' },
     },
   };
 }

@@ -1,0 +1,25 @@
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { inspectDocument, type InspectQuestion } from './inspect-document.js';
+
+// Entry of an inspect-pool worker thread: one job at a time, answered by id. Loaded only inside
+// a worker started by inspect-pool.ts (workerData.tag says so); importing it elsewhere does nothing.
+
+export const INSPECT_WORKER_TAG = 'rsl-inspect-worker';
+
+if (parentPort && (workerData as { tag?: string } | null)?.tag === INSPECT_WORKER_TAG) {
+  const port = parentPort;
+  // On Linux a nice value is per thread (setpriority(2), NOTES: who=0 is the calling thread): the
+  // parse workers yield the CPU to the event loop that answers health checks and paid redemptions.
+  // Elsewhere this may lower the whole process or be refused; either way it only ever lowers.
+  if (process.platform === 'linux') {
+    try { os.setPriority(os.constants.priority.PRIORITY_LOW); } catch { /* not permitted: keep the default */ }
+  }
+  port.on('message', (job: { id: number; xml: string; question: InspectQuestion }) => {
+    try {
+      port.postMessage({ id: job.id, outcome: inspectDocument(job.xml, job.question) });
+    } catch (err) {
+      port.postMessage({ id: job.id, error: (err as Error)?.message ?? 'inspection failed' });
+    }
+  });
+}
