@@ -20,11 +20,18 @@ export type MoveOutcome =
   | { refused: { code: string; message: string; details?: Record<string, unknown> } }
   | { moved: { from: string; to: string; position: string; revision: string } };
 
-/** Folds the stream, asks `decide` for the OperatorMoved and appends it at the folded revision. */
-export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date): Promise<MoveOutcome> {
+/**
+ * Folds the stream, asks `decide` for the OperatorMoved and appends it at the folded revision. With
+ * `expectedRevision` (the revision the operator looked at, e.g. on the console) a stream that moved on
+ * since is refused CONCURRENT_CHANGE before deciding: the operator decided on what they saw.
+ */
+export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date, expectedRevision?: bigint): Promise<MoveOutcome> {
   const events = await store.readStream(stream);
   if (events.length === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
   const state = fold(events);
+  if (expectedRevision !== undefined && BigInt(state.version - 1) !== expectedRevision) {
+    return { refused: { code: 'CONCURRENT_CHANGE', message: `the purchase is at revision ${state.version - 1}, not ${expectedRevision}: look at it again before moving it` } };
+  }
   let toAppend;
   try {
     toAppend = decideToAppend({ type: 'OperatorMove', data }, state, now);

@@ -1,4 +1,4 @@
-import { WrongExpectedRevision } from '../../src/store/port.js';
+import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
 import { toNewEvents } from '../../streams/purchase/append.js';
 import {
   decideRefund, evolveRefund, foldRefund, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommand, type RefundState,
@@ -83,27 +83,7 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   }
 
   const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  type Outcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
-  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId): Promise<Outcome> => {
-    const stream = refundStream(purchaseId);
-    const events = await store.readStream(stream);
-    if (events.length === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
-    const state = foldRefund(events);
-    let decided;
-    try {
-      decided = decideRefund(command, state, ctx.now());
-    } catch (err) {
-      if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
-      throw err;
-    }
-    try {
-      await store.append(stream, toNewEvents(decided), BigInt(state.version - 1));
-    } catch (err) {
-      if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
-      throw err;
-    }
-    return { done: { stream, from: state.status, to: decided.reduce(evolveRefund, state).status } };
-  });
+  const outcome = await withPurchase(ctx, purchase, (store, purchaseId) => changeRefund(store, purchaseId, command, ctx.now()));
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
@@ -112,4 +92,34 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: outcome.done }));
   else ctx.out(`${outcome.done.stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
   return EXIT.ok;
+}
+
+export type RefundChangeOutcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
+
+/**
+ * Decides `command` on the folded refund stream and appends at its revision (or refuses). With
+ * `expectedRevision` (what the operator looked at) a request that changed since is CONCURRENT_CHANGE.
+ */
+export async function changeRefund(store: EventStore, purchaseId: string, command: RefundCommand, now: Date, expectedRevision?: bigint): Promise<RefundChangeOutcome> {
+  const stream = refundStream(purchaseId);
+  const events = await store.readStream(stream);
+  if (events.length === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
+  const state = foldRefund(events);
+  if (expectedRevision !== undefined && BigInt(state.version - 1) !== expectedRevision) {
+    return { refused: { code: 'CONCURRENT_CHANGE', message: `the request is at revision ${state.version - 1}, not ${expectedRevision}: look at it again` } };
+  }
+  let decided;
+  try {
+    decided = decideRefund(command, state, now);
+  } catch (err) {
+    if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
+    throw err;
+  }
+  try {
+    await store.append(stream, toNewEvents(decided), BigInt(state.version - 1));
+  } catch (err) {
+    if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
+    throw err;
+  }
+  return { done: { stream, from: state.status, to: decided.reduce(evolveRefund, state).status } };
 }
