@@ -7,7 +7,7 @@ import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './
 import { EXIT, withStore, type OperatorContext } from './context.js';
 import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { streamsNamed } from './purchases.js';
-import { table } from './table.js';
+import { shortId, table } from './table.js';
 
 // `refunds` — the operator's side of refund requests (spec §3: operator-reviewed, never automatic):
 //   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
@@ -50,9 +50,9 @@ async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
     ctx.out(all ? 'no refund request was ever filed' : 'no refund request waits for an operator');
     return EXIT.ok;
   }
-  for (const l of table(['purchase_id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
+  for (const l of table(['id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
     const r = l.state.request!;
-    return [l.purchase_id, l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
+    return [shortId(l.purchase_id), l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
   }))) ctx.out(l);
   for (const l of shown) {
     if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${l.state.request!.message}"`);

@@ -1,6 +1,7 @@
 import { escapeHtml as esc, svgBarChart } from '../../projections/compliance/svg-chart.js';
 import type { OperatorSummary } from '../../projections/queries/summary.js';
 import type { HistoryEntry } from '../../ops/operator/history.js';
+import { shortId as short } from '../../ops/operator/table.js';
 import { OperatorTarget } from '../../streams/purchase/events.js';
 import { OPERATOR_API } from './contract.js';
 import type { PurchaseTimeline, QueueEntry, RefundEntry } from './reads.js';
@@ -8,10 +9,8 @@ import type { PurchaseTimeline, QueueEntry, RefundEntry } from './reads.js';
 // The operator console's pages: plain server-rendered HTML, every value escaped, one tiny script that
 // posts a form's fields as JSON to the operator API (the same routes the CLI's actions decide through)
 // and writes the answer under the form. Only what the timelines carry (history.ts summaries): never a
-// sealed authorization, a claim or a payment signature. Ids are shown as SHORT_ID-character prefixes.
+// sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId).
 
-const SHORT_ID = 12;
-const short = (id: string) => id.slice(0, SHORT_ID);
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1a1a1a}
