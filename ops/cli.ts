@@ -68,8 +68,8 @@ const COMMANDS: Record<string, CommandEntry> = {
     run: compliance,
     options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean' },
     usage: [
-      ['compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE]', 'delivered reports for auditors, streamed to FILE (mode 0600) or stdout'],
-      ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]', 'the daily totals as one HTML page'],
+      ['compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]', 'delivered reports for auditors, streamed to FILE (mode 0600) or stdout'],
+      ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]', 'the daily totals as one HTML page'],
     ],
   },
   keys: { run: keys, options: JSON_ONLY, usage: [['keys [--json]', 'the evidence public key (never the seed)']] },
