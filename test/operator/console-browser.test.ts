@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { heldData } from '../streams/purchase/fixtures.js';
-import { findChromium } from '../support/chromium.js';
+import { browserTests } from '../support/browser-tests.js';
 import { launchBrowser } from '../support/cdp-pipe.js';
 import { checkpointed, run } from '../ops/seed.js';
 import { opsConsole, serviceBeside } from './service-beside.js';
@@ -13,23 +13,12 @@ import { opsConsole, serviceBeside } from './service-beside.js';
 // purchase, `npm run ops -- console` for a loopback URL, and a real headless Chromium that sees the
 // purchase in the queue, opens its timeline, moves it on with a note through the page's form, and
 // takes a screenshot. The OperatorMoved event with that note is then read back from the store.
-// Chromium missing: a failure under CI=true (.ci/run installs it), a skip that says why elsewhere.
+// Chromium missing: a failure under CI=true (.ci/run installs it), a skip that says why elsewhere
+// (browser-tests.ts).
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const NOTE = 'payer confirmed the mismatch by mail; closing without a charge';
-const chromium = findChromium();
-
-if ('missing' in chromium) {
-  const why = `Chromium not found: ${chromium.missing}`;
-  if (process.env.CI === 'true') {
-    test('the operator console in headless Chromium', (t) => {
-      t.fail(`${why}. CI=true requires a real browser for this test: .ci/run installs Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH.`);
-    });
-  } else {
-    console.warn(`console-browser.test.ts skipped: ${why}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH); under CI=true this is a failure.`);
-    test.skip(`the operator console in headless Chromium (skipped: ${why}; apt-get install chromium)`, () => {});
-  }
-} else {
+browserTests('console-browser.test.ts', 'the operator console in headless Chromium', () => {
   test('the operator console in headless Chromium: queue, timeline, a move with a note through the page, screenshot', async (t) => {
     const world = await serviceBeside(async (store) => {
       const id = await checkpointed(store);
@@ -86,4 +75,4 @@ if ('missing' in chromium) {
     t.is(moved.type, 'OperatorMoved');
     t.like(moved.data as object, { target: 'closed_no_charge', note: NOTE, operator: 'ana@ops' });
   });
-}
+});

@@ -1,6 +1,9 @@
-import { stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import test from 'ava';
+import { runCli } from '../../ops/cli.js';
 import { OPERATOR_API } from '../../src/operator/contract.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { moneyWorld, type MoneyWorld } from '../support/money-env.js';
@@ -135,4 +138,19 @@ test.serial('purchases page on with next; audit, replay status and summary answe
   t.like(replay.body, { behind: '0', leader: true });
   const summary = await onSocket('GET', `${OPERATOR_API}/summary`);
   t.true(summary.body.by_status.some((s: { status: string }) => s.status === 'delivered'));
+});
+
+test.serial('the CLI reaches the service over TCP with OPERATOR_LISTEN and OPERATOR_TOKEN (no socket in its DATA_DIR), and is refused with a wrong token', async (t) => {
+  const elsewhere = await mkdtemp(path.join(tmpdir(), 'rights-ops-tcp-'));
+  t.teardown(() => rm(elsewhere, { recursive: true, force: true }));
+  const listen = new URL(tcp).host;
+  const lines: string[] = [];
+  const problems: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => problems.push(l) };
+  const code = await runCli(['purchases', '--json'], io, { DATA_DIR: elsewhere, OPERATOR_LISTEN: listen, OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX });
+  t.is(code, 0, problems.join('\n'));
+  t.true(JSON.parse(lines[0]!).purchases.length >= 3, 'the service\'s purchases, not an empty store');
+  const wrong = await runCli(['queue'], io, { DATA_DIR: elsewhere, OPERATOR_LISTEN: listen, OPERATOR_TOKEN: `${TOKEN}-wrong`, EVIDENCE_KEY: EVIDENCE_SEED_HEX });
+  t.is(wrong, 2, 'no listener accepts the token, and there is no store here either');
+  t.deepEqual(await readdir(elsewhere), [], 'nothing was created in the operator\'s DATA_DIR');
 });
