@@ -18,7 +18,10 @@ import type { RefundCommand } from '../../streams/refund/index.js';
 import { decodeOrThrow } from '../http/decode.js';
 import { readJsonBody } from '../http/json-body.js';
 import { relayCli } from './cli-relay.js';
-import { CliRequest, MoveRequest, OPERATOR_API, RefundPaidRequest, RefundReviewRequest, type MoveResponse, type RefundChangeResponse, type ReplayStatus } from './contract.js';
+import {
+  CliRequest, MoveRequest, OPERATOR_API, RefundPaidRequest, RefundReviewRequest,
+  type MoveResponse, type PurchasesResponse, type QueueResponse, type RefundChangeResponse, type RefundsResponse, type ReplayStatus, type SummaryResponse, type TimelineResponse,
+} from './contract.js';
 import { OperatorRefused, orRefuse } from './operator-refused.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { operatorReads } from './reads.js';
@@ -63,7 +66,7 @@ export function operatorApi(deps: OperatorDeps): Router {
 
   router.get('/health', (ctx) => { ctx.body = { ok: true }; });
 
-  router.get('/queue', async (ctx) => { ctx.body = { items: await reads.queue() }; });
+  router.get('/queue', async (ctx) => { ctx.body = { items: await reads.queue() } satisfies QueueResponse; });
 
   router.get('/purchases', async (ctx) => {
     const filter = purchaseFilter(queryArgs(ctx.query, ['status', 'since', 'origin', 'limit']));
@@ -71,10 +74,10 @@ export function operatorApi(deps: OperatorDeps): Router {
     if (after !== undefined && (typeof after !== 'string' || !/^[0-9a-f]{64}$/.test(after))) throw new OperatorRefused('USAGE', 'after must be the full id of the last purchase of the previous page');
     await fresh();
     const purchases = await listPurchases(models.db, { ...filter, ...(after ? { after } : {}) });
-    ctx.body = { purchases, next: purchases.length === filter.limit ? purchases[purchases.length - 1]!.purchase_id : null };
+    ctx.body = { purchases, next: purchases.length === filter.limit ? purchases[purchases.length - 1]!.purchase_id : null } satisfies PurchasesResponse;
   });
 
-  router.get('/purchases/:id', async (ctx) => { ctx.body = await reads.timeline(ctx.params.id!); });
+  router.get('/purchases/:id', async (ctx) => { ctx.body = (await reads.timeline(ctx.params.id!)) satisfies TimelineResponse; });
 
   router.post('/purchases/:id/move', async (ctx) => {
     const body = decodeOrThrow(MoveRequest, await readJsonBody(ctx));
@@ -86,7 +89,7 @@ export function operatorApi(deps: OperatorDeps): Router {
     ctx.body = { moved: { purchase_id: id, ...moved } } satisfies MoveResponse;
   });
 
-  router.get('/refunds', async (ctx) => { ctx.body = { refunds: await reads.refunds(ctx.query.all === '1' || ctx.query.all === 'true') }; });
+  router.get('/refunds', async (ctx) => { ctx.body = { refunds: await reads.refunds(ctx.query.all === '1' || ctx.query.all === 'true') } satisfies RefundsResponse; });
 
   const refundChange = (what: 'review' | 'paid') => async (ctx: Koa.Context) => {
     const at = deps.now().toISOString();
@@ -130,7 +133,7 @@ export function operatorApi(deps: OperatorDeps): Router {
 
   router.get('/summary', async (ctx) => {
     await fresh();
-    ctx.body = await operatorSummary(models.db, deps.now());
+    ctx.body = (await operatorSummary(models.db, deps.now())) satisfies SummaryResponse;
   });
 
   router.get('/compliance/export', async (ctx) => {

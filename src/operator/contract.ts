@@ -63,3 +63,50 @@ export type RefundChangeResponse = t.TypeOf<typeof RefundChangeResponse>;
 /** Where the read models stand against the store (GET /replay): `behind` 0 means caught up. */
 export const ReplayStatus = t.type({ checkpoint: t.string, head: t.string, behind: t.string, leader: t.boolean });
 export type ReplayStatus = t.TypeOf<typeof ReplayStatus>;
+
+// Reads. Field sets follow the read models (projections/report-view, investigation-queue, refunds);
+// the API's answers are checked against these types at compile time (`satisfies`) and decoded with
+// them in test/operator/operator-api.test.ts.
+
+const Nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
+
+export const HistoryEntryWire = t.type({ type: t.string, revision: t.string, position: t.string, at: t.string, summary: t.UnknownRecord });
+
+export const ReportRowWire = t.type({
+  purchase_id: t.string, status: t.string, submissions: t.number, locked_from: Nullable(t.string), sku: t.string, resource: t.string,
+  origin: Nullable(t.string), purpose: t.string, user_class: t.string, tier: t.string, geo: Nullable(t.string), classification: t.string,
+  decision: t.string, observed_at: Nullable(t.string), rsl_document_sha256: t.array(t.string), price_micro: t.string, expires_at: t.string,
+  quoted_at: t.string, payer: Nullable(t.string), settled_amount_micro: Nullable(t.string), network: Nullable(t.string),
+  transaction: Nullable(t.string), evidence_key_id: Nullable(t.string), report_sha256: Nullable(t.string), evidence_sha256: Nullable(t.string),
+  delivery_proof_sha256: Nullable(t.string), delivered_at: Nullable(t.string), lock_reason: Nullable(t.string), updated_position: t.string,
+});
+
+export const RefundRowWire = t.type({
+  purchase_id: t.string, status: t.string, reason: t.string, amount_micro: t.string, requested_at: t.string,
+  reviewed_at: Nullable(t.string), paid_transaction: Nullable(t.string),
+});
+
+export const QueueResponse = t.type({
+  items: t.array(t.type({
+    purchase_id: t.string, kind: t.keyof({ held: null, lock_stuck: null }), reason: t.string, details: t.UnknownRecord,
+    locked_from: Nullable(t.string), since_position: t.string, since: t.string, history: t.array(HistoryEntryWire),
+  })),
+});
+export type QueueResponse = t.TypeOf<typeof QueueResponse>;
+
+export const PurchasesResponse = t.type({ purchases: t.array(ReportRowWire), next: Nullable(t.string) });
+export type PurchasesResponse = t.TypeOf<typeof PurchasesResponse>;
+
+export const TimelineResponse = t.type({ purchase: ReportRowWire, history: t.array(HistoryEntryWire), refund: Nullable(RefundRowWire), revision: Nullable(Revision) });
+export type TimelineResponse = t.TypeOf<typeof TimelineResponse>;
+
+export const RefundsResponse = t.type({ refunds: t.array(t.intersection([RefundRowWire, t.type({ revision: Nullable(Revision) })])) });
+export type RefundsResponse = t.TypeOf<typeof RefundsResponse>;
+
+export const SummaryResponse = t.type({
+  by_status: t.array(t.type({ status: t.string, purchases: t.number })),
+  quotes_per_day: t.array(t.type({ day: t.string, quotes: t.number })),
+  queue: t.number,
+  open_refunds: t.number,
+});
+export type SummaryResponse = t.TypeOf<typeof SummaryResponse>;

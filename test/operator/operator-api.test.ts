@@ -4,7 +4,9 @@ import path from 'node:path';
 import http from 'node:http';
 import test from 'ava';
 import { runCli } from '../../ops/cli.js';
-import { OPERATOR_API } from '../../src/operator/contract.js';
+import { isRight } from 'fp-ts/lib/Either.js';
+import type * as t from 'io-ts';
+import { MoveResponse, OPERATOR_API, PurchasesResponse, QueueResponse, RefundChangeResponse, RefundsResponse, ReplayStatus, SummaryResponse, TimelineResponse } from '../../src/operator/contract.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { moneyWorld, type MoneyWorld } from '../support/money-env.js';
 import { deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from '../ops/seed.js';
@@ -28,6 +30,9 @@ test.before(async () => {
 test.after.always(async () => { await w?.close(); });
 
 interface Answer { status: number; body: any }
+
+/** The answer decodes with the contract's codec (the source of truth for the API's shapes). */
+const shaped = (codec: t.Mixed, answer: Answer): boolean => isRight(codec.decode(answer.body));
 
 function onSocket(method: string, path: string, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -83,17 +88,19 @@ test.serial('TCP: without a token or with a wrong one every route is 401; with t
 
 test.serial('a stuck purchase and a refund request show within a second; a move at a stale revision is 409 CONCURRENT_CHANGE; the move records operator and note', async (t) => {
   const store = w.service!.store;
-  const appended = Date.now();
   const stuck = await stuckPurchase(store);
   await requestRefund(store, stuck);
+  const appended = Date.now(); // the refund request is the last event
   const queue = await onSocket('GET', `${OPERATOR_API}/queue`);
   const refunds = await onSocket('GET', `${OPERATOR_API}/refunds`);
   t.true(Date.now() - appended < 1000, `visible after ${Date.now() - appended} ms`);
   t.deepEqual(queue.body.items.map((i: { purchase_id: string }) => i.purchase_id), [stuck]);
+  t.true(shaped(QueueResponse, queue) && shaped(RefundsResponse, refunds), 'queue and refunds answer in their contract shapes');
   t.deepEqual(refunds.body.refunds.map((r: { purchase_id: string; status: string }) => [r.purchase_id, r.status]), [[stuck, 'requested']]);
 
   const timeline = await onSocket('GET', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}`);
   t.is(timeline.status, 200);
+  t.true(shaped(TimelineResponse, timeline));
   t.is(timeline.body.revision, '3', 'Quoted, Offered, AuthorizationCheckpointed, LockStuck');
   t.false(JSON.stringify(timeline.body).includes('sealed'), 'no sealed authorization in the timeline');
 
@@ -105,6 +112,7 @@ test.serial('a stuck purchase and a refund request show within a second; a move 
 
   const moved = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}/move`, { target: 'closed_no_charge', note: 'nonce unused on chain', operator: 'ana', expected_revision: '3' });
   t.is(moved.status, 200, JSON.stringify(moved.body));
+  t.true(shaped(MoveResponse, moved));
   t.like(moved.body.moved, { purchase_id: stuck, from: 'lock_stuck', to: 'closed_no_charge', revision: '4' });
   const last = (await store.readStream(streamName(stuck))).at(-1)!;
   t.is(last.type, 'OperatorMoved');
@@ -117,6 +125,7 @@ test.serial('a stuck purchase and a refund request show within a second; a move 
   t.is(staleReview.body.refused?.code, 'CONCURRENT_CHANGE');
   const review = await onSocket('POST', `${OPERATOR_API}/refunds/${stuck}/review`, { decision: 'reject', note: 'closed without charge', operator: 'ana', expected_revision: '0' });
   t.is(review.status, 200, JSON.stringify(review.body));
+  t.true(shaped(RefundChangeResponse, review));
   t.like(review.body.refund, { from: 'requested', to: 'rejected' });
   t.is((await onSocket('GET', `${OPERATOR_API}/purchases/${'ee'.repeat(32)}`)).status, 404);
 });
@@ -128,6 +137,7 @@ test.serial('purchases page on with next; audit, replay status and summary answe
   const first = await onSocket('GET', `${OPERATOR_API}/purchases?limit=1`);
   t.is(first.body.purchases.length, 1);
   t.truthy(first.body.next);
+  t.true(shaped(PurchasesResponse, first));
   const second = await onSocket('GET', `${OPERATOR_API}/purchases?limit=1&after=${first.body.next}`);
   t.not(second.body.purchases[0].purchase_id, first.body.purchases[0].purchase_id);
   t.is((await onSocket('GET', `${OPERATOR_API}/purchases?status=nope`)).status, 400);
@@ -135,8 +145,10 @@ test.serial('purchases page on with next; audit, replay status and summary answe
   t.is(audit.status, 200);
   t.is(audit.body.violations, 0, JSON.stringify(audit.body).slice(0, 500));
   const replay = await onSocket('GET', `${OPERATOR_API}/replay`);
+  t.true(shaped(ReplayStatus, replay));
   t.like(replay.body, { behind: '0', leader: true });
   const summary = await onSocket('GET', `${OPERATOR_API}/summary`);
+  t.true(shaped(SummaryResponse, summary));
   t.true(summary.body.by_status.some((s: { status: string }) => s.status === 'delivered'));
 });
 
