@@ -18,6 +18,8 @@ import { operatorRequest, reachOperatorListener, type OperatorListener } from '.
 // Requests naming another Host are refused (a DNS-rebinding page cannot borrow the cookie's origin).
 
 const COOKIE = 'ops_console';
+/** The console's forms post a few fields; the listener caps bodies at 64 KiB itself. */
+const MAX_BODY = 64 * 1024;
 
 export async function consoleCommand(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['port', 'json']);
@@ -55,12 +57,17 @@ export async function startConsoleProxy(listener: OperatorListener, port = 0): P
       res.setHeader('set-cookie', `${COOKIE}=${key}; HttpOnly; SameSite=Strict; Path=/`);
     }
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY) return refuse(res, 413, 'request body too large');
+      chunks.push(chunk as Buffer);
+    }
     const headers: http.OutgoingHttpHeaders = {};
     for (const name of ['accept', 'content-type'] as const) if (req.headers[name]) headers[name] = req.headers[name];
     try {
       const upstream = await operatorRequest(listener, { method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-      res.writeHead(upstream.statusCode ?? 502, pick(upstream.headers, ['content-type', 'content-length', 'location', 'cache-control']));
+      res.writeHead(upstream.statusCode ?? 502, pick(upstream.headers, ['content-type', 'content-length', 'location', 'cache-control', 'content-security-policy']));
       upstream.pipe(res);
     } catch (err) {
       refuse(res, 502, `the operator listener did not answer: ${(err as Error).message}`);
