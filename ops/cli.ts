@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { parseArgs, UsageError, wantsHelp, type ParsedArgs } from './operator/args.js';
-import { EXIT, OperatorStoreLocked, type OperatorContext } from './operator/context.js';
+import { parseArgs, UsageError, wantsHelp, type OptionKinds, type ParsedArgs } from './operator/args.js';
+import { EXIT, OperatorNoStore, OperatorStoreLocked, type OperatorContext } from './operator/context.js';
+import { reachOperatorListener } from './client/operator-listener.js';
+import { relayCommand } from './client/relay-command.js';
+import { consoleCommand } from './client/console-command.js';
 import { audit } from './operator/audit.js';
 import { compliance } from './operator/compliance.js';
 import { keys } from './operator/keys.js';
@@ -14,28 +17,47 @@ import { refunds } from './operator/refunds.js';
 import { show } from './operator/show.js';
 
 // The operator CLI (DESIGN.md §1, `ops/`): `npm run ops -- <command>`. Same configuration as the
-// service (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY). Exit codes: 0 fine, 1 a finding (audit violation,
-// refused move), 2 could not run (usage, configuration, store locked by the running service).
+// service (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY; `--data-dir DIR` stands for DATA_DIR). When the
+// service runs, its operator listener answers (Unix socket in DATA_DIR, or OPERATOR_LISTEN with
+// OPERATOR_TOKEN) and the command runs there, on the service's open store (ops/client/relay-command.ts);
+// otherwise the CLI opens the store itself. The same command code runs either way, so output and exit
+// codes are the same. Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run
+// (usage, configuration, no store, store locked).
 
 type Command = (ctx: OperatorContext, args: ParsedArgs) => Promise<number>;
 
+interface CommandEntry {
+  run: Command;
+  /** The command's options for node:util parseArgs (--help/-h and --data-dir are everyone's). */
+  options: OptionKinds;
+  usage: readonly (readonly [string, string])[];
+  /** Runs in this process even when the service is running (it serves the console, or needs no store). */
+  here?: true;
+}
+
+const JSON_ONLY = { json: 'boolean' } as const;
+const GLOBAL: OptionKinds = { 'data-dir': 'string' };
+
 /** Each command with its usage lines: [synopsis, what it does] (a long synopsis puts the text on the next line). */
-const COMMANDS: Record<string, { run: Command; usage: readonly (readonly [string, string])[] }> = {
-  replay: { run: replay, usage: [['replay [--json]', 'empty and rebuild every read model from the first event']] },
-  audit: { run: audit, usage: [['audit [--purchase <id>] [--json]', 'check every purchase stream\'s invariants (exit 1 on a violation)']] },
-  queue: { run: queue, usage: [['queue [--json]', 'the investigation queue: held and stuck purchases with their history']] },
+const COMMANDS: Record<string, CommandEntry> = {
+  replay: { run: replay, options: JSON_ONLY, usage: [['replay [--json]', 'empty and rebuild every read model from the first event']] },
+  audit: { run: audit, options: { purchase: 'string', json: 'boolean' }, usage: [['audit [--purchase <id>] [--json]', 'check every purchase stream\'s invariants (exit 1 on a violation)']] },
+  queue: { run: queue, options: JSON_ONLY, usage: [['queue [--json]', 'the investigation queue: held and stuck purchases with their history']] },
   purchases: {
     run: purchases,
+    options: { status: 'string', since: 'string', origin: 'string', limit: 'string', json: 'boolean' },
     usage: [['purchases [--status S] [--since DATE] [--origin O] [--limit N] [--json]', 'purchases from the report view, newest first (DATE: YYYY-MM-DD or ISO time; N: 1..10000)']],
   },
-  show: { run: show, usage: [['show <id> [--json]', 'one purchase: its report-view row, every event of its stream, its refund request']] },
+  show: { run: show, options: JSON_ONLY, usage: [['show <id> [--json]', 'one purchase: its report-view row, every event of its stream, its refund request']] },
   move: {
     run: move,
+    options: { to: 'string', note: 'string', operator: 'string', settlement: 'string', json: 'boolean' },
     usage: [['move <purchase-id> --to <target> --note "…" --operator <name> [--settlement \'<json>\']',
       'move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)']],
   },
   refunds: {
     run: refunds,
+    options: { all: 'boolean', json: 'boolean', decision: 'string', note: 'string', operator: 'string', tx: 'string', amount: 'string' },
     usage: [
       ['refunds [--all] [--json]', 'refund requests waiting for an operator (--all: every one)'],
       ['refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>', ''],
@@ -44,12 +66,19 @@ const COMMANDS: Record<string, { run: Command; usage: readonly (readonly [string
   },
   compliance: {
     run: compliance,
+    options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean' },
     usage: [
-      ['compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE]', 'delivered reports for auditors, streamed to FILE (mode 0600) or stdout'],
-      ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]', 'the daily totals as one HTML page'],
+      ['compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]', 'delivered reports for auditors, streamed to FILE (mode 0600) or stdout'],
+      ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]', 'the daily totals as one HTML page'],
     ],
   },
-  keys: { run: keys, usage: [['keys [--json]', 'the evidence public key (never the seed)']] },
+  keys: { run: keys, options: JSON_ONLY, usage: [['keys [--json]', 'the evidence public key (never the seed)']] },
+  console: {
+    run: consoleCommand,
+    options: { port: 'string', json: 'boolean' },
+    here: true,
+    usage: [['console [--port N] [--json]', 'the operator console of the running service, on a loopback URL (runs until Ctrl-C)']],
+  },
 };
 
 const COLUMN = 61;
@@ -60,7 +89,7 @@ const usageLines = (lines: readonly (readonly [string, string])[]): string =>
   }).join('\n');
 
 const IDS = '<id>/<purchase-id>: the 64 hex characters, purchase-<id>, or a unique prefix of at least 4 (git style)';
-const USAGE = `usage: npm run ops -- <command>   (<command> --help: that command alone)
+const USAGE = `usage: npm run ops -- <command> [--data-dir DIR]   (<command> --help: that command alone)
 ${Object.values(COMMANDS).map((c) => usageLines(c.usage)).join('\n')}
 ${IDS}`;
 function commandUsage(name: string): string {
@@ -84,19 +113,56 @@ export async function runCli(argv: readonly string[], io: { out: (l: string) => 
     return EXIT.ok;
   }
   try {
-    const args = parseArgs(rest, ['json', 'all']);
-    const config = loadConfig(env);
+    const args = parseArgs(rest, { ...command.options, ...GLOBAL });
+    const dataDir = args.flags.get('data-dir');
+    args.flags.delete('data-dir');
+    const config = loadConfig(typeof dataDir === 'string' ? { ...env, DATA_DIR: dataDir } : env);
+    if (!command.here) {
+      const listener = await reachOperatorListener(config);
+      if (listener) return await relayCommand(listener, [name, ...toArgv(args)], io);
+    }
     return await command.run({ config, out: io.out, err: io.err, now: () => new Date() }, args);
   } catch (err) {
-    if (err instanceof UsageError) io.err(`${name}: ${err.message}\n${commandUsage(name)}`);
-    else if (err instanceof ConfigError) io.err(err.message);
-    else if (err instanceof OperatorStoreLocked) io.err(err.message);
-    else {
-      io.err(`${name} failed: ${(err as Error).message ?? String(err)}`);
-      return EXIT.cannotRun;
-    }
+    return failed(name, err, io);
+  }
+}
+
+/**
+ * Runs one command line inside the service (src/operator/cli-relay.ts) on its open store: the same
+ * parsing, commands and error mapping as `runCli`, never relayed again.
+ */
+export async function runAttached(argv: readonly string[], ctx: OperatorContext): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name !== undefined && Object.hasOwn(COMMANDS, name) && !COMMANDS[name]!.here ? COMMANDS[name]! : undefined;
+  if (!name || !command) {
+    ctx.err(`unknown command ${name ?? ''}\n${USAGE}`);
     return EXIT.cannotRun;
   }
+  if (wantsHelp(rest)) {
+    ctx.out(commandUsage(name));
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(ctx, parseArgs(rest, command.options));
+  } catch (err) {
+    return failed(name, err, ctx);
+  }
+}
+
+function failed(name: string, err: unknown, io: { err: (l: string) => void }): number {
+  if (err instanceof UsageError) io.err(`${name}: ${err.message}\n${commandUsage(name)}`);
+  else if (err instanceof ConfigError || err instanceof OperatorStoreLocked || err instanceof OperatorNoStore) io.err(err.message);
+  else io.err(`${name} failed: ${(err as Error).message ?? String(err)}`);
+  return EXIT.cannotRun;
+}
+
+/**
+ * The parsed line written back for the service: `--name=value` (a value may start with a dash), and
+ * `--out` made absolute, since the service's working directory is not the operator's.
+ */
+function toArgv(args: ParsedArgs): string[] {
+  const flags = [...args.flags].map(([k, v]) => (v === true ? `--${k}` : `--${k}=${k === 'out' ? path.resolve(v) : v}`));
+  return [...flags, '--', ...args.positionals];
 }
 
 // Run only as the entry point (tests may import runCli).

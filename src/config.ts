@@ -87,6 +87,9 @@ export const ConfigEnv = t.partial({
   RATE_LIMIT_QUOTE_BURST: PositiveIntString,
   INSPECT_WORKERS: PositiveIntString,
   INSPECT_QUEUE: PositiveIntString,
+  // Operator listener (src/operator/): a Unix socket in DATA_DIR always; TCP on loopback only with a token.
+  OPERATOR_LISTEN: t.string,
+  OPERATOR_TOKEN: t.string,
 });
 
 export type Config = {
@@ -124,6 +127,11 @@ export type Config = {
   /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
   inspectWorkers: number;
   inspectQueue: number;
+  /** The operator API's Unix socket (mode 0600): DATA_DIR/operator.sock. */
+  operatorSocket: string;
+  /** OPERATOR_LISTEN=127.0.0.1:PORT: the operator API on loopback TCP too, behind OPERATOR_TOKEN. */
+  operatorListen: { host: string; port: number } | undefined;
+  operatorToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -180,7 +188,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One core stays free for the event loop that answers health checks and paid redemptions.
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     inspectQueue: e.INSPECT_QUEUE ?? 32,
+    ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
   };
+}
+
+const MIN_OPERATOR_TOKEN = 16;
+
+/** OPERATOR_LISTEN must be a loopback address and port, and then OPERATOR_TOKEN must be set. */
+function operatorSettings(dataDir: string, listen: string | undefined, token: string | undefined): Pick<Config, 'operatorSocket' | 'operatorListen' | 'operatorToken'> {
+  const operatorSocket = path.join(dataDir, 'operator.sock');
+  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN) throw new ConfigError('OPERATOR_TOKEN', `must be at least ${MIN_OPERATOR_TOKEN} characters`);
+  if (listen === undefined) return { operatorSocket, operatorListen: undefined, operatorToken: token };
+  const m = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):(\d{1,5})$/.exec(listen);
+  if (!m || Number(m[2]) > 65535) throw new ConfigError('OPERATOR_LISTEN', `is invalid (${JSON.stringify(listen)}): must be a loopback address and port like 127.0.0.1:8403`);
+  if (token === undefined) throw new ConfigError('OPERATOR_TOKEN', 'is required when OPERATOR_LISTEN is set (the bearer token of the operator API on TCP)');
+  return { operatorSocket, operatorListen: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) }, operatorToken: token };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {

@@ -44,6 +44,7 @@ import { openReadModels, type ReadModels } from '../projections/read-models.js';
 import { startLeadership, type Leadership } from '../projections/leadership.js';
 import { startProjector } from '../projections/projector.js';
 import { recoveryCandidates } from '../projections/queries/recovery-candidates.js';
+import { startOperatorListener, type OperatorListenerHandle } from './operator/listener.js';
 
 export interface RunningService {
   url: string;
@@ -58,6 +59,8 @@ export interface RunningService {
   isLeader(): boolean;
   /** Runs one recovery pass now if this instance leads (tests, operator tooling). */
   recover(): Promise<void>;
+  /** The operator listener (Unix socket in DATA_DIR; loopback TCP with OPERATOR_LISTEN). */
+  operator: Pick<OperatorListenerHandle, 'socketPath' | 'tcpUrl'>;
   stop(): Promise<void>;
 }
 
@@ -230,6 +233,10 @@ export async function startService(config: Config, log: Logger, options: Service
     cleanups.push(async () => { await leadership.stop(); await inflight.drain(); });
     await leadership.settled;
 
+    // Operators work beside the running service on their own listener, never the public one.
+    const operator = await startOperatorListener({ config, log, store, models: readModels, now: base.now, isLeader: () => leadership.isLeader() });
+    cleanups.push(() => operator.stop());
+
     return {
       url,
       store,
@@ -239,6 +246,7 @@ export async function startService(config: Config, log: Logger, options: Service
       readModels,
       isLeader: () => leadership.isLeader(),
       recover: async () => { await worker?.runNow(); },
+      operator: { socketPath: operator.socketPath, tcpUrl: operator.tcpUrl },
       async stop() {
         for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
         cleanups.length = 0;

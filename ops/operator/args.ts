@@ -1,7 +1,10 @@
-// A tiny argv parser for the operator CLI: positionals plus `--flag value` / `--flag=value` /
-// boolean `--flag`. Unknown flags are refused by each command (a typo must not be silently ignored).
-// `--help` and `-h` are understood everywhere (wantsHelp), so the CLI answers `<command> --help` with
-// that command's usage before the command checks its arguments, and never acts on such a line.
+import { parseArgs as parseArgv } from 'node:util';
+
+// The operator CLI's arguments, parsed by `node:util` parseArgs (strict: an unknown option or a
+// missing value is a usage error, never silently ignored) into positionals and a flag map. Each
+// command declares its options (name → 'string' | 'boolean'); `--help` and `-h` are understood
+// everywhere (wantsHelp), so the CLI answers `<command> --help` with that command's usage before the
+// command checks its arguments, and never acts on such a line.
 
 export interface ParsedArgs {
   positionals: string[];
@@ -12,6 +15,8 @@ export class UsageError extends Error {
   readonly code = 'USAGE';
 }
 
+export type OptionKinds = Readonly<Record<string, 'string' | 'boolean'>>;
+
 const HELP = 'help';
 
 /** Whether a command line asks for help: `--help` or `-h` anywhere before a `--`. */
@@ -20,26 +25,24 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '-h' || a === `--${HELP}`);
 }
 
-export function parseArgs(argv: readonly string[], booleanFlags: readonly string[] = []): ParsedArgs {
-  const positionals: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') { positionals.push(...argv.slice(i + 1)); break; }
-    if (arg === '-h') { flags.set(HELP, true); continue; }
-    if (!arg.startsWith('--')) { positionals.push(arg); continue; }
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (eq >= 0) flags.set(name, arg.slice(eq + 1));
-    else if (name === HELP || booleanFlags.includes(name)) flags.set(name, true);
-    else {
-      const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-      flags.set(name, value);
-      i++;
-    }
+export function parseArgs(argv: readonly string[], kinds: OptionKinds): ParsedArgs {
+  const options = Object.fromEntries(Object.entries({ ...kinds, [HELP]: 'boolean' as const }).map(([name, type]) => [name, { type, ...(name === HELP ? { short: 'h' } : {}) }]));
+  let parsed;
+  try {
+    parsed = parseArgv({ args: [...argv], options, allowPositionals: true, strict: true, tokens: false });
+  } catch (err) {
+    const known = Object.keys(kinds).map((k) => `--${k}`).join(', ') || 'none';
+    const code = (err as { code?: string }).code;
+    const option = /'(-[^' ]+)/.exec((err as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${option ?? ''} (expected ${known})`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(option && kinds[option.replace(/^--/, '')] === 'boolean' ? `${option} takes no value` : `${option ?? 'an option'} needs a value`);
+    throw new UsageError((err as Error).message);
   }
-  return { positionals, flags };
+  const flags = new Map<string, string | true>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string' || value === true) flags.set(name, value);
+  }
+  return { positionals: parsed.positionals, flags };
 }
 
 /** Refuses flags the command does not know. */

@@ -10,7 +10,7 @@ import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases.js';
 import { auditRefundStream, type RefundAudit } from './audit-refund.js';
 import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
-import { table } from './table.js';
+import { shortId, table } from './table.js';
 import { sameHex, type Violation } from './violation.js';
 
 // `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one, named by its id or a
@@ -156,8 +156,8 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
   const bad = audits.filter((a) => a.violations.length > 0);
   if (args.flags.has('json')) ctx.out(JSON.stringify({ key_id: key.keyId, purchases: audits.length, violations: [...bad, ...badRefunds].reduce((n, a) => n + a.violations.length, 0), audits, refunds }));
   else {
-    const rows = audits.map((a) => [a.purchase_id, a.status, String(a.events), a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`]);
-    for (const l of table(['purchase_id', 'status', 'events', 'result'], rows)) ctx.out(l);
+    const rows = audits.map((a) => [shortId(a.purchase_id), a.status, String(a.events), a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`]);
+    for (const l of table(['id', 'status', 'events', 'result'], rows)) ctx.out(l);
     const printViolations = (label: string, violations: Violation[]) => {
       ctx.out(`${label}:`);
       for (const x of violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);

@@ -11,7 +11,7 @@ import { dayFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './a
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
 
 // `compliance` — the compliance read model for auditors, brought up to date first (withReadModels):
-//   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE]
+//   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]
 //       one row per delivered report, streamed page by page (constant memory, whatever the range)
 //       to FILE or stdout; the row count goes to stderr when writing a file
 //   compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]
@@ -58,11 +58,13 @@ function outFlag(args: ParsedArgs, required: boolean): string | undefined {
 }
 
 async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
-  onlyFlags(args, ['from', 'to', 'format', 'out']);
+  onlyFlags(args, ['from', 'to', 'format', 'out', 'json']);
   const range = dayRange(args, true);
   const format = stringFlag(args, 'format');
   if (format === undefined || !isFormat(format)) throw new UsageError(`--format is required: ${FORMATS.join(' or ')}`);
   const file = outFlag(args, false);
+  // Without --out the rows are the output; --json then would mix a summary into them.
+  if (args.flags.has('json') && file === undefined) throw new UsageError('--json reports on a file written with --out (the rows themselves are --format jsonl)');
 
   const rows = await withReadModels(ctx, async (_store, models) => {
     const source = complianceRows(models.db, range, EXPORT_PAGE_ROWS);
@@ -72,19 +74,22 @@ async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<numbe
     await ended(out);
     return n;
   });
-  if (file !== undefined) ctx.err(`exported ${rows} compliance row(s) delivered ${range.from} … ${range.to} to ${file} (${format})`);
+  if (file !== undefined && args.flags.has('json')) ctx.out(JSON.stringify({ exported: rows, file: path.resolve(file), format, range }));
+  else if (file !== undefined) ctx.err(`exported ${rows} compliance row(s) delivered ${range.from} … ${range.to} to ${file} (${format})`);
   return EXIT.ok;
 }
 
 async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
-  onlyFlags(args, ['from', 'to', 'out']);
+  onlyFlags(args, ['from', 'to', 'out', 'json']);
   const range = dayRange(args, false);
   const file = outFlag(args, true)!;
   const daily = await withReadModels(ctx, (_store, models) => complianceDaily(models.db, range));
   const html = renderComplianceReport({ generatedAt: ctx.now().toISOString(), range, daily });
   await writeFileAtomically(file, async (out) => { out.write(html); });
   const reports = daily.reduce((n, d) => n + d.reports, 0);
-  ctx.out(`wrote ${file}: ${reports} delivered report(s) over ${new Set(daily.map((d) => d.day)).size} day(s)`);
+  const days = new Set(daily.map((d) => d.day)).size;
+  if (args.flags.has('json')) ctx.out(JSON.stringify({ wrote: path.resolve(file), reports, days }));
+  else ctx.out(`wrote ${file}: ${reports} delivered report(s) over ${days} day(s)`);
   return EXIT.ok;
 }
 

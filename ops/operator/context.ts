@@ -4,6 +4,7 @@ import type { Config } from '../../src/config.js';
 import { openStore } from '../../src/store/open.js';
 import { StoreLocked } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import { storeExists } from './store-exists.js';
 
 // What every operator command gets: the service's own configuration (same env: EVENT_STORE_URL,
 // DATA_DIR, EVIDENCE_KEY), a line printer, and a way to open the store that explains a lock.
@@ -13,6 +14,11 @@ export interface OperatorContext {
   out: (line: string) => void;
   err: (line: string) => void;
   now: () => Date;
+  /**
+   * Set when the command runs inside the service (src/operator/): its open store and read models,
+   * used as they are (never opened or closed here; the service's projector keeps them current).
+   */
+  attached?: { store: EventStoreWithProjections; models: ReadModels };
 }
 
 /** Exit codes: 0 fine, 1 a finding (violation, refusal), 2 could not run (usage, config, store locked). */
@@ -23,7 +29,20 @@ export class OperatorStoreLocked extends Error {
   readonly code = 'STORE_LOCKED';
 }
 
+/** Thrown when EVENT_STORE_URL names no store: the command refuses instead of creating an empty one. */
+export class OperatorNoStore extends Error {
+  readonly code = 'NO_STORE';
+}
+
+/** How long a command inside the service waits for the read models to include the latest event. */
+const ATTACHED_CATCH_UP_MS = 5_000;
+
 export async function withStore<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections) => Promise<T>): Promise<T> {
+  if (ctx.attached) return work(ctx.attached.store);
+  if (!(await storeExists(ctx.config.eventStoreUrl))) {
+    throw new OperatorNoStore(`NoStore: there is no event store at ${redactUrl(ctx.config.eventStoreUrl)} (DATA_DIR=${ctx.config.dataDir}); nothing was created. ` +
+      'Point DATA_DIR (or --data-dir) or EVENT_STORE_URL at the service\'s store.');
+  }
   let store: EventStoreWithProjections;
   try {
     store = await openStore(ctx.config.eventStoreUrl);
@@ -50,6 +69,10 @@ export async function withStore<T>(ctx: OperatorContext, work: (store: EventStor
  * leader runs; the checkpoint's compare-and-set keeps this safe beside a running leader on PostgreSQL).
  */
 export async function withReadModels<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections, models: ReadModels) => Promise<T>): Promise<T> {
+  if (ctx.attached) {
+    await ctx.attached.models.caughtUp(ATTACHED_CATCH_UP_MS);
+    return work(ctx.attached.store, ctx.attached.models);
+  }
   return withStore(ctx, async (store) => {
     const models = await openReadModels(store, { readStoreUrl: ctx.config.readStoreUrl });
     try {
@@ -60,3 +83,5 @@ export async function withReadModels<T>(ctx: OperatorContext, work: (store: Even
     }
   });
 }
+
+const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');

@@ -21,11 +21,16 @@ export type MoveOutcome =
   | { refused: { code: string; message: string; details?: Record<string, unknown> } }
   | { moved: { from: string; to: string; position: string; revision: string } };
 
-/** The OperatorMove command through the one command handler; no retry: the operator looks again. */
-export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date): Promise<MoveOutcome> {
+/**
+ * The OperatorMove command through the one command handler; no retry: the operator looks again. With
+ * `expectedRevision` (the revision the operator looked at, e.g. on the console) a stream that moved on
+ * since is refused CONCURRENT_CHANGE before deciding: the operator decided on what they saw.
+ */
+export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date, expectedRevision?: bigint): Promise<MoveOutcome> {
   try {
     const handled = await handleCommand(store, stream, purchaseDecider, (state) =>
-      (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }));
+      (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }),
+      expectedRevision !== undefined ? { expectedRevision } : {});
     if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
     return { moved: { from: handled.before.status, to: data.target, position: String(handled.position), revision: String(handled.revision) } };
   } catch (err) {

@@ -3,17 +3,16 @@ import type { ReportRow } from '../../projections/report-view/report-row.js';
 import type { PurchaseStatus } from '../../streams/purchase/state.js';
 import { isCalendarDay, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
-import { table } from './table.js';
+import { shortId, table } from './table.js';
 
 // `purchases [--status S] [--since DATE] [--origin O] [--limit N] [--json]`: purchases from the report
 // view (rm_purchases), newest quote first. The table is for a terminal of about 120 columns: the id
-// is its first SHORT_ID hex characters (`show` and `move` take such a prefix), the classification a
+// is its first SHORT_ID (table.ts) hex characters (`show` and `move` take such a prefix), the classification a
 // short label, the resource without `https://` and clipped with "…", the price in micro-USDC;
 // `--json` prints the full rows.
 //
 //   npm run ops -- purchases --status lock_stuck --since 2026-11-01
 
-export const SHORT_ID = 12;
 const WIDTH = 120;
 const MAX_LIMIT = 10_000;
 const DEFAULT_LIMIT = 100;
@@ -60,7 +59,7 @@ export function purchaseFilter(args: ParsedArgs): PurchaseFilter {
 export function purchaseTable(rows: readonly ReportRow[]): string[] {
   const headers = ['id', 'status', 'sku', 'resource', 'purpose', 'classification', 'price', 'quoted_at'];
   const cells = rows.map((r) => [
-    r.purchase_id.slice(0, SHORT_ID), r.status, r.sku, r.resource.replace(/^https:\/\//, ''), r.purpose,
+    shortId(r.purchase_id), r.status, r.sku, r.resource.replace(/^https:\/\//, ''), r.purpose,
     CLASSIFICATION_LABELS[r.classification] ?? r.classification, r.price_micro, r.quoted_at.slice(0, 16).replace('T', ' '),
   ]);
   const RESOURCE = headers.indexOf('resource');

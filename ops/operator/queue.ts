@@ -3,7 +3,7 @@ import { queueItems } from '../../projections/queries/purchases.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
 import { purchaseHistory, type HistoryEntry } from './history.js';
-import { table } from './table.js';
+import { shortId, table } from './table.js';
 
 // `queue [--json]`: the investigation queue — held and lock_stuck purchases — from the read model,
 // each with its history read from its stream.
@@ -27,7 +27,7 @@ export async function queue(ctx: OperatorContext, args: ParsedArgs): Promise<num
     ctx.out('the investigation queue is empty');
     return EXIT.ok;
   }
-  for (const l of table(['purchase_id', 'kind', 'reason', 'from', 'since'], entries.map((e) => [e.purchase_id, e.kind, e.reason, e.locked_from ?? '', e.since]))) ctx.out(l);
+  for (const l of table(['id', 'kind', 'reason', 'from', 'since'], entries.map((e) => [shortId(e.purchase_id), e.kind, e.reason, e.locked_from ?? '', e.since]))) ctx.out(l);
   for (const e of entries) {
     ctx.out('');
     ctx.out(`${e.purchase_id}  (${e.kind}: ${e.reason})`);

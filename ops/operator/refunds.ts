@@ -1,5 +1,5 @@
 import { handleCommand } from '../../src/command/handle-command.js';
-import { WrongExpectedRevision } from '../../src/store/port.js';
+import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
 import {
   foldRefund, refundDecider, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommandBody, type RefundState,
 } from '../../streams/refund/index.js';
@@ -7,8 +7,8 @@ import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './
 import { EXIT, withStore, type OperatorContext } from './context.js';
 import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { streamsNamed } from './purchases.js';
-import { table } from './table.js';
 import { redactTokenLike } from '../../streams/refund/claim-in-text.js';
+import { shortId, table } from './table.js';
 
 // `refunds` — the operator's side of refund requests (spec §3: operator-reviewed, never automatic):
 //   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
@@ -51,9 +51,9 @@ async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
     ctx.out(all ? 'no refund request was ever filed' : 'no refund request waits for an operator');
     return EXIT.ok;
   }
-  for (const l of table(['purchase_id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
+  for (const l of table(['id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
     const r = l.state.request!;
-    return [l.purchase_id, l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
+    return [shortId(l.purchase_id), l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
   }))) ctx.out(l);
   for (const l of shown) {
     if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${redactTokenLike(l.state.request!.message)}"`);
@@ -84,20 +84,7 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   }
 
   const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  type Outcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
-  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId): Promise<Outcome> => {
-    const stream = refundStream(purchaseId);
-    try {
-      const handled = await handleCommand(store, stream, refundDecider, (state) =>
-        (state.version === 0 ? undefined : { ...command, metadata: { now: ctx.now() } }));
-      if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
-      return { done: { stream, from: handled.before.status, to: handled.state.status } };
-    } catch (err) {
-      if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
-      if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed while deciding; list again and retry' } };
-      throw err;
-    }
-  });
+  const outcome = await withPurchase(ctx, purchase, (store, purchaseId) => changeRefund(store, purchaseId, command, ctx.now()));
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
@@ -106,4 +93,26 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: outcome.done }));
   else ctx.out(`${outcome.done.stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
   return EXIT.ok;
+}
+
+export type RefundChangeOutcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
+
+/**
+ * The refund command through the one command handler, at the folded revision (no retry: the operator
+ * looks again). With `expectedRevision` (what the operator looked at) a request that changed since is
+ * CONCURRENT_CHANGE.
+ */
+export async function changeRefund(store: EventStore, purchaseId: string, command: RefundCommandBody, now: Date, expectedRevision?: bigint): Promise<RefundChangeOutcome> {
+  const stream = refundStream(purchaseId);
+  try {
+    const handled = await handleCommand(store, stream, refundDecider, (state) =>
+      (state.version === 0 ? undefined : { ...command, metadata: { now } }),
+      expectedRevision !== undefined ? { expectedRevision } : {});
+    if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
+    return { done: { stream, from: handled.before.status, to: handled.state.status } };
+  } catch (err) {
+    if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
+    if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed since it was looked at; list again and retry' } };
+    throw err;
+  }
 }

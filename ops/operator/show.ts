@@ -1,7 +1,6 @@
 import { reportRow } from '../../projections/queries/purchases.js';
-import type { RefundRow } from '../../projections/refunds/refund-row.js';
+import { refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
 import { purchaseHistory, type HistoryEntry } from './history.js';
@@ -14,15 +13,7 @@ import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
 //
 //   npm run ops -- show 3f9a0c1b
 
-export interface ShownPurchase { purchase: ReportRow; history: HistoryEntry[]; refund: Omit<RefundRow, 'updated_position'> | null }
-
-async function refundRow(db: SqlQueryable, purchaseId: string): Promise<Omit<RefundRow, 'updated_position'> | null> {
-  const [r] = await db.query<{ row: string | null }>(
-    `SELECT row_to_json(r)::text AS row FROM (SELECT purchase_id, status, reason, amount_micro, requested_at, reviewed_at, paid_transaction FROM rm_refunds WHERE purchase_id = $1) r`,
-    [purchaseId],
-  );
-  return r?.row ? (JSON.parse(r.row) as Omit<RefundRow, 'updated_position'>) : null;
-}
+export interface ShownPurchase { purchase: ReportRow; history: HistoryEntry[]; refund: ListedRefund | null }
 
 const orNone = (v: string | null | undefined): string => v ?? '—';
 

@@ -4,11 +4,13 @@ import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { ComplianceDaily } from '../../projections/compliance/compliance-row.js';
 import { renderComplianceReport } from '../../projections/compliance/report-html.js';
-import { dumpDom, findChromium, screenshot } from '../support/chromium.js';
+import { browserTests } from '../support/browser-tests.js';
+import { dumpDom, screenshot } from '../support/chromium.js';
 
 // The compliance report as an auditor sees it: rendered from a realistic month sample, opened from a
 // file in a real headless Chromium (no network), screenshotted, and its parsed DOM read back.
-// Chromium missing: a failure under CI=true (.ci/run installs it), a skip that says why elsewhere.
+// Chromium missing: a failure under CI=true (.ci/run installs it), a skip that says why elsewhere
+// (browser-tests.ts).
 
 const ORIGINS = ['https://news.example', 'https://blog.example', 'https://archive.example'];
 const PURPOSES = ['ai-input', 'ai-train', 'search', 'ai-summarize'];
@@ -46,19 +48,7 @@ async function workDir(t: ExecutionContext): Promise<string> {
   return dir;
 }
 
-const chromium = findChromium();
-
-if ('missing' in chromium) {
-  const why = `Chromium not found: ${chromium.missing}`;
-  if (process.env.CI === 'true') {
-    test('the compliance report renders in headless Chromium', (t) => {
-      t.fail(`${why}. CI=true requires a real browser for this test: .ci/run installs Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH.`);
-    });
-  } else {
-    console.warn(`report-browser.test.ts skipped: ${why}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH); under CI=true this is a failure.`);
-    test.skip(`the compliance report renders in headless Chromium (skipped: ${why}; apt-get install chromium)`, () => {});
-  }
-} else {
+browserTests('report-browser.test.ts', 'the compliance report renders in headless Chromium', () => {
   test('the compliance report renders in headless Chromium: screenshot, totals and charts in the DOM', async (t) => {
     const daily = sample();
     t.true(daily.length > 50 && new Set(daily.map((d) => d.origin)).size === 3, 'the sample is the realistic one');
@@ -116,4 +106,4 @@ if ('missing' in chromium) {
     t.true(dom.includes('https://x.example/&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;'), 'shown as text');
     t.regex(dom, /data-total="reports">2</);
   });
-}
+});

@@ -110,7 +110,8 @@ function suite(label: string, factory: StoreFactory): void {
 
       const text = await cli(['audit'], w.env);
       t.is(text.code, 1);
-      t.regex(text.stdout, new RegExp(`${tampered}.*1 violation`));
+      t.regex(text.stdout, new RegExp(`^${tampered.slice(0, 12)} .*1 violation`, 'm'));
+      t.false(text.stdout.split('\n').some((l) => l.includes('violation(s)') && l.includes(tampered)), 'the table row shows the 12-character prefix, not the full id');
       const one = await cli(['audit', '--purchase', good], w.env);
       t.is(one.code, 0, 'auditing only the clean purchase passes');
 

@@ -1,0 +1,39 @@
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { operatorSummary } from '../../projections/queries/summary.js';
+import { homePage, purchasePage, refusalPage } from './console-html.js';
+import type { OperatorDeps } from './operator-deps.js';
+import { OperatorRefused } from './operator-refused.js';
+import { operatorReads } from './reads.js';
+
+// The operator console (console-html.ts) on the operator listener: GET /console (summary, queue,
+// refund requests) and GET /console/purchases/:id (timeline, move). Its forms post to the operator
+// API. `npm run ops -- console` serves it on a loopback URL when the listener is the Unix socket.
+
+export function operatorConsole(deps: OperatorDeps): Router {
+  const router = new Router();
+  const reads = operatorReads(deps);
+  const html = (ctx: Koa.Context, body: string) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('cache-control', 'no-store');
+    // Everything is inline and same-origin; the page may talk to nothing else.
+    ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self'");
+    ctx.body = body;
+  };
+
+  router.get('/', (ctx) => { ctx.redirect('/console'); });
+  router.get('/console', async (ctx) => {
+    const [queue, refunds] = [await reads.queue(), await reads.refunds(false)];
+    html(ctx, homePage({ summary: await operatorSummary(deps.models.db, deps.now()), queue, refunds, now: deps.now() }));
+  });
+  router.get('/console/purchases/:id', async (ctx) => {
+    try {
+      html(ctx, purchasePage(await reads.timeline(ctx.params.id!), deps.now()));
+    } catch (err) {
+      if (!(err instanceof OperatorRefused)) throw err;
+      ctx.status = err.status;
+      html(ctx, refusalPage(err.code, err.message));
+    }
+  });
+  return router;
+}

@@ -1,0 +1,53 @@
+import { queueItems, reportRow } from '../../projections/queries/purchases.js';
+import { refundRows, refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
+import type { QueueItem } from '../../projections/investigation-queue/queue-item.js';
+import type { ReportRow } from '../../projections/report-view/report-row.js';
+import { purchaseHistory, type HistoryEntry } from '../../ops/operator/history.js';
+import { parsePurchaseIdArg, resolvePurchaseId } from '../../ops/operator/purchase-id-arg.js';
+import { refundStream } from '../../streams/refund/index.js';
+import type { OperatorDeps } from './operator-deps.js';
+import { orRefuse, OperatorRefused } from './operator-refused.js';
+
+// The operator listener's reads, shared by the JSON API and the console pages: the read models once
+// they include every event appended before the call, timelines and revisions from the streams.
+
+const CATCH_UP_MS = 5_000;
+
+export interface QueueEntry extends QueueItem { history: HistoryEntry[] }
+export interface PurchaseTimeline { purchase: ReportRow; history: HistoryEntry[]; refund: ListedRefund | null; revision: string | null }
+export interface RefundEntry extends ListedRefund { revision: string | null }
+
+export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'models'>) {
+  const fresh = () => models.caughtUp(CATCH_UP_MS);
+  const revisionOf = async (stream: string) => (await store.readStream(stream)).at(-1)?.revision.toString() ?? null;
+  /** The full id an argument names (id, purchase-<id> or unique prefix), or a refusal. */
+  const purchaseIdOf = async (arg: string) => orRefuse(await resolvePurchaseId(models.db, parsePurchaseIdArg(arg))).id;
+
+  return {
+    fresh,
+    purchaseIdOf,
+
+    async queue(): Promise<QueueEntry[]> {
+      await fresh();
+      const items: QueueEntry[] = [];
+      for (const item of await queueItems(models.db)) items.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
+      return items;
+    },
+
+    async timeline(arg: string): Promise<PurchaseTimeline> {
+      await fresh();
+      const id = await purchaseIdOf(arg);
+      const purchase = await reportRow(models.db, id);
+      if (!purchase) throw new OperatorRefused('NO_SUCH_PURCHASE', `no purchase ${id}`);
+      const history = await purchaseHistory(store, id);
+      return { purchase, history, refund: await refundRow(models.db, id), revision: history.at(-1)?.revision ?? null };
+    },
+
+    async refunds(all: boolean): Promise<RefundEntry[]> {
+      await fresh();
+      const out: RefundEntry[] = [];
+      for (const r of await refundRows(models.db, { all })) out.push({ ...r, revision: await revisionOf(refundStream(r.purchase_id)) });
+      return out;
+    },
+  };
+}
