@@ -155,8 +155,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   const settlement = e.SETTLEMENT ?? 'self';
   if (settlement === 'facilitator' && !e.FACILITATOR_URL) throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
+  const production = env.NODE_ENV === 'production';
+  // The development devnet is never started in production or beside a configured chain.
+  if (e.DEVNET === 'auto' && production) throw new ConfigError('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
+  if (e.DEVNET === 'auto' && e.RPC_URL) throw new ConfigError('DEVNET', 'cannot be auto when RPC_URL is set');
   return {
-    production: env.NODE_ENV === 'production',
+    production,
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT ?? 8402,
     publicBaseUrl: e.PUBLIC_BASE_URL,
@@ -178,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcUrl: e.RPC_URL,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
     facilitatorUrl: e.FACILITATOR_URL,
-    devnet: e.DEVNET ?? (e.RPC_URL ? 'off' : 'auto'),
+    devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
     rateLimits: {
@@ -203,6 +207,27 @@ function operatorSettings(dataDir: string, listen: string | undefined, token: st
   if (!m || Number(m[2]) > 65535) throw new ConfigError('OPERATOR_LISTEN', `is invalid (${JSON.stringify(listen)}): must be a loopback address and port like 127.0.0.1:8403`);
   if (token === undefined) throw new ConfigError('OPERATOR_TOKEN', 'is required when OPERATOR_LISTEN is set (the bearer token of the operator API on TCP)');
   return { operatorSocket, operatorListen: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) }, operatorToken: token };
+}
+
+/** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
+export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };
+
+/** The chain the development devnet supplies (src/devnet-child.ts) where the environment names none. */
+export interface DevnetChain { rpcUrl: string; payTo: `0x${string}`; relayerPrivateKey: `0x${string}` }
+
+/**
+ * The service's configuration: the environment's chain settings, each missing one taken from the
+ * devnet when there is one. Throws ConfigError naming the first one still missing. The operator
+ * tools need no chain, so loadConfig does not ask for one.
+ */
+export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConfig {
+  const rpcUrl = config.rpcUrl ?? devnet?.rpcUrl;
+  const payTo = config.payTo ?? devnet?.payTo;
+  const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
+  if (!rpcUrl) throw new ConfigError('RPC_URL', 'is required (DEVNET=off or NODE_ENV=production: no development devnet)');
+  if (!payTo) throw new ConfigError('PAY_TO', 'is required outside the development devnet');
+  if (config.settlement === 'self' && !relayerPrivateKey) throw new ConfigError('RELAYER_PRIVATE_KEY', 'is required when SETTLEMENT=self');
+  return { ...config, rpcUrl, payTo, relayerPrivateKey };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {

@@ -1,8 +1,9 @@
-import { loadConfig, ConfigError } from './config.js';
+import { loadConfig, ConfigError, serviceConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
 
-// Process entry: decode configuration, start, and stop cleanly on signals.
+// Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
+// child process), and stop cleanly on signals: the service, then the devnet.
 async function main() {
   let config;
   try {
@@ -17,13 +18,15 @@ async function main() {
   const log = createLogger(config.logLevel);
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
-  const service = await startService(config, log, crashPoint ? {
+  const devnet = config.devnet === 'auto' ? await (await import('./devnet-child.js')).startDevnetChild(log) : undefined;
+  const service = await startService(serviceConfig(config, devnet?.chain), log, crashPoint ? {
     crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
-  } : {});
+  } : {}).catch(async (err) => { await devnet?.stop(); throw err; });
   log.info({ url: service.url, store: service.storeKind }, 'rights preflight service listening');
   const stop = async (signal: string) => {
     log.info({ signal }, 'stopping');
     await service.stop();
+    await devnet?.stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -31,6 +34,10 @@ async function main() {
 }
 
 main().catch((err) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   console.error('fatal:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

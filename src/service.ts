@@ -1,14 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createPublicClient, defineChain, http as httpTransport, parseAbi, type Hex } from 'viem';
-import type { Config } from './config.js';
+import type { ServiceConfig } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
 import { rateLimitMiddleware, type RateLimitedRoute } from './http/rate-limit.js';
 import { createInspectPool } from './rsl/inspect-pool.js';
 import { DEFAULT_PARSE_LIMITS } from './rsl/parse.js';
+import { listenFirst } from './http/listen-first.js';
 import { openStore } from './store/open.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
@@ -17,13 +15,14 @@ import { createSigner } from './evidence/envelope.js';
 import { loadCheckpointKey } from './crypto/checkpoint-key.js';
 import { checkpointSealer } from './crypto/checkpoint-seal.js';
 import { createSettlement } from './payment/settlement/create.js';
+import { tokenDomain } from './payment/token-domain.js';
 import { loadClaimSecret } from './purchase/claim.js';
 import { InFlight } from './purchase/inflight.js';
 import type { MoneyPathDeps, PaymentTerms } from './purchase/deps.js';
 import type { ResumeDeps } from './purchase/resume.js';
 import { resumePurchase } from './purchase/resume.js';
 import type { QuoteDeps } from './purchase/quote.js';
-import { startRecoveryWorker, type RecoveryWorker } from './purchase/recovery-worker.js';
+import { recoveryPass, startRecoveryWorker, type RecoveryWorker } from './purchase/recovery-worker.js';
 import { quoteRouter } from './http/routes/quote.js';
 import { reportsRouter } from './http/routes/reports.js';
 import { capabilitiesRouter } from './http/routes/capabilities.js';
@@ -71,14 +70,12 @@ export interface ServiceOptions {
   now?: () => Date;
 }
 
-/** EIP-712 domains of the real deployments, used when the token cannot be asked. */
-const KNOWN_DOMAINS: Record<string, { name: string; version: string }> = {
-  'eip155:8453': { name: 'USD Coin', version: '2' },
-  'eip155:84532': { name: 'USDC', version: '2' },
-};
-
-/** Composes the service from configuration: store, engines, money path, routes, recovery. */
-export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+/**
+ * Composes the service from configuration: store, engines, money path, routes, recovery. It only
+ * wires: settings are checked by config.ts, the chain is whatever RPC URL the configuration names
+ * (main.ts starts the development devnet as a child process and passes its URL).
+ */
+export async function startService(config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
   await mkdir(config.dataDir, { recursive: true });
   // Keys and secrets first: in production (NODE_ENV=production) a missing one is a start-up error
   // naming its variable, never a silently generated key; development generates them into DATA_DIR.
@@ -88,25 +85,6 @@ export async function startService(config: Config, log: Logger, options: Service
   const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir, { generate });
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    // Chain: the configured RPC, or (development) the local devnet in-process.
-    let rpcUrl = config.rpcUrl;
-    let relayerKey = config.relayerPrivateKey ? (`0x${config.relayerPrivateKey}` as Hex) : undefined;
-    let payTo = config.payTo;
-    if (!rpcUrl && config.devnet === 'auto') {
-      const { startDevnet } = await import('../ops/devnet/devnet.js');
-      const devnet = await startDevnet();
-      cleanups.push(() => devnet.stop());
-      rpcUrl = devnet.rpcUrl;
-      relayerKey ??= devnet.relayer.privateKey;
-      payTo ??= devnet.payTo;
-      // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
-      log.info({ devnet_rpc_url: devnet.rpcUrl, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
-    }
-    if (!rpcUrl) throw new Error('RPC_URL is required when DEVNET=off');
-    if (!payTo) throw new Error('PAY_TO is required outside the development devnet');
-    if (config.settlement === 'self' && !relayerKey) throw new Error('RELAYER_PRIVATE_KEY is required for SETTLEMENT=self');
-    if (config.settlement === 'facilitator' && !config.facilitatorUrl) throw new Error('FACILITATOR_URL is required for SETTLEMENT=facilitator');
-
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
     const rsl = createRslEngine(config);
@@ -115,15 +93,21 @@ export async function startService(config: Config, log: Logger, options: Service
     const terms: PaymentTerms = {
       network: config.network,
       asset: config.usdcAsset,
-      payTo,
-      eip712: await tokenDomain(rpcUrl, config.network, config.usdcAsset),
+      payTo: config.payTo,
+      eip712: await tokenDomain(config.rpcUrl, config.network, config.usdcAsset),
       maxTimeoutSeconds: 300,
     };
-    // Either backend (SETTLEMENT=self|facilitator); the devnet may have supplied the RPC URL and key.
-    const settlement = createSettlement(config, {
-      rpcUrl,
-      ...(relayerKey ? { relayerPrivateKey: relayerKey } : {}),
-      ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
+    // Either backend (SETTLEMENT=self|facilitator).
+    const settlement = createSettlement(config, options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {});
+
+    const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
+    cleanups.push(() => readModels.close());
+
+    // Bound before anything is built on the base URL (offers and report URLs name it).
+    const listener = await listenFirst(config.port, config.host);
+    const { server, url } = listener;
+    cleanups.push(async () => {
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
     });
 
     const inflight = new InFlight<unknown>();
@@ -131,7 +115,7 @@ export async function startService(config: Config, log: Logger, options: Service
       store,
       log,
       now: options.now ?? (() => new Date()),
-      baseUrl: '', // set once the listening address is known
+      baseUrl: (config.publicBaseUrl ?? url).replace(/\/$/, ''),
       coveredOrigins: rsl.coverage.origins as string[],
       quoteTtlSeconds: config.quoteTtlSeconds,
       terms,
@@ -151,8 +135,6 @@ export async function startService(config: Config, log: Logger, options: Service
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
 
-    const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
-    cleanups.push(() => readModels.close());
     const rateLimits: RateLimitedRoute[] = [
       { method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: config.rateLimits.inspect },
       { method: 'POST', path: '/v1/rights/quote', name: 'quote', limit: config.rateLimits.quote },
@@ -182,37 +164,22 @@ export async function startService(config: Config, log: Logger, options: Service
         ingestionGateRouter(moneyDeps),
         refundsRouter(moneyDeps),
         mcpRouter({ capabilities: () => buildCapabilities(capabilityDeps), quote: (req) => quote(moneyDeps, req, undefined) }),
-        openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl || undefined }),
+        openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
       ],
     });
-    const server = http.createServer(app.callback());
-    server.on('clientError', answerClientError);
-    server.listen(config.port, config.host);
-    await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${config.host}:${port}`;
-    moneyDeps.baseUrl = (config.publicBaseUrl ?? url).replace(/\/$/, '');
-    cleanups.push(async () => {
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
-    });
+    listener.server.on('clientError', answerClientError);
+    listener.serve(app.callback());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
     // candidates are an indexed query of the report view, once it has caught up with the store.
-    const pass = async () => {
-      try {
-        await readModels.caughtUp(Math.min(config.recoveryIntervalMs, 10_000));
-      } catch {
-        log.info({}, 'read models still catching up; recovery waits for the next pass');
-        return 0;
-      }
-      let n = 0;
-      for (const id of await recoveryCandidates(readModels.db)) {
-        if (inflight.has(id)) continue;
-        await inflight.run(id, () => resumePurchase(moneyDeps, id)).catch((err) => log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
-        n++;
-      }
-      return n;
-    };
+    const pass = recoveryPass({
+      caughtUp: (ms) => readModels.caughtUp(ms),
+      candidates: () => recoveryCandidates(readModels.db),
+      resume: (id) => resumePurchase(moneyDeps, id),
+      inflight,
+      log,
+      catchUpMs: Math.min(config.recoveryIntervalMs, 10_000),
+    });
     // One leader per database runs the projector and the recovery worker; every instance serves HTTP.
     let worker: RecoveryWorker | undefined;
     const leadership: Leadership = startLeadership({
@@ -255,23 +222,5 @@ export async function startService(config: Config, log: Logger, options: Service
   } catch (err) {
     for (const c of cleanups.reverse()) await c().catch(() => {});
     throw err;
-  }
-}
-
-async function tokenDomain(rpcUrl: string, network: string, asset: Hex): Promise<{ name: string; version: string }> {
-  const chainId = Number(network.split(':')[1]);
-  const chain = defineChain({ id: chainId, name: network, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
-  const pub = createPublicClient({ chain, transport: httpTransport(rpcUrl) });
-  const abi = parseAbi(['function name() view returns (string)', 'function version() view returns (string)']);
-  try {
-    const [name, version] = await Promise.all([
-      pub.readContract({ address: asset, abi, functionName: 'name' }),
-      pub.readContract({ address: asset, abi, functionName: 'version' }),
-    ]);
-    return { name, version };
-  } catch {
-    const known = KNOWN_DOMAINS[network];
-    if (!known) throw new Error(`cannot read the EIP-712 domain of ${asset} on ${network}`);
-    return known;
   }
 }

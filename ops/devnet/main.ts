@@ -6,6 +6,8 @@ import { startFacilitatorServer, type FacilitatorServer } from './facilitator-se
 //               process (startDevnetProcess) reads it. Development keys only: public Hardhat keys.
 //   --port N    listen on 127.0.0.1:N (default: a free port; DEVNET_PORT also works)
 //   --facilitator  also serve a local x402 facilitator (for SETTLEMENT=facilitator) and print its URL
+//   --exit-with-parent  stop when stdin ends: the parent that reads the JSON line holds it open, so a
+//               parent that dies (even by SIGKILL) never leaves a chain behind
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const portArg = args.indexOf('--port');
@@ -54,5 +56,10 @@ const stop = async () => {
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
+if (args.includes('--exit-with-parent')) {
+  process.stdin.on('end', () => void stop());
+  process.stdin.on('error', () => void stop());
+  process.stdin.resume();
+}
 // Keep serving even if the parent closes our stdout (e.g. a test that read the ready line and left).
 process.stdout.on('error', () => {});

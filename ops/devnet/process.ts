@@ -3,8 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
 
-// The devnet in its own process (ops/devnet/main.ts --json), for tests whose chain must outlive the
-// service process they kill and restart. The parent reads the one JSON "ready" line and then talks
+// The devnet in its own process (ops/devnet/main.ts --json): the development chain `npm start` runs
+// beside the service (src/devnet-child.ts), and tests whose chain must outlive the service process
+// they kill and restart. The parent reads the one JSON "ready" line and then talks
 // to the chain over HTTP like any other client.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -17,10 +18,13 @@ export interface DevnetProcess extends Devnet {
 }
 
 export async function startDevnetProcess(opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {}): Promise<DevnetProcess> {
-  const args = ['--import', 'tsx', MAIN, '--json', '--port', String(opts.port ?? 0), ...(opts.facilitator ? ['--facilitator'] : [])];
+  const args = ['--import', 'tsx', MAIN, '--json', '--exit-with-parent', '--port', String(opts.port ?? 0), ...(opts.facilitator ? ['--facilitator'] : [])];
+  // Its own process group, so a Ctrl-C meant for the parent does not stop the chain under the parent's
+  // drain (the parent stops it last); stdin is its lifeline: when the parent dies, it exits too.
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
   });
   let out = '';
   let err = '';

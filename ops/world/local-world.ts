@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 import { startDevnet, type Devnet } from '../devnet/devnet.js';
@@ -89,7 +89,7 @@ export async function startLocalWorld(site: OriginSite, o: { logLevel?: string; 
   try {
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
-    const service = await startService(loadConfig(localServiceEnv({ ...parts, logLevel: level })), logger.log, o.service);
+    const service = await startService(serviceConfig(loadConfig(localServiceEnv({ ...parts, logLevel: level }))), logger.log, o.service);
     parts.onClose(() => service.stop());
     return { devnet: parts.devnet, origins: parts.origins, service, url: service.url, dataDir: parts.dataDir, logs: logger.text, close: parts.closeAll };
   } catch (err) {

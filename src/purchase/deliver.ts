@@ -2,7 +2,7 @@ import type { SettleResponse } from '@x402/core/types';
 import { GATEWAY_VERSION } from '../contract/common.js';
 import type { PaidReportResponse, Report } from '../contract/report.js';
 import { digestOf } from '../evidence/digest.js';
-import type { PurchaseEventData, PurchaseState } from '../../streams/purchase/index.js';
+import type { PurchaseEventData, PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import { runPurchaseCommand } from './purchase-stream.js';
 
@@ -13,11 +13,8 @@ import { runPurchaseCommand } from './purchase-stream.js';
 
 type Delivery = PurchaseEventData<'Delivered'>;
 
-export function buildDelivery(deps: MoneyPathDeps, state: PurchaseState): Delivery {
-  const q = state.quoted!;
-  const s = state.settled!;
-  const o = state.offered!;
-  const c = state.checkpoint!;
+export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Delivery {
+  const { quoted: q, settled: s, offered: o, checkpoint: c } = state;
   const draft = deps.drafters[q.sku];
   if (!draft) throw new Error(`no report drafter for SKU ${q.sku}`);
   const drafted = draft(q, deps.evidenceKeyId);

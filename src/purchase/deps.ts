@@ -26,7 +26,8 @@ export interface MoneyPathDeps {
   store: EventStore;
   log: Logger;
   now: () => Date;
-  baseUrl: string;
+  /** Known before the routers are built (service.ts binds the port first); never changed after. */
+  readonly baseUrl: string;
   coveredOrigins: string[];
   quoteTtlSeconds: number;
   terms: PaymentTerms;

@@ -103,7 +103,9 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
       reading,
     },
   }), { retryOnConflict: idempotencyKey ? 1 : 0 });
-  return availableFrom(deps, run.state.quoted!);
+  // Quote was decided or was already recorded, so only a stream nobody could write is still none.
+  if (run.state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);
+  return availableFrom(deps, run.state.quoted);
 }
 
 /** The quote response rebuilt from the stream (the claim is re-derived, never stored). */

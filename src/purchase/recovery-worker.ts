@@ -1,7 +1,44 @@
 import type { Logger } from '../log.js';
+import type { InFlight } from './inflight.js';
 
-// Runs the recovery pass once on start and then every `intervalMs`; never two passes at once, and a
-// failing pass is logged and retried on the next tick rather than stopping the worker.
+// Recovery: paid-but-undelivered purchases are resumed on start and every `intervalMs`.
+// `recoveryPass` is one pass (built from its deps by the composition root); `startRecoveryWorker`
+// runs it once on start and then on its interval, never two passes at once, and a failing pass is
+// logged and retried on the next tick rather than stopping the worker.
+
+export interface RecoveryPassDeps {
+  /** Resolves once the read models have caught up with the store (rejects after `timeoutMs`). */
+  caughtUp(timeoutMs: number): Promise<void>;
+  /** The purchases to look at: checkpointed, submitted or settled, not delivered (an indexed query). */
+  candidates(): Promise<string[]>;
+  /** Resumes one purchase from its checkpoint (src/purchase/resume.ts). */
+  resume(id: string): Promise<unknown>;
+  /** Purchases a request is already advancing; the pass leaves them to it. */
+  inflight: InFlight<unknown>;
+  log: Logger;
+  /** How long a pass waits for the read models before leaving the work to the next pass. */
+  catchUpMs: number;
+}
+
+/** One recovery pass: how many purchases it resumed. A purchase whose resume fails is logged and left to the next pass. */
+export function recoveryPass(deps: RecoveryPassDeps): () => Promise<number> {
+  return async () => {
+    try {
+      await deps.caughtUp(deps.catchUpMs);
+    } catch {
+      deps.log.info({}, 'read models still catching up; recovery waits for the next pass');
+      return 0;
+    }
+    let n = 0;
+    for (const id of await deps.candidates()) {
+      if (deps.inflight.has(id)) continue;
+      await deps.inflight.run(id, () => deps.resume(id)).catch((err) => deps.log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
+      n++;
+    }
+    return n;
+  };
+}
+
 export interface RecoveryWorker {
   /** Resolves when the pass started by this call (or the running one) has finished. */
   runNow(): Promise<void>;

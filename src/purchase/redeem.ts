@@ -3,7 +3,7 @@ import { sha256Hex } from '../evidence/digest.js';
 import type { PaymentPayload } from '../payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
 import { Refusal } from '../refusal.js';
-import { PurchaseRefused, type PurchaseCommandBody, type PurchaseState, type RefusalCode } from '../../streams/purchase/index.js';
+import { PurchaseRefused, type OfferedState, type PurchaseCommandBody, type PurchaseState, type RefusalCode } from '../../streams/purchase/index.js';
 import type { Hex } from './deps.js';
 import { offerCommand, type Binding } from './offer.js';
 import { paymentFromHeader } from './payment-signature.js';
@@ -58,11 +58,8 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
       if (!payment) throw inProgress();
       return continueCheckpointed(deps, id, payment, { racing: true });
     }
-    if (!payment) {
-      if (offered.checkpoint) throw inProgress();
-      return { kind: 'offer', purchaseId: id, offered: offered.offered! };
-    }
-    if (!offered.checkpoint) return pay(deps, id, offered, payment);
+    if (offered.status === 'offered') return payment ? pay(deps, id, offered, payment) : { kind: 'offer', purchaseId: id, offered: offered.offered };
+    if (!payment) throw inProgress();
   } else if (!payment) {
     throw inProgress();
   }
@@ -70,8 +67,8 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
 }
 
 /** A payment for an offered purchase: the checks decide cannot make, then the checkpoint. */
-async function pay(deps: ResumeDeps, id: string, state: PurchaseState, payment: PaymentPayload): Promise<Redemption> {
-  const offer = state.offered!;
+async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: PaymentPayload): Promise<Redemption> {
+  const offer = state.offered;
   const answerWithOffer = (code: string, message: string, details?: Record<string, unknown>): Redemption =>
     ({ kind: 'offer', purchaseId: id, offered: offer, refused: { code, message, ...(details ? { details } : {}) } });
 
@@ -80,7 +77,7 @@ async function pay(deps: ResumeDeps, id: string, state: PurchaseState, payment: 
     payload: payment,
     requirements: offer.requirements,
     expectedNonce: offer.nonce,
-    maxTotalMicro: state.quoted!.max_total_micro,
+    maxTotalMicro: state.quoted.max_total_micro,
     now: deps.now(),
   });
   if (!checked.ok) return answerWithOffer(checked.code, checked.message);

@@ -1,7 +1,7 @@
 import { WINDOW_MARGIN_SECONDS } from '../payment/verify-authorization.js';
 import { WrongExpectedRevision } from '../store/port.js';
 import type { PaymentPayload } from '../payment/x402-wire.js';
-import type { PurchaseCommandBody, PurchaseEventData, PurchaseState } from '../../streams/purchase/index.js';
+import type { PurchaseCommandBody, PurchaseEventData, PurchaseState, SettlingState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import type { SettlementPort, TransferFound } from './settlement-port.js';
 import { deliver } from './deliver.js';
@@ -36,8 +36,9 @@ export async function resumePurchase(deps: ResumeDeps, id: string): Promise<Purc
 }
 
 async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Promise<'again' | 'done'> {
-  if (state.delivered || state.held || state.stuck || !state.checkpoint) return 'done';
-  if (state.settled) { await deliver(deps, id); return 'again'; }
+  if (state.status === 'settled') { await deliver(deps, id); return 'again'; }
+  // Only a checkpointed, unsettled purchase is settled here; delivered, locked or closed ones are done.
+  if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return 'done';
   // Every command reports what was observed against `state`: appended at its revision, or not at all.
   const record = (command: PurchaseCommandBody) => runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(state) });
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) => record(stuckCommand(deps, state, reason, details, thisPass));
@@ -65,7 +66,7 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   }
 
   const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
-  const outcome = await deps.settlement.settle(payment, state.offered!.requirements);
+  const outcome = await deps.settlement.settle(payment, state.offered.requirements);
   const at = deps.now().toISOString();
   if (outcome.kind === 'success') {
     deps.crashAt?.('after-settle');
@@ -102,10 +103,10 @@ const settlementObserved = (t: TransferFound): PurchaseCommandBody => ({
  * checkpoint (or the last operator retry), then this pass's own reads. `since` is the checkpoint time:
  * the authorization has been locked from then on.
  */
-function stuckCommand(deps: MoneyPathDeps, state: PurchaseState, reason: string, details: Record<string, unknown>, thisPass: string[]): PurchaseCommandBody {
+function stuckCommand(deps: MoneyPathDeps, state: SettlingState, reason: string, details: Record<string, unknown>, thisPass: string[]): PurchaseCommandBody {
   const tried = [...Array.from({ length: state.submissions }, () => 'submit_settlement'), ...thisPass];
   return {
     type: 'MarkLockStuck',
-    data: { reason, details, last_step: state.status, tried, at: deps.now().toISOString(), ...(state.checkpoint?.at ? { since: state.checkpoint.at } : {}) },
+    data: { reason, details, last_step: state.status, tried, at: deps.now().toISOString(), ...(state.checkpoint.at ? { since: state.checkpoint.at } : {}) },
   };
 }

@@ -2,7 +2,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { PurchaseCommand } from './commands.js';
 import { PurchaseEvent, type PurchaseEventData } from './events.js';
 import { PurchaseRefused, type RefusalCode } from './refusals.js';
-import { LOCKED_STATUSES, type PurchaseState } from './state.js';
+import { LOCKED_STATUSES, type PurchaseState, type SettlingState } from './state.js';
 
 // decide(command, state) → events, or throws PurchaseRefused. Pure and synchronous: no clock but the
 // command's `metadata.now`, no ids, no I/O (src/command/handle-command.ts stamps ids and appends at the
@@ -29,6 +29,8 @@ export function decide(command: PurchaseCommand, state: PurchaseState): Purchase
   return validated(decideUnlocked(command, state, now));
 }
 
+// Each case reads the state's facts after checking its status: the state is a union by status
+// (state.ts), so a fact is there exactly when the status says it is.
 function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Date): PurchaseEvent[] {
   const s = state.status;
   switch (command.type) {
@@ -47,16 +49,16 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
       if (pinned !== undefined && command.payer !== undefined && !sameHex(command.payer, pinned)) {
         refuse('PURCHASE_BOUND_TO_OTHER_PAYER', 'this purchase belongs to another signed-in payer; use a new key');
       }
-      if (s === 'quoted') {
-        const q = state.quoted!;
+      if (state.status === 'quoted') {
+        const q = state.quoted;
         const d = command.data;
         if (expired(q.expires_at, now)) refuse('OFFER_EXPIRED', 'the quote expired before an offer was made', { expires_at: q.expires_at });
         if (d.requirements.amount !== q.price_micro) refuse('OFFER_MISMATCH', 'the offer must ask exactly the quoted price', { quoted: q.price_micro, offered: d.requirements.amount });
         if (Date.parse(d.expires_at) > Date.parse(q.expires_at)) refuse('OFFER_MISMATCH', 'the offer cannot outlive the signed quote', { quote_expires_at: q.expires_at });
         return [{ type: 'Offered', data: d }];
       }
-      if (s === 'offered') {
-        if (expired(state.offered!.expires_at, now)) refuse('OFFER_EXPIRED', 'the offer expired; nothing was paid', { expires_at: state.offered!.expires_at });
+      if (state.status === 'offered') {
+        if (expired(state.offered.expires_at, now)) refuse('OFFER_EXPIRED', 'the offer expired; nothing was paid', { expires_at: state.offered.expires_at });
         return []; // the stored offer stands
       }
       if (s === 'delivered') refuse('ALREADY_DELIVERED', 'this purchase was paid and delivered');
@@ -65,20 +67,20 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
 
     case 'CheckpointAuthorization': {
       const d = command.data;
-      if (s === 'none') refuse('NOT_QUOTED', 'no quote for this purchase');
-      if (s === 'quoted') refuse('NOT_OFFERED', 'no offer was made for this purchase');
-      if (s === 'offered') {
-        const o = state.offered!;
+      if (state.status === 'none') refuse('NOT_QUOTED', 'no quote for this purchase');
+      if (state.status === 'quoted') refuse('NOT_OFFERED', 'no offer was made for this purchase');
+      if (state.status === 'offered') {
+        const o = state.offered;
         if (expired(o.expires_at, now)) refuse('OFFER_EXPIRED', 'the offer expired; nothing was charged', { expires_at: o.expires_at });
         if (!sameHex(d.nonce, o.nonce)) refuse('AUTHORIZATION_MISMATCH', 'the authorization does not carry the bound nonce', { field: 'nonce' });
         if (!sameMicro(d.amount, o.requirements.amount)) refuse('AUTHORIZATION_MISMATCH', 'the authorized amount is not the offered amount', { field: 'amount', offered: o.requirements.amount, authorized: d.amount });
-        const pinned = state.quoted?.payer;
+        const pinned = state.quoted.payer;
         if (pinned !== undefined && !sameHex(d.payer, pinned)) refuse('PAYMENT_FROM_NOT_SIGNER', 'the authorization\'s from is not the signed-in payer of this purchase; sign the offer with that wallet (nothing was charged)', { field: 'payer' });
         if (Number(d.valid_before) * 1000 <= now.getTime()) refuse('PAYMENT_WINDOW_EXPIRED', 'the authorization is past its validBefore');
         return [{ type: 'AuthorizationCheckpointed', data: d }];
       }
       // checkpointed and after: one authorization per purchase, ever.
-      if (state.checkpoint!.payment_sha256 === d.payment_sha256) return []; // identical retry
+      if (state.checkpoint.payment_sha256 === d.payment_sha256) return []; // identical retry
       return refuse('PURCHASE_ALREADY_PAYING', 'another payment authorization is already recorded for this purchase');
     }
 
@@ -90,24 +92,24 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
 
     case 'RecordSettlement': {
       const d = command.data;
-      if (s === 'checkpointed' || s === 'settlement_submitted') {
+      if (state.status === 'checkpointed' || state.status === 'settlement_submitted') {
         const mismatches = settlementMismatches(d, state);
         if (Object.keys(mismatches).length > 0) {
           return [{ type: 'Held', data: { reason: 'SETTLEMENT_MISMATCH', details: { mismatches, settlement: d }, at: now.toISOString() } }];
         }
         return [{ type: 'Settled', data: d }];
       }
-      if (s === 'settled' || s === 'delivered') {
-        if (sameHex(state.settled!.transaction, d.transaction)) return []; // the same confirmation again
-        refuse('ALREADY_SETTLED', 'the purchase is already settled by another transaction', { transaction: state.settled!.transaction });
+      if (state.status === 'settled' || state.status === 'delivered') {
+        if (sameHex(state.settled.transaction, d.transaction)) return []; // the same confirmation again
+        refuse('ALREADY_SETTLED', 'the purchase is already settled by another transaction', { transaction: state.settled.transaction });
       }
       return refuse(notYet(s), 'no checkpointed authorization to settle');
     }
 
     case 'Deliver': {
-      if (s === 'delivered') refuse('ALREADY_DELIVERED', 'this purchase was already delivered');
-      if (s !== 'settled') refuse(s === 'none' ? 'NOT_QUOTED' : s === 'quoted' ? 'NOT_OFFERED' : 'NOT_SETTLED', 'the purchase is not settled');
-      const settled = state.settled!;
+      if (state.status === 'delivered') refuse('ALREADY_DELIVERED', 'this purchase was already delivered');
+      if (state.status !== 'settled') return refuse(s === 'none' ? 'NOT_QUOTED' : s === 'quoted' ? 'NOT_OFFERED' : 'NOT_SETTLED', 'the purchase is not settled');
+      const settled = state.settled;
       const ps = command.data.response.payment_settlement;
       const proof = command.data.response.delivery_proof.payload.settlement as { transaction?: unknown } | undefined;
       if (!sameHex(ps.transaction, settled.transaction) || ps.network !== settled.network || (proof?.transaction !== undefined && !sameHex(String(proof.transaction), settled.transaction))) {
@@ -151,9 +153,9 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
 }
 
 /** What a confirmed transfer must equal: the checkpointed authorization and the offer. */
-function settlementMismatches(d: PurchaseEventData<'Settled'>, state: PurchaseState): Record<string, { expected: unknown; settled: unknown }> {
-  const c = state.checkpoint!;
-  const req = state.offered!.requirements;
+function settlementMismatches(d: PurchaseEventData<'Settled'>, state: SettlingState): Record<string, { expected: unknown; settled: unknown }> {
+  const c = state.checkpoint;
+  const req = state.offered.requirements;
   const out: Record<string, { expected: unknown; settled: unknown }> = {};
   if (!sameMicro(d.amount, c.amount) || !sameMicro(d.amount, req.amount)) out.amount = { expected: req.amount, settled: d.amount };
   if (!sameHex(d.payer, c.payer)) out.payer = { expected: c.payer, settled: d.payer };

@@ -15,25 +15,56 @@ export type PurchaseStatus =
 /** Statuses only an operator command leaves. */
 export const LOCKED_STATUSES: readonly PurchaseStatus[] = ['held', 'lock_stuck'];
 
-export interface PurchaseState {
-  status: PurchaseStatus;
+/** What the stream has recorded, by the event that recorded it. */
+export interface RecordedFacts {
+  quoted: PurchaseEventData<'Quoted'>;
+  offered: PurchaseEventData<'Offered'>;
+  checkpoint: PurchaseEventData<'AuthorizationCheckpointed'>;
+  /** The last ambiguous submission (its transaction, when one was known). */
+  last_submission: PurchaseEventData<'SettlementSubmitted'>;
+  settled: PurchaseEventData<'Settled'>;
+  delivered: PurchaseEventData<'Delivered'>;
+  /** The open hold / stuck lock, cleared only by an operator move (the events themselves stay). */
+  held: PurchaseEventData<'Held'>;
+  stuck: PurchaseEventData<'LockStuck'>;
+}
+type Facts = RecordedFacts & {
+  /** Where the purchase was when it got locked. */
+  locked_from: PurchaseStatus;
+};
+type FactName = keyof Facts;
+
+interface Common {
   /** Number of events folded: the stream's next expected revision is version - 1. */
   version: number;
-  quoted?: PurchaseEventData<'Quoted'>;
-  offered?: PurchaseEventData<'Offered'>;
-  checkpoint?: PurchaseEventData<'AuthorizationCheckpointed'>;
   /** Ambiguous submissions since the checkpoint (or since the last operator retry). */
   submissions: number;
-  last_submission?: PurchaseEventData<'SettlementSubmitted'>;
-  settled?: PurchaseEventData<'Settled'>;
-  delivered?: PurchaseEventData<'Delivered'>;
-  /** The open hold / stuck lock, cleared only by an operator move (the events themselves stay). */
-  held?: PurchaseEventData<'Held'>;
-  stuck?: PurchaseEventData<'LockStuck'>;
-  /** Where the purchase was when it got locked. */
-  locked_from?: PurchaseStatus;
   /** Every operator move, in order: the audit trail of the stream's investigations. */
   operator_moves: PurchaseEventData<'OperatorMoved'>[];
 }
 
-export const initialState: PurchaseState = Object.freeze({ status: 'none', version: 0, submissions: 0, operator_moves: [] }) as PurchaseState;
+/**
+ * One status: the facts it always has, those it may have, and every other fact absent (declared
+ * `?: undefined`, so any state can be asked `state.settled` and a check of `status` is enough to
+ * know what is there: no `state.offered!`).
+ */
+type Shape<S extends PurchaseStatus, Has extends FactName, May extends FactName = never> =
+  Common & { status: S } & Pick<Facts, Has> & Partial<Pick<Facts, May>> & { [K in Exclude<FactName, Has | May>]?: undefined };
+
+type Paid = 'quoted' | 'offered' | 'checkpoint';
+export type NoneState = Shape<'none', never>;
+export type QuotedState = Shape<'quoted', 'quoted'>;
+export type OfferedState = Shape<'offered', 'quoted' | 'offered'>;
+/** An authorization is checkpointed and not yet settled (perhaps submitted, ambiguously). */
+export type SettlingState = Shape<'checkpointed' | 'settlement_submitted', Paid, 'last_submission'>;
+export type SettledState = Shape<'settled', Paid | 'settled', 'last_submission'>;
+export type DeliveredState = Shape<'delivered', Paid | 'settled' | 'delivered', 'last_submission'>;
+/** Held from any paid status: what was settled or delivered before the hold stays. */
+export type HeldState = Shape<'held', Paid | 'held' | 'locked_from', 'last_submission' | 'settled' | 'delivered'>;
+export type StuckState = Shape<'lock_stuck', Paid | 'stuck' | 'locked_from', 'last_submission'>;
+export type ClosedState = Shape<'closed', Paid, 'last_submission' | 'settled' | 'delivered'>;
+
+export type PurchaseState =
+  | NoneState | QuotedState | OfferedState | SettlingState | SettledState | DeliveredState | HeldState | StuckState | ClosedState;
+
+export const initialState: PurchaseState = Object.freeze({ status: 'none', version: 0, submissions: 0, operator_moves: [] }) as NoneState;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { capturedLogger, localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open.js';
 import { startService } from '../../src/service.js';
 import { DECLARED, publisherSite } from '../support/money-env.js';
@@ -59,7 +59,7 @@ async function serviceHolding(stored: number): Promise<Target> {
       await rebuild(models.db, models.feed);
       await store.close();
     }
-    const service = await startService(loadConfig(env), capturedLogger('warn').log);
+    const service = await startService(serviceConfig(loadConfig(env)), capturedLogger('warn').log);
     parts.onClose(() => service.stop());
     await quoteLoad(service.url, 2); // warm-up: fetch cache, JIT, PGlite buffers
     return { stored, url: service.url, close: () => parts.closeAll() };

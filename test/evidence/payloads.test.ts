@@ -3,7 +3,7 @@ import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { buildOffer } from '../../src/purchase/offer.js';
 import { buildDelivery } from '../../src/purchase/deliver.js';
 import type { MoneyPathDeps } from '../../src/purchase/deps.js';
-import type { PurchaseState } from '../../streams/purchase/index.js';
+import type { PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import { draftSingleReport } from '../../src/purchase/single-report.js';
 import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
@@ -57,7 +57,7 @@ test('evidence and delivery proof of a delivery decode with their codecs, verify
     quoted, offered,
     checkpoint: { payer: '0x' + 'b1'.repeat(20), nonce: offered.nonce, amount: '20000' },
     settled: { network: 'eip155:8453', transaction: '0x' + 'ab'.repeat(32), payer: '0x' + 'b1'.repeat(20), amount: '20000', block: '7' },
-  } as unknown as PurchaseState;
+  } as unknown as SettledState;
   const { response } = buildDelivery(deps, loaded);
   t.true(verifyEnvelope(response.evidence, key.publicKeyHex));
   t.true(verifyEnvelope(response.delivery_proof, key.publicKeyHex));

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService } from '../../src/service.js';
 
@@ -17,7 +17,7 @@ test('production: a missing EVIDENCE_KEY, CHECKPOINT_KEY or CLAIM_SECRET is a st
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-prod-keys-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const base = { NODE_ENV: 'production', DATA_DIR: dataDir, DEVNET: 'off', RPC_URL: 'http://127.0.0.1:9', PAY_TO: `0x${'11'.repeat(20)}`, RELAYER_PRIVATE_KEY: hex('22') };
-  const start = (env: Record<string, string>) => startService(loadConfig({ ...base, ...env }), quiet());
+  const start = (env: Record<string, string>) => startService(serviceConfig(loadConfig({ ...base, ...env })), quiet());
 
   await t.throwsAsync(() => start({}), { message: /EVIDENCE_KEY/ });
   await t.throwsAsync(() => start({ EVIDENCE_KEY: hex('01') }), { message: /CHECKPOINT_KEY/ });

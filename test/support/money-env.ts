@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 import type { Devnet } from '../../ops/devnet/devnet.js';
@@ -50,7 +50,7 @@ export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise
     logs: () => logText,
     url: '',
     async start(o = {}) {
-      const config = loadConfig({ ...env, ...(o.env ?? {}) });
+      const config = serviceConfig(loadConfig({ ...env, ...(o.env ?? {}) }));
       const log = createLogger('debug', new Writable({ write(chunk, _enc, cb) { sink(chunk.toString('utf8')); cb(); } }));
       const service = await startService(config, log, o);
       world.service = service;

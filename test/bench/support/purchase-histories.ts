@@ -543,7 +543,11 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   const settlement = (s: Stream, at: number, transaction = tx()): PurchaseEventData<'Settled'> =>
     ({ network: TERMS.network, transaction, payer: s.state.checkpoint!.payer, amount: s.state.checkpoint!.amount, block: blockAt(at) });
   const settle = (s: Stream, at: number, transaction?: `0x${string}`) => { clock = new Date(at); s.run({ type: 'RecordSettlement', data: settlement(s, at, transaction) }, clock); };
-  const deliver = (s: Stream, at: number) => { clock = new Date(at); s.run({ type: 'Deliver', data: buildDelivery(deps, s.state) }, clock); };
+  const deliver = (s: Stream, at: number) => {
+    clock = new Date(at);
+    if (s.state.status !== 'settled') throw new Error(`deliver from ${s.state.status}`);
+    s.run({ type: 'Deliver', data: buildDelivery(deps, s.state) }, clock);
+  };
   const submit = (s: Stream, at: number, transaction: `0x${string}` | null) => {
     clock = new Date(at);
     const reason = transaction ? rng.pick(['settlement_pending', 'receipt_without_transfer_log', 'submission_outcome_unknown:timeout']) : rng.pick(['facilitator_unavailable:TimeoutError', 'settle_threw:HttpRequestError', 'submission_outcome_unknown:unknown']);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { evolve, fold, UnknownPurchaseEvent } from '../../../streams/purchase/evolve.js';
+import { evolve, fold, PurchaseEventOutOfOrder, UnknownPurchaseEvent } from '../../../streams/purchase/evolve.js';
 import { initialState, type PurchaseState } from '../../../streams/purchase/state.js';
 import { ev, history, checkpointData, PAYMENT_SHA256, TX } from './fixtures.js';
 
@@ -58,4 +58,9 @@ test('an unknown event type or a malformed event stops the fold loudly', (t) => 
   t.throws(() => evolve(initialState, { type: 'Quoted', data: { purchase_id: 'x' } }), { instanceOf: UnknownPurchaseEvent });
   const s: PurchaseState = fold(history.offered());
   t.throws(() => evolve(s, { type: 'AuthorizationCheckpointed', data: checkpointData({ payment_sha256: 'NOT-HEX' }) }), { instanceOf: UnknownPurchaseEvent });
+});
+
+test('an order decide never emits (a delivery before any settlement) stops the fold loudly', (t) => {
+  t.throws(() => fold([...history.checkpointed(), ev.delivered()]), { instanceOf: PurchaseEventOutOfOrder, message: /needs settled/ });
+  t.throws(() => fold([ev.offered()]), { instanceOf: PurchaseEventOutOfOrder, message: /needs quoted/ });
 });

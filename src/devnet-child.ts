@@ -1,0 +1,32 @@
+import type { DevnetChain } from './config.js';
+import type { Logger } from './log.js';
+import { startDevnetProcess } from '../ops/devnet/process.js';
+
+// The development chain `npm start` runs beside the service when no RPC_URL is configured: the devnet
+// (ops/devnet/main.ts) in a child process of its own, so the service process is the same in
+// development and production (it is only ever handed an RPC URL) and its memory can be measured
+// alone. main.ts starts it before the service and stops it after; if the service process dies, the
+// child sees its stdin close and exits too. Never loaded in production (config.ts refuses DEVNET=auto
+// there, and main.ts imports this module only when the devnet is wanted).
+
+export interface DevnetChild {
+  chain: DevnetChain;
+  stop(): Promise<void>;
+}
+
+export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
+  const devnet = await startDevnetProcess();
+  let stopping = false;
+  devnet.child.once('exit', (code, signal) => {
+    if (!stopping) log.error({ pid: devnet.child.pid, code, signal }, 'development devnet exited; payments cannot settle until the service is restarted');
+  });
+  // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
+  log.info({ devnet_rpc_url: devnet.rpcUrl, devnet_pid: devnet.child.pid, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
+  return {
+    chain: { rpcUrl: devnet.rpcUrl, payTo: devnet.payTo, relayerPrivateKey: devnet.relayer.privateKey },
+    async stop() {
+      stopping = true;
+      await devnet.stop();
+    },
+  };
+}
