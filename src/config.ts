@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import path from 'node:path';
+import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -85,6 +86,7 @@ export const ConfigEnv = t.partial({
   DEVNET: t.keyof({ auto: null, off: null }),
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
+  ...DeployEnv.props,
 });
 
 export type Config = {
@@ -117,7 +119,7 @@ export type Config = {
   devnet: 'auto' | 'off';
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
-};
+} & DeployConfig;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, readonly problem: string) {
@@ -166,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet: e.DEVNET ?? (e.RPC_URL ? 'off' : 'auto'),
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
+    ...deployConfig(e),
   };
 }
 

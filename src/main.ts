@@ -1,10 +1,13 @@
 import { loadConfig, ConfigError } from './config.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
+import { loadEnvFileArgument } from './env-file.js';
+import { stopOnSignals } from './stop-on-signals.js';
 
 // Process entry: decode configuration, start, and stop cleanly on signals.
 async function main() {
   let config;
+  loadEnvFileArgument(process.argv.slice(2));
   try {
     config = loadConfig();
   } catch (err) {
@@ -20,14 +23,8 @@ async function main() {
   const service = await startService(config, log, crashPoint ? {
     crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
   } : {});
-  log.info({ url: service.url, store: service.storeKind }, 'rights preflight service listening');
-  const stop = async (signal: string) => {
-    log.info({ signal }, 'stopping');
-    await service.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  log.info({ url: service.url, store: service.storeKind, metrics: service.metricsUrl }, 'rights preflight service listening');
+  stopOnSignals(() => service.stop(), log);
 }
 
 main().catch((err) => {

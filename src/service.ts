@@ -36,6 +36,15 @@ import { openReadModels, type ReadModels } from '../projections/read-models.js';
 import { startLeadership, type Leadership } from '../projections/leadership.js';
 import { startProjector } from '../projections/projector.js';
 import { recoveryCandidates } from '../projections/queries/recovery-candidates.js';
+// Deployment surface (issue 15): metrics, readiness and drain, CORS.
+import { createServiceMetrics } from './metrics/service-metrics.js';
+import { countedRecoveryPass, countedRsl, countedSettlement } from './metrics/instrument.js';
+import { registerReadModelGauges } from './metrics/read-model-gauges.js';
+import { startMetricsServer } from './metrics/server.js';
+import { requestMetrics } from './http/request-metrics.js';
+import { browserCors } from './http/cors.js';
+import { chainAnswers, createReadiness } from './http/readiness.js';
+import { closeGracefully } from './http/graceful-close.js';
 
 export interface RunningService {
   url: string;
@@ -48,6 +57,8 @@ export interface RunningService {
   readModels: ReadModels;
   /** Whether this instance holds the database's leadership (runs the projector and the recovery worker). */
   isLeader(): boolean;
+  /** GET /metrics of this instance (METRICS_LISTEN), undefined when off. */
+  metricsUrl: string | undefined;
   /** Runs one recovery pass now if this instance leads (tests, operator tooling). */
   recover(): Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +87,8 @@ export async function startService(config: Config, log: Logger, options: Service
   const checkpointKey = await loadCheckpointKey(config, { generate });
   const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir, { generate });
   const cleanups: (() => Promise<void>)[] = [];
+  const metrics = createServiceMetrics();
+  cleanups.push(async () => metrics.close());
   try {
     // Chain: the configured RPC, or (development) the local devnet in-process.
     let rpcUrl = config.rpcUrl;
@@ -98,7 +111,7 @@ export async function startService(config: Config, log: Logger, options: Service
 
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
-    const rsl = createRslEngine(config);
+    const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
 
     const terms: PaymentTerms = {
@@ -134,7 +147,7 @@ export async function startService(config: Config, log: Logger, options: Service
     } satisfies MoneyPathDeps;
     const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
       ...base,
-      settlement,
+      settlement: countedSettlement(settlement, metrics),
       observe: (resource, purpose, userClass) => rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
@@ -150,9 +163,12 @@ export async function startService(config: Config, log: Logger, options: Service
       enabled: { preflight: true, ingestionGate: true, revalidate: false },
       now: () => new Date(),
     };
+    registerReadModelGauges(metrics.registry, readModels);
+    const readiness = createReadiness([() => readModels.feed.head(), chainAnswers(rpcUrl)]);
     const app = createApp({
       log,
-      ready: async () => true,
+      ready: () => readiness.ready(),
+      outer: [requestMetrics(metrics.httpDuration), ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined)],
       routers: [
         inspectRouter(),
         quoteRouter(moneyDeps),
@@ -171,9 +187,11 @@ export async function startService(config: Config, log: Logger, options: Service
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host}:${port}`;
     moneyDeps.baseUrl = (config.publicBaseUrl ?? url).replace(/\/$/, '');
-    cleanups.push(async () => {
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
-    });
+    let httpClosed: Promise<void> | undefined;
+    const drainHttp = () => { readiness.markDraining(); return (httpClosed ??= closeGracefully(server, config.shutdownGraceMs)); };
+    cleanups.push(drainHttp);
+    const metricsServer = config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
+    if (metricsServer) cleanups.push(() => metricsServer.close());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
     // candidates are an indexed query of the report view, once it has caught up with the store.
@@ -200,7 +218,7 @@ export async function startService(config: Config, log: Logger, options: Service
       log,
       lead: async () => {
         const projector = startProjector({ db: readModels.db, feed: readModels.feed, log, onAdvance: () => readModels.advanced(), ...(store.onAppend ? { onAppend: (wake) => store.onAppend!(wake) } : {}) });
-        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass });
+        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass: countedRecoveryPass(pass, metrics) });
         worker = recovery;
         return async () => {
           worker = undefined;
@@ -211,6 +229,7 @@ export async function startService(config: Config, log: Logger, options: Service
     });
     cleanups.push(async () => { await leadership.stop(); await inflight.drain(); });
     await leadership.settled;
+    readiness.markReady();
 
     return {
       url,
@@ -220,8 +239,11 @@ export async function startService(config: Config, log: Logger, options: Service
       terms,
       readModels,
       isLeader: () => leadership.isLeader(),
+      metricsUrl: metricsServer?.url,
       recover: async () => { await worker?.runNow(); },
       async stop() {
+        // Drain first: the listener closes and in-flight requests finish while the store is still open.
+        await drainHttp();
         for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
         cleanups.length = 0;
       },

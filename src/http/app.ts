@@ -1,20 +1,22 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody } from './errors.js';
+import { requestIdOf } from './request-id.js';
 import type { Logger } from '../log.js';
 
 export interface AppDeps {
   log: Logger;
   ready: () => Promise<boolean>;
   routers: Router[];
+  /** Middleware outside everything else, in order (request metrics, CORS). */
+  outer?: Koa.Middleware[];
 }
 
 /** Maps thrown ApiErrors (and anything unexpected) to the one JSON error shape; logs without secrets. */
 function errorMiddleware(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const started = performance.now();
-    const requestId = randomUUID();
+    const requestId = requestIdOf(ctx);
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
@@ -41,6 +43,7 @@ function errorMiddleware(log: Logger): Koa.Middleware {
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
+  for (const m of deps.outer ?? []) app.use(m);
   app.use(errorMiddleware(deps.log));
   const health = new Router();
   health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
