@@ -23,7 +23,7 @@ async function main() {
   const service = await startService(config, log, crashPoint ? {
     crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
   } : {});
-  log.info({ url: service.url, store: service.storeKind, metrics: service.metricsUrl }, 'rights preflight service listening');
+  log.info({ url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid }, 'rights preflight service listening');
   stopOnSignals(() => service.stop(), log);
 }
 
