@@ -62,7 +62,7 @@ export async function dumpDom(target: string, opts: ChromiumOptions = {}): Promi
 
 const toUrl = (target: string) => (/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : pathToFileURL(path.resolve(target)).href);
 
-const FLAGS = [
+export const FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
