@@ -49,7 +49,7 @@ const COMMANDS: Record<string, { run: Command; usage: readonly (readonly [string
       ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]', 'the daily totals as one HTML page'],
     ],
   },
-  keys: { run: keys, usage: [['keys [--json]', 'the evidence public key (never the seed)']] },
+  keys: { run: keys, usage: [['keys [--json]', 'the evidence public key (never the seed)'], ['keys generate [--json]', 'new EVIDENCE_KEY, CHECKPOINT_KEY and CLAIM_SECRET for production']] },
 };
 
 const COLUMN = 61;

@@ -1,53 +1,29 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
 import { publisherSite } from '../support/money-env.js';
 import { rslDocument } from '../support/https-origin.js';
+import { startServiceCommand } from '../support/service-command.js';
 
 // SIGTERM as a container runtime sends it, to node itself, to `npm start` (npm → node, the shell
 // replaced by exec), or to the whole process group: each time the service stops accepting
 // connections, answers the request it is in the middle of receiving, says not ready to anything
 // else on that connection, and exits 0, leaving no node process behind.
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let parts: LocalWorldParts;
 test.before(async () => { parts = await startLocalParts(publisherSite(), 'rights-signals-'); });
 test.after.always(async () => { await parts?.closeAll(); });
 
-interface Started { child: ChildProcess; url: string; nodePid: number; output: () => string; exited: Promise<number | null> }
-
-async function start(how: 'node' | 'npm'): Promise<Started> {
-  const env = { ...process.env, ...localServiceEnv({ ...parts, logLevel: 'info' }), METRICS_LISTEN: 'off', SHUTDOWN_GRACE_MS: '8000' };
-  const [cmd, args] = how === 'node' ? [process.execPath, ['--import', 'tsx', 'src/main.ts']] : ['npm', ['start', '--silent']];
-  // Its own process group, so the test can signal the group without signalling itself.
-  const child = spawn(cmd, args as string[], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 600; i++) {
-    const line = out.split('\n').find((l) => l.includes('"rights preflight service listening"'));
-    if (line) {
-      const rec = JSON.parse(line) as { url: string; pid: number };
-      return { child, url: rec.url, nodePid: rec.pid, output: () => out, exited };
-    }
-    if (child.exitCode !== null) break;
-    await sleep(100);
-  }
-  try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
-  throw new Error(`service did not start:\n${out}`);
-}
+const start = (how: 'node' | 'npm') =>
+  startServiceCommand(how, { ...process.env, ...localServiceEnv({ ...parts, logLevel: 'info' }), METRICS_LISTEN: 'off', SHUTDOWN_GRACE_MS: '8000' });
 
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 
 async function drainsAndExits(t: import('ava').ExecutionContext, how: 'node' | 'npm', target: 'node' | 'npm' | 'group') {
   const s = await start(how);
-  t.teardown(() => { try { process.kill(-s.child.pid!, 'SIGKILL'); } catch { /* already gone */ } });
+  t.teardown(s.kill);
   if (how === 'npm') t.not(s.nodePid, s.child.pid, 'npm runs node as its child');
   const { port } = new URL(s.url);
   const body = JSON.stringify({ resource: 'https://pub.example/a', purpose: 'ai-input', xml: rslDocument({ url: '/', permits: ['ai-input'] }) });
