@@ -103,6 +103,7 @@ export async function startService(config: Config, log: Logger, options: Service
       payTo ??= devnet.payTo;
       // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
       log.info({ devnet_rpc_url: devnet.rpcUrl, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
+      if (!config.production) process.stderr.write((await import('../ops/devnet/dev-chain-block.js')).devChainBlock(devnet));
     }
     if (!rpcUrl) throw new Error('RPC_URL is required when DEVNET=off');
     if (!payTo) throw new Error('PAY_TO is required outside the development devnet');
