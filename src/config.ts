@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import path from 'node:path';
 import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
+import { originListCodec } from './origin-list-codec.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -32,21 +33,7 @@ const Hex32Key = new t.Type<string, string, unknown>(
   (u, c) => (typeof u === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(u) ? t.success(u.replace(/^0x/, '').toLowerCase()) : t.failure(u, c, 'must be 32 bytes as 64 hex characters')),
   String,
 );
-const OriginList = new t.Type<string[], string, unknown>(
-  'OriginList',
-  (u): u is string[] => Array.isArray(u),
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, 'must be a comma-separated list of https origins');
-    const items = u.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const item of items) {
-      let url: URL;
-      try { url = new URL(item); } catch { return t.failure(u, c, `"${item}" is not a URL`); }
-      if (url.protocol !== 'https:' || url.origin !== item.replace(/\/$/, '')) return t.failure(u, c, `"${item}" must be an exact https origin like https://example.com`);
-    }
-    return t.success(items.map((s) => new URL(s).origin));
-  },
-  (a) => a.join(','),
-);
+const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
 const Url = new t.Type<string, string, unknown>(
   'Url',
   (u): u is string => typeof u === 'string',

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { originListCodec } from './origin-list-codec.js';
 
 // The settings of running the service in a deployment (not of what it sells): the metrics listener,
 // browser origins allowed by CORS, and the shutdown grace period. Decoded as part of src/config.ts.
@@ -15,21 +16,7 @@ const Listen = new t.Type<{ host: string; port: number } | 'off', string, unknow
   (a) => (a === 'off' ? 'off' : `${a.host}:${a.port}`),
 );
 
-const BrowserOrigins = new t.Type<string[], string, unknown>(
-  'BrowserOrigins',
-  (u): u is string[] => Array.isArray(u),
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, 'must be a comma-separated list of origins');
-    const items = u.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const item of items) {
-      let url: URL;
-      try { url = new URL(item); } catch { return t.failure(u, c, `"${item}" is not an origin`); }
-      if (!['https:', 'http:'].includes(url.protocol) || url.origin !== item.replace(/\/$/, '')) return t.failure(u, c, `"${item}" must be an exact origin like https://app.example`);
-    }
-    return t.success(items.map((s) => new URL(s).origin));
-  },
-  (a) => a.join(','),
-);
+const BrowserOrigins = originListCodec('BrowserOrigins', 'http or https', 'https://app.example');
 
 const Milliseconds = new t.Type<number, string, unknown>(
   'Milliseconds',

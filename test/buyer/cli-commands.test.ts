@@ -1,25 +1,18 @@
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { BIN, runBuyerCli } from './support/run-cli.js';
 
 // The buyer CLI as a user runs it (bin/rights-preflight.mjs in its own process): help and version,
 // a purpose refused before any request, a gate report bought with the default caps, and a refund
 // request filed later with the claim the CLI kept, encrypted, in the checkpoint directory.
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
 const ROOT = path.join(path.dirname(BIN), '..');
-const run = (args: string[], env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 90_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env);
 
 let w: DemoWorld;
 let dir: string;

@@ -93,5 +93,6 @@ test('the real service on PostgreSQL: /readyz goes 503 while the database does n
 test('chainAnswers refuses an endpoint that is not JSON-RPC (the probe can fail)', async (t) => {
   const s = await serve(createApp({ log: quiet(), ready: async () => true, routers: [] }));
   t.teardown(s.close);
-  await t.throwsAsync(chainAnswers(`${s.url}/healthz`)());
+  // Rejects (with an Error, or a DOMException when a loaded machine hits the timeout first).
+  t.false(await chainAnswers(`${s.url}/healthz`)().then(() => true, () => false));
 });
