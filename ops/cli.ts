@@ -72,7 +72,7 @@ const COMMANDS: Record<string, CommandEntry> = {
       ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]', 'the daily totals as one HTML page'],
     ],
   },
-  keys: { run: keys, options: JSON_ONLY, usage: [['keys [--json]', 'the evidence public key (never the seed)']] },
+  keys: { run: keys, options: JSON_ONLY, usage: [['keys [--json]', 'the evidence public key (never the seed)'], ['keys generate [--json]', 'new EVIDENCE_KEY, CHECKPOINT_KEY and CLAIM_SECRET for production']] },
   console: {
     run: consoleCommand,
     options: { port: 'string', json: 'boolean' },

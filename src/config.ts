@@ -3,6 +3,8 @@ import { Address } from './contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import os from 'node:os';
 import path from 'node:path';
+import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
+import { originListCodec } from './origin-list-codec.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -33,21 +35,7 @@ const Hex32Key = new t.Type<string, string, unknown>(
   (u, c) => (typeof u === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(u) ? t.success(u.replace(/^0x/, '').toLowerCase()) : t.failure(u, c, 'must be 32 bytes as 64 hex characters')),
   String,
 );
-const OriginList = new t.Type<string[], string, unknown>(
-  'OriginList',
-  (u): u is string[] => Array.isArray(u),
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, 'must be a comma-separated list of https origins');
-    const items = u.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const item of items) {
-      let url: URL;
-      try { url = new URL(item); } catch { return t.failure(u, c, `"${item}" is not a URL`); }
-      if (url.protocol !== 'https:' || url.origin !== item.replace(/\/$/, '')) return t.failure(u, c, `"${item}" must be an exact https origin like https://example.com`);
-    }
-    return t.success(items.map((s) => new URL(s).origin));
-  },
-  (a) => a.join(','),
-);
+const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
 const Url = new t.Type<string, string, unknown>(
   'Url',
   (u): u is string => typeof u === 'string',
@@ -90,6 +78,7 @@ export const ConfigEnv = t.partial({
   // Operator listener (src/operator/): a Unix socket in DATA_DIR always; TCP on loopback only with a token.
   OPERATOR_LISTEN: t.string,
   OPERATOR_TOKEN: t.string,
+  ...DeployEnv.props,
 });
 
 export type Config = {
@@ -132,7 +121,7 @@ export type Config = {
   /** OPERATOR_LISTEN=127.0.0.1:PORT: the operator API on loopback TCP too, behind OPERATOR_TOKEN. */
   operatorListen: { host: string; port: number } | undefined;
   operatorToken: string | undefined;
-};
+} & DeployConfig;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, readonly problem: string) {
@@ -193,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     inspectQueue: e.INSPECT_QUEUE ?? 32,
     ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
+    ...deployConfig(e),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { DevnetChain } from './config.js';
 import type { Logger } from './log.js';
+import { devChainBlock } from '../ops/devnet/dev-chain-block.js';
 import { startDevnetProcess } from '../ops/devnet/process.js';
 
 // The development chain `npm start` runs beside the service when no RPC_URL is configured: the devnet
@@ -22,6 +23,8 @@ export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
   });
   // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
   log.info({ devnet_rpc_url: devnet.rpcUrl, devnet_pid: devnet.child.pid, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
+  // The block a third-party buyer needs (RPC URL, chain id, USDC, funded test accounts), for people.
+  process.stderr.write(devChainBlock(devnet));
   return {
     chain: { rpcUrl: devnet.rpcUrl, payTo: devnet.payTo, relayerPrivateKey: devnet.relayer.privateKey },
     async stop() {

@@ -1,11 +1,14 @@
 import { loadConfig, ConfigError, serviceConfig } from './config.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
+import { loadEnvFileArgument } from './env-file.js';
+import { stopOnSignals } from './stop-on-signals.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
 // child process), and stop cleanly on signals: the service, then the devnet.
 async function main() {
   let config;
+  loadEnvFileArgument(process.argv.slice(2));
   try {
     config = loadConfig();
   } catch (err) {
@@ -22,15 +25,8 @@ async function main() {
   const service = await startService(serviceConfig(config, devnet?.chain), log, crashPoint ? {
     crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
   } : {}).catch(async (err) => { await devnet?.stop(); throw err; });
-  log.info({ url: service.url, store: service.storeKind }, 'rights preflight service listening');
-  const stop = async (signal: string) => {
-    log.info({ signal }, 'stopping');
-    await service.stop();
-    await devnet?.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  log.info({ url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid }, 'rights preflight service listening');
+  stopOnSignals(async () => { await service.stop(); await devnet?.stop(); }, log);
 }
 
 main().catch((err) => {

@@ -44,6 +44,15 @@ import { startLeadership, type Leadership } from '../projections/leadership.js';
 import { startProjector } from '../projections/projector.js';
 import { recoveryCandidates } from '../projections/queries/recovery-candidates.js';
 import { startOperatorListener, type OperatorListenerHandle } from './operator/listener.js';
+// Deployment surface (issue 15): metrics, readiness and drain, CORS.
+import { createServiceMetrics } from './metrics/service-metrics.js';
+import { countedRecoveryPass, countedRsl, countedSettlement } from './metrics/instrument.js';
+import { registerReadModelGauges } from './metrics/read-model-gauges.js';
+import { startMetricsServer } from './metrics/server.js';
+import { requestMetrics } from './http/request-metrics.js';
+import { browserCors } from './http/cors.js';
+import { chainAnswers, createReadiness } from './http/readiness.js';
+import { closeGracefully } from './http/graceful-close.js';
 
 export interface RunningService {
   url: string;
@@ -56,6 +65,8 @@ export interface RunningService {
   readModels: ReadModels;
   /** Whether this instance holds the database's leadership (runs the projector and the recovery worker). */
   isLeader(): boolean;
+  /** GET /metrics of this instance (METRICS_LISTEN), undefined when off. */
+  metricsUrl: string | undefined;
   /** Runs one recovery pass now if this instance leads (tests, operator tooling). */
   recover(): Promise<void>;
   /** The operator listener (Unix socket in DATA_DIR; loopback TCP with OPERATOR_LISTEN). */
@@ -84,10 +95,12 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
   const checkpointKey = await loadCheckpointKey(config, { generate });
   const claimSecret = await loadClaimSecret(config.claimSecretHex, config.dataDir, { generate });
   const cleanups: (() => Promise<void>)[] = [];
+  const metrics = createServiceMetrics();
+  cleanups.push(async () => metrics.close());
   try {
     const store = await openStore(config.eventStoreUrl, { log });
     cleanups.push(() => store.close());
-    const rsl = createRslEngine(config);
+    const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
 
     const terms: PaymentTerms = {
@@ -130,7 +143,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     } satisfies MoneyPathDeps;
     const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
       ...base,
-      settlement,
+      settlement: countedSettlement(settlement, metrics),
       observe: (resource, purpose, userClass) => rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
@@ -151,10 +164,13 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       rateLimits,
       now: () => new Date(),
     };
+    registerReadModelGauges(metrics.registry, readModels);
+    const readiness = createReadiness([() => readModels.feed.head(), chainAnswers(config.rpcUrl)]);
     const app = createApp({
       log,
-      ready: async () => true,
+      ready: () => readiness.ready(),
       middleware: [rateLimitMiddleware(rateLimits)],
+      outer: [requestMetrics(metrics.httpDuration), ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined)],
       routers: [
         inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
         quoteRouter(moneyDeps),
@@ -169,6 +185,11 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     });
     listener.server.on('clientError', answerClientError);
     listener.serve(app.callback());
+    let httpClosed: Promise<void> | undefined;
+    const drainHttp = () => { readiness.markDraining(); return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs)); };
+    cleanups.push(drainHttp);
+    const metricsServer = config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
+    if (metricsServer) cleanups.push(() => metricsServer.close());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
     // candidates are an indexed query of the report view, once it has caught up with the store.
@@ -188,7 +209,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       log,
       lead: async () => {
         const projector = startProjector({ db: readModels.db, feed: readModels.feed, log, onAdvance: () => readModels.advanced(), ...(store.onAppend ? { onAppend: (wake) => store.onAppend!(wake) } : {}) });
-        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass });
+        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass: countedRecoveryPass(pass, metrics) });
         worker = recovery;
         return async () => {
           worker = undefined;
@@ -199,6 +220,7 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     });
     cleanups.push(async () => { await leadership.stop(); await inflight.drain(); });
     await leadership.settled;
+    readiness.markReady();
 
     // Operators work beside the running service on their own listener, never the public one.
     const operator = await startOperatorListener({ config, log, store, models: readModels, now: base.now, isLeader: () => leadership.isLeader() });
@@ -212,9 +234,12 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       terms,
       readModels,
       isLeader: () => leadership.isLeader(),
+      metricsUrl: metricsServer?.url,
       recover: async () => { await worker?.runNow(); },
       operator: { socketPath: operator.socketPath, tcpUrl: operator.tcpUrl },
       async stop() {
+        // Drain first: the listener closes and in-flight requests finish while the store is still open.
+        await drainHttp();
         for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
         cleanups.length = 0;
       },

@@ -1,4 +1,5 @@
 import { startDevnet } from './devnet.js';
+import { devChainBlock } from './dev-chain-block.js';
 import { startFacilitatorServer, type FacilitatorServer } from './facilitator-server.js';
 
 // `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.
@@ -31,19 +32,12 @@ const info = {
 if (json) {
   process.stdout.write(`${JSON.stringify({ devnet: 'ready', ...info })}\n`);
 } else {
-  const lines = [
-    `devnet ready in ${Date.now() - started} ms (chain id ${devnet.chainId}, ${devnet.network}) — Hardhat test keys, no real funds`,
-    `  RPC_URL              ${devnet.rpcUrl}`,
-    `  USDC (FiatTokenV2_2) ${devnet.usdc}`,
-    `  Multicall3           ${devnet.multicall3}`,
-    `  RELAYER_PRIVATE_KEY  ${devnet.relayer.privateKey}  (${devnet.relayer.address})`,
-    `  PAY_TO               ${devnet.payTo}`,
-    ...(facilitator ? [`  FACILITATOR_URL      ${facilitator.url}  (SETTLEMENT=facilitator; its relayer ${facilitator.relayer})`] : []),
-    '  buyers (100 USDC, 100 ETH each):',
-    ...devnet.buyers.map((b) => `    ${b.address}  ${b.privateKey}`),
-    '  Ctrl-C to stop.',
-  ];
-  console.log(lines.join('\n'));
+  process.stdout.write(devChainBlock(devnet, [
+    ['Multicall3', devnet.multicall3],
+    ['RELAYER_KEY', `${devnet.relayer.privateKey}  (${devnet.relayer.address}; RELAYER_PRIVATE_KEY)`],
+    ...(facilitator ? [['FACILITATOR_URL', `${facilitator.url}  (SETTLEMENT=facilitator; its relayer ${facilitator.relayer})`] as [string, string]] : []),
+  ]));
+  console.log(`devnet ready in ${Date.now() - started} ms; buyers hold 100 USDC and 100 ETH each. Ctrl-C to stop.`);
 }
 
 let stopping = false;

@@ -1,11 +1,13 @@
 import { loadEvidenceKeyFromConfig } from '../../src/evidence/keys.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
+import { keysGenerate } from './keys-generate.js';
 
 // `keys`: the evidence public key (what /v1/capabilities publishes and buyers pin). Never the seed:
 // only `key.info` (key id, algorithm, public key) is printed; the seed stays inside the signer closure.
 
 export async function keys(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
+  if (args.positionals[0] === 'generate') return keysGenerate(ctx, args);
   onlyFlags(args, ['json']);
   if (args.positionals.length > 0) throw new UsageError('keys takes no arguments');
   const key = await loadEvidenceKeyFromConfig(ctx.config, { generate: false });

@@ -28,6 +28,7 @@ export function localServiceEnv(o: { devnet: Devnet; origins: TestOrigins; dataD
     DEVNET: 'off',
     HOST: '127.0.0.1',
     PORT: '0',
+    METRICS_LISTEN: '127.0.0.1:0',
     LOG_LEVEL: o.logLevel,
     // Recovery is driven by the tests that need it; a background sweep would race them.
     RECOVERY_INTERVAL_MS: '600000',

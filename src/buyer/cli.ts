@@ -2,10 +2,15 @@ import { parseArgs } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { isRight } from 'fp-ts/lib/Either.js';
 import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import { claimKeepingStore } from './claim-keeping-store.js';
+import { requestRefund } from './refund-request.js';
+import { GatePurpose, ReportPurpose } from '../rsl/purposes.js';
+import { ingestionGatePrice, type Tier } from '../pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 
-// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify.
+// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify | refund.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
 
 const USAGE = `usage: rights-preflight <command> [options]
@@ -15,9 +20,15 @@ const USAGE = `usage: rights-preflight <command> [options]
   gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
                                      one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
   verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
+  refund <purchase_id> --reason R    --checkpoint-dir DIR [--message TEXT] [--service URL]
+                                     ask for a refund with the claim kept (encrypted) by buy/gate --checkpoint-dir
+                                     R: NOT_DELIVERED | VERIFICATION_FAILED | … (an operator reviews it)
+  --help, --version
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
   --max-per-task/BUYER_MAX_PER_TASK_MICRO
+  (gate: the per-report and per-task caps default to the published price of the URLs given)
+purposes: buy/quote ai-input|ai-index|ai-train|search; gate also rag-ingestion|summarization|training|search-indexing
 env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)`;
 
 const options = {
@@ -25,6 +36,7 @@ const options = {
   network: { type: 'string' }, asset: { type: 'string' }, recipient: { type: 'string' }, key: { type: 'string' },
   'max-per-report': { type: 'string' }, 'max-per-task': { type: 'string' }, 'checkpoint-dir': { type: 'string' },
   'binding-key': { type: 'string' }, geo: { type: 'string' }, preflight: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  reason: { type: 'string' }, message: { type: 'string' }, version: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
@@ -33,14 +45,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
   let parsed;
   try { parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
   const { values: v, positionals: [cmd, arg, ...more] } = parsed;
-  if (v.help || !cmd) { out(USAGE); return cmd ? 0 : 2; }
+  if (v.version) { out(await packageVersion()); return 0; }
+  if (v.help) { out(USAGE); return 0; }
+  if (!cmd) { err(USAGE); return 2; }
+  // Refused here, before any request: a purpose the command cannot buy, a tier that does not exist.
+  if (['quote', 'buy', 'gate'].includes(cmd)) {
+    const purposes = cmd === 'gate' ? GatePurpose : ReportPurpose;
+    if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose))) { err(`invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}\n${USAGE}`); return 2; }
+    if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep') { err(`invalid --tier ${JSON.stringify(v.tier)}: fresh or deep\n${USAGE}`); return 2; }
+  }
   const need = (name: string, value: string | undefined): string => { if (!value) throw new UsageError(`missing ${name}`); return value; };
   const service = () => need('--service or RIGHTS_SERVICE_URL', v.service ?? env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
 
-  const buyerFromPins = async (privateKey: string | undefined, log?: (e: BuyerLogEvent) => void) => {
+  const claimStore = () => fileCheckpointStore(path.resolve(need('--checkpoint-dir', v['checkpoint-dir']), 'claims'), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)));
+  const buyerFromPins = async (privateKey: string | undefined, log?: (e: BuyerLogEvent) => void, defaultCapMicro = 50_000n) => {
     const baseUrl = service();
     const store = v['checkpoint-dir']
-      ? fileCheckpointStore(path.resolve(v['checkpoint-dir']), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)))
+      ? claimKeepingStore(fileCheckpointStore(path.resolve(v['checkpoint-dir']), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY))), claimStore())
       : memoryCheckpointStore();
     return createBuyer({
       baseUrl,
@@ -51,8 +72,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         recipient: need('--recipient or BUYER_RECIPIENT', v.recipient ?? env.BUYER_RECIPIENT),
         evidenceKey: need('--key or BUYER_EVIDENCE_KEY', v.key ?? env.BUYER_EVIDENCE_KEY),
       },
-      maxPerReportMicro: BigInt(v['max-per-report'] ?? env.BUYER_MAX_PER_REPORT_MICRO ?? '50000'),
-      maxPerTaskMicro: BigInt(v['max-per-task'] ?? env.BUYER_MAX_PER_TASK_MICRO ?? '50000'),
+      maxPerReportMicro: BigInt(v['max-per-report'] ?? env.BUYER_MAX_PER_REPORT_MICRO ?? defaultCapMicro),
+      maxPerTaskMicro: BigInt(v['max-per-task'] ?? env.BUYER_MAX_PER_TASK_MICRO ?? defaultCapMicro),
       checkpointStore: store,
       ...(log ? { log } : {}),
     });
@@ -82,10 +103,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
       case 'buy':
       case 'gate': {
         const key = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
+        // A gate report's published price grows with its URLs; the default caps cover exactly it.
+        const gatePrice = ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
         const buyer = await buyerFromPins(key, (e) => {
           const { step, ...rest } = e;
           err(`[${step}] ${Object.entries(rest).filter(([, x]) => x !== undefined).map(([k, x]) => `${k}=${x}`).join(' ')}`);
-        });
+        }, cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n);
         const r = cmd === 'gate'
           ? await buyer.ingestionGate({
             resources: [need('<url>', arg), ...more], purpose: need('--purpose', v.purpose) as 'ai-input', tier: (v.tier ?? 'fresh') as 'fresh',
@@ -110,6 +133,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         out(`OK purchase ${result.purchase_id}: ${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; paid ${result.amount} by ${result.payer} in ${result.transaction}`);
         return 0;
       }
+      case 'refund': {
+        const purchaseId = need('<purchase_id>', arg);
+        const reason = need('--reason', v.reason);
+        const kept = await claimStore().load(purchaseId);
+        if (!kept) { err(`no claim kept for purchase ${purchaseId} in ${v['checkpoint-dir']}/claims (buy it with --checkpoint-dir)`); return 1; }
+        const view = await requestRefund(v.service ?? env.RIGHTS_SERVICE_URL ?? kept.base_url, kept.key, { purchase_id: purchaseId, reason, ...(v.message ? { message: v.message } : {}) });
+        out(JSON.stringify(view, null, 2));
+        return 0;
+      }
       default:
         err(`unknown command ${cmd}\n${USAGE}`);
         return 2;
@@ -125,4 +157,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
 function hexKey(hex: string): Uint8Array {
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new UsageError('BUYER_CHECKPOINT_KEY must be 64 hex characters');
   return Uint8Array.from(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+}
+
+async function packageVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
 }

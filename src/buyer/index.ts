@@ -8,3 +8,5 @@ export {
 } from './checkpoint-store.js';
 export { verifyPaidReport, verifySavedReport, SAVED_REPORT_FORMAT, type SavedReport, type VerifyResult } from './verify-report.js';
 export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-headers.js';
+export { claimKeepingStore } from './claim-keeping-store.js';
+export { requestRefund } from './refund-request.js';

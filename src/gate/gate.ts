@@ -20,6 +20,7 @@ import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
 import { gateEntry, type GateQuotedInput, type GateReadings } from './report.js';
 import { verifySiwxHeader } from './siwx.js';
 import { unavailability } from '../rsl/unavailability.js';
+import { SIWX_STATEMENT } from './siwx-challenge.js';
 
 // POST /v1/rights/ingestion-gate as an application service. Everything that can be refused without
 // the network is refused before anything is fetched or stored, in this order:
@@ -54,7 +55,8 @@ export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<Gat
   const key = requireServiceRequestKey(call.serviceRequest);
   const { payer } = checkPaymentIntent(call.paymentIntent, { gateUrl, inputSha256: n.input_sha256, network: deps.terms.network });
   const proof = await verifySiwxHeader(call.siwx, { gateUrl, key, inputSha256: n.input_sha256, network: deps.terms.network }, deps.now());
-  if (!proof.ok) throw new Refusal(proof.code, proof.message, { reason: proof.reason });
+  // The statement a buyer must sign travels with every sign-in refusal: a client can be written from the answers alone.
+  if (!proof.ok) throw new Refusal(proof.code, proof.message, { reason: proof.reason, statement: SIWX_STATEMENT });
   if (proof.signer !== payer) {
     throw new Refusal('SIWX_SIGNER_NOT_PAYER', 'the sign-in proof is signed by another address than the payment intent\'s payer; nothing was stored or charged');
   }

@@ -25,7 +25,7 @@ const invalid = (reason: string, message: string): SiwxCheck => ({ ok: false, co
 
 export async function verifySiwxHeader(header: string | undefined, b: SiwxBinding, now: Date): Promise<SiwxCheck> {
   if (!header) {
-    return { ok: false, code: 'SIWX_REQUIRED', reason: 'missing', message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; see GET /openapi.json` };
+    return { ok: false, code: 'SIWX_REQUIRED', reason: 'missing', message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; its statement is details.statement; docs/wire.md §8` };
   }
   let parsed: unknown;
   try {
@@ -41,7 +41,7 @@ export async function verifySiwxHeader(header: string | undefined, b: SiwxBindin
   if (p.domain !== expected.domain) return invalid('domain_mismatch', `domain must be ${expected.domain}`);
   if (p.uri !== expected.uri) return invalid('uri_mismatch', `uri must be the gate endpoint ${expected.uri}`);
   if (p.chainId !== expected.chainId) return invalid('chain_mismatch', `chainId must be ${expected.chainId}`);
-  if (p.statement !== expected.statement) return invalid('statement_mismatch', 'statement must be the profile statement (see docs)');
+  if (p.statement !== expected.statement) return invalid('statement_mismatch', 'statement must be exactly details.statement (docs/wire.md §8)');
   if (p.nonce !== expected.nonce) return invalid('nonce_mismatch', 'nonce must be the 48 hex digits of the bound payment nonce of this request (same key and input)');
   if (JSON.stringify(p.resources ?? []) !== JSON.stringify(expected.resources)) return invalid('resources_mismatch', 'resources must be [gate URL, urn:service-request:input-sha256:<input_sha256>]');
   const t = Math.floor(now.getTime() / 1000);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Refusal } from '../refusal.js';
 import { errorBody } from './errors.js';
 import { presentRefusal } from './status-of.js';
+import { requestIdOf } from './request-id.js';
 import type { Logger } from '../log.js';
 
 export interface AppDeps {
@@ -12,13 +13,15 @@ export interface AppDeps {
   routers: Router[];
   /** Run after error mapping and before any route (e.g. rate limits). */
   middleware?: Koa.Middleware[];
+  /** Middleware outside everything else, in order (request metrics, CORS). */
+  outer?: Koa.Middleware[];
 }
 
 /** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error shape; logs without secrets. */
 function errorMiddleware(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const started = performance.now();
-    const requestId = randomUUID();
+    const requestId = requestIdOf(ctx);
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
@@ -49,6 +52,7 @@ function errorMiddleware(log: Logger): Koa.Middleware {
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.proxy = false;
+  for (const m of deps.outer ?? []) app.use(m);
   app.use(errorMiddleware(deps.log));
   for (const m of deps.middleware ?? []) app.use(m);
   const health = new Router();

@@ -1,19 +1,12 @@
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
 import { buyerFor } from './support/buyer-world.js';
+import { runBuyerCli } from './support/run-cli.js';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
-const run = (args: string[], env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
+const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env, 60_000);
 
 let w: DemoWorld;
 let dir: string;

@@ -20,7 +20,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>, sink?: (chunk: string) => void): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', METRICS_LISTEN: '127.0.0.1:0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -11,6 +11,7 @@ import {
 } from '../../contract/ingestion-gate.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
+import { withOperations } from './openapi-operations.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -56,7 +57,7 @@ const paymentResponses = {
 export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, codec] of Object.entries(COMPONENTS)) schemas[name] = jsonSchemaOf(codec);
-  return {
+  return withOperations({
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: {
@@ -177,5 +178,5 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       },
     },
     components: { schemas, parameters, headers },
-  };
+  });
 }

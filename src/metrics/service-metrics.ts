@@ -1,0 +1,42 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import { registerEventLoopLag } from './event-loop-lag.js';
+
+// The service's Prometheus metrics, one registry per running service (tests start several services
+// in one process, so nothing goes into prom-client's global registry). Labels are bounded sets only:
+// route templates, status codes, outcome names. Never a purchase id, claim, nonce or URL.
+//
+//   const metrics = createServiceMetrics();
+//   metrics.settlements.inc({ outcome: 'success' });
+//   await metrics.registry.metrics(); // the text exposition format
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly settlements: Counter<'outcome'>;
+  readonly recoveryPasses: Counter<'result'>;
+  readonly recoveryResumes: Counter;
+  readonly rslFetches: Counter<'channel' | 'outcome'>;
+  /** Stops the event-loop monitor. */
+  close(): void;
+}
+
+export function createServiceMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  return {
+    registry,
+    close: registerEventLoopLag(registry),
+    httpDuration: new Histogram({
+      name: 'rights_http_request_duration_seconds',
+      help: 'HTTP request duration on the public port, by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      // Capabilities answer in about a millisecond; a paid redemption waits for a block.
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    settlements: new Counter({ name: 'rights_settlements_total', help: 'Settlement attempts by outcome (success, failed, ambiguous, error)', labelNames: ['outcome'], registers }),
+    recoveryPasses: new Counter({ name: 'rights_recovery_passes_total', help: 'Recovery passes run by this instance, by result (ok, skipped, failed)', labelNames: ['result'], registers }),
+    recoveryResumes: new Counter({ name: 'rights_recovery_resumes_total', help: 'Purchases resumed by recovery passes', registers }),
+    rslFetches: new Counter({ name: 'rights_rsl_fetches_total', help: 'RSL discovery fetches by channel and outcome (HTTP status class, cached, or the fetch error code)', labelNames: ['channel', 'outcome'], registers }),
+  };
+}
