@@ -40,64 +40,131 @@ const GLOBAL: OptionKinds = { 'data-dir': 'string' };
 
 /** Each command with its usage lines: [synopsis, what it does] (a long synopsis puts the text on the next line). */
 const COMMANDS: Record<string, CommandEntry> = {
-  replay: { run: replay, options: JSON_ONLY, usage: [['replay [--json]', 'empty and rebuild every read model from the first event']] },
-  audit: { run: audit, options: { purchase: 'string', json: 'boolean' }, usage: [['audit [--purchase <id>] [--json]', 'check every purchase stream\'s invariants (exit 1 on a violation)']] },
-  queue: { run: queue, options: JSON_ONLY, usage: [['queue [--json]', 'the investigation queue: held and stuck purchases with their history']] },
+  replay: {
+    run: replay,
+    options: JSON_ONLY,
+    usage: [['replay [--json]', 'empty and rebuild every read model from the first event']],
+  },
+  audit: {
+    run: audit,
+    options: { purchase: 'string', json: 'boolean' },
+    usage: [['audit [--purchase <id>] [--json]', "check every purchase stream's invariants (exit 1 on a violation)"]],
+  },
+  queue: {
+    run: queue,
+    options: JSON_ONLY,
+    usage: [['queue [--json]', 'the investigation queue: held and stuck purchases with their history']],
+  },
   purchases: {
     run: purchases,
     options: { status: 'string', since: 'string', origin: 'string', limit: 'string', json: 'boolean' },
-    usage: [['purchases [--status S] [--since DATE] [--origin O] [--limit N] [--json]', 'purchases from the report view, newest first (DATE: YYYY-MM-DD or ISO time; N: 1..10000)']],
+    usage: [
+      [
+        'purchases [--status S] [--since DATE] [--origin O] [--limit N] [--json]',
+        'purchases from the report view, newest first (DATE: YYYY-MM-DD or ISO time; N: 1..10000)',
+      ],
+    ],
   },
-  show: { run: show, options: JSON_ONLY, usage: [['show <id> [--json]', 'one purchase: its report-view row, every event of its stream, its refund request']] },
+  show: {
+    run: show,
+    options: JSON_ONLY,
+    usage: [['show <id> [--json]', 'one purchase: its report-view row, every event of its stream, its refund request']],
+  },
   move: {
     run: move,
     options: { to: 'string', note: 'string', operator: 'string', settlement: 'string', json: 'boolean' },
-    usage: [['move <purchase-id> --to <target> --note "…" --operator <name> [--settlement \'<json>\']',
-      'move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)']],
+    usage: [
+      [
+        'move <purchase-id> --to <target> --note "…" --operator <name> [--settlement \'<json>\']',
+        'move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)',
+      ],
+    ],
   },
   refunds: {
     run: refunds,
-    options: { all: 'boolean', json: 'boolean', decision: 'string', note: 'string', operator: 'string', tx: 'string', amount: 'string' },
+    options: {
+      all: 'boolean',
+      json: 'boolean',
+      decision: 'string',
+      note: 'string',
+      operator: 'string',
+      tx: 'string',
+      amount: 'string',
+    },
     usage: [
       ['refunds [--all] [--json]', 'refund requests waiting for an operator (--all: every one)'],
       ['refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>', ''],
-      ['refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>', 'record a refund the operator transferred by hand (the service never sends one)'],
+      [
+        'refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>',
+        'record a refund the operator transferred by hand (the service never sends one)',
+      ],
     ],
   },
   compliance: {
     run: compliance,
     options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean' },
     usage: [
-      ['compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]', 'delivered reports for auditors, streamed to FILE (mode 0600) or stdout'],
-      ['compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]', 'the daily totals as one HTML page'],
+      [
+        'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]',
+        'delivered reports for auditors, streamed to FILE (mode 0600) or stdout',
+      ],
+      [
+        'compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',
+        'the daily totals as one HTML page',
+      ],
     ],
   },
-  keys: { run: keys, options: JSON_ONLY, usage: [['keys [--json]', 'the evidence public key (never the seed)'], ['keys generate [--json]', 'new EVIDENCE_KEY, CHECKPOINT_KEY and CLAIM_SECRET for production']] },
+  keys: {
+    run: keys,
+    options: JSON_ONLY,
+    usage: [
+      ['keys [--json]', 'the evidence public key (never the seed)'],
+      ['keys generate [--json]', 'new EVIDENCE_KEY, CHECKPOINT_KEY and CLAIM_SECRET for production'],
+    ],
+  },
   console: {
     run: consoleCommand,
     options: { port: 'string', json: 'boolean' },
     here: true,
-    usage: [['console [--port N] [--json]', 'the operator console of the running service, on a loopback URL (runs until Ctrl-C)']],
+    usage: [
+      [
+        'console [--port N] [--json]',
+        'the operator console of the running service, on a loopback URL (runs until Ctrl-C)',
+      ],
+    ],
   },
 };
 
 const COLUMN = 61;
 const usageLines = (lines: readonly (readonly [string, string])[]): string =>
-  lines.map(([synopsis, what]) => {
-    if (!what) return `  ${synopsis}`;
-    return synopsis.length < COLUMN - 1 ? `  ${synopsis.padEnd(COLUMN)}${what}` : `  ${synopsis}\n  ${' '.repeat(COLUMN)}${what}`;
-  }).join('\n');
+  lines
+    .map(([synopsis, what]) => {
+      if (!what) return `  ${synopsis}`;
+      return synopsis.length < COLUMN - 1
+        ? `  ${synopsis.padEnd(COLUMN)}${what}`
+        : `  ${synopsis}\n  ${' '.repeat(COLUMN)}${what}`;
+    })
+    .join('\n');
 
 const IDS = '<id>/<purchase-id>: the 64 hex characters, purchase-<id>, or a unique prefix of at least 4 (git style)';
 const USAGE = `usage: npm run ops -- <command> [--data-dir DIR]   (<command> --help: that command alone)
-${Object.values(COMMANDS).map((c) => usageLines(c.usage)).join('\n')}
+${Object.values(COMMANDS)
+  .map((c) => usageLines(c.usage))
+  .join('\n')}
 ${IDS}`;
 function commandUsage(name: string): string {
   const lines = usageLines(COMMANDS[name]!.usage);
   return `usage: npm run ops -- ${name} …\n${lines}${/<(purchase-)?id>/.test(lines) ? `\n${IDS}` : ''}`;
 }
 
-export async function runCli(argv: readonly string[], io: { out: (l: string) => void; err: (l: string) => void } = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: { out: (l: string) => void; err: (l: string) => void } = {
+    out: (l) => process.stdout.write(l + '\n'),
+    err: (l) => process.stderr.write(l + '\n'),
+  },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     (name ? io.out : io.err)(USAGE);
@@ -133,7 +200,8 @@ export async function runCli(argv: readonly string[], io: { out: (l: string) => 
  */
 export async function runAttached(argv: readonly string[], ctx: OperatorContext): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name !== undefined && Object.hasOwn(COMMANDS, name) && !COMMANDS[name]!.here ? COMMANDS[name]! : undefined;
+  const command =
+    name !== undefined && Object.hasOwn(COMMANDS, name) && !COMMANDS[name]!.here ? COMMANDS[name]! : undefined;
   if (!name || !command) {
     ctx.err(`unknown command ${name ?? ''}\n${USAGE}`);
     return EXIT.cannotRun;
@@ -151,7 +219,8 @@ export async function runAttached(argv: readonly string[], ctx: OperatorContext)
 
 function failed(name: string, err: unknown, io: { err: (l: string) => void }): number {
   if (err instanceof UsageError) io.err(`${name}: ${err.message}\n${commandUsage(name)}`);
-  else if (err instanceof ConfigError || err instanceof OperatorStoreLocked || err instanceof OperatorNoStore) io.err(err.message);
+  else if (err instanceof ConfigError || err instanceof OperatorStoreLocked || err instanceof OperatorNoStore)
+    io.err(err.message);
   else io.err(`${name} failed: ${(err as Error).message ?? String(err)}`);
   return EXIT.cannotRun;
 }
@@ -161,7 +230,9 @@ function failed(name: string, err: unknown, io: { err: (l: string) => void }): n
  * `--out` made absolute, since the service's working directory is not the operator's.
  */
 function toArgv(args: ParsedArgs): string[] {
-  const flags = [...args.flags].map(([k, v]) => (v === true ? `--${k}` : `--${k}=${k === 'out' ? path.resolve(v) : v}`));
+  const flags = [...args.flags].map(([k, v]) =>
+    v === true ? `--${k}` : `--${k}=${k === 'out' ? path.resolve(v) : v}`,
+  );
   return [...flags, '--', ...args.positionals];
 }
 

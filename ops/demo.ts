@@ -18,6 +18,7 @@ async function main(): Promise<number> {
   say('starting devnet, HTTPS publishers and the service …');
   const w = await startDemoWorld();
   try {
+    // biome-ignore lint/suspicious/noExplicitAny: the demo prints a few fields of the live capabilities document
     const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
     const evidenceKey = caps.evidence.keys[0] as { key_id: string; public_key: string };
     say(`service     ${w.url}`);
@@ -37,7 +38,9 @@ async function main(): Promise<number> {
       checkpointStore: memoryCheckpointStore(),
       log: (e: BuyerLogEvent) => {
         const { step, ...rest } = e;
-        const fields = Object.entries(rest).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${String(v).length > 20 && k === 'purchase_id' ? `${String(v).slice(0, 12)}…` : v}`);
+        const fields = Object.entries(rest)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${k}=${String(v).length > 20 && k === 'purchase_id' ? `${String(v).slice(0, 12)}…` : v}`);
         say(`    · ${step.padEnd(16)} ${fields.join(' ')}`);
       },
     });
@@ -65,7 +68,9 @@ async function main(): Promise<number> {
         say(`    buyer balance ${usdc(before)} → ${usdc(after)}`);
         if (r.classification !== c.expect || before - after !== BigInt(result.amount_micro)) failures++;
       } else if (result.status === 'unavailable') {
-        say(`  ✔ available:false (${result.reason}), charged ${result.charge_micro}; buyer balance unchanged: ${before === after}`);
+        say(
+          `  ✔ available:false (${result.reason}), charged ${result.charge_micro}; buyer balance unchanged: ${before === after}`,
+        );
         if (c.expect !== 'unavailable' || before !== after) failures++;
       } else {
         say(`  ✘ held: ${result.reason}`);
@@ -87,7 +92,11 @@ async function main(): Promise<number> {
       say(`    transfer ${gate.transaction}: ${usdc(gate.amount_micro)} ${gate.payer} → ${w.devnet.payTo}`);
       say(`    buyer balance ${usdc(before)} → ${usdc(after)}`);
       const expected = cases.map((c) => (c.expect === 'unavailable' ? 'NO_MACHINE_READABLE_DECLARATION' : c.expect));
-      if (JSON.stringify(gate.classifications.map((r) => r.classification)) !== JSON.stringify(expected) || before - after !== BigInt(gate.amount_micro)) failures++;
+      if (
+        JSON.stringify(gate.classifications.map((r) => r.classification)) !== JSON.stringify(expected) ||
+        before - after !== BigInt(gate.amount_micro)
+      )
+        failures++;
     } else {
       say(`  ✘ ${gate.status}: ${'reason' in gate ? gate.reason : ''}`);
       failures++;
@@ -103,14 +112,23 @@ async function main(): Promise<number> {
     const delivered = results.filter((r) => r.result.status === 'delivered').length + gateDelivered;
     if (transfers.length !== delivered) failures++;
     say();
-    say(failures === 0 ? `demo OK: ${results.length} classifications, one ingestion-gate report, ${transfers.length} transfers` : `demo FAILED: ${failures} unexpected outcome(s)`);
+    say(
+      failures === 0
+        ? `demo OK: ${results.length} classifications, one ingestion-gate report, ${transfers.length} transfers`
+        : `demo FAILED: ${failures} unexpected outcome(s)`,
+    );
     return failures === 0 ? 0 : 1;
   } finally {
     await w.close();
   }
 }
 
-main().then((code) => { process.exitCode = code; }, (err) => {
-  process.stderr.write(`demo failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`demo failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

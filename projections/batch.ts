@@ -56,8 +56,14 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
       reports.set(e.purchase_id, after);
       changedReports.add(e.purchase_id);
       const q = queueChange(before, after, e);
-      if (q && 'put' in q) { queuePut.set(e.purchase_id, q.put); queueRemove.delete(e.purchase_id); }
-      if (q && 'remove' in q) { queuePut.delete(e.purchase_id); queueRemove.add(e.purchase_id); }
+      if (q && 'put' in q) {
+        queuePut.set(e.purchase_id, q.put);
+        queueRemove.delete(e.purchase_id);
+      }
+      if (q && 'remove' in q) {
+        queuePut.delete(e.purchase_id);
+        queueRemove.add(e.purchase_id);
+      }
     } else {
       const after = applyToRefundRow(refunds.get(e.purchase_id), e);
       if (!after) continue;
@@ -71,8 +77,14 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
   const add = (c: DailyContribution | undefined) => {
     if (!c) return;
     const d = daily.get(c.key);
-    if (!d) { daily.set(c.key, { ...c }); return; }
-    d.reports += c.reports; d.amount_micro += c.amount_micro; d.held += c.held; d.refunded += c.refunded;
+    if (!d) {
+      daily.set(c.key, { ...c });
+      return;
+    }
+    d.reports += c.reports;
+    d.amount_micro += c.amount_micro;
+    d.held += c.held;
+    d.refunded += c.refunded;
   };
   for (const id of touched) {
     if (!reports.get(id)?.delivered_at) continue; // no compliance row until delivered, and none is ever removed
@@ -90,6 +102,8 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     queuePut: [...queuePut.values()],
     queueRemove: [...queueRemove],
     compliance,
-    daily: [...daily.values()].filter((d) => d.reports !== 0 || d.amount_micro !== 0n || d.held !== 0 || d.refunded !== 0),
+    daily: [...daily.values()].filter(
+      (d) => d.reports !== 0 || d.amount_micro !== 0n || d.held !== 0 || d.refunded !== 0,
+    ),
   };
 }

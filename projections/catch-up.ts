@@ -8,7 +8,8 @@ import { changedRows, loadBatchRows, writePage } from './write-batch.js';
 // Large pages: fewer transactions, and fewer purchases whose events straddle two pages (written twice).
 export const PAGE_SIZE = 20_000;
 
-const decodePage = (raw: readonly RawFactEvent[]): FactEvent[] => raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
+const decodePage = (raw: readonly RawFactEvent[]): FactEvent[] =>
+  raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
 
 export interface CatchUpOptions {
   pageSize?: number;
@@ -24,7 +25,11 @@ export interface CatchUpOptions {
  * PostgreSQL the database writes while this process computes; PGlite takes turns, but the JSON and
  * the pure apply still overlap its work. Only one page's rows are ever held.
  */
-export async function catchUp(db: SqlDriver, feed: FactFeed, opts: CatchUpOptions = {}): Promise<{ position: bigint; events: number }> {
+export async function catchUp(
+  db: SqlDriver,
+  feed: FactFeed,
+  opts: CatchUpOptions = {},
+): Promise<{ position: bigint; events: number }> {
   const pageSize = opts.pageSize ?? PAGE_SIZE;
   let position = (await readCheckpoint(db)).position;
   let events = 0;
@@ -56,7 +61,11 @@ export async function catchUp(db: SqlDriver, feed: FactFeed, opts: CatchUpOption
 }
 
 /** Empties every read-model table and builds them again from the first event (secondary indexes last). */
-export async function rebuild(db: SqlDriver, feed: FactFeed, opts: CatchUpOptions = {}): Promise<{ position: bigint; events: number }> {
+export async function rebuild(
+  db: SqlDriver,
+  feed: FactFeed,
+  opts: CatchUpOptions = {},
+): Promise<{ position: bigint; events: number }> {
   await db.transaction((tx) => resetTables(tx, { indexes: false }));
   try {
     return await catchUp(db, feed, opts);

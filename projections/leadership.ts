@@ -27,12 +27,18 @@ export function startLeadership(opts: {
   let timer: NodeJS.Timeout | undefined;
   let wakeLoop: (() => void) | undefined;
   let firstTry!: () => void;
-  const settled = new Promise<void>((resolve) => { firstTry = resolve; });
-
-  const pause = (ms: number) => new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    wakeLoop = () => { clearTimeout(timer); resolve(); };
+  const settled = new Promise<void>((resolve) => {
+    firstTry = resolve;
   });
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      wakeLoop = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   const loop = (async () => {
     while (!stopped) {
@@ -42,8 +48,15 @@ export function startLeadership(opts: {
         opts.log?.warn({ err: { message: (err as Error).message } }, 'cannot try for leadership; retrying');
         lease = undefined;
       }
-      if (!lease) { firstTry(); await pause(retryMs); continue; }
-      if (stopped) { await lease.release(); break; }
+      if (!lease) {
+        firstTry();
+        await pause(retryMs);
+        continue;
+      }
+      if (stopped) {
+        await lease.release();
+        break;
+      }
       opts.log?.info({ lease: opts.name }, 'leading: running the read-model projector and the recovery worker');
       try {
         stopLeading = await opts.lead();
@@ -56,7 +69,13 @@ export function startLeadership(opts: {
         continue;
       }
       firstTry();
-      if (!stopped) await Promise.race([lease.lost, new Promise<void>((resolve) => { wakeLoop = resolve; })]);
+      if (!stopped)
+        await Promise.race([
+          lease.lost,
+          new Promise<void>((resolve) => {
+            wakeLoop = resolve;
+          }),
+        ]);
       const stopWork = stopLeading;
       stopLeading = undefined;
       await stopWork();

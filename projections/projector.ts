@@ -43,21 +43,33 @@ export function startProjector(opts: ProjectorOptions): Projector {
   let stopped = false;
   let rings = 0;
   let wake: (() => void) | undefined;
-  const ring = () => { rings++; wake?.(); };
+  const ring = () => {
+    rings++;
+    wake?.();
+  };
   const unlisten = opts.onAppend?.(ring);
   const waiters = new Set<{ position: bigint; resolve: () => void; reject: (e: Error) => void }>();
 
-  const sleep = (seen: number, ms: number) => new Promise<void>((resolve) => {
-    if (rings !== seen || stopped) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() { clearTimeout(timer); wake = undefined; resolve(); }
-    wake = done;
-  });
+  const sleep = (seen: number, ms: number) =>
+    new Promise<void>((resolve) => {
+      if (rings !== seen || stopped) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
 
   const advanced = (to: bigint) => {
     position = to;
     opts.onAdvance?.(to);
-    for (const w of [...waiters]) if (to >= w.position) { waiters.delete(w); w.resolve(); }
+    for (const w of [...waiters])
+      if (to >= w.position) {
+        waiters.delete(w);
+        w.resolve();
+      }
   };
 
   const loop = (async () => {
@@ -72,7 +84,8 @@ export function startProjector(opts: ProjectorOptions): Projector {
         failures = 0;
         if (done.events === 0) {
           await sleep(seen, pollMs);
-          if (rings !== seen && !stopped && coalesceMs > 0) await new Promise((resolve) => setTimeout(resolve, coalesceMs));
+          if (rings !== seen && !stopped && coalesceMs > 0)
+            await new Promise((resolve) => setTimeout(resolve, coalesceMs));
         }
       } catch (err) {
         if (stopped) break;
@@ -83,7 +96,10 @@ export function startProjector(opts: ProjectorOptions): Projector {
           continue;
         }
         failures++;
-        opts.log?.error({ err: { message: (err as Error).message, name: (err as Error).name }, failures }, 'read-model projection failed; retrying');
+        opts.log?.error(
+          { err: { message: (err as Error).message, name: (err as Error).name }, failures },
+          'read-model projection failed; retrying',
+        );
         position = -1n;
         await sleep(rings, Math.min(5_000, 100 * 2 ** failures));
       }
@@ -95,8 +111,21 @@ export function startProjector(opts: ProjectorOptions): Projector {
     reached(target, timeoutMs = 30_000) {
       if (position >= target) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const w = { position: target, resolve: () => { clearTimeout(timer); resolve(); }, reject: (e: Error) => { clearTimeout(timer); reject(e); } };
-        const timer = setTimeout(() => { waiters.delete(w); reject(new Error(`read models did not reach position ${target} within ${timeoutMs} ms (at ${position})`)); }, timeoutMs);
+        const w = {
+          position: target,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          reject: (e: Error) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(w);
+          reject(new Error(`read models did not reach position ${target} within ${timeoutMs} ms (at ${position})`));
+        }, timeoutMs);
         waiters.add(w);
       });
     },

@@ -23,7 +23,10 @@ export interface ReadModels {
   close(): Promise<void>;
 }
 
-export async function openReadModels(store: EventStoreWithProjections, opts: { readStoreUrl: string; log?: Logger }): Promise<ReadModels> {
+export async function openReadModels(
+  store: EventStoreWithProjections,
+  opts: { readStoreUrl: string; log?: Logger },
+): Promise<ReadModels> {
   // SQL stores keep the read models beside the events; EventStoreDB's go to the read store.
   let readStore: EventStoreWithProjections | undefined;
   let db = store.sql;
@@ -44,9 +47,14 @@ export async function openReadModels(store: EventStoreWithProjections, opts: { r
       const at = (await readCheckpoint(sql)).position;
       if (at >= position) return;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`read models did not reach position ${position} within ${timeoutMs} ms (at ${at})`);
+      if (left <= 0)
+        throw new Error(`read models did not reach position ${position} within ${timeoutMs} ms (at ${at})`);
       await new Promise<void>((resolve) => {
-        const wake = () => { clearTimeout(timer); local.delete(wake); resolve(); };
+        const wake = () => {
+          clearTimeout(timer);
+          local.delete(wake);
+          resolve();
+        };
         const timer = setTimeout(wake, Math.min(50, left));
         local.add(wake);
       });
@@ -58,7 +66,11 @@ export async function openReadModels(store: EventStoreWithProjections, opts: { r
     feed,
     waitFor,
     caughtUp: async (timeoutMs) => waitFor(await feed.head(), timeoutMs),
-    advanced: () => { for (const wake of [...local]) wake(); },
-    close: async () => { await readStore?.close(); },
+    advanced: () => {
+      for (const wake of [...local]) wake();
+    },
+    close: async () => {
+      await readStore?.close();
+    },
   };
 }

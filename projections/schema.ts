@@ -12,7 +12,13 @@ import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 export const READ_MODEL_VERSION = 1;
 export const CHECKPOINT = 'read-models';
 
-export const READ_MODEL_TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance', 'rm_compliance_daily'] as const;
+export const READ_MODEL_TABLES = [
+  'rm_purchases',
+  'rm_queue',
+  'rm_refunds',
+  'rm_compliance',
+  'rm_compliance_daily',
+] as const;
 
 const CREATE_TABLES = [
   `CREATE TABLE rm_purchases (
@@ -53,7 +59,10 @@ const CREATE_INDEXES = [
   `CREATE INDEX rm_compliance_day ON rm_compliance (delivered_day, purchase_id)`,
 ];
 
-export interface Checkpoint { version: number; position: bigint }
+export interface Checkpoint {
+  version: number;
+  position: bigint;
+}
 
 /**
  * Makes sure the read-model tables exist at READ_MODEL_VERSION. Several processes may start at once
@@ -62,9 +71,15 @@ export interface Checkpoint { version: number; position: bigint }
  */
 export async function ensureReadModels(db: SqlDriver): Promise<{ created: boolean }> {
   return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('rights-preflight.read-models'), hashtext(coalesce(current_schema(), '')))`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS rm_checkpoint (name text PRIMARY KEY, version integer NOT NULL, position bigint NOT NULL, updated timestamptz NOT NULL DEFAULT now())`);
-    const [row] = await tx.query<{ version: number }>(`SELECT version FROM rm_checkpoint WHERE name = $1`, [CHECKPOINT]);
+    await tx.query(
+      `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.read-models'), hashtext(coalesce(current_schema(), '')))`,
+    );
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS rm_checkpoint (name text PRIMARY KEY, version integer NOT NULL, position bigint NOT NULL, updated timestamptz NOT NULL DEFAULT now())`,
+    );
+    const [row] = await tx.query<{ version: number }>(`SELECT version FROM rm_checkpoint WHERE name = $1`, [
+      CHECKPOINT,
+    ]);
     if (row && Number(row.version) === READ_MODEL_VERSION) return { created: false };
     await resetTables(tx);
     return { created: true };
@@ -88,7 +103,10 @@ export async function createIndexes(tx: SqlQueryable): Promise<void> {
 }
 
 export async function readCheckpoint(db: SqlQueryable): Promise<Checkpoint> {
-  const [row] = await db.query<{ version: number; position: string }>(`SELECT version, position::text AS position FROM rm_checkpoint WHERE name = $1`, [CHECKPOINT]);
+  const [row] = await db.query<{ version: number; position: string }>(
+    `SELECT version, position::text AS position FROM rm_checkpoint WHERE name = $1`,
+    [CHECKPOINT],
+  );
   if (!row) throw new Error('read models are not set up (ensureReadModels was not run)');
   return { version: Number(row.version), position: BigInt(row.position) };
 }

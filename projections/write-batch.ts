@@ -32,14 +32,25 @@ export async function writePage(db: SqlDriver, from: bigint, to: bigint, changes
  * The rows a page touches: from `carry` (the previous page's changed rows, possibly not committed
  * yet) where it has them, from the tables otherwise.
  */
-export async function loadBatchRows(q: SqlQueryable, events: readonly FactEvent[], carry?: BatchRows): Promise<BatchRows> {
+export async function loadBatchRows(
+  q: SqlQueryable,
+  events: readonly FactEvent[],
+  carry?: BatchRows,
+): Promise<BatchRows> {
   const need = rowsToLoad(events);
-  const fromTables = (ids: string[], carried: ReadonlyMap<string, unknown> | undefined) => (carried ? ids.filter((id) => !carried.has(id)) : ids);
+  const fromTables = (ids: string[], carried: ReadonlyMap<string, unknown> | undefined) =>
+    carried ? ids.filter((id) => !carried.has(id)) : ids;
   const reports = await loadRows<ReportRow>(q, 'rm_purchases', fromTables(need.reports, carry?.reports));
   const refunds = await loadRows<RefundRow>(q, 'rm_refunds', fromTables(need.refunds, carry?.refunds));
   if (carry) {
-    for (const id of need.reports) { const row = carry.reports.get(id); if (row) reports.set(id, row); }
-    for (const id of need.refunds) { const row = carry.refunds.get(id); if (row) refunds.set(id, row); }
+    for (const id of need.reports) {
+      const row = carry.reports.get(id);
+      if (row) reports.set(id, row);
+    }
+    for (const id of need.refunds) {
+      const row = carry.refunds.get(id);
+      if (row) refunds.set(id, row);
+    }
   }
   return { reports, refunds };
 }
@@ -63,30 +74,98 @@ async function moveCheckpoint(tx: SqlQueryable, from: bigint, to: bigint): Promi
   if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
 }
 
-async function loadRows<Row extends { purchase_id: string; updated_position: string }>(q: SqlQueryable, table: string, ids: string[]): Promise<Map<string, Row>> {
+async function loadRows<Row extends { purchase_id: string; updated_position: string }>(
+  q: SqlQueryable,
+  table: string,
+  ids: string[],
+): Promise<Map<string, Row>> {
   const rows = new Map<string, Row>();
   if (ids.length === 0) return rows;
-  const [r] = await q.query<{ page: string | null }>(`SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`, [ids]);
-  for (const row of JSON.parse(r?.page ?? '[]') as Row[]) rows.set(row.purchase_id, { ...row, updated_position: String(row.updated_position) });
+  const [r] = await q.query<{ page: string | null }>(
+    `SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`,
+    [ids],
+  );
+  for (const row of JSON.parse(r?.page ?? '[]') as Row[])
+    rows.set(row.purchase_id, { ...row, updated_position: String(row.updated_position) });
   return rows;
 }
 
 const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
-  'purchase_id', 'status', 'submissions', 'locked_from', 'sku', 'resource', 'origin', 'purpose', 'user_class', 'tier', 'geo',
-  'classification', 'decision', 'observed_at', 'rsl_document_sha256', 'price_micro', 'expires_at', 'quoted_at', 'payer',
-  'settled_amount_micro', 'network', 'transaction', 'evidence_key_id', 'report_sha256', 'evidence_sha256',
-  'delivery_proof_sha256', 'delivered_at', 'lock_reason', 'updated_position',
+  'purchase_id',
+  'status',
+  'submissions',
+  'locked_from',
+  'sku',
+  'resource',
+  'origin',
+  'purpose',
+  'user_class',
+  'tier',
+  'geo',
+  'classification',
+  'decision',
+  'observed_at',
+  'rsl_document_sha256',
+  'price_micro',
+  'expires_at',
+  'quoted_at',
+  'payer',
+  'settled_amount_micro',
+  'network',
+  'transaction',
+  'evidence_key_id',
+  'report_sha256',
+  'evidence_sha256',
+  'delivery_proof_sha256',
+  'delivered_at',
+  'lock_reason',
+  'updated_position',
 ];
-const REFUND_COLUMNS: readonly (keyof RefundRow)[] = ['purchase_id', 'status', 'reason', 'amount_micro', 'requested_at', 'reviewed_at', 'paid_transaction', 'updated_position'];
+const REFUND_COLUMNS: readonly (keyof RefundRow)[] = [
+  'purchase_id',
+  'status',
+  'reason',
+  'amount_micro',
+  'requested_at',
+  'reviewed_at',
+  'paid_transaction',
+  'updated_position',
+];
 const QUEUE_COLUMNS = ['purchase_id', 'kind', 'reason', 'details', 'locked_from', 'since_position', 'since'];
 const COMPLIANCE_COLUMNS = [
-  'purchase_id', 'sku', 'resource', 'origin', 'purpose', 'user_class', 'geo', 'classification', 'decision', 'observed_at',
-  'rsl_document_sha256', 'evidence_key_id', 'report_sha256', 'evidence_sha256', 'delivery_proof_sha256', 'payer',
-  'amount_micro', 'network', 'transaction', 'delivered_at', 'delivered_day', 'held', 'held_reason', 'refund_status',
+  'purchase_id',
+  'sku',
+  'resource',
+  'origin',
+  'purpose',
+  'user_class',
+  'geo',
+  'classification',
+  'decision',
+  'observed_at',
+  'rsl_document_sha256',
+  'evidence_key_id',
+  'report_sha256',
+  'evidence_sha256',
+  'delivery_proof_sha256',
+  'payer',
+  'amount_micro',
+  'network',
+  'transaction',
+  'delivered_at',
+  'delivered_day',
+  'held',
+  'held_reason',
+  'refund_status',
 ];
 
 /** One multi-row upsert: the rows travel as one JSON array and become records in the database. */
-async function upsert(tx: SqlQueryable, table: string, columns: readonly string[], rows: readonly object[]): Promise<void> {
+async function upsert(
+  tx: SqlQueryable,
+  table: string,
+  columns: readonly string[],
+  rows: readonly object[],
+): Promise<void> {
   if (rows.length === 0) return;
   const cols = columns.join(', ');
   const updates = columns.filter((c) => c !== 'purchase_id');
@@ -100,9 +179,15 @@ async function upsert(tx: SqlQueryable, table: string, columns: readonly string[
 async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   await upsert(tx, 'rm_purchases', REPORT_COLUMNS, c.reports);
   await upsert(tx, 'rm_refunds', REFUND_COLUMNS, c.refunds);
-  if (c.queueRemove.length > 0) await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
+  if (c.queueRemove.length > 0)
+    await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
   await upsert(tx, 'rm_queue', QUEUE_COLUMNS, c.queuePut);
-  await upsert(tx, 'rm_compliance', COMPLIANCE_COLUMNS, c.compliance.map((r) => ({ ...r, delivered_day: dayOf(r.delivered_at) })));
+  await upsert(
+    tx,
+    'rm_compliance',
+    COMPLIANCE_COLUMNS,
+    c.compliance.map((r) => ({ ...r, delivered_day: dayOf(r.delivered_at) })),
+  );
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d (day, origin, purpose, classification, reports, amount_micro, held, refunded)
@@ -111,7 +196,11 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
        ON CONFLICT (day, origin, purpose, classification) DO UPDATE SET
          reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
          held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded`,
-      [JSON.stringify(c.daily.map(({ key: _key, amount_micro, ...d }) => ({ ...d, amount_micro: amount_micro.toString() })))],
+      [
+        JSON.stringify(
+          c.daily.map(({ key: _key, amount_micro, ...d }) => ({ ...d, amount_micro: amount_micro.toString() })),
+        ),
+      ],
     );
   }
 }

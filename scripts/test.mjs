@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 
 const args = ['ava', '--tap', ...process.argv.slice(2)];
 const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
-let pass = 0, fail = 0, skip = 0, todo = 0, buffer = '';
+let pass = 0,
+  fail = 0,
+  skip = 0,
+  todo = 0,
+  buffer = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   buffer += chunk.toString('utf8');
@@ -16,7 +20,10 @@ child.stdout.on('data', (chunk) => {
     const m = /^# (pass|fail|skip|todo) (\d+)/.exec(line);
     if (m) {
       const n = Number(m[2]);
-      if (m[1] === 'pass') pass = n; else if (m[1] === 'fail') fail = n; else if (m[1] === 'skip') skip = n; else todo = n;
+      if (m[1] === 'pass') pass = n;
+      else if (m[1] === 'fail') fail = n;
+      else if (m[1] === 'skip') skip = n;
+      else todo = n;
     }
   }
 });

@@ -20,26 +20,45 @@ const PortString = new t.Type<number, string, unknown>(
 const PositiveIntString = new t.Type<number, string, unknown>(
   'PositiveInt',
   (u): u is number => typeof u === 'number',
-  (u, c) => (typeof u === 'string' && /^[1-9][0-9]{0,9}$/.test(u) ? t.success(Number(u)) : t.failure(u, c, 'must be a positive integer')),
+  (u, c) =>
+    typeof u === 'string' && /^[1-9][0-9]{0,9}$/.test(u)
+      ? t.success(Number(u))
+      : t.failure(u, c, 'must be a positive integer'),
   String,
 );
 const BoolString = new t.Type<boolean, string, unknown>(
   'Bool',
   (u): u is boolean => typeof u === 'boolean',
-  (u, c) => (u === 'true' || u === '1' ? t.success(true) : u === 'false' || u === '0' || u === '' ? t.success(false) : t.failure(u, c, 'must be true or false')),
+  (u, c) =>
+    u === 'true' || u === '1'
+      ? t.success(true)
+      : u === 'false' || u === '0' || u === ''
+        ? t.success(false)
+        : t.failure(u, c, 'must be true or false'),
   String,
 );
 const Hex32Key = new t.Type<string, string, unknown>(
   'Hex32Key',
   (u): u is string => typeof u === 'string',
-  (u, c) => (typeof u === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(u) ? t.success(u.replace(/^0x/, '').toLowerCase()) : t.failure(u, c, 'must be 32 bytes as 64 hex characters')),
+  (u, c) =>
+    typeof u === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(u)
+      ? t.success(u.replace(/^0x/, '').toLowerCase())
+      : t.failure(u, c, 'must be 32 bytes as 64 hex characters'),
   String,
 );
 const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
 const Url = new t.Type<string, string, unknown>(
   'Url',
   (u): u is string => typeof u === 'string',
-  (u, c) => { if (typeof u !== 'string') return t.failure(u, c, 'must be a URL'); try { new URL(u); return t.success(u); } catch { return t.failure(u, c, 'must be a URL'); } },
+  (u, c) => {
+    if (typeof u !== 'string') return t.failure(u, c, 'must be a URL');
+    try {
+      new URL(u);
+      return t.success(u);
+    } catch {
+      return t.failure(u, c, 'must be a URL');
+    }
+  },
   String,
 );
 const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
@@ -124,7 +143,10 @@ export type Config = {
 } & DeployConfig;
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, readonly problem: string) {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
     super(`configuration: ${variable} ${problem}`);
   }
 }
@@ -133,7 +155,9 @@ export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 
 /** Decodes the environment; throws ConfigError naming the first wrong variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in ConfigEnv.props && v !== undefined && v !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in ConfigEnv.props && v !== undefined && v !== ''),
+  );
   const decoded = ConfigEnv.decode(present);
   if (isLeft(decoded)) {
     const first = decoded.left[0]!;
@@ -143,10 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = decoded.right;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   const settlement = e.SETTLEMENT ?? 'self';
-  if (settlement === 'facilitator' && !e.FACILITATOR_URL) throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
+  if (settlement === 'facilitator' && !e.FACILITATOR_URL)
+    throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
   const production = env.NODE_ENV === 'production';
   // The development devnet is never started in production or beside a configured chain.
-  if (e.DEVNET === 'auto' && production) throw new ConfigError('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
+  if (e.DEVNET === 'auto' && production)
+    throw new ConfigError('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
   if (e.DEVNET === 'auto' && e.RPC_URL) throw new ConfigError('DEVNET', 'cannot be auto when RPC_URL is set');
   return {
     production,
@@ -189,21 +215,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 const MIN_OPERATOR_TOKEN = 16;
 
 /** OPERATOR_LISTEN must be a loopback address and port, and then OPERATOR_TOKEN must be set. */
-function operatorSettings(dataDir: string, listen: string | undefined, token: string | undefined): Pick<Config, 'operatorSocket' | 'operatorListen' | 'operatorToken'> {
+function operatorSettings(
+  dataDir: string,
+  listen: string | undefined,
+  token: string | undefined,
+): Pick<Config, 'operatorSocket' | 'operatorListen' | 'operatorToken'> {
   const operatorSocket = path.join(dataDir, 'operator.sock');
-  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN) throw new ConfigError('OPERATOR_TOKEN', `must be at least ${MIN_OPERATOR_TOKEN} characters`);
+  if (token !== undefined && token.length < MIN_OPERATOR_TOKEN)
+    throw new ConfigError('OPERATOR_TOKEN', `must be at least ${MIN_OPERATOR_TOKEN} characters`);
   if (listen === undefined) return { operatorSocket, operatorListen: undefined, operatorToken: token };
   const m = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\]):(\d{1,5})$/.exec(listen);
-  if (!m || Number(m[2]) > 65535) throw new ConfigError('OPERATOR_LISTEN', `is invalid (${JSON.stringify(listen)}): must be a loopback address and port like 127.0.0.1:8403`);
-  if (token === undefined) throw new ConfigError('OPERATOR_TOKEN', 'is required when OPERATOR_LISTEN is set (the bearer token of the operator API on TCP)');
-  return { operatorSocket, operatorListen: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) }, operatorToken: token };
+  if (!m || Number(m[2]) > 65535)
+    throw new ConfigError(
+      'OPERATOR_LISTEN',
+      `is invalid (${JSON.stringify(listen)}): must be a loopback address and port like 127.0.0.1:8403`,
+    );
+  if (token === undefined)
+    throw new ConfigError(
+      'OPERATOR_TOKEN',
+      'is required when OPERATOR_LISTEN is set (the bearer token of the operator API on TCP)',
+    );
+  return {
+    operatorSocket,
+    operatorListen: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) },
+    operatorToken: token,
+  };
 }
 
 /** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
 export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };
 
 /** The chain the development devnet supplies (src/devnet-child.ts) where the environment names none. */
-export interface DevnetChain { rpcUrl: string; payTo: `0x${string}`; relayerPrivateKey: `0x${string}` }
+export interface DevnetChain {
+  rpcUrl: string;
+  payTo: `0x${string}`;
+  relayerPrivateKey: `0x${string}`;
+}
 
 /**
  * The service's configuration: the environment's chain settings, each missing one taken from the
@@ -214,16 +261,21 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
   const rpcUrl = config.rpcUrl ?? devnet?.rpcUrl;
   const payTo = config.payTo ?? devnet?.payTo;
   const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
-  if (!rpcUrl) throw new ConfigError('RPC_URL', 'is required (DEVNET=off or NODE_ENV=production: no development devnet)');
+  if (!rpcUrl)
+    throw new ConfigError('RPC_URL', 'is required (DEVNET=off or NODE_ENV=production: no development devnet)');
   if (!payTo) throw new ConfigError('PAY_TO', 'is required outside the development devnet');
-  if (config.settlement === 'self' && !relayerPrivateKey) throw new ConfigError('RELAYER_PRIVATE_KEY', 'is required when SETTLEMENT=self');
+  if (config.settlement === 'self' && !relayerPrivateKey)
+    throw new ConfigError('RELAYER_PRIVATE_KEY', 'is required when SETTLEMENT=self');
   return { ...config, rpcUrl, payTo, relayerPrivateKey };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {
   const out: Record<string, { address: string; port: number }> = {};
   if (!value) return out;
-  for (const item of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z0-9.-]+):(127\.\d+\.\d+\.\d+|localhost):(\d{1,5})$/i.exec(item);
     if (!m) throw new ConfigError('FETCH_CONNECT_TO', `entry "${item}" must look like host:127.0.0.1:port`);
     out[m[1]!.toLowerCase()] = { address: m[2]!, port: Number(m[3]) };

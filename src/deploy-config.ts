@@ -21,7 +21,10 @@ const BrowserOrigins = originListCodec('BrowserOrigins', 'http or https', 'https
 const Milliseconds = new t.Type<number, string, unknown>(
   'Milliseconds',
   (u): u is number => typeof u === 'number',
-  (u, c) => (typeof u === 'string' && /^(0|[1-9][0-9]{0,6})$/.test(u) ? t.success(Number(u)) : t.failure(u, c, 'must be milliseconds 0..9999999')),
+  (u, c) =>
+    typeof u === 'string' && /^(0|[1-9][0-9]{0,6})$/.test(u)
+      ? t.success(Number(u))
+      : t.failure(u, c, 'must be milliseconds 0..9999999'),
   String,
 );
 

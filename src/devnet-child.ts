@@ -19,10 +19,23 @@ export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
   const devnet = await startDevnetProcess();
   let stopping = false;
   devnet.child.once('exit', (code, signal) => {
-    if (!stopping) log.error({ pid: devnet.child.pid, code, signal }, 'development devnet exited; payments cannot settle until the service is restarted');
+    if (!stopping)
+      log.error(
+        { pid: devnet.child.pid, code, signal },
+        'development devnet exited; payments cannot settle until the service is restarted',
+      );
   });
   // Development keys of the local chain only (Hardhat's public test keys), printed for the demo.
-  log.info({ devnet_rpc_url: devnet.rpcUrl, devnet_pid: devnet.child.pid, usdc: devnet.usdc, pay_to: devnet.payTo, buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`) }, 'development devnet started (test keys, no real funds)');
+  log.info(
+    {
+      devnet_rpc_url: devnet.rpcUrl,
+      devnet_pid: devnet.child.pid,
+      usdc: devnet.usdc,
+      pay_to: devnet.payTo,
+      buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`),
+    },
+    'development devnet started (test keys, no real funds)',
+  );
   // The block a third-party buyer needs (RPC URL, chain id, USDC, funded test accounts), for people.
   process.stderr.write(devChainBlock(devnet));
   return {

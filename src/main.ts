@@ -22,11 +22,28 @@ async function main() {
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
   const devnet = config.devnet === 'auto' ? await (await import('./devnet-child.js')).startDevnetChild(log) : undefined;
-  const service = await startService(serviceConfig(config, devnet?.chain), log, crashPoint ? {
-    crashAt: (point) => { if (point === crashPoint) process.kill(process.pid, 'SIGKILL'); },
-  } : {}).catch(async (err) => { await devnet?.stop(); throw err; });
-  log.info({ url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid }, 'rights preflight service listening');
-  stopOnSignals(async () => { await service.stop(); await devnet?.stop(); }, log);
+  const service = await startService(
+    serviceConfig(config, devnet?.chain),
+    log,
+    crashPoint
+      ? {
+          crashAt: (point) => {
+            if (point === crashPoint) process.kill(process.pid, 'SIGKILL');
+          },
+        }
+      : {},
+  ).catch(async (err) => {
+    await devnet?.stop();
+    throw err;
+  });
+  log.info(
+    { url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid },
+    'rights preflight service listening',
+  );
+  stopOnSignals(async () => {
+    await service.stop();
+    await devnet?.stop();
+  }, log);
 }
 
 main().catch((err) => {

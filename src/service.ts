@@ -86,7 +86,11 @@ export interface ServiceOptions {
  * wires: settings are checked by config.ts, the chain is whatever RPC URL the configuration names
  * (main.ts starts the development devnet as a child process and passes its URL).
  */
-export async function startService(config: ServiceConfig, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+export async function startService(
+  config: ServiceConfig,
+  log: Logger,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
   await mkdir(config.dataDir, { recursive: true });
   // Keys and secrets first: in production (NODE_ENV=production) a missing one is a start-up error
   // naming its variable, never a silently generated key; development generates them into DATA_DIR.
@@ -111,7 +115,10 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       maxTimeoutSeconds: 300,
     };
     // Either backend (SETTLEMENT=self|facilitator).
-    const settlement = createSettlement(config, options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {});
+    const settlement = createSettlement(
+      config,
+      options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {},
+    );
 
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
     cleanups.push(() => readModels.close());
@@ -120,7 +127,10 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     const listener = await listenFirst(config.port, config.host);
     const { server, url } = listener;
     cleanups.push(async () => {
-      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
     });
 
     const inflight = new InFlight<unknown>();
@@ -144,7 +154,8 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
     const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
       ...base,
       settlement: countedSettlement(settlement, metrics),
-      observe: (resource, purpose, userClass) => rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
+      observe: (resource, purpose, userClass) =>
+        rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
 
@@ -152,7 +163,11 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       { method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: config.rateLimits.inspect },
       { method: 'POST', path: '/v1/rights/quote', name: 'quote', limit: config.rateLimits.quote },
     ];
-    const inspectPool = createInspectPool({ size: config.inspectWorkers, maxQueue: config.inspectQueue, jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis });
+    const inspectPool = createInspectPool({
+      size: config.inspectWorkers,
+      maxQueue: config.inspectQueue,
+      jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis,
+    });
     cleanups.push(() => inspectPool.close());
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
     const capabilityDeps: CapabilitiesDeps = {
@@ -170,7 +185,10 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       log,
       ready: () => readiness.ready(),
       middleware: [rateLimitMiddleware(rateLimits)],
-      outer: [requestMetrics(metrics.httpDuration), ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined)],
+      outer: [
+        requestMetrics(metrics.httpDuration),
+        ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined),
+      ],
       routers: [
         inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
         quoteRouter(moneyDeps),
@@ -179,16 +197,23 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
         preflightRouter(moneyDeps),
         ingestionGateRouter(moneyDeps),
         refundsRouter(moneyDeps),
-        mcpRouter({ capabilities: () => buildCapabilities(capabilityDeps), quote: (req) => quote(moneyDeps, req, undefined) }),
+        mcpRouter({
+          capabilities: () => buildCapabilities(capabilityDeps),
+          quote: (req) => quote(moneyDeps, req, undefined),
+        }),
         openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
       ],
     });
     listener.server.on('clientError', answerClientError);
     listener.serve(app.callback());
     let httpClosed: Promise<void> | undefined;
-    const drainHttp = () => { readiness.markDraining(); return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs)); };
+    const drainHttp = () => {
+      readiness.markDraining();
+      return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs));
+    };
     cleanups.push(drainHttp);
-    const metricsServer = config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
+    const metricsServer =
+      config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
     if (metricsServer) cleanups.push(() => metricsServer.close());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
@@ -208,8 +233,18 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       name: 'read-models',
       log,
       lead: async () => {
-        const projector = startProjector({ db: readModels.db, feed: readModels.feed, log, onAdvance: () => readModels.advanced(), ...(store.onAppend ? { onAppend: (wake) => store.onAppend!(wake) } : {}) });
-        const recovery = startRecoveryWorker({ intervalMs: config.recoveryIntervalMs, log, pass: countedRecoveryPass(pass, metrics) });
+        const projector = startProjector({
+          db: readModels.db,
+          feed: readModels.feed,
+          log,
+          onAdvance: () => readModels.advanced(),
+          ...(store.onAppend ? { onAppend: (wake) => store.onAppend!(wake) } : {}),
+        });
+        const recovery = startRecoveryWorker({
+          intervalMs: config.recoveryIntervalMs,
+          log,
+          pass: countedRecoveryPass(pass, metrics),
+        });
         worker = recovery;
         return async () => {
           worker = undefined;
@@ -218,12 +253,22 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
         };
       },
     });
-    cleanups.push(async () => { await leadership.stop(); await inflight.drain(); });
+    cleanups.push(async () => {
+      await leadership.stop();
+      await inflight.drain();
+    });
     await leadership.settled;
     readiness.markReady();
 
     // Operators work beside the running service on their own listener, never the public one.
-    const operator = await startOperatorListener({ config, log, store, models: readModels, now: base.now, isLeader: () => leadership.isLeader() });
+    const operator = await startOperatorListener({
+      config,
+      log,
+      store,
+      models: readModels,
+      now: base.now,
+      isLeader: () => leadership.isLeader(),
+    });
     cleanups.push(() => operator.stop());
 
     return {
@@ -235,12 +280,15 @@ export async function startService(config: ServiceConfig, log: Logger, options: 
       readModels,
       isLeader: () => leadership.isLeader(),
       metricsUrl: metricsServer?.url,
-      recover: async () => { await worker?.runNow(); },
+      recover: async () => {
+        await worker?.runNow();
+      },
       operator: { socketPath: operator.socketPath, tcpUrl: operator.tcpUrl },
       async stop() {
         // Drain first: the listener closes and in-flight requests finish while the store is still open.
         await drainHttp();
-        for (const c of cleanups.reverse()) await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
+        for (const c of cleanups.reverse())
+          await c().catch((err) => log.warn({ err: { message: (err as Error).message } }, 'stop step failed'));
         cleanups.length = 0;
       },
     };

@@ -14,8 +14,14 @@ export function stopOnSignals(stop: () => Promise<void>, log: Logger): void {
     stopping = true;
     log.info({ signal }, 'stopping: draining in-flight requests');
     stop().then(
-      () => { log.info({ signal }, 'stopped'); process.exit(0); },
-      (err: unknown) => { log.error({ err: { message: (err as Error).message } }, 'stop failed'); process.exit(1); },
+      () => {
+        log.info({ signal }, 'stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err: { message: (err as Error).message } }, 'stop failed');
+        process.exit(1);
+      },
     );
   };
   process.on('SIGTERM', onSignal);

@@ -4,7 +4,9 @@
 // travels in the command's metadata, ids and appends are the command handler's.
 
 /** What every command carries besides its data: the time it is decided at. */
-export interface CommandMetadata { now: Date }
+export interface CommandMetadata {
+  now: Date;
+}
 
 /** A command of one stream: a body plus the metadata (`now`) it is decided with. */
 export type Command<Body> = Body & { metadata: CommandMetadata };

@@ -25,10 +25,13 @@ export async function consoleCommand(ctx: OperatorContext, args: ParsedArgs): Pr
   onlyFlags(args, ['port', 'json']);
   if (args.positionals.length > 0) throw new UsageError('console takes no arguments');
   const portText = stringFlag(args, 'port');
-  if (portText !== undefined && (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535)) throw new UsageError('--port must be a port number');
+  if (portText !== undefined && (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535))
+    throw new UsageError('--port must be a port number');
   const listener = await reachOperatorListener(ctx.config);
   if (!listener) {
-    ctx.err(`the service is not running (no operator listener at ${ctx.config.operatorSocket}${ctx.config.operatorListen ? ` or ${ctx.config.operatorListen.host}:${ctx.config.operatorListen.port}` : ''}): start it with npm start`);
+    ctx.err(
+      `the service is not running (no operator listener at ${ctx.config.operatorSocket}${ctx.config.operatorListen ? ` or ${ctx.config.operatorListen.host}:${ctx.config.operatorListen.port}` : ''}): start it with npm start`,
+    );
     return EXIT.cannotRun;
   }
   const proxy = await startConsoleProxy(listener, Number(portText ?? 0));
@@ -42,7 +45,10 @@ export async function consoleCommand(ctx: OperatorContext, args: ParsedArgs): Pr
   return EXIT.ok;
 }
 
-export async function startConsoleProxy(listener: OperatorListener, port = 0): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startConsoleProxy(
+  listener: OperatorListener,
+  port = 0,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const key = randomBytes(24).toString('base64url');
   let host = '';
   const server = http.createServer((req, res) => void forward(req, res));
@@ -66,8 +72,22 @@ export async function startConsoleProxy(listener: OperatorListener, port = 0): P
     const headers: http.OutgoingHttpHeaders = {};
     for (const name of ['accept', 'content-type'] as const) if (req.headers[name]) headers[name] = req.headers[name];
     try {
-      const upstream = await operatorRequest(listener, { method: req.method ?? 'GET', path: `${url.pathname}${url.search}`, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
-      res.writeHead(upstream.statusCode ?? 502, pick(upstream.headers, ['content-type', 'content-length', 'location', 'cache-control', 'content-security-policy']));
+      const upstream = await operatorRequest(listener, {
+        method: req.method ?? 'GET',
+        path: `${url.pathname}${url.search}`,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      });
+      res.writeHead(
+        upstream.statusCode ?? 502,
+        pick(upstream.headers, [
+          'content-type',
+          'content-length',
+          'location',
+          'cache-control',
+          'content-security-policy',
+        ]),
+      );
       upstream.pipe(res);
     } catch (err) {
       refuse(res, 502, `the operator listener did not answer: ${(err as Error).message}`);
@@ -75,12 +95,19 @@ export async function startConsoleProxy(listener: OperatorListener, port = 0): P
   }
 
   server.listen(port, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
   const { port: bound } = server.address() as AddressInfo;
   host = `127.0.0.1:${bound}`;
   return {
     url: `http://${host}/console?key=${key}`,
-    stop: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -19,10 +19,15 @@ const PROBE_MS = 2_000;
 export async function reachOperatorListener(config: Config): Promise<OperatorListener | undefined> {
   const candidates: OperatorListener[] = [];
   if (existsSync(config.operatorSocket)) candidates.push({ kind: 'socket', socketPath: config.operatorSocket });
-  if (config.operatorListen && config.operatorToken) candidates.push({ kind: 'tcp', ...config.operatorListen, token: config.operatorToken });
+  if (config.operatorListen && config.operatorToken)
+    candidates.push({ kind: 'tcp', ...config.operatorListen, token: config.operatorToken });
   for (const listener of candidates) {
     // A socket file left by a killed service refuses the connection: then the store is free.
-    const res = await operatorRequest(listener, { method: 'GET', path: `${OPERATOR_API}/health`, timeoutMs: PROBE_MS }).catch(() => undefined);
+    const res = await operatorRequest(listener, {
+      method: 'GET',
+      path: `${OPERATOR_API}/health`,
+      timeoutMs: PROBE_MS,
+    }).catch(() => undefined);
     if (res) {
       res.resume();
       if (res.statusCode === 200) return listener;
@@ -41,12 +46,19 @@ export interface OperatorRequest {
 
 /** One request to the listener; resolves with the response (its body still to be read). */
 export function operatorRequest(listener: OperatorListener, r: OperatorRequest): Promise<http.IncomingMessage> {
-  const where = listener.kind === 'socket' ? { socketPath: listener.socketPath } : { host: listener.host, port: listener.port };
+  const where =
+    listener.kind === 'socket' ? { socketPath: listener.socketPath } : { host: listener.host, port: listener.port };
   const auth = listener.kind === 'tcp' ? { authorization: `Bearer ${listener.token}` } : {};
   return new Promise((resolve, reject) => {
-    const req = http.request({ ...where, method: r.method, path: r.path, headers: { ...r.headers, ...auth, host: 'operator.local' } }, resolve);
+    const req = http.request(
+      { ...where, method: r.method, path: r.path, headers: { ...r.headers, ...auth, host: 'operator.local' } },
+      resolve,
+    );
     req.once('error', reject);
-    if (r.timeoutMs) req.setTimeout(r.timeoutMs, () => req.destroy(new Error(`the operator listener did not answer within ${r.timeoutMs} ms`)));
+    if (r.timeoutMs)
+      req.setTimeout(r.timeoutMs, () =>
+        req.destroy(new Error(`the operator listener did not answer within ${r.timeoutMs} ms`)),
+      );
     req.end(r.body);
   });
 }

@@ -9,7 +9,11 @@ import { operatorRequest, type OperatorListener } from './operator-listener.js';
 
 const CANNOT_RUN = 2;
 
-export async function relayCommand(listener: OperatorListener, argv: readonly string[], io: { out: (l: string) => void; err: (l: string) => void }): Promise<number> {
+export async function relayCommand(
+  listener: OperatorListener,
+  argv: readonly string[],
+  io: { out: (l: string) => void; err: (l: string) => void },
+): Promise<number> {
   const res = await operatorRequest(listener, {
     method: 'POST',
     path: `${OPERATOR_API}/cli`,

@@ -19,14 +19,19 @@ const rsl = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>
 </rsl>
 `;
 const page = (title: string) => ({ body: `<html><head><title>${title}</title></head><body>${title}</body></html>` });
-const robots = (host: string) => ({ type: 'text/plain', body: `User-agent: *\nAllow: /\nLicense: https://${host}/license.xml\n` });
+const robots = (host: string) => ({
+  type: 'text/plain',
+  body: `User-agent: *\nAllow: /\nLicense: https://${host}/license.xml\n`,
+});
 const license = (body: string) => ({ type: 'application/rsl+xml', body: rsl(body) });
 
 export function demoSite(): OriginSite {
   return {
     'open.demo.example': {
       '/robots.txt': robots('open.demo.example'),
-      '/license.xml': license('<permits type="usage">ai-input ai-index search</permits><prohibits type="usage">ai-train</prohibits><payment type="free"/>'),
+      '/license.xml': license(
+        '<permits type="usage">ai-input ai-index search</permits><prohibits type="usage">ai-train</prohibits><payment type="free"/>',
+      ),
       '/articles/climate': page('Climate'),
       '/articles/weather': page('Weather'),
       '/articles/oceans': page('Oceans'),

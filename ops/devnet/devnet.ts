@@ -2,8 +2,19 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
-  createPublicClient, createWalletClient, custom, defineChain, getAddress, http, numberToHex, parseAbi, parseEther,
-  type Chain, type Hex, type PublicClient, type Transport,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  getAddress,
+  http,
+  numberToHex,
+  parseAbi,
+  parseEther,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ROLE_KEYS, DEV_KEYS } from './accounts.js';
@@ -20,7 +31,10 @@ export { BASE_USDC, MULTICALL3, DEV_KEYS };
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-export interface DevAccount { address: Hex; privateKey: Hex }
+export interface DevAccount {
+  address: Hex;
+  privateKey: Hex;
+}
 
 /** What a devnet is, wherever it runs (this process or another). */
 export interface DevnetInfo {
@@ -56,9 +70,13 @@ export interface DevnetOptions {
   buyerFundsMicro?: bigint;
 }
 
-export const devnetChain = (rpcUrl: string): Chain => defineChain({
-  id: 8453, name: 'devnet-base', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } },
-});
+export const devnetChain = (rpcUrl: string): Chain =>
+  defineChain({
+    id: 8453,
+    name: 'devnet-base',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
 
 const account = (privateKey: Hex): DevAccount => ({ address: privateKeyToAccount(privateKey).address, privateKey });
 
@@ -98,7 +116,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const chain = devnetChain(rpc.url);
     const pub = createPublicClient({ chain, transport }) as PublicClient;
     const admin = createWalletClient({ account: privateKeyToAccount(info.admin.privateKey), chain, transport });
-    const setCode = async (address: Hex, code: Hex) => { await provider.request({ method: 'hardhat_setCode', params: [address, code] }); };
+    const setCode = async (address: Hex, code: Hex) => {
+      await provider.request({ method: 'hardhat_setCode', params: [address, code] });
+    };
     await deployUsdcAtBaseAddress(admin, pub, setCode);
     await deployMulticall3(admin, pub, setCode);
 
@@ -108,7 +128,13 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       await provider.request({ method: 'hardhat_setBalance', params: [b.address, numberToHex(parseEther('100'))] });
       await ops.mint(b.address, funds);
     }
-    return { ...info, ...ops, async stop() { await rpc.close(); } };
+    return {
+      ...info,
+      ...ops,
+      async stop() {
+        await rpc.close();
+      },
+    };
   } catch (err) {
     await rpc.close();
     throw err;
@@ -122,7 +148,11 @@ const tokenAbi = parseAbi([
 ]);
 
 /** mint / balanceOf / transfers against a devnet, in this process or (by URL) in another one. */
-export function devnetOperations(info: Pick<DevnetInfo, 'rpcUrl' | 'admin' | 'usdc'>, transport: Transport = http(info.rpcUrl), chain = devnetChain(info.rpcUrl)) {
+export function devnetOperations(
+  info: Pick<DevnetInfo, 'rpcUrl' | 'admin' | 'usdc'>,
+  transport: Transport = http(info.rpcUrl),
+  chain = devnetChain(info.rpcUrl),
+) {
   const pub = createPublicClient({ chain, transport });
   const admin = createWalletClient({ account: privateKeyToAccount(info.admin.privateKey), chain, transport });
   // The admin key mints one transaction at a time so its own account nonces never collide.
@@ -130,16 +160,28 @@ export function devnetOperations(info: Pick<DevnetInfo, 'rpcUrl' | 'admin' | 'us
   return {
     mint(to: Hex, amountMicro: bigint): Promise<void> {
       const run = queue.then(async () => {
-        const hash = await admin.writeContract({ address: info.usdc, abi: tokenAbi, functionName: 'mint', args: [to, amountMicro] });
+        const hash = await admin.writeContract({
+          address: info.usdc,
+          abi: tokenAbi,
+          functionName: 'mint',
+          args: [to, amountMicro],
+        });
         const receipt = await pub.waitForTransactionReceipt({ hash });
         if (receipt.status !== 'success') throw new Error('devnet: mint failed');
       });
       queue = run.catch(() => {});
       return run;
     },
-    balanceOf: (address: Hex) => pub.readContract({ address: info.usdc, abi: tokenAbi, functionName: 'balanceOf', args: [address] }),
+    balanceOf: (address: Hex) =>
+      pub.readContract({ address: info.usdc, abi: tokenAbi, functionName: 'balanceOf', args: [address] }),
     async transfers(from: Hex, to: Hex) {
-      const logs = await pub.getLogs({ address: info.usdc, event: tokenAbi[2], args: { from, to }, fromBlock: 0n, toBlock: 'latest' });
+      const logs = await pub.getLogs({
+        address: info.usdc,
+        event: tokenAbi[2],
+        args: { from, to },
+        fromBlock: 0n,
+        toBlock: 'latest',
+      });
       return logs.map((l) => ({ transaction: l.transactionHash, value: l.args.value!, blockNumber: l.blockNumber }));
     },
   };

@@ -9,10 +9,23 @@ import { createRelayerFacilitator } from '../../src/payment/settlement/relayer-f
 // @x402/evm exact scheme against a devnet. It is the "remote facilitator" the `facilitator`
 // settlement backend talks to in tests and the demo. Loopback only; it logs nothing.
 
-export interface FacilitatorServer { url: string; relayer: Hex; close(): Promise<void> }
+export interface FacilitatorServer {
+  url: string;
+  relayer: Hex;
+  close(): Promise<void>;
+}
 
-export async function startFacilitatorServer(o: { rpcUrl: string; relayerPrivateKey: Hex; network: string; port?: number }): Promise<FacilitatorServer> {
-  const relayer = createRelayerFacilitator({ rpcUrl: o.rpcUrl, relayerPrivateKey: o.relayerPrivateKey, network: o.network });
+export async function startFacilitatorServer(o: {
+  rpcUrl: string;
+  relayerPrivateKey: Hex;
+  network: string;
+  port?: number;
+}): Promise<FacilitatorServer> {
+  const relayer = createRelayerFacilitator({
+    rpcUrl: o.rpcUrl,
+    relayerPrivateKey: o.relayerPrivateKey,
+    network: o.network,
+  });
   const f = relayer.facilitator;
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -20,17 +33,32 @@ export async function startFacilitatorServer(o: { rpcUrl: string; relayerPrivate
   };
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (req.method === 'GET' && path === '/supported') { json(res, 200, f.getSupported()); return; }
-    if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle')) { json(res, 404, { error: 'not found' }); return; }
+    if (req.method === 'GET' && path === '/supported') {
+      json(res, 200, f.getSupported());
+      return;
+    }
+    if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle')) {
+      json(res, 404, { error: 'not found' });
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       let body: { paymentPayload?: PaymentPayload; paymentRequirements?: PaymentRequirements };
-      try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { json(res, 400, { error: 'invalid JSON' }); return; }
-      if (typeof body?.paymentPayload !== 'object' || typeof body?.paymentRequirements !== 'object') { json(res, 400, { error: 'paymentPayload and paymentRequirements are required' }); return; }
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        json(res, 400, { error: 'invalid JSON' });
+        return;
+      }
+      if (typeof body?.paymentPayload !== 'object' || typeof body?.paymentRequirements !== 'object') {
+        json(res, 400, { error: 'paymentPayload and paymentRequirements are required' });
+        return;
+      }
       try {
         if (path === '/verify') json(res, 200, await f.verify(body.paymentPayload, body.paymentRequirements));
-        else json(res, 200, (await relayer.track(() => f.settle(body.paymentPayload!, body.paymentRequirements!))).result);
+        else
+          json(res, 200, (await relayer.track(() => f.settle(body.paymentPayload!, body.paymentRequirements!))).result);
       } catch (err) {
         json(res, 500, { error: (err as Error).name });
       }

@@ -22,21 +22,42 @@ const started = Date.now();
 const devnet = await startDevnet({ port });
 let facilitator: FacilitatorServer | undefined;
 if (args.includes('--facilitator')) {
-  facilitator = await startFacilitatorServer({ rpcUrl: devnet.rpcUrl, relayerPrivateKey: devnet.facilitatorRelayer.privateKey, network: devnet.network });
+  facilitator = await startFacilitatorServer({
+    rpcUrl: devnet.rpcUrl,
+    relayerPrivateKey: devnet.facilitatorRelayer.privateKey,
+    network: devnet.network,
+  });
 }
 const info = {
-  rpcUrl: devnet.rpcUrl, chainId: devnet.chainId, network: devnet.network, usdc: devnet.usdc, multicall3: devnet.multicall3,
-  admin: devnet.admin, relayer: devnet.relayer, facilitatorRelayer: devnet.facilitatorRelayer, payTo: devnet.payTo, buyers: devnet.buyers,
+  rpcUrl: devnet.rpcUrl,
+  chainId: devnet.chainId,
+  network: devnet.network,
+  usdc: devnet.usdc,
+  multicall3: devnet.multicall3,
+  admin: devnet.admin,
+  relayer: devnet.relayer,
+  facilitatorRelayer: devnet.facilitatorRelayer,
+  payTo: devnet.payTo,
+  buyers: devnet.buyers,
   ...(facilitator ? { facilitatorUrl: facilitator.url } : {}),
 };
 if (json) {
   process.stdout.write(`${JSON.stringify({ devnet: 'ready', ...info })}\n`);
 } else {
-  process.stdout.write(devChainBlock(devnet, [
-    ['Multicall3', devnet.multicall3],
-    ['RELAYER_KEY', `${devnet.relayer.privateKey}  (${devnet.relayer.address}; RELAYER_PRIVATE_KEY)`],
-    ...(facilitator ? [['FACILITATOR_URL', `${facilitator.url}  (SETTLEMENT=facilitator; its relayer ${facilitator.relayer})`] as [string, string]] : []),
-  ]));
+  process.stdout.write(
+    devChainBlock(devnet, [
+      ['Multicall3', devnet.multicall3],
+      ['RELAYER_KEY', `${devnet.relayer.privateKey}  (${devnet.relayer.address}; RELAYER_PRIVATE_KEY)`],
+      ...(facilitator
+        ? [
+            ['FACILITATOR_URL', `${facilitator.url}  (SETTLEMENT=facilitator; its relayer ${facilitator.relayer})`] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
+    ]),
+  );
   console.log(`devnet ready in ${Date.now() - started} ms; buyers hold 100 USDC and 100 ETH each. Ctrl-C to stop.`);
 }
 

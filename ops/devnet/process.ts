@@ -17,8 +17,19 @@ export interface DevnetProcess extends Devnet {
   facilitatorUrl?: string;
 }
 
-export async function startDevnetProcess(opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {}): Promise<DevnetProcess> {
-  const args = ['--import', 'tsx', MAIN, '--json', '--exit-with-parent', '--port', String(opts.port ?? 0), ...(opts.facilitator ? ['--facilitator'] : [])];
+export async function startDevnetProcess(
+  opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {},
+): Promise<DevnetProcess> {
+  const args = [
+    '--import',
+    'tsx',
+    MAIN,
+    '--json',
+    '--exit-with-parent',
+    '--port',
+    String(opts.port ?? 0),
+    ...(opts.facilitator ? ['--facilitator'] : []),
+  ];
   // Its own process group, so a Ctrl-C meant for the parent does not stop the chain under the parent's
   // drain (the parent stops it last); stdin is its lifeline: when the parent dies, it exits too.
   const child = spawn(process.execPath, args, {
@@ -30,8 +41,13 @@ export async function startDevnetProcess(opts: { port?: number; timeoutMs?: numb
   let err = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const info = await new Promise<DevnetInfo & { facilitatorUrl?: string }>((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`devnet process did not start in time:\n${err}`)); }, opts.timeoutMs ?? 60_000);
-    child.stderr!.on('data', (c: Buffer) => { err += c.toString('utf8'); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`devnet process did not start in time:\n${err}`));
+    }, opts.timeoutMs ?? 60_000);
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString('utf8');
+    });
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       const line = out.split('\n').find((l) => l.startsWith('{') && l.includes('"devnet":"ready"'));
@@ -40,7 +56,10 @@ export async function startDevnetProcess(opts: { port?: number; timeoutMs?: numb
       const { devnet: _ready, ...rest } = JSON.parse(line) as DevnetInfo & { devnet: string; facilitatorUrl?: string };
       resolve(rest);
     });
-    void exited.then(() => { clearTimeout(timer); reject(new Error(`devnet process exited before it was ready:\n${err}`)); });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`devnet process exited before it was ready:\n${err}`));
+    });
   });
   return {
     ...info,

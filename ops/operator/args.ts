@@ -26,16 +26,30 @@ export function wantsHelp(argv: readonly string[]): boolean {
 }
 
 export function parseArgs(argv: readonly string[], kinds: OptionKinds): ParsedArgs {
-  const options = Object.fromEntries(Object.entries({ ...kinds, [HELP]: 'boolean' as const }).map(([name, type]) => [name, { type, ...(name === HELP ? { short: 'h' } : {}) }]));
+  const options = Object.fromEntries(
+    Object.entries({ ...kinds, [HELP]: 'boolean' as const }).map(([name, type]) => [
+      name,
+      { type, ...(name === HELP ? { short: 'h' } : {}) },
+    ]),
+  );
   let parsed;
   try {
     parsed = parseArgv({ args: [...argv], options, allowPositionals: true, strict: true, tokens: false });
   } catch (err) {
-    const known = Object.keys(kinds).map((k) => `--${k}`).join(', ') || 'none';
+    const known =
+      Object.keys(kinds)
+        .map((k) => `--${k}`)
+        .join(', ') || 'none';
     const code = (err as { code?: string }).code;
     const option = /'(-[^' ]+)/.exec((err as Error).message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${option ?? ''} (expected ${known})`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(option && kinds[option.replace(/^--/, '')] === 'boolean' ? `${option} takes no value` : `${option ?? 'an option'} needs a value`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new UsageError(`unknown option ${option ?? ''} (expected ${known})`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+      throw new UsageError(
+        option && kinds[option.replace(/^--/, '')] === 'boolean'
+          ? `${option} takes no value`
+          : `${option ?? 'an option'} needs a value`,
+      );
     throw new UsageError((err as Error).message);
   }
   const flags = new Map<string, string | true>();
@@ -48,7 +62,8 @@ export function parseArgs(argv: readonly string[], kinds: OptionKinds): ParsedAr
 /** Refuses flags the command does not know. */
 export function onlyFlags(args: ParsedArgs, allowed: readonly string[]): void {
   for (const name of args.flags.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name} (expected ${allowed.map((a) => `--${a}`).join(', ') || 'none'})`);
+    if (!allowed.includes(name))
+      throw new UsageError(`unknown option --${name} (expected ${allowed.map((a) => `--${a}`).join(', ') || 'none'})`);
   }
 }
 
@@ -72,6 +87,7 @@ export function isCalendarDay(s: string): boolean {
 /** A flag holding a day (YYYY-MM-DD, UTC), or undefined when absent. */
 export function dayFlag(args: ParsedArgs, name: string): string | undefined {
   const v = stringFlag(args, name);
-  if (v !== undefined && !isCalendarDay(v)) throw new UsageError(`--${name} must be a day written YYYY-MM-DD (got ${JSON.stringify(v)})`);
+  if (v !== undefined && !isCalendarDay(v))
+    throw new UsageError(`--${name} must be a day written YYYY-MM-DD (got ${JSON.stringify(v)})`);
   return v;
 }

@@ -8,11 +8,21 @@ import { sameHex, type Violation } from './violation.js';
 // exists, describe a charge that purchase really carried (payer, amount, and the settlement transaction
 // when it names one), and never record a refund larger than that charge.
 
-export interface RefundAudit { purchase_id: string; status: string; events: number; violations: Violation[] }
+export interface RefundAudit {
+  purchase_id: string;
+  status: string;
+  events: number;
+  violations: Violation[];
+}
 
-export function auditRefundStream(stream: string, events: readonly RecordedEvent[], purchaseEvents: readonly RecordedEvent[]): RefundAudit {
+export function auditRefundStream(
+  stream: string,
+  events: readonly RecordedEvent[],
+  purchaseEvents: readonly RecordedEvent[],
+): RefundAudit {
   const violations: Violation[] = [];
-  const v = (e: RecordedEvent | undefined, check: string, message: string) => violations.push({ revision: e ? e.revision.toString() : '-', check, message });
+  const v = (e: RecordedEvent | undefined, check: string, message: string) =>
+    violations.push({ revision: e ? e.revision.toString() : '-', check, message });
   const id = stream.slice(REFUND_STREAM_PREFIX.length);
   for (const e of events) {
     if (isLeft(RefundEvent.decode({ type: e.type, data: e.data }))) v(e, 'codec', `${e.type} does not decode`);
@@ -22,22 +32,29 @@ export function auditRefundStream(stream: string, events: readonly RecordedEvent
     const s = foldRefund(events);
     status = s.status;
     const r = s.request;
-    if (r && r.purchase_id !== id) v(events[0], 'identity', `RefundRequested.purchase_id ${r.purchase_id} is not the stream's id`);
+    if (r && r.purchase_id !== id)
+      v(events[0], 'identity', `RefundRequested.purchase_id ${r.purchase_id} is not the stream's id`);
     if (purchaseEvents.length === 0) v(events[0], 'purchase', `no purchase stream for ${id}`);
     else if (r) {
       const p = fold(purchaseEvents);
       const charged = p.settled ?? p.checkpoint;
       if (!charged) v(events[0], 'charge', 'the purchase carries no checkpointed authorization or settlement');
       else {
-        if (charged.amount !== r.charge.amount_micro) v(events[0], 'charge', `requested charge ${r.charge.amount_micro} is not the purchase's ${charged.amount}`);
-        if (!sameHex(charged.payer, r.charge.payer)) v(events[0], 'charge', 'requested payer is not the purchase\'s payer');
+        if (charged.amount !== r.charge.amount_micro)
+          v(events[0], 'charge', `requested charge ${r.charge.amount_micro} is not the purchase's ${charged.amount}`);
+        if (!sameHex(charged.payer, r.charge.payer))
+          v(events[0], 'charge', "requested payer is not the purchase's payer");
       }
       if (r.charge.transaction !== null && (!p.settled || !sameHex(p.settled.transaction, r.charge.transaction))) {
         v(events[0], 'charge', `requested transaction ${r.charge.transaction} is not the purchase's settlement`);
       }
     }
     if (s.payment && r && BigInt(s.payment.amount_micro) > BigInt(r.charge.amount_micro)) {
-      v(events.at(-1), 'refund', `recorded refund ${s.payment.amount_micro} exceeds the charge ${r.charge.amount_micro}`);
+      v(
+        events.at(-1),
+        'refund',
+        `recorded refund ${s.payment.amount_micro} exceeds the charge ${r.charge.amount_micro}`,
+      );
     }
   } catch (err) {
     v(undefined, 'fold', `the stream does not fold: ${(err as Error).message}`);

@@ -26,10 +26,25 @@ import { sameHex, type Violation } from './violation.js';
 //   proof        the delivery proof and payment_settlement name the recorded settlement (tx, network, payer, amount)
 // and every refund-request stream (./audit-refund.ts): decodes, folds, names a charge its purchase carried.
 
-export interface StreamAudit { purchase_id: string; status: string; events: number; violations: Violation[] }
+export interface StreamAudit {
+  purchase_id: string;
+  status: string;
+  events: number;
+  violations: Violation[];
+}
 
 /** Field names that only a clear secret would use: the x402 authorization or the buyer's claim token. */
-const CLEAR_SECRET_KEYS = new Set(['claim_token', 'claimToken', 'x-service-claim', 'payment_signature', 'paymentSignature', 'PAYMENT-SIGNATURE', 'authorization', 'private_key', 'seed']);
+const CLEAR_SECRET_KEYS = new Set([
+  'claim_token',
+  'claimToken',
+  'x-service-claim',
+  'payment_signature',
+  'paymentSignature',
+  'PAYMENT-SIGNATURE',
+  'authorization',
+  'private_key',
+  'seed',
+]);
 
 function secretKeys(value: unknown, path: string[] = [], found: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v, i) => secretKeys(v, [...path, String(i)], found));
@@ -42,10 +57,10 @@ function secretKeys(value: unknown, path: string[] = [], found: string[] = []): 
   return found;
 }
 
-
 export function auditStream(stream: string, events: readonly RecordedEvent[], publicKeyHex: string): StreamAudit {
   const violations: Violation[] = [];
-  const v = (e: RecordedEvent | undefined, check: string, message: string) => violations.push({ revision: e ? e.revision.toString() : '-', check, message });
+  const v = (e: RecordedEvent | undefined, check: string, message: string) =>
+    violations.push({ revision: e ? e.revision.toString() : '-', check, message });
   const id = idOf(stream);
   let settlement: PurchaseEventData<'Settled'> | undefined;
   let settlements = 0;
@@ -54,7 +69,16 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
   for (const e of events) {
     const decoded = PurchaseEvent.decode({ type: e.type, data: e.data });
     if (isLeft(decoded)) {
-      const paths = [...new Set(decoded.left.map((err) => err.context.map((c) => c.key).filter(Boolean).join('.')))].slice(0, 5);
+      const paths = [
+        ...new Set(
+          decoded.left.map((err) =>
+            err.context
+              .map((c) => c.key)
+              .filter(Boolean)
+              .join('.'),
+          ),
+        ),
+      ].slice(0, 5);
       v(e, 'codec', `${e.type} does not decode (${paths.join(', ') || 'unknown type'})`);
       continue;
     }
@@ -63,11 +87,14 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
     const ev = decoded.right;
     switch (ev.type) {
       case 'Quoted':
-        if (ev.data.purchase_id !== id) v(e, 'identity', `Quoted.purchase_id ${ev.data.purchase_id} is not the stream's id`);
-        if (!verifyEnvelope(ev.data.signed_quote, publicKeyHex)) v(e, 'signatures', 'signed_quote does not verify with the evidence key');
+        if (ev.data.purchase_id !== id)
+          v(e, 'identity', `Quoted.purchase_id ${ev.data.purchase_id} is not the stream's id`);
+        if (!verifyEnvelope(ev.data.signed_quote, publicKeyHex))
+          v(e, 'signatures', 'signed_quote does not verify with the evidence key');
         break;
       case 'Offered':
-        if (!verifyEnvelope(ev.data.offer_receipt, publicKeyHex)) v(e, 'signatures', 'offer_receipt does not verify with the evidence key');
+        if (!verifyEnvelope(ev.data.offer_receipt, publicKeyHex))
+          v(e, 'signatures', 'offer_receipt does not verify with the evidence key');
         break;
       case 'Settled':
         settlements++;
@@ -76,8 +103,10 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
         break;
       case 'OperatorMoved':
         if (ev.data.target === 'accept_settlement' && ev.data.settlement) {
-          if (settlement && !sameHex(settlement.transaction, ev.data.settlement.transaction)) { settlements++; v(e, 'settled', `operator accepted a second settlement (${ev.data.settlement.transaction})`); }
-          else if (!settlement) settlements++;
+          if (settlement && !sameHex(settlement.transaction, ev.data.settlement.transaction)) {
+            settlements++;
+            v(e, 'settled', `operator accepted a second settlement (${ev.data.settlement.transaction})`);
+          } else if (!settlement) settlements++;
           settlement = ev.data.settlement;
         }
         break;
@@ -86,9 +115,14 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
         if (deliveries > 1) v(e, 'delivered', 'a second Delivered');
         const r = ev.data.response;
         if (!settlement) v(e, 'delivered', 'Delivered before any settlement');
-        if (!verifyEnvelope(r.evidence, publicKeyHex)) v(e, 'signatures', 'evidence does not verify with the evidence key');
-        if (!verifyEnvelope(r.delivery_proof, publicKeyHex)) v(e, 'signatures', 'delivery_proof does not verify with the evidence key');
-        for (const [name, env] of [['evidence', r.evidence], ['delivery_proof', r.delivery_proof]] as const) {
+        if (!verifyEnvelope(r.evidence, publicKeyHex))
+          v(e, 'signatures', 'evidence does not verify with the evidence key');
+        if (!verifyEnvelope(r.delivery_proof, publicKeyHex))
+          v(e, 'signatures', 'delivery_proof does not verify with the evidence key');
+        for (const [name, env] of [
+          ['evidence', r.evidence],
+          ['delivery_proof', r.delivery_proof],
+        ] as const) {
           const pid = env.payload.purchase_id;
           if (pid !== undefined && pid !== id) v(e, 'identity', `${name} names purchase ${String(pid)}`);
         }
@@ -96,12 +130,23 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
           const proof = (r.delivery_proof.payload.settlement ?? undefined) as Record<string, unknown> | undefined;
           if (!proof) v(e, 'proof', 'delivery_proof carries no settlement');
           else {
-            if (!sameHex(proof.transaction, settlement.transaction)) v(e, 'proof', `delivery_proof.settlement.transaction ${String(proof.transaction)} is not the settled ${settlement.transaction}`);
-            if (proof.network !== undefined && proof.network !== settlement.network) v(e, 'proof', `delivery_proof.settlement.network ${String(proof.network)} is not ${settlement.network}`);
-            if (proof.payer !== undefined && !sameHex(proof.payer, settlement.payer)) v(e, 'proof', 'delivery_proof.settlement.payer is not the settled payer');
-            if (proof.amount !== undefined && String(proof.amount) !== settlement.amount) v(e, 'proof', `delivery_proof.settlement.amount ${String(proof.amount)} is not ${settlement.amount}`);
+            if (!sameHex(proof.transaction, settlement.transaction))
+              v(
+                e,
+                'proof',
+                `delivery_proof.settlement.transaction ${String(proof.transaction)} is not the settled ${settlement.transaction}`,
+              );
+            if (proof.network !== undefined && proof.network !== settlement.network)
+              v(e, 'proof', `delivery_proof.settlement.network ${String(proof.network)} is not ${settlement.network}`);
+            if (proof.payer !== undefined && !sameHex(proof.payer, settlement.payer))
+              v(e, 'proof', 'delivery_proof.settlement.payer is not the settled payer');
+            if (proof.amount !== undefined && String(proof.amount) !== settlement.amount)
+              v(e, 'proof', `delivery_proof.settlement.amount ${String(proof.amount)} is not ${settlement.amount}`);
           }
-          if (!sameHex(r.payment_settlement.transaction, settlement.transaction) || r.payment_settlement.network !== settlement.network) {
+          if (
+            !sameHex(r.payment_settlement.transaction, settlement.transaction) ||
+            r.payment_settlement.network !== settlement.network
+          ) {
             v(e, 'proof', 'payment_settlement does not name the settled transaction');
           }
         }
@@ -133,14 +178,23 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     const out: StreamAudit[] = [];
     for (const s of streams) {
       const events = await store.readStream(s);
-      if (events.length === 0) out.push({ purchase_id: idOf(s), status: 'missing', events: 0, violations: [{ revision: '-', check: 'exists', message: `no stream ${s}` }] });
+      if (events.length === 0)
+        out.push({
+          purchase_id: idOf(s),
+          status: 'missing',
+          events: 0,
+          violations: [{ revision: '-', check: 'exists', message: `no stream ${s}` }],
+        });
       else out.push(auditStream(s, events, key.publicKeyHex));
     }
     const refundStreams = only ? [refundStream(only)] : await streamsNamed(store, REFUND_STREAM_PREFIX);
     const refundOut: RefundAudit[] = [];
     for (const s of refundStreams) {
       const events = await store.readStream(s);
-      if (events.length > 0) refundOut.push(auditRefundStream(s, events, await store.readStream(purchaseStream(s.slice(REFUND_STREAM_PREFIX.length)))));
+      if (events.length > 0)
+        refundOut.push(
+          auditRefundStream(s, events, await store.readStream(purchaseStream(s.slice(REFUND_STREAM_PREFIX.length)))),
+        );
     }
     return { audits: out, refunds: refundOut };
   };
@@ -154,9 +208,23 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
 
   const badRefunds = refunds.filter((a) => a.violations.length > 0);
   const bad = audits.filter((a) => a.violations.length > 0);
-  if (args.flags.has('json')) ctx.out(JSON.stringify({ key_id: key.keyId, purchases: audits.length, violations: [...bad, ...badRefunds].reduce((n, a) => n + a.violations.length, 0), audits, refunds }));
+  if (args.flags.has('json'))
+    ctx.out(
+      JSON.stringify({
+        key_id: key.keyId,
+        purchases: audits.length,
+        violations: [...bad, ...badRefunds].reduce((n, a) => n + a.violations.length, 0),
+        audits,
+        refunds,
+      }),
+    );
   else {
-    const rows = audits.map((a) => [shortId(a.purchase_id), a.status, String(a.events), a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`]);
+    const rows = audits.map((a) => [
+      shortId(a.purchase_id),
+      a.status,
+      String(a.events),
+      a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`,
+    ]);
     for (const l of table(['id', 'status', 'events', 'result'], rows)) ctx.out(l);
     const printViolations = (label: string, violations: Violation[]) => {
       ctx.out(`${label}:`);
@@ -167,10 +235,14 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
       printViolations(a.purchase_id, a.violations);
     }
     ctx.out('');
-    ctx.out(`audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`);
+    ctx.out(
+      `audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`,
+    );
     if (refunds.length > 0) {
       for (const a of badRefunds) printViolations(`refund-${a.purchase_id}`, a.violations);
-      ctx.out(`audited ${refunds.length} refund request stream(s): ${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`);
+      ctx.out(
+        `audited ${refunds.length} refund request stream(s): ${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`,
+      );
     }
   }
   return bad.length === 0 && badRefunds.length === 0 ? EXIT.ok : EXIT.finding;

@@ -37,11 +37,16 @@ export class OperatorNoStore extends Error {
 /** How long a command inside the service waits for the read models to include the latest event. */
 const ATTACHED_CATCH_UP_MS = 5_000;
 
-export async function withStore<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  ctx: OperatorContext,
+  work: (store: EventStoreWithProjections) => Promise<T>,
+): Promise<T> {
   if (ctx.attached) return work(ctx.attached.store);
   if (!(await storeExists(ctx.config.eventStoreUrl))) {
-    throw new OperatorNoStore(`NoStore: there is no event store at ${redactUrl(ctx.config.eventStoreUrl)} (DATA_DIR=${ctx.config.dataDir}); nothing was created. ` +
-      'Point DATA_DIR (or --data-dir) or EVENT_STORE_URL at the service\'s store.');
+    throw new OperatorNoStore(
+      `NoStore: there is no event store at ${redactUrl(ctx.config.eventStoreUrl)} (DATA_DIR=${ctx.config.dataDir}); nothing was created. ` +
+        "Point DATA_DIR (or --data-dir) or EVENT_STORE_URL at the service's store.",
+    );
   }
   let store: EventStoreWithProjections;
   try {
@@ -68,7 +73,10 @@ export async function withStore<T>(ctx: OperatorContext, work: (store: EventStor
  * The store and its read models, brought up to date first (the same projection code the service's
  * leader runs; the checkpoint's compare-and-set keeps this safe beside a running leader on PostgreSQL).
  */
-export async function withReadModels<T>(ctx: OperatorContext, work: (store: EventStoreWithProjections, models: ReadModels) => Promise<T>): Promise<T> {
+export async function withReadModels<T>(
+  ctx: OperatorContext,
+  work: (store: EventStoreWithProjections, models: ReadModels) => Promise<T>,
+): Promise<T> {
   if (ctx.attached) {
     await ctx.attached.models.caughtUp(ATTACHED_CATCH_UP_MS);
     return work(ctx.attached.store, ctx.attached.models);

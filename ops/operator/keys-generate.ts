@@ -17,7 +17,9 @@ export async function keysGenerate(ctx: OperatorContext, args: ParsedArgs): Prom
     return EXIT.ok;
   }
   ctx.out('# New production secrets: store them in your secret manager, never in the repository.');
-  ctx.out('# CHECKPOINT_KEY and CLAIM_SECRET must stay the same for as long as purchases exist (sealed checkpoints, claims).');
+  ctx.out(
+    '# CHECKPOINT_KEY and CLAIM_SECRET must stay the same for as long as purchases exist (sealed checkpoints, claims).',
+  );
   for (const [name, value] of Object.entries(hex)) ctx.out(`${name}=${value}`);
   ctx.out(`# evidence public key (buyers pin it): ${evidence.public_key}  key_id ${evidence.key_id}`);
   return EXIT.ok;

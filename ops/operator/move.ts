@@ -26,16 +26,40 @@ export type MoveOutcome =
  * `expectedRevision` (the revision the operator looked at, e.g. on the console) a stream that moved on
  * since is refused CONCURRENT_CHANGE before deciding: the operator decided on what they saw.
  */
-export async function movePurchase(store: EventStore, stream: string, data: PurchaseEventData<'OperatorMoved'>, now: Date, expectedRevision?: bigint): Promise<MoveOutcome> {
+export async function movePurchase(
+  store: EventStore,
+  stream: string,
+  data: PurchaseEventData<'OperatorMoved'>,
+  now: Date,
+  expectedRevision?: bigint,
+): Promise<MoveOutcome> {
   try {
-    const handled = await handleCommand(store, stream, purchaseDecider, (state) =>
-      (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }),
-      expectedRevision !== undefined ? { expectedRevision } : {});
+    const handled = await handleCommand(
+      store,
+      stream,
+      purchaseDecider,
+      (state) => (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }),
+      expectedRevision !== undefined ? { expectedRevision } : {},
+    );
     if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
-    return { moved: { from: handled.before.status, to: data.target, position: String(handled.position), revision: String(handled.revision) } };
+    return {
+      moved: {
+        from: handled.before.status,
+        to: data.target,
+        position: String(handled.position),
+        revision: String(handled.revision),
+      },
+    };
   } catch (err) {
-    if (err instanceof PurchaseRefused) return { refused: { code: err.code, message: err.message, details: err.details } };
-    if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: `the stream changed while deciding (${err.message}); run queue and try again` } };
+    if (err instanceof PurchaseRefused)
+      return { refused: { code: err.code, message: err.message, details: err.details } };
+    if (err instanceof WrongExpectedRevision)
+      return {
+        refused: {
+          code: 'CONCURRENT_CHANGE',
+          message: `the stream changed while deciding (${err.message}); run queue and try again`,
+        },
+      };
     throw err;
   }
 }
@@ -43,7 +67,8 @@ export async function movePurchase(store: EventStore, stream: string, data: Purc
 export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['to', 'note', 'operator', 'settlement', 'json']);
   const [id, ...extra] = args.positionals;
-  if (!id || extra.length > 0) throw new UsageError('usage: move <purchase-id> --to <target> --note "…" --operator <name>');
+  if (!id || extra.length > 0)
+    throw new UsageError('usage: move <purchase-id> --to <target> --note "…" --operator <name>');
   const purchase = parsePurchaseIdArg(id);
   const to = stringFlag(args, 'to');
   const note = stringFlag(args, 'note')?.trim();
@@ -55,26 +80,47 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
   const settlementJson = stringFlag(args, 'settlement');
   if (settlementJson !== undefined) {
     let parsed: unknown;
-    try { parsed = JSON.parse(settlementJson); } catch { throw new UsageError('--settlement must be JSON: {"network","transaction","payer","amount","block"}'); }
+    try {
+      parsed = JSON.parse(settlementJson);
+    } catch {
+      throw new UsageError('--settlement must be JSON: {"network","transaction","payer","amount","block"}');
+    }
     const decoded = SettledData.decode(parsed);
-    if (isLeft(decoded)) throw new UsageError('--settlement does not match the Settled event data {network, transaction, payer, amount, block}');
+    if (isLeft(decoded))
+      throw new UsageError(
+        '--settlement does not match the Settled event data {network, transaction, payer, amount, block}',
+      );
     settlement = decoded.right;
   }
 
   const now = ctx.now();
-  const data: PurchaseEventData<'OperatorMoved'> = { target: to, note, operator, at: now.toISOString(), ...(settlement ? { settlement } : {}) };
+  const data: PurchaseEventData<'OperatorMoved'> = {
+    target: to,
+    note,
+    operator,
+    at: now.toISOString(),
+    ...(settlement ? { settlement } : {}),
+  };
 
-  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId) =>
-    ({ purchaseId, ...(await movePurchase(store, streamName(purchaseId), data, now)) }));
+  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId) => ({
+    purchaseId,
+    ...(await movePurchase(store, streamName(purchaseId), data, now)),
+  }));
 
   if ('refused' in outcome) {
     const r = outcome.refused;
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: r }));
-    else ctx.err(`refused ${r.code}: ${r.message}${r.details && Object.keys(r.details).length ? ' ' + JSON.stringify(r.details) : ''}`);
+    else
+      ctx.err(
+        `refused ${r.code}: ${r.message}${r.details && Object.keys(r.details).length ? ' ' + JSON.stringify(r.details) : ''}`,
+      );
     return EXIT.finding;
   }
   const m = outcome.moved;
   if (args.flags.has('json')) ctx.out(JSON.stringify({ moved: { purchase_id: outcome.purchaseId, ...m } }));
-  else ctx.out(`moved ${streamName(outcome.purchaseId)}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`);
+  else
+    ctx.out(
+      `moved ${streamName(outcome.purchaseId)}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`,
+    );
   return EXIT.ok;
 }

@@ -32,19 +32,32 @@ export interface PurchaseIdRefusal {
 export function parsePurchaseIdArg(arg: string): PurchaseIdArg {
   const hex = (arg.startsWith(STREAM_PREFIX) ? arg.slice(STREAM_PREFIX.length) : arg).toLowerCase();
   if (!/^[0-9a-f]+$/.test(hex) || hex.length > HEX_ID) {
-    throw new UsageError(`${JSON.stringify(arg)} is not a purchase id: give the 64 hex characters (or purchase-<id>) or a unique prefix of at least ${MIN_PREFIX}`);
+    throw new UsageError(
+      `${JSON.stringify(arg)} is not a purchase id: give the 64 hex characters (or purchase-<id>) or a unique prefix of at least ${MIN_PREFIX}`,
+    );
   }
-  if (hex.length < MIN_PREFIX) throw new UsageError(`the purchase id prefix ${JSON.stringify(hex)} is too short: give at least ${MIN_PREFIX} hex characters`);
+  if (hex.length < MIN_PREFIX)
+    throw new UsageError(
+      `the purchase id prefix ${JSON.stringify(hex)} is too short: give at least ${MIN_PREFIX} hex characters`,
+    );
   return hex.length === HEX_ID ? { id: hex } : { prefix: hex };
 }
 
 /** The purchase the argument names, from the read models (the caller brought them up to date). */
-export async function resolvePurchaseId(db: SqlQueryable, arg: PurchaseIdArg): Promise<{ id: string } | { refused: PurchaseIdRefusal }> {
+export async function resolvePurchaseId(
+  db: SqlQueryable,
+  arg: PurchaseIdArg,
+): Promise<{ id: string } | { refused: PurchaseIdRefusal }> {
   const wanted = 'id' in arg ? arg.id : arg.prefix;
   const found = await purchaseIdsWithPrefix(db, wanted, MAX_CANDIDATES + 1);
   if (found.length === 1) return { id: found[0]! };
   if (found.length === 0) {
-    return { refused: { code: 'NO_SUCH_PURCHASE', message: 'id' in arg ? `no purchase ${wanted}` : `no purchase id starts with ${wanted}` } };
+    return {
+      refused: {
+        code: 'NO_SUCH_PURCHASE',
+        message: 'id' in arg ? `no purchase ${wanted}` : `no purchase id starts with ${wanted}`,
+      },
+    };
   }
   const candidates = found.slice(0, MAX_CANDIDATES);
   const count = found.length > MAX_CANDIDATES ? `more than ${MAX_CANDIDATES}` : String(found.length);

@@ -8,14 +8,17 @@ import { shortId, table } from './table.js';
 // `queue [--json]`: the investigation queue — held and lock_stuck purchases — from the read model,
 // each with its history read from its stream.
 
-export interface QueueEntry extends QueueItem { history: HistoryEntry[] }
+export interface QueueEntry extends QueueItem {
+  history: HistoryEntry[];
+}
 
 export async function queue(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['json']);
   if (args.positionals.length > 0) throw new UsageError('queue takes no arguments');
   const entries = await withReadModels(ctx, async (store, models) => {
     const out: QueueEntry[] = [];
-    for (const item of await queueItems(models.db)) out.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
+    for (const item of await queueItems(models.db))
+      out.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
     return out;
   });
 
@@ -27,14 +30,21 @@ export async function queue(ctx: OperatorContext, args: ParsedArgs): Promise<num
     ctx.out('the investigation queue is empty');
     return EXIT.ok;
   }
-  for (const l of table(['id', 'kind', 'reason', 'from', 'since'], entries.map((e) => [shortId(e.purchase_id), e.kind, e.reason, e.locked_from ?? '', e.since]))) ctx.out(l);
+  for (const l of table(
+    ['id', 'kind', 'reason', 'from', 'since'],
+    entries.map((e) => [shortId(e.purchase_id), e.kind, e.reason, e.locked_from ?? '', e.since]),
+  ))
+    ctx.out(l);
   for (const e of entries) {
     ctx.out('');
     ctx.out(`${e.purchase_id}  (${e.kind}: ${e.reason})`);
     if (Object.keys(e.details).length > 0) ctx.out(`  details ${JSON.stringify(e.details)}`);
-    for (const h of e.history) ctx.out(`  #${h.position.padStart(6)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`);
+    for (const h of e.history)
+      ctx.out(`  #${h.position.padStart(6)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`);
   }
   ctx.out('');
-  ctx.out(`${entries.length} purchase(s); move one on with: npm run ops -- move <purchase-id> --to <target> --note "…" --operator <name>`);
+  ctx.out(
+    `${entries.length} purchase(s); move one on with: npm run ops -- move <purchase-id> --to <target> --note "…" --operator <name>`,
+  );
   return EXIT.ok;
 }

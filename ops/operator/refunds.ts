@@ -1,7 +1,13 @@
 import { handleCommand } from '../../src/command/handle-command.js';
 import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
 import {
-  foldRefund, refundDecider, refundStream, RefundRefused, REFUND_STREAM_PREFIX, type RefundCommandBody, type RefundState,
+  foldRefund,
+  refundDecider,
+  refundStream,
+  RefundRefused,
+  REFUND_STREAM_PREFIX,
+  type RefundCommandBody,
+  type RefundState,
 } from '../../streams/refund/index.js';
 import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
@@ -19,9 +25,13 @@ import { shortId, table } from './table.js';
 // Each change is decided on the folded stream and appended at its revision, so two operators acting
 // at once cannot both succeed.
 
-const USAGE = 'refunds [--all] [--json] | refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
+const USAGE =
+  'refunds [--all] [--json] | refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
 
-interface Listed { purchase_id: string; state: RefundState }
+interface Listed {
+  purchase_id: string;
+  state: RefundState;
+}
 
 export async function refunds(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   const [sub, id, ...extra] = args.positionals;
@@ -38,33 +48,62 @@ async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   const listed = await withStore(ctx, async (store) => {
     const out: Listed[] = [];
     for (const stream of await streamsNamed(store, REFUND_STREAM_PREFIX)) {
-      out.push({ purchase_id: stream.slice(REFUND_STREAM_PREFIX.length), state: foldRefund(await store.readStream(stream)) });
+      out.push({
+        purchase_id: stream.slice(REFUND_STREAM_PREFIX.length),
+        state: foldRefund(await store.readStream(stream)),
+      });
     }
     return out;
   });
   const shown = listed.filter((l) => all || l.state.status === 'requested' || l.state.status === 'approved');
   if (args.flags.has('json')) {
-    ctx.out(JSON.stringify({ refunds: shown.map((l) => ({ purchase_id: l.purchase_id, status: l.state.status, request: l.state.request, review: l.state.review ?? null, payment: l.state.payment ?? null })) }));
+    ctx.out(
+      JSON.stringify({
+        refunds: shown.map((l) => ({
+          purchase_id: l.purchase_id,
+          status: l.state.status,
+          request: l.state.request,
+          review: l.state.review ?? null,
+          payment: l.state.payment ?? null,
+        })),
+      }),
+    );
     return EXIT.ok;
   }
   if (shown.length === 0) {
     ctx.out(all ? 'no refund request was ever filed' : 'no refund request waits for an operator');
     return EXIT.ok;
   }
-  for (const l of table(['id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'], shown.map((l) => {
-    const r = l.state.request!;
-    return [shortId(l.purchase_id), l.state.status, r.reason, r.charge.amount_micro, r.charge.transaction ?? '(unresolved)', r.at];
-  }))) ctx.out(l);
+  for (const l of table(
+    ['id', 'status', 'reason', 'amount_micro', 'charge_tx', 'requested_at'],
+    shown.map((l) => {
+      const r = l.state.request!;
+      return [
+        shortId(l.purchase_id),
+        l.state.status,
+        r.reason,
+        r.charge.amount_micro,
+        r.charge.transaction ?? '(unresolved)',
+        r.at,
+      ];
+    }),
+  ))
+    ctx.out(l);
   for (const l of shown) {
     if (l.state.request!.message) ctx.out(`\n${l.purchase_id}: "${redactTokenLike(l.state.request!.message)}"`);
   }
   ctx.out('');
-  ctx.out('review one with: npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>');
+  ctx.out(
+    'review one with: npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>',
+  );
   return EXIT.ok;
 }
 
 async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 'review' | 'paid'): Promise<number> {
-  onlyFlags(args, what === 'review' ? ['decision', 'note', 'operator', 'json'] : ['tx', 'amount', 'note', 'operator', 'json']);
+  onlyFlags(
+    args,
+    what === 'review' ? ['decision', 'note', 'operator', 'json'] : ['tx', 'amount', 'note', 'operator', 'json'],
+  );
   const note = stringFlag(args, 'note')?.trim();
   const operator = stringFlag(args, 'operator')?.trim();
   if (!note) throw new UsageError('--note is required: say what was checked and why');
@@ -74,17 +113,27 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (what === 'review') {
     const decision = stringFlag(args, 'decision');
     if (decision !== 'approve' && decision !== 'reject') throw new UsageError('--decision must be approve or reject');
-    command = { type: 'ReviewRefund', data: { decision: decision === 'approve' ? 'approved' : 'rejected', note, operator, at } };
+    command = {
+      type: 'ReviewRefund',
+      data: { decision: decision === 'approve' ? 'approved' : 'rejected', note, operator, at },
+    };
   } else {
     const tx = stringFlag(args, 'tx');
     const amount = stringFlag(args, 'amount');
-    if (!tx || !/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new UsageError('--tx must be the 0x-prefixed hash of the refund transfer the operator made');
-    if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount)) throw new UsageError('--amount must be the refunded micro-USDC as an integer');
-    command = { type: 'RecordRefundPayment', data: { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at } };
+    if (!tx || !/^0x[0-9a-fA-F]{64}$/.test(tx))
+      throw new UsageError('--tx must be the 0x-prefixed hash of the refund transfer the operator made');
+    if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount))
+      throw new UsageError('--amount must be the refunded micro-USDC as an integer');
+    command = {
+      type: 'RecordRefundPayment',
+      data: { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at },
+    };
   }
 
   const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  const outcome = await withPurchase(ctx, purchase, (store, purchaseId) => changeRefund(store, purchaseId, command, ctx.now()));
+  const outcome = await withPurchase(ctx, purchase, (store, purchaseId) =>
+    changeRefund(store, purchaseId, command, ctx.now()),
+  );
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
@@ -95,24 +144,43 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   return EXIT.ok;
 }
 
-export type RefundChangeOutcome = { refused: { code: string; message: string } } | { done: { stream: string; from: string; to: string } };
+export type RefundChangeOutcome =
+  | { refused: { code: string; message: string } }
+  | { done: { stream: string; from: string; to: string } };
 
 /**
  * The refund command through the one command handler, at the folded revision (no retry: the operator
  * looks again). With `expectedRevision` (what the operator looked at) a request that changed since is
  * CONCURRENT_CHANGE.
  */
-export async function changeRefund(store: EventStore, purchaseId: string, command: RefundCommandBody, now: Date, expectedRevision?: bigint): Promise<RefundChangeOutcome> {
+export async function changeRefund(
+  store: EventStore,
+  purchaseId: string,
+  command: RefundCommandBody,
+  now: Date,
+  expectedRevision?: bigint,
+): Promise<RefundChangeOutcome> {
   const stream = refundStream(purchaseId);
   try {
-    const handled = await handleCommand(store, stream, refundDecider, (state) =>
-      (state.version === 0 ? undefined : { ...command, metadata: { now } }),
-      expectedRevision !== undefined ? { expectedRevision } : {});
-    if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
+    const handled = await handleCommand(
+      store,
+      stream,
+      refundDecider,
+      (state) => (state.version === 0 ? undefined : { ...command, metadata: { now } }),
+      expectedRevision !== undefined ? { expectedRevision } : {},
+    );
+    if (handled.before.version === 0)
+      return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
     return { done: { stream, from: handled.before.status, to: handled.state.status } };
   } catch (err) {
     if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
-    if (err instanceof WrongExpectedRevision) return { refused: { code: 'CONCURRENT_CHANGE', message: 'the request changed since it was looked at; list again and retry' } };
+    if (err instanceof WrongExpectedRevision)
+      return {
+        refused: {
+          code: 'CONCURRENT_CHANGE',
+          message: 'the request changed since it was looked at; list again and retry',
+        },
+      };
     throw err;
   }
 }

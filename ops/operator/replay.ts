@@ -9,11 +9,15 @@ import { table } from './table.js';
 // `$all` with the projection code the service runs. They are rebuilt together because they advance
 // together (one checkpoint, one transaction per page).
 
-export interface ReplayResult { table: string; rows: number }
+export interface ReplayResult {
+  table: string;
+  rows: number;
+}
 
 export async function replay(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['json']);
-  if (args.positionals.length > 0) throw new UsageError(`replay takes no arguments (got ${args.positionals.join(' ')})`);
+  if (args.positionals.length > 0)
+    throw new UsageError(`replay takes no arguments (got ${args.positionals.join(' ')})`);
   const started = Date.now();
   const { results, position, events } = await withStore(ctx, async (store) => {
     const models = await openReadModels(store, { readStoreUrl: ctx.config.readStoreUrl });
@@ -30,9 +34,14 @@ export async function replay(ctx: OperatorContext, args: ParsedArgs): Promise<nu
     }
   });
   const seconds = (Date.now() - started) / 1000;
-  if (args.flags.has('json')) ctx.out(JSON.stringify({ replayed: results, position: position.toString(), events, seconds }));
+  if (args.flags.has('json'))
+    ctx.out(JSON.stringify({ replayed: results, position: position.toString(), events, seconds }));
   else {
-    for (const l of table(['table', 'rows'], results.map((r) => [r.table, String(r.rows)]))) ctx.out(l);
+    for (const l of table(
+      ['table', 'rows'],
+      results.map((r) => [r.table, String(r.rows)]),
+    ))
+      ctx.out(l);
     ctx.out(`rebuilt every read model from zero: ${events} events to position ${position} in ${seconds.toFixed(1)} s`);
   }
   return EXIT.ok;

@@ -13,14 +13,21 @@ import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
 //
 //   npm run ops -- show 3f9a0c1b
 
-export interface ShownPurchase { purchase: ReportRow; history: HistoryEntry[]; refund: ListedRefund | null }
+export interface ShownPurchase {
+  purchase: ReportRow;
+  history: HistoryEntry[];
+  refund: ListedRefund | null;
+}
 
 const orNone = (v: string | null | undefined): string => v ?? '—';
 
 function printShown(out: (line: string) => void, { purchase: p, history, refund }: ShownPurchase): void {
   const field = (name: string, value: string) => out(`  ${name.padEnd(22)} ${value}`);
   out(`purchase ${p.purchase_id}`);
-  field('status', `${p.status}${p.locked_from ? ` (from ${p.locked_from})` : ''}${p.lock_reason ? `: ${p.lock_reason}` : ''}`);
+  field(
+    'status',
+    `${p.status}${p.locked_from ? ` (from ${p.locked_from})` : ''}${p.lock_reason ? `: ${p.lock_reason}` : ''}`,
+  );
   field('sku', p.sku);
   field('resource', p.resource);
   field('origin', orNone(p.origin));
@@ -28,7 +35,10 @@ function printShown(out: (line: string) => void, { purchase: p, history, refund 
   field('classification', `${p.classification} → ${p.decision}`);
   field('price', `${p.price_micro} micro-USDC (quoted ${p.quoted_at}, expires ${p.expires_at})`);
   field('payer', orNone(p.payer));
-  field('amount', p.settled_amount_micro ? `${p.settled_amount_micro} micro-USDC on ${orNone(p.network)}` : '— (nothing settled)');
+  field(
+    'amount',
+    p.settled_amount_micro ? `${p.settled_amount_micro} micro-USDC on ${orNone(p.network)}` : '— (nothing settled)',
+  );
   field('transaction', orNone(p.transaction));
   field('delivered_at', orNone(p.delivered_at));
   field('evidence_key_id', orNone(p.evidence_key_id));
@@ -37,12 +47,17 @@ function printShown(out: (line: string) => void, { purchase: p, history, refund 
   field('delivery_proof_sha256', orNone(p.delivery_proof_sha256));
   out('');
   out(`history (${history.length} event(s)):`);
-  for (const h of history) out(`  #${h.position.padStart(6)}  rev ${h.revision.padStart(2)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`);
+  for (const h of history)
+    out(
+      `  #${h.position.padStart(6)}  rev ${h.revision.padStart(2)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`,
+    );
   out('');
   if (!refund) out('refund: none requested');
   else {
-    out(`refund: ${refund.status} (${refund.reason}, ${refund.amount_micro} micro-USDC, requested ${refund.requested_at}` +
-      `${refund.reviewed_at ? `, reviewed ${refund.reviewed_at}` : ''}${refund.paid_transaction ? `, paid in ${refund.paid_transaction}` : ''})`);
+    out(
+      `refund: ${refund.status} (${refund.reason}, ${refund.amount_micro} micro-USDC, requested ${refund.requested_at}` +
+        `${refund.reviewed_at ? `, reviewed ${refund.reviewed_at}` : ''}${refund.paid_transaction ? `, paid in ${refund.paid_transaction}` : ''})`,
+    );
   }
 }
 
@@ -56,7 +71,11 @@ export async function show(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     if ('refused' in r) return r;
     const purchase = await reportRow(models.db, r.id);
     if (!purchase) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no purchase ${r.id}` } };
-    const shown: ShownPurchase = { purchase, history: await purchaseHistory(store, r.id), refund: await refundRow(models.db, r.id) };
+    const shown: ShownPurchase = {
+      purchase,
+      history: await purchaseHistory(store, r.id),
+      refund: await refundRow(models.db, r.id),
+    };
     return shown;
   });
 

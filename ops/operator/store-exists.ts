@@ -12,7 +12,9 @@ import pg from 'pg';
 export async function storeExists(url: string): Promise<boolean> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'file') {
-    const dir = url.startsWith('file://') ? fileURLToPath(url) : path.resolve(decodeURIComponent(url.slice('file:'.length)));
+    const dir = url.startsWith('file://')
+      ? fileURLToPath(url)
+      : path.resolve(decodeURIComponent(url.slice('file:'.length)));
     const entries = await readdir(dir).catch(() => [] as string[]);
     return entries.includes('PG_VERSION');
   }
@@ -23,7 +25,9 @@ export async function storeExists(url: string): Promise<boolean> {
     const client = new pg.Client({ connectionString: parsed.toString() });
     await client.connect();
     try {
-      const r = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [`${schema ? `"${schema.replace(/"/g, '""')}".` : ''}store_migrations`]);
+      const r = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [
+        `${schema ? `"${schema.replace(/"/g, '""')}".` : ''}store_migrations`,
+      ]);
       return r.rows[0]?.found != null;
     } finally {
       await client.end();

@@ -17,7 +17,13 @@ import { startTestOrigins, type OriginSite, type TestOrigins } from '../../test/
 // reused here rather than copied.
 
 /** The service environment of a local world: everything but what a test overrides. */
-export function localServiceEnv(o: { devnet: Devnet; origins: TestOrigins; dataDir: string; eventStoreUrl?: string; logLevel: string }): Record<string, string> {
+export function localServiceEnv(o: {
+  devnet: Devnet;
+  origins: TestOrigins;
+  dataDir: string;
+  eventStoreUrl?: string;
+  logLevel: string;
+}): Record<string, string> {
   return {
     ...o.origins.env,
     DATA_DIR: o.dataDir,
@@ -44,7 +50,15 @@ export function localServiceEnv(o: { devnet: Devnet; origins: TestOrigins; dataD
 /** A service logger whose every line is also kept in memory. */
 export function capturedLogger(level: string): { log: Logger; text: () => string } {
   let text = '';
-  const log = createLogger(level, new Writable({ write(chunk, _enc, cb) { text += chunk.toString('utf8'); cb(); } }));
+  const log = createLogger(
+    level,
+    new Writable({
+      write(chunk, _enc, cb) {
+        text += chunk.toString('utf8');
+        cb();
+      },
+    }),
+  );
   return { log, text: () => text };
 }
 
@@ -60,7 +74,15 @@ export interface LocalWorldParts {
 /** Devnet, publishers and a temp data dir, torn down in reverse order (also when a later step fails). */
 export async function startLocalParts(site: OriginSite, tmpPrefix: string): Promise<LocalWorldParts> {
   const cleanups: (() => Promise<void>)[] = [];
-  const closeAll = async () => { for (const c of cleanups.splice(0).reverse()) { try { await c(); } catch { /* keep closing */ } } };
+  const closeAll = async () => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch {
+        /* keep closing */
+      }
+    }
+  };
   try {
     const devnet = await startDevnet();
     cleanups.push(() => devnet.stop());
@@ -68,7 +90,15 @@ export async function startLocalParts(site: OriginSite, tmpPrefix: string): Prom
     cleanups.push(() => origins.close());
     const dataDir = await mkdtemp(path.join(tmpdir(), tmpPrefix));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return { devnet, origins, dataDir, closeAll, onClose: (c) => { cleanups.push(c); } };
+    return {
+      devnet,
+      origins,
+      dataDir,
+      closeAll,
+      onClose: (c) => {
+        cleanups.push(c);
+      },
+    };
   } catch (err) {
     await closeAll();
     throw err;
@@ -85,14 +115,29 @@ export interface LocalWorld {
   close(): Promise<void>;
 }
 
-export async function startLocalWorld(site: OriginSite, o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions } = {}): Promise<LocalWorld> {
+export async function startLocalWorld(
+  site: OriginSite,
+  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions } = {},
+): Promise<LocalWorld> {
   const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-');
   try {
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
-    const service = await startService(serviceConfig(loadConfig(localServiceEnv({ ...parts, logLevel: level }))), logger.log, o.service);
+    const service = await startService(
+      serviceConfig(loadConfig(localServiceEnv({ ...parts, logLevel: level }))),
+      logger.log,
+      o.service,
+    );
     parts.onClose(() => service.stop());
-    return { devnet: parts.devnet, origins: parts.origins, service, url: service.url, dataDir: parts.dataDir, logs: logger.text, close: parts.closeAll };
+    return {
+      devnet: parts.devnet,
+      origins: parts.origins,
+      service,
+      url: service.url,
+      dataDir: parts.dataDir,
+      logs: logger.text,
+      close: parts.closeAll,
+    };
   } catch (err) {
     await parts.closeAll();
     throw err;

@@ -6,7 +6,14 @@ import type { ComplianceRow } from './compliance-row.js';
 // undefined until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
 
 export function complianceOf(report: ReportRow | undefined, refund: RefundRow | undefined): ComplianceRow | undefined {
-  if (!report || report.delivered_at === null || !report.report_sha256 || !report.evidence_sha256 || !report.delivery_proof_sha256) return undefined;
+  if (
+    !report ||
+    report.delivered_at === null ||
+    !report.report_sha256 ||
+    !report.evidence_sha256 ||
+    !report.delivery_proof_sha256
+  )
+    return undefined;
   return {
     purchase_id: report.purchase_id,
     sku: report.sku,
@@ -35,7 +42,17 @@ export function complianceOf(report: ReportRow | undefined, refund: RefundRow | 
 }
 
 /** What one compliance row adds to its day's aggregate. */
-export interface DailyContribution { key: string; day: string; origin: string; purpose: string; classification: string; reports: number; amount_micro: bigint; held: number; refunded: number }
+export interface DailyContribution {
+  key: string;
+  day: string;
+  origin: string;
+  purpose: string;
+  classification: string;
+  reports: number;
+  amount_micro: bigint;
+  held: number;
+  refunded: number;
+}
 
 export const dayOf = (iso: string): string => iso.slice(0, 10);
 
@@ -45,7 +62,10 @@ export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): Dail
   const origin = row.origin ?? '';
   return {
     key: JSON.stringify([day, origin, row.purpose, row.classification]),
-    day, origin, purpose: row.purpose, classification: row.classification,
+    day,
+    origin,
+    purpose: row.purpose,
+    classification: row.classification,
     reports: sign,
     amount_micro: BigInt(row.amount_micro ?? '0') * BigInt(sign),
     held: row.held ? sign : 0,

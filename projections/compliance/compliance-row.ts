@@ -8,50 +8,59 @@ import { RefundStatusCodec } from '../refunds/refund-status.js';
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 
-export const ComplianceRow = t.type({
-  purchase_id: t.string,
-  sku: t.string,
-  resource: t.string,
-  origin: nullable(t.string),
-  purpose: t.string,
-  user_class: t.string,
-  geo: nullable(t.string),
-  classification: t.string,
-  decision: t.string,
-  observed_at: nullable(t.string),
-  /** sha256 of every RSL document observed (the reading's documents), in reading order. */
-  rsl_document_sha256: t.array(t.string),
-  evidence_key_id: nullable(t.string),
-  report_sha256: t.string,
-  evidence_sha256: t.string,
-  delivery_proof_sha256: t.string,
-  payer: nullable(t.string),
-  amount_micro: nullable(t.string),
-  network: nullable(t.string),
-  transaction: nullable(t.string),
-  delivered_at: t.string,
-  /** Held after delivery (an open hold); cleared when an operator resolves it. */
-  held: t.boolean,
-  held_reason: nullable(t.string),
-  refund_status: RefundStatusCodec,
-}, 'ComplianceRow');
+export const ComplianceRow = t.type(
+  {
+    purchase_id: t.string,
+    sku: t.string,
+    resource: t.string,
+    origin: nullable(t.string),
+    purpose: t.string,
+    user_class: t.string,
+    geo: nullable(t.string),
+    classification: t.string,
+    decision: t.string,
+    observed_at: nullable(t.string),
+    /** sha256 of every RSL document observed (the reading's documents), in reading order. */
+    rsl_document_sha256: t.array(t.string),
+    evidence_key_id: nullable(t.string),
+    report_sha256: t.string,
+    evidence_sha256: t.string,
+    delivery_proof_sha256: t.string,
+    payer: nullable(t.string),
+    amount_micro: nullable(t.string),
+    network: nullable(t.string),
+    transaction: nullable(t.string),
+    delivered_at: t.string,
+    /** Held after delivery (an open hold); cleared when an operator resolves it. */
+    held: t.boolean,
+    held_reason: nullable(t.string),
+    refund_status: RefundStatusCodec,
+  },
+  'ComplianceRow',
+);
 export type ComplianceRow = t.TypeOf<typeof ComplianceRow>;
 
 /** Column order of the CSV export (and of the JSONL objects' keys). */
 export const COMPLIANCE_COLUMNS = Object.keys(ComplianceRow.props) as (keyof ComplianceRow)[];
 
 /** Daily aggregate: delivered reports per day (UTC, of delivered_at) × origin × purpose × classification. */
-export const ComplianceDaily = t.type({
-  day: t.string, // YYYY-MM-DD
-  origin: t.string, // '' when the reading had no origin
-  purpose: t.string,
-  classification: t.string,
-  reports: t.number,
-  amount_micro: t.string,
-  held: t.number,
-  refunded: t.number,
-}, 'ComplianceDaily');
+export const ComplianceDaily = t.type(
+  {
+    day: t.string, // YYYY-MM-DD
+    origin: t.string, // '' when the reading had no origin
+    purpose: t.string,
+    classification: t.string,
+    reports: t.number,
+    amount_micro: t.string,
+    held: t.number,
+    refunded: t.number,
+  },
+  'ComplianceDaily',
+);
 export type ComplianceDaily = t.TypeOf<typeof ComplianceDaily>;
 
 /** An inclusive day range; either end open. Dates are YYYY-MM-DD (UTC). */
-export interface DayRange { from?: string; to?: string }
+export interface DayRange {
+  from?: string;
+  to?: string;
+}

@@ -41,7 +41,8 @@ export function csvField(value: unknown): string {
 
 export const csvHeader = (): string => COMPLIANCE_COLUMNS.map(csvField).join(',') + CSV_EOL;
 
-export const csvLine = (row: ComplianceRow): string => COMPLIANCE_COLUMNS.map((c) => csvField(row[c])).join(',') + CSV_EOL;
+export const csvLine = (row: ComplianceRow): string =>
+  COMPLIANCE_COLUMNS.map((c) => csvField(row[c])).join(',') + CSV_EOL;
 
 export const jsonlLine = (row: ComplianceRow): string =>
   JSON.stringify(Object.fromEntries(COMPLIANCE_COLUMNS.map((c) => [c, row[c]]))) + '\n';
@@ -73,8 +74,10 @@ export async function writeComplianceExport(
 
 function lineWriter(format: ComplianceExportFormat): (row: ComplianceRow) => string {
   switch (format) {
-    case 'csv': return csvLine;
-    case 'jsonl': return jsonlLine;
+    case 'csv':
+      return csvLine;
+    case 'jsonl':
+      return jsonlLine;
     default: {
       // Formats come from a command line too: refuse anything else rather than write a wrong file.
       const never: never = format;
@@ -89,19 +92,30 @@ function lineWriter(format: ComplianceExportFormat): (row: ComplianceRow) => str
 function backpressured(out: NodeJS.WritableStream) {
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
-  const onError = (err: Error) => { failure ??= err; wake?.(); };
-  const onClose = () => { failure ??= new Error('the output stream closed before the export was written'); wake?.(); };
+  const onError = (err: Error) => {
+    failure ??= err;
+    wake?.();
+  };
+  const onClose = () => {
+    failure ??= new Error('the output stream closed before the export was written');
+    wake?.();
+  };
   const onDrain = () => wake?.();
   out.on('error', onError);
   out.on('close', onClose);
   out.on('drain', onDrain);
-  const check = () => { if (failure) throw failure; };
+  const check = () => {
+    if (failure) throw failure;
+  };
   return {
     check,
     async write(chunk: string): Promise<void> {
       check();
       if (out.write(chunk)) return;
-      if (!failure) await new Promise<void>((resolve) => { wake = resolve; });
+      if (!failure)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
       wake = undefined;
       check();
     },

@@ -37,9 +37,10 @@ export interface ComplianceTotals {
 
 export function renderComplianceReport(input: ComplianceReportInput): string {
   const { daily } = input;
-  const body = daily.length === 0
-    ? [header(input), totalsSection(totalsOf(daily)), '<p class="empty">No reports were delivered in this range.</p>']
-    : [header(input), totalsSection(totalsOf(daily)), chartsSection(input.range, daily), originsSection(daily)];
+  const body =
+    daily.length === 0
+      ? [header(input), totalsSection(totalsOf(daily)), '<p class="empty">No reports were delivered in this range.</p>']
+      : [header(input), totalsSection(totalsOf(daily)), chartsSection(input.range, daily), originsSection(daily)];
   return page(`Compliance report — ${rangeText(input.range)}`, body.join('\n'));
 }
 
@@ -69,12 +70,16 @@ export function formatUsdc(micro: bigint): string {
   const sign = micro < 0n ? '-' : '';
   const abs = micro < 0n ? -micro : micro;
   const whole = abs / 1_000_000n;
-  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0{1,4}$/, '');
+  const fraction = (abs % 1_000_000n)
+    .toString()
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
   return `${sign}${whole}.${fraction}`;
 }
 
 export function rangeText(range: DayRange): string {
-  if (range.from !== undefined && range.to !== undefined) return range.from === range.to ? range.from : `${range.from} to ${range.to}`;
+  if (range.from !== undefined && range.to !== undefined)
+    return range.from === range.to ? range.from : `${range.from} to ${range.to}`;
   if (range.from !== undefined) return `from ${range.from}`;
   if (range.to !== undefined) return `up to ${range.to}`;
   return 'all days';
@@ -120,25 +125,35 @@ function chartsSection(range: DayRange, daily: readonly ComplianceDaily[]): stri
   return [
     '<section id="charts">',
     '<h2>Charts</h2>',
-    figure(svgBarChart({ title: 'Reports delivered per day', categories: days, series: [{ name: 'reports', values: perDay((d) => d.reports) }] })),
-    figure(svgBarChart({
-      title: 'Classifications per purpose',
-      categories: purposes.map(label),
-      series: classifications.map((c, i) => ({
-        name: label(c),
-        values: purposes.map((p) => byPurpose.get(`${p}\u0000${c}`) ?? 0),
-        color: PALETTE[i % PALETTE.length]!,
-      })),
-    })),
-    figure(svgBarChart({
-      title: 'Held and refunded per day',
-      categories: days,
-      layout: 'grouped',
-      series: [
-        { name: 'held', values: perDay((d) => d.held), color: PALETTE[1] },
-        { name: 'refunded', values: perDay((d) => d.refunded), color: PALETTE[3] },
-      ],
-    })),
+    figure(
+      svgBarChart({
+        title: 'Reports delivered per day',
+        categories: days,
+        series: [{ name: 'reports', values: perDay((d) => d.reports) }],
+      }),
+    ),
+    figure(
+      svgBarChart({
+        title: 'Classifications per purpose',
+        categories: purposes.map(label),
+        series: classifications.map((c, i) => ({
+          name: label(c),
+          values: purposes.map((p) => byPurpose.get(`${p}\u0000${c}`) ?? 0),
+          color: PALETTE[i % PALETTE.length]!,
+        })),
+      }),
+    ),
+    figure(
+      svgBarChart({
+        title: 'Held and refunded per day',
+        categories: days,
+        layout: 'grouped',
+        series: [
+          { name: 'held', values: perDay((d) => d.held), color: PALETTE[1] },
+          { name: 'refunded', values: perDay((d) => d.refunded), color: PALETTE[3] },
+        ],
+      }),
+    ),
     '</section>',
   ].join('\n');
 }
@@ -174,11 +189,17 @@ function originsSection(daily: readonly ComplianceDaily[]): string {
   const byOrigin = new Map<string, ComplianceDaily[]>();
   for (const d of daily) {
     const rows = byOrigin.get(d.origin);
-    if (rows) rows.push(d); else byOrigin.set(d.origin, [d]);
+    if (rows) rows.push(d);
+    else byOrigin.set(d.origin, [d]);
   }
   // Named origins alphabetically, then the deliveries that had none.
   const origins = distinct([...byOrigin.keys()]).sort((a, b) => Number(a === '') - Number(b === ''));
-  return ['<section id="origins">', '<h2>Per origin</h2>', ...origins.map((o) => originTable(o, byOrigin.get(o)!)), '</section>'].join('\n');
+  return [
+    '<section id="origins">',
+    '<h2>Per origin</h2>',
+    ...origins.map((o) => originTable(o, byOrigin.get(o)!)),
+    '</section>',
+  ].join('\n');
 }
 
 function originTable(origin: string, rows: readonly ComplianceDaily[]): string {
@@ -196,8 +217,10 @@ function originTable(origin: string, rows: readonly ComplianceDaily[]): string {
     '<table>',
     `<thead><tr><th scope="col">Purpose</th>${classifications.map((c) => `<th scope="col">${escapeHtml(label(c))}</th>`).join('')}<th scope="col">Total</th></tr></thead>`,
     '<tbody>',
-    ...purposes.map((p) =>
-      `<tr><th scope="row">${escapeHtml(label(p))}</th>${classifications.map((c) => `<td>${cells.get(`${p}\u0000${c}`) ?? 0}</td>`).join('')}<td>${byPurpose.get(p) ?? 0}</td></tr>`),
+    ...purposes.map(
+      (p) =>
+        `<tr><th scope="row">${escapeHtml(label(p))}</th>${classifications.map((c) => `<td>${cells.get(`${p}\u0000${c}`) ?? 0}</td>`).join('')}<td>${byPurpose.get(p) ?? 0}</td></tr>`,
+    ),
     '</tbody>',
     `<tfoot><tr><th scope="row">Total</th>${classifications.map((c) => `<td>${byClass.get(c) ?? 0}</td>`).join('')}<td>${t.reports}</td></tr></tfoot>`,
     '</table>',

@@ -28,7 +28,16 @@ export interface BarChartInput {
 }
 
 /** Okabe–Ito: eight colours that stay distinct for the common forms of colour blindness. */
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#F0E442'] as const;
+export const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#D55E00',
+  '#CC79A7',
+  '#56B4E9',
+  '#000000',
+  '#F0E442',
+] as const;
 
 /** Escapes text for HTML/SVG text and double-quoted attribute values. Shared by the report page. */
 export function escapeHtml(text: string): string {
@@ -60,7 +69,9 @@ export function svgBarChart(input: BarChartInput): string {
     yAxis(plot, top, step, y),
   ];
   if (input.categories.length === 0 || max === 0) {
-    parts.push(`<text x="${n((plot.left + plot.right) / 2)}" y="${n((plot.top + plot.bottom) / 2)}" text-anchor="middle" fill="#666">no data</text>`);
+    parts.push(
+      `<text x="${n((plot.left + plot.right) / 2)}" y="${n((plot.top + plot.bottom) / 2)}" text-anchor="middle" fill="#666">no data</text>`,
+    );
   } else {
     parts.push(bars(input.categories, series, layout, plot, y), xLabels(input.categories, plot));
   }
@@ -92,13 +103,21 @@ export function tickStep(max: number): number {
 function yAxis(plot: Plot, top: number, step: number, y: (v: number) => number): string {
   const lines: string[] = [];
   for (let v = 0; v <= top; v += step) {
-    lines.push(`<line x1="${plot.left}" x2="${plot.right}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="${v === 0 ? '#333' : '#ddd'}"/>`);
+    lines.push(
+      `<line x1="${plot.left}" x2="${plot.right}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="${v === 0 ? '#333' : '#ddd'}"/>`,
+    );
     lines.push(`<text x="${plot.left - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`);
   }
   return lines.join('\n');
 }
 
-function bars(categories: readonly string[], series: readonly Colored[], layout: 'stacked' | 'grouped', plot: Plot, y: (v: number) => number): string {
+function bars(
+  categories: readonly string[],
+  series: readonly Colored[],
+  layout: 'stacked' | 'grouped',
+  plot: Plot,
+  y: (v: number) => number,
+): string {
   const band = (plot.right - plot.left) / categories.length;
   const barWidth = band * 0.8;
   const out: string[] = [];
@@ -110,11 +129,15 @@ function bars(categories: readonly string[], series: readonly Colored[], layout:
       if (value <= 0) return;
       const tip = `<title>${escapeHtml(`${category} · ${s.name}: ${value}`)}</title>`;
       if (layout === 'stacked') {
-        out.push(`<rect x="${n(x0)}" y="${n(y(base + value))}" width="${n(barWidth)}" height="${n(y(base) - y(base + value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`);
+        out.push(
+          `<rect x="${n(x0)}" y="${n(y(base + value))}" width="${n(barWidth)}" height="${n(y(base) - y(base + value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`,
+        );
         base += value;
       } else {
         const w = barWidth / series.length;
-        out.push(`<rect x="${n(x0 + w * j)}" y="${n(y(value))}" width="${n(w)}" height="${n(y(0) - y(value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`);
+        out.push(
+          `<rect x="${n(x0 + w * j)}" y="${n(y(value))}" width="${n(w)}" height="${n(y(0) - y(value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`,
+        );
       }
     });
   });
@@ -128,8 +151,11 @@ function xLabels(categories: readonly string[], plot: Plot): string {
   const longest = Math.min(MAX_LABEL_CHARS, Math.max(...categories.map((c) => [...c].length)));
   const every = Math.max(1, Math.ceil((longest * CHAR_WIDTH + 8) / band));
   return categories
-    .map((c, i) => i % every !== 0 ? '' :
-      `<text x="${n(plot.left + band * (i + 0.5))}" y="${plot.bottom + 16}" text-anchor="middle">${escapeHtml(cut(c))}</text>`)
+    .map((c, i) =>
+      i % every !== 0
+        ? ''
+        : `<text x="${n(plot.left + band * (i + 0.5))}" y="${plot.bottom + 16}" text-anchor="middle">${escapeHtml(cut(c))}</text>`,
+    )
     .filter((s) => s !== '')
     .join('\n');
 }
@@ -140,9 +166,14 @@ function legendRow(series: readonly Colored[], width: number): { svg: string; he
   let row = 0;
   for (const s of series) {
     const w = 18 + cut(s.name).length * CHAR_WIDTH + 16;
-    if (x + w > width - 16 && x > 56) { x = 56; row++; }
+    if (x + w > width - 16 && x > 56) {
+      x = 56;
+      row++;
+    }
     const ly = 26 + row * 18;
-    items.push(`<rect x="${x}" y="${ly}" width="12" height="12" fill="${escapeHtml(s.color)}"/><text x="${x + 18}" y="${ly + 10}">${escapeHtml(cut(s.name))}</text>`);
+    items.push(
+      `<rect x="${x}" y="${ly}" width="12" height="12" fill="${escapeHtml(s.color)}"/><text x="${x + 18}" y="${ly + 10}">${escapeHtml(cut(s.name))}</text>`,
+    );
     x += w;
   }
   return { svg: `<g class="legend">${items.join('')}</g>`, height: (row + 1) * 18 + 8 };

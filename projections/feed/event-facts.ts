@@ -7,7 +7,8 @@ import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 // test/projections/event-facts.test.ts holds both to the same output.
 
 type J = Record<string, unknown>;
-const obj = (v: unknown): J | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as J) : undefined);
+const obj = (v: unknown): J | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as J) : undefined;
 const at = (v: unknown, ...path: (string | number)[]): unknown => {
   let cur: unknown = v;
   for (const key of path) {
@@ -55,18 +56,28 @@ function quotedFacts(data: unknown): J {
 
 function purchaseFacts(type: string, data: unknown): unknown {
   switch (type) {
-    case 'Quoted': return quotedFacts(data);
-    case 'Offered': return { nonce: json(data, 'nonce'), expires_at: json(data, 'expires_at') };
+    case 'Quoted':
+      return quotedFacts(data);
+    case 'Offered':
+      return { nonce: json(data, 'nonce'), expires_at: json(data, 'expires_at') };
     case 'AuthorizationCheckpointed':
-      return { payer: json(data, 'payer'), amount: json(data, 'amount'), nonce: json(data, 'nonce'), valid_before: json(data, 'valid_before'), at: json(data, 'at') };
-    case 'Delivered': return {
-      report_sha256: json(data, 'response', 'delivery_proof', 'payload', 'report_sha256'),
-      evidence_sha256: json(data, 'response', 'delivery_proof', 'payload', 'evidence_sha256'),
-      delivery_proof_sha256: json(data, 'delivery_proof_sha256'),
-      evidence_key_id: json(data, 'response', 'evidence', 'payload', 'key_id'),
-      delivered_at: json(data, 'response', 'delivery_proof', 'payload', 'delivered_at'),
-    };
-    default: return data;
+      return {
+        payer: json(data, 'payer'),
+        amount: json(data, 'amount'),
+        nonce: json(data, 'nonce'),
+        valid_before: json(data, 'valid_before'),
+        at: json(data, 'at'),
+      };
+    case 'Delivered':
+      return {
+        report_sha256: json(data, 'response', 'delivery_proof', 'payload', 'report_sha256'),
+        evidence_sha256: json(data, 'response', 'delivery_proof', 'payload', 'evidence_sha256'),
+        delivery_proof_sha256: json(data, 'delivery_proof_sha256'),
+        evidence_key_id: json(data, 'response', 'evidence', 'payload', 'key_id'),
+        delivered_at: json(data, 'response', 'delivery_proof', 'payload', 'delivered_at'),
+      };
+    default:
+      return data;
   }
 }
 

@@ -16,7 +16,11 @@ export interface RawFactEvent {
   facts: unknown;
 }
 
-interface Placed { position: bigint; created: string; purchase_id: string }
+interface Placed {
+  position: bigint;
+  created: string;
+  purchase_id: string;
+}
 export type PurchaseFactEvent = Placed & { stream: 'purchase' } & PurchaseFacts;
 export type RefundFactEvent = Placed & { stream: 'refund' } & RefundEvent;
 export type FactEvent = PurchaseFactEvent | RefundFactEvent;
@@ -36,7 +40,8 @@ export function decodeFactEvent(raw: RawFactEvent): FactEvent | undefined {
     // `is` validates exactly what `decode` would (these codecs only check, never transform) without
     // building a result per event: rebuilds check hundreds of thousands of them.
     const facts = { type: raw.type, facts: raw.facts };
-    if (!isPurchaseFacts(facts)) throw new UndecodableEvent(`purchase event ${raw.type} at position ${raw.position} does not decode`);
+    if (!isPurchaseFacts(facts))
+      throw new UndecodableEvent(`purchase event ${raw.type} at position ${raw.position} does not decode`);
     return { ...place, purchase_id: purchase, stream: 'purchase', ...facts };
   }
   if (raw.stream.startsWith(REFUND_STREAM_PREFIX)) {

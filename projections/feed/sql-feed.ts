@@ -22,12 +22,20 @@ export function sqlFactFeed(db: SqlDriver): FactFeed {
   return {
     async read(from, limit) {
       const [r] = await db.query<{ page: string }>(PAGE, [from.toString(), limit]);
-      const events: RawFactEvent[] = (JSON.parse(r?.page ?? '[]') as Row[]).map(([position, stream, type, facts, created]) => ({
-        position: BigInt(position), stream, type, facts, created,
-      }));
+      const events: RawFactEvent[] = (JSON.parse(r?.page ?? '[]') as Row[]).map(
+        ([position, stream, type, facts, created]) => ({
+          position: BigInt(position),
+          stream,
+          type,
+          facts,
+          created,
+        }),
+      );
       const incomplete = events.filter((e) => e.facts !== null && incompleteDelivered(e.type, e.facts));
       if (incomplete.length > 0) {
-        const rows = await db.query<{ position: string; data: unknown }>(DATA_AT, [incomplete.map((e) => e.position.toString())]);
+        const rows = await db.query<{ position: string; data: unknown }>(DATA_AT, [
+          incomplete.map((e) => e.position.toString()),
+        ]);
         const data = new Map(rows.map((row) => [BigInt(row.position), row.data]));
         for (const e of incomplete) e.facts = deliveredFactsFromData(data.get(e.position));
       }

@@ -21,7 +21,11 @@ export type QueueChange = { put: QueueItem } | { remove: string } | undefined;
 
 const locked = (row: ReportRow | undefined) => row?.status === 'held' || row?.status === 'lock_stuck';
 
-export function queueChange(before: ReportRow | undefined, after: ReportRow | undefined, e: PurchaseFactEvent): QueueChange {
+export function queueChange(
+  before: ReportRow | undefined,
+  after: ReportRow | undefined,
+  e: PurchaseFactEvent,
+): QueueChange {
   if (after && locked(after) && (e.type === 'Held' || e.type === 'LockStuck')) {
     return {
       put: {

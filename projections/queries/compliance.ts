@@ -7,17 +7,32 @@ import type { ComplianceDaily, ComplianceRow, DayRange } from '../compliance/com
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function rangeWhere(range: DayRange, column: string, params: unknown[]): string[] {
   const where: string[] = [];
-  if (range.from !== undefined) { if (!DAY.test(range.from)) throw new RangeError('from must be YYYY-MM-DD'); params.push(range.from); where.push(`${column} >= $${params.length}`); }
-  if (range.to !== undefined) { if (!DAY.test(range.to)) throw new RangeError('to must be YYYY-MM-DD'); params.push(range.to); where.push(`${column} <= $${params.length}`); }
+  if (range.from !== undefined) {
+    if (!DAY.test(range.from)) throw new RangeError('from must be YYYY-MM-DD');
+    params.push(range.from);
+    where.push(`${column} >= $${params.length}`);
+  }
+  if (range.to !== undefined) {
+    if (!DAY.test(range.to)) throw new RangeError('to must be YYYY-MM-DD');
+    params.push(range.to);
+    where.push(`${column} <= $${params.length}`);
+  }
   return where;
 }
 
-export async function* complianceRows(db: SqlQueryable, range: DayRange = {}, pageSize = 2000): AsyncGenerator<ComplianceRow> {
+export async function* complianceRows(
+  db: SqlQueryable,
+  range: DayRange = {},
+  pageSize = 2000,
+): AsyncGenerator<ComplianceRow> {
   let after: [string, string] | undefined;
   for (;;) {
     const params: unknown[] = [];
     const where = rangeWhere(range, 'delivered_day', params);
-    if (after) { params.push(after[0], after[1]); where.push(`(delivered_day, purchase_id) > ($${params.length - 1}, $${params.length})`); }
+    if (after) {
+      params.push(after[0], after[1]);
+      where.push(`(delivered_day, purchase_id) > ($${params.length - 1}, $${params.length})`);
+    }
     params.push(pageSize);
     const [r] = await db.query<{ page: string | null }>(
       `SELECT json_agg(c ORDER BY c.delivered_day, c.purchase_id)::text AS page FROM (
@@ -36,7 +51,16 @@ export async function* complianceRows(db: SqlQueryable, range: DayRange = {}, pa
 export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): Promise<ComplianceDaily[]> {
   const params: unknown[] = [];
   const where = [...rangeWhere(range, 'day', params), 'reports > 0'];
-  const rows = await db.query<{ day: string; origin: string; purpose: string; classification: string; reports: string; amount_micro: string; held: string; refunded: string }>(
+  const rows = await db.query<{
+    day: string;
+    origin: string;
+    purpose: string;
+    classification: string;
+    reports: string;
+    amount_micro: string;
+    held: string;
+    refunded: string;
+  }>(
     `SELECT day, origin, purpose, classification, reports::text AS reports, amount_micro::text AS amount_micro, held::text AS held, refunded::text AS refunded
      FROM rm_compliance_daily WHERE ${where.join(' AND ')} ORDER BY day, origin, purpose, classification`,
     params,

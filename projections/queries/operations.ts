@@ -3,7 +3,9 @@ import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
 // Counts an operator watches (the service's /metrics): each one query on an indexed column.
 
 export async function purchaseCountsByStatus(db: SqlQueryable): Promise<{ status: string; count: number }[]> {
-  const rows = await db.query<{ status: string; n: string }>(`SELECT status, count(*)::text AS n FROM rm_purchases GROUP BY status ORDER BY status`);
+  const rows = await db.query<{ status: string; n: string }>(
+    `SELECT status, count(*)::text AS n FROM rm_purchases GROUP BY status ORDER BY status`,
+  );
   return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
 }
 

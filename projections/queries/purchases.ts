@@ -5,24 +5,42 @@ import type { ReportRow } from '../report-view/report-row.js';
 // Reads of the report view and the investigation queue, each one indexed query.
 
 const rowsOf = <T>(page: string | null | undefined): T[] => JSON.parse(page ?? '[]') as T[];
-const withPosition = <T extends { updated_position: unknown }>(r: T): T => ({ ...r, updated_position: String(r.updated_position) });
+const withPosition = <T extends { updated_position: unknown }>(r: T): T => ({
+  ...r,
+  updated_position: String(r.updated_position),
+});
 
 export async function reportRow(db: SqlQueryable, purchaseId: string): Promise<ReportRow | undefined> {
-  const [r] = await db.query<{ page: string | null }>(`SELECT json_agg(p)::text AS page FROM rm_purchases p WHERE purchase_id = $1`, [purchaseId]);
+  const [r] = await db.query<{ page: string | null }>(
+    `SELECT json_agg(p)::text AS page FROM rm_purchases p WHERE purchase_id = $1`,
+    [purchaseId],
+  );
   return rowsOf<ReportRow>(r?.page).map(withPosition)[0];
 }
 
-export interface PurchaseFilter { status?: string; since?: string; origin?: string; limit?: number; after?: string }
+export interface PurchaseFilter {
+  status?: string;
+  since?: string;
+  origin?: string;
+  limit?: number;
+  after?: string;
+}
 
 /** Purchases newest first (by quote time), filtered; `after` pages on from a purchase id of the previous page. */
 export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): Promise<ReportRow[]> {
   const where: string[] = [];
   const params: unknown[] = [];
-  const param = (v: unknown) => { params.push(v); return `$${params.length}`; };
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
   if (f.status) where.push(`status = ${param(f.status)}`);
   if (f.since) where.push(`quoted_at >= ${param(f.since)}`);
   if (f.origin) where.push(`origin = ${param(f.origin)}`);
-  if (f.after) where.push(`(quoted_at, purchase_id) < (SELECT quoted_at, purchase_id FROM rm_purchases WHERE purchase_id = ${param(f.after)})`);
+  if (f.after)
+    where.push(
+      `(quoted_at, purchase_id) < (SELECT quoted_at, purchase_id FROM rm_purchases WHERE purchase_id = ${param(f.after)})`,
+    );
   const sql = `SELECT json_agg(p)::text AS page FROM (SELECT * FROM rm_purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
                ORDER BY quoted_at DESC, purchase_id DESC LIMIT ${param(f.limit ?? 100)}) p`;
   const [r] = await db.query<{ page: string | null }>(sql, params);
@@ -32,11 +50,16 @@ export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): P
 /** Every purchase id starting with `prefix` (at most `limit`), for git-style unique prefixes. */
 export async function purchaseIdsWithPrefix(db: SqlQueryable, prefix: string, limit = 10): Promise<string[]> {
   if (!/^[0-9a-f]{1,64}$/.test(prefix)) return [];
-  const rows = await db.query<{ purchase_id: string }>(`SELECT purchase_id FROM rm_purchases WHERE purchase_id LIKE $1 ORDER BY purchase_id LIMIT $2`, [`${prefix}%`, limit]);
+  const rows = await db.query<{ purchase_id: string }>(
+    `SELECT purchase_id FROM rm_purchases WHERE purchase_id LIKE $1 ORDER BY purchase_id LIMIT $2`,
+    [`${prefix}%`, limit],
+  );
   return rows.map((r) => r.purchase_id);
 }
 
 export async function queueItems(db: SqlQueryable): Promise<QueueItem[]> {
-  const [r] = await db.query<{ page: string | null }>(`SELECT json_agg(q ORDER BY q.since_position)::text AS page FROM rm_queue q`);
+  const [r] = await db.query<{ page: string | null }>(
+    `SELECT json_agg(q ORDER BY q.since_position)::text AS page FROM rm_queue q`,
+  );
   return rowsOf<QueueItem>(r?.page).map((q) => ({ ...q, since_position: String(q.since_position) }));
 }

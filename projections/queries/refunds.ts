@@ -10,7 +10,10 @@ const COLUMNS = 'purchase_id, status, reason, amount_micro, requested_at, review
 const OPEN = `status IN ('requested', 'approved')`;
 
 export async function refundRow(db: SqlQueryable, purchaseId: string): Promise<ListedRefund | null> {
-  const [r] = await db.query<{ row: string | null }>(`SELECT row_to_json(r)::text AS row FROM (SELECT ${COLUMNS} FROM rm_refunds WHERE purchase_id = $1) r`, [purchaseId]);
+  const [r] = await db.query<{ row: string | null }>(
+    `SELECT row_to_json(r)::text AS row FROM (SELECT ${COLUMNS} FROM rm_refunds WHERE purchase_id = $1) r`,
+    [purchaseId],
+  );
   return r?.row ? (JSON.parse(r.row) as ListedRefund) : null;
 }
 

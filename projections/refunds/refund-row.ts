@@ -21,8 +21,19 @@ export function applyToRefundRow(row: RefundRow | undefined, e: RefundFactEvent)
   const updated_position = e.position.toString();
   switch (e.type) {
     case 'RefundRequested':
-      return { purchase_id: e.purchase_id, status, reason: e.data.reason, amount_micro: e.data.charge.amount_micro, requested_at: e.data.at, reviewed_at: null, paid_transaction: null, updated_position };
-    case 'RefundReviewed': return row && { ...row, status, reviewed_at: e.data.at, updated_position };
-    case 'RefundPaymentRecorded': return row && { ...row, status, paid_transaction: e.data.transaction, updated_position };
+      return {
+        purchase_id: e.purchase_id,
+        status,
+        reason: e.data.reason,
+        amount_micro: e.data.charge.amount_micro,
+        requested_at: e.data.at,
+        reviewed_at: null,
+        paid_transaction: null,
+        updated_position,
+      };
+    case 'RefundReviewed':
+      return row && { ...row, status, reviewed_at: e.data.at, updated_position };
+    case 'RefundPaymentRecorded':
+      return row && { ...row, status, paid_transaction: e.data.transaction, updated_position };
   }
 }

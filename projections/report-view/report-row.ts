@@ -40,7 +40,11 @@ export interface ReportRow {
   updated_position: string;
 }
 
-const progressOf = (row: ReportRow) => ({ status: row.status, submissions: row.submissions, ...(row.locked_from ? { locked_from: row.locked_from } : {}) });
+const progressOf = (row: ReportRow) => ({
+  status: row.status,
+  submissions: row.submissions,
+  ...(row.locked_from ? { locked_from: row.locked_from } : {}),
+});
 
 /** Applies one purchase event; a stream whose Quoted was never seen has no row to place it in. */
 export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEvent): ReportRow | undefined {
@@ -48,31 +52,72 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
   if (e.type === 'Quoted') {
     const f = e.facts;
     return {
-      purchase_id: e.purchase_id, status: 'quoted', submissions: 0, locked_from: null,
-      sku: f.sku, resource: f.resource, origin: f.origin, purpose: f.purpose, user_class: f.user_class, tier: f.tier,
-      geo: f.geo, classification: f.classification, decision: f.decision, observed_at: f.observed_at,
-      rsl_document_sha256: f.rsl_documents, price_micro: f.price_micro, expires_at: f.expires_at, quoted_at: isoTime(e.created),
-      payer: f.payer, settled_amount_micro: null, network: null, transaction: null, evidence_key_id: null,
-      report_sha256: null, evidence_sha256: null, delivery_proof_sha256: null, delivered_at: null, lock_reason: null,
+      purchase_id: e.purchase_id,
+      status: 'quoted',
+      submissions: 0,
+      locked_from: null,
+      sku: f.sku,
+      resource: f.resource,
+      origin: f.origin,
+      purpose: f.purpose,
+      user_class: f.user_class,
+      tier: f.tier,
+      geo: f.geo,
+      classification: f.classification,
+      decision: f.decision,
+      observed_at: f.observed_at,
+      rsl_document_sha256: f.rsl_documents,
+      price_micro: f.price_micro,
+      expires_at: f.expires_at,
+      quoted_at: isoTime(e.created),
+      payer: f.payer,
+      settled_amount_micro: null,
+      network: null,
+      transaction: null,
+      evidence_key_id: null,
+      report_sha256: null,
+      evidence_sha256: null,
+      delivery_proof_sha256: null,
+      delivered_at: null,
+      lock_reason: null,
       updated_position,
     };
   }
   if (!row) return undefined;
-  const p = advance(progressOf(row), e.type === 'OperatorMoved' ? { type: e.type, target: e.facts.target } : { type: e.type });
-  const next: ReportRow = { ...row, status: p.status, submissions: p.submissions, locked_from: p.locked_from ?? null, updated_position };
+  const p = advance(
+    progressOf(row),
+    e.type === 'OperatorMoved' ? { type: e.type, target: e.facts.target } : { type: e.type },
+  );
+  const next: ReportRow = {
+    ...row,
+    status: p.status,
+    submissions: p.submissions,
+    locked_from: p.locked_from ?? null,
+    updated_position,
+  };
   switch (e.type) {
-    case 'Offered': return next;
-    case 'AuthorizationCheckpointed': return { ...next, payer: e.facts.payer };
-    case 'SettlementSubmitted': return { ...next, transaction: e.facts.transaction ?? row.transaction };
-    case 'Settled': return { ...next, ...settlement(e.facts) };
+    case 'Offered':
+      return next;
+    case 'AuthorizationCheckpointed':
+      return { ...next, payer: e.facts.payer };
+    case 'SettlementSubmitted':
+      return { ...next, transaction: e.facts.transaction ?? row.transaction };
+    case 'Settled':
+      return { ...next, ...settlement(e.facts) };
     case 'Delivered': {
       const f = e.facts;
       return {
-        ...next, evidence_key_id: f.evidence_key_id, report_sha256: f.report_sha256, evidence_sha256: f.evidence_sha256,
-        delivery_proof_sha256: f.delivery_proof_sha256, delivered_at: f.delivered_at ?? isoTime(e.created),
+        ...next,
+        evidence_key_id: f.evidence_key_id,
+        report_sha256: f.report_sha256,
+        evidence_sha256: f.evidence_sha256,
+        delivery_proof_sha256: f.delivery_proof_sha256,
+        delivered_at: f.delivered_at ?? isoTime(e.created),
       };
     }
-    case 'Held': case 'LockStuck': return { ...next, lock_reason: e.facts.reason };
+    case 'Held':
+    case 'LockStuck':
+      return { ...next, lock_reason: e.facts.reason };
     case 'OperatorMoved': {
       const s = e.facts.target === 'accept_settlement' && e.facts.settlement ? settlement(e.facts.settlement) : {};
       return { ...next, ...s, lock_reason: null };
@@ -80,5 +125,9 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
   }
 }
 
-const settlement = (s: { network: string; transaction: string; payer: string; amount: string }) =>
-  ({ network: s.network, transaction: s.transaction, payer: s.payer, settled_amount_micro: s.amount });
+const settlement = (s: { network: string; transaction: string; payer: string; amount: string }) => ({
+  network: s.network,
+  transaction: s.transaction,
+  payer: s.payer,
+  settled_amount_micro: s.amount,
+});

@@ -21,7 +21,16 @@ export interface BuyerCheckpoint {
   /** The signed PAYMENT-SIGNATURE header value. Secret. */
   payment_signature: string;
   /** What the buyer expects the settlement to be (for verification after a resume). */
-  expected: { network: string; asset: string; pay_to: string; amount: string; payer: string; nonce: string; resource: string; input_sha256: string };
+  expected: {
+    network: string;
+    asset: string;
+    pay_to: string;
+    amount: string;
+    payer: string;
+    nonce: string;
+    resource: string;
+    input_sha256: string;
+  };
   /** The offer receipt envelope the service signed (kept for offline verification). */
   offer_receipt: unknown;
   created_at: string;
@@ -49,7 +58,9 @@ export function encryptedCheckpointStore(key32: Uint8Array, boxes: SealedBoxStor
   if (key32.length !== 32) throw new RangeError('the checkpoint key is 32 bytes');
   const key = new Uint8Array(key32);
   return {
-    async save(cp) { await boxes.put(cp.purchase_id, await sealText(key, JSON.stringify(cp), buyerCheckpointAad(cp.purchase_id))); },
+    async save(cp) {
+      await boxes.put(cp.purchase_id, await sealText(key, JSON.stringify(cp), buyerCheckpointAad(cp.purchase_id)));
+    },
     async load(id) {
       const box = await boxes.get(id);
       if (!box) return undefined;
@@ -65,10 +76,19 @@ export function memoryBoxStore(): SealedBoxStore & { boxes: Map<string, SealedBo
   const boxes = new Map<string, SealedBox>();
   return {
     boxes,
-    async put(id, box) { boxes.set(id, { ...box }); },
-    async get(id) { const b = boxes.get(id); return b ? { ...b } : undefined; },
-    async delete(id) { boxes.delete(id); },
-    async list() { return [...boxes.keys()]; },
+    async put(id, box) {
+      boxes.set(id, { ...box });
+    },
+    async get(id) {
+      const b = boxes.get(id);
+      return b ? { ...b } : undefined;
+    },
+    async delete(id) {
+      boxes.delete(id);
+    },
+    async list() {
+      return [...boxes.keys()];
+    },
   };
 }
 

@@ -32,36 +32,95 @@ purposes: buy/quote ai-input|ai-index|ai-train|search; gate also rag-ingestion|s
 env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)`;
 
 const options = {
-  service: { type: 'string' }, purpose: { type: 'string' }, tier: { type: 'string' }, out: { type: 'string' },
-  network: { type: 'string' }, asset: { type: 'string' }, recipient: { type: 'string' }, key: { type: 'string' },
-  'max-per-report': { type: 'string' }, 'max-per-task': { type: 'string' }, 'checkpoint-dir': { type: 'string' },
-  'binding-key': { type: 'string' }, geo: { type: 'string' }, preflight: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  reason: { type: 'string' }, message: { type: 'string' }, version: { type: 'boolean' },
+  service: { type: 'string' },
+  purpose: { type: 'string' },
+  tier: { type: 'string' },
+  out: { type: 'string' },
+  network: { type: 'string' },
+  asset: { type: 'string' },
+  recipient: { type: 'string' },
+  key: { type: 'string' },
+  'max-per-report': { type: 'string' },
+  'max-per-task': { type: 'string' },
+  'checkpoint-dir': { type: 'string' },
+  'binding-key': { type: 'string' },
+  geo: { type: 'string' },
+  preflight: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  reason: { type: 'string' },
+  message: { type: 'string' },
+  version: { type: 'boolean' },
 } as const;
 
 class UsageError extends Error {}
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void,
+  err: (s: string) => void,
+): Promise<number> {
   let parsed;
-  try { parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
-  const { values: v, positionals: [cmd, arg, ...more] } = parsed;
-  if (v.version) { out(await packageVersion()); return 0; }
-  if (v.help) { out(USAGE); return 0; }
-  if (!cmd) { err(USAGE); return 2; }
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    err(`${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const {
+    values: v,
+    positionals: [cmd, arg, ...more],
+  } = parsed;
+  if (v.version) {
+    out(await packageVersion());
+    return 0;
+  }
+  if (v.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (!cmd) {
+    err(USAGE);
+    return 2;
+  }
   // Refused here, before any request: a purpose the command cannot buy, a tier that does not exist.
   if (['quote', 'buy', 'gate'].includes(cmd)) {
     const purposes = cmd === 'gate' ? GatePurpose : ReportPurpose;
-    if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose))) { err(`invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}\n${USAGE}`); return 2; }
-    if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep') { err(`invalid --tier ${JSON.stringify(v.tier)}: fresh or deep\n${USAGE}`); return 2; }
+    if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose))) {
+      err(`invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}\n${USAGE}`);
+      return 2;
+    }
+    if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep') {
+      err(`invalid --tier ${JSON.stringify(v.tier)}: fresh or deep\n${USAGE}`);
+      return 2;
+    }
   }
-  const need = (name: string, value: string | undefined): string => { if (!value) throw new UsageError(`missing ${name}`); return value; };
-  const service = () => need('--service or RIGHTS_SERVICE_URL', v.service ?? env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
+  const need = (name: string, value: string | undefined): string => {
+    if (!value) throw new UsageError(`missing ${name}`);
+    return value;
+  };
+  const service = () =>
+    need('--service or RIGHTS_SERVICE_URL', v.service ?? env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
 
-  const claimStore = () => fileCheckpointStore(path.resolve(need('--checkpoint-dir', v['checkpoint-dir']), 'claims'), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)));
-  const buyerFromPins = async (privateKey: string | undefined, log?: (e: BuyerLogEvent) => void, defaultCapMicro = 50_000n) => {
+  const claimStore = () =>
+    fileCheckpointStore(
+      path.resolve(need('--checkpoint-dir', v['checkpoint-dir']), 'claims'),
+      hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)),
+    );
+  const buyerFromPins = async (
+    privateKey: string | undefined,
+    log?: (e: BuyerLogEvent) => void,
+    defaultCapMicro = 50_000n,
+  ) => {
     const baseUrl = service();
     const store = v['checkpoint-dir']
-      ? claimKeepingStore(fileCheckpointStore(path.resolve(v['checkpoint-dir']), hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY))), claimStore())
+      ? claimKeepingStore(
+          fileCheckpointStore(
+            path.resolve(v['checkpoint-dir']),
+            hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)),
+          ),
+          claimStore(),
+        )
       : memoryCheckpointStore();
     return createBuyer({
       baseUrl,
@@ -88,7 +147,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
     switch (cmd) {
       case 'capabilities': {
         const res = await fetch(`${service()}/v1/capabilities`);
-        if (!res.ok) { err(`capabilities answered HTTP ${res.status}`); return 1; }
+        if (!res.ok) {
+          err(`capabilities answered HTTP ${res.status}`);
+          return 1;
+        }
         out(JSON.stringify(await res.json(), null, 2));
         return 0;
       }
@@ -105,19 +167,46 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         const key = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
         // A gate report's published price grows with its URLs; the default caps cover exactly it.
         const gatePrice = ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
-        const buyer = await buyerFromPins(key, (e) => {
-          const { step, ...rest } = e;
-          err(`[${step}] ${Object.entries(rest).filter(([, x]) => x !== undefined).map(([k, x]) => `${k}=${x}`).join(' ')}`);
-        }, cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n);
-        const r = cmd === 'gate'
-          ? await buyer.ingestionGate({
-            resources: [need('<url>', arg), ...more], purpose: need('--purpose', v.purpose) as 'ai-input', tier: (v.tier ?? 'fresh') as 'fresh',
-            ...(v.geo ? { geo: v.geo } : {}),
-          })
-          : v.preflight ? await buyer.preflight(request()) : await buyer.buyReport(request());
+        const buyer = await buyerFromPins(
+          key,
+          (e) => {
+            const { step, ...rest } = e;
+            err(
+              `[${step}] ${Object.entries(rest)
+                .filter(([, x]) => x !== undefined)
+                .map(([k, x]) => `${k}=${x}`)
+                .join(' ')}`,
+            );
+          },
+          cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n,
+        );
+        const r =
+          cmd === 'gate'
+            ? await buyer.ingestionGate({
+                resources: [need('<url>', arg), ...more],
+                purpose: need('--purpose', v.purpose) as 'ai-input',
+                tier: (v.tier ?? 'fresh') as 'fresh',
+                ...(v.geo ? { geo: v.geo } : {}),
+              })
+            : v.preflight
+              ? await buyer.preflight(request())
+              : await buyer.buyReport(request());
         if (r.status === 'delivered') {
           if (v.out) await writeFile(v.out, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
-          out(JSON.stringify({ status: r.status, purchase_id: r.purchase_id, classifications: r.classifications, transaction: r.transaction, amount_micro: r.amount_micro, saved: v.out ?? null }, null, 2));
+          out(
+            JSON.stringify(
+              {
+                status: r.status,
+                purchase_id: r.purchase_id,
+                classifications: r.classifications,
+                transaction: r.transaction,
+                amount_micro: r.amount_micro,
+                saved: v.out ?? null,
+              },
+              null,
+              2,
+            ),
+          );
           return 0;
         }
         out(JSON.stringify(r, null, 2));
@@ -127,18 +216,37 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         const file = need('<report.json>', arg);
         const pinned = need('--key', v.key ?? env.BUYER_EVIDENCE_KEY);
         let saved: unknown;
-        try { saved = JSON.parse(await readFile(file, 'utf8')); } catch { err(`FAIL: ${file} is not readable JSON`); return 1; }
+        try {
+          saved = JSON.parse(await readFile(file, 'utf8'));
+        } catch {
+          err(`FAIL: ${file} is not readable JSON`);
+          return 1;
+        }
         const result = verifySavedReport(saved, pinned.toLowerCase(), v['binding-key']);
-        if (!result.ok) { err(`FAIL: ${result.reason}`); return 1; }
-        out(`OK purchase ${result.purchase_id}: ${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; paid ${result.amount} by ${result.payer} in ${result.transaction}`);
+        if (!result.ok) {
+          err(`FAIL: ${result.reason}`);
+          return 1;
+        }
+        out(
+          `OK purchase ${result.purchase_id}: ${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; paid ${result.amount} by ${result.payer} in ${result.transaction}`,
+        );
         return 0;
       }
       case 'refund': {
         const purchaseId = need('<purchase_id>', arg);
         const reason = need('--reason', v.reason);
         const kept = await claimStore().load(purchaseId);
-        if (!kept) { err(`no claim kept for purchase ${purchaseId} in ${v['checkpoint-dir']}/claims (buy it with --checkpoint-dir)`); return 1; }
-        const view = await requestRefund(v.service ?? env.RIGHTS_SERVICE_URL ?? kept.base_url, kept.key, { purchase_id: purchaseId, reason, ...(v.message ? { message: v.message } : {}) });
+        if (!kept) {
+          err(
+            `no claim kept for purchase ${purchaseId} in ${v['checkpoint-dir']}/claims (buy it with --checkpoint-dir)`,
+          );
+          return 1;
+        }
+        const view = await requestRefund(v.service ?? env.RIGHTS_SERVICE_URL ?? kept.base_url, kept.key, {
+          purchase_id: purchaseId,
+          reason,
+          ...(v.message ? { message: v.message } : {}),
+        });
         out(JSON.stringify(view, null, 2));
         return 0;
       }
@@ -147,8 +255,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, out: (s: stri
         return 2;
     }
   } catch (e) {
-    if (e instanceof UsageError) { err(`${e.message}\n${USAGE}`); return 2; }
-    if (e instanceof BuyerRefused) { err(`REFUSED ${e.message}`); return 1; }
+    if (e instanceof UsageError) {
+      err(`${e.message}\n${USAGE}`);
+      return 2;
+    }
+    if (e instanceof BuyerRefused) {
+      err(`REFUSED ${e.message}`);
+      return 1;
+    }
     err(`ERROR ${(e as Error).message}`);
     return 1;
   }

@@ -27,7 +27,11 @@ export type BuyerRefusalCode =
 
 export class BuyerRefused extends Error {
   override readonly name = 'BuyerRefused';
-  constructor(readonly code: BuyerRefusalCode, message: string, readonly details: Record<string, string | number | boolean> = {}) {
+  constructor(
+    readonly code: BuyerRefusalCode,
+    message: string,
+    readonly details: Record<string, string | number | boolean> = {},
+  ) {
     super(`${code}: ${message}`);
   }
 }

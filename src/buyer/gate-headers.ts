@@ -11,26 +11,59 @@ import { utf8ToBase64 } from '../crypto/base64url.js';
 // extension's formatter, and test/buyer/gate-headers.test.ts holds the two to the same text.
 
 /** The intent as the codec states it (the service refuses any other shape or network). */
-export function paymentIntentHeader(i: { payer: string; resource: string; input_sha256: string; network: string }): string {
-  const intent = { version: PAYMENT_INTENT_VERSION, payer: i.payer, resource: i.resource, input_sha256: i.input_sha256, network: i.network } as PaymentIntent;
+export function paymentIntentHeader(i: {
+  payer: string;
+  resource: string;
+  input_sha256: string;
+  network: string;
+}): string {
+  const intent = {
+    version: PAYMENT_INTENT_VERSION,
+    payer: i.payer,
+    resource: i.resource,
+    input_sha256: i.input_sha256,
+    network: i.network,
+  } as PaymentIntent;
   return utf8ToBase64(JSON.stringify(intent));
 }
 
 /** The SIWX payload for `binding`, signed with EIP-191 by `account`. */
-export async function signInWithX(account: Pick<LocalAccount, 'address' | 'signMessage'>, binding: SiwxBinding, issuedAt = new Date()): Promise<SiwxProof> {
+export async function signInWithX(
+  account: Pick<LocalAccount, 'address' | 'signMessage'>,
+  binding: SiwxBinding,
+  issuedAt = new Date(),
+): Promise<SiwxProof> {
   const info = siwxChallenge(binding, issuedAt.toISOString());
   const chainId = chainIdOf(info.chainId);
   if (chainId === undefined) throw new TypeError(`${info.chainId} is not an eip155 network`);
   const address = getAddress(account.address);
   const message = createSiweMessage({
-    domain: info.domain, address, statement: info.statement, uri: info.uri, version: '1', chainId,
-    nonce: info.nonce, issuedAt, resources: info.resources,
+    domain: info.domain,
+    address,
+    statement: info.statement,
+    uri: info.uri,
+    version: '1',
+    chainId,
+    nonce: info.nonce,
+    issuedAt,
+    resources: info.resources,
   });
   const signature = await account.signMessage({ message });
   return {
-    domain: info.domain, address, statement: info.statement, uri: info.uri, version: '1', chainId: info.chainId, type: 'eip191',
-    nonce: info.nonce, issuedAt: info.issuedAt, resources: info.resources ?? [], signatureScheme: 'eip191', signature,
+    domain: info.domain,
+    address,
+    statement: info.statement,
+    uri: info.uri,
+    version: '1',
+    chainId: info.chainId,
+    type: 'eip191',
+    nonce: info.nonce,
+    issuedAt: info.issuedAt,
+    resources: info.resources ?? [],
+    signatureScheme: 'eip191',
+    signature,
   };
 }
 
-export const signInWithXHeader = async (...a: Parameters<typeof signInWithX>): Promise<string> => utf8ToBase64(JSON.stringify(await signInWithX(...a)));
+export const signInWithXHeader = async (...a: Parameters<typeof signInWithX>): Promise<string> =>
+  utf8ToBase64(JSON.stringify(await signInWithX(...a)));

@@ -13,9 +13,15 @@ export async function requestRefund(
     headers: { 'content-type': 'application/json', 'x-service-claim': claim },
     body: JSON.stringify(request),
   });
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown> & { error?: { code?: string; message?: string } };
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown> & {
+    error?: { code?: string; message?: string };
+  };
   if (res.status !== 200 && res.status !== 201) {
-    throw new BuyerRefused('SERVICE_ERROR', `refund request answered ${res.status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}`.trim(), { status: res.status, ...(body.error?.code ? { code: body.error.code } : {}) });
+    throw new BuyerRefused(
+      'SERVICE_ERROR',
+      `refund request answered ${res.status} ${body.error?.code ?? ''}: ${body.error?.message ?? ''}`.trim(),
+      { status: res.status, ...(body.error?.code ? { code: body.error.code } : {}) },
+    );
   }
   return body;
 }

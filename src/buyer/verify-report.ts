@@ -26,8 +26,15 @@ export interface SavedReport {
 }
 
 export interface ExpectedSettlement {
-  network: string; asset: string; pay_to: string; amount: string; payer: string; nonce: string;
-  resource?: string; input_sha256?: string; purchase_id?: string;
+  network: string;
+  asset: string;
+  pay_to: string;
+  amount: string;
+  payer: string;
+  nonce: string;
+  resource?: string;
+  input_sha256?: string;
+  purchase_id?: string;
 }
 
 export interface VerifyInput {
@@ -43,7 +50,14 @@ export interface VerifyInput {
 }
 
 export type VerifyResult =
-  | { ok: true; purchase_id: string; transaction: string; amount: string; payer: string; classifications: { resource: string; classification: string; decision: string }[] }
+  | {
+      ok: true;
+      purchase_id: string;
+      transaction: string;
+      amount: string;
+      payer: string;
+      classifications: { resource: string; classification: string; decision: string }[];
+    }
   | { ok: false; reason: string };
 
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -56,8 +70,10 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   const decoded = PaidResponse.decode(input.response);
   if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
   const body = decoded.right;
-  if (!verifyEnvelope(body.evidence, evidenceKeyHex)) return fail('evidence signature does not verify with the pinned key');
-  if (!verifyEnvelope(body.delivery_proof, evidenceKeyHex)) return fail('delivery proof signature does not verify with the pinned key');
+  if (!verifyEnvelope(body.evidence, evidenceKeyHex))
+    return fail('evidence signature does not verify with the pinned key');
+  if (!verifyEnvelope(body.delivery_proof, evidenceKeyHex))
+    return fail('delivery proof signature does not verify with the pinned key');
   const ev = EvidencePayload.decode(body.evidence.payload);
   if (isLeft(ev)) return fail('evidence payload has the wrong shape');
   const pr = DeliveryProofPayload.decode(body.delivery_proof.payload);
@@ -68,56 +84,92 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   // A gate report answers several resources; its binding resource is the gate URL, so what ties the
   // report to the payment is the question itself: input_sha256 recomputed from the report's own fields.
   const isGate = report.sku === GATE_SKU;
-  const decisionOf = (r: (typeof report.resources)[number]) => ('decision' in r ? r.decision : decisionFor(r.classification));
+  const decisionOf = (r: (typeof report.resources)[number]) =>
+    'decision' in r ? r.decision : decisionFor(r.classification);
 
-  if (proof.report_sha256 !== digestOf(report)) return fail('report digest does not match the delivery proof (report_sha256)');
-  if (proof.evidence_sha256 !== digestOf(body.evidence)) return fail('evidence digest does not match the delivery proof (evidence_sha256)');
-  if (proof.purchase_id !== report.purchase_id || evidence.purchase_id !== report.purchase_id) return fail('purchase id differs between report, evidence and proof');
-  if (proof.input_sha256 !== body.input_sha256 || evidence.input_sha256 !== body.input_sha256) return fail('input_sha256 differs between response, evidence and proof');
-  if (evidence.resources.length !== report.resources.length) return fail('evidence and report name different resources');
+  if (proof.report_sha256 !== digestOf(report))
+    return fail('report digest does not match the delivery proof (report_sha256)');
+  if (proof.evidence_sha256 !== digestOf(body.evidence))
+    return fail('evidence digest does not match the delivery proof (evidence_sha256)');
+  if (proof.purchase_id !== report.purchase_id || evidence.purchase_id !== report.purchase_id)
+    return fail('purchase id differs between report, evidence and proof');
+  if (proof.input_sha256 !== body.input_sha256 || evidence.input_sha256 !== body.input_sha256)
+    return fail('input_sha256 differs between response, evidence and proof');
+  if (evidence.resources.length !== report.resources.length)
+    return fail('evidence and report name different resources');
   for (let i = 0; i < report.resources.length; i++) {
     const r = report.resources[i]!;
     const e = evidence.resources[i]!;
-    if (r.resource !== e.resource || r.classification !== e.classification || (e.decision !== undefined && e.decision !== decisionOf(r))) {
+    if (
+      r.resource !== e.resource ||
+      r.classification !== e.classification ||
+      (e.decision !== undefined && e.decision !== decisionOf(r))
+    ) {
       return fail(`report resource ${i} differs from the signed evidence`);
     }
   }
   if (isGate) {
     const g = body.report as t.TypeOf<typeof IngestionGateResponse>['report'];
-    const question = gateInput({ resources: g.resources.map((r) => r.resource), purpose: g.purpose, user_class: g.user_class, geo: g.geo, freshness_seconds: g.freshness_seconds, tier: g.tier });
+    const question = gateInput({
+      resources: g.resources.map((r) => r.resource),
+      purpose: g.purpose,
+      user_class: g.user_class,
+      geo: g.geo,
+      freshness_seconds: g.freshness_seconds,
+      tier: g.tier,
+    });
     if (question.input_sha256 !== proof.input_sha256 || question.body.resources.length !== g.resources.length) {
-      return fail('the gate report does not answer the paid question (input_sha256 recomputed from the report differs)');
+      return fail(
+        'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)',
+      );
     }
   }
 
   const s = proof.settlement;
   const ps = body.payment_settlement;
   if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return fail('transaction hash has the wrong form');
-  if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase()) return fail('transaction hash differs from the signed delivery proof');
+  if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase())
+    return fail('transaction hash differs from the signed delivery proof');
   if (ps.network !== s.network) return fail('settlement network differs from the signed delivery proof');
   if (!looksBound(s.nonce)) return fail('settled nonce is not a request-bound nonce');
 
   if (input.offerReceipt !== undefined) {
-    if (!verifyEnvelope(input.offerReceipt, evidenceKeyHex)) return fail('offer receipt signature does not verify with the pinned key');
+    if (!verifyEnvelope(input.offerReceipt, evidenceKeyHex))
+      return fail('offer receipt signature does not verify with the pinned key');
     const rc = OfferReceiptPayload.decode((input.offerReceipt as { payload: unknown }).payload);
     if (isLeft(rc)) return fail('offer receipt payload has the wrong shape');
     const r = rc.right;
     if (r.purchase_id !== proof.purchase_id) return fail('binding mismatch: offer receipt is for another purchase');
-    if (r.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('binding mismatch: settled nonce is not the offered bound nonce');
-    if (r.input_sha256 !== proof.input_sha256) return fail('binding mismatch: offer input_sha256 differs from the proof');
-    if (!isGate && r.resource !== report.resources[0]?.resource) return fail('binding mismatch: offer resource differs from the report');
-    if (input.binding && input.binding.resource !== r.resource) return fail('binding mismatch: binding resource differs from the signed offer');
-    if (r.amount !== s.amount || !sameAddr(r.asset, s.asset) || !sameAddr(r.pay_to, s.pay_to) || r.network !== s.network) {
+    if (r.nonce.toLowerCase() !== s.nonce.toLowerCase())
+      return fail('binding mismatch: settled nonce is not the offered bound nonce');
+    if (r.input_sha256 !== proof.input_sha256)
+      return fail('binding mismatch: offer input_sha256 differs from the proof');
+    if (!isGate && r.resource !== report.resources[0]?.resource)
+      return fail('binding mismatch: offer resource differs from the report');
+    if (input.binding && input.binding.resource !== r.resource)
+      return fail('binding mismatch: binding resource differs from the signed offer');
+    if (
+      r.amount !== s.amount ||
+      !sameAddr(r.asset, s.asset) ||
+      !sameAddr(r.pay_to, s.pay_to) ||
+      r.network !== s.network
+    ) {
       return fail('settlement differs from the signed offer (amount, asset, recipient or network)');
     }
-    if (input.bindingKey !== undefined && boundNonce({ resource: r.resource, key: input.bindingKey, input_sha256: r.input_sha256 }) !== r.nonce.toLowerCase()) {
+    if (
+      input.bindingKey !== undefined &&
+      boundNonce({ resource: r.resource, key: input.bindingKey, input_sha256: r.input_sha256 }) !==
+        r.nonce.toLowerCase()
+    ) {
       return fail('binding mismatch: nonce recomputed from the key does not match');
     }
   }
   if (input.binding) {
     const b = input.binding;
-    if (b.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('binding mismatch: binding nonce differs from the settled nonce');
-    if (b.input_sha256 !== proof.input_sha256) return fail('binding mismatch: binding input_sha256 differs from the proof');
+    if (b.nonce.toLowerCase() !== s.nonce.toLowerCase())
+      return fail('binding mismatch: binding nonce differs from the settled nonce');
+    if (b.input_sha256 !== proof.input_sha256)
+      return fail('binding mismatch: binding input_sha256 differs from the proof');
   }
   const x = input.expected;
   if (x) {
@@ -126,10 +178,14 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     if (!sameAddr(x.pay_to, s.pay_to)) return fail('settlement recipient differs from what was paid');
     if (x.amount !== s.amount) return fail('settlement amount differs from what was paid');
     if (!sameAddr(x.payer, s.payer)) return fail('settlement payer is not this buyer');
-    if (x.nonce.toLowerCase() !== s.nonce.toLowerCase()) return fail('settlement nonce differs from the signed authorization');
-    if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256) return fail('input_sha256 differs from the quoted input');
-    if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id) return fail('purchase id differs from the quoted purchase');
-    if (x.resource !== undefined && !isGate && report.resources[0]?.resource !== x.resource) return fail('report is for another resource');
+    if (x.nonce.toLowerCase() !== s.nonce.toLowerCase())
+      return fail('settlement nonce differs from the signed authorization');
+    if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256)
+      return fail('input_sha256 differs from the quoted input');
+    if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id)
+      return fail('purchase id differs from the quoted purchase');
+    if (x.resource !== undefined && !isGate && report.resources[0]?.resource !== x.resource)
+      return fail('report is for another resource');
   }
   return {
     ok: true,
@@ -137,7 +193,11 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     transaction: s.transaction,
     amount: s.amount,
     payer: s.payer,
-    classifications: report.resources.map((r) => ({ resource: r.resource, classification: r.classification, decision: decisionOf(r) })),
+    classifications: report.resources.map((r) => ({
+      resource: r.resource,
+      classification: r.classification,
+      decision: decisionOf(r),
+    })),
   };
 }
 
@@ -150,5 +210,13 @@ export function verifySavedReport(saved: unknown, evidenceKeyHex: string, bindin
     return verifyPaidReport({ response: saved, ...(bindingKey !== undefined ? { bindingKey } : {}) }, evidenceKeyHex);
   }
   if (!s.binding || s.offer_receipt === undefined) return fail('saved report lacks its binding or offer receipt');
-  return verifyPaidReport({ response: s.response, offerReceipt: s.offer_receipt, binding: s.binding, ...(bindingKey !== undefined ? { bindingKey } : {}) }, evidenceKeyHex);
+  return verifyPaidReport(
+    {
+      response: s.response,
+      offerReceipt: s.offer_receipt,
+      binding: s.binding,
+      ...(bindingKey !== undefined ? { bindingKey } : {}),
+    },
+    evidenceKeyHex,
+  );
 }

@@ -65,7 +65,13 @@ export async function handleCommand<State, C, Event extends { type: string; data
     try {
       const appended = await store.append(stream, toNewEvents(events, options.newId), revision);
       const after = events.reduce((s, e) => decider.evolve(s, e), state);
-      return { before: state, state: after, events, revision: appended.nextExpectedRevision, position: appended.position };
+      return {
+        before: state,
+        state: after,
+        events,
+        revision: appended.nextExpectedRevision,
+        position: appended.position,
+      };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision) || attempt >= (options.retryOnConflict ?? 0)) throw err;
     }

@@ -15,12 +15,19 @@ export const Capabilities = t.type({
   legal_clearance: t.literal(false),
   coverage: t.type({ origins: t.array(t.string), subdomains_implied: t.literal(false) }),
   products: t.array(Product),
-  payment: t.intersection([PaymentTermsWire, t.type({
-    asset_symbol: t.literal('USDC'),
-    asset_decimals: t.literal(6),
-    eip712: t.type({ name: t.string, version: t.string }),
-    request_binding: t.type({ extension: t.literal('service-request-binding'), nonce_prefix: t.string, version: t.literal('service-request-v1') }),
-  })]),
+  payment: t.intersection([
+    PaymentTermsWire,
+    t.type({
+      asset_symbol: t.literal('USDC'),
+      asset_decimals: t.literal(6),
+      eip712: t.type({ name: t.string, version: t.string }),
+      request_binding: t.type({
+        extension: t.literal('service-request-binding'),
+        nonce_prefix: t.string,
+        version: t.literal('service-request-v1'),
+      }),
+    }),
+  ]),
   evidence: t.type({
     format: t.literal('service-evidence-v1'),
     algorithm: t.literal('Ed25519'),

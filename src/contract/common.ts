@@ -7,9 +7,17 @@ import { Address, IsoTime, pattern, TxHash } from './primitives.js';
 export { Address, IsoTime, TxHash };
 
 /** Integer micro-USDC as a decimal string (spec §2.3/§8: at most 100000000000). */
-export const BudgetMicro = pattern('BudgetMicro', /^(0|[1-9][0-9]{0,10}|100000000000)$/, 'must be integer micro-USDC as a string, at most 100000000000');
+export const BudgetMicro = pattern(
+  'BudgetMicro',
+  /^(0|[1-9][0-9]{0,10}|100000000000)$/,
+  'must be integer micro-USDC as a string, at most 100000000000',
+);
 /** Any non-negative integer micro-USDC amount as a decimal string (prices, charges). */
-export const MicroString = pattern('MicroString', /^(0|[1-9][0-9]*)$/, 'must be a non-negative integer as a decimal string');
+export const MicroString = pattern(
+  'MicroString',
+  /^(0|[1-9][0-9]*)$/,
+  'must be a non-negative integer as a decimal string',
+);
 export const Hex64 = pattern('Hex64', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
 export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
 export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
@@ -18,24 +26,37 @@ export const PurchaseId = Hex64;
 /** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */
 export const ClaimToken = Hex64;
 /** Idempotency-Key: a buyer-chosen, high-entropy retry key (same alphabet as x402 payment-identifier). */
-export const IdempotencyKey = pattern('IdempotencyKey', /^[A-Za-z0-9_-]{16,128}$/, 'must be 16 to 128 characters of A-Z a-z 0-9 _ -');
+export const IdempotencyKey = pattern(
+  'IdempotencyKey',
+  /^[A-Za-z0-9_-]{16,128}$/,
+  'must be 16 to 128 characters of A-Z a-z 0-9 _ -',
+);
 
 export const PaidPurpose = t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null });
 export type PaidPurpose = t.TypeOf<typeof PaidPurpose>;
 export const Tier = t.keyof({ fresh: null, deep: null });
-export const UserClass = t.keyof({ commercial: null, 'non-commercial': null, education: null, government: null, personal: null });
+export const UserClass = t.keyof({
+  commercial: null,
+  'non-commercial': null,
+  education: null,
+  government: null,
+  personal: null,
+});
 export type UserClass = t.TypeOf<typeof UserClass>;
 export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
 /** How the payment terms read wherever the service states them (quote, preflight discovery, capabilities). */
-export const PaymentTermsWire = t.type({
-  protocol: t.literal('x402'),
-  x402_version: t.literal(2),
-  scheme: t.literal('exact'),
-  network: Network,
-  asset: Address,
-  pay_to: Address,
-}, 'PaymentTerms');
+export const PaymentTermsWire = t.type(
+  {
+    protocol: t.literal('x402'),
+    x402_version: t.literal(2),
+    scheme: t.literal('exact'),
+    network: Network,
+    asset: Address,
+    pay_to: Address,
+  },
+  'PaymentTerms',
+);
 export type PaymentTermsWire = t.TypeOf<typeof PaymentTermsWire>;
 
 /** Classification and single-resource decision vocabulary (spec §2.5): one definition, the RSL module's. */
@@ -53,4 +74,3 @@ export type SignedEnvelopeWire = t.TypeOf<typeof SignedEnvelopeWire>;
 export const GATEWAY_VERSION = 'service-public-gateway-v1' as const;
 export const REPORT_PROFILE = 'service-observed-policy-v1' as const;
 export const SINGLE_REPORT_SKU = 'rights.preflight.v1' as const;
-

@@ -9,14 +9,26 @@ import * as t from 'io-ts';
 export type JsonSchema = Record<string, unknown>;
 export type WithSchema<C> = C & { jsonSchema: JsonSchema };
 
-const withSchema = <C extends t.Mixed>(codec: C, jsonSchema: JsonSchema): WithSchema<C> => Object.assign(codec, { jsonSchema });
+const withSchema = <C extends t.Mixed>(codec: C, jsonSchema: JsonSchema): WithSchema<C> =>
+  Object.assign(codec, { jsonSchema });
 
 /** A string matching `re` (and at most `maxLength` characters, when given). */
-export function patternString(name: string, re: RegExp, what: string, opts: { maxLength?: number; format?: string } = {}) {
-  const ok = (u: unknown): u is string => typeof u === 'string' && (opts.maxLength === undefined || u.length <= opts.maxLength) && re.test(u);
+export function patternString(
+  name: string,
+  re: RegExp,
+  what: string,
+  opts: { maxLength?: number; format?: string } = {},
+) {
+  const ok = (u: unknown): u is string =>
+    typeof u === 'string' && (opts.maxLength === undefined || u.length <= opts.maxLength) && re.test(u);
   return withSchema(
     new t.Type<string, string, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, what)), t.identity),
-    { type: 'string', pattern: re.source, ...(opts.maxLength !== undefined ? { maxLength: opts.maxLength } : {}), ...(opts.format ? { format: opts.format } : {}) },
+    {
+      type: 'string',
+      pattern: re.source,
+      ...(opts.maxLength !== undefined ? { maxLength: opts.maxLength } : {}),
+      ...(opts.format ? { format: opts.format } : {}),
+    },
   );
 }
 
@@ -24,7 +36,12 @@ export function patternString(name: string, re: RegExp, what: string, opts: { ma
 export function intRange(name: string, min: number, max: number) {
   const ok = (u: unknown): u is number => typeof u === 'number' && Number.isInteger(u) && u >= min && u <= max;
   return withSchema(
-    new t.Type<number, number, unknown>(name, ok, (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, `must be an integer from ${min} to ${max}`)), t.identity),
+    new t.Type<number, number, unknown>(
+      name,
+      ok,
+      (u, c) => (ok(u) ? t.success(u) : t.failure(u, c, `must be an integer from ${min} to ${max}`)),
+      t.identity,
+    ),
     { type: 'integer', minimum: min, maximum: max },
   );
 }
@@ -37,7 +54,8 @@ export function boundedArray<C extends t.Mixed>(name: string, item: C, min: numb
       name,
       (u): u is t.TypeOf<C>[] => base.is(u) && u.length >= min && u.length <= max,
       (u, c) => {
-        if (Array.isArray(u) && (u.length < min || u.length > max)) return t.failure(u, c, `must have ${min} to ${max} items`);
+        if (Array.isArray(u) && (u.length < min || u.length > max))
+          return t.failure(u, c, `must have ${min} to ${max} items`);
         return base.validate(u, t.appendContext(c, '', base, u)); // a non-array is a wrong type, reported as the array's
       },
       (a) => base.encode(a),
@@ -51,5 +69,8 @@ export function boundedArray<C extends t.Mixed>(name: string, item: C, min: numb
  * the normalization (which reads `defaultValue` from here), so the two cannot disagree.
  */
 export function withDefault<C extends t.Mixed>(codec: C, defaultValue: t.TypeOf<C>) {
-  return Object.assign(new t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown>(codec.name, codec.is, codec.validate, codec.encode), { inner: codec, defaultValue });
+  return Object.assign(
+    new t.Type<t.TypeOf<C>, t.OutputOf<C>, unknown>(codec.name, codec.is, codec.validate, codec.encode),
+    { inner: codec, defaultValue },
+  );
 }

@@ -35,7 +35,9 @@ export function decodeOrThrow<C extends t.Mixed>(codec: C, value: unknown, opts:
     field,
     expected: innermost?.name ?? codec.name,
     ...(first.message ? { problem: first.message } : {}),
-    ...(errors.length > 1 ? { other_fields: [...new Set(errors.slice(1).map(pathOf))].filter((f) => f !== field).slice(0, 5) } : {}),
+    ...(errors.length > 1
+      ? { other_fields: [...new Set(errors.slice(1).map(pathOf))].filter((f) => f !== field).slice(0, 5) }
+      : {}),
   };
   const coded = first.message ? CODED.exec(first.message) : null;
   if (coded) throw new Refusal(coded[1]!, `${where}: "${field}" ${coded[2]!}`, { field });
@@ -46,13 +48,26 @@ export function decodeOrThrow<C extends t.Mixed>(codec: C, value: unknown, opts:
     throw new Refusal('INVALID_REQUEST', `${where}: "${field}" is required`, details);
   }
   if (innermost && isStructural(innermost)) {
-    throw new Refusal('INVALID_REQUEST', `${where}: "${field || '(root)'}" has the wrong type; expected ${innermost.name}`, details);
+    throw new Refusal(
+      'INVALID_REQUEST',
+      `${where}: "${field || '(root)'}" has the wrong type; expected ${innermost.name}`,
+      details,
+    );
   }
   const primitive = ['string', 'number', 'boolean'].includes(typeof first.value);
   // A non-primitive value that reached a rule with its own message (e.g. "must have 1 to 4 items")
   // broke that rule rather than having the wrong type.
-  if (!primitive && !first.message) throw new Refusal('INVALID_REQUEST', `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`, details);
-  throw new Refusal('VALIDATION_FAILED', `${where}: "${field}" ${first.message ?? `must be ${innermost?.name ?? codec.name}`}`, details);
+  if (!primitive && !first.message)
+    throw new Refusal(
+      'INVALID_REQUEST',
+      `${where}: "${field}" has the wrong type; expected ${innermost?.name ?? codec.name}`,
+      details,
+    );
+  throw new Refusal(
+    'VALIDATION_FAILED',
+    `${where}: "${field}" ${first.message ?? `must be ${innermost?.name ?? codec.name}`}`,
+    details,
+  );
 }
 
 /** Dotted path of an error, leaving out the indices io-ts adds for union/intersection members. */
@@ -67,9 +82,19 @@ function pathOf(e: t.ValidationError): string {
 }
 
 function isStructural(type: t.Decoder<unknown, unknown>): boolean {
-  return type instanceof t.StringType || type instanceof t.NumberType || type instanceof t.BooleanType || type instanceof t.NullType
-    || type instanceof t.InterfaceType || type instanceof t.PartialType || type instanceof t.ExactType || type instanceof t.ArrayType
-    || type instanceof t.DictionaryType || type instanceof t.AnyDictionaryType || type instanceof t.AnyArrayType;
+  return (
+    type instanceof t.StringType ||
+    type instanceof t.NumberType ||
+    type instanceof t.BooleanType ||
+    type instanceof t.NullType ||
+    type instanceof t.InterfaceType ||
+    type instanceof t.PartialType ||
+    type instanceof t.ExactType ||
+    type instanceof t.ArrayType ||
+    type instanceof t.DictionaryType ||
+    type instanceof t.AnyDictionaryType ||
+    type instanceof t.AnyArrayType
+  );
 }
 
 /**
@@ -80,20 +105,31 @@ export function strictType<R extends t.Props, O extends t.Props>(
   required: R,
   optional: O,
   name = 'Body',
-): t.Type<t.TypeOfProps<R> & t.TypeOfPartialProps<O>, t.OutputOfProps<R> & t.OutputOfPartialProps<O>, unknown> & { strictProps: { required: R; optional: O } } {
+): t.Type<t.TypeOfProps<R> & t.TypeOfPartialProps<O>, t.OutputOfProps<R> & t.OutputOfPartialProps<O>, unknown> & {
+  strictProps: { required: R; optional: O };
+} {
   const base = t.intersection([t.type(required), t.partial(optional)]);
   const allowed = new Set([...Object.keys(required), ...Object.keys(optional)]);
   // `required`/`optional` stay on the codec so the published JSON Schemas (src/http/schema/) can walk it.
-  return Object.assign(new t.Type(
-    name,
-    (u): u is t.TypeOfProps<R> & t.TypeOfPartialProps<O> => base.is(u) && Object.keys(u as object).every((k) => allowed.has(k)),
-    (u, c) => {
-      if (typeof u === 'object' && u !== null && !Array.isArray(u)) {
-        const extra = Object.keys(u).find((k) => !allowed.has(k));
-        if (extra !== undefined) return t.failure((u as Record<string, unknown>)[extra], t.appendContext(c, extra, t.never, (u as Record<string, unknown>)[extra]), UNKNOWN_FIELD);
-      }
-      return base.validate(u, t.appendContext(c, "", base, u));
-    },
-    (a) => base.encode(a),
-  ), { strictProps: { required, optional } });
+  return Object.assign(
+    new t.Type(
+      name,
+      (u): u is t.TypeOfProps<R> & t.TypeOfPartialProps<O> =>
+        base.is(u) && Object.keys(u as object).every((k) => allowed.has(k)),
+      (u, c) => {
+        if (typeof u === 'object' && u !== null && !Array.isArray(u)) {
+          const extra = Object.keys(u).find((k) => !allowed.has(k));
+          if (extra !== undefined)
+            return t.failure(
+              (u as Record<string, unknown>)[extra],
+              t.appendContext(c, extra, t.never, (u as Record<string, unknown>)[extra]),
+              UNKNOWN_FIELD,
+            );
+        }
+        return base.validate(u, t.appendContext(c, '', base, u));
+      },
+      (a) => base.encode(a),
+    ),
+    { strictProps: { required, optional } },
+  );
 }

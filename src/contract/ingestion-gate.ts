@@ -3,7 +3,17 @@ import { strictType } from './decode.js';
 import { boundedArray, intRange, patternString, withDefault } from './constrained.js';
 import { GatePurpose } from '../rsl/purposes.js';
 import {
-  Address, BudgetMicro, Classification, GATEWAY_VERSION, Hex64, IsoTime, PurchaseId, REPORT_PROFILE, SignedEnvelopeWire, Tier, UserClass,
+  Address,
+  BudgetMicro,
+  Classification,
+  GATEWAY_VERSION,
+  Hex64,
+  IsoTime,
+  PurchaseId,
+  REPORT_PROFILE,
+  SignedEnvelopeWire,
+  Tier,
+  UserClass,
 } from './common.js';
 import { PaymentSettlement } from './report.js';
 import { ResourceUrl } from './preflight.js';
@@ -18,7 +28,11 @@ export const GATE_SIWX_PROFILE = 'service-siwx-payment-v1' as const;
 export const PAYMENT_INTENT_VERSION = 'service-payment-intent-v1' as const;
 
 /** Caller-supplied ISO 3166-1 alpha-2 context (spec §2.3: not a verified location). */
-export const GeoCode = patternString('GeoCode', /^[A-Z]{2}$/, 'must be two upper-case letters (ISO 3166-1 alpha-2) or null');
+export const GeoCode = patternString(
+  'GeoCode',
+  /^[A-Z]{2}$/,
+  'must be two upper-case letters (ISO 3166-1 alpha-2) or null',
+);
 
 export const DEFAULT_USER_CLASS = 'commercial' as const;
 export const DEFAULT_FRESHNESS_SECONDS = 300;
@@ -65,27 +79,30 @@ export type PaymentIntent = t.TypeOf<typeof PaymentIntent>;
  * EVM EOA. Unknown keys are ignored, as in the x402 extension; the service's profile rules are in
  * src/gate/siwx.ts.
  */
-export const SiwxProof = t.intersection([
-  t.type({
-    domain: t.string,
-    address: Address,
-    uri: t.string,
-    version: t.literal('1'),
-    chainId: t.string,
-    type: t.literal('eip191'),
-    nonce: t.string,
-    issuedAt: t.string,
-    signature: t.string,
-  }),
-  t.partial({
-    statement: t.string,
-    expirationTime: t.string,
-    notBefore: t.string,
-    requestId: t.string,
-    resources: t.array(t.string),
-    signatureScheme: t.literal('eip191'),
-  }),
-], 'SiwxProof');
+export const SiwxProof = t.intersection(
+  [
+    t.type({
+      domain: t.string,
+      address: Address,
+      uri: t.string,
+      version: t.literal('1'),
+      chainId: t.string,
+      type: t.literal('eip191'),
+      nonce: t.string,
+      issuedAt: t.string,
+      signature: t.string,
+    }),
+    t.partial({
+      statement: t.string,
+      expirationTime: t.string,
+      notBefore: t.string,
+      requestId: t.string,
+      resources: t.array(t.string),
+      signatureScheme: t.literal('eip191'),
+    }),
+  ],
+  'SiwxProof',
+);
 export type SiwxProof = t.TypeOf<typeof SiwxProof>;
 
 export const GateReportResource = t.type({
@@ -127,13 +144,19 @@ export const IngestionGateResponse = t.type({
 export type IngestionGateResponse = t.TypeOf<typeof IngestionGateResponse>;
 
 /** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote); FETCH_FAILED when one could not be read. */
-export const IngestionGateUnavailable = t.intersection([t.type({
-  version: t.literal(GATEWAY_VERSION),
-  available: t.literal(false),
-  reason: UnavailableReason,
-  input_sha256: Hex64,
-  resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
-  charge_micro: t.literal('0'),
-  legal_clearance: t.literal(false),
-}), t.partial({ details: FetchFailedDetails })], 'IngestionGateUnavailable');
+export const IngestionGateUnavailable = t.intersection(
+  [
+    t.type({
+      version: t.literal(GATEWAY_VERSION),
+      available: t.literal(false),
+      reason: UnavailableReason,
+      input_sha256: Hex64,
+      resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
+      charge_micro: t.literal('0'),
+      legal_clearance: t.literal(false),
+    }),
+    t.partial({ details: FetchFailedDetails }),
+  ],
+  'IngestionGateUnavailable',
+);
 export type IngestionGateUnavailable = t.TypeOf<typeof IngestionGateUnavailable>;

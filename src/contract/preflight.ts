@@ -2,7 +2,16 @@ import * as t from 'io-ts';
 import { codedMessage, strictType } from './decode.js';
 import { patternString, type JsonSchema } from './constrained.js';
 import { checkResourceUrlSyntax } from '../rsl/resource-url.js';
-import { BudgetMicro, GATEWAY_VERSION, MicroString, PaidPurpose, PaymentTermsWire, SINGLE_REPORT_SKU, Tier, UserClass } from './common.js';
+import {
+  BudgetMicro,
+  GATEWAY_VERSION,
+  MicroString,
+  PaidPurpose,
+  PaymentTermsWire,
+  SINGLE_REPORT_SKU,
+  Tier,
+  UserClass,
+} from './common.js';
 
 // POST/GET /v1/rights/preflight (spec §4). The request is the quote request's fields (spec §2.8) with
 // the binding key in `X-Service-Request`; the unavailable and paid answers are the money path's
@@ -27,7 +36,9 @@ export const ResourceUrl = Object.assign(
   ),
   {
     jsonSchema: {
-      type: 'string', format: 'uri', maxLength: 2048,
+      type: 'string',
+      format: 'uri',
+      maxLength: 2048,
       pattern: /^https:\/\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})+$/.source,
     } as JsonSchema,
   },
@@ -41,7 +52,11 @@ export const PreflightRequest = strictType(
 export type PreflightRequest = t.TypeOf<typeof PreflightRequest>;
 
 /** X-Service-Request: the buyer's private retry/binding key (never logged, stored only as sha256). */
-export const ServiceRequestKey = patternString('ServiceRequestKey', /^[A-Za-z0-9_-]{32,128}$/, 'must be 32 to 128 characters of A-Z a-z 0-9 _ -');
+export const ServiceRequestKey = patternString(
+  'ServiceRequestKey',
+  /^[A-Za-z0-9_-]{32,128}$/,
+  'must be 32 to 128 characters of A-Z a-z 0-9 _ -',
+);
 
 const HeaderDoc = t.type({ name: t.string, required: t.boolean, description: t.string });
 

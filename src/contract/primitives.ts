@@ -21,8 +21,16 @@ export const pattern = <A extends string = string>(name: string, re: RegExp, wha
 export const Sha256Hex = pattern('Sha256Hex', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
 /** Integer micro-USDC as a decimal string, no sign, no leading zeros (1 USDC = 1 000 000). */
 export const Micro = pattern('Micro', /^(0|[1-9][0-9]{0,29})$/, 'must be an integer amount of micro-units as a string');
-export const IsoTime = pattern('IsoTime', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, 'must be an ISO 8601 UTC timestamp');
-export const Address = pattern<`0x${string}`>('Address', /^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+export const IsoTime = pattern(
+  'IsoTime',
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/,
+  'must be an ISO 8601 UTC timestamp',
+);
+export const Address = pattern<`0x${string}`>(
+  'Address',
+  /^0x[0-9a-fA-F]{40}$/,
+  'must be a 0x-prefixed 20-byte address',
+);
 export const TxHash = pattern<`0x${string}`>('TxHash', /^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hash');
 /** An EIP-3009 nonce (bytes32). */
 export const Nonce = pattern<`0x${string}`>('Nonce', /^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte nonce');

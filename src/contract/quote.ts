@@ -2,8 +2,20 @@ import * as t from 'io-ts';
 import { strictType } from './decode.js';
 import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
 import {
-  BudgetMicro, ClaimToken, Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, MicroString, PaymentTermsWire,
-  PaidPurpose, PurchaseId, SignedEnvelopeWire, Tier, UserClass,
+  BudgetMicro,
+  ClaimToken,
+  Classification,
+  Decision,
+  GATEWAY_VERSION,
+  Hex64,
+  IsoTime,
+  MicroString,
+  PaymentTermsWire,
+  PaidPurpose,
+  PurchaseId,
+  SignedEnvelopeWire,
+  Tier,
+  UserClass,
 } from './common.js';
 
 // POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not define (400 UNKNOWN_FIELD).
@@ -51,16 +63,22 @@ export const AvailableQuote = t.type({
 export type AvailableQuote = t.TypeOf<typeof AvailableQuote>;
 
 /** Nothing to buy, nothing charged: `details` (FETCH_FAILED only) names each channel that could not be read. */
-export const UnavailableQuote = t.intersection([t.type({
-  version: t.literal(GATEWAY_VERSION),
-  available: t.literal(false),
-  reason: UnavailableReason,
-  resource: t.string,
-  purpose: PaidPurpose,
-  input_sha256: Hex64,
-  charge_micro: t.literal('0'),
-  legal_clearance: t.literal(false),
-}), t.partial({ details: FetchFailedDetails })], 'UnavailableQuote');
+export const UnavailableQuote = t.intersection(
+  [
+    t.type({
+      version: t.literal(GATEWAY_VERSION),
+      available: t.literal(false),
+      reason: UnavailableReason,
+      resource: t.string,
+      purpose: PaidPurpose,
+      input_sha256: Hex64,
+      charge_micro: t.literal('0'),
+      legal_clearance: t.literal(false),
+    }),
+    t.partial({ details: FetchFailedDetails }),
+  ],
+  'UnavailableQuote',
+);
 export type UnavailableQuote = t.TypeOf<typeof UnavailableQuote>;
 
 export const QuoteResponse = t.union([AvailableQuote, UnavailableQuote], 'QuoteResponse');

@@ -1,7 +1,18 @@
 import * as t from 'io-ts';
 import {
-  Classification, Decision, GATEWAY_VERSION, Hex64, IsoTime, Network, PaidPurpose, REPORT_PROFILE, SignedEnvelopeWire,
-  SINGLE_REPORT_SKU, Tier, TxHash, UserClass,
+  Classification,
+  Decision,
+  GATEWAY_VERSION,
+  Hex64,
+  IsoTime,
+  Network,
+  PaidPurpose,
+  REPORT_PROFILE,
+  SignedEnvelopeWire,
+  SINGLE_REPORT_SKU,
+  Tier,
+  TxHash,
+  UserClass,
 } from './common.js';
 
 // The paid 200 of GET /v1/rights/reports/{id} (spec §2.4 shape, single-resource report).

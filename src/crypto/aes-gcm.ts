@@ -37,7 +37,11 @@ async function importKey(key32: Uint8Array, usage: 'encrypt' | 'decrypt'): Promi
 export async function seal(key32: Uint8Array, plaintext: Uint8Array, aad: Uint8Array = EMPTY): Promise<SealedBox> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
   const key = await importKey(key32, 'encrypt');
-  const ct = await globalThis.crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: own(aad), tagLength: 128 }, key, own(plaintext));
+  const ct = await globalThis.crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: own(aad), tagLength: 128 },
+    key,
+    own(plaintext),
+  );
   return { alg: A256GCM, iv: toBase64url(iv), ciphertext: toBase64url(new Uint8Array(ct)) };
 }
 
@@ -55,7 +59,13 @@ export async function open(key32: Uint8Array, box: SealedBox, aad: Uint8Array = 
     throw new SealOpenFailed('not an A256GCM sealed value');
   }
   try {
-    return new Uint8Array(await globalThis.crypto.subtle.decrypt({ name: 'AES-GCM', iv: own(iv), additionalData: own(aad), tagLength: 128 }, key, own(ct)));
+    return new Uint8Array(
+      await globalThis.crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: own(iv), additionalData: own(aad), tagLength: 128 },
+        key,
+        own(ct),
+      ),
+    );
   } catch {
     // GCM gives one answer for every failure on purpose; so do we.
     throw new SealOpenFailed('sealed value does not open with this key and associated data');

@@ -6,7 +6,13 @@ import { loadOrCreateSecret } from '../evidence/keys.js';
 
 export const CHECKPOINT_KEY_FILE = 'checkpoint-key.hex';
 
-export async function loadCheckpointKey(config: { checkpointKeyHex: string | undefined; dataDir: string }, opts: { generate?: boolean } = {}): Promise<Uint8Array> {
-  const secret = await loadOrCreateSecret(config.checkpointKeyHex, config.dataDir, CHECKPOINT_KEY_FILE, { ...opts, variable: 'CHECKPOINT_KEY' });
+export async function loadCheckpointKey(
+  config: { checkpointKeyHex: string | undefined; dataDir: string },
+  opts: { generate?: boolean } = {},
+): Promise<Uint8Array> {
+  const secret = await loadOrCreateSecret(config.checkpointKeyHex, config.dataDir, CHECKPOINT_KEY_FILE, {
+    ...opts,
+    variable: 'CHECKPOINT_KEY',
+  });
   return new Uint8Array(secret);
 }

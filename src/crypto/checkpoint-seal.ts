@@ -14,8 +14,9 @@ export interface CheckpointSealer {
 export function checkpointSealer(key32: Uint8Array): CheckpointSealer {
   return {
     seal: (plaintext, purchaseId) => sealText(key32, plaintext, checkpointAad(purchaseId)),
-    unseal: (sealed, purchaseId) => typeof sealed === 'string'
-      ? openText(key32, sealedBoxOfCompact(sealed), LEGACY_CHECKPOINT_AAD)
-      : openText(key32, sealed, checkpointAad(purchaseId)),
+    unseal: (sealed, purchaseId) =>
+      typeof sealed === 'string'
+        ? openText(key32, sealedBoxOfCompact(sealed), LEGACY_CHECKPOINT_AAD)
+        : openText(key32, sealed, checkpointAad(purchaseId)),
   };
 }

@@ -12,7 +12,8 @@ export const EVIDENCE_FORMAT = 'service-evidence-v1' as const;
 export const SignatureHex = new t.Type<string, string, unknown>(
   'SignatureHex',
   (u): u is string => typeof u === 'string' && /^[0-9a-f]{128}$/.test(u),
-  (u, c) => (typeof u === 'string' && /^[0-9a-f]{128}$/.test(u) ? t.success(u) : t.failure(u, c, '128 lowercase hex characters')),
+  (u, c) =>
+    typeof u === 'string' && /^[0-9a-f]{128}$/.test(u) ? t.success(u) : t.failure(u, c, '128 lowercase hex characters'),
   t.identity,
 );
 

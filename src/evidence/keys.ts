@@ -34,15 +34,32 @@ const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';
 const Seed = new t.Type<string, string, unknown>(
   'Seed',
   (u): u is string => typeof u === 'string' && /^[0-9a-f]{64}$/.test(u),
-  (u, c) => (typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, '64 lowercase hex characters')),
+  (u, c) =>
+    typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, '64 lowercase hex characters'),
   t.identity,
 );
-const EvidenceKeyFile = t.type({ version: t.literal(1), algorithm: t.literal(ED25519), key_id: KeyId, public_key: PublicKeyHex, seed: Seed, created_at: t.string });
+const EvidenceKeyFile = t.type({
+  version: t.literal(1),
+  algorithm: t.literal(ED25519),
+  key_id: KeyId,
+  public_key: PublicKeyHex,
+  seed: Seed,
+  created_at: t.string,
+});
 
-export function evidenceKeyFromSeed(seed: Uint8Array, signer: (seed: Uint8Array) => ByteSigner = nodeByteSigner): EvidenceKey {
+export function evidenceKeyFromSeed(
+  seed: Uint8Array,
+  signer: (seed: Uint8Array) => ByteSigner = nodeByteSigner,
+): EvidenceKey {
   const raw = signer(seed);
   const info = publicKeyInfo(raw.publicKey);
-  return { keyId: info.key_id, publicKeyHex: info.public_key, info, publicKey: raw.publicKey, signBytes: raw.signBytes };
+  return {
+    keyId: info.key_id,
+    publicKeyHex: info.public_key,
+    info,
+    publicKey: raw.publicKey,
+    signBytes: raw.signBytes,
+  };
 }
 
 export function seedFromHex(hex: string, variable = 'EVIDENCE_KEY'): Uint8Array {
@@ -51,30 +68,55 @@ export function seedFromHex(hex: string, variable = 'EVIDENCE_KEY'): Uint8Array 
 }
 
 /** EVIDENCE_KEY, else the key file (legacy `.hex` file honoured), else a new key file (when allowed). */
-export async function loadEvidenceKey(configuredHex: string | undefined, dataDir: string, opts: { generate?: boolean } = {}): Promise<EvidenceKey> {
+export async function loadEvidenceKey(
+  configuredHex: string | undefined,
+  dataDir: string,
+  opts: { generate?: boolean } = {},
+): Promise<EvidenceKey> {
   if (configuredHex) return evidenceKeyFromSeed(seedFromHex(configuredHex));
   const file = path.join(dataDir, EVIDENCE_KEY_FILE);
   const existing = await readIfExists(file);
   if (existing !== undefined) return keyFromFile(file, existing);
   const legacy = await readIfExists(path.join(dataDir, LEGACY_EVIDENCE_KEY_FILE));
   if (legacy !== undefined) return evidenceKeyFromSeed(seedFromHex(legacy, LEGACY_EVIDENCE_KEY_FILE));
-  if (opts.generate === false) throw new Error(`no evidence key: set EVIDENCE_KEY (64 hex characters) or provide ${file}; keys are never generated in production`);
+  if (opts.generate === false)
+    throw new Error(
+      `no evidence key: set EVIDENCE_KEY (64 hex characters) or provide ${file}; keys are never generated in production`,
+    );
 
   const seed = new Uint8Array(randomBytes(32));
   const key = evidenceKeyFromSeed(seed);
-  const content = JSON.stringify({ version: 1, algorithm: ED25519, key_id: key.keyId, public_key: key.publicKeyHex, seed: bytesToHex(seed), created_at: new Date().toISOString() }, null, 2) + '\n';
+  const content =
+    JSON.stringify(
+      {
+        version: 1,
+        algorithm: ED25519,
+        key_id: key.keyId,
+        public_key: key.publicKeyHex,
+        seed: bytesToHex(seed),
+        created_at: new Date().toISOString(),
+      },
+      null,
+      2,
+    ) + '\n';
   seed.fill(0);
   const won = await createExclusive(file, content);
   // Another process created it first: use its key, never overwrite (reports are already signed with it).
-  return won ? key : keyFromFile(file, (await readFile(file, 'utf8')));
+  return won ? key : keyFromFile(file, await readFile(file, 'utf8'));
 }
 
-export const loadEvidenceKeyFromConfig = (config: { evidenceKeyHex: string | undefined; dataDir: string }, opts: { generate?: boolean } = {}) =>
-  loadEvidenceKey(config.evidenceKeyHex, config.dataDir, opts);
+export const loadEvidenceKeyFromConfig = (
+  config: { evidenceKeyHex: string | undefined; dataDir: string },
+  opts: { generate?: boolean } = {},
+) => loadEvidenceKey(config.evidenceKeyHex, config.dataDir, opts);
 
 function keyFromFile(file: string, text: string): EvidenceKey {
   let json: unknown;
-  try { json = JSON.parse(text); } catch { throw new Error(`${file} is not JSON`); }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} is not JSON`);
+  }
   const decoded = EvidenceKeyFile.decode(json);
   if (isLeft(decoded)) throw new Error(`${file} is not an evidence key file (version 1, Ed25519)`);
   const key = evidenceKeyFromSeed(hexToBytes(decoded.right.seed));
@@ -89,12 +131,20 @@ function keyFromFile(file: string, text: string): EvidenceKey {
  * A 32-byte secret from configuration, else from `<dataDir>/<file>` (64 hex + newline), generated with
  * mode 0600 on first start. Used for the checkpoint key (see src/crypto/checkpoint-key.ts).
  */
-export async function loadOrCreateSecret(configuredHex: string | undefined, dataDir: string, file: string, opts: { generate?: boolean; variable?: string } = {}): Promise<Buffer> {
+export async function loadOrCreateSecret(
+  configuredHex: string | undefined,
+  dataDir: string,
+  file: string,
+  opts: { generate?: boolean; variable?: string } = {},
+): Promise<Buffer> {
   if (configuredHex) return Buffer.from(seedFromHex(configuredHex, opts.variable ?? file));
   const p = path.join(dataDir, file);
   let text = await readIfExists(p);
   if (text === undefined) {
-    if (opts.generate === false) throw new Error(`no ${opts.variable ?? 'secret'}: set ${opts.variable ?? 'it'} (64 hex characters) or provide ${p}; secrets are never generated in production`);
+    if (opts.generate === false)
+      throw new Error(
+        `no ${opts.variable ?? 'secret'}: set ${opts.variable ?? 'it'} (64 hex characters) or provide ${p}; secrets are never generated in production`,
+      );
     await createExclusive(p, randomBytes(32).toString('hex') + '\n');
     text = await readFile(p, 'utf8');
   }

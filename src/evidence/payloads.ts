@@ -37,7 +37,15 @@ export const EvidencePayload = t.intersection([
 export type EvidencePayload = t.TypeOf<typeof EvidencePayload>;
 
 /** The settlement a delivery is bound to: the transfer and the authorization it executed. */
-export const ProofSettlement = t.type({ network: Network, transaction: TxHash, payer: Address, amount: Micro, asset: Address, pay_to: Address, nonce: Nonce });
+export const ProofSettlement = t.type({
+  network: Network,
+  transaction: TxHash,
+  payer: Address,
+  amount: Micro,
+  asset: Address,
+  pay_to: Address,
+  nonce: Nonce,
+});
 
 export const DeliveryProofPayload = t.type({
   type: t.literal('delivery-proof'),

@@ -11,7 +11,10 @@ const hexOfLength = (name: string, chars: number) =>
   new t.Type<string, string, unknown>(
     name,
     (u): u is string => typeof u === 'string' && u.length === chars && /^[0-9a-f]*$/.test(u),
-    (u, c) => (typeof u === 'string' && u.length === chars && /^[0-9a-f]*$/.test(u) ? t.success(u) : t.failure(u, c, `${chars} lowercase hex characters`)),
+    (u, c) =>
+      typeof u === 'string' && u.length === chars && /^[0-9a-f]*$/.test(u)
+        ? t.success(u)
+        : t.failure(u, c, `${chars} lowercase hex characters`),
     t.identity,
   );
 

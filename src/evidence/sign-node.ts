@@ -6,7 +6,9 @@ import type { ByteSigner } from './envelope.js';
 
 // A PKCS#8 DER Ed25519 private key is this fixed 16-byte header followed by the 32-byte seed
 // (RFC 8410 §7): the way to make a KeyObject from a raw seed without a JWK round trip.
-const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const PKCS8_ED25519_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
 
 export function nodeByteSigner(seed: Uint8Array): ByteSigner {
   if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');

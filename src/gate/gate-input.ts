@@ -1,4 +1,8 @@
-import { IngestionGateRequest, GATE_SKU, type IngestionGateRequest as GateRequest } from '../contract/ingestion-gate.js';
+import {
+  IngestionGateRequest,
+  GATE_SKU,
+  type IngestionGateRequest as GateRequest,
+} from '../contract/ingestion-gate.js';
 import type { GatePurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
 import { ingestionGatePrice } from '../pricing/prices.js';
@@ -34,8 +38,8 @@ export interface GateInput {
 
 const defaults = IngestionGateRequest.strictProps.optional;
 
-export type GateQuestion = Omit<GateRequest, 'max_total_micro' | 'user_class' | 'geo' | 'freshness_seconds' | 'tier'>
-  & Partial<Pick<GateRequest, 'user_class' | 'geo' | 'freshness_seconds' | 'tier'>>;
+export type GateQuestion = Omit<GateRequest, 'max_total_micro' | 'user_class' | 'geo' | 'freshness_seconds' | 'tier'> &
+  Partial<Pick<GateRequest, 'user_class' | 'geo' | 'freshness_seconds' | 'tier'>>;
 
 /** `resources` must already be canonical (the service proves it with the URL rule; a buyer sends them as is). */
 export function gateInput(q: GateQuestion): GateInput {
@@ -49,5 +53,11 @@ export function gateInput(q: GateQuestion): GateInput {
     tier: q.tier ?? defaults.tier.defaultValue,
   };
   const descriptor = { type: 'http', method: 'POST', bodyType: 'json', body } as const;
-  return { sku: GATE_SKU, body, descriptor, input_sha256: inputSha256(descriptor), price_micro: ingestionGatePrice(body.tier, unique.length) };
+  return {
+    sku: GATE_SKU,
+    body,
+    descriptor,
+    input_sha256: inputSha256(descriptor),
+    price_micro: ingestionGatePrice(body.tier, unique.length),
+  };
 }

@@ -1,7 +1,12 @@
 import type { Hex } from 'viem';
 import { Refusal } from '../refusal.js';
 import { GATEWAY_VERSION } from '../contract/common.js';
-import { GATE_PATH, GATE_SKU, type IngestionGateRequest, type IngestionGateUnavailable } from '../contract/ingestion-gate.js';
+import {
+  GATE_PATH,
+  GATE_SKU,
+  type IngestionGateRequest,
+  type IngestionGateUnavailable,
+} from '../contract/ingestion-gate.js';
 import type { GatePurpose } from '../rsl/purposes.js';
 import type { ObserveContext } from '../rsl/observe.js';
 import type { ResourceReading } from '../rsl/reading.js';
@@ -53,12 +58,23 @@ export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<Gat
   const n = normalizeGateRequest(call.body, deps.coveredOrigins);
   assertWithinBudget(n.price_micro, n.max_total_micro);
   const key = requireServiceRequestKey(call.serviceRequest);
-  const { payer } = checkPaymentIntent(call.paymentIntent, { gateUrl, inputSha256: n.input_sha256, network: deps.terms.network });
-  const proof = await verifySiwxHeader(call.siwx, { gateUrl, key, inputSha256: n.input_sha256, network: deps.terms.network }, deps.now());
+  const { payer } = checkPaymentIntent(call.paymentIntent, {
+    gateUrl,
+    inputSha256: n.input_sha256,
+    network: deps.terms.network,
+  });
+  const proof = await verifySiwxHeader(
+    call.siwx,
+    { gateUrl, key, inputSha256: n.input_sha256, network: deps.terms.network },
+    deps.now(),
+  );
   // The statement a buyer must sign travels with every sign-in refusal: a client can be written from the answers alone.
   if (!proof.ok) throw new Refusal(proof.code, proof.message, { reason: proof.reason, statement: SIWX_STATEMENT });
   if (proof.signer !== payer) {
-    throw new Refusal('SIWX_SIGNER_NOT_PAYER', 'the sign-in proof is signed by another address than the payment intent\'s payer; nothing was stored or charged');
+    throw new Refusal(
+      'SIWX_SIGNER_NOT_PAYER',
+      "the sign-in proof is signed by another address than the payment intent's payer; nothing was stored or charged",
+    );
   }
 
   const id = purchaseId({ sku: GATE_SKU, key_sha256: keySha256(key), input_sha256: n.input_sha256 });
@@ -74,24 +90,48 @@ export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<Gat
 
 // The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
 // demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
-const RESTRICTIVENESS = ['PROHIBITED_BY_OBSERVED_DECLARATION', 'LICENSE_REQUIRED', 'CONFLICT', 'UNKNOWN', 'NO_MACHINE_READABLE_DECLARATION', 'PERMITTED_BY_OBSERVED_DECLARATION'] as const;
+const RESTRICTIVENESS = [
+  'PROHIBITED_BY_OBSERVED_DECLARATION',
+  'LICENSE_REQUIRED',
+  'CONFLICT',
+  'UNKNOWN',
+  'NO_MACHINE_READABLE_DECLARATION',
+  'PERMITTED_BY_OBSERVED_DECLARATION',
+] as const;
 
 async function quoteGate(
-  deps: GateDeps, id: string, n: NormalizedGate, key: string, payer: Hex, gateUrl: string,
+  deps: GateDeps,
+  id: string,
+  n: NormalizedGate,
+  key: string,
+  payer: Hex,
+  gateUrl: string,
 ): Promise<{ state: PurchaseState } | { unavailable: IngestionGateUnavailable }> {
   const b = n.body;
-  const readings = await Promise.all(b.resources.map((r) => deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds })));
+  const readings = await Promise.all(
+    b.resources.map((r) =>
+      deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds }),
+    ),
+  );
   if (!readings.some((r) => r.declaration_found)) {
     // As for a quote (spec §7): no verifiable declaration anywhere → no report, no fee, nothing stored;
     // FETCH_FAILED when a resource could not be looked at.
-    const failures = readings.flatMap((r) => { const u = unavailability(r); return u?.reason === 'FETCH_FAILED' ? u.details.failures : []; });
+    const failures = readings.flatMap((r) => {
+      const u = unavailability(r);
+      return u?.reason === 'FETCH_FAILED' ? u.details.failures : [];
+    });
     return {
       unavailable: {
         version: GATEWAY_VERSION,
         available: false,
-        ...(failures.length ? { reason: 'FETCH_FAILED' as const, details: { failures } } : { reason: 'NO_VERIFIABLE_DECLARATION' as const }),
+        ...(failures.length
+          ? { reason: 'FETCH_FAILED' as const, details: { failures } }
+          : { reason: 'NO_VERIFIABLE_DECLARATION' as const }),
         input_sha256: n.input_sha256,
-        resources: readings.map((r) => ({ resource: r.resource, classification: 'NO_MACHINE_READABLE_DECLARATION' as const })),
+        resources: readings.map((r) => ({
+          resource: r.resource,
+          classification: 'NO_MACHINE_READABLE_DECLARATION' as const,
+        })),
         charge_micro: '0',
         legal_clearance: false,
       },
@@ -100,7 +140,16 @@ async function quoteGate(
   const entries = readings.map((r) => gateEntry(r, b.purpose));
   const combined = RESTRICTIVENESS.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
   const price = n.price_micro.toString();
-  const input: GateQuotedInput = { sku: GATE_SKU, resource: gateUrl, purpose: b.purpose, tier: b.tier, user_class: b.user_class, geo: b.geo, freshness_seconds: b.freshness_seconds, resources: b.resources };
+  const input: GateQuotedInput = {
+    sku: GATE_SKU,
+    resource: gateUrl,
+    purpose: b.purpose,
+    tier: b.tier,
+    user_class: b.user_class,
+    geo: b.geo,
+    freshness_seconds: b.freshness_seconds,
+    resources: b.resources,
+  };
   const reading: GateReadings = { version: 'rsl-gate-readings-v1', readings };
   const { signedQuote, expiresAt } = signQuote(deps, n.price_micro, {
     purchase_id: id,
@@ -118,22 +167,36 @@ async function quoteGate(
   });
   // An identical concurrent request may quote first: this one then continues on its stream (an offer to
   // another signed-in payer is refused by decide).
-  const run = await runPurchaseCommand(deps, id, (state) => (state.quoted ? undefined : {
-    type: 'Quote',
-    data: {
-      purchase_id: id,
-      sku: GATE_SKU,
-      input: input as unknown as { sku: string; resource: string; purpose: string; tier: string; user_class: string },
-      input_sha256: n.input_sha256,
-      max_total_micro: n.max_total_micro,
-      price_micro: price,
-      decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
-      signed_quote: signedQuote,
-      expires_at: expiresAt,
-      claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
-      reading: reading as unknown as Record<string, unknown>,
-      payer,
-    },
-  }), { retryOnConflict: 1 });
+  const run = await runPurchaseCommand(
+    deps,
+    id,
+    (state) =>
+      state.quoted
+        ? undefined
+        : {
+            type: 'Quote',
+            data: {
+              purchase_id: id,
+              sku: GATE_SKU,
+              input: input as unknown as {
+                sku: string;
+                resource: string;
+                purpose: string;
+                tier: string;
+                user_class: string;
+              },
+              input_sha256: n.input_sha256,
+              max_total_micro: n.max_total_micro,
+              price_micro: price,
+              decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
+              signed_quote: signedQuote,
+              expires_at: expiresAt,
+              claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
+              reading: reading as unknown as Record<string, unknown>,
+              payer,
+            },
+          },
+    { retryOnConflict: 1 },
+  );
   return { state: run.state };
 }

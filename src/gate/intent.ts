@@ -8,11 +8,18 @@ import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../contract/ingestion-gat
 // network. Its `payer` is then held against the sign-in proof's signer and, later, the payment's `from`.
 // Unsigned on purpose: it declares intent; the SIWX proof is what proves control of the address.
 
-export interface IntentExpectation { gateUrl: string; inputSha256: string; network: string }
+export interface IntentExpectation {
+  gateUrl: string;
+  inputSha256: string;
+  network: string;
+}
 
 export function checkPaymentIntent(header: string | undefined, e: IntentExpectation): { payer: Hex } {
   if (!header) {
-    throw new Refusal('PAYMENT_INTENT_REQUIRED', `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}; do not sign a payment before it is accepted`);
+    throw new Refusal(
+      'PAYMENT_INTENT_REQUIRED',
+      `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}; do not sign a payment before it is accepted`,
+    );
   }
   let parsed: unknown;
   try {
@@ -22,10 +29,18 @@ export function checkPaymentIntent(header: string | undefined, e: IntentExpectat
     throw new Refusal('PAYMENT_INTENT_MALFORMED', 'X-Service-Payment-Intent must be base64 of a JSON object');
   }
   const decoded = PaymentIntent.decode(parsed);
-  if (isLeft(decoded)) throw new Refusal('PAYMENT_INTENT_MALFORMED', `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}`);
+  if (isLeft(decoded))
+    throw new Refusal(
+      'PAYMENT_INTENT_MALFORMED',
+      `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}`,
+    );
   const intent = decoded.right;
   const mismatch = (field: string, expected: string) =>
-    new Refusal('PAYMENT_INTENT_MISMATCH', `the payment intent's ${field} does not match this request (expected ${expected})`, { field });
+    new Refusal(
+      'PAYMENT_INTENT_MISMATCH',
+      `the payment intent's ${field} does not match this request (expected ${expected})`,
+      { field },
+    );
   if (intent.resource !== e.gateUrl) throw mismatch('resource', e.gateUrl);
   if (intent.input_sha256 !== e.inputSha256) throw mismatch('input_sha256', 'the digest of the normalized input');
   if (intent.network !== e.network) throw mismatch('network', e.network);

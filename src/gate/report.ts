@@ -23,7 +23,10 @@ export interface GateQuotedInput {
   resources: string[];
 }
 /** `Quoted.reading` of a gate purchase: one RSL reading per unique resource, in request order. */
-export interface GateReadings { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] }
+export interface GateReadings {
+  version: 'rsl-gate-readings-v1';
+  readings: ResourceReading[];
+}
 
 const reasonText = (r: unknown) => (typeof r === 'string' ? r : JSON.stringify(r));
 
@@ -68,7 +71,11 @@ export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
     geo: input.geo,
     freshness_seconds: input.freshness_seconds,
     tier: input.tier,
-    resources: readings.map((r, i) => ({ resource: r.resource, classification: entries[i]!.classification, reading: r })),
+    resources: readings.map((r, i) => ({
+      resource: r.resource,
+      classification: entries[i]!.classification,
+      reading: r,
+    })),
     key_id: evidenceKeyId,
   };
   return { report, evidence };

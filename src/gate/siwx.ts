@@ -19,55 +19,93 @@ import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-ch
 
 const SKEW_SECONDS = 60;
 
-export type SiwxCheck = { ok: true; signer: Hex } | { ok: false; code: 'SIWX_REQUIRED' | 'SIWX_MALFORMED' | 'SIWX_INVALID'; reason: string; message: string };
+export type SiwxCheck =
+  | { ok: true; signer: Hex }
+  | { ok: false; code: 'SIWX_REQUIRED' | 'SIWX_MALFORMED' | 'SIWX_INVALID'; reason: string; message: string };
 
 const invalid = (reason: string, message: string): SiwxCheck => ({ ok: false, code: 'SIWX_INVALID', reason, message });
 
 export async function verifySiwxHeader(header: string | undefined, b: SiwxBinding, now: Date): Promise<SiwxCheck> {
   if (!header) {
-    return { ok: false, code: 'SIWX_REQUIRED', reason: 'missing', message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; its statement is details.statement; docs/wire.md §8` };
+    return {
+      ok: false,
+      code: 'SIWX_REQUIRED',
+      reason: 'missing',
+      message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; its statement is details.statement; docs/wire.md §8`,
+    };
   }
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   } catch {
-    return { ok: false, code: 'SIWX_MALFORMED', reason: 'encoding', message: 'SIGN-IN-WITH-X must be base64 of the JSON sign-in-with-x payload' };
+    return {
+      ok: false,
+      code: 'SIWX_MALFORMED',
+      reason: 'encoding',
+      message: 'SIGN-IN-WITH-X must be base64 of the JSON sign-in-with-x payload',
+    };
   }
   const decoded = SiwxProof.decode(parsed);
-  if (isLeft(decoded)) return { ok: false, code: 'SIWX_MALFORMED', reason: 'shape', message: 'SIGN-IN-WITH-X does not have the sign-in-with-x payload shape (EVM, eip191)' };
+  if (isLeft(decoded))
+    return {
+      ok: false,
+      code: 'SIWX_MALFORMED',
+      reason: 'shape',
+      message: 'SIGN-IN-WITH-X does not have the sign-in-with-x payload shape (EVM, eip191)',
+    };
   const p = decoded.right;
   const expected = siwxChallenge(b, p.issuedAt);
   if (p.domain !== expected.domain) return invalid('domain_mismatch', `domain must be ${expected.domain}`);
   if (p.uri !== expected.uri) return invalid('uri_mismatch', `uri must be the gate endpoint ${expected.uri}`);
   if (p.chainId !== expected.chainId) return invalid('chain_mismatch', `chainId must be ${expected.chainId}`);
-  if (p.statement !== expected.statement) return invalid('statement_mismatch', 'statement must be exactly details.statement (docs/wire.md §8)');
-  if (p.nonce !== expected.nonce) return invalid('nonce_mismatch', 'nonce must be the 48 hex digits of the bound payment nonce of this request (same key and input)');
-  if (JSON.stringify(p.resources ?? []) !== JSON.stringify(expected.resources)) return invalid('resources_mismatch', 'resources must be [gate URL, urn:service-request:input-sha256:<input_sha256>]');
+  if (p.statement !== expected.statement)
+    return invalid('statement_mismatch', 'statement must be exactly details.statement (docs/wire.md §8)');
+  if (p.nonce !== expected.nonce)
+    return invalid(
+      'nonce_mismatch',
+      'nonce must be the 48 hex digits of the bound payment nonce of this request (same key and input)',
+    );
+  if (JSON.stringify(p.resources ?? []) !== JSON.stringify(expected.resources))
+    return invalid(
+      'resources_mismatch',
+      'resources must be [gate URL, urn:service-request:input-sha256:<input_sha256>]',
+    );
   const t = Math.floor(now.getTime() / 1000);
   const issued = Date.parse(p.issuedAt) / 1000;
   if (!Number.isFinite(issued)) return invalid('issued_at', 'issuedAt is not an ISO 8601 time');
   if (issued > t + SKEW_SECONDS) return invalid('issued_at_in_future', 'issuedAt is in the future');
-  if (issued < t - SIWX_MAX_AGE_SECONDS) return invalid('issued_at_too_old', `issuedAt is older than ${SIWX_MAX_AGE_SECONDS} s; sign in again`);
-  if (p.expirationTime !== undefined && !(Date.parse(p.expirationTime) / 1000 > t)) return invalid('expired', 'the sign-in has expired');
-  if (p.notBefore !== undefined && !(Date.parse(p.notBefore) / 1000 <= t + SKEW_SECONDS)) return invalid('not_yet_valid', 'the sign-in is not valid yet');
+  if (issued < t - SIWX_MAX_AGE_SECONDS)
+    return invalid('issued_at_too_old', `issuedAt is older than ${SIWX_MAX_AGE_SECONDS} s; sign in again`);
+  if (p.expirationTime !== undefined && !(Date.parse(p.expirationTime) / 1000 > t))
+    return invalid('expired', 'the sign-in has expired');
+  if (p.notBefore !== undefined && !(Date.parse(p.notBefore) / 1000 <= t + SKEW_SECONDS))
+    return invalid('not_yet_valid', 'the sign-in is not valid yet');
   if (!isAddress(p.address, { strict: false })) return invalid('address', 'address is not an EVM address');
 
   let message: string;
   try {
-    message = formatSIWEMessage({
-      ...expected,
-      issuedAt: p.issuedAt,
-      ...(p.expirationTime !== undefined ? { expirationTime: p.expirationTime } : {}),
-      ...(p.notBefore !== undefined ? { notBefore: p.notBefore } : {}),
-      ...(p.requestId !== undefined ? { requestId: p.requestId } : {}),
-    }, p.address);
+    message = formatSIWEMessage(
+      {
+        ...expected,
+        issuedAt: p.issuedAt,
+        ...(p.expirationTime !== undefined ? { expirationTime: p.expirationTime } : {}),
+        ...(p.notBefore !== undefined ? { notBefore: p.notBefore } : {}),
+        ...(p.requestId !== undefined ? { requestId: p.requestId } : {}),
+      },
+      p.address,
+    );
   } catch {
-    return invalid('message', 'the EIP-4361 message cannot be built from these fields (is the address EIP-55 checksummed?)');
+    return invalid(
+      'message',
+      'the EIP-4361 message cannot be built from these fields (is the address EIP-55 checksummed?)',
+    );
   }
   let valid = false;
   try {
-    valid = /^0x[0-9a-fA-F]+$/.test(p.signature) && await verifyMessage({ address: p.address as Hex, message, signature: p.signature as Hex });
+    valid =
+      /^0x[0-9a-fA-F]+$/.test(p.signature) &&
+      (await verifyMessage({ address: p.address as Hex, message, signature: p.signature as Hex }));
   } catch {
     valid = false;
   }

@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import { Refusal } from '../refusal.js';
 import { errorBody } from './errors.js';
 import { presentRefusal } from './status-of.js';
@@ -29,8 +28,12 @@ function errorMiddleware(log: Logger): Koa.Middleware {
         throw new Refusal('NOT_FOUND', 'no such endpoint');
       }
       // The router's allowedMethods() answers these with an empty body; the Allow header it set stays.
-      if (ctx.status === 405 && ctx.body == null) throw new Refusal('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this endpoint`, { allow: ctx.response.get('Allow') });
-      if (ctx.status === 501 && ctx.body == null) throw new Refusal('METHOD_NOT_IMPLEMENTED', `${ctx.method} is not implemented by this service`);
+      if (ctx.status === 405 && ctx.body == null)
+        throw new Refusal('METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on this endpoint`, {
+          allow: ctx.response.get('Allow'),
+        });
+      if (ctx.status === 501 && ctx.body == null)
+        throw new Refusal('METHOD_NOT_IMPLEMENTED', `${ctx.method} is not implemented by this service`);
     } catch (err) {
       const presented = err instanceof Refusal ? presentRefusal(err) : undefined;
       if (presented) {
@@ -38,13 +41,28 @@ function errorMiddleware(log: Logger): Koa.Middleware {
         ctx.set(presented.headers);
         ctx.body = errorBody(presented.code, presented.message, presented.details);
       } else {
-        log.error({ requestId, err: { message: (err as Error)?.message, name: (err as Error)?.name, code: (err as Refusal)?.code } }, 'unhandled error');
+        log.error(
+          {
+            requestId,
+            err: { message: (err as Error)?.message, name: (err as Error)?.name, code: (err as Refusal)?.code },
+          },
+          'unhandled error',
+        );
         ctx.status = 500;
         ctx.body = errorBody('INTERNAL', 'internal error', { request_id: requestId });
       }
     } finally {
       // Only method, path and status: headers and bodies may carry claims, bindings and signatures.
-      log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+      log.info(
+        {
+          requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
     }
   };
 }
@@ -56,7 +74,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorMiddleware(deps.log));
   for (const m of deps.middleware ?? []) app.use(m);
   const health = new Router();
-  health.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
   health.get('/readyz', async (ctx) => {
     const ok = await deps.ready().catch(() => false);
     ctx.status = ok ? 200 : 503;

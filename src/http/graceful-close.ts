@@ -7,7 +7,9 @@ export async function closeGracefully(server: http.Server, graceMs: number): Pro
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 25);
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), graceMs); });
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), graceMs);
+  });
   const outcome = await Promise.race([closed.then(() => 'closed' as const), expired]);
   clearInterval(sweep);
   clearTimeout(timer);

@@ -29,7 +29,9 @@ export async function readJsonBody(ctx: Koa.Context, opts: JsonBodyOptions = {})
   }
   // ctx.is() is null without a body and false on a mismatch; parameters such as charset are allowed.
   if (ctx.is('application/json') === false || !headers['content-type']) {
-    throw new Refusal('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json', { content_type: headers['content-type'] ?? null });
+    throw new Refusal('UNSUPPORTED_MEDIA_TYPE', 'send the body as Content-Type: application/json', {
+      content_type: headers['content-type'] ?? null,
+    });
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers['content-type'])?.[1];
   if (charset && !/^utf-?8$/i.test(charset)) {
@@ -80,8 +82,20 @@ function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffe
       }
       chunks.push(chunk);
     };
-    const onEnd = () => { if (!done) { done = true; cleanup(); resolve(Buffer.concat(chunks)); } };
-    const onError = (err: Error) => { if (!done) { done = true; cleanup(); reject(new Refusal('MALFORMED_JSON', `the body could not be read: ${err.message}`)); } };
+    const onEnd = () => {
+      if (!done) {
+        done = true;
+        cleanup();
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    const onError = (err: Error) => {
+      if (!done) {
+        done = true;
+        cleanup();
+        reject(new Refusal('MALFORMED_JSON', `the body could not be read: ${err.message}`));
+      }
+    };
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

@@ -26,7 +26,10 @@ export async function listenFirst(port: number, host: string): Promise<EarlyList
   const server = http.createServer(starting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port: bound } = server.address() as AddressInfo;
   return {

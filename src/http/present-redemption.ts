@@ -15,7 +15,11 @@ import { STATUS_OF } from './status-of.js';
 /** The same value with its keys in canonical order. */
 const canonical = <T>(value: T): T => JSON.parse(canonicalJson(value)) as T;
 
-export interface HttpAnswer { status: number; headers: Record<string, string>; body: unknown }
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: unknown }): HttpAnswer {
   switch (r.kind) {
@@ -24,7 +28,10 @@ export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: un
     case 'delivered':
       return {
         status: 200,
-        headers: { 'PAYMENT-RESPONSE': encodePaymentResponse(canonical(r.delivered.payment_response)), 'Cache-Control': 'private, no-store' },
+        headers: {
+          'PAYMENT-RESPONSE': encodePaymentResponse(canonical(r.delivered.payment_response)),
+          'Cache-Control': 'private, no-store',
+        },
         body: r.delivered.response,
       };
     case 'offer': {
@@ -49,7 +56,11 @@ export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: un
         },
       };
       const header = encodePaymentRequired(canonical({ ...o.payment_required, error: code }));
-      return { status: STATUS_OF.PAYMENT_REQUIRED!, headers: { 'PAYMENT-REQUIRED': header, 'Cache-Control': 'no-store' }, body };
+      return {
+        status: STATUS_OF.PAYMENT_REQUIRED!,
+        headers: { 'PAYMENT-REQUIRED': header, 'Cache-Control': 'no-store' },
+        body,
+      };
     }
   }
 }

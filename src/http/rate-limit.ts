@@ -9,10 +9,21 @@ import { Refusal } from '../refusal.js';
 // address (app.proxy is false: X-Forwarded-For is never trusted); IPv6 clients are grouped by
 // their /64, since one host usually holds a whole /64. The limits are published in capabilities.
 
-export interface RateLimit { perMinute: number; burst: number }
-export interface RateLimitedRoute { method: string; path: string; name: string; limit: RateLimit }
+export interface RateLimit {
+  perMinute: number;
+  burst: number;
+}
+export interface RateLimitedRoute {
+  method: string;
+  path: string;
+  name: string;
+  limit: RateLimit;
+}
 
-interface Bucket { tokens: number; at: number }
+interface Bucket {
+  tokens: number;
+  at: number;
+}
 const MAX_TRACKED = 50_000;
 
 export function clientKey(address: string | undefined): string {
@@ -27,10 +38,16 @@ function ipv6Prefix64(a: string): string {
   const h = head ? head.split(':') : [];
   const tl = tail !== undefined && tail !== '' ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - tl.length)).fill('0'), ...tl];
-  return groups.slice(0, 4).map((g) => (g === '' ? '0' : g.toLowerCase().replace(/^0+(?=.)/, ''))).join(':');
+  return groups
+    .slice(0, 4)
+    .map((g) => (g === '' ? '0' : g.toLowerCase().replace(/^0+(?=.)/, '')))
+    .join(':');
 }
 
-export function rateLimitMiddleware(routes: readonly RateLimitedRoute[], now: () => number = () => performance.now()): Koa.Middleware {
+export function rateLimitMiddleware(
+  routes: readonly RateLimitedRoute[],
+  now: () => number = () => performance.now(),
+): Koa.Middleware {
   const buckets = new Map<string, Bucket>();
   return async (ctx, next) => {
     const route = routes.find((r) => r.method === ctx.method && r.path === ctx.path);
@@ -44,14 +61,21 @@ export function rateLimitMiddleware(routes: readonly RateLimitedRoute[], now: ()
     if (b.tokens < 1) {
       buckets.set(key, b);
       const retryAfter = Math.max(1, Math.ceil(((1 - b.tokens) * 60) / perMinute));
-      throw new Refusal('RATE_LIMITED', `too many ${route.name} requests from this address; retry in ${retryAfter} s`,
-        { limit: { requests_per_minute: perMinute, burst }, retry_after_seconds: retryAfter }, retryAfter);
+      throw new Refusal(
+        'RATE_LIMITED',
+        `too many ${route.name} requests from this address; retry in ${retryAfter} s`,
+        { limit: { requests_per_minute: perMinute, burst }, retry_after_seconds: retryAfter },
+        retryAfter,
+      );
     }
     b.tokens -= 1;
     buckets.delete(key); // re-insert: the Map's order is then least recently used first
     buckets.set(key, b);
     if (buckets.size > MAX_TRACKED) {
-      for (const k of buckets.keys()) { buckets.delete(k); if (buckets.size <= MAX_TRACKED / 2) break; }
+      for (const k of buckets.keys()) {
+        buckets.delete(k);
+        if (buckets.size <= MAX_TRACKED / 2) break;
+      }
     }
     return next();
   };

@@ -14,14 +14,24 @@ export type Probe = () => Promise<unknown>;
 
 export function createReadiness(probes: readonly Probe[], timeoutMs = 2_000): Readiness {
   let state: ReadinessState = 'starting';
-  const answers = (probe: Probe) => new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    probe().then(() => resolve(true), () => resolve(false)).finally(() => clearTimeout(timer));
-  });
+  const answers = (probe: Probe) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      probe()
+        .then(
+          () => resolve(true),
+          () => resolve(false),
+        )
+        .finally(() => clearTimeout(timer));
+    });
   return {
     state: () => state,
-    markReady: () => { if (state === 'starting') state = 'ready'; },
-    markDraining: () => { state = 'draining'; },
+    markReady: () => {
+      if (state === 'starting') state = 'ready';
+    },
+    markDraining: () => {
+      state = 'draining';
+    },
     async ready() {
       if (state !== 'ready') return false;
       return (await Promise.all(probes.map(answers))).every(Boolean);

@@ -73,30 +73,49 @@ export const PURCHASE_REFUSAL_ON_WIRE: Readonly<Record<RefusalCode, WireRefusal>
   NOT_OFFERED: inProgress('the offer is not recorded yet; retry the same request'),
   OFFER_EXPIRED: { code: 'OFFER_EXPIRED', message: 'the offer expired; request a new quote (nothing was charged)' },
   OFFER_MISMATCH: 'internal',
-  AUTHORIZATION_MISMATCH: { code: 'PAYMENT_REJECTED', message: 'the authorization does not match the offer (nothing was charged)' },
-  PAYMENT_FROM_NOT_SIGNER: { code: 'PAYMENT_FROM_NOT_SIGNER', message: 'the authorization\'s from is not the signed-in payer (nothing was charged)' },
+  AUTHORIZATION_MISMATCH: {
+    code: 'PAYMENT_REJECTED',
+    message: 'the authorization does not match the offer (nothing was charged)',
+  },
+  PAYMENT_FROM_NOT_SIGNER: {
+    code: 'PAYMENT_FROM_NOT_SIGNER',
+    message: "the authorization's from is not the signed-in payer (nothing was charged)",
+  },
   PURCHASE_BOUND_TO_OTHER_PAYER: {
     code: 'PURCHASE_BOUND_TO_OTHER_PAYER',
     message: 'this X-Service-Request and input already belong to a purchase signed in by another payer; use a new key',
   },
-  PAYMENT_WINDOW_EXPIRED: { code: 'PAYMENT_WINDOW_EXPIRED', message: 'the authorization is past validBefore; sign a new one (nothing was charged)' },
+  PAYMENT_WINDOW_EXPIRED: {
+    code: 'PAYMENT_WINDOW_EXPIRED',
+    message: 'the authorization is past validBefore; sign a new one (nothing was charged)',
+  },
   PURCHASE_ALREADY_PAYING: {
     code: 'PAYMENT_CONFLICT',
-    message: 'another payment authorization is already recorded for this purchase; retry with that one (nothing was charged for this one)',
+    message:
+      'another payment authorization is already recorded for this purchase; retry with that one (nothing was charged for this one)',
   },
   NOT_CHECKPOINTED: inProgress('the payment is not recorded yet; retry the same request'),
   ALREADY_SETTLED: inProgress('this purchase is already settled; retry the same request to receive the report'),
   NOT_SETTLED: inProgress('settlement is still running; retry the same request'),
   DELIVERY_MISMATCH: 'internal',
   ALREADY_DELIVERED: inProgress('this purchase was just delivered; retry the same request to receive the report'),
-  PURCHASE_LOCKED: { code: 'PURCHASE_HELD', message: 'this purchase is held for operator review; nothing more is charged' },
+  PURCHASE_LOCKED: {
+    code: 'PURCHASE_HELD',
+    message: 'this purchase is held for operator review; nothing more is charged',
+  },
   NOT_LOCKED: 'internal',
   OPERATOR_TARGET_INVALID: 'internal',
   PURCHASE_CLOSED: { code: 'OFFER_EXPIRED', message: 'this purchase is closed; request a new quote' },
   INVALID_EVENT: 'internal',
 };
 
-export interface PresentedRefusal { status: number; code: string; message: string; details: Record<string, unknown>; headers: Record<string, string> }
+export interface PresentedRefusal {
+  status: number;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  headers: Record<string, string>;
+}
 
 /** How HTTP answers a refusal; undefined for one that is an internal fault (answered 500, and logged). */
 export function presentRefusal(err: Refusal): PresentedRefusal | undefined {

@@ -9,9 +9,15 @@ import { callTool, TOOLS, type McpDeps } from './tools.js';
 export function buildMcpServer(deps: McpDeps, version: string): McpServer {
   const mcp = new McpServer(
     { name: 'rights-preflight', version },
-    { capabilities: { tools: { listChanged: false } }, instructions: 'Rights Preflight Service: read capabilities and prepare quotes only. Paid reports are bought over HTTP x402, never through MCP. A quote\'s claim_token is a private secret.' },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        "Rights Preflight Service: read capabilities and prepare quotes only. Paid reports are bought over HTTP x402, never through MCP. A quote's claim_token is a private secret.",
+    },
   );
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => callTool(deps, req.params.name, req.params.arguments));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (req) =>
+    callTool(deps, req.params.name, req.params.arguments),
+  );
   return mcp;
 }

@@ -13,15 +13,25 @@ export function registerEventLoopLag(registry: Registry): () => void {
     collected ??= { p50: seconds(delay.percentile(50)), p99: seconds(delay.percentile(99)), max: seconds(delay.max) };
     return collected;
   };
-  const gauge = (name: string, help: string, pick: (s: ReturnType<typeof snapshot>) => number, last = false) => new Gauge({
-    name, help, registers: [registry],
-    collect() {
-      this.set(pick(snapshot()));
-      if (last) { collected = undefined; delay.reset(); }
-    },
-  });
+  const gauge = (name: string, help: string, pick: (s: ReturnType<typeof snapshot>) => number, last = false) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pick(snapshot()));
+        if (last) {
+          collected = undefined;
+          delay.reset();
+        }
+      },
+    });
   gauge('rights_event_loop_lag_p50_seconds', 'Median event-loop delay since the previous scrape', (s) => s.p50);
-  gauge('rights_event_loop_lag_p99_seconds', '99th percentile event-loop delay since the previous scrape', (s) => s.p99);
+  gauge(
+    'rights_event_loop_lag_p99_seconds',
+    '99th percentile event-loop delay since the previous scrape',
+    (s) => s.p99,
+  );
   gauge('rights_event_loop_lag_max_seconds', 'Longest event-loop delay since the previous scrape', (s) => s.max, true);
   return () => delay.disable();
 }

@@ -40,7 +40,13 @@ export function countedRsl(engine: RslEngine, metrics: ServiceMetrics): RslEngin
 }
 
 const fetchOutcome = (o: Observation): string =>
-  o.cached ? 'cached' : o.error ? o.error.code.toLowerCase() : o.status !== null ? `${Math.floor(o.status / 100)}xx` : 'none';
+  o.cached
+    ? 'cached'
+    : o.error
+      ? o.error.code.toLowerCase()
+      : o.status !== null
+        ? `${Math.floor(o.status / 100)}xx`
+        : 'none';
 
 /** A recovery pass that counts itself and the purchases it resumed. */
 export function countedRecoveryPass(pass: () => Promise<number>, metrics: ServiceMetrics): () => Promise<number> {

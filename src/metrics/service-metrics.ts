@@ -34,9 +34,28 @@ export function createServiceMetrics(): ServiceMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    settlements: new Counter({ name: 'rights_settlements_total', help: 'Settlement attempts by outcome (success, failed, ambiguous, error)', labelNames: ['outcome'], registers }),
-    recoveryPasses: new Counter({ name: 'rights_recovery_passes_total', help: 'Recovery passes run by this instance, by result (ok, skipped, failed)', labelNames: ['result'], registers }),
-    recoveryResumes: new Counter({ name: 'rights_recovery_resumes_total', help: 'Purchases resumed by recovery passes', registers }),
-    rslFetches: new Counter({ name: 'rights_rsl_fetches_total', help: 'RSL discovery fetches by channel and outcome (HTTP status class, cached, or the fetch error code)', labelNames: ['channel', 'outcome'], registers }),
+    settlements: new Counter({
+      name: 'rights_settlements_total',
+      help: 'Settlement attempts by outcome (success, failed, ambiguous, error)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    recoveryPasses: new Counter({
+      name: 'rights_recovery_passes_total',
+      help: 'Recovery passes run by this instance, by result (ok, skipped, failed)',
+      labelNames: ['result'],
+      registers,
+    }),
+    recoveryResumes: new Counter({
+      name: 'rights_recovery_resumes_total',
+      help: 'Purchases resumed by recovery passes',
+      registers,
+    }),
+    rslFetches: new Counter({
+      name: 'rights_rsl_fetches_total',
+      help: 'RSL discovery fetches by channel and outcome (HTTP status class, cached, or the fetch error code)',
+      labelNames: ['channel', 'outcome'],
+      registers,
+    }),
   };
 }

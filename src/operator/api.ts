@@ -19,8 +19,19 @@ import { decodeOrThrow } from '../contract/decode.js';
 import { readJsonBody } from '../http/json-body.js';
 import { relayCli } from './cli-relay.js';
 import {
-  CliRequest, MoveRequest, OPERATOR_API, RefundPaidRequest, RefundReviewRequest,
-  type MoveResponse, type PurchasesResponse, type QueueResponse, type RefundChangeResponse, type RefundsResponse, type ReplayStatus, type SummaryResponse, type TimelineResponse,
+  CliRequest,
+  MoveRequest,
+  OPERATOR_API,
+  RefundPaidRequest,
+  RefundReviewRequest,
+  type MoveResponse,
+  type PurchasesResponse,
+  type QueueResponse,
+  type RefundChangeResponse,
+  type RefundsResponse,
+  type ReplayStatus,
+  type SummaryResponse,
+  type TimelineResponse,
 } from './contract.js';
 import { OperatorRefused, orRefuse } from './operator-refused.js';
 import type { OperatorDeps } from './operator-deps.js';
@@ -64,32 +75,54 @@ export function operatorApi(deps: OperatorDeps): Router {
   const reads = operatorReads(deps);
   const { fresh, purchaseIdOf } = reads;
 
-  router.get('/health', (ctx) => { ctx.body = { ok: true }; });
+  router.get('/health', (ctx) => {
+    ctx.body = { ok: true };
+  });
 
-  router.get('/queue', async (ctx) => { ctx.body = { items: await reads.queue() } satisfies QueueResponse; });
+  router.get('/queue', async (ctx) => {
+    ctx.body = { items: await reads.queue() } satisfies QueueResponse;
+  });
 
   router.get('/purchases', async (ctx) => {
     const filter = purchaseFilter(queryArgs(ctx.query, ['status', 'since', 'origin', 'limit']));
     const after = ctx.query.after;
-    if (after !== undefined && (typeof after !== 'string' || !/^[0-9a-f]{64}$/.test(after))) throw new OperatorRefused('USAGE', 'after must be the full id of the last purchase of the previous page');
+    if (after !== undefined && (typeof after !== 'string' || !/^[0-9a-f]{64}$/.test(after)))
+      throw new OperatorRefused('USAGE', 'after must be the full id of the last purchase of the previous page');
     await fresh();
     const purchases = await listPurchases(models.db, { ...filter, ...(after ? { after } : {}) });
-    ctx.body = { purchases, next: purchases.length === filter.limit ? purchases[purchases.length - 1]!.purchase_id : null } satisfies PurchasesResponse;
+    ctx.body = {
+      purchases,
+      next: purchases.length === filter.limit ? purchases[purchases.length - 1]!.purchase_id : null,
+    } satisfies PurchasesResponse;
   });
 
-  router.get('/purchases/:id', async (ctx) => { ctx.body = (await reads.timeline(ctx.params.id!)) satisfies TimelineResponse; });
+  router.get('/purchases/:id', async (ctx) => {
+    ctx.body = (await reads.timeline(ctx.params.id!)) satisfies TimelineResponse;
+  });
 
   router.post('/purchases/:id/move', async (ctx) => {
     const body = decodeOrThrow(MoveRequest, await readJsonBody(ctx));
     await fresh();
     const id = await purchaseIdOf(ctx.params.id!);
-    const data = { target: body.target, note: body.note.trim(), operator: body.operator.trim(), at: deps.now().toISOString(), ...(body.settlement ? { settlement: body.settlement } : {}) };
-    const moved = orRefuse(await movePurchase(store, streamName(id), data, deps.now(), BigInt(body.expected_revision))).moved;
+    const data = {
+      target: body.target,
+      note: body.note.trim(),
+      operator: body.operator.trim(),
+      at: deps.now().toISOString(),
+      ...(body.settlement ? { settlement: body.settlement } : {}),
+    };
+    const moved = orRefuse(
+      await movePurchase(store, streamName(id), data, deps.now(), BigInt(body.expected_revision)),
+    ).moved;
     deps.log.info({ purchase_id: id, target: body.target, operator: data.operator }, 'operator moved a purchase');
     ctx.body = { moved: { purchase_id: id, ...moved } } satisfies MoveResponse;
   });
 
-  router.get('/refunds', async (ctx) => { ctx.body = { refunds: await reads.refunds(ctx.query.all === '1' || ctx.query.all === 'true') } satisfies RefundsResponse; });
+  router.get('/refunds', async (ctx) => {
+    ctx.body = {
+      refunds: await reads.refunds(ctx.query.all === '1' || ctx.query.all === 'true'),
+    } satisfies RefundsResponse;
+  });
 
   const refundChange = (what: 'review' | 'paid') => async (ctx: Koa.Context) => {
     const at = deps.now().toISOString();
@@ -99,12 +132,18 @@ export function operatorApi(deps: OperatorDeps): Router {
     if (what === 'review') {
       const b = decodeOrThrow(RefundReviewRequest, await readJsonBody(ctx));
       operator = b.operator.trim();
-      command = { type: 'ReviewRefund', data: { decision: b.decision === 'approve' ? 'approved' : 'rejected', note: b.note.trim(), operator, at } };
+      command = {
+        type: 'ReviewRefund',
+        data: { decision: b.decision === 'approve' ? 'approved' : 'rejected', note: b.note.trim(), operator, at },
+      };
       expected = b.expected_revision;
     } else {
       const b = decodeOrThrow(RefundPaidRequest, await readJsonBody(ctx));
       operator = b.operator.trim();
-      command = { type: 'RecordRefundPayment', data: { transaction: b.transaction, amount_micro: b.amount_micro, note: b.note.trim(), operator, at } };
+      command = {
+        type: 'RecordRefundPayment',
+        data: { transaction: b.transaction, amount_micro: b.amount_micro, note: b.note.trim(), operator, at },
+      };
       expected = b.expected_revision;
     }
     await fresh();
@@ -122,8 +161,15 @@ export function operatorApi(deps: OperatorDeps): Router {
     const lines: string[] = [];
     const problems: string[] = [];
     const argv = ['audit', '--json', ...(typeof one === 'string' ? ['--purchase', one] : [])];
-    const exit = await runAttached(argv, { config: deps.config, now: deps.now, attached: { store, models }, out: (l) => lines.push(l), err: (l) => problems.push(l) });
-    if (exit === 2 || lines.length !== 1) throw new OperatorRefused('USAGE', problems.join('\n') || 'audit could not run');
+    const exit = await runAttached(argv, {
+      config: deps.config,
+      now: deps.now,
+      attached: { store, models },
+      out: (l) => lines.push(l),
+      err: (l) => problems.push(l),
+    });
+    if (exit === 2 || lines.length !== 1)
+      throw new OperatorRefused('USAGE', problems.join('\n') || 'audit could not run');
     const result = JSON.parse(lines[0]!) as Record<string, unknown>;
     if ('refused' in result) orRefuse(result);
     ctx.body = result;
@@ -131,7 +177,12 @@ export function operatorApi(deps: OperatorDeps): Router {
 
   router.get('/replay', async (ctx) => {
     const [checkpoint, head] = [(await readCheckpoint(models.db)).position, await models.feed.head()];
-    ctx.body = { checkpoint: checkpoint.toString(), head: head.toString(), behind: (head > checkpoint ? head - checkpoint : 0n).toString(), leader: deps.isLeader() } satisfies ReplayStatus;
+    ctx.body = {
+      checkpoint: checkpoint.toString(),
+      head: head.toString(),
+      behind: (head > checkpoint ? head - checkpoint : 0n).toString(),
+      leader: deps.isLeader(),
+    } satisfies ReplayStatus;
   });
 
   router.get('/summary', async (ctx) => {
@@ -144,7 +195,8 @@ export function operatorApi(deps: OperatorDeps): Router {
     const from = dayFlag(args, 'from');
     const to = dayFlag(args, 'to');
     const format = ctx.query.format;
-    if (from === undefined || to === undefined || from > to) throw new OperatorRefused('USAGE', 'from and to are required days (YYYY-MM-DD), from ≤ to');
+    if (from === undefined || to === undefined || from > to)
+      throw new OperatorRefused('USAGE', 'from and to are required days (YYYY-MM-DD), from ≤ to');
     if (format !== 'csv' && format !== 'jsonl') throw new OperatorRefused('USAGE', 'format must be csv or jsonl');
     await fresh();
     const out = new PassThrough();
@@ -152,15 +204,25 @@ export function operatorApi(deps: OperatorDeps): Router {
     ctx.body = out;
     writeComplianceExport(complianceRows(models.db, { from, to }, EXPORT_PAGE_ROWS), format, out)
       .then(() => out.end())
-      .catch((err: Error) => { deps.log.error({ err: { message: err.message } }, 'compliance export failed'); out.destroy(err); });
+      .catch((err: Error) => {
+        deps.log.error({ err: { message: err.message } }, 'compliance export failed');
+        out.destroy(err);
+      });
   });
 
   router.get('/compliance/report', async (ctx) => {
     const args = queryArgs(ctx.query, ['from', 'to']);
-    const range = { ...(dayFlag(args, 'from') ? { from: dayFlag(args, 'from')! } : {}), ...(dayFlag(args, 'to') ? { to: dayFlag(args, 'to')! } : {}) };
+    const range = {
+      ...(dayFlag(args, 'from') ? { from: dayFlag(args, 'from')! } : {}),
+      ...(dayFlag(args, 'to') ? { to: dayFlag(args, 'to')! } : {}),
+    };
     await fresh();
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderComplianceReport({ generatedAt: deps.now().toISOString(), range, daily: await complianceDaily(models.db, range) });
+    ctx.body = renderComplianceReport({
+      generatedAt: deps.now().toISOString(),
+      range,
+      daily: await complianceDaily(models.db, range),
+    });
   });
 
   router.post('/cli', async (ctx) => {

@@ -11,11 +11,16 @@ import type { CliLine, CliRequest } from './contract.js';
 
 export function relayCli(ctx: Koa.Context, request: CliRequest, base: Omit<OperatorContext, 'out' | 'err'>): void {
   const body = new PassThrough();
-  const send = (line: CliLine) => { body.write(`${JSON.stringify(line)}\n`); };
+  const send = (line: CliLine) => {
+    body.write(`${JSON.stringify(line)}\n`);
+  };
   ctx.status = 200;
   ctx.type = 'application/x-ndjson';
   ctx.body = body;
   void runAttached(request.argv, { ...base, out: (out) => send({ out }), err: (err) => send({ err }) })
     .catch(() => 2)
-    .then((exit) => { send({ exit }); body.end(); });
+    .then((exit) => {
+      send({ exit });
+      body.end();
+    });
 }

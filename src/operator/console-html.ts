@@ -11,7 +11,6 @@ import type { PurchaseTimeline, QueueEntry, RefundEntry } from './reads.js';
 // and writes the answer under the form. Only what the timelines carry (history.ts summaries): never a
 // sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId).
 
-
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1a1a1a}
 header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-decoration:none;font-weight:600}
@@ -63,8 +62,10 @@ export function age(since: string, now: Date): string {
 
 const purchaseLink = (id: string) => `<a href="/console/purchases/${esc(id)}"><code>${esc(short(id))}</code></a>`;
 const summaryText = (summary: Record<string, unknown>) =>
-  Object.entries(summary).filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0))
-    .map(([k, v]) => `${esc(k)}: <code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`).join('<br>');
+  Object.entries(summary)
+    .filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0))
+    .map(([k, v]) => `${esc(k)}: <code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`)
+    .join('<br>');
 
 function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
   if (rows.length === 0) return `<p class="empty" id="${id}">${esc(empty)}</p>`;
@@ -81,23 +82,49 @@ function reviewForm(r: RefundEntry): string {
 <select name="decision"><option value="approve">approve</option><option value="reject">reject</option></select>${operatorFields()}<button>review</button><span class="result"></span></form>`;
 }
 
-export function homePage(input: { summary: OperatorSummary; queue: QueueEntry[]; refunds: RefundEntry[]; now: Date }): string {
+export function homePage(input: {
+  summary: OperatorSummary;
+  queue: QueueEntry[];
+  refunds: RefundEntry[];
+  now: Date;
+}): string {
   const { summary, queue, refunds, now } = input;
   const total = summary.by_status.reduce((n, s) => n + s.purchases, 0);
   const cards = `<div class="cards"><div class="card">queue<b id="queue-count">${queue.length}</b></div><div class="card">open refund requests<b>${refunds.length}</b></div><div class="card">purchases<b>${total}</b></div></div>`;
   const charts = `<div class="charts">${svgBarChart({ title: 'Purchases by status', categories: summary.by_status.map((s) => s.status), series: [{ name: 'purchases', values: summary.by_status.map((s) => s.purchases) }], width: 520, height: 260 })}
 ${svgBarChart({ title: 'Quotes per day (UTC, last 14 days)', categories: summary.quotes_per_day.map((d) => d.day.slice(5)), series: [{ name: 'quotes', values: summary.quotes_per_day.map((d) => d.quotes) }], width: 520, height: 260 })}</div>`;
-  const queueRows = queue.map((q) => [purchaseLink(q.purchase_id), esc(q.kind), esc(q.reason), esc(q.locked_from ?? '—'), `<span title="${esc(q.since)}">${esc(age(q.since, now))}</span>`]);
-  const refundRows = refunds.map((r) => [purchaseLink(r.purchase_id), esc(r.status), esc(r.reason), esc(r.amount_micro), esc(age(r.requested_at, now)), reviewForm(r)]);
-  return page('Operator console', `<h2>Summary</h2>${cards}${charts}
+  const queueRows = queue.map((q) => [
+    purchaseLink(q.purchase_id),
+    esc(q.kind),
+    esc(q.reason),
+    esc(q.locked_from ?? '—'),
+    `<span title="${esc(q.since)}">${esc(age(q.since, now))}</span>`,
+  ]);
+  const refundRows = refunds.map((r) => [
+    purchaseLink(r.purchase_id),
+    esc(r.status),
+    esc(r.reason),
+    esc(r.amount_micro),
+    esc(age(r.requested_at, now)),
+    reviewForm(r),
+  ]);
+  return page(
+    'Operator console',
+    `<h2>Summary</h2>${cards}${charts}
 <h2>Investigation queue</h2>${table(['purchase', 'kind', 'reason', 'locked from', 'age'], queueRows, 'The investigation queue is empty.', 'queue')}
-<h2>Refund requests</h2>${table(['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'], refundRows, 'No refund request waits for an operator.', 'refunds')}`);
+<h2>Refund requests</h2>${table(['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'], refundRows, 'No refund request waits for an operator.', 'refunds')}`,
+  );
 }
 
 const TARGETS = Object.keys(OperatorTarget.keys);
 
 function timelineRows(history: readonly HistoryEntry[]): string[][] {
-  return history.map((h) => [esc(h.revision), `<span title="position ${esc(h.position)}">${esc(h.at)}</span>`, esc(h.type), summaryText(h.summary)]);
+  return history.map((h) => [
+    esc(h.revision),
+    `<span title="position ${esc(h.position)}">${esc(h.at)}</span>`,
+    esc(h.type),
+    summaryText(h.summary),
+  ]);
 }
 
 export function purchasePage(t: PurchaseTimeline, now: Date): string {
@@ -106,22 +133,32 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
   const fields: [string, string][] = [
     ['id', `<code>${esc(p.purchase_id)}</code>`],
     ['status', `<b id="status">${esc(p.status)}</b>${p.lock_reason ? ` (${esc(p.lock_reason)})` : ''}`],
-    ['resource', esc(p.resource)], ['purpose', esc(p.purpose)], ['price', `${esc(p.price_micro)} micro-USDC`],
-    ['payer', esc(p.payer ?? '—')], ['transaction', `<code>${esc(p.transaction ?? '—')}</code>`],
+    ['resource', esc(p.resource)],
+    ['purpose', esc(p.purpose)],
+    ['price', `${esc(p.price_micro)} micro-USDC`],
+    ['payer', esc(p.payer ?? '—')],
+    ['transaction', `<code>${esc(p.transaction ?? '—')}</code>`],
     ['quoted', `${esc(p.quoted_at)} (${esc(age(p.quoted_at, now))} ago)`],
   ];
-  const move = locked && t.revision !== null
-    ? `<h2>Move on</h2><form id="move" data-api="${OPERATOR_API}/purchases/${esc(p.purchase_id)}/move"><input type="hidden" name="expected_revision" value="${esc(t.revision)}">
+  const move =
+    locked && t.revision !== null
+      ? `<h2>Move on</h2><form id="move" data-api="${OPERATOR_API}/purchases/${esc(p.purchase_id)}/move"><input type="hidden" name="expected_revision" value="${esc(t.revision)}">
 <select name="target">${TARGETS.map((x) => `<option value="${esc(x)}">${esc(x)}</option>`).join('')}</select>${operatorFields()}<button>move</button><span class="result"></span></form>`
-    : '';
+      : '';
   const refund = t.refund
     ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ${esc(t.refund.amount_micro)} micro-USDC, requested ${esc(t.refund.requested_at)} (review it on <a href="/console">the console's first page</a>)</p>`
     : '';
-  return page(`Purchase ${short(p.purchase_id)}`, `<h2>Purchase <code>${esc(short(p.purchase_id))}</code></h2>
+  return page(
+    `Purchase ${short(p.purchase_id)}`,
+    `<h2>Purchase <code>${esc(short(p.purchase_id))}</code></h2>
 <table id="purchase">${fields.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>
-<h2>Timeline</h2>${table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline')}${move}${refund}`);
+<h2>Timeline</h2>${table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline')}${move}${refund}`,
+  );
 }
 
 export function refusalPage(code: string, message: string): string {
-  return page('Refused', `<h2>${esc(code)}</h2><p>${esc(message)}</p><p><a href="/console">back to the console</a></p>`);
+  return page(
+    'Refused',
+    `<h2>${esc(code)}</h2><p>${esc(message)}</p><p><a href="/console">back to the console</a></p>`,
+  );
 }

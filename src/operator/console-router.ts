@@ -17,14 +17,22 @@ export function operatorConsole(deps: OperatorDeps): Router {
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('cache-control', 'no-store');
     // Everything is inline and same-origin; the page may talk to nothing else.
-    ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self'");
+    ctx.set(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self'",
+    );
     ctx.body = body;
   };
 
-  router.get('/', (ctx) => { ctx.redirect('/console'); });
+  router.get('/', (ctx) => {
+    ctx.redirect('/console');
+  });
   router.get('/console', async (ctx) => {
     const [queue, refunds] = [await reads.queue(), await reads.refunds(false)];
-    html(ctx, homePage({ summary: await operatorSummary(deps.models.db, deps.now()), queue, refunds, now: deps.now() }));
+    html(
+      ctx,
+      homePage({ summary: await operatorSummary(deps.models.db, deps.now()), queue, refunds, now: deps.now() }),
+    );
   });
   router.get('/console/purchases/:id', async (ctx) => {
     try {

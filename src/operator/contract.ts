@@ -71,37 +71,86 @@ export type ReplayStatus = t.TypeOf<typeof ReplayStatus>;
 
 const Nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 
-export const HistoryEntryWire = t.type({ type: t.string, revision: t.string, position: t.string, at: t.string, summary: t.UnknownRecord });
+export const HistoryEntryWire = t.type({
+  type: t.string,
+  revision: t.string,
+  position: t.string,
+  at: t.string,
+  summary: t.UnknownRecord,
+});
 
 export const ReportRowWire = t.type({
-  purchase_id: t.string, status: t.string, submissions: t.number, locked_from: Nullable(t.string), sku: t.string, resource: t.string,
-  origin: Nullable(t.string), purpose: t.string, user_class: t.string, tier: t.string, geo: Nullable(t.string), classification: t.string,
-  decision: t.string, observed_at: Nullable(t.string), rsl_document_sha256: t.array(t.string), price_micro: t.string, expires_at: t.string,
-  quoted_at: t.string, payer: Nullable(t.string), settled_amount_micro: Nullable(t.string), network: Nullable(t.string),
-  transaction: Nullable(t.string), evidence_key_id: Nullable(t.string), report_sha256: Nullable(t.string), evidence_sha256: Nullable(t.string),
-  delivery_proof_sha256: Nullable(t.string), delivered_at: Nullable(t.string), lock_reason: Nullable(t.string), updated_position: t.string,
+  purchase_id: t.string,
+  status: t.string,
+  submissions: t.number,
+  locked_from: Nullable(t.string),
+  sku: t.string,
+  resource: t.string,
+  origin: Nullable(t.string),
+  purpose: t.string,
+  user_class: t.string,
+  tier: t.string,
+  geo: Nullable(t.string),
+  classification: t.string,
+  decision: t.string,
+  observed_at: Nullable(t.string),
+  rsl_document_sha256: t.array(t.string),
+  price_micro: t.string,
+  expires_at: t.string,
+  quoted_at: t.string,
+  payer: Nullable(t.string),
+  settled_amount_micro: Nullable(t.string),
+  network: Nullable(t.string),
+  transaction: Nullable(t.string),
+  evidence_key_id: Nullable(t.string),
+  report_sha256: Nullable(t.string),
+  evidence_sha256: Nullable(t.string),
+  delivery_proof_sha256: Nullable(t.string),
+  delivered_at: Nullable(t.string),
+  lock_reason: Nullable(t.string),
+  updated_position: t.string,
 });
 
 export const RefundRowWire = t.type({
-  purchase_id: t.string, status: t.string, reason: t.string, amount_micro: t.string, requested_at: t.string,
-  reviewed_at: Nullable(t.string), paid_transaction: Nullable(t.string),
+  purchase_id: t.string,
+  status: t.string,
+  reason: t.string,
+  amount_micro: t.string,
+  requested_at: t.string,
+  reviewed_at: Nullable(t.string),
+  paid_transaction: Nullable(t.string),
 });
 
 export const QueueResponse = t.type({
-  items: t.array(t.type({
-    purchase_id: t.string, kind: t.keyof({ held: null, lock_stuck: null }), reason: t.string, details: t.UnknownRecord,
-    locked_from: Nullable(t.string), since_position: t.string, since: t.string, history: t.array(HistoryEntryWire),
-  })),
+  items: t.array(
+    t.type({
+      purchase_id: t.string,
+      kind: t.keyof({ held: null, lock_stuck: null }),
+      reason: t.string,
+      details: t.UnknownRecord,
+      locked_from: Nullable(t.string),
+      since_position: t.string,
+      since: t.string,
+      history: t.array(HistoryEntryWire),
+    }),
+  ),
 });
 export type QueueResponse = t.TypeOf<typeof QueueResponse>;
 
 export const PurchasesResponse = t.type({ purchases: t.array(ReportRowWire), next: Nullable(t.string) });
 export type PurchasesResponse = t.TypeOf<typeof PurchasesResponse>;
 
-export const TimelineResponse = t.type({ purchase: ReportRowWire, history: t.array(HistoryEntryWire), refund: Nullable(RefundRowWire), revision: Nullable(Revision) });
+export const TimelineResponse = t.type({
+  purchase: ReportRowWire,
+  history: t.array(HistoryEntryWire),
+  refund: Nullable(RefundRowWire),
+  revision: Nullable(Revision),
+});
 export type TimelineResponse = t.TypeOf<typeof TimelineResponse>;
 
-export const RefundsResponse = t.type({ refunds: t.array(t.intersection([RefundRowWire, t.type({ revision: Nullable(Revision) })])) });
+export const RefundsResponse = t.type({
+  refunds: t.array(t.intersection([RefundRowWire, t.type({ revision: Nullable(Revision) })])),
+});
 export type RefundsResponse = t.TypeOf<typeof RefundsResponse>;
 
 export const SummaryResponse = t.type({

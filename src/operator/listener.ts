@@ -34,17 +34,25 @@ function refusals(deps: OperatorDeps): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new OperatorRefused('NOT_FOUND', 'no such operator endpoint');
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new OperatorRefused('NOT_FOUND', 'no such operator endpoint');
     } catch (err) {
-      const r = err instanceof OperatorRefused ? err
-        : err instanceof Refusal ? new OperatorRefused(err.code, err.message, err.details, STATUS_OF[err.code] ?? 400)
-        : err instanceof UsageError ? new OperatorRefused('USAGE', err.message)
-        : undefined;
+      const r =
+        err instanceof OperatorRefused
+          ? err
+          : err instanceof Refusal
+            ? new OperatorRefused(err.code, err.message, err.details, STATUS_OF[err.code] ?? 400)
+            : err instanceof UsageError
+              ? new OperatorRefused('USAGE', err.message)
+              : undefined;
       if (r) {
         ctx.status = r.status;
         ctx.body = { refused: { code: r.code, message: r.message, ...(r.details ? { details: r.details } : {}) } };
       } else {
-        deps.log.error({ err: { message: (err as Error)?.message, name: (err as Error)?.name } }, 'operator request failed');
+        deps.log.error(
+          { err: { message: (err as Error)?.message, name: (err as Error)?.name } },
+          'operator request failed',
+        );
         ctx.status = 500;
         ctx.body = { refused: { code: 'INTERNAL', message: 'internal error' } };
       }
@@ -61,7 +69,12 @@ function bearer(token: string): Koa.Middleware {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       ctx.status = 401;
       ctx.set('www-authenticate', 'Bearer realm="operator"');
-      ctx.body = { refused: { code: 'UNAUTHORIZED', message: 'the operator API on TCP needs Authorization: Bearer $OPERATOR_TOKEN' } };
+      ctx.body = {
+        refused: {
+          code: 'UNAUTHORIZED',
+          message: 'the operator API on TCP needs Authorization: Bearer $OPERATOR_TOKEN',
+        },
+      };
       return;
     }
     await next();
@@ -84,23 +97,36 @@ function operatorApp(deps: OperatorDeps, token: string | undefined): Koa {
 function socketAnswers(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(socketPath);
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }
 
 async function listen(server: http.Server, ...args: unknown[]): Promise<void> {
   (server.listen as (...a: unknown[]) => void)(...args);
-  await new Promise<void>((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
 }
 
-const closeServer = (server: http.Server) => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+const closeServer = (server: http.Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 
 export async function startOperatorListener(deps: OperatorDeps): Promise<OperatorListenerHandle> {
   const servers: http.Server[] = [];
   let socketPath: string | undefined = deps.config.operatorSocket;
   if (socketPath.length > MAX_SOCKET_PATH) {
-    deps.log.warn({ socket: socketPath }, 'DATA_DIR is too long a path for the operator socket: no socket; set OPERATOR_LISTEN for the operator API');
+    deps.log.warn(
+      { socket: socketPath },
+      'DATA_DIR is too long a path for the operator socket: no socket; set OPERATOR_LISTEN for the operator API',
+    );
     socketPath = undefined;
   } else if (await socketAnswers(socketPath)) {
     // PostgreSQL lets several instances share a DATA_DIR; the first one's socket serves the operators.

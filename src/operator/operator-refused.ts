@@ -4,7 +4,12 @@ import { refusalStatus } from './refusal-status.js';
 // middleware as `{refused: {code, message, details?}}` with the status of refusal-status.ts.
 
 export class OperatorRefused extends Error {
-  constructor(readonly code: string, message: string, readonly details?: Record<string, unknown>, readonly status = refusalStatus(code)) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly status = refusalStatus(code),
+  ) {
     super(message);
   }
 }

@@ -13,9 +13,18 @@ import { orRefuse, OperatorRefused } from './operator-refused.js';
 
 const CATCH_UP_MS = 5_000;
 
-export interface QueueEntry extends QueueItem { history: HistoryEntry[] }
-export interface PurchaseTimeline { purchase: ReportRow; history: HistoryEntry[]; refund: ListedRefund | null; revision: string | null }
-export interface RefundEntry extends ListedRefund { revision: string | null }
+export interface QueueEntry extends QueueItem {
+  history: HistoryEntry[];
+}
+export interface PurchaseTimeline {
+  purchase: ReportRow;
+  history: HistoryEntry[];
+  refund: ListedRefund | null;
+  revision: string | null;
+}
+export interface RefundEntry extends ListedRefund {
+  revision: string | null;
+}
 
 export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'models'>) {
   const fresh = () => models.caughtUp(CATCH_UP_MS);
@@ -30,7 +39,8 @@ export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'm
     async queue(): Promise<QueueEntry[]> {
       await fresh();
       const items: QueueEntry[] = [];
-      for (const item of await queueItems(models.db)) items.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
+      for (const item of await queueItems(models.db))
+        items.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
       return items;
     },
 
@@ -46,7 +56,8 @@ export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'm
     async refunds(all: boolean): Promise<RefundEntry[]> {
       await fresh();
       const out: RefundEntry[] = [];
-      for (const r of await refundRows(models.db, { all })) out.push({ ...r, revision: await revisionOf(refundStream(r.purchase_id)) });
+      for (const r of await refundRows(models.db, { all }))
+        out.push({ ...r, revision: await revisionOf(refundStream(r.purchase_id)) });
       return out;
     },
   };

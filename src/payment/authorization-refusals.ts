@@ -14,7 +14,8 @@ export const AUTHORIZATION_REFUSALS = {
   AMOUNT_BELOW_PRICE: 'the authorized amount is below the offered price',
   AMOUNT_ABOVE_PRICE: 'the authorized amount is above the offered price (the exact price is required)',
   AMOUNT_ABOVE_BUDGET: "the authorized amount is above the buyer's max_total_micro",
-  ACCEPTED_REQUIREMENTS_MISMATCH: 'the accepted requirements are not the offered ones (maxTimeoutSeconds or EIP-712 domain)',
+  ACCEPTED_REQUIREMENTS_MISMATCH:
+    'the accepted requirements are not the offered ones (maxTimeoutSeconds or EIP-712 domain)',
   PAYMENT_NOT_YET_VALID: 'the authorization is not valid yet (validAfter is in the future)',
   PAYMENT_WINDOW_EXPIRED: 'the authorization window has passed or closes too soon to settle (validBefore)',
   PAYMENT_WINDOW_TOO_LONG: 'validBefore is further ahead than the offer allows (maxTimeoutSeconds)',

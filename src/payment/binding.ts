@@ -28,9 +28,12 @@ export function inputSha256(normalizedInput: unknown): string {
 }
 
 export function boundNonce(b: BindingInput): `0x${string}` {
-  const digest = sha256Hex(canonicalJson({ version: BINDING_VERSION, resource: b.resource, key: b.key, input_sha256: b.input_sha256 }));
+  const digest = sha256Hex(
+    canonicalJson({ version: BINDING_VERSION, resource: b.resource, key: b.key, input_sha256: b.input_sha256 }),
+  );
   return `${NONCE_PREFIX}${digest.slice(0, 48)}`;
 }
 
 /** Whether a nonce has the binding's shape at all (a random-nonce client almost never produces it). */
-export const looksBound = (nonce: string): boolean => nonce.toLowerCase().startsWith(NONCE_PREFIX) && /^0x[0-9a-f]{64}$/.test(nonce.toLowerCase());
+export const looksBound = (nonce: string): boolean =>
+  nonce.toLowerCase().startsWith(NONCE_PREFIX) && /^0x[0-9a-f]{64}$/.test(nonce.toLowerCase());

@@ -8,7 +8,10 @@ import { chainClient } from './settlement/chain-reads.js';
 //
 //   const eip712 = await tokenDomain(rpcUrl, 'eip155:8453', BASE_USDC); // { name: 'USD Coin', version: '2' }
 
-export interface TokenDomain { name: string; version: string }
+export interface TokenDomain {
+  name: string;
+  version: string;
+}
 
 /** EIP-712 domains of the real USDC deployments, used when the token cannot be asked. */
 const KNOWN_DOMAINS: Record<string, TokenDomain> = {

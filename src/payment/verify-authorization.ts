@@ -51,19 +51,27 @@ const DEFAULT_SKEW_SECONDS = 60;
 /** secp256k1 n / 2: FiatToken's ECRecover rejects signatures with a higher s (EIP-2 malleability). */
 const HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-const refuse = (code: AuthorizationRefusalCode, detail?: string): AuthorizationCheck =>
-  ({ ok: false, code, message: detail ? `${AUTHORIZATION_REFUSALS[code]}: ${detail}` : AUTHORIZATION_REFUSALS[code] });
+const refuse = (code: AuthorizationRefusalCode, detail?: string): AuthorizationCheck => ({
+  ok: false,
+  code,
+  message: detail ? `${AUTHORIZATION_REFUSALS[code]}: ${detail}` : AUTHORIZATION_REFUSALS[code],
+});
 const same = (a: string, b: string) => getAddress(a) === getAddress(b);
 
 export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<AuthorizationCheck> {
   const r = i.requirements;
   const raw = i.payload as { x402Version?: unknown } | null;
   if (typeof raw !== 'object' || raw === null) return refuse('PAYMENT_PAYLOAD_INVALID', 'not a JSON object');
-  if (raw.x402Version !== X402_VERSION) return refuse('X402_VERSION_UNSUPPORTED', `got x402Version ${JSON.stringify(raw.x402Version ?? null)}`);
+  if (raw.x402Version !== X402_VERSION)
+    return refuse('X402_VERSION_UNSUPPORTED', `got x402Version ${JSON.stringify(raw.x402Version ?? null)}`);
   const decoded = PaymentPayload.decode(raw);
   if (isLeft(decoded)) {
     const first = decoded.left[0];
-    const at = first?.context.map((c) => c.key).filter(Boolean).join('.') || 'payload';
+    const at =
+      first?.context
+        .map((c) => c.key)
+        .filter(Boolean)
+        .join('.') || 'payload';
     return refuse('PAYMENT_PAYLOAD_INVALID', `${at} ${first?.message ?? 'is not valid'}`);
   }
   const p = decoded.right;
@@ -71,9 +79,11 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
   const a = p.payload.authorization;
 
   if (acc.scheme !== SCHEME_EXACT || r.scheme !== SCHEME_EXACT) return refuse('SCHEME_MISMATCH', `got ${acc.scheme}`);
-  if (acc.network !== r.network) return refuse('NETWORK_MISMATCH', `the payment is for ${acc.network}, the offer for ${r.network}`);
+  if (acc.network !== r.network)
+    return refuse('NETWORK_MISMATCH', `the payment is for ${acc.network}, the offer for ${r.network}`);
   if (!same(acc.asset, r.asset)) return refuse('ASSET_MISMATCH', `the offer is for ${getAddress(r.asset)}`);
-  if (!same(a.to, r.payTo) || !same(acc.payTo, r.payTo)) return refuse('RECIPIENT_MISMATCH', `the offer pays ${getAddress(r.payTo)}`);
+  if (!same(a.to, r.payTo) || !same(acc.payTo, r.payTo))
+    return refuse('RECIPIENT_MISMATCH', `the offer pays ${getAddress(r.payTo)}`);
 
   const price = BigInt(r.amount);
   const value = BigInt(a.value);
@@ -84,9 +94,11 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
 
   // The rest of `accepted` must be the offer too; as in the x402 SDK, the buyer may add `extra` keys
   // but not change ours (the EIP-712 name/version the signature is made over).
-  if (acc.maxTimeoutSeconds !== r.maxTimeoutSeconds) return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', 'maxTimeoutSeconds differs');
+  if (acc.maxTimeoutSeconds !== r.maxTimeoutSeconds)
+    return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', 'maxTimeoutSeconds differs');
   for (const [k, v] of Object.entries(r.extra)) {
-    if (JSON.stringify(acc.extra[k]) !== JSON.stringify(v)) return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', `extra.${k} differs`);
+    if (JSON.stringify(acc.extra[k]) !== JSON.stringify(v))
+      return refuse('ACCEPTED_REQUIREMENTS_MISMATCH', `extra.${k} differs`);
   }
 
   const now = BigInt(Math.floor(i.now.getTime() / 1000));
@@ -102,7 +114,10 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
   if (nonce !== i.expectedNonce.toLowerCase()) {
     return looksBound(nonce)
       ? refuse('NONCE_BOUND_TO_OTHER_REQUEST', 'this authorization was made for another report; nothing was charged')
-      : refuse('NONCE_NOT_BOUND', 'an unmodified random-nonce x402 client is not compatible with this service; sign the nonce from the offer\'s service-request-binding extension. Nothing was charged');
+      : refuse(
+          'NONCE_NOT_BOUND',
+          "an unmodified random-nonce x402 client is not compatible with this service; sign the nonce from the offer's service-request-binding extension. Nothing was charged",
+        );
   }
 
   const signature = p.payload.signature;
@@ -119,7 +134,11 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
 }
 
 /** ecrecover over the EIP-712 digest with the offer's domain; undefined if the signature cannot be used on chain. */
-async function recoverSigner(r: OfferedRequirements, a: Eip3009Authorization, signature: Hex): Promise<Hex | undefined> {
+async function recoverSigner(
+  r: OfferedRequirements,
+  a: Eip3009Authorization,
+  signature: Hex,
+): Promise<Hex | undefined> {
   const chainId = chainIdOf(r.network);
   const name = r.extra.name;
   const version = r.extra.version;
@@ -129,16 +148,28 @@ async function recoverSigner(r: OfferedRequirements, a: Eip3009Authorization, si
   // Only EOA signatures: FiatToken's 65-byte path (v, r, s); smart-wallet (EIP-1271) payers are not accepted.
   if (signature.length !== 132) return undefined;
   let parts: ReturnType<typeof parseSignature>;
-  try { parts = parseSignature(signature); } catch { return undefined; }
+  try {
+    parts = parseSignature(signature);
+  } catch {
+    return undefined;
+  }
   if (BigInt(parts.s) > HALF_CURVE_ORDER || BigInt(parts.r) === 0n || BigInt(parts.s) === 0n) return undefined;
   const digest = hashTypedData({
     domain: { name, version, chainId, verifyingContract: getAddress(r.asset) },
     types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
     message: {
-      from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value),
-      validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce,
+      from: getAddress(a.from),
+      to: getAddress(a.to),
+      value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter),
+      validBefore: BigInt(a.validBefore),
+      nonce: a.nonce,
     },
   });
-  try { return await recoverAddress({ hash: digest, signature }); } catch { return undefined; }
+  try {
+    return await recoverAddress({ hash: digest, signature });
+  } catch {
+    return undefined;
+  }
 }

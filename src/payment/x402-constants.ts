@@ -12,7 +12,11 @@ export const PAYMENT_NETWORKS: readonly PaymentNetwork[] = [BASE_MAINNET, BASE_S
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 export const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e' as const;
 
-export interface UsdcDeployment { asset: `0x${string}`; eip712: { name: string; version: string }; decimals: 6 }
+export interface UsdcDeployment {
+  asset: `0x${string}`;
+  eip712: { name: string; version: string };
+  decimals: 6;
+}
 
 /** Circle's USDC per network; the EIP-712 name differs between mainnet and Sepolia. */
 export const USDC: Record<PaymentNetwork, UsdcDeployment> = {

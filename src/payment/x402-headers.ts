@@ -1,10 +1,18 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 import {
-  decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader,
-  encodePaymentRequiredHeader, encodePaymentResponseHeader, encodePaymentSignatureHeader,
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
 } from '@x402/core/http';
-import type { PaymentPayload as CorePaymentPayload, PaymentRequired as CorePaymentRequired, SettleResponse as CoreSettleResponse } from '@x402/core/types';
+import type {
+  PaymentPayload as CorePaymentPayload,
+  PaymentRequired as CorePaymentRequired,
+  SettleResponse as CoreSettleResponse,
+} from '@x402/core/types';
 import { plainJsonProblem } from './plain-json.js';
 import { PaymentPayload, PaymentRequired, SettleResponse } from './x402-wire.js';
 
@@ -14,15 +22,28 @@ import { PaymentPayload, PaymentRequired, SettleResponse } from './x402-wire.js'
 
 export type Decoded<A> = { ok: true; value: A } | { ok: false; problem: string };
 
-function decodeWith<A>(codec: t.Decoder<unknown, A>, raw: (h: string) => unknown, header: string, what: string): Decoded<A> {
+function decodeWith<A>(
+  codec: t.Decoder<unknown, A>,
+  raw: (h: string) => unknown,
+  header: string,
+  what: string,
+): Decoded<A> {
   let json: unknown;
-  try { json = raw(header.trim()); } catch { return { ok: false, problem: `${what} is not base64 of JSON` }; }
+  try {
+    json = raw(header.trim());
+  } catch {
+    return { ok: false, problem: `${what} is not base64 of JSON` };
+  }
   const unsound = plainJsonProblem(json);
   if (unsound) return { ok: false, problem: `${what}: ${unsound}` };
   const decoded = codec.decode(json);
   if (isLeft(decoded)) {
     const first = decoded.left[0];
-    const at = first?.context.map((c) => c.key).filter(Boolean).join('.') || 'value';
+    const at =
+      first?.context
+        .map((c) => c.key)
+        .filter(Boolean)
+        .join('.') || 'value';
     // The offending value is not echoed: it may be part of a signed authorization.
     return { ok: false, problem: `${what}: ${at} ${first?.message ?? 'is not valid'}` };
   }
@@ -36,6 +57,9 @@ export const decodePaymentRequired = (h: string): Decoded<PaymentRequired> =>
 export const decodePaymentResponse = (h: string): Decoded<SettleResponse> =>
   decodeWith(SettleResponse, decodePaymentResponseHeader, h, 'PAYMENT-RESPONSE');
 
-export const encodePaymentSignature = (p: PaymentPayload): string => encodePaymentSignatureHeader(p as CorePaymentPayload);
-export const encodePaymentRequired = (p: PaymentRequired): string => encodePaymentRequiredHeader(p as CorePaymentRequired);
-export const encodePaymentResponse = (s: SettleResponse): string => encodePaymentResponseHeader(s as CoreSettleResponse);
+export const encodePaymentSignature = (p: PaymentPayload): string =>
+  encodePaymentSignatureHeader(p as CorePaymentPayload);
+export const encodePaymentRequired = (p: PaymentRequired): string =>
+  encodePaymentRequiredHeader(p as CorePaymentRequired);
+export const encodePaymentResponse = (s: SettleResponse): string =>
+  encodePaymentResponseHeader(s as CoreSettleResponse);

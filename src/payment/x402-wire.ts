@@ -17,21 +17,42 @@ const pattern = <A extends string>(name: string, re: RegExp, what: string) =>
 export const EvmAddress = Address;
 export const Bytes32Hex = Nonce;
 /** An ECDSA (65 bytes) or smart-wallet (EIP-1271/6492, longer) signature: 0x + an even number of hex digits. */
-export const SignatureHex = pattern<`0x${string}`>('SignatureHex', /^0x(?:[0-9a-fA-F]{2}){65,4096}$/, 'must be a 0x-prefixed hex signature of at least 65 bytes');
+export const SignatureHex = pattern<`0x${string}`>(
+  'SignatureHex',
+  /^0x(?:[0-9a-fA-F]{2}){65,4096}$/,
+  'must be a 0x-prefixed hex signature of at least 65 bytes',
+);
 /** uint256 as a canonical decimal string (no sign, no leading zeros, at most 78 digits). */
-export const Uint256String = pattern<string>('Uint256String', /^(0|[1-9][0-9]{0,77})$/, 'must be a non-negative integer as a decimal string');
+export const Uint256String = pattern<string>(
+  'Uint256String',
+  /^(0|[1-9][0-9]{0,77})$/,
+  'must be a non-negative integer as a decimal string',
+);
 /** CAIP-2 chain id, e.g. `eip155:8453`. */
-export const Caip2 = pattern<`${string}:${string}`>('Caip2', /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/, 'must be a CAIP-2 network id like eip155:8453');
+export const Caip2 = pattern<`${string}:${string}`>(
+  'Caip2',
+  /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/,
+  'must be a CAIP-2 network id like eip155:8453',
+);
 const PositiveSeconds = new t.Type<number, number, unknown>(
   'PositiveSeconds',
   (u): u is number => typeof u === 'number' && Number.isInteger(u) && u > 0,
-  (u, c) => (typeof u === 'number' && Number.isInteger(u) && u > 0 && u <= 86_400 * 365 ? t.success(u) : t.failure(u, c, 'must be a positive whole number of seconds')),
+  (u, c) =>
+    typeof u === 'number' && Number.isInteger(u) && u > 0 && u <= 86_400 * 365
+      ? t.success(u)
+      : t.failure(u, c, 'must be a positive whole number of seconds'),
   t.identity,
 );
 
 export const ResourceInfo = t.intersection([
   t.type({ url: t.string }),
-  t.partial({ description: t.string, mimeType: t.string, serviceName: t.string, tags: t.array(t.string), iconUrl: t.string }),
+  t.partial({
+    description: t.string,
+    mimeType: t.string,
+    serviceName: t.string,
+    tags: t.array(t.string),
+    iconUrl: t.string,
+  }),
 ]);
 
 export const PaymentRequirements = t.type({
@@ -83,6 +104,12 @@ export type VerifyResponse = t.TypeOf<typeof VerifyResponse>;
 
 export const SettleResponse = t.intersection([
   t.type({ success: t.boolean, transaction: t.string, network: Caip2 }),
-  t.partial({ errorReason: t.string, errorMessage: t.string, payer: t.string, amount: t.string, extensions: t.UnknownRecord }),
+  t.partial({
+    errorReason: t.string,
+    errorMessage: t.string,
+    payer: t.string,
+    amount: t.string,
+    extensions: t.UnknownRecord,
+  }),
 ]);
 export type SettleResponse = t.TypeOf<typeof SettleResponse>;

@@ -12,7 +12,9 @@ import path from 'node:path';
 const CLAIM_DOMAIN = 'service-claim-v1\0';
 
 export const claimTokenFor = (secret: Uint8Array, purchaseId: string): string =>
-  createHmac('sha256', secret).update(CLAIM_DOMAIN + purchaseId).digest('hex');
+  createHmac('sha256', secret)
+    .update(CLAIM_DOMAIN + purchaseId)
+    .digest('hex');
 
 export const claimSha256 = (claim: string): string => sha256Hex(claim);
 
@@ -32,7 +34,11 @@ export function claimMatches(presented: string | undefined, storedSha256: string
  * CLAIM_SECRET from configuration, else `<dataDir>/claim-secret.hex`, generated (0600) on first start
  * unless `generate: false` (production), where a missing secret is a start-up error naming CLAIM_SECRET.
  */
-export async function loadClaimSecret(configured: string | undefined, dataDir: string, opts: { generate?: boolean } = {}): Promise<Uint8Array> {
+export async function loadClaimSecret(
+  configured: string | undefined,
+  dataDir: string,
+  opts: { generate?: boolean } = {},
+): Promise<Uint8Array> {
   if (configured) return Buffer.from(configured, 'hex');
   const file = path.join(dataDir, 'claim-secret.hex');
   try {
@@ -42,7 +48,10 @@ export async function loadClaimSecret(configured: string | undefined, dataDir: s
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  if (opts.generate === false) throw new Error(`no CLAIM_SECRET: set CLAIM_SECRET (64 hex characters) or provide ${file}; secrets are never generated in production`);
+  if (opts.generate === false)
+    throw new Error(
+      `no CLAIM_SECRET: set CLAIM_SECRET (64 hex characters) or provide ${file}; secrets are never generated in production`,
+    );
   await mkdir(dataDir, { recursive: true });
   const secret = randomBytes(32);
   await writeFile(file, secret.toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch(async (err) => {

@@ -45,14 +45,27 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     report: drafted.report as Report,
     evidence: evidence as PaidReportResponse['evidence'],
     delivery_proof: deliveryProof as PaidReportResponse['delivery_proof'],
-    payment_settlement: { success: true, network: s.network as PaidReportResponse['payment_settlement']['network'], transaction: s.transaction },
+    payment_settlement: {
+      success: true,
+      network: s.network as PaidReportResponse['payment_settlement']['network'],
+      transaction: s.transaction,
+    },
   };
-  const paymentResponse: SettleResponse = { success: true, transaction: s.transaction, network: s.network as SettleResponse['network'], payer: s.payer };
+  const paymentResponse: SettleResponse = {
+    success: true,
+    transaction: s.transaction,
+    network: s.network as SettleResponse['network'],
+    payer: s.payer,
+  };
   return { response, payment_response: paymentResponse, delivery_proof_sha256: digestOf(deliveryProof) };
 }
 
 export async function deliver(deps: MoneyPathDeps, id: string): Promise<PurchaseState> {
-  const run = await runPurchaseCommand(deps, id, (state) =>
-    (state.status === 'settled' ? { type: 'Deliver', data: buildDelivery(deps, state) } : undefined), { retryOnConflict: 1 });
+  const run = await runPurchaseCommand(
+    deps,
+    id,
+    (state) => (state.status === 'settled' ? { type: 'Deliver', data: buildDelivery(deps, state) } : undefined),
+    { retryOnConflict: 1 },
+  );
   return run.state;
 }

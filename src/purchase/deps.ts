@@ -10,7 +10,12 @@ import type { ReportDrafters } from './report-drafter.js';
 // application services never import an adapter, so preflight and the gate can reuse them unchanged.
 
 export type { Hex };
-export type SignedEnvelope<P = Record<string, unknown>> = { algorithm: 'Ed25519'; format: 'service-evidence-v1'; payload: P; signature: string };
+export type SignedEnvelope<P = Record<string, unknown>> = {
+  algorithm: 'Ed25519';
+  format: 'service-evidence-v1';
+  payload: P;
+  signature: string;
+};
 
 export interface PaymentTerms {
   network: 'eip155:8453' | 'eip155:84532';

@@ -1,5 +1,10 @@
 import { boundNonce } from '../payment/binding.js';
-import { OFFER_RECEIPT_EXTENSION, OFFER_RECEIPT_SCHEMA, REQUEST_BINDING_EXTENSION, REQUEST_BINDING_SCHEMA } from '../contract/offer.js';
+import {
+  OFFER_RECEIPT_EXTENSION,
+  OFFER_RECEIPT_SCHEMA,
+  REQUEST_BINDING_EXTENSION,
+  REQUEST_BINDING_SCHEMA,
+} from '../contract/offer.js';
 import type { PaymentRequired, PaymentRequirements } from '../payment/x402-wire.js';
 import type { PurchaseCommandBody, PurchaseEventData, PurchaseState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps, Hex } from './deps.js';
@@ -10,9 +15,16 @@ import { reportPath } from './report-path.js';
 // may still be made or paid is decide's to say (OFFER_EXPIRED).
 
 export type BindingKeySource = 'x-service-claim' | 'x-service-request';
-export interface Binding { key: string; source: BindingKeySource }
+export interface Binding {
+  key: string;
+  source: BindingKeySource;
+}
 
-export function buildOffer(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'>, binding: Binding): PurchaseEventData<'Offered'> {
+export function buildOffer(
+  deps: MoneyPathDeps,
+  q: PurchaseEventData<'Quoted'>,
+  binding: Binding,
+): PurchaseEventData<'Offered'> {
   const nonce = boundNonce({ resource: q.input.resource, key: binding.key, input_sha256: q.input_sha256 }) as Hex;
   const requirements: PaymentRequirements = {
     scheme: 'exact',
@@ -43,17 +55,33 @@ export function buildOffer(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'>, 
   const paymentRequired: PaymentRequired = {
     x402Version: 2,
     error: 'PAYMENT_REQUIRED',
-    resource: { url: deps.baseUrl + reportPath(q.purchase_id), description: 'Rights preflight report (not a license; legal_clearance false)', mimeType: 'application/json' },
+    resource: {
+      url: deps.baseUrl + reportPath(q.purchase_id),
+      description: 'Rights preflight report (not a license; legal_clearance false)',
+      mimeType: 'application/json',
+    },
     accepts: [requirements],
     extensions: {
       [REQUEST_BINDING_EXTENSION]: {
-        info: { version: 'service-request-v1', nonce, resource: q.input.resource, input_sha256: q.input_sha256, key_source: binding.source },
+        info: {
+          version: 'service-request-v1',
+          nonce,
+          resource: q.input.resource,
+          input_sha256: q.input_sha256,
+          key_source: binding.source,
+        },
         schema: REQUEST_BINDING_SCHEMA,
       },
       [OFFER_RECEIPT_EXTENSION]: { info: { receipt: offerReceipt }, schema: OFFER_RECEIPT_SCHEMA },
     },
   };
-  return { requirements, payment_required: paymentRequired, nonce, offer_receipt: offerReceipt, expires_at: q.expires_at };
+  return {
+    requirements,
+    payment_required: paymentRequired,
+    nonce,
+    offer_receipt: offerReceipt,
+    expires_at: q.expires_at,
+  };
 }
 
 /**
@@ -61,7 +89,8 @@ export function buildOffer(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'>, 
  * otherwise (decide answers nothing while it is valid, OFFER_EXPIRED after). `payer` is the signed-in
  * payer asking, for purchases pinned to one.
  */
-export const offerCommand = (deps: MoneyPathDeps, binding: Binding, payer?: Hex) =>
+export const offerCommand =
+  (deps: MoneyPathDeps, binding: Binding, payer?: Hex) =>
   (state: PurchaseState): PurchaseCommandBody | undefined => {
     const data = state.offered ?? (state.quoted && buildOffer(deps, state.quoted, binding));
     return data && { type: 'Offer', data, ...(payer ? { payer } : {}) };

@@ -8,7 +8,11 @@ import { Refusal } from '../refusal.js';
 export function paymentFromHeader(header: string): PaymentPayload {
   const decoded = decodePaymentSignature(header);
   if (!decoded.ok) {
-    throw new Refusal('PAYMENT_SIGNATURE_MALFORMED', 'PAYMENT-SIGNATURE is not base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009)', { problem: decoded.problem });
+    throw new Refusal(
+      'PAYMENT_SIGNATURE_MALFORMED',
+      'PAYMENT-SIGNATURE is not base64 JSON of an x402 v2 PaymentPayload (exact, EIP-3009)',
+      { problem: decoded.problem },
+    );
   }
   return decoded.value;
 }

@@ -37,9 +37,20 @@ export async function preflight(
   // Same id but not key-bound: a quote made with this value as its Idempotency-Key. Safe to detect
   // (the stored digest says who the credential is) and refused, so the two flows never share a nonce.
   if (loaded.quoted && loaded.quoted.claim_sha256 !== keySha256(key)) {
-    throw new Refusal('SERVICE_REQUEST_KEY_REUSED', 'this X-Service-Request value was already used as an Idempotency-Key for a quote; use a fresh private key (nothing was charged)');
+    throw new Refusal(
+      'SERVICE_REQUEST_KEY_REUSED',
+      'this X-Service-Request value was already used as an Idempotency-Key for a quote; use a fresh private key (nothing was charged)',
+    );
   }
-  return redeem(deps, { purchaseId: quoted.purchase_id, binding: { key, source: 'x-service-request' }, paymentSignature: call.paymentSignature }, loaded);
+  return redeem(
+    deps,
+    {
+      purchaseId: quoted.purchase_id,
+      binding: { key, source: 'x-service-request' },
+      paymentSignature: call.paymentSignature,
+    },
+    loaded,
+  );
 }
 
 /** Discovery: what to send, the headers, the price and the binding rule. Evaluates and stores nothing. */
@@ -53,8 +64,18 @@ export function preflightDiscovery(deps: Pick<PreflightDeps, 'terms'>): Prefligh
     request_schema_url: '/v1/rights/preflight',
     headers: [
       { name: 'Content-Type', required: true, description: 'application/json' },
-      { name: 'X-Service-Request', required: true, description: 'your private random retry key (32-128 chars [A-Za-z0-9_-]); the same key and body always reach the same purchase; never share or log it' },
-      { name: 'PAYMENT-SIGNATURE', required: false, description: 'on the second call only: base64 x402 v2 PaymentPayload (exact, EIP-3009) whose nonce is the bound nonce of the 402 offer' },
+      {
+        name: 'X-Service-Request',
+        required: true,
+        description:
+          'your private random retry key (32-128 chars [A-Za-z0-9_-]); the same key and body always reach the same purchase; never share or log it',
+      },
+      {
+        name: 'PAYMENT-SIGNATURE',
+        required: false,
+        description:
+          'on the second call only: base64 x402 v2 PaymentPayload (exact, EIP-3009) whose nonce is the bound nonce of the 402 offer',
+      },
     ],
     purposes: [...REPORT_PURPOSES],
     prices_micro: { fresh: SINGLE_REPORT_PRICE.fresh.toString(), deep: SINGLE_REPORT_PRICE.deep.toString() },

@@ -1,6 +1,11 @@
 import { handleCommand, readState, type HandleOptions } from '../command/handle-command.js';
 import type { EventStore, ExpectedRevision } from '../store/port.js';
-import { purchaseDecider, streamName, type PurchaseCommandBody, type PurchaseState } from '../../streams/purchase/index.js';
+import {
+  purchaseDecider,
+  streamName,
+  type PurchaseCommandBody,
+  type PurchaseState,
+} from '../../streams/purchase/index.js';
 
 // One purchase stream as the money path uses it: its state (the fold of its events with the stream's
 // own evolve), and a command run through the one command handler with the service's clock.
@@ -16,7 +21,8 @@ export interface PurchaseRun {
 }
 
 /** The revision a state was folded at: what a command based on it is appended at. */
-export const revisionOf = (state: PurchaseState): ExpectedRevision => (state.version === 0 ? 'no_stream' : BigInt(state.version - 1));
+export const revisionOf = (state: PurchaseState): ExpectedRevision =>
+  state.version === 0 ? 'no_stream' : BigInt(state.version - 1);
 
 export async function runPurchaseCommand(
   deps: { store: EventStore; now: () => Date },

@@ -39,7 +39,12 @@ export const singleReportInput = (resource: string, purpose: ReportPurpose, tier
  * `claim_sha256` = sha256(key) and the same purchase is also readable at the report URL with the key
  * as X-Service-Claim; no HMAC claim is ever handed out for it.
  */
-export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: string | undefined, opts: { claimIsKey?: boolean } = {}): Promise<QuoteResponse> {
+export async function quote(
+  deps: QuoteDeps,
+  req: QuoteRequest,
+  idempotencyKey: string | undefined,
+  opts: { claimIsKey?: boolean } = {},
+): Promise<QuoteResponse> {
   const checked = canonicalResourceUrl(req.resource, deps.coveredOrigins);
   if (!checked.ok) throw new Refusal(checked.code, checked.message, { field: 'resource' });
   const userClass = req.user_class ?? 'commercial';
@@ -87,22 +92,34 @@ export async function quote(deps: QuoteDeps, req: QuoteRequest, idempotencyKey: 
   });
   // Two identical Idempotency-Key quotes may race: the second finds the stream quoted and asks nothing,
   // so both answer with the stored quote.
-  const run = await runPurchaseCommand(deps, id, (state) => (state.quoted ? undefined : {
-    type: 'Quote',
-    data: {
-      purchase_id: id,
-      sku: SINGLE_REPORT_SKU,
-      input,
-      input_sha256: inputDigest,
-      max_total_micro: req.max_total_micro,
-      price_micro: price.toString(),
-      decision_preview: { purpose: req.purpose, classification: purposeReading.classification, decision: purposeReading.decision },
-      signed_quote: signedQuote,
-      expires_at: expiresAt,
-      claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
-      reading,
-    },
-  }), { retryOnConflict: idempotencyKey ? 1 : 0 });
+  const run = await runPurchaseCommand(
+    deps,
+    id,
+    (state) =>
+      state.quoted
+        ? undefined
+        : {
+            type: 'Quote',
+            data: {
+              purchase_id: id,
+              sku: SINGLE_REPORT_SKU,
+              input,
+              input_sha256: inputDigest,
+              max_total_micro: req.max_total_micro,
+              price_micro: price.toString(),
+              decision_preview: {
+                purpose: req.purpose,
+                classification: purposeReading.classification,
+                decision: purposeReading.decision,
+              },
+              signed_quote: signedQuote,
+              expires_at: expiresAt,
+              claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
+              reading,
+            },
+          },
+    { retryOnConflict: idempotencyKey ? 1 : 0 },
+  );
   // Quote was decided or was already recorded, so only a stream nobody could write is still none.
   if (run.state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);
   return availableFrom(deps, run.state.quoted);

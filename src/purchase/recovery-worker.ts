@@ -32,7 +32,9 @@ export function recoveryPass(deps: RecoveryPassDeps): () => Promise<number> {
     let n = 0;
     for (const id of await deps.candidates()) {
       if (deps.inflight.has(id)) continue;
-      await deps.inflight.run(id, () => deps.resume(id)).catch((err) => deps.log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
+      await deps.inflight
+        .run(id, () => deps.resume(id))
+        .catch((err) => deps.log.error({ purchase_id: id, err: { message: (err as Error).message } }, 'resume failed'));
       n++;
     }
     return n;
@@ -45,7 +47,11 @@ export interface RecoveryWorker {
   stop(): Promise<void>;
 }
 
-export function startRecoveryWorker(opts: { intervalMs: number; log: Logger; pass: () => Promise<number> }): RecoveryWorker {
+export function startRecoveryWorker(opts: {
+  intervalMs: number;
+  log: Logger;
+  pass: () => Promise<number>;
+}): RecoveryWorker {
   let running: Promise<void> | undefined;
   let stopped = false;
   const runNow = (): Promise<void> => {
@@ -63,7 +69,9 @@ export function startRecoveryWorker(opts: { intervalMs: number; log: Logger; pas
     return running;
   };
   void runNow();
-  const timer = setInterval(() => { if (!stopped) void runNow(); }, opts.intervalMs);
+  const timer = setInterval(() => {
+    if (!stopped) void runNow();
+  }, opts.intervalMs);
   timer.unref();
   return {
     runNow,

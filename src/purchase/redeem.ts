@@ -3,7 +3,13 @@ import { sha256Hex } from '../evidence/digest.js';
 import type { PaymentPayload } from '../payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
 import { Refusal } from '../refusal.js';
-import { PurchaseRefused, type OfferedState, type PurchaseCommandBody, type PurchaseState, type RefusalCode } from '../../streams/purchase/index.js';
+import {
+  PurchaseRefused,
+  type OfferedState,
+  type PurchaseCommandBody,
+  type PurchaseState,
+  type RefusalCode,
+} from '../../streams/purchase/index.js';
 import type { Hex } from './deps.js';
 import { offerCommand, type Binding } from './offer.js';
 import { paymentFromHeader } from './payment-signature.js';
@@ -36,7 +42,11 @@ export interface RedeemRequest {
 const LOSER_WAIT_MS = 60_000;
 const REORG_MARGIN_BLOCKS = 12n;
 /** decide's refusals of a payment that are answered with the offer: nothing was stored or charged. */
-const PAYMENT_REFUSALS: ReadonlySet<RefusalCode> = new Set(['PAYMENT_FROM_NOT_SIGNER', 'AUTHORIZATION_MISMATCH', 'PAYMENT_WINDOW_EXPIRED']);
+const PAYMENT_REFUSALS: ReadonlySet<RefusalCode> = new Set([
+  'PAYMENT_FROM_NOT_SIGNER',
+  'AUTHORIZATION_MISMATCH',
+  'PAYMENT_WINDOW_EXPIRED',
+]);
 
 export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: PurchaseState): Promise<Redemption> {
   const id = req.purchaseId;
@@ -48,17 +58,23 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
   if (!current.checkpoint) {
     let offered: PurchaseState;
     try {
-      offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 })).state;
+      offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 }))
+        .state;
     } catch (err) {
       // Another request (another process, too) checkpointed a payment or delivered between our read
       // and the Offer command: this request is no longer the first, it joins what is under way.
-      if (!(err instanceof PurchaseRefused) || (err.code !== 'PURCHASE_ALREADY_PAYING' && err.code !== 'ALREADY_DELIVERED')) throw err;
+      if (
+        !(err instanceof PurchaseRefused) ||
+        (err.code !== 'PURCHASE_ALREADY_PAYING' && err.code !== 'ALREADY_DELIVERED')
+      )
+        throw err;
       const now = finished(await loadPurchase(deps.store, id));
       if (now) return now;
       if (!payment) throw inProgress();
       return continueCheckpointed(deps, id, payment, { racing: true });
     }
-    if (offered.status === 'offered') return payment ? pay(deps, id, offered, payment) : { kind: 'offer', purchaseId: id, offered: offered.offered };
+    if (offered.status === 'offered')
+      return payment ? pay(deps, id, offered, payment) : { kind: 'offer', purchaseId: id, offered: offered.offered };
     if (!payment) throw inProgress();
   } else if (!payment) {
     throw inProgress();
@@ -69,8 +85,12 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
 /** A payment for an offered purchase: the checks decide cannot make, then the checkpoint. */
 async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: PaymentPayload): Promise<Redemption> {
   const offer = state.offered;
-  const answerWithOffer = (code: string, message: string, details?: Record<string, unknown>): Redemption =>
-    ({ kind: 'offer', purchaseId: id, offered: offer, refused: { code, message, ...(details ? { details } : {}) } });
+  const answerWithOffer = (code: string, message: string, details?: Record<string, unknown>): Redemption => ({
+    kind: 'offer',
+    purchaseId: id,
+    offered: offer,
+    refused: { code, message, ...(details ? { details } : {}) },
+  });
 
   // Every check of DESIGN.md §4 before anything is stored; each refusal has its own code.
   const checked = await verifyAuthorization({
@@ -83,12 +103,20 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
   if (!checked.ok) return answerWithOffer(checked.code, checked.message);
   // Read before verify: any transfer using this authorization is mined after it, so recovery can
   // search the logs from here rather than from block 0 (a few blocks of margin for reorgs).
-  const fromBlock = await deps.settlement.blockNumber().then((b) => (b > REORG_MARGIN_BLOCKS ? b - REORG_MARGIN_BLOCKS : 0n), () => undefined);
+  const fromBlock = await deps.settlement.blockNumber().then(
+    (b) => (b > REORG_MARGIN_BLOCKS ? b - REORG_MARGIN_BLOCKS : 0n),
+    () => undefined,
+  );
   const verified = await deps.settlement.verify(payment, offer.requirements);
   if (!verified.isValid) {
     // A concurrent identical request may have checkpointed and settled meanwhile (nonce now used).
-    if ((await loadPurchase(deps.store, id)).checkpoint) return continueCheckpointed(deps, id, payment, { racing: true });
-    return answerWithOffer('PAYMENT_REJECTED', 'the payment was refused by settlement verification (nothing was charged)', { reason: verified.invalidReason ?? 'unknown' });
+    if ((await loadPurchase(deps.store, id)).checkpoint)
+      return continueCheckpointed(deps, id, payment, { racing: true });
+    return answerWithOffer(
+      'PAYMENT_REJECTED',
+      'the payment was refused by settlement verification (nothing was charged)',
+      { reason: verified.invalidReason ?? 'unknown' },
+    );
   }
   try {
     return await continueCheckpointed(deps, id, payment, { racing: true, fromBlock });
@@ -106,7 +134,10 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
  * this same payment first, so its outcome is awaited rather than raced.
  */
 async function continueCheckpointed(
-  deps: ResumeDeps, id: string, payment: PaymentPayload, opts: { racing: boolean; fromBlock?: bigint },
+  deps: ResumeDeps,
+  id: string,
+  payment: PaymentPayload,
+  opts: { racing: boolean; fromBlock?: bigint },
 ): Promise<Redemption> {
   const command = await checkpointCommand(deps, id, payment, opts.fromBlock);
   const run = await runPurchaseCommand(deps, id, command, { retryOnConflict: 1 });
@@ -121,7 +152,12 @@ async function continueCheckpointed(
   return done;
 }
 
-async function checkpointCommand(deps: ResumeDeps, id: string, payment: PaymentPayload, fromBlock?: bigint): Promise<PurchaseCommandBody> {
+async function checkpointCommand(
+  deps: ResumeDeps,
+  id: string,
+  payment: PaymentPayload,
+  fromBlock?: bigint,
+): Promise<PurchaseCommandBody> {
   const auth = payment.payload.authorization;
   return {
     type: 'CheckpointAuthorization',
@@ -156,12 +192,24 @@ function finished(state: PurchaseState): Redemption | undefined {
   if (state.delivered) return { kind: 'delivered', delivered: state.delivered };
   if (state.held) {
     if (state.held.reason === 'SETTLEMENT_FAILED') {
-      throw new Refusal('SETTLEMENT_FAILED', 'settlement of the recorded authorization was refused; the purchase is held for operator review', { reason: state.held.reason });
+      throw new Refusal(
+        'SETTLEMENT_FAILED',
+        'settlement of the recorded authorization was refused; the purchase is held for operator review',
+        { reason: state.held.reason },
+      );
     }
-    throw new Refusal('PURCHASE_HELD', 'this purchase is held for operator review; nothing more will be charged', { reason: state.held.reason });
+    throw new Refusal('PURCHASE_HELD', 'this purchase is held for operator review; nothing more will be charged', {
+      reason: state.held.reason,
+    });
   }
-  if (state.stuck) throw new Refusal('PURCHASE_HELD', 'this purchase is on the operator investigation queue; nothing more will be charged', { reason: state.stuck.reason });
+  if (state.stuck)
+    throw new Refusal(
+      'PURCHASE_HELD',
+      'this purchase is on the operator investigation queue; nothing more will be charged',
+      { reason: state.stuck.reason },
+    );
   return undefined;
 }
 
-const inProgress = () => new Refusal('PURCHASE_IN_PROGRESS', 'settlement of this purchase is in progress; retry the same request', {}, 2);
+const inProgress = () =>
+  new Refusal('PURCHASE_IN_PROGRESS', 'settlement of this purchase is in progress; retry the same request', {}, 2);

@@ -6,7 +6,11 @@ import type { PurchaseEventData } from '../../streams/purchase/index.js';
 //   delivered  the paid report and the settlement response, the same every time it is asked for.
 // Anything else (held, in progress, expired) is a Refusal (src/refusal.ts).
 
-export interface PaymentNotAccepted { code: string; message: string; details?: Record<string, unknown> }
+export interface PaymentNotAccepted {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
 
 export type Redemption =
   | { kind: 'offer'; purchaseId: string; offered: PurchaseEventData<'Offered'>; refused?: PaymentNotAccepted }

@@ -7,7 +7,10 @@ import type { PurchaseEventData } from '../../streams/purchase/index.js';
 // Each SKU brings its own (service.ts wires them by SKU); signing, the settlement binding and the
 // delivery proof are the money path's (./deliver.ts), so the money path imports no product.
 
-export interface DraftedReport { report: Report | GateReport; evidence: Record<string, unknown> }
+export interface DraftedReport {
+  report: Report | GateReport;
+  evidence: Record<string, unknown>;
+}
 
 export type ReportDrafter = (quoted: PurchaseEventData<'Quoted'>, evidenceKeyId: string) => DraftedReport;
 

@@ -1,7 +1,12 @@
 import { WINDOW_MARGIN_SECONDS } from '../payment/verify-authorization.js';
 import { WrongExpectedRevision } from '../store/port.js';
 import type { PaymentPayload } from '../payment/x402-wire.js';
-import type { PurchaseCommandBody, PurchaseEventData, PurchaseState, SettlingState } from '../../streams/purchase/index.js';
+import type {
+  PurchaseCommandBody,
+  PurchaseEventData,
+  PurchaseState,
+  SettlingState,
+} from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import type { SettlementPort, TransferFound } from './settlement-port.js';
 import { deliver } from './deliver.js';
@@ -19,7 +24,9 @@ import { loadPurchase, revisionOf, runPurchaseCommand } from './purchase-stream.
 // Nothing is ever deleted or overwritten; only an operator moves a held or stuck purchase on. This
 // file observes and reports; decide.ts judges.
 
-export interface ResumeDeps extends MoneyPathDeps { settlement: SettlementPort }
+export interface ResumeDeps extends MoneyPathDeps {
+  settlement: SettlementPort;
+}
 
 export const MAX_AMBIGUOUS_SUBMISSIONS = 5;
 
@@ -36,28 +43,40 @@ export async function resumePurchase(deps: ResumeDeps, id: string): Promise<Purc
 }
 
 async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Promise<'again' | 'done'> {
-  if (state.status === 'settled') { await deliver(deps, id); return 'again'; }
+  if (state.status === 'settled') {
+    await deliver(deps, id);
+    return 'again';
+  }
   // Only a checkpointed, unsettled purchase is settled here; delivered, locked or closed ones are done.
   if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return 'done';
   // Every command reports what was observed against `state`: appended at its revision, or not at all.
-  const record = (command: PurchaseCommandBody) => runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(state) });
-  const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) => record(stuckCommand(deps, state, reason, details, thisPass));
+  const record = (command: PurchaseCommandBody) =>
+    runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(state) });
+  const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>
+    record(stuckCommand(deps, state, reason, details, thisPass));
 
   const c = state.checkpoint;
   const used = await deps.settlement.authorizationState(c.payer, c.nonce).catch(() => undefined);
   if (used === undefined) {
-    if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) await stuck('CHAIN_UNREACHABLE', {}, ['read_authorization_state']);
+    if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS)
+      await stuck('CHAIN_UNREACHABLE', {}, ['read_authorization_state']);
     return 'done'; // chain unreachable: the recovery worker tries again later
   }
   if (used) {
     const transfer = await deps.settlement.findTransfer(transferQuery(c));
-    if (!transfer) { await stuck('AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']); return 'done'; }
+    if (!transfer) {
+      await stuck('AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']);
+      return 'done';
+    }
     await record(settlementObserved(transfer));
     return 'again';
   }
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (nowSeconds + WINDOW_MARGIN_SECONDS >= Number(c.valid_before)) {
-    await stuck('WINDOW_PASSED_UNSETTLED', { valid_before: c.valid_before }, ['read_authorization_state', 'check_validity_window']);
+    await stuck('WINDOW_PASSED_UNSETTLED', { valid_before: c.valid_before }, [
+      'read_authorization_state',
+      'check_validity_window',
+    ]);
     return 'done';
   }
   if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) {
@@ -72,14 +91,20 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
     deps.crashAt?.('after-settle');
     const transfer = await deps.settlement.findTransfer(transferQuery(c));
     if (!transfer) {
-      await record({ type: 'RecordSubmission', data: { transaction: outcome.transaction, reason: 'receipt_without_transfer_log', at } });
+      await record({
+        type: 'RecordSubmission',
+        data: { transaction: outcome.transaction, reason: 'receipt_without_transfer_log', at },
+      });
       return 'again';
     }
     await record(settlementObserved(transfer));
     return 'again';
   }
   if (outcome.kind === 'ambiguous') {
-    await record({ type: 'RecordSubmission', data: { transaction: outcome.transaction ?? null, reason: outcome.reason, at } });
+    await record({
+      type: 'RecordSubmission',
+      data: { transaction: outcome.transaction ?? null, reason: outcome.reason, at },
+    });
     return 'done'; // decided on the next pass (buyer retry or recovery worker), from the chain
   }
   // A definite refusal may still hide a transfer made by a concurrent submitter: ask the chain again.
@@ -89,13 +114,24 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
 }
 
 /** The log search for the checkpointed authorization, from the block recorded with it (older streams: from 0). */
-const transferQuery = (c: PurchaseEventData<'AuthorizationCheckpointed'>) =>
-  ({ payer: c.payer, nonce: c.nonce, ...(c.from_block !== undefined ? { fromBlock: BigInt(c.from_block) } : {}) });
+const transferQuery = (c: PurchaseEventData<'AuthorizationCheckpointed'>) => ({
+  payer: c.payer,
+  nonce: c.nonce,
+  ...(c.from_block !== undefined ? { fromBlock: BigInt(c.from_block) } : {}),
+});
 
 /** Everything the chain shows about the transfer; decide compares it with the authorization and the offer. */
 const settlementObserved = (t: TransferFound): PurchaseCommandBody => ({
   type: 'RecordSettlement',
-  data: { network: t.network, transaction: t.transaction, payer: t.from, amount: t.value.toString(), block: t.block.toString(), asset: t.asset, pay_to: t.to },
+  data: {
+    network: t.network,
+    transaction: t.transaction,
+    payer: t.from,
+    amount: t.value.toString(),
+    block: t.block.toString(),
+    asset: t.asset,
+    pay_to: t.to,
+  },
 });
 
 /**
@@ -103,10 +139,23 @@ const settlementObserved = (t: TransferFound): PurchaseCommandBody => ({
  * checkpoint (or the last operator retry), then this pass's own reads. `since` is the checkpoint time:
  * the authorization has been locked from then on.
  */
-function stuckCommand(deps: MoneyPathDeps, state: SettlingState, reason: string, details: Record<string, unknown>, thisPass: string[]): PurchaseCommandBody {
+function stuckCommand(
+  deps: MoneyPathDeps,
+  state: SettlingState,
+  reason: string,
+  details: Record<string, unknown>,
+  thisPass: string[],
+): PurchaseCommandBody {
   const tried = [...Array.from({ length: state.submissions }, () => 'submit_settlement'), ...thisPass];
   return {
     type: 'MarkLockStuck',
-    data: { reason, details, last_step: state.status, tried, at: deps.now().toISOString(), ...(state.checkpoint.at ? { since: state.checkpoint.at } : {}) },
+    data: {
+      reason,
+      details,
+      last_step: state.status,
+      tried,
+      at: deps.now().toISOString(),
+      ...(state.checkpoint.at ? { since: state.checkpoint.at } : {}),
+    },
   };
 }

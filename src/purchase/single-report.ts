@@ -8,14 +8,22 @@ import type { ReportDrafter } from './report-drafter.js';
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 
 /** `Quoted.input` of a single report (the event keeps them as strings; the quote wrote these). */
-interface SingleQuotedInput { sku: string; resource: string; purpose: ReportPurpose; tier: Tier; user_class: UserClass }
+interface SingleQuotedInput {
+  sku: string;
+  resource: string;
+  purpose: ReportPurpose;
+  tier: Tier;
+  user_class: UserClass;
+}
 
 export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
   const input = q.input as SingleQuotedInput;
   const reading = q.reading as unknown as ResourceReading;
   const pr = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
-  const reasons = [...new Set(pr.tokens.flatMap((tk) => tk.reasons.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)))))];
+  const reasons = [
+    ...new Set(pr.tokens.flatMap((tk) => tk.reasons.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))))),
+  ];
   const report: Report = {
     sku: SINGLE_REPORT_SKU,
     profile: REPORT_PROFILE,
@@ -25,15 +33,17 @@ export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
     tier: input.tier,
     user_class: input.user_class,
     observed_at: reading.observed_at,
-    resources: [{
-      resource: input.resource,
-      classification: pr.classification,
-      decision: pr.decision,
-      legal_clearance: false,
-      declaration_found: reading.declaration_found,
-      reasons,
-      checkpoint: null,
-    }],
+    resources: [
+      {
+        resource: input.resource,
+        classification: pr.classification,
+        decision: pr.decision,
+        legal_clearance: false,
+        declaration_found: reading.declaration_found,
+        reasons,
+        checkpoint: null,
+      },
+    ],
   };
   const evidence = {
     type: 'evidence',

@@ -21,7 +21,11 @@ export function rslLinksFromHeader(value: string | undefined): string[] {
     if (ch === '<' && !inQuote) inAngle = true;
     else if (ch === '>' && !inQuote) inAngle = false;
     else if (ch === '"' && !inAngle) inQuote = !inQuote;
-    if (ch === ',' && !inAngle && !inQuote) { values.push(cur); cur = ''; continue; }
+    if (ch === ',' && !inAngle && !inQuote) {
+      values.push(cur);
+      cur = '';
+      continue;
+    }
     cur += ch;
   }
   values.push(cur);
@@ -50,11 +54,14 @@ export interface HtmlAssociations {
 export function rslAssociationsFromHtml(html: string): HtmlAssociations {
   const out: HtmlAssociations = { links: [], scripts: [], linksOutsideHead: 0 };
   // Scripts first (their bodies are raw text), then links in the rest with comments removed.
-  const withoutScripts = html.replace(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi, (_all, attrText: string, body: string) => {
-    const attrs = readAttributes(attrText);
-    if (isRslType(attrs.type)) out.scripts.push(body);
-    return '';
-  });
+  const withoutScripts = html.replace(
+    /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi,
+    (_all, attrText: string, body: string) => {
+      const attrs = readAttributes(attrText);
+      if (isRslType(attrs.type)) out.scripts.push(body);
+      return '';
+    },
+  );
   const text = withoutScripts.replace(/<!--[\s\S]*?-->/g, '');
   const bodyAt = text.search(/<body[\s>]/i);
   for (const m of text.matchAll(/<link\b([^>]*)>/gi)) {
@@ -76,5 +83,9 @@ function readAttributes(text: string): Record<string, string> {
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/gi, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[e.toLowerCase()] ?? _m);
+  return s.replace(
+    /&(amp|lt|gt|quot|apos|#39|#x27);/gi,
+    (_m, e: string) =>
+      ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[e.toLowerCase()] ?? _m,
+  );
 }

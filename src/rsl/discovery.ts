@@ -53,7 +53,14 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   const limits = deps.limits ?? DEFAULT_DISCOVERY_LIMITS;
   const origin = new URL(resource).origin;
   const robotsUrl = `${origin}/robots.txt`;
-  const out: Discovery = { observations: [], inputs: [], records: [], diagnostics: [], declarationFound: false, discoveryComplete: true };
+  const out: Discovery = {
+    observations: [],
+    inputs: [],
+    records: [],
+    diagnostics: [],
+    declarationFound: false,
+    discoveryComplete: true,
+  };
   const channelFailure = (channel: Channel, url: string, code: string, message: string) => {
     out.discoveryComplete = false;
     out.inputs.push({ channel, url, sha256: null, parse: null, failure: { code, message } });
@@ -61,7 +68,10 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
 
   const [robots, page] = await Promise.all([
     deps.cache.get(robotsUrl, freshnessSeconds, { maxBytes: limits.robotsMaxBytes, accept: 'text/plain' }),
-    deps.cache.get(resource, freshnessSeconds, { maxBytes: limits.pageMaxBytes, accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5' }),
+    deps.cache.get(resource, freshnessSeconds, {
+      maxBytes: limits.pageMaxBytes,
+      accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5',
+    }),
   ]);
 
   // Associations as (channel, target as written, base for relative targets).
@@ -77,20 +87,40 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     const plain = (robots.result.headers['content-type'] ?? 'text/plain').toLowerCase().startsWith('text/plain');
     if (status >= 300 && status < 400) {
       robotsObs.notes.push('redirect not followed');
-      channelFailure('robots', robotsUrl, 'ROBOTS_REDIRECT', `robots.txt answered ${status} (to ${robots.result.headers.location ?? '?'}); redirects are not followed`);
+      channelFailure(
+        'robots',
+        robotsUrl,
+        'ROBOTS_REDIRECT',
+        `robots.txt answered ${status} (to ${robots.result.headers.location ?? '?'}); redirects are not followed`,
+      );
     } else if (status >= 500) {
       channelFailure('robots', robotsUrl, 'ROBOTS_UNAVAILABLE', `robots.txt answered ${status}`);
-    } else if (status >= 200 && status < 300 || (status >= 400 && plain)) {
+    } else if ((status >= 200 && status < 300) || (status >= 400 && plain)) {
       // RFC 9309 reads a 4xx as "no rules"; a plain-text 4xx body is still scanned (rsl.md §6.9).
       if (status >= 400) robotsObs.notes.push(`robots.txt answered ${status}; body scanned for License lines anyway`);
       const r = readRobotsLicenses(robots.result.body.toString('utf8'), robotsUrl);
       for (const c of r.candidates) associations.push({ channel: 'robots', value: c, base: robotsUrl });
-      if (r.ignoredGlobal.length) out.diagnostics.push(`robots.txt: global License lines ignored because the * group has its own: ${r.ignoredGlobal.join(' ')}`);
-      for (const g of r.otherGroups) out.diagnostics.push(`robots.txt: group for ${g.userAgents.join(', ')} carries other License lines: ${g.licenses.join(' ')}`);
-      for (const v of r.resolvedRelative) out.diagnostics.push(`robots.txt: relative License value ${v} resolved against robots.txt (should be absolute)`);
+      if (r.ignoredGlobal.length)
+        out.diagnostics.push(
+          `robots.txt: global License lines ignored because the * group has its own: ${r.ignoredGlobal.join(' ')}`,
+        );
+      for (const g of r.otherGroups)
+        out.diagnostics.push(
+          `robots.txt: group for ${g.userAgents.join(', ')} carries other License lines: ${g.licenses.join(' ')}`,
+        );
+      for (const v of r.resolvedRelative)
+        out.diagnostics.push(
+          `robots.txt: relative License value ${v} resolved against robots.txt (should be absolute)`,
+        );
       for (const rej of r.rejected) {
         out.declarationFound = true;
-        out.inputs.push({ channel: 'robots', url: rej.value, sha256: null, parse: null, failure: { code: 'LICENSE_URL_UNUSABLE', message: `robots.txt line ${rej.line}: ${rej.reason}` } });
+        out.inputs.push({
+          channel: 'robots',
+          url: rej.value,
+          sha256: null,
+          parse: null,
+          failure: { code: 'LICENSE_URL_UNUSABLE', message: `robots.txt line ${rej.line}: ${rej.reason}` },
+        });
       }
     }
   }
@@ -104,7 +134,12 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     const { status, headers } = page.result;
     if (status >= 300 && status < 400) {
       pageObs.notes.push(`redirect to ${headers.location ?? '?'} not followed`);
-      channelFailure('resource', resource, 'RESOURCE_REDIRECT', `the resource answered ${status}; redirects are never followed`);
+      channelFailure(
+        'resource',
+        resource,
+        'RESOURCE_REDIRECT',
+        `the resource answered ${status}; redirects are never followed`,
+      );
     } else if (status === 403) {
       pageObs.notes.push('403 reported; never retried another way');
       channelFailure('resource', resource, 'RESOURCE_FORBIDDEN', 'the resource answered 403 Forbidden; not bypassed');
@@ -112,12 +147,16 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       channelFailure('resource', resource, 'RESOURCE_UNAVAILABLE', `the resource answered ${status}`);
     } else {
       // 2xx, and 401/402/404 too: a license-gated answer may carry the Link (rsl.md §3.6).
-      for (const href of rslLinksFromHeader(headers.link)) associations.push({ channel: 'link-header', value: href, base: resource });
+      for (const href of rslLinksFromHeader(headers.link))
+        associations.push({ channel: 'link-header', value: href, base: resource });
       const type = (headers['content-type'] ?? '').toLowerCase();
       if (status >= 200 && status < 300 && /text\/html|application\/xhtml\+xml/.test(type)) {
         const html = rslAssociationsFromHtml(page.result.body.toString('utf8'));
         for (const href of html.links) associations.push({ channel: 'html-link', value: href, base: resource });
-        if (html.linksOutsideHead) out.diagnostics.push(`html: ${html.linksOutsideHead} RSL <link> element(s) outside <head> (client extension, read anyway)`);
+        if (html.linksOutsideHead)
+          out.diagnostics.push(
+            `html: ${html.linksOutsideHead} RSL <link> element(s) outside <head> (client extension, read anyway)`,
+          );
         html.scripts.forEach((body, i) => {
           out.declarationFound = true;
           const url = `${resource}#rsl-script-${i + 1}`;
@@ -136,29 +175,55 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     out.declarationFound = true;
     const resolved = resolveLicenseUrl(a.value, a.base);
     if (!resolved.ok) {
-      out.inputs.push({ channel: a.channel, url: a.value, sha256: null, parse: null, failure: { code: 'LICENSE_URL_UNUSABLE', message: resolved.reason } });
+      out.inputs.push({
+        channel: a.channel,
+        url: a.value,
+        sha256: null,
+        parse: null,
+        failure: { code: 'LICENSE_URL_UNUSABLE', message: resolved.reason },
+      });
       continue;
     }
-    if (resolved.relative && a.channel !== 'robots') out.diagnostics.push(`${a.channel}: relative target ${a.value} resolved against the resource (should be absolute)`);
+    if (resolved.relative && a.channel !== 'robots')
+      out.diagnostics.push(
+        `${a.channel}: relative target ${a.value} resolved against the resource (should be absolute)`,
+      );
     const channels = byUrl.get(resolved.href) ?? [];
     if (!channels.includes(a.channel)) channels.push(a.channel);
     byUrl.set(resolved.href, channels);
   }
   const urls = [...byUrl.keys()];
   type Fetched = { url: string; skipped: string } | { url: string; got: Awaited<ReturnType<FetchCache['get']>> };
-  const fetched = await Promise.all(urls.map(async (url, i): Promise<Fetched> => {
-    if (i >= limits.maxDocuments) return { url, skipped: 'TOO_MANY_ASSOCIATIONS' };
-    const fetchable = checkFetchable(url, deps.coveredOrigins);
-    // Off-coverage documents are never fetched: the association stays unverifiable (UNKNOWN, never permission).
-    if (!fetchable.ok) return { url, skipped: fetchable.code };
-    return { url, got: await deps.cache.get(url, freshnessSeconds, { maxBytes: limits.documentMaxBytes, accept: `${RSL_MEDIA_TYPE}, application/xml;q=0.9, */*;q=0.1` }) };
-  }));
+  const fetched = await Promise.all(
+    urls.map(async (url, i): Promise<Fetched> => {
+      if (i >= limits.maxDocuments) return { url, skipped: 'TOO_MANY_ASSOCIATIONS' };
+      const fetchable = checkFetchable(url, deps.coveredOrigins);
+      // Off-coverage documents are never fetched: the association stays unverifiable (UNKNOWN, never permission).
+      if (!fetchable.ok) return { url, skipped: fetchable.code };
+      return {
+        url,
+        got: await deps.cache.get(url, freshnessSeconds, {
+          maxBytes: limits.documentMaxBytes,
+          accept: `${RSL_MEDIA_TYPE}, application/xml;q=0.9, */*;q=0.1`,
+        }),
+      };
+    }),
+  );
   for (const f of fetched) {
     const channels = byUrl.get(f.url)!;
     if ('skipped' in f) {
-      const message = f.skipped === 'TOO_MANY_ASSOCIATIONS' ? `more than ${limits.maxDocuments} license documents; not fetched` : `license document not fetched (${f.skipped}): only covered https origins are fetched`;
+      const message =
+        f.skipped === 'TOO_MANY_ASSOCIATIONS'
+          ? `more than ${limits.maxDocuments} license documents; not fetched`
+          : `license document not fetched (${f.skipped}): only covered https origins are fetched`;
       for (const channel of channels) {
-        out.inputs.push({ channel, url: f.url, sha256: null, parse: null, failure: { code: f.skipped === 'FETCH_NOT_COVERED' ? 'LICENSE_NOT_COVERED' : f.skipped, message } });
+        out.inputs.push({
+          channel,
+          url: f.url,
+          sha256: null,
+          parse: null,
+          failure: { code: f.skipped === 'FETCH_NOT_COVERED' ? 'LICENSE_NOT_COVERED' : f.skipped, message },
+        });
       }
       out.records.push(record(f.url, channels[0]!, null, null, { code: f.skipped, message }));
       continue;
@@ -168,13 +233,21 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     let failure: { code: string; message: string } | null = null;
     let parse: ParseResult | null = null;
     if (!result.ok) failure = { code: result.code, message: result.message };
-    else if (result.status >= 300 && result.status < 400) failure = { code: 'LICENSE_REDIRECT', message: `license document answered ${result.status}; redirects are never followed` };
-    else if (result.status < 200 || result.status >= 300) failure = { code: 'LICENSE_HTTP_STATUS', message: `license document answered ${result.status}` };
+    else if (result.status >= 300 && result.status < 400)
+      failure = {
+        code: 'LICENSE_REDIRECT',
+        message: `license document answered ${result.status}; redirects are never followed`,
+      };
+    else if (result.status < 200 || result.status >= 300)
+      failure = { code: 'LICENSE_HTTP_STATUS', message: `license document answered ${result.status}` };
     else {
       parse = parseRsl(result.body);
       const type = (result.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== RSL_MEDIA_TYPE) out.diagnostics.push(`${f.url}: served as ${type || 'no content type'}, not ${RSL_MEDIA_TYPE} (accepted: the namespace decides)`);
-      const days = parse.ok ? parse.document.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS : DEFAULT_MAX_AGE_DAYS;
+      if (type !== RSL_MEDIA_TYPE)
+        out.diagnostics.push(
+          `${f.url}: served as ${type || 'no content type'}, not ${RSL_MEDIA_TYPE} (accepted: the namespace decides)`,
+        );
+      const days = parse.ok ? (parse.document.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) : DEFAULT_MAX_AGE_DAYS;
       deps.cache.capLifetime(f.url, days * DAY);
     }
     const sha256 = result.ok ? result.sha256 : null;
@@ -188,25 +261,60 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
 function inlineRule(parse: ParseResult): ParseResult {
   if (!parse.ok || parse.document.contents.length === 1) return parse;
   return {
-    ...parse, conformant: false,
-    problems: [...parse.problems, { severity: 'error', code: 'INLINE_CONTENT_COUNT', message: `an inline script must hold exactly one <content>, found ${parse.document.contents.length}` }],
+    ...parse,
+    conformant: false,
+    problems: [
+      ...parse.problems,
+      {
+        severity: 'error',
+        code: 'INLINE_CONTENT_COUNT',
+        message: `an inline script must hold exactly one <content>, found ${parse.document.contents.length}`,
+      },
+    ],
   };
 }
 
 function observation(channel: Channel, result: FetchResult, cached: boolean): Observation {
   if (!result.ok) {
-    return { channel, url: result.url, status: result.status, sha256: null, bytes: null, fetched_at: result.fetchedAt, content_type: null, cached, error: { code: result.code, message: result.message }, notes: [] };
+    return {
+      channel,
+      url: result.url,
+      status: result.status,
+      sha256: null,
+      bytes: null,
+      fetched_at: result.fetchedAt,
+      content_type: null,
+      cached,
+      error: { code: result.code, message: result.message },
+      notes: [],
+    };
   }
   return {
-    channel, url: result.url, status: result.status, sha256: result.sha256, bytes: result.body.length, fetched_at: result.fetchedAt,
-    content_type: result.headers['content-type'] ?? null, cached, error: null, notes: [],
+    channel,
+    url: result.url,
+    status: result.status,
+    sha256: result.sha256,
+    bytes: result.body.length,
+    fetched_at: result.fetchedAt,
+    content_type: result.headers['content-type'] ?? null,
+    cached,
+    error: null,
+    notes: [],
   };
 }
 
-function record(url: string, channel: Channel, sha256: string | null, parse: ParseResult | null, failure: { code: string; message: string } | null): DocumentRecord {
+function record(
+  url: string,
+  channel: Channel,
+  sha256: string | null,
+  parse: ParseResult | null,
+  failure: { code: string; message: string } | null,
+): DocumentRecord {
   const parseFailure = parse && !parse.ok ? { code: parse.code, message: parse.message } : null;
   return {
-    url, channel, sha256,
+    url,
+    channel,
+    sha256,
     parsed: parse?.ok ?? false,
     conformant: parse?.ok ? parse.conformant : false,
     max_age_days: parse?.ok ? parse.document.maxAgeDays : null,

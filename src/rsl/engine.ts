@@ -30,7 +30,8 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
   const cache = new FetchCache(fetcher);
   return {
     coverage,
-    observe: (resourceUrl, purposes, ctx) => observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins }),
+    observe: (resourceUrl, purposes, ctx) =>
+      observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins }),
     close: () => fetcher.close(),
   };
 }

@@ -2,10 +2,21 @@ import type { Content, License, ParseResult } from './model.js';
 import { LEGACY_USAGE_ALIASES } from './parse.js';
 import { matchContentUrl } from './pattern.js';
 import {
-  CLASSIFICATION_RESTRICTIVENESS, decisionFor,
-  type Channel, type Classification, type Decision, type Reason,
+  CLASSIFICATION_RESTRICTIVENESS,
+  decisionFor,
+  type Channel,
+  type Classification,
+  type Decision,
+  type Reason,
 } from './vocabulary.js';
-import { tokensForPurpose, type EvaluatedToken, type GatePurpose, type InspectPurpose, type Question, type UserClass } from './purposes.js';
+import {
+  tokensForPurpose,
+  type EvaluatedToken,
+  type GatePurpose,
+  type InspectPurpose,
+  type Question,
+  type UserClass,
+} from './purposes.js';
 
 // The evaluator: pure and synchronous. It never expands rights (rsl.md §2.1 rule 6) and every
 // outcome carries the document, scope, license and rule that produced it.
@@ -51,20 +62,67 @@ export interface Evaluation {
  * encryption, reporting). It grants nothing by itself, but in the most specific scope its terms
  * govern its paths over whatever a broader scope grants (see `documentVerdict`).
  */
-type Outcome = 'permitted' | 'license-required' | 'unsupported' | 'not-granted' | 'prohibited' | 'silent' | 'failed' | 'conflict' | 'terms-only';
-interface Verdict { outcome: Outcome; obligations: string[]; reasons: Reason[]; unsupportedTerms?: string }
+type Outcome =
+  | 'permitted'
+  | 'license-required'
+  | 'unsupported'
+  | 'not-granted'
+  | 'prohibited'
+  | 'silent'
+  | 'failed'
+  | 'conflict'
+  | 'terms-only';
+interface Verdict {
+  outcome: Outcome;
+  obligations: string[];
+  reasons: Reason[];
+  unsupportedTerms?: string;
+}
 
 /** Outcomes that decide, from the least to the most restrictive. Every outcome `combineEqual` can meet has a rank. */
 type Deciding = 'permitted' | 'license-required' | 'unsupported' | 'conflict' | 'not-granted' | 'prohibited';
 const RANK: Record<Deciding, number> = {
-  permitted: 0, 'license-required': 1, unsupported: 2, conflict: 3, 'not-granted': 4, prohibited: 5,
+  permitted: 0,
+  'license-required': 1,
+  unsupported: 2,
+  conflict: 3,
+  'not-granted': 4,
+  prohibited: 5,
 };
 const isAllow = (o: Outcome) => o === 'permitted' || o === 'license-required';
 const isRestrictive = (o: Outcome) => o === 'not-granted' || o === 'prohibited';
 
 const PAID_TYPES = new Set(['purchase', 'subscription', 'training', 'crawl', 'use', 'contribution']);
 /** ISO 3166-1 alpha-2 codes of the EU member states, for the `EU` geo token. */
-const EU_MEMBERS = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE']);
+const EU_MEMBERS = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+]);
 
 /** Does a usage token list cover the question token? `all` ⊇ `ai-all` ⊇ ai-train/ai-input/ai-index; `search` is not AI. */
 export function usageCovers(list: readonly string[], token: EvaluatedToken): boolean {
@@ -75,13 +133,20 @@ export function usageCovers(list: readonly string[], token: EvaluatedToken): boo
   return token !== 'search' && list.includes('ai-all');
 }
 
-const geoCovers = (list: readonly string[], geo: string) => list.includes(geo) || (list.includes('EU') && EU_MEMBERS.has(geo));
+const geoCovers = (list: readonly string[], geo: string) =>
+  list.includes(geo) || (list.includes('EU') && EU_MEMBERS.has(geo));
 
-interface Where { doc: DocumentInput; content: Content | null; license: License | null }
+interface Where {
+  doc: DocumentInput;
+  content: Content | null;
+  license: License | null;
+}
 
 function reason(where: Where, rule: string, outcome: Outcome, detail: string): Reason {
   return {
-    rule, outcome, detail,
+    rule,
+    outcome,
+    detail,
     channel: where.doc.channel,
     document_url: where.doc.url,
     document_sha256: where.doc.sha256,
@@ -93,35 +158,73 @@ function reason(where: Where, rule: string, outcome: Outcome, detail: string): R
 
 function licenseVerdict(license: License, content: Content, doc: DocumentInput, q: Question): Verdict {
   const w: Where = { doc, content, license };
-  const v = (outcome: Outcome, rule: string, detail: string, obligations: string[] = []): Verdict => ({ outcome, obligations, reasons: [reason(w, rule, outcome, detail)] });
+  const v = (outcome: Outcome, rule: string, detail: string, obligations: string[] = []): Verdict => ({
+    outcome,
+    obligations,
+    reasons: [reason(w, rule, outcome, detail)],
+  });
   const permits = license.permits.usage;
   const prohibits = license.prohibits.usage ?? [];
   if (usageCovers(prohibits, q.token)) {
     const conflict = permits !== undefined && usageCovers(permits, q.token);
-    return v('prohibited', conflict ? 'permit-vs-prohibit' : 'usage-prohibited',
-      `prohibits usage "${prohibits.join(' ')}" covers ${q.token}${conflict ? `; the same license permits "${permits!.join(' ')}" but prohibition wins` : ''}`);
+    return v(
+      'prohibited',
+      conflict ? 'permit-vs-prohibit' : 'usage-prohibited',
+      `prohibits usage "${prohibits.join(' ')}" covers ${q.token}${conflict ? `; the same license permits "${permits!.join(' ')}" but prohibition wins` : ''}`,
+    );
   }
   const legacy = prohibits.find((t) => LEGACY_USAGE_ALIASES[t] === q.token);
-  if (legacy) return v('prohibited', 'legacy-token-prohibited', `legacy token "${legacy}" read as prohibiting ${q.token} (legacy tokens may only prohibit)`);
+  if (legacy)
+    return v(
+      'prohibited',
+      'legacy-token-prohibited',
+      `legacy token "${legacy}" read as prohibiting ${q.token} (legacy tokens may only prohibit)`,
+    );
   if (permits !== undefined && !usageCovers(permits, q.token)) {
-    return v('not-granted', 'usage-closure', `permits usage is limited to "${permits.join(' ')}", which does not include ${q.token}`);
+    return v(
+      'not-granted',
+      'usage-closure',
+      `permits usage is limited to "${permits.join(' ')}", which does not include ${q.token}`,
+    );
   }
   const userVerdict = axisExcludes(license, 'user', q.userClass, (list, u) => list.includes(u));
   if (userVerdict) return v('not-granted', userVerdict.rule, userVerdict.detail);
   if (license.permits.geo || license.prohibits.geo) {
-    if (q.geo === null) return v('not-granted', 'geo-unknown', 'the license is limited by geography and no geo was given');
+    if (q.geo === null)
+      return v('not-granted', 'geo-unknown', 'the license is limited by geography and no geo was given');
     const geoVerdict = axisExcludes(license, 'geo', q.geo, geoCovers);
     if (geoVerdict) return v('not-granted', geoVerdict.rule, geoVerdict.detail);
   }
   const { obligations, unsupported } = termsOf(license, content);
   if (permits === undefined) {
-    if (obligations.length === 0 && unsupported === null) return v('silent', 'no-usage-statement', 'the license states no usage permission; silence is not permission');
+    if (obligations.length === 0 && unsupported === null)
+      return v('silent', 'no-usage-statement', 'the license states no usage permission; silence is not permission');
     const terms = [...obligations, ...(unsupported !== null ? [`payment:${unsupported} (not understood)`] : [])];
-    return { ...v('terms-only', 'scope-terms', `the license states no usage permission but names terms (${terms.join(', ')}); they govern this scope's paths`, obligations), ...(unsupported !== null ? { unsupportedTerms: unsupported } : {}) };
+    return {
+      ...v(
+        'terms-only',
+        'scope-terms',
+        `the license states no usage permission but names terms (${terms.join(', ')}); they govern this scope's paths`,
+        obligations,
+      ),
+      ...(unsupported !== null ? { unsupportedTerms: unsupported } : {}),
+    };
   }
   // Granted: the terms decide between PERMITTED and LICENSE_REQUIRED.
-  if (unsupported !== null) return v('unsupported', 'payment-type-unsupported', `payment type "${unsupported}" is not understood; never read as free`, obligations);
-  if (obligations.length > 0) return v('license-required', 'permitted-with-terms', `permits usage "${permits.join(' ')}" with terms: ${obligations.join(', ')}`, obligations);
+  if (unsupported !== null)
+    return v(
+      'unsupported',
+      'payment-type-unsupported',
+      `payment type "${unsupported}" is not understood; never read as free`,
+      obligations,
+    );
+  if (obligations.length > 0)
+    return v(
+      'license-required',
+      'permitted-with-terms',
+      `permits usage "${permits.join(' ')}" with terms: ${obligations.join(', ')}`,
+      obligations,
+    );
   return v('permitted', 'permitted-free', `permits usage "${permits.join(' ')}", free, no license server`);
 }
 
@@ -137,25 +240,38 @@ function termsOf(license: License, content: Content): { obligations: string[]; u
   const price = p?.amount ? ` ${p.amount.value} ${p.amount.currency ?? '?'}` : '';
   if (p) {
     if (p.type === null) {
-      if (p.standard || p.custom || p.amount || p.accepts) obligations.push(`payment:unspecified-type${p.standard ? ` standard=${p.standard}` : ''}`);
+      if (p.standard || p.custom || p.amount || p.accepts)
+        obligations.push(`payment:unspecified-type${p.standard ? ` standard=${p.standard}` : ''}`);
     } else if (p.type === 'attribution') obligations.push('attribution');
     else if (PAID_TYPES.has(p.type)) obligations.push(`payment:${p.type}${price}`);
     else if (p.type === 'inference') obligations.push('payment:use (legacy "inference")');
     else if (p.type === 'free') {
-      if (p.amount || p.accepts) obligations.push(`payment:free-with-price${price}${p.accepts ? ` accepts=${p.accepts.type ?? '?'}` : ''}`);
+      if (p.amount || p.accepts)
+        obligations.push(`payment:free-with-price${price}${p.accepts ? ` accepts=${p.accepts.type ?? '?'}` : ''}`);
     } else unsupported = p.type;
   }
   if (content.server) obligations.push(`license-server-token:${content.server}`);
   if (content.encrypted) obligations.push('encrypted:decryption-key');
-  for (const r of license.reporting) obligations.push(`reporting:${r.type ?? 'unspecified'}${r.profile ? ` profile=${r.profile}` : ''}`);
+  for (const r of license.reporting)
+    obligations.push(`reporting:${r.type ?? 'unspecified'}${r.profile ? ` profile=${r.profile}` : ''}`);
   return { obligations, unsupported };
 }
 
-function axisExcludes(license: License, axis: 'user' | 'geo', value: string, covers: (list: readonly string[], v: string) => boolean): { rule: string; detail: string } | null {
+function axisExcludes(
+  license: License,
+  axis: 'user' | 'geo',
+  value: string,
+  covers: (list: readonly string[], v: string) => boolean,
+): { rule: string; detail: string } | null {
   const prohibited = license.prohibits[axis];
-  if (prohibited && covers(prohibited, value)) return { rule: `${axis}-prohibited`, detail: `prohibits ${axis} "${prohibited.join(' ')}" covers ${value}` };
+  if (prohibited && covers(prohibited, value))
+    return { rule: `${axis}-prohibited`, detail: `prohibits ${axis} "${prohibited.join(' ')}" covers ${value}` };
   const permitted = license.permits[axis];
-  if (permitted && !covers(permitted, value)) return { rule: `${axis}-closure`, detail: `permits ${axis} is limited to "${permitted.join(' ')}", which does not include ${value}` };
+  if (permitted && !covers(permitted, value))
+    return {
+      rule: `${axis}-closure`,
+      detail: `permits ${axis} is limited to "${permitted.join(' ')}", which does not include ${value}`,
+    };
   return null;
 }
 
@@ -174,7 +290,9 @@ function contentVerdict(content: Content, doc: DocumentInput, q: Question): Verd
 function merge(outcome: Outcome, verdicts: Verdict[]): Verdict {
   const unsupported = verdicts.find((v) => v.unsupportedTerms !== undefined)?.unsupportedTerms;
   return {
-    outcome, obligations: [...new Set(verdicts.flatMap((v) => v.obligations))], reasons: verdicts.flatMap((v) => v.reasons),
+    outcome,
+    obligations: [...new Set(verdicts.flatMap((v) => v.obligations))],
+    reasons: verdicts.flatMap((v) => v.reasons),
     ...(unsupported !== undefined ? { unsupportedTerms: unsupported } : {}),
   };
 }
@@ -186,8 +304,17 @@ function combineEqual(verdicts: Verdict[], conflictRule: string): Verdict {
   if (allows.length && restricts.length) {
     const reasons = sortReasons([...allows, ...restricts].flatMap((v) => v.reasons));
     return {
-      outcome: 'conflict', obligations: [],
-      reasons: [...reasons, { ...reasons[0]!, rule: conflictRule, outcome: 'conflict', detail: 'declarations of equal weight disagree (one allows, one restricts)' }],
+      outcome: 'conflict',
+      obligations: [],
+      reasons: [
+        ...reasons,
+        {
+          ...reasons[0]!,
+          rule: conflictRule,
+          outcome: 'conflict',
+          detail: 'declarations of equal weight disagree (one allows, one restricts)',
+        },
+      ],
     };
   }
   const rank = (o: Outcome): number => {
@@ -196,12 +323,19 @@ function combineEqual(verdicts: Verdict[], conflictRule: string): Verdict {
   };
   const top = Math.max(...verdicts.map((v) => rank(v.outcome)));
   const outcome = (Object.keys(RANK) as Deciding[]).find((k) => RANK[k] === top)!;
-  return merge(outcome, verdicts.filter((v) => v.outcome === outcome));
+  return merge(
+    outcome,
+    verdicts.filter((v) => v.outcome === outcome),
+  );
 }
 
 function documentVerdict(doc: DocumentInput, q: Question): Verdict {
   const whereDoc: Where = { doc, content: null, license: null };
-  const failed = (rule: string, detail: string): Verdict => ({ outcome: 'failed', obligations: [], reasons: [reason(whereDoc, rule, 'failed', detail)] });
+  const failed = (rule: string, detail: string): Verdict => ({
+    outcome: 'failed',
+    obligations: [],
+    reasons: [reason(whereDoc, rule, 'failed', detail)],
+  });
   if (doc.failure) return failed('association-unavailable', `${doc.failure.code}: ${doc.failure.message}`);
   if (!doc.parse) return failed('association-unavailable', 'document was not obtained');
   if (!doc.parse.ok) return failed('document-invalid', `${doc.parse.code}: ${doc.parse.message}`);
@@ -221,18 +355,28 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
     const speaking = group.filter((v) => v.outcome !== 'silent' && v.outcome !== 'terms-only');
     narrowerTerms.push(...group.filter((v) => v.outcome === 'terms-only'));
     silentReasons.push(...group.filter((v) => v.outcome === 'silent').flatMap((v) => v.reasons));
-    if (speaking.length) { verdict = withNarrowerTerms(combineEqual(speaking, 'equal-scope-conflict'), narrowerTerms); break; }
+    if (speaking.length) {
+      verdict = withNarrowerTerms(combineEqual(speaking, 'equal-scope-conflict'), narrowerTerms);
+      break;
+    }
   }
   if (!verdict) silentReasons.push(...narrowerTerms.flatMap((v) => v.reasons));
   if (!parsed.conformant) {
     // A non-conformant document may still restrict, but it never grants (never widen rights).
     if (verdict && isRestrictive(verdict.outcome)) return verdict;
     const errors = parsed.problems.filter((p) => p.severity === 'error').map((p) => p.code);
-    return failed('document-nonconformant', `non-conformant RSL (${[...new Set(errors)].join(', ')}); nothing it grants is relied on`);
+    return failed(
+      'document-nonconformant',
+      `non-conformant RSL (${[...new Set(errors)].join(', ')}); nothing it grants is relied on`,
+    );
   }
   if (verdict) return verdict;
   if (matching.length === 0) {
-    return { outcome: 'silent', obligations: [], reasons: [reason(whereDoc, 'no-matching-content', 'silent', 'no <content url> matches the resource')] };
+    return {
+      outcome: 'silent',
+      obligations: [],
+      reasons: [reason(whereDoc, 'no-matching-content', 'silent', 'no <content url> matches the resource')],
+    };
   }
   return { outcome: 'silent', obligations: [], reasons: silentReasons };
 }
@@ -259,17 +403,28 @@ const CLASSIFICATION_OF: Record<Outcome, Classification> = {
 /** Evaluate all observed associations for one question token. Pure; order of `documents` is irrelevant. */
 export function evaluate(documents: readonly DocumentInput[], question: Question): Evaluation {
   const finish = (classification: Classification, obligations: string[], reasons: Reason[]): Evaluation => ({
-    token: question.token, classification, decision: decisionFor(classification),
-    obligations: [...obligations].sort(), reasons: sortReasons(reasons),
+    token: question.token,
+    classification,
+    decision: decisionFor(classification),
+    obligations: [...obligations].sort(),
+    reasons: sortReasons(reasons),
   });
   if (documents.length === 0) return finish('NO_MACHINE_READABLE_DECLARATION', [], []);
 
-  const verdicts = documents.map((d) => ({ level: d.channel === 'robots' ? 'site' : 'page', v: documentVerdict(d, question) }));
+  const verdicts = documents.map((d) => ({
+    level: d.channel === 'robots' ? 'site' : 'page',
+    v: documentVerdict(d, question),
+  }));
   const failures = verdicts.filter((x) => x.v.outcome === 'failed').map((x) => x.v);
   let decider: Verdict | null = null;
   for (const level of ['page', 'site']) {
-    const speaking = verdicts.filter((x) => x.level === level && x.v.outcome !== 'silent' && x.v.outcome !== 'failed').map((x) => x.v);
-    if (speaking.length) { decider = combineEqual(speaking, 'channel-conflict'); break; }
+    const speaking = verdicts
+      .filter((x) => x.level === level && x.v.outcome !== 'silent' && x.v.outcome !== 'failed')
+      .map((x) => x.v);
+    if (speaking.length) {
+      decider = combineEqual(speaking, 'channel-conflict');
+      break;
+    }
   }
   const failureReasons = failures.flatMap((f) => f.reasons);
   if (!decider) {
@@ -280,7 +435,10 @@ export function evaluate(documents: readonly DocumentInput[], question: Question
     // Something we could not read might restrict: an allow is never reported over it.
     return finish('UNKNOWN', decider.obligations, [...decider.reasons, ...failureReasons]);
   }
-  return finish(CLASSIFICATION_OF[decider.outcome], decider.outcome === 'conflict' ? [] : decider.obligations, [...decider.reasons, ...failureReasons]);
+  return finish(CLASSIFICATION_OF[decider.outcome], decider.outcome === 'conflict' ? [] : decider.obligations, [
+    ...decider.reasons,
+    ...failureReasons,
+  ]);
 }
 
 export interface PurposeEvaluation {
@@ -296,7 +454,9 @@ export function evaluatePurpose(
   documents: readonly DocumentInput[],
   q: { resource: string; purpose: GatePurpose | InspectPurpose; userClass: UserClass; geo: string | null },
 ): PurposeEvaluation {
-  const tokens = tokensForPurpose(q.purpose).map((token) => evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }));
+  const tokens = tokensForPurpose(q.purpose).map((token) =>
+    evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }),
+  );
   const classification = tokens
     .map((e) => e.classification)
     .reduce((a, b) => (CLASSIFICATION_RESTRICTIVENESS[b] > CLASSIFICATION_RESTRICTIVENESS[a] ? b : a));
@@ -304,7 +464,8 @@ export function evaluatePurpose(
 }
 
 function sortReasons(reasons: Reason[]): Reason[] {
-  const key = (r: Reason) => JSON.stringify([r.document_url, r.channel, r.content_index ?? -1, r.license_index ?? -1, r.rule, r.detail]);
+  const key = (r: Reason) =>
+    JSON.stringify([r.document_url, r.channel, r.content_index ?? -1, r.license_index ?? -1, r.rule, r.detail]);
   const unique = new Map(reasons.map((r) => [key(r) + r.outcome, r]));
   return [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }

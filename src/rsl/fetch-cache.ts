@@ -11,22 +11,38 @@ export const DEFAULT_CACHE_LIFETIME_SECONDS = 300;
 export const MAX_CACHE_LIFETIME_SECONDS = 3600;
 const MAX_ENTRIES_PER_ORIGIN = 256;
 
-interface Entry { response: FetchResponse; storedAt: number; lifetimeSeconds: number }
+interface Entry {
+  response: FetchResponse;
+  storedAt: number;
+  lifetimeSeconds: number;
+}
 
-export interface CachedResult { result: FetchResult; cached: boolean; ageSeconds: number }
+export interface CachedResult {
+  result: FetchResult;
+  cached: boolean;
+  ageSeconds: number;
+}
 
 export class FetchCache {
   private readonly origins = new Map<string, Map<string, Entry>>();
 
-  constructor(private readonly fetcher: Fetcher, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  async get(url: string, freshnessSeconds: number, opts: { maxBytes?: number; accept?: string } = {}): Promise<CachedResult> {
+  async get(
+    url: string,
+    freshnessSeconds: number,
+    opts: { maxBytes?: number; accept?: string } = {},
+  ): Promise<CachedResult> {
     const origin = originOf(url);
     const byUrl = this.origins.get(origin);
     const entry = byUrl?.get(url);
     if (entry) {
       const age = (this.now() - entry.storedAt) / 1000;
-      if (age <= freshnessSeconds && age <= entry.lifetimeSeconds) return { result: entry.response, cached: true, ageSeconds: Math.floor(age) };
+      if (age <= freshnessSeconds && age <= entry.lifetimeSeconds)
+        return { result: entry.response, cached: true, ageSeconds: Math.floor(age) };
     }
     const result = await this.fetcher.get(url, opts);
     if (result.ok) {
@@ -45,7 +61,10 @@ export class FetchCache {
 
   private store(origin: string, url: string, entry: Entry): void {
     let byUrl = this.origins.get(origin);
-    if (!byUrl) { byUrl = new Map(); this.origins.set(origin, byUrl); }
+    if (!byUrl) {
+      byUrl = new Map();
+      this.origins.set(origin, byUrl);
+    }
     byUrl.delete(url);
     byUrl.set(url, entry);
     while (byUrl.size > MAX_ENTRIES_PER_ORIGIN) byUrl.delete(byUrl.keys().next().value!);
@@ -53,7 +72,11 @@ export class FetchCache {
 }
 
 function originOf(url: string): string {
-  try { return new URL(url).origin; } catch { return ''; }
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
 }
 
 /** Seconds this response may be reused under HTTP caching rules, read conservatively. */

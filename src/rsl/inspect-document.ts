@@ -29,5 +29,14 @@ export function inspectDocument(xml: string, q: InspectQuestion): InspectOutcome
 export function evaluateParsed(xml: string, q: InspectQuestion, parse: ParseResult): InspectOutcome {
   const sha256 = createHash('sha256').update(xml, 'utf8').digest('hex');
   const supplied: DocumentInput = { channel: 'supplied', url: q.resource, sha256, parse, failure: null };
-  return { sha256, parse, evaluation: evaluatePurpose([supplied], { resource: q.resource, purpose: q.purpose, userClass: q.userClass, geo: q.geo }) };
+  return {
+    sha256,
+    parse,
+    evaluation: evaluatePurpose([supplied], {
+      resource: q.resource,
+      purpose: q.purpose,
+      userClass: q.userClass,
+      geo: q.geo,
+    }),
+  };
 }

@@ -18,11 +18,23 @@ export interface InspectPoolOptions {
 }
 
 export class InspectPoolBusy extends Error {
-  constructor() { super('inspection workers are busy'); }
+  constructor() {
+    super('inspection workers are busy');
+  }
 }
 
-interface Job { id: number; xml: string; question: InspectQuestion; resolve: (o: InspectOutcome) => void; reject: (e: Error) => void }
-interface Slot { worker: Worker; job: Job | null; timer: NodeJS.Timeout | null }
+interface Job {
+  id: number;
+  xml: string;
+  question: InspectQuestion;
+  resolve: (o: InspectOutcome) => void;
+  reject: (e: Error) => void;
+}
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
 
 export interface InspectPool {
   inspect(xml: string, question: InspectQuestion): Promise<InspectOutcome>;
@@ -39,18 +51,23 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     // Node 20 does not carry tsx's loader into workers: the worker registers it, then imports its entry.
     const entry = new URL('./inspect-worker.ts', import.meta.url).href;
     const boot = `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register(); await import(${JSON.stringify(entry)});`;
-    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: { tag: INSPECT_WORKER_TAG } });
+    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
+      workerData: { tag: INSPECT_WORKER_TAG },
+    });
     worker.unref();
     const slot: Slot = { worker, job: null, timer: null };
     worker.on('message', (m: { id: number; outcome?: InspectOutcome; error?: string }) => {
       const job = slot.job;
       if (!job || job.id !== m.id) return;
       finish(slot);
-      if (m.outcome) job.resolve(m.outcome); else job.reject(new Error(m.error ?? 'inspection failed'));
+      if (m.outcome) job.resolve(m.outcome);
+      else job.reject(new Error(m.error ?? 'inspection failed'));
       pump();
     });
     worker.on('error', (err) => replace(slot, err));
-    worker.on('exit', () => { if (!closed && slots.includes(slot)) replace(slot, new Error('inspection worker exited')); });
+    worker.on('exit', () => {
+      if (!closed && slots.includes(slot)) replace(slot, new Error('inspection worker exited'));
+    });
     return slot;
   };
 
@@ -67,7 +84,10 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     if (i >= 0) slots.splice(i, 1);
     void slot.worker.terminate();
     if (job) job.reject(err);
-    if (!closed) { slots.push(spawn()); pump(); }
+    if (!closed) {
+      slots.push(spawn());
+      pump();
+    }
   };
 
   const pump = () => {
@@ -77,7 +97,12 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
       slot.job = job;
       slot.timer = setTimeout(() => {
         // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
-        const timedOut = evaluateParsed(job.xml, job.question, { ok: false, code: 'PARSE_TIME_LIMIT', message: `inspection took longer than ${opts.jobTimeoutMs} ms`, problems: [] });
+        const timedOut = evaluateParsed(job.xml, job.question, {
+          ok: false,
+          code: 'PARSE_TIME_LIMIT',
+          message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
+          problems: [],
+        });
         slot.job = null;
         replace(slot, new Error('unreachable'));
         job.resolve(timedOut);
@@ -100,7 +125,12 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error('inspection pool is closed'));
-      await Promise.all(slots.splice(0).map((s) => { finish(s); return s.worker.terminate(); }));
+      await Promise.all(
+        slots.splice(0).map((s) => {
+          finish(s);
+          return s.worker.terminate();
+        }),
+      );
     },
   };
 }

@@ -13,7 +13,11 @@ if (parentPort && (workerData as { tag?: string } | null)?.tag === INSPECT_WORKE
   // parse workers yield the CPU to the event loop that answers health checks and paid redemptions.
   // Elsewhere this may lower the whole process or be refused; either way it only ever lowers.
   if (process.platform === 'linux') {
-    try { os.setPriority(os.constants.priority.PRIORITY_LOW); } catch { /* not permitted: keep the default */ }
+    try {
+      os.setPriority(os.constants.priority.PRIORITY_LOW);
+    } catch {
+      /* not permitted: keep the default */
+    }
   }
   port.on('message', (job: { id: number; xml: string; question: InspectQuestion }) => {
     try {

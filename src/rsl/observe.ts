@@ -24,7 +24,12 @@ export interface ObserveDeps {
 
 /** Thrown when the resource fails the §2.2 rule; routes should check first and answer 422. */
 export class ResourceRefused extends Error {
-  constructor(readonly code: ResourceUrlErrorCode, message: string) { super(message); }
+  constructor(
+    readonly code: ResourceUrlErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export async function observeAndEvaluate(
@@ -36,14 +41,24 @@ export async function observeAndEvaluate(
   const checked = canonicalResourceUrl(resourceUrl, deps.coveredOrigins);
   if (!checked.ok) throw new ResourceRefused(checked.code, checked.message);
   const observedAt = (deps.now?.() ?? new Date()).toISOString();
-  const found = await discover(checked.url, ctx.freshnessSeconds, { cache: deps.cache, coveredOrigins: deps.coveredOrigins, ...(deps.limits ? { limits: deps.limits } : {}) });
+  const found = await discover(checked.url, ctx.freshnessSeconds, {
+    cache: deps.cache,
+    coveredOrigins: deps.coveredOrigins,
+    ...(deps.limits ? { limits: deps.limits } : {}),
+  });
   const readings = [...new Set(purposes)].map((purpose) => {
     const e = evaluatePurpose(found.inputs, { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo });
     return {
       purpose,
       classification: e.classification,
       decision: e.decision,
-      tokens: e.tokens.map((tk) => ({ token: tk.token, classification: tk.classification, decision: tk.decision, obligations: tk.obligations, reasons: tk.reasons })),
+      tokens: e.tokens.map((tk) => ({
+        token: tk.token,
+        classification: tk.classification,
+        decision: tk.decision,
+        obligations: tk.obligations,
+        reasons: tk.reasons,
+      })),
     };
   });
   return {

@@ -1,7 +1,14 @@
 import sax from 'sax';
 import {
   RSL_NAMESPACE,
-  type Content, type License, type ParseFailureCode, type ParseResult, type Payment, type Problem, type RslDocument, type TermAxis,
+  type Content,
+  type License,
+  type ParseFailureCode,
+  type ParseResult,
+  type Payment,
+  type Problem,
+  type RslDocument,
+  type TermAxis,
 } from './model.js';
 
 // RSL parser: sax in strict, namespace-aware mode. Pure and synchronous. RSL elements are found
@@ -29,7 +36,12 @@ export interface ParseLimits {
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
-  maxBytes: 512 * 1024, maxDepth: 32, maxElements: 20_000, maxMillis: 500, maxAttributesPerElement: 64, maxAttributes: 20_000,
+  maxBytes: 512 * 1024,
+  maxDepth: 32,
+  maxElements: 20_000,
+  maxMillis: 500,
+  maxAttributesPerElement: 64,
+  maxAttributes: 20_000,
 };
 
 /** XML 1.0 §2.2 `Char`; anything else (C0 controls but TAB/LF/CR, U+FFFE/F, lone surrogates) is not XML. */
@@ -37,9 +49,22 @@ const NOT_XML_CHAR = /[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 const USAGE_TOKENS = new Set(['all', 'ai-all', 'ai-train', 'ai-input', 'ai-index', 'search']);
 /** Pre-1.0 / non-RSL labels seen in the wild; evaluate.ts lets them prohibit, never permit. */
-export const LEGACY_USAGE_ALIASES: Readonly<Record<string, string>> = { 'train-ai': 'ai-train', 'train-genai': 'ai-train', 'ai-use': 'ai-input' };
+export const LEGACY_USAGE_ALIASES: Readonly<Record<string, string>> = {
+  'train-ai': 'ai-train',
+  'train-genai': 'ai-train',
+  'ai-use': 'ai-input',
+};
 const USER_TOKENS = new Set(['commercial', 'non-commercial', 'education', 'government', 'personal']);
-const PAYMENT_TYPES = new Set(['purchase', 'subscription', 'training', 'crawl', 'use', 'contribution', 'attribution', 'free']);
+const PAYMENT_TYPES = new Set([
+  'purchase',
+  'subscription',
+  'training',
+  'crawl',
+  'use',
+  'contribution',
+  'attribution',
+  'free',
+]);
 const LEGACY_PAYMENT_TYPES = new Set(['inference', 'royalty']);
 const REPORTING_TYPES = new Set(['telemetry', 'provenance', 'audit']);
 const LEGAL_TYPES = new Set(['warranty', 'disclaimer', 'attestation', 'contact', 'proof']);
@@ -53,12 +78,31 @@ const CHILDREN: Readonly<Record<string, readonly string[]>> = {
   payment: ['standard', 'custom', 'amount', 'accepts'],
 };
 const KNOWN_ELEMENTS = new Set([
-  'rsl', 'content', 'license', 'permits', 'prohibits', 'payment', 'standard', 'custom', 'amount', 'accepts',
-  'reporting', 'legal', 'alternate', 'schema', 'copyright', 'terms',
+  'rsl',
+  'content',
+  'license',
+  'permits',
+  'prohibits',
+  'payment',
+  'standard',
+  'custom',
+  'amount',
+  'accepts',
+  'reporting',
+  'legal',
+  'alternate',
+  'schema',
+  'copyright',
+  'terms',
 ]);
 
 class Fatal extends Error {
-  constructor(readonly code: ParseFailureCode, message: string) { super(message); }
+  constructor(
+    readonly code: ParseFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 type Frame =
@@ -68,12 +112,25 @@ type Frame =
   | { kind: 'content'; content: Content; seen: Set<string> }
   | { kind: 'license'; license: License; seen: Set<string> }
   | { kind: 'payment'; payment: Payment; seen: Set<string> }
-  | { kind: 'leaf'; local: string; attrs: Record<string, string>; text: string; ns: Record<string, string>; line: number };
+  | {
+      kind: 'leaf';
+      local: string;
+      attrs: Record<string, string>;
+      text: string;
+      ns: Record<string, string>;
+      line: number;
+    };
 
 export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   const problems: Problem[] = [];
   const bytes = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
-  if (bytes > limits.maxBytes) return { ok: false, code: 'DOCUMENT_TOO_LARGE', message: `document is ${bytes} bytes; the limit is ${limits.maxBytes}`, problems };
+  if (bytes > limits.maxBytes)
+    return {
+      ok: false,
+      code: 'DOCUMENT_TOO_LARGE',
+      message: `document is ${bytes} bytes; the limit is ${limits.maxBytes}`,
+      problems,
+    };
   let text: string;
   if (typeof input === 'string') {
     text = input;
@@ -88,13 +145,30 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
   const forbidden = NOT_XML_CHAR.exec(text);
   if (forbidden) {
     const code = forbidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    return { ok: false, code: 'XML_MALFORMED', message: `character U+${code} at offset ${forbidden.index} is not allowed in XML 1.0`, problems };
+    return {
+      ok: false,
+      code: 'XML_MALFORMED',
+      message: `character U+${code} at offset ${forbidden.index} is not allowed in XML 1.0`,
+      problems,
+    };
   }
   const decl = /^<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(text);
-  if (decl && !/^utf-?8$/i.test(decl[1]!)) return { ok: false, code: 'UNSUPPORTED_ENCODING', message: `encoding ${decl[1]} is not supported (UTF-8 only)`, problems };
+  if (decl && !/^utf-?8$/i.test(decl[1]!))
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_ENCODING',
+      message: `encoding ${decl[1]} is not supported (UTF-8 only)`,
+      problems,
+    };
 
   // strictEntities: only the five XML entities (sax otherwise expands the HTML set, @types/sax omits the option).
-  const options: sax.SAXOptions & { strictEntities: boolean } = { xmlns: true, position: true, trim: false, normalize: false, strictEntities: true };
+  const options: sax.SAXOptions & { strictEntities: boolean } = {
+    xmlns: true,
+    position: true,
+    trim: false,
+    normalize: false,
+    strictEntities: true,
+  };
   const parser = sax.parser(true, options);
   const started = performance.now();
   const stack: Frame[] = [];
@@ -104,19 +178,27 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
   let rootClosed = false;
   let declarationAllowed = /^<\?xml[\s?]/.test(text);
   const overBudget = () => {
-    if (performance.now() - started > limits.maxMillis) throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
+    if (performance.now() - started > limits.maxMillis)
+      throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
   };
   guardAttributes(parser, limits, overBudget);
-  const problem = (severity: Problem['severity'], code: string, message: string) => problems.push({ severity, code, message, line: parser.line + 1 });
+  const problem = (severity: Problem['severity'], code: string, message: string) =>
+    problems.push({ severity, code, message, line: parser.line + 1 });
 
-  parser.ondoctype = () => { throw new Fatal('DOCTYPE_REFUSED', 'documents with a DOCTYPE are refused (no DTDs or entity declarations)'); };
-  parser.onerror = (err) => { throw new Fatal('XML_MALFORMED', err.message.split('\n')[0] ?? 'not well-formed XML'); };
+  parser.ondoctype = () => {
+    throw new Fatal('DOCTYPE_REFUSED', 'documents with a DOCTYPE are refused (no DTDs or entity declarations)');
+  };
+  parser.onerror = (err) => {
+    throw new Fatal('XML_MALFORMED', err.message.split('\n')[0] ?? 'not well-formed XML');
+  };
   parser.onprocessinginstruction = (pi) => {
     if (pi.name.toLowerCase() !== 'xml') return;
     // XML 1.0 §2.8: the declaration comes first, once, and names version 1.0.
-    if (!declarationAllowed) throw new Fatal('XML_MALFORMED', 'an XML declaration is only allowed at the very start of the document');
+    if (!declarationAllowed)
+      throw new Fatal('XML_MALFORMED', 'an XML declaration is only allowed at the very start of the document');
     declarationAllowed = false;
-    if (pi.name !== 'xml' || !/^\s*version\s*=\s*(["'])1\.0\1/.test(pi.body)) throw new Fatal('XML_MALFORMED', 'the XML declaration must name version="1.0"');
+    if (pi.name !== 'xml' || !/^\s*version\s*=\s*(["'])1\.0\1/.test(pi.body))
+      throw new Fatal('XML_MALFORMED', 'the XML declaration must name version="1.0"');
   };
 
   parser.onopentag = (node) => {
@@ -125,14 +207,17 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
     overBudget();
     if (rootClosed) throw new Fatal('XML_MALFORMED', 'more than one root element');
     elements += 1;
-    if (elements > limits.maxElements) throw new Fatal('XML_TOO_MANY_ELEMENTS', `more than ${limits.maxElements} elements`);
+    if (elements > limits.maxElements)
+      throw new Fatal('XML_TOO_MANY_ELEMENTS', `more than ${limits.maxElements} elements`);
     if (stack.length >= limits.maxDepth) throw new Fatal('XML_TOO_DEEP', `nesting deeper than ${limits.maxDepth}`);
     const attrs: Record<string, string> = {};
     const expandedNames = new Set<string>();
     for (const a of Object.values(tag.attributes)) {
       // Namespaces in XML §6.3: no two attributes with the same expanded name (a:u and b:u bound alike).
-      const expanded = a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns') ? `xmlns ${a.name}` : `${a.uri} ${a.local}`;
-      if (expandedNames.has(expanded)) throw new Fatal('XML_MALFORMED', `attribute ${a.name} repeats an attribute of the same name on <${tag.name}>`);
+      const expanded =
+        a.prefix === 'xmlns' || (a.prefix === '' && a.local === 'xmlns') ? `xmlns ${a.name}` : `${a.uri} ${a.local}`;
+      if (expandedNames.has(expanded))
+        throw new Fatal('XML_MALFORMED', `attribute ${a.name} repeats an attribute of the same name on <${tag.name}>`);
       expandedNames.add(expanded);
       // RSL attributes are unprefixed (no namespace); namespaced attributes are extensions.
       if (a.uri === '' && a.prefix === '') attrs[a.local] = a.value;
@@ -141,7 +226,12 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
     if (!rootSeen) {
       rootSeen = true;
       if (tag.uri === RSL_NAMESPACE && tag.local === 'rsl') {
-        if (tag.prefix !== '') problem('warning', 'PREFIXED_ROOT', 'a standalone document should use the default namespace, not a prefixed root');
+        if (tag.prefix !== '')
+          problem(
+            'warning',
+            'PREFIXED_ROOT',
+            'a standalone document should use the default namespace, not a prefixed root',
+          );
         doc = { root: 'rsl', maxAgeDays: readMaxAge(attrs['max-age'], problem), contents: [] };
         stack.push({ kind: 'rsl' });
         return;
@@ -152,14 +242,18 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
         return;
       }
       if (tag.local === 'rsl' && tag.uri !== RSL_NAMESPACE) {
-        throw new Fatal('WRONG_NAMESPACE', `root <rsl> is in namespace ${JSON.stringify(tag.uri)}, not ${RSL_NAMESPACE}`);
+        throw new Fatal(
+          'WRONG_NAMESPACE',
+          `root <rsl> is in namespace ${JSON.stringify(tag.uri)}, not ${RSL_NAMESPACE}`,
+        );
       }
       throw new Fatal('NOT_RSL', `root element {${tag.uri}}${tag.local} is not an RSL document or feed`);
     }
 
     const parent = stack[stack.length - 1]!;
     if (parent.kind === 'skip' || parent.kind === 'leaf') {
-      if (parent.kind === 'leaf' && tag.uri === RSL_NAMESPACE) problem('error', 'MISPLACED_ELEMENT', `<${tag.local}> is not allowed inside <${parent.local}>`);
+      if (parent.kind === 'leaf' && tag.uri === RSL_NAMESPACE)
+        problem('error', 'MISPLACED_ELEMENT', `<${tag.local}> is not allowed inside <${parent.local}>`);
       stack.push({ kind: 'skip' });
       return;
     }
@@ -175,28 +269,55 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
       return;
     }
     if (!(CHILDREN[parentName] ?? []).includes(tag.local)) {
-      problem('error', 'MISPLACED_ELEMENT', `<${tag.local}> is not allowed inside <${parentName === '#feed' ? 'rss' : parentName}>`);
+      problem(
+        'error',
+        'MISPLACED_ELEMENT',
+        `<${tag.local}> is not allowed inside <${parentName === '#feed' ? 'rss' : parentName}>`,
+      );
       stack.push({ kind: 'skip' });
       return;
     }
-    if (tag.local === 'rsl') { stack.push({ kind: 'feed' }); return; }
+    if (tag.local === 'rsl') {
+      stack.push({ kind: 'feed' });
+      return;
+    }
     if (tag.local === 'content') {
       const content: Content = {
-        index: doc!.contents.length, url: attrs.url ?? null, server: attrs.server ?? null, encrypted: false,
-        lastmod: attrs.lastmod ?? null, licenses: [], terms: null, copyright: null, alternates: [], schema: null,
+        index: doc!.contents.length,
+        url: attrs.url ?? null,
+        server: attrs.server ?? null,
+        encrypted: false,
+        lastmod: attrs.lastmod ?? null,
+        licenses: [],
+        terms: null,
+        copyright: null,
+        alternates: [],
+        schema: null,
       };
-      if (attrs.url === undefined) problem('error', 'MISSING_URL', '<content> has no url attribute; it governs nothing');
+      if (attrs.url === undefined)
+        problem('error', 'MISSING_URL', '<content> has no url attribute; it governs nothing');
       if (attrs.encrypted !== undefined) {
         if (attrs.encrypted === 'true' || attrs.encrypted === 'false') content.encrypted = attrs.encrypted === 'true';
-        else { problem('error', 'BAD_BOOLEAN', `encrypted="${attrs.encrypted}" must be lowercase true or false`); content.encrypted = true; }
+        else {
+          problem('error', 'BAD_BOOLEAN', `encrypted="${attrs.encrypted}" must be lowercase true or false`);
+          content.encrypted = true;
+        }
       }
-      if (content.encrypted && !content.server) problem('error', 'ENCRYPTED_WITHOUT_SERVER', 'encrypted content needs a server attribute');
+      if (content.encrypted && !content.server)
+        problem('error', 'ENCRYPTED_WITHOUT_SERVER', 'encrypted content needs a server attribute');
       doc!.contents.push(content);
       stack.push({ kind: 'content', content, seen: new Set() });
       return;
     }
     if (parent.kind === 'content' && tag.local === 'license') {
-      const license: License = { index: parent.content.licenses.length, permits: {}, prohibits: {}, payment: null, reporting: [], legal: [] };
+      const license: License = {
+        index: parent.content.licenses.length,
+        permits: {},
+        prohibits: {},
+        payment: null,
+        reporting: [],
+        legal: [],
+      };
       parent.content.licenses.push(license);
       stack.push({ kind: 'license', license, seen: new Set() });
       return;
@@ -205,7 +326,11 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
       if (parent.license.payment) problem('error', 'DUPLICATE_ELEMENT', 'a license has more than one <payment>');
       const payment: Payment = { type: attrs.type ?? null, standard: null, custom: null, amount: null, accepts: null };
       if (payment.type !== null && !PAYMENT_TYPES.has(payment.type)) {
-        problem('warning', LEGACY_PAYMENT_TYPES.has(payment.type) ? 'LEGACY_PAYMENT_TYPE' : 'UNKNOWN_PAYMENT_TYPE', `payment type "${payment.type}" is not an RSL 1.0 type`);
+        problem(
+          'warning',
+          LEGACY_PAYMENT_TYPES.has(payment.type) ? 'LEGACY_PAYMENT_TYPE' : 'UNKNOWN_PAYMENT_TYPE',
+          `payment type "${payment.type}" is not an RSL 1.0 type`,
+        );
       }
       // A second <payment> replaces nothing: keep the first, the document is non-conformant anyway.
       if (!parent.license.payment) parent.license.payment = payment;
@@ -228,7 +353,8 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
     if (stack.length === 0) rootClosed = true;
     if (!frame) return;
     if (frame.kind === 'content') {
-      if (frame.content.licenses.length === 0) problem('error', 'CONTENT_WITHOUT_LICENSE', `<content url="${frame.content.url ?? ''}"> has no <license>`);
+      if (frame.content.licenses.length === 0)
+        problem('error', 'CONTENT_WITHOUT_LICENSE', `<content url="${frame.content.url ?? ''}"> has no <license>`);
       return;
     }
     if (frame.kind !== 'leaf' || !parent) return;
@@ -272,8 +398,13 @@ function guardAttributes(parser: sax.SAXParser, limits: ParseLimits, overBudget:
       if (names.has(entry[0])) throw new Fatal('XML_MALFORMED', `duplicate attribute ${entry[0]}`);
       names.add(entry[0]);
       total += 1;
-      if (names.size > limits.maxAttributesPerElement) throw new Fatal('XML_TOO_MANY_ATTRIBUTES', `more than ${limits.maxAttributesPerElement} attributes on one element`);
-      if (total > limits.maxAttributes) throw new Fatal('XML_TOO_MANY_ATTRIBUTES', `more than ${limits.maxAttributes} attributes in the document`);
+      if (names.size > limits.maxAttributesPerElement)
+        throw new Fatal(
+          'XML_TOO_MANY_ATTRIBUTES',
+          `more than ${limits.maxAttributesPerElement} attributes on one element`,
+        );
+      if (total > limits.maxAttributes)
+        throw new Fatal('XML_TOO_MANY_ATTRIBUTES', `more than ${limits.maxAttributes} attributes in the document`);
       if (total % 256 === 0) overBudget();
       Array.prototype.push.call(list, entry);
     }
@@ -286,7 +417,11 @@ type ProblemFn = (severity: Problem['severity'], code: string, message: string) 
 function readMaxAge(value: string | undefined, problem: ProblemFn): number | null {
   if (value === undefined) return null;
   if (/^[1-9][0-9]{0,5}$/.test(value)) return Number(value);
-  problem('warning', 'BAD_MAX_AGE', `max-age="${value}" is not a positive integer of days; the default (30 days) applies`);
+  problem(
+    'warning',
+    'BAD_MAX_AGE',
+    `max-age="${value}" is not a positive integer of days; the default (30 days) applies`,
+  );
   return null;
 }
 
@@ -311,7 +446,8 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
       if (existing) {
         problem('error', 'DUPLICATE_TYPE', `a license has two <${local} type="${axis}">`);
         // Never widen: two permits lists intersect, two prohibits lists add up.
-        sets[axis] = local === 'permits' ? existing.filter((t) => tokens.includes(t)) : [...new Set([...existing, ...tokens])];
+        sets[axis] =
+          local === 'permits' ? existing.filter((t) => tokens.includes(t)) : [...new Set([...existing, ...tokens])];
       } else {
         sets[axis] = tokens;
       }
@@ -320,12 +456,14 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
     if (local === 'reporting') {
       const r = { type: attrs.type ?? null, profile: attrs.profile ?? null, endpoint: attrs.endpoint ?? null };
       if (!r.profile) problem('error', 'MISSING_PROFILE', '<reporting> needs a profile attribute');
-      if (r.type !== null && !REPORTING_TYPES.has(r.type)) problem('warning', 'UNKNOWN_REPORTING_TYPE', `reporting type "${r.type}" is not known`);
+      if (r.type !== null && !REPORTING_TYPES.has(r.type))
+        problem('warning', 'UNKNOWN_REPORTING_TYPE', `reporting type "${r.type}" is not known`);
       license.reporting.push(r);
       return;
     }
     if (local === 'legal') {
-      if (attrs.type !== undefined && !LEGAL_TYPES.has(attrs.type)) problem('warning', 'UNKNOWN_LEGAL_TYPE', `legal type "${attrs.type}" is not known`);
+      if (attrs.type !== undefined && !LEGAL_TYPES.has(attrs.type))
+        problem('warning', 'UNKNOWN_LEGAL_TYPE', `legal type "${attrs.type}" is not known`);
       license.legal.push({ type: attrs.type ?? null, value });
     }
     return;
@@ -338,7 +476,8 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
     else if (local === 'custom') p.custom ??= value;
     else if (local === 'amount') {
       if (!attrs.currency) problem('error', 'MISSING_CURRENCY', '<amount> needs a currency attribute');
-      else if (!/^[A-Z]{3}$/.test(attrs.currency)) problem('warning', 'BAD_CURRENCY', `currency "${attrs.currency}" is not an ISO 4217 code`);
+      else if (!/^[A-Z]{3}$/.test(attrs.currency))
+        problem('warning', 'BAD_CURRENCY', `currency "${attrs.currency}" is not an ISO 4217 code`);
       if (!/^\d+(\.\d+)?$/.test(value)) problem('error', 'BAD_AMOUNT', `amount "${value}" is not a decimal number`);
       p.amount ??= { value, currency: attrs.currency ?? null };
     } else if (local === 'accepts') {
@@ -349,7 +488,8 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
   }
   if (parent.kind === 'content') {
     const c = parent.content;
-    if (local !== 'alternate' && parent.seen.has(local)) problem('error', 'DUPLICATE_ELEMENT', `<content> has more than one <${local}>`);
+    if (local !== 'alternate' && parent.seen.has(local))
+      problem('error', 'DUPLICATE_ELEMENT', `<content> has more than one <${local}>`);
     parent.seen.add(local);
     if (local === 'terms') c.terms ??= value;
     else if (local === 'copyright') c.copyright ??= value;
@@ -359,7 +499,12 @@ function closeLeaf(frame: Extract<Frame, { kind: 'leaf' }>, parent: Frame, probl
 }
 
 function splitTokens(value: string, local: string, problem: ProblemFn): string[] {
-  if (value.includes(',')) problem('error', 'COMMA_SEPARATED_LIST', `<${local}> uses commas (RSL 0.9 style); RSL 1.0 lists are space-separated`);
+  if (value.includes(','))
+    problem(
+      'error',
+      'COMMA_SEPARATED_LIST',
+      `<${local}> uses commas (RSL 0.9 style); RSL 1.0 lists are space-separated`,
+    );
   const tokens = value.split(/[\s,]+/).filter(Boolean);
   if (tokens.length === 0) problem('error', 'EMPTY_TOKEN_LIST', `<${local}> lists no tokens`);
   return [...new Set(tokens)];
@@ -384,10 +529,18 @@ function caseRule(axis: TermAxis, local: string, tokens: string[], problem: Prob
       return canonical;
     }
     if (local === 'prohibits') {
-      problem('warning', 'NONCANONICAL_CASE', `prohibited ${axis} token "${token}" read as "${canonical}" (a prohibition counts in any case)`);
+      problem(
+        'warning',
+        'NONCANONICAL_CASE',
+        `prohibited ${axis} token "${token}" read as "${canonical}" (a prohibition counts in any case)`,
+      );
       return canonical;
     }
-    problem('warning', 'NONCANONICAL_CASE', `permitted ${axis} token "${token}" is not in canonical case ("${canonical}"); it grants nothing`);
+    problem(
+      'warning',
+      'NONCANONICAL_CASE',
+      `permitted ${axis} token "${token}" is not in canonical case ("${canonical}"); it grants nothing`,
+    );
     return token;
   });
   return [...new Set(out)];
@@ -403,7 +556,11 @@ function checkTokens(axis: TermAxis, tokens: string[], ns: Record<string, string
       continue;
     }
     if (axis === 'usage' && !USAGE_TOKENS.has(token)) {
-      problem('warning', token in LEGACY_USAGE_ALIASES ? 'LEGACY_TOKEN' : 'UNKNOWN_TOKEN', `usage token "${token}" is not an RSL 1.0 token`);
+      problem(
+        'warning',
+        token in LEGACY_USAGE_ALIASES ? 'LEGACY_TOKEN' : 'UNKNOWN_TOKEN',
+        `usage token "${token}" is not an RSL 1.0 token`,
+      );
     } else if (axis === 'user' && !USER_TOKENS.has(token)) {
       problem('warning', 'UNKNOWN_TOKEN', `user token "${token}" is not an RSL 1.0 token`);
     } else if (axis === 'geo' && !/^[A-Z]{2}$/.test(token)) {

@@ -35,7 +35,11 @@ export function matchContentUrl(pattern: string | null, resource: string, emptyM
   const absolute = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/]*)(.*)$/s.exec(pattern);
   if (absolute) {
     let origin: string;
-    try { origin = new URL(absolute[1]! + '/').origin; } catch { return NO_MATCH; }
+    try {
+      origin = new URL(absolute[1]! + '/').origin;
+    } catch {
+      return NO_MATCH;
+    }
     if (origin !== target.origin) return NO_MATCH;
     pathPattern = absolute[2] || '/';
   }

@@ -10,13 +10,25 @@ export const REPORT_PURPOSES: readonly ReportPurpose[] = ['ai-input', 'ai-index'
 
 /** Ingestion gate: the four tokens plus workflow aliases. */
 export const GatePurpose = t.keyof({
-  'ai-input': null, 'ai-index': null, 'ai-train': null, search: null,
-  'rag-ingestion': null, summarization: null, training: null, 'search-indexing': null,
+  'ai-input': null,
+  'ai-index': null,
+  'ai-train': null,
+  search: null,
+  'rag-ingestion': null,
+  summarization: null,
+  training: null,
+  'search-indexing': null,
 });
 export type GatePurpose = t.TypeOf<typeof GatePurpose>;
 
 /** Free inspection only: the four tokens plus the legacy `crawl`. */
-export const InspectPurpose = t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null, crawl: null });
+export const InspectPurpose = t.keyof({
+  'ai-input': null,
+  'ai-index': null,
+  'ai-train': null,
+  search: null,
+  crawl: null,
+});
 export type InspectPurpose = t.TypeOf<typeof InspectPurpose>;
 
 /**
@@ -44,13 +56,22 @@ export const PURPOSE_TOKENS: Readonly<Record<GatePurpose | 'crawl', readonly Eva
   crawl: ['crawl'],
 };
 
-export const tokensForPurpose = (purpose: GatePurpose | InspectPurpose): readonly EvaluatedToken[] => PURPOSE_TOKENS[purpose];
+export const tokensForPurpose = (purpose: GatePurpose | InspectPurpose): readonly EvaluatedToken[] =>
+  PURPOSE_TOKENS[purpose];
 
-export const UserClass = t.keyof({ commercial: null, 'non-commercial': null, education: null, government: null, personal: null });
+export const UserClass = t.keyof({
+  commercial: null,
+  'non-commercial': null,
+  education: null,
+  government: null,
+  personal: null,
+});
 export type UserClass = t.TypeOf<typeof UserClass>;
 export const DEFAULT_USER_CLASS: UserClass = 'commercial';
 
-interface GeoBrand { readonly Geo: unique symbol }
+interface GeoBrand {
+  readonly Geo: unique symbol;
+}
 /** Caller-supplied ISO 3166-1 alpha-2 code (spec §2.3: not a verified location). */
 export const Geo = t.brand(t.string, (s): s is t.Branded<string, GeoBrand> => /^[A-Z]{2}$/.test(s), 'Geo');
 export type Geo = t.TypeOf<typeof Geo>;

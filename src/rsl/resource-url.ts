@@ -1,4 +1,3 @@
-
 // Spec §2.2: a resource is an https URL of at most 2048 characters on an explicitly covered
 // origin, with no query, fragment, credentials, IP literal, nonstandard port, encoded slash or
 // redirect. We go further and accept only the *canonical* spelling: the request binding (spec §5.4)
@@ -51,15 +50,19 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** The §2.2 syntax rule without coverage (the free inspection path never fetches, so it needs no coverage). */
 export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   if (typeof input !== 'string') return refuse('RESOURCE_NOT_STRING', 'resource must be a string');
-  if (input.length > RESOURCE_URL_MAX_LENGTH) return refuse('RESOURCE_TOO_LONG', `resource is longer than ${RESOURCE_URL_MAX_LENGTH} characters`);
+  if (input.length > RESOURCE_URL_MAX_LENGTH)
+    return refuse('RESOURCE_TOO_LONG', `resource is longer than ${RESOURCE_URL_MAX_LENGTH} characters`);
   // Controls and whitespace: WHATWG strips leading/trailing C0+space and removes tab/newline anywhere.
-  if (/[\u0000-\u0020\u007f-\u009f\u2028\u2029\ufeff]/.test(input)) return refuse('RESOURCE_CONTROL_CHARACTER', 'resource contains whitespace or control characters');
+  if (/[\u0000-\u0020\u007f-\u009f\u2028\u2029\ufeff]/.test(input))
+    return refuse('RESOURCE_CONTROL_CHARACTER', 'resource contains whitespace or control characters');
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(input);
   if (!scheme) return refuse('RESOURCE_MALFORMED', 'resource is not an absolute URL');
   if (scheme[1]!.toLowerCase() !== 'https') return refuse('RESOURCE_NOT_HTTPS', 'resource must use the https scheme');
   if (input.includes('\\')) return refuse('RESOURCE_HAS_BACKSLASH', 'resource contains a backslash');
-  if (scheme[1] !== 'https') return refuse('RESOURCE_NOT_CANONICAL', 'the scheme must be written in lowercase: https://');
-  if (!input.startsWith('https://')) return refuse('RESOURCE_MALFORMED', 'resource must start with https:// followed by a host');
+  if (scheme[1] !== 'https')
+    return refuse('RESOURCE_NOT_CANONICAL', 'the scheme must be written in lowercase: https://');
+  if (!input.startsWith('https://'))
+    return refuse('RESOURCE_MALFORMED', 'resource must start with https:// followed by a host');
   // Query and fragment first (even empty ones): "?" or "#" can never appear in a canonical path.
   if (input.includes('#')) return refuse('RESOURCE_HAS_FRAGMENT', 'resource must not have a fragment (#)');
   if (input.includes('?')) return refuse('RESOURCE_HAS_QUERY', 'resource must not have a query (?)');
@@ -70,7 +73,8 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   const path = slash === -1 ? '' : rest.slice(slash);
 
   if (authority.includes('@')) return refuse('RESOURCE_HAS_CREDENTIALS', 'resource must not carry credentials (user@)');
-  if (authority.startsWith('[') || authority.includes(']')) return refuse('RESOURCE_IP_LITERAL', 'resource host must not be an IPv6 literal');
+  if (authority.startsWith('[') || authority.includes(']'))
+    return refuse('RESOURCE_IP_LITERAL', 'resource host must not be an IPv6 literal');
   if (authority.includes(':')) return refuse('RESOURCE_HAS_PORT', 'resource must not name a port (not even :443)');
   const host = authority;
   if (host === '') return refuse('RESOURCE_MALFORMED', 'resource has no host');
@@ -79,31 +83,46 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   if (host.includes('%')) return refuse('RESOURCE_HOST_INVALID', 'resource host must not be percent-encoded');
   if (/[^\x00-\x7f]/.test(host)) {
     const ascii = domainToASCII(host.toLowerCase());
-    return refuse('RESOURCE_HOST_NOT_PUNYCODE', ascii ? `internationalized host must be written in punycode: ${ascii}` : 'internationalized host is not a valid domain');
+    return refuse(
+      'RESOURCE_HOST_NOT_PUNYCODE',
+      ascii
+        ? `internationalized host must be written in punycode: ${ascii}`
+        : 'internationalized host is not a valid domain',
+    );
   }
-  if (isIpLike(host)) return refuse('RESOURCE_IP_LITERAL', 'resource host must be a domain name, not an IP address (in any notation)');
+  if (isIpLike(host))
+    return refuse('RESOURCE_IP_LITERAL', 'resource host must be a domain name, not an IP address (in any notation)');
   if (host.endsWith('.')) return refuse('RESOURCE_HOST_TRAILING_DOT', 'resource host must not end with a dot');
   if (host !== host.toLowerCase()) return refuse('RESOURCE_HOST_NOT_LOWERCASE', 'resource host must be lowercase');
   const labels = host.split('.');
   if (host.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l))) {
-    return refuse('RESOURCE_HOST_INVALID', 'resource host must be a DNS name of at least two labels of a-z, 0-9 and inner hyphens');
+    return refuse(
+      'RESOURCE_HOST_INVALID',
+      'resource host must be a DNS name of at least two labels of a-z, 0-9 and inner hyphens',
+    );
   }
   for (const label of labels) {
     if (label.startsWith('xn--')) {
       // A punycode label must decode and re-encode to itself, else it is a disguised or invalid name.
-      if (domainToASCII(label) !== label) return refuse('RESOURCE_HOST_NOT_PUNYCODE', `host label ${label} is not valid punycode`);
+      if (domainToASCII(label) !== label)
+        return refuse('RESOURCE_HOST_NOT_PUNYCODE', `host label ${label} is not valid punycode`);
     } else if (/^..--/.test(label)) {
       return refuse('RESOURCE_HOST_INVALID', `host label ${label} uses the reserved "??--" form`);
     }
   }
 
-  if (path === '') return refuse('RESOURCE_NOT_CANONICAL', `resource needs a path; the canonical form is https://${host}/`);
+  if (path === '')
+    return refuse('RESOURCE_NOT_CANONICAL', `resource needs a path; the canonical form is https://${host}/`);
 
   for (let i = 0; i < path.length; i++) {
     const ch = path[i]!;
     if (ch === '%') {
       const hex = path.slice(i + 1, i + 3);
-      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return refuse('RESOURCE_BAD_PERCENT_ENCODING', `invalid percent-escape at position ${i + 8 + authority.length}`);
+      if (!/^[0-9A-Fa-f]{2}$/.test(hex))
+        return refuse(
+          'RESOURCE_BAD_PERCENT_ENCODING',
+          `invalid percent-escape at position ${i + 8 + authority.length}`,
+        );
       const upper = hex.toUpperCase();
       if (upper === '2F') return refuse('RESOURCE_ENCODED_SLASH', 'resource contains an encoded slash (%2F)');
       if (upper === '5C') return refuse('RESOURCE_HAS_BACKSLASH', 'resource contains an encoded backslash (%5C)');
@@ -115,14 +134,17 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   // Dot segments, literal or encoded: servers disagree on whether %2e%2e is "..", so refuse both.
   for (const segment of path.split('/')) {
     const decoded = segment.replace(/%2e/gi, '.');
-    if (decoded === '.' || decoded === '..') return refuse('RESOURCE_DOT_SEGMENT', 'resource path contains a dot segment (. or ..)');
+    if (decoded === '.' || decoded === '..')
+      return refuse('RESOURCE_DOT_SEGMENT', 'resource path contains a dot segment (. or ..)');
   }
   // Canonical percent-encoding (RFC 3986 §6.2.2): uppercase hex, unreserved characters never encoded.
   for (const m of path.matchAll(/%([0-9A-Fa-f]{2})/g)) {
     const hex = m[1]!;
-    if (hex !== hex.toUpperCase()) return refuse('RESOURCE_NOT_CANONICAL', `percent-escapes must use uppercase hex: %${hex.toUpperCase()}`);
+    if (hex !== hex.toUpperCase())
+      return refuse('RESOURCE_NOT_CANONICAL', `percent-escapes must use uppercase hex: %${hex.toUpperCase()}`);
     const decoded = String.fromCharCode(parseInt(hex, 16));
-    if (UNRESERVED.test(decoded)) return refuse('RESOURCE_NOT_CANONICAL', `%${hex} encodes "${decoded}", which must be written as is`);
+    if (UNRESERVED.test(decoded))
+      return refuse('RESOURCE_NOT_CANONICAL', `%${hex} encodes "${decoded}", which must be written as is`);
   }
 
   // Final guard: the WHATWG parser must agree that this string is already canonical.
@@ -132,7 +154,8 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   } catch {
     return refuse('RESOURCE_MALFORMED', 'resource is not a valid URL');
   }
-  if (parsed.href !== input) return refuse('RESOURCE_NOT_CANONICAL', `resource is not in canonical form (canonical: ${parsed.href})`);
+  if (parsed.href !== input)
+    return refuse('RESOURCE_NOT_CANONICAL', `resource is not in canonical form (canonical: ${parsed.href})`);
   return { ok: true, url: parsed.href, origin: parsed.origin, path: parsed.pathname };
 }
 
@@ -141,7 +164,10 @@ export function canonicalResourceUrl(input: unknown, coveredOrigins: readonly st
   const syntax = checkResourceUrlSyntax(input);
   if (!syntax.ok) return syntax;
   if (!coveredOrigins.includes(syntax.origin)) {
-    return refuse('RESOURCE_NOT_COVERED', `origin ${syntax.origin} is not covered; see GET /v1/capabilities for the covered origins`);
+    return refuse(
+      'RESOURCE_NOT_COVERED',
+      `origin ${syntax.origin} is not covered; see GET /v1/capabilities for the covered origins`,
+    );
   }
   return syntax;
 }
@@ -151,7 +177,11 @@ export function canonicalResourceUrl(input: unknown, coveredOrigins: readonly st
  * domainToASCII, without Node built-ins: the buyer bundles this rule for the browser); '' if invalid.
  */
 function domainToASCII(domain: string): string {
-  try { return new URL(`https://${domain}/`).hostname; } catch { return ''; }
+  try {
+    return new URL(`https://${domain}/`).hostname;
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -30,10 +30,23 @@ export function comparisonForm(input: string): string {
       i += 2;
       continue;
     }
-    if (UNRESERVED.test(ch)) { out += ch; continue; }
-    if (ch === '/' && !inQuery) { out += ch; continue; }
-    if (ch === '?' && !inQuery) { inQuery = true; out += ch; continue; }
-    if (inQuery && (ch === '=' || ch === '&')) { out += ch; continue; }
+    if (UNRESERVED.test(ch)) {
+      out += ch;
+      continue;
+    }
+    if (ch === '/' && !inQuery) {
+      out += ch;
+      continue;
+    }
+    if (ch === '?' && !inQuery) {
+      inQuery = true;
+      out += ch;
+      continue;
+    }
+    if (inQuery && (ch === '=' || ch === '&')) {
+      out += ch;
+      continue;
+    }
     const code = input.codePointAt(i)!;
     if (code > 0xffff) i += 1;
     out += encodeOctets(String.fromCodePoint(code));

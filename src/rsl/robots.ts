@@ -22,7 +22,10 @@ export interface RobotsLicenses {
   resolvedRelative: string[];
 }
 
-interface Group { userAgents: string[]; licenses: Array<{ line: number; value: string }> }
+interface Group {
+  userAgents: string[];
+  licenses: Array<{ line: number; value: string }>;
+}
 
 export function readRobotsLicenses(text: string, robotsUrl: string): RobotsLicenses {
   const global: Array<{ line: number; value: string }> = [];
@@ -37,7 +40,10 @@ export function readRobotsLicenses(text: string, robotsUrl: string): RobotsLicen
     const key = m[1]!.toLowerCase();
     const value = m[2]!.trim();
     if (key === 'user-agent') {
-      if (!current || !lastWasAgent) { current = { userAgents: [], licenses: [] }; groups.push(current); }
+      if (!current || !lastWasAgent) {
+        current = { userAgents: [], licenses: [] };
+        groups.push(current);
+      }
       current.userAgents.push(value.toLowerCase());
       lastWasAgent = true;
       return;
@@ -49,13 +55,19 @@ export function readRobotsLicenses(text: string, robotsUrl: string): RobotsLicen
   const starLines = groups.filter((g) => g.userAgents.includes('*')).flatMap((g) => g.licenses);
   const selected = starLines.length ? starLines : global;
   const out: RobotsLicenses = {
-    candidates: [], selectedFrom: starLines.length ? 'star-group' : global.length ? 'global' : 'none',
+    candidates: [],
+    selectedFrom: starLines.length ? 'star-group' : global.length ? 'global' : 'none',
     ignoredGlobal: starLines.length ? global.map((g) => g.value) : [],
-    otherGroups: [], rejected: [], resolvedRelative: [],
+    otherGroups: [],
+    rejected: [],
+    resolvedRelative: [],
   };
   for (const { line, value } of selected) {
     const url = resolveLicenseUrl(value, robotsUrl);
-    if (!url.ok) { out.rejected.push({ line, value, reason: url.reason }); continue; }
+    if (!url.ok) {
+      out.rejected.push({ line, value, reason: url.reason });
+      continue;
+    }
     if (url.relative) out.resolvedRelative.push(value);
     if (!out.candidates.includes(url.href)) out.candidates.push(url.href);
   }
@@ -71,11 +83,18 @@ export function readRobotsLicenses(text: string, robotsUrl: string): RobotsLicen
 }
 
 /** Resolve an association target (robots value, Link or href). Only https URLs are usable. */
-export function resolveLicenseUrl(value: string, base: string): { ok: true; href: string; relative: boolean } | { ok: false; reason: string } {
+export function resolveLicenseUrl(
+  value: string,
+  base: string,
+): { ok: true; href: string; relative: boolean } | { ok: false; reason: string } {
   if (value === '') return { ok: false, reason: 'empty value' };
   const relative = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value);
   let url: URL;
-  try { url = new URL(value, base); } catch { return { ok: false, reason: 'not a URL' }; }
+  try {
+    url = new URL(value, base);
+  } catch {
+    return { ok: false, reason: 'not a URL' };
+  }
   if (url.protocol !== 'https:') return { ok: false, reason: `scheme ${url.protocol} is not https` };
   url.hash = '';
   return { ok: true, href: url.href, relative };

@@ -78,16 +78,34 @@ export interface Fetcher {
 }
 
 class FetchError extends Error {
-  constructor(readonly code: FetchErrorCode, message: string) { super(message); }
+  constructor(
+    readonly code: FetchErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Origin and scheme checks shared by every fetch: https, covered origin, no credentials or port. */
-export function checkFetchable(url: string, coveredOrigins: readonly string[]): { ok: true; url: URL } | { ok: false; code: FetchErrorCode; message: string } {
+export function checkFetchable(
+  url: string,
+  coveredOrigins: readonly string[],
+): { ok: true; url: URL } | { ok: false; code: FetchErrorCode; message: string } {
   let u: URL;
-  try { u = new URL(url); } catch { return { ok: false, code: 'FETCH_BAD_URL', message: 'not a URL' }; }
+  try {
+    u = new URL(url);
+  } catch {
+    return { ok: false, code: 'FETCH_BAD_URL', message: 'not a URL' };
+  }
   if (u.protocol !== 'https:') return { ok: false, code: 'FETCH_NOT_HTTPS', message: `${u.protocol} is not https` };
-  if (u.username || u.password || u.port !== '') return { ok: false, code: 'FETCH_BAD_URL', message: 'URLs with credentials or an explicit port are not fetched' };
-  if (!coveredOrigins.includes(u.origin)) return { ok: false, code: 'FETCH_NOT_COVERED', message: `${u.origin} is not a covered origin; nothing outside coverage is fetched` };
+  if (u.username || u.password || u.port !== '')
+    return { ok: false, code: 'FETCH_BAD_URL', message: 'URLs with credentials or an explicit port are not fetched' };
+  if (!coveredOrigins.includes(u.origin))
+    return {
+      ok: false,
+      code: 'FETCH_NOT_COVERED',
+      message: `${u.origin} is not a covered origin; nothing outside coverage is fetched`,
+    };
   return { ok: true, url: u };
 }
 
@@ -96,7 +114,7 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
   const readTimeoutMs = policy.readTimeoutMs ?? FETCH_DEFAULTS.readTimeoutMs;
   const totalTimeoutMs = policy.totalTimeoutMs ?? FETCH_DEFAULTS.totalTimeoutMs;
   const defaultMaxBytes = policy.maxBytes ?? FETCH_DEFAULTS.maxBytes;
-  const connectTo = policy.allowLoopback ? policy.connectTo ?? {} : {};
+  const connectTo = policy.allowLoopback ? (policy.connectTo ?? {}) : {};
   const agent = new https.Agent({
     keepAlive: false,
     maxSockets: 32,
@@ -110,16 +128,26 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
     const deliver = (addresses: LookupAddress[]) => {
       for (const a of addresses) {
         const why = refusedAddressReason(a.address, policy.allowLoopback);
-        if (why) return callback(new FetchError('FETCH_ADDRESS_REFUSED', `${hostname} resolves to ${a.address} (${why}); refused`));
+        if (why)
+          return callback(
+            new FetchError('FETCH_ADDRESS_REFUSED', `${hostname} resolves to ${a.address} (${why}); refused`),
+          );
       }
       if (addresses.length === 0) return callback(new FetchError('FETCH_DNS_FAILED', `${hostname} has no address`));
       if (options.all) return callback(null, addresses);
       return callback(null, addresses[0]!.address, addresses[0]!.family);
     };
     const pinned = connectTo[hostname];
-    if (pinned) return deliver([{ address: pinned.address === 'localhost' ? '127.0.0.1' : pinned.address, family: pinned.address.includes(':') ? 6 : 4 }]);
+    if (pinned)
+      return deliver([
+        {
+          address: pinned.address === 'localhost' ? '127.0.0.1' : pinned.address,
+          family: pinned.address.includes(':') ? 6 : 4,
+        },
+      ]);
     dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(new FetchError('FETCH_DNS_FAILED', `cannot resolve ${hostname}: ${err.code ?? err.message}`));
+      if (err)
+        return callback(new FetchError('FETCH_DNS_FAILED', `cannot resolve ${hostname}: ${err.code ?? err.message}`));
       deliver(addresses);
     });
   };
@@ -127,7 +155,8 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
   async function get(rawUrl: string, opts: { maxBytes?: number; accept?: string } = {}): Promise<FetchResult> {
     const fetchedAt = new Date().toISOString();
     const checked = checkFetchable(rawUrl, policy.coveredOrigins);
-    if (!checked.ok) return { ok: false, url: rawUrl, code: checked.code, message: checked.message, fetchedAt, status: null };
+    if (!checked.ok)
+      return { ok: false, url: rawUrl, code: checked.code, message: checked.message, fetchedAt, status: null };
     const url = checked.url;
     const maxBytes = opts.maxBytes ?? defaultMaxBytes;
     const pinned = connectTo[url.hostname];
@@ -163,8 +192,18 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
           'accept-encoding': 'identity',
         },
       });
-      timers.push(setTimeout(() => fail('FETCH_CONNECT_TIMEOUT', `no TLS connection within ${connectTimeoutMs} ms`), connectTimeoutMs));
-      timers.push(setTimeout(() => fail('FETCH_READ_TIMEOUT', `response not complete within ${totalTimeoutMs} ms`), totalTimeoutMs));
+      timers.push(
+        setTimeout(
+          () => fail('FETCH_CONNECT_TIMEOUT', `no TLS connection within ${connectTimeoutMs} ms`),
+          connectTimeoutMs,
+        ),
+      );
+      timers.push(
+        setTimeout(
+          () => fail('FETCH_READ_TIMEOUT', `response not complete within ${totalTimeoutMs} ms`),
+          totalTimeoutMs,
+        ),
+      );
       let remoteAddress = '';
 
       req.on('socket', (socket: Socket) => {
@@ -176,16 +215,24 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
         });
         socket.once('secureConnect', () => clearTimeout(timers[0]));
       });
-      req.setTimeout(readTimeoutMs, () => fail(status === null && !remoteAddress ? 'FETCH_CONNECT_TIMEOUT' : 'FETCH_READ_TIMEOUT', `no data for ${readTimeoutMs} ms`));
+      req.setTimeout(readTimeoutMs, () =>
+        fail(
+          status === null && !remoteAddress ? 'FETCH_CONNECT_TIMEOUT' : 'FETCH_READ_TIMEOUT',
+          `no data for ${readTimeoutMs} ms`,
+        ),
+      );
       req.on('error', (err: Error & { code?: string }) => {
         if (err instanceof FetchError) return fail(err.code, err.message);
-        const tlsLike = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/i.test(err.code ?? '') || /certificate|ssl|tls/i.test(err.message);
+        const tlsLike =
+          /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/i.test(err.code ?? '') ||
+          /certificate|ssl|tls/i.test(err.message);
         fail(tlsLike ? 'FETCH_TLS_FAILED' : 'FETCH_CONNECTION_FAILED', `${err.code ?? 'error'}: ${err.message}`);
       });
       req.on('response', (res) => {
         status = res.statusCode ?? 0;
         const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes) return fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${maxBytes}`);
+        if (Number.isFinite(declared) && declared > maxBytes)
+          return fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${maxBytes}`);
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -198,8 +245,18 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
           if (settled) return;
           const body = Buffer.concat(chunks);
           const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          finish({ ok: true, url: url.href, status: status!, headers, body, sha256: createHash('sha256').update(body).digest('hex'), fetchedAt, remoteAddress });
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          finish({
+            ok: true,
+            url: url.href,
+            status: status!,
+            headers,
+            body,
+            sha256: createHash('sha256').update(body).digest('hex'),
+            fetchedAt,
+            remoteAddress,
+          });
         });
       });
       req.end();

@@ -9,7 +9,14 @@ import { Channel } from './vocabulary.js';
 // HTTP status we do not read through (3xx, 403, 5xx). Both charge nothing. Pure.
 
 export const FetchFailureKind = t.keyof({
-  'address-policy': null, tls: null, timeout: null, 'http-status': null, dns: null, connection: null, 'too-large': null, 'not-fetchable': null,
+  'address-policy': null,
+  tls: null,
+  timeout: null,
+  'http-status': null,
+  dns: null,
+  connection: null,
+  'too-large': null,
+  'not-fetchable': null,
 });
 export type FetchFailureKind = t.TypeOf<typeof FetchFailureKind>;
 
@@ -46,14 +53,27 @@ const KIND_OF: Record<string, FetchFailureKind> = {
 
 /** The channel failures of a reading, as discovery.ts judged them (robots: 3xx/5xx; resource: 3xx/403/5xx). */
 export function fetchFailures(reading: ResourceReading): FetchFailure[] {
-  return reading.observations.filter((o) => o.channel === 'robots' || o.channel === 'resource').flatMap((o): FetchFailure[] => {
-    if (o.error) return [{ channel: o.channel, url: o.url, kind: KIND_OF[o.error.code] ?? 'not-fetchable', code: o.error.code, status: o.status }];
-    if (o.status !== null && unreadable(o)) return [{ channel: o.channel, url: o.url, kind: 'http-status', code: `HTTP_${o.status}`, status: o.status }];
-    return [];
-  });
+  return reading.observations
+    .filter((o) => o.channel === 'robots' || o.channel === 'resource')
+    .flatMap((o): FetchFailure[] => {
+      if (o.error)
+        return [
+          {
+            channel: o.channel,
+            url: o.url,
+            kind: KIND_OF[o.error.code] ?? 'not-fetchable',
+            code: o.error.code,
+            status: o.status,
+          },
+        ];
+      if (o.status !== null && unreadable(o))
+        return [{ channel: o.channel, url: o.url, kind: 'http-status', code: `HTTP_${o.status}`, status: o.status }];
+      return [];
+    });
 }
 
-const unreadable = (o: Observation) => (o.status! >= 300 && o.status! < 400) || o.status! >= 500 || (o.channel === 'resource' && o.status === 403);
+const unreadable = (o: Observation) =>
+  (o.status! >= 300 && o.status! < 400) || o.status! >= 500 || (o.channel === 'resource' && o.status === 403);
 
 /** null when the reading is purchasable (some association was seen, even an unreadable one). */
 export function unavailability(reading: ResourceReading): Unavailability | null {

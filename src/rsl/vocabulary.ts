@@ -62,9 +62,13 @@ export const CLASSIFICATION_RESTRICTIVENESS: Readonly<Record<Classification, num
 /** DESIGN.md §6: the single-resource decision for a classification. */
 export function decisionFor(c: Classification): Decision {
   switch (c) {
-    case 'PERMITTED_BY_OBSERVED_DECLARATION': return 'ALLOW_DECLARED';
-    case 'PROHIBITED_BY_OBSERVED_DECLARATION': return 'DENY_DECLARED';
-    case 'LICENSE_REQUIRED': return 'LICENSE_REQUIRED';
-    default: return 'UNKNOWN';
+    case 'PERMITTED_BY_OBSERVED_DECLARATION':
+      return 'ALLOW_DECLARED';
+    case 'PROHIBITED_BY_OBSERVED_DECLARATION':
+      return 'DENY_DECLARED';
+    case 'LICENSE_REQUIRED':
+      return 'LICENSE_REQUIRED';
+    default:
+      return 'UNKNOWN';
   }
 }

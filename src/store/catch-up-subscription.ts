@@ -46,7 +46,10 @@ export function catchUpSubscription(opts: CatchUpOptions): Subscription {
         try {
           await opts.onEvent(event);
         } catch (err) {
-          opts.log?.error({ err, position: String(event.position), stream: event.stream }, 'subscription handler failed; subscription stopped');
+          opts.log?.error(
+            { err, position: String(event.position), stream: event.stream },
+            'subscription handler failed; subscription stopped',
+          );
           closed = true;
           return;
         }

@@ -30,7 +30,9 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
       return openEsdbStore(url, opts);
     }
     default:
-      throw new TypeError(`EVENT_STORE_URL ${JSON.stringify(redact(url))}: expected file:<dir>, postgres://…, esdb://… or kurrentdb://…`);
+      throw new TypeError(
+        `EVENT_STORE_URL ${JSON.stringify(redact(url))}: expected file:<dir>, postgres://…, esdb://… or kurrentdb://…`,
+      );
   }
 }
 

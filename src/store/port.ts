@@ -48,7 +48,11 @@ export interface EventStore {
 
 export class WrongExpectedRevision extends Error {
   readonly code = 'WRONG_EXPECTED_REVISION';
-  constructor(readonly stream: string, readonly expected: ExpectedRevision, readonly actual: bigint | 'no_stream') {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
     super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
   }
 }

@@ -9,11 +9,11 @@ export type PurchaseCommandBody =
   | { type: 'Quote'; data: PurchaseEventData<'Quoted'> }
   /** Idempotent: an existing, still valid offer → no new event (the route answers the stored one). */
   | {
-    type: 'Offer';
-    data: PurchaseEventData<'Offered'>;
-    /** The signed-in payer asking (ingestion gate); a purchase pinned to another payer refuses it. */
-    payer?: string;
-  }
+      type: 'Offer';
+      data: PurchaseEventData<'Offered'>;
+      /** The signed-in payer asking (ingestion gate); a purchase pinned to another payer refuses it. */
+      payer?: string;
+    }
   /** Before settlement is submitted; the same payment again → no event, another one → refused. */
   | { type: 'CheckpointAuthorization'; data: PurchaseEventData<'AuthorizationCheckpointed'> }
   /** An ambiguous submission (timeout, lost receipt): recorded, decided later from the chain. */

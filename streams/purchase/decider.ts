@@ -6,4 +6,8 @@ import { evolve } from './evolve.js';
 import { initialState, type PurchaseState } from './state.js';
 
 // The purchase stream's decider, in the shape src/command/handle-command.ts runs.
-export const purchaseDecider: Decider<PurchaseState, PurchaseCommand, PurchaseEvent> = { decide, evolve, initialState: () => initialState };
+export const purchaseDecider: Decider<PurchaseState, PurchaseCommand, PurchaseEvent> = {
+  decide,
+  evolve,
+  initialState: () => initialState,
+};

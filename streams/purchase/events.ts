@@ -3,7 +3,17 @@ import { SignedEnvelope } from '../../src/evidence/envelope.js';
 import { SealedBox } from '../../src/crypto/aes-gcm.js';
 import { PaymentRequired, PaymentRequirements, SettleResponse } from '../../src/payment/x402-wire.js';
 import { PaymentSettlement } from '../../src/contract/report.js';
-import { Address, BlockNumber, IsoTime, Micro, NonEmpty, Nonce, Sha256Hex, TxHash, UnixSeconds } from '../../src/contract/primitives.js';
+import {
+  Address,
+  BlockNumber,
+  IsoTime,
+  Micro,
+  NonEmpty,
+  Nonce,
+  Sha256Hex,
+  TxHash,
+  UnixSeconds,
+} from '../../src/contract/primitives.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (DESIGN.md §3). These codecs are the single
 // source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
@@ -27,7 +37,13 @@ export const PurchaseEventType = {
 export type PurchaseEventType = (typeof PurchaseEventType)[keyof typeof PurchaseEventType];
 
 /** The normalized input whose digest is `input_sha256` (gate inputs carry more fields: resources, geo…). */
-export const NormalizedInput = t.type({ sku: t.string, resource: t.string, purpose: t.string, tier: t.string, user_class: t.string });
+export const NormalizedInput = t.type({
+  sku: t.string,
+  resource: t.string,
+  purpose: t.string,
+  tier: t.string,
+  user_class: t.string,
+});
 
 /** `decision_preview`: spec §2.5 vocabularies, kept as strings here (the RSL module owns them). */
 export const DecisionPreview = t.type({ purpose: t.string, classification: t.string, decision: t.string });
@@ -79,27 +95,33 @@ export const OfferedData = t.type({
 const CompactSealed = new t.Type<string, string, unknown>(
   'CompactSealed',
   (u): u is string => typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u),
-  (u, c) => (typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u) ? t.success(u) : t.failure(u, c, 'not a sealed value')),
+  (u, c) =>
+    typeof u === 'string' && /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/.test(u)
+      ? t.success(u)
+      : t.failure(u, c, 'not a sealed value'),
   t.identity,
 );
 export const SealedPayment = t.union([SealedBox, CompactSealed]);
 export type SealedPayment = t.TypeOf<typeof SealedPayment>;
 
-export const AuthorizationCheckpointedData = t.intersection([t.type({
-  /** The exact x402 PaymentPayload, sealed (AES-256-GCM). Never the clear authorization. */
-  sealed_payment: SealedPayment,
-  /** sha256hex(JCS(PaymentPayload)): an identical retry is recognised without opening the seal. */
-  payment_sha256: Sha256Hex,
-  payer: Address,
-  nonce: Nonce,
-  amount: Micro,
-  /** EIP-3009 validBefore: after it the authorization can no longer settle. */
-  valid_before: UnixSeconds,
-  at: IsoTime,
-}), t.partial({
-  /** A chain block read before the authorization was verified: recovery searches its logs from here, not block 0. */
-  from_block: BlockNumber,
-})]);
+export const AuthorizationCheckpointedData = t.intersection([
+  t.type({
+    /** The exact x402 PaymentPayload, sealed (AES-256-GCM). Never the clear authorization. */
+    sealed_payment: SealedPayment,
+    /** sha256hex(JCS(PaymentPayload)): an identical retry is recognised without opening the seal. */
+    payment_sha256: Sha256Hex,
+    payer: Address,
+    nonce: Nonce,
+    amount: Micro,
+    /** EIP-3009 validBefore: after it the authorization can no longer settle. */
+    valid_before: UnixSeconds,
+    at: IsoTime,
+  }),
+  t.partial({
+    /** A chain block read before the authorization was verified: recovery searches its logs from here, not block 0. */
+    from_block: BlockNumber,
+  }),
+]);
 
 /** A submission whose outcome is not known (timeout, lost receipt, crash window): decided later from the chain. */
 export const SettlementSubmittedData = t.type({
@@ -110,29 +132,37 @@ export const SettlementSubmittedData = t.type({
 });
 
 export const SettledData = t.intersection([
-  t.type({ network: t.string, transaction: TxHash, payer: Address, amount: Micro, block: t.union([BlockNumber, t.null]) }),
+  t.type({
+    network: t.string,
+    transaction: TxHash,
+    payer: Address,
+    amount: Micro,
+    block: t.union([BlockNumber, t.null]),
+  }),
   t.partial({ asset: Address, pay_to: Address }),
 ]);
 
-
-export const DeliveredData = t.intersection([t.type({
-  /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
-  response: t.type({
-    report: t.UnknownRecord,
-    evidence: SignedEnvelope,
-    delivery_proof: SignedEnvelope,
-    payment_settlement: PaymentSettlement,
+export const DeliveredData = t.intersection([
+  t.type({
+    /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
+    response: t.type({
+      report: t.UnknownRecord,
+      evidence: SignedEnvelope,
+      delivery_proof: SignedEnvelope,
+      payment_settlement: PaymentSettlement,
+    }),
+    /** x402 SettleResponse sent as PAYMENT-RESPONSE. */
+    payment_response: SettleResponse,
   }),
-  /** x402 SettleResponse sent as PAYMENT-RESPONSE. */
-  payment_response: SettleResponse,
-}), t.partial({
-  /**
-   * sha256hex(JCS(response.delivery_proof)), recorded at delivery so the read models need not ship the
-   * whole response to learn it (the report and evidence digests are already in the proof's payload).
-   * Absent in events written before it existed; readers then compute it from the response.
-   */
-  delivery_proof_sha256: Sha256Hex,
-})]);
+  t.partial({
+    /**
+     * sha256hex(JCS(response.delivery_proof)), recorded at delivery so the read models need not ship the
+     * whole response to learn it (the report and evidence digests are already in the proof's payload).
+     * Absent in events written before it existed; readers then compute it from the response.
+     */
+    delivery_proof_sha256: Sha256Hex,
+  }),
+]);
 
 export const HeldData = t.type({
   /** Reason code, e.g. SETTLEMENT_MISMATCH, SETTLEMENT_FAILED, BUYER_REPORTED_MISMATCH. */
@@ -163,7 +193,12 @@ export const LockStuckData = t.intersection([
  *   closed_no_charge         → closed; the operator established nothing was or can be charged
  *   closed_settled_delivered → back to delivered; a hold raised after delivery is resolved
  */
-export const OperatorTarget = t.keyof({ retry_settlement: null, accept_settlement: null, closed_no_charge: null, closed_settled_delivered: null });
+export const OperatorTarget = t.keyof({
+  retry_settlement: null,
+  accept_settlement: null,
+  closed_no_charge: null,
+  closed_settled_delivered: null,
+});
 export type OperatorTarget = t.TypeOf<typeof OperatorTarget>;
 
 export const OperatorMovedData = t.intersection([
@@ -171,11 +206,15 @@ export const OperatorMovedData = t.intersection([
   t.partial({ settlement: SettledData }),
 ]);
 
-const event = <T extends PurchaseEventType, C extends t.Mixed>(type: T, data: C) => t.type({ type: t.literal(type), data });
+const event = <T extends PurchaseEventType, C extends t.Mixed>(type: T, data: C) =>
+  t.type({ type: t.literal(type), data });
 
 export const QuotedEvent = event(PurchaseEventType.Quoted, QuotedData);
 export const OfferedEvent = event(PurchaseEventType.Offered, OfferedData);
-export const AuthorizationCheckpointedEvent = event(PurchaseEventType.AuthorizationCheckpointed, AuthorizationCheckpointedData);
+export const AuthorizationCheckpointedEvent = event(
+  PurchaseEventType.AuthorizationCheckpointed,
+  AuthorizationCheckpointedData,
+);
 export const SettlementSubmittedEvent = event(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData);
 export const SettledEvent = event(PurchaseEventType.Settled, SettledData);
 export const DeliveredEvent = event(PurchaseEventType.Delivered, DeliveredData);
@@ -184,11 +223,17 @@ export const LockStuckEvent = event(PurchaseEventType.LockStuck, LockStuckData);
 export const OperatorMovedEvent = event(PurchaseEventType.OperatorMoved, OperatorMovedData);
 
 export const PurchaseEvent = t.union([
-  QuotedEvent, OfferedEvent, AuthorizationCheckpointedEvent, SettlementSubmittedEvent, SettledEvent,
-  DeliveredEvent, HeldEvent, LockStuckEvent, OperatorMovedEvent,
+  QuotedEvent,
+  OfferedEvent,
+  AuthorizationCheckpointedEvent,
+  SettlementSubmittedEvent,
+  SettledEvent,
+  DeliveredEvent,
+  HeldEvent,
+  LockStuckEvent,
+  OperatorMovedEvent,
 ]);
 export type PurchaseEvent = t.TypeOf<typeof PurchaseEvent>;
 export type PurchaseEventData<T extends PurchaseEventType> = Extract<PurchaseEvent, { type: T }>['data'];
 
-export const isPurchaseEventType = (type: string): type is PurchaseEventType =>
-  Object.prototype.hasOwnProperty.call(PurchaseEventType, type);
+export const isPurchaseEventType = (type: string): type is PurchaseEventType => Object.hasOwn(PurchaseEventType, type);

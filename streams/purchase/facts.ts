@@ -1,7 +1,14 @@
 import * as t from 'io-ts';
 import {
-  AuthorizationCheckpointedData, HeldData, LockStuckData, OfferedData, OperatorMovedData, PurchaseEventType,
-  QuotedData, SettledData, SettlementSubmittedData,
+  AuthorizationCheckpointedData,
+  HeldData,
+  LockStuckData,
+  OfferedData,
+  OperatorMovedData,
+  PurchaseEventType,
+  QuotedData,
+  SettledData,
+  SettlementSubmittedData,
 } from './events.js';
 import { Sha256Hex } from '../../src/contract/primitives.js';
 
@@ -39,7 +46,13 @@ export const QuotedFacts = t.type({
 export const OfferedFacts = t.type({ nonce: OfferedData.props.nonce, expires_at: OfferedData.props.expires_at });
 
 const C = AuthorizationCheckpointedData.types[0].props;
-export const CheckpointedFacts = t.type({ payer: C.payer, amount: C.amount, nonce: C.nonce, valid_before: C.valid_before, at: C.at });
+export const CheckpointedFacts = t.type({
+  payer: C.payer,
+  amount: C.amount,
+  nonce: C.nonce,
+  valid_before: C.valid_before,
+  at: C.at,
+});
 
 /** Digests null only in Delivered events written before the event carried `delivery_proof_sha256`. */
 export const DeliveredFacts = t.type({
@@ -64,19 +77,23 @@ export const FACTS_OF_TYPE = {
 } as const satisfies Record<PurchaseEventType, t.Mixed>;
 type FactsOfType = typeof FACTS_OF_TYPE;
 
-const fact = <T extends PurchaseEventType>(type: T) => t.type({ type: t.literal(type), facts: FACTS_OF_TYPE[type] as FactsOfType[T] });
+const fact = <T extends PurchaseEventType>(type: T) =>
+  t.type({ type: t.literal(type), facts: FACTS_OF_TYPE[type] as FactsOfType[T] });
 
-export const PurchaseFacts = t.union([
-  fact(PurchaseEventType.Quoted),
-  fact(PurchaseEventType.Offered),
-  fact(PurchaseEventType.AuthorizationCheckpointed),
-  fact(PurchaseEventType.SettlementSubmitted),
-  fact(PurchaseEventType.Settled),
-  fact(PurchaseEventType.Delivered),
-  fact(PurchaseEventType.Held),
-  fact(PurchaseEventType.LockStuck),
-  fact(PurchaseEventType.OperatorMoved),
-], 'PurchaseFacts');
+export const PurchaseFacts = t.union(
+  [
+    fact(PurchaseEventType.Quoted),
+    fact(PurchaseEventType.Offered),
+    fact(PurchaseEventType.AuthorizationCheckpointed),
+    fact(PurchaseEventType.SettlementSubmitted),
+    fact(PurchaseEventType.Settled),
+    fact(PurchaseEventType.Delivered),
+    fact(PurchaseEventType.Held),
+    fact(PurchaseEventType.LockStuck),
+    fact(PurchaseEventType.OperatorMoved),
+  ],
+  'PurchaseFacts',
+);
 export type PurchaseFacts = t.TypeOf<typeof PurchaseFacts>;
 
 /**
@@ -85,5 +102,5 @@ export type PurchaseFacts = t.TypeOf<typeof PurchaseFacts>;
  */
 export function isPurchaseFacts(x: { type: string; facts: unknown }): x is PurchaseFacts {
   const codec = Object.hasOwn(FACTS_OF_TYPE, x.type) ? FACTS_OF_TYPE[x.type as PurchaseEventType] : undefined;
-  return codec !== undefined && codec.is(x.facts);
+  return codec?.is(x.facts) === true;
 }

@@ -23,21 +23,33 @@ export const initialProgress: PurchaseProgress = Object.freeze({ status: 'none',
 
 export function advance(p: PurchaseProgress, step: ProgressStep): PurchaseProgress {
   switch (step.type) {
-    case 'Quoted': return { ...p, status: 'quoted' };
-    case 'Offered': return { ...p, status: 'offered' };
-    case 'AuthorizationCheckpointed': return { ...p, status: 'checkpointed', submissions: 0 };
-    case 'SettlementSubmitted': return { ...p, status: 'settlement_submitted', submissions: p.submissions + 1 };
-    case 'Settled': return { ...p, status: 'settled' };
-    case 'Delivered': return { ...p, status: 'delivered' };
-    case 'Held': return { ...p, status: 'held', locked_from: p.locked_from ?? p.status };
-    case 'LockStuck': return { ...p, status: 'lock_stuck', locked_from: p.locked_from ?? p.status };
+    case 'Quoted':
+      return { ...p, status: 'quoted' };
+    case 'Offered':
+      return { ...p, status: 'offered' };
+    case 'AuthorizationCheckpointed':
+      return { ...p, status: 'checkpointed', submissions: 0 };
+    case 'SettlementSubmitted':
+      return { ...p, status: 'settlement_submitted', submissions: p.submissions + 1 };
+    case 'Settled':
+      return { ...p, status: 'settled' };
+    case 'Delivered':
+      return { ...p, status: 'delivered' };
+    case 'Held':
+      return { ...p, status: 'held', locked_from: p.locked_from ?? p.status };
+    case 'LockStuck':
+      return { ...p, status: 'lock_stuck', locked_from: p.locked_from ?? p.status };
     case 'OperatorMoved': {
       const { locked_from: _from, ...rest } = p;
       switch (step.target) {
-        case 'retry_settlement': return { ...rest, status: 'checkpointed', submissions: 0 };
-        case 'accept_settlement': return { ...rest, status: 'settled' };
-        case 'closed_no_charge': return { ...rest, status: 'closed' };
-        case 'closed_settled_delivered': return { ...rest, status: 'delivered' };
+        case 'retry_settlement':
+          return { ...rest, status: 'checkpointed', submissions: 0 };
+        case 'accept_settlement':
+          return { ...rest, status: 'settled' };
+        case 'closed_no_charge':
+          return { ...rest, status: 'closed' };
+        case 'closed_settled_delivered':
+          return { ...rest, status: 'delivered' };
       }
     }
   }
@@ -45,4 +57,6 @@ export function advance(p: PurchaseProgress, step: ProgressStep): PurchaseProgre
 
 /** The step of a decoded event (an operator move carries its target). */
 export const stepOf = (e: { type: PurchaseEventType; data: unknown }): ProgressStep =>
-  e.type === 'OperatorMoved' ? { type: 'OperatorMoved', target: (e.data as { target: OperatorTarget }).target } : { type: e.type };
+  e.type === 'OperatorMoved'
+    ? { type: 'OperatorMoved', target: (e.data as { target: OperatorTarget }).target }
+    : { type: e.type };

@@ -30,7 +30,11 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 export class PurchaseRefused extends Refusal {
   override readonly name = 'PurchaseRefused';
-  constructor(override readonly code: RefusalCode, message: string, details: Record<string, unknown> = {}) {
+  constructor(
+    override readonly code: RefusalCode,
+    message: string,
+    details: Record<string, unknown> = {},
+  ) {
     super(code, message, details);
   }
 }

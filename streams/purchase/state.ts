@@ -9,8 +9,16 @@ import type { PurchaseEventData } from './events.js';
 //
 // Status names are the ones the projections (report view, investigation queue) already use.
 export type PurchaseStatus =
-  | 'none' | 'quoted' | 'offered' | 'checkpointed' | 'settlement_submitted' | 'settled' | 'delivered'
-  | 'held' | 'lock_stuck' | 'closed';
+  | 'none'
+  | 'quoted'
+  | 'offered'
+  | 'checkpointed'
+  | 'settlement_submitted'
+  | 'settled'
+  | 'delivered'
+  | 'held'
+  | 'lock_stuck'
+  | 'closed';
 
 /** Statuses only an operator command leaves. */
 export const LOCKED_STATUSES: readonly PurchaseStatus[] = ['held', 'lock_stuck'];
@@ -48,8 +56,10 @@ interface Common {
  * `?: undefined`, so any state can be asked `state.settled` and a check of `status` is enough to
  * know what is there: no `state.offered!`).
  */
-type Shape<S extends PurchaseStatus, Has extends FactName, May extends FactName = never> =
-  Common & { status: S } & Pick<Facts, Has> & Partial<Pick<Facts, May>> & { [K in Exclude<FactName, Has | May>]?: undefined };
+type Shape<S extends PurchaseStatus, Has extends FactName, May extends FactName = never> = Common & {
+  status: S;
+} & Pick<Facts, Has> &
+  Partial<Pick<Facts, May>> & { [K in Exclude<FactName, Has | May>]?: undefined };
 
 type Paid = 'quoted' | 'offered' | 'checkpoint';
 export type NoneState = Shape<'none', never>;
@@ -65,6 +75,19 @@ export type StuckState = Shape<'lock_stuck', Paid | 'stuck' | 'locked_from', 'la
 export type ClosedState = Shape<'closed', Paid, 'last_submission' | 'settled' | 'delivered'>;
 
 export type PurchaseState =
-  | NoneState | QuotedState | OfferedState | SettlingState | SettledState | DeliveredState | HeldState | StuckState | ClosedState;
+  | NoneState
+  | QuotedState
+  | OfferedState
+  | SettlingState
+  | SettledState
+  | DeliveredState
+  | HeldState
+  | StuckState
+  | ClosedState;
 
-export const initialState: PurchaseState = Object.freeze({ status: 'none', version: 0, submissions: 0, operator_moves: [] }) as NoneState;
+export const initialState: PurchaseState = Object.freeze({
+  status: 'none',
+  version: 0,
+  submissions: 0,
+  operator_moves: [],
+}) as NoneState;

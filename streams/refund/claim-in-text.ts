@@ -9,7 +9,11 @@
 // `redactTokenLike` is the output-side guard for operator tools, which never know the claim (only
 // its sha256 is stored): 32+ hex digits, even split by separators, and unbroken key-like runs are hidden.
 
-const reduce = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]/g, '');
+const reduce = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 export function carriesClaim(text: string, claim: string): boolean {
   const c = reduce(claim);

@@ -24,7 +24,12 @@ export type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
 
 export class RefundRefused extends Refusal {
   override readonly name = 'RefundRefused';
-  constructor(override readonly code: RefundRefusalCode, message: string) { super(code, message); }
+  constructor(
+    override readonly code: RefundRefusalCode,
+    message: string,
+  ) {
+    super(code, message);
+  }
 }
 
 /** What the purchase stream says about money, as of the request. */
@@ -40,15 +45,21 @@ export interface PurchaseCharge {
 export const MAX_REFUND_MESSAGE = 1000;
 
 export type RefundCommandBody =
-  | { type: 'RequestRefund'; data: { purchase_id: string; reason: RefundReason; message: string; purchase: PurchaseCharge; claim: string } }
+  | {
+      type: 'RequestRefund';
+      data: { purchase_id: string; reason: RefundReason; message: string; purchase: PurchaseCharge; claim: string };
+    }
   | { type: 'ReviewRefund'; data: RefundEventData<'RefundReviewed'> }
   | { type: 'RecordRefundPayment'; data: RefundEventData<'RefundPaymentRecorded'> };
 export type RefundCommand = Command<RefundCommandBody>;
 
-const refuse = (code: RefundRefusalCode, message: string): never => { throw new RefundRefused(code, message); };
+const refuse = (code: RefundRefusalCode, message: string): never => {
+  throw new RefundRefused(code, message);
+};
 
 function checked(event: RefundEvent): RefundEvent[] {
-  if (isLeft(RefundEvent.decode(event))) refuse('REFUND_INVALID_EVENT', `${event.type} data does not satisfy its codec`);
+  if (isLeft(RefundEvent.decode(event)))
+    refuse('REFUND_INVALID_EVENT', `${event.type} data does not satisfy its codec`);
   return [event];
 }
 
@@ -57,33 +68,52 @@ export function decideRefund(command: RefundCommand, state: RefundState): Refund
   switch (command.type) {
     case 'RequestRefund': {
       const c = command.data;
-      if (state.status !== 'none') refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
-      if (c.message.length > MAX_REFUND_MESSAGE) refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
+      if (state.status !== 'none')
+        refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
+      if (c.message.length > MAX_REFUND_MESSAGE)
+        refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
       // The claim is a bearer credential: it must not be written into an event in clear.
-      if (carriesClaim(c.message, c.claim)) refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
+      if (carriesClaim(c.message, c.claim))
+        refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
       const p = c.purchase;
       const charged = p.settlement ?? (p.closedWithoutCharge ? undefined : p.authorization);
-      if (!charged) return refuse('REFUND_NOTHING_CHARGED', 'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge');
+      if (!charged)
+        return refuse(
+          'REFUND_NOTHING_CHARGED',
+          'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge',
+        );
       return checked({
         type: 'RefundRequested',
         data: {
           purchase_id: c.purchase_id,
           reason: c.reason,
           message: c.message,
-          charge: { purchase_status: p.status, amount_micro: charged.amount, payer: charged.payer, transaction: p.settlement?.transaction ?? null },
+          charge: {
+            purchase_status: p.status,
+            amount_micro: charged.amount,
+            payer: charged.payer,
+            transaction: p.settlement?.transaction ?? null,
+          },
           at: now.toISOString(),
         },
       });
     }
     case 'ReviewRefund':
-      if (state.status !== 'requested') refuse('REFUND_NOT_PENDING', `the request is ${state.status}, not waiting for a review`);
+      if (state.status !== 'requested')
+        refuse('REFUND_NOT_PENDING', `the request is ${state.status}, not waiting for a review`);
       return checked({ type: 'RefundReviewed', data: command.data });
-    case 'RecordRefundPayment':
-    {
-      if (state.status !== 'approved') refuse('REFUND_NOT_APPROVED', `the request is ${state.status}; only an approved refund can be recorded as paid`);
+    case 'RecordRefundPayment': {
+      if (state.status !== 'approved')
+        refuse(
+          'REFUND_NOT_APPROVED',
+          `the request is ${state.status}; only an approved refund can be recorded as paid`,
+        );
       const events = checked({ type: 'RefundPaymentRecorded', data: command.data });
       if (BigInt(command.data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
-        refuse('REFUND_AMOUNT_EXCEEDS_CHARGE', `refund ${command.data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`);
+        refuse(
+          'REFUND_AMOUNT_EXCEEDS_CHARGE',
+          `refund ${command.data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`,
+        );
       }
       return events;
     }
@@ -91,4 +121,8 @@ export function decideRefund(command: RefundCommand, state: RefundState): Refund
 }
 
 /** The refund stream's decider, in the shape src/command/handle-command.ts runs. */
-export const refundDecider = { decide: decideRefund, evolve: evolveRefund, initialState: () => initialRefundState } as const;
+export const refundDecider = {
+  decide: decideRefund,
+  evolve: evolveRefund,
+  initialState: () => initialRefundState,
+} as const;

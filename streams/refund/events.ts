@@ -6,15 +6,18 @@ import { IsoTime, Micro, NonEmpty, Sha256Hex, TxHash, Address } from '../../src/
 // request, the operator's review, and — if the operator paid a refund by hand — the transaction they
 // report. Nothing here moves money. One request per purchase: its stream is named by the purchase id.
 
-export const RefundReason = t.keyof({
-  /** Paid (or possibly charged) but no report came back. */
-  NOT_DELIVERED: null,
-  /** A report came back and failed the buyer's verification (held on the buyer's side). */
-  VERIFICATION_FAILED: null,
-  /** Charged more than once, or more than the signed quote. */
-  CHARGED_INCORRECTLY: null,
-  OTHER: null,
-}, 'RefundReason');
+export const RefundReason = t.keyof(
+  {
+    /** Paid (or possibly charged) but no report came back. */
+    NOT_DELIVERED: null,
+    /** A report came back and failed the buyer's verification (held on the buyer's side). */
+    VERIFICATION_FAILED: null,
+    /** Charged more than once, or more than the signed quote. */
+    CHARGED_INCORRECTLY: null,
+    OTHER: null,
+  },
+  'RefundReason',
+);
 export type RefundReason = t.TypeOf<typeof RefundReason>;
 
 /** What the purchase stream showed when the request was filed: the charge in question. */
@@ -40,13 +43,22 @@ export const RefundDecision = t.keyof({ approved: null, rejected: null }, 'Refun
 export const RefundReviewedData = t.type({ decision: RefundDecision, note: NonEmpty, operator: NonEmpty, at: IsoTime });
 
 /** An operator paid an approved refund outside the service and reports the transfer. */
-export const RefundPaymentRecordedData = t.type({ transaction: TxHash, amount_micro: Micro, note: NonEmpty, operator: NonEmpty, at: IsoTime });
+export const RefundPaymentRecordedData = t.type({
+  transaction: TxHash,
+  amount_micro: Micro,
+  note: NonEmpty,
+  operator: NonEmpty,
+  at: IsoTime,
+});
 
-export const RefundEvent = t.union([
-  t.type({ type: t.literal('RefundRequested'), data: RefundRequestedData }),
-  t.type({ type: t.literal('RefundReviewed'), data: RefundReviewedData }),
-  t.type({ type: t.literal('RefundPaymentRecorded'), data: RefundPaymentRecordedData }),
-], 'RefundEvent');
+export const RefundEvent = t.union(
+  [
+    t.type({ type: t.literal('RefundRequested'), data: RefundRequestedData }),
+    t.type({ type: t.literal('RefundReviewed'), data: RefundReviewedData }),
+    t.type({ type: t.literal('RefundPaymentRecorded'), data: RefundPaymentRecordedData }),
+  ],
+  'RefundEvent',
+);
 export type RefundEvent = t.TypeOf<typeof RefundEvent>;
 export type RefundEventData<K extends RefundEvent['type']> = Extract<RefundEvent, { type: K }>['data'];
 

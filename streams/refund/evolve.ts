@@ -15,9 +15,12 @@ export function evolveRefund(state: RefundState, recorded: { type: string; data:
   const e = decoded.right;
   const s: RefundState = { ...state, version: state.version + 1 };
   switch (e.type) {
-    case 'RefundRequested': return { ...s, status: 'requested', request: e.data };
-    case 'RefundReviewed': return { ...s, status: e.data.decision, review: e.data };
-    case 'RefundPaymentRecorded': return { ...s, status: 'paid', payment: e.data };
+    case 'RefundRequested':
+      return { ...s, status: 'requested', request: e.data };
+    case 'RefundReviewed':
+      return { ...s, status: e.data.decision, review: e.data };
+    case 'RefundPaymentRecorded':
+      return { ...s, status: 'paid', payment: e.data };
   }
 }
 

@@ -34,7 +34,8 @@ test('nothing in the domain imports from src/http', async (t) => {
         const spec = m[1] ?? m[2]!;
         if (!spec.startsWith('.')) continue;
         const target = path.resolve(path.dirname(file), spec);
-        if (target === HTTP || target.startsWith(HTTP + path.sep)) offenders.push(`${path.relative(root, file)} → ${spec}`);
+        if (target === HTTP || target.startsWith(HTTP + path.sep))
+          offenders.push(`${path.relative(root, file)} → ${spec}`);
       }
     }
   }

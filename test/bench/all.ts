@@ -6,7 +6,10 @@ const benches = ['store', 'rsl', 'sign', 'replay', 'quote', 'http', 'inspect-flo
 let failed = 0;
 for (const name of benches) {
   console.log(`\n== bench:${name} ==`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `test/bench/${name}.bench.ts`], { stdio: 'inherit', env: process.env });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `test/bench/${name}.bench.ts`], {
+    stdio: 'inherit',
+    env: process.env,
+  });
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

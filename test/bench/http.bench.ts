@@ -28,8 +28,17 @@ const REDEMPTION_CONCURRENCY = 50;
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
 
 interface Row {
-  store: string; target: string; connections: number; req_per_s: number; p50_ms: number; p99_ms: number;
-  errors: number; timeouts: number; non_2xx: number; vs_bare_koa: number | null; peak_rss_mb: number | null;
+  store: string;
+  target: string;
+  connections: number;
+  req_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  timeouts: number;
+  non_2xx: number;
+  vs_bare_koa: number | null;
+  peak_rss_mb: number | null;
 }
 
 /** The service process's resident memory, sampled while a target runs. */
@@ -41,7 +50,13 @@ function rssSampler(pid: number) {
   };
   read();
   const timer = setInterval(read, 100);
-  return { stop: () => { clearInterval(timer); read(); return Math.round(peak); } };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return Math.round(peak);
+    },
+  };
 }
 
 /** User + system CPU seconds of a process (/proc counts in USER_HZ, 100 per second on Linux). */
@@ -52,14 +67,28 @@ function cpuSeconds(pid: number): number {
 
 async function cannon(opts: { url: string; connections: number; method?: 'GET' | 'POST'; body?: string }) {
   const r = await autocannon({
-    url: opts.url, connections: opts.connections, duration: SECONDS, timeout: 10,
-    method: opts.method ?? 'GET', ...(opts.body ? { body: opts.body, headers: { 'content-type': 'application/json' } } : {}),
+    url: opts.url,
+    connections: opts.connections,
+    duration: SECONDS,
+    timeout: 10,
+    method: opts.method ?? 'GET',
+    ...(opts.body ? { body: opts.body, headers: { 'content-type': 'application/json' } } : {}),
   });
-  return { req_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, errors: r.errors, timeouts: r.timeouts, non_2xx: r.non2xx };
+  return {
+    req_per_s: Math.round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non_2xx: r.non2xx,
+  };
 }
 
 async function startBareKoa(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/bench/support/bare-koa.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/bench/support/bare-koa.ts')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(d.toString('utf8')) as { url: string }).url));
     child.once('exit', (code) => reject(new Error(`bare Koa exited ${code}`)));
@@ -69,53 +98,82 @@ async function startBareKoa(): Promise<{ url: string; child: ChildProcess }> {
 
 /** A ~2 KB RSL document: the all-elements skeleton and a few more scopes. */
 function inspectBody(): string {
-  const scopes = ['/news/', '/archive/', '/video/', '/podcasts/', '/docs/'].map((p) => `
+  const scopes = ['/news/', '/archive/', '/video/', '/podcasts/', '/docs/']
+    .map(
+      (p) => `
   <content url="${p}*" lastmod="2026-10-01T00:00:00Z">
     <license><permits type="usage">search ai-index</permits><prohibits type="usage">ai-train</prohibits><payment type="free"/></license>
-  </content>`).join('');
-  const xml = readFileSync(path.join(ROOT, 'test/fixtures/rsl/11-skeleton-all-elements.xml'), 'utf8').replace('</rsl>', `${scopes}\n</rsl>`);
+  </content>`,
+    )
+    .join('');
+  const xml = readFileSync(path.join(ROOT, 'test/fixtures/rsl/11-skeleton-all-elements.xml'), 'utf8').replace(
+    '</rsl>',
+    `${scopes}\n</rsl>`,
+  );
   return JSON.stringify({ resource: 'https://pub.example/news/today', purpose: 'ai-input', xml });
 }
 
 /** Quotes, offers and signs `n` purchases before the clock starts; then redeems them 50 at a time. */
 async function redemptions(parts: LocalWorldParts, service: ServiceProcess, n: number) {
   const signed: { url: string; headers: Record<string, string> }[] = [];
-  const quoteBody = JSON.stringify({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
-  await Promise.all(Array.from({ length: 10 }, async (_, lane) => {
-    for (let i = lane; i < n; i += 10) {
-      const q = (await (await fetch(`${service.url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: quoteBody })).json()) as { claim_token: string; report_url: string };
-      const offer = await fetch(`${service.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
-      await offer.arrayBuffer();
-      const buyer = parts.devnet.buyers[i % parts.devnet.buyers.length]!;
-      const payment = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
-      signed.push({ url: `${service.url}${q.report_url}`, headers: { 'x-service-claim': q.claim_token, 'payment-signature': payment } });
-    }
-  }));
+  const quoteBody = JSON.stringify({
+    resource: DECLARED,
+    purpose: 'ai-input',
+    tier: 'fresh',
+    max_total_micro: '20000',
+  });
+  await Promise.all(
+    Array.from({ length: 10 }, async (_, lane) => {
+      for (let i = lane; i < n; i += 10) {
+        const q = (await (
+          await fetch(`${service.url}/v1/rights/quote`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: quoteBody,
+          })
+        ).json()) as { claim_token: string; report_url: string };
+        const offer = await fetch(`${service.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
+        await offer.arrayBuffer();
+        const buyer = parts.devnet.buyers[i % parts.devnet.buyers.length]!;
+        const payment = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+        signed.push({
+          url: `${service.url}${q.report_url}`,
+          headers: { 'x-service-claim': q.claim_token, 'payment-signature': payment },
+        });
+      }
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const cpu0 = cpuSeconds(service.child.pid!);
   const rss = rssSampler(service.child.pid!);
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: REDEMPTION_CONCURRENCY }, async () => {
-    while (next < signed.length) {
-      const s = signed[next++]!;
-      const a = performance.now();
-      const res = await fetch(s.url, { headers: s.headers });
-      await res.arrayBuffer();
-      if (res.status === 200) latencies.push(performance.now() - a);
-      else errors++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: REDEMPTION_CONCURRENCY }, async () => {
+      while (next < signed.length) {
+        const s = signed[next++]!;
+        const a = performance.now();
+        const res = await fetch(s.url, { headers: s.headers });
+        await res.arrayBuffer();
+        if (res.status === 200) latencies.push(performance.now() - a);
+        else errors++;
+      }
+    }),
+  );
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(service.child.pid!) - cpu0;
   latencies.sort((x, y) => x - y);
   const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
   return {
-    redemptions: latencies.length, errors, per_second: Math.round(latencies.length / seconds),
+    redemptions: latencies.length,
+    errors,
+    per_second: Math.round(latencies.length / seconds),
     service_side_per_second: cpu > 0 ? Math.round(latencies.length / cpu) : null,
-    service_cpu_ms_per_redemption: Math.round((cpu * 1000 / Math.max(1, latencies.length)) * 10) / 10,
-    p50_ms: q(0.5), p99_ms: q(0.99), peak_rss_mb: rss.stop(),
+    service_cpu_ms_per_redemption: Math.round(((cpu * 1000) / Math.max(1, latencies.length)) * 10) / 10,
+    p50_ms: q(0.5),
+    p99_ms: q(0.99),
+    peak_rss_mb: rss.stop(),
   };
 }
 
@@ -125,12 +183,31 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
   try {
     const env = localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) });
     service = await startServiceProcess(env, () => {});
-    const quoteBody = JSON.stringify({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
-    await fetch(`${service.url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: quoteBody }); // warm the fetch cache
+    const quoteBody = JSON.stringify({
+      resource: DECLARED,
+      purpose: 'ai-input',
+      tier: 'fresh',
+      max_total_micro: '20000',
+    });
+    await fetch(`${service.url}/v1/rights/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: quoteBody,
+    }); // warm the fetch cache
     const targets = [
       { target: 'GET /v1/capabilities', url: `${service.url}/v1/capabilities` },
-      { target: 'POST /v1/rights/inspect', url: `${service.url}/v1/rights/inspect`, method: 'POST' as const, body: inspectBody() },
-      { target: 'POST /v1/rights/quote', url: `${service.url}/v1/rights/quote`, method: 'POST' as const, body: quoteBody },
+      {
+        target: 'POST /v1/rights/inspect',
+        url: `${service.url}/v1/rights/inspect`,
+        method: 'POST' as const,
+        body: inspectBody(),
+      },
+      {
+        target: 'POST /v1/rights/quote',
+        url: `${service.url}/v1/rights/quote`,
+        method: 'POST' as const,
+        body: quoteBody,
+      },
     ];
     for (const connections of CONNECTIONS) {
       const ceiling = await cannon({ url: bare, connections });
@@ -138,7 +215,14 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
       for (const t of targets) {
         const rss = rssSampler(service.child.pid!);
         const r = await cannon({ ...t, connections });
-        rows.push({ store, target: t.target, connections, ...r, vs_bare_koa: Math.round((r.req_per_s / ceiling.req_per_s) * 1000) / 1000, peak_rss_mb: rss.stop() });
+        rows.push({
+          store,
+          target: t.target,
+          connections,
+          ...r,
+          vs_bare_koa: Math.round((r.req_per_s / ceiling.req_per_s) * 1000) / 1000,
+          peak_rss_mb: rss.stop(),
+        });
         console.log(JSON.stringify(rows.at(-1)));
       }
     }
@@ -169,12 +253,31 @@ try {
 }
 
 console.log(`\n${SECONDS} s per target, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
-console.log('| store | target | conns | req/s | p50 ms | p99 ms | errors | timeouts | non-2xx | vs bare Koa | peak RSS MB |');
+console.log(
+  '| store | target | conns | req/s | p50 ms | p99 ms | errors | timeouts | non-2xx | vs bare Koa | peak RSS MB |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.store} | ${r.target} | ${r.connections} | ${r.req_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} |`);
+  console.log(
+    `| ${r.store} | ${r.target} | ${r.connections} | ${r.req_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} |`,
+  );
 }
 for (const [store, p] of Object.entries(paid)) console.log(`paid redemption (${store}): ${JSON.stringify(p)}`);
 const out = path.resolve(ROOT, 'bench/results');
 await mkdir(out, { recursive: true });
-await writeFile(path.join(out, 'http.json'), JSON.stringify({ benchmark: 'http', measured_at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, seconds: SECONDS, rows, paid }, null, 2) + '\n');
+await writeFile(
+  path.join(out, 'http.json'),
+  JSON.stringify(
+    {
+      benchmark: 'http',
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      seconds: SECONDS,
+      rows,
+      paid,
+    },
+    null,
+    2,
+  ) + '\n',
+);

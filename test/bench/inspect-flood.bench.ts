@@ -22,7 +22,10 @@ const NS = 'https://rslstandard.org/rsl';
 function worstCases(): Record<string, string> {
   const tail = '<content url="/"><license><permits type="usage">all</permits></license></content></rsl>';
   const attrs = Array.from({ length: 45_000 }, (_, i) => `a${i}="1"`).join(' ');
-  const manyAttrElements = Array.from({ length: 330 }, () => `<x:e xmlns:x="urn:x" ${Array.from({ length: 60 }, (_, i) => `b${i}="v"`).join(' ')}/>`).join('');
+  const manyAttrElements = Array.from(
+    { length: 330 },
+    () => `<x:e xmlns:x="urn:x" ${Array.from({ length: 60 }, (_, i) => `b${i}="v"`).join(' ')}/>`,
+  ).join('');
   const manyElements = '<x:e xmlns:x="urn:x"/>'.repeat(19_000);
   return {
     'root with 45k attributes': `<rsl xmlns="${NS}" ${attrs}>${tail}`,
@@ -38,11 +41,21 @@ const percentile = (xs: number[], p: number) => {
   return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! * 10) / 10;
 };
 
-const parts = await startLocalParts({ 'pub.example': { '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' } } }, 'rights-bench-inspect-');
-const service = await startServiceProcess({ ...localServiceEnv({ ...parts, logLevel: 'info' }), ...(process.env.INSPECT_WORKERS ? { INSPECT_WORKERS: process.env.INSPECT_WORKERS } : {}) });
+const parts = await startLocalParts(
+  { 'pub.example': { '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' } } },
+  'rights-bench-inspect-',
+);
+const service = await startServiceProcess({
+  ...localServiceEnv({ ...parts, logLevel: 'info' }),
+  ...(process.env.INSPECT_WORKERS ? { INSPECT_WORKERS: process.env.INSPECT_WORKERS } : {}),
+});
 const world = { url: service.url };
 try {
-  const docs = Object.entries(worstCases()).map(([name, xml]) => ({ name, body: JSON.stringify({ resource: 'https://pub.example/a', purpose: 'ai-train', xml }), bytes: Buffer.byteLength(xml) }));
+  const docs = Object.entries(worstCases()).map(([name, xml]) => ({
+    name,
+    body: JSON.stringify({ resource: 'https://pub.example/a', purpose: 'ai-train', xml }),
+    bytes: Buffer.byteLength(xml),
+  }));
   const inspectUrl = `${world.url}/v1/rights/inspect`;
   const statuses: Record<string, number> = {};
   const perDoc: Record<string, { n: number; failures: Record<string, number> }> = {};
@@ -69,11 +82,20 @@ try {
     };
     Promise.all(Array.from({ length: clients }, (_, c) => client(c))).then(() => parentPort.postMessage({ statuses, perDoc }));
   `;
-  const flood = () => new Promise<void>((resolve, reject) => {
-    const w = new Worker(FLOOD_CLIENT, { eval: true, workerData: { url: inspectUrl, docs, clients: FLOOD_CLIENTS, seconds: FLOOD_SECONDS } });
-    w.once('message', (m: { statuses: typeof statuses; perDoc: typeof perDoc }) => { Object.assign(statuses, m.statuses); Object.assign(perDoc, m.perDoc); void w.terminate(); resolve(); });
-    w.once('error', reject);
-  });
+  const flood = () =>
+    new Promise<void>((resolve, reject) => {
+      const w = new Worker(FLOOD_CLIENT, {
+        eval: true,
+        workerData: { url: inspectUrl, docs, clients: FLOOD_CLIENTS, seconds: FLOOD_SECONDS },
+      });
+      w.once('message', (m: { statuses: typeof statuses; perDoc: typeof perDoc }) => {
+        Object.assign(statuses, m.statuses);
+        Object.assign(perDoc, m.perDoc);
+        void w.terminate();
+        resolve();
+      });
+      w.once('error', reject);
+    });
   const probe = async (url: string, into: number[]) => {
     while (!stop) {
       const t0 = performance.now();
@@ -88,14 +110,24 @@ try {
   const baselineHealth: number[] = [];
   // Baseline: the probes alone for 2 s.
   const baseStop = performance.now() + 2000;
-  while (performance.now() < baseStop) { const t0 = performance.now(); await (await fetch(`${world.url}/healthz`)).arrayBuffer(); baselineHealth.push(performance.now() - t0); await new Promise((r) => setTimeout(r, PROBE_MS)); }
+  while (performance.now() < baseStop) {
+    const t0 = performance.now();
+    await (await fetch(`${world.url}/healthz`)).arrayBuffer();
+    baselineHealth.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, PROBE_MS));
+  }
 
   const probes = [probe(`${world.url}/healthz`, health), probe(`${world.url}/v1/capabilities`, caps)];
   await flood();
   stop = true;
   await Promise.all(probes);
 
-  const summary = (xs: number[]) => ({ n: xs.length, p50_ms: percentile(xs, 50), p99_ms: percentile(xs, 99), max_ms: percentile(xs, 100) });
+  const summary = (xs: number[]) => ({
+    n: xs.length,
+    p50_ms: percentile(xs, 50),
+    p99_ms: percentile(xs, 99),
+    max_ms: percentile(xs, 100),
+  });
   const result = {
     benchmark: 'inspect-flood',
     measured_at: new Date().toISOString(),
@@ -103,11 +135,21 @@ try {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.availableParallelism(),
     inspect_workers: process.env.INSPECT_WORKERS ?? 'default',
-    flood: { seconds: FLOOD_SECONDS, clients: FLOOD_CLIENTS, probe_interval_ms: PROBE_MS, documents: docs.map((d) => ({ name: d.name, bytes: d.bytes })) },
+    flood: {
+      seconds: FLOOD_SECONDS,
+      clients: FLOOD_CLIENTS,
+      probe_interval_ms: PROBE_MS,
+      documents: docs.map((d) => ({ name: d.name, bytes: d.bytes })),
+    },
     healthz_idle: summary(baselineHealth),
     healthz: summary(health),
     capabilities: summary(caps),
-    inspections: { total: Object.values(statuses).reduce((a, b) => a + b, 0), per_second: Math.round(Object.values(statuses).reduce((a, b) => a + b, 0) / FLOOD_SECONDS), statuses, per_document: perDoc },
+    inspections: {
+      total: Object.values(statuses).reduce((a, b) => a + b, 0),
+      per_second: Math.round(Object.values(statuses).reduce((a, b) => a + b, 0) / FLOOD_SECONDS),
+      statuses,
+      per_document: perDoc,
+    },
     // On a shared machine the idle p99 is itself noisy; the flood's cost is what it adds to it.
     healthz_p99_added_by_flood_ms: Math.round((percentile(health, 99) - percentile(baselineHealth, 99)) * 10) / 10,
     load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),

@@ -23,7 +23,15 @@ const SECONDS = Number(process.env.BENCH_QUOTE_SECONDS ?? 12);
 const ROUNDS = Number(process.env.BENCH_QUOTE_ROUNDS ?? 6);
 const CONCURRENCY = Number(process.env.BENCH_QUOTE_CONCURRENCY ?? 16);
 
-interface Row { stored_purchases: number; quotes: number; seconds: number; quotes_per_second: number; p50_ms: number; p99_ms: number; errors: number }
+interface Row {
+  stored_purchases: number;
+  quotes: number;
+  seconds: number;
+  quotes_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+}
 
 async function quoteLoad(url: string, seconds: number): Promise<Omit<Row, 'stored_purchases'>> {
   const body = JSON.stringify({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
@@ -31,22 +39,40 @@ async function quoteLoad(url: string, seconds: number): Promise<Omit<Row, 'store
   let errors = 0;
   const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < until) {
-      const a = performance.now();
-      const res = await fetch(`${url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await res.arrayBuffer();
-      if (res.status === 200 || res.status === 201) latencies.push(performance.now() - a);
-      else errors++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const a = performance.now();
+        const res = await fetch(`${url}/v1/rights/quote`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        if (res.status === 200 || res.status === 201) latencies.push(performance.now() - a);
+        else errors++;
+      }
+    }),
+  );
   const elapsed = (performance.now() - t0) / 1000;
   latencies.sort((x, y) => x - y);
-  const q = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 10) / 10;
-  return { quotes: latencies.length, seconds: Math.round(elapsed * 100) / 100, quotes_per_second: Math.round(latencies.length / elapsed), p50_ms: q(0.5), p99_ms: q(0.99), errors };
+  const q = (p: number) =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0) * 10) / 10;
+  return {
+    quotes: latencies.length,
+    seconds: Math.round(elapsed * 100) / 100,
+    quotes_per_second: Math.round(latencies.length / elapsed),
+    p50_ms: q(0.5),
+    p99_ms: q(0.99),
+    errors,
+  };
 }
 
-interface Target { stored: number; url: string; close(): Promise<void> }
+interface Target {
+  stored: number;
+  url: string;
+  close(): Promise<void>;
+}
 
 async function serviceHolding(stored: number): Promise<Target> {
   const parts = await startLocalParts(publisherSite(), 'rights-bench-quote-');
@@ -73,7 +99,8 @@ async function serviceHolding(stored: number): Promise<Target> {
 async function measure(targets: Target[]): Promise<Row[]> {
   const rounds = new Map<number, Omit<Row, 'stored_purchases'>[]>(targets.map((t) => [t.stored, []]));
   for (let i = 0; i < ROUNDS; i++) {
-    for (const t of i % 2 === 0 ? targets : [...targets].reverse()) rounds.get(t.stored)!.push(await quoteLoad(t.url, SECONDS / ROUNDS));
+    for (const t of i % 2 === 0 ? targets : [...targets].reverse())
+      rounds.get(t.stored)!.push(await quoteLoad(t.url, SECONDS / ROUNDS));
   }
   return targets.map((t) => {
     const rs = rounds.get(t.stored)!;
@@ -81,8 +108,13 @@ async function measure(targets: Target[]): Promise<Row[]> {
     const seconds = rs.reduce((n, r) => n + r.seconds, 0);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     return {
-      stored_purchases: t.stored, quotes, seconds: Math.round(seconds * 100) / 100, quotes_per_second: Math.round(quotes / seconds),
-      p50_ms: median(rs.map((r) => r.p50_ms)), p99_ms: Math.max(...rs.map((r) => r.p99_ms)), errors: rs.reduce((n, r) => n + r.errors, 0),
+      stored_purchases: t.stored,
+      quotes,
+      seconds: Math.round(seconds * 100) / 100,
+      quotes_per_second: Math.round(quotes / seconds),
+      p50_ms: median(rs.map((r) => r.p50_ms)),
+      p99_ms: Math.max(...rs.map((r) => r.p99_ms)),
+      errors: rs.reduce((n, r) => n + r.errors, 0),
     };
   });
 }
@@ -97,9 +129,27 @@ try {
 console.log(`\n${ROUNDS} alternating rounds, ${SECONDS} s per service, ${CONCURRENCY} concurrent quotes`);
 console.log('| stored purchases | quotes | quotes/s | median p50 ms | worst p99 ms | errors |');
 console.log('|---|---|---|---|---|---|');
-for (const r of results) console.log(`| ${r.stored_purchases} | ${r.quotes} | ${r.quotes_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} |`);
+for (const r of results)
+  console.log(
+    `| ${r.stored_purchases} | ${r.quotes} | ${r.quotes_per_second} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} |`,
+  );
 const ratio = results[1]!.quotes_per_second / results[0]!.quotes_per_second;
 console.log(`\nthroughput with ${STORED} purchases stored: ${(ratio * 100).toFixed(1)}% of the empty store's`);
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
 await mkdir(out, { recursive: true });
-await writeFile(path.join(out, 'quote.json'), JSON.stringify({ benchmark: 'quote throughput vs stored purchases', measured_at: new Date().toISOString(), node: process.version, concurrency: CONCURRENCY, rounds: ROUNDS, results, ratio: Math.round(ratio * 1000) / 1000 }, null, 2) + '\n');
+await writeFile(
+  path.join(out, 'quote.json'),
+  JSON.stringify(
+    {
+      benchmark: 'quote throughput vs stored purchases',
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      concurrency: CONCURRENCY,
+      rounds: ROUNDS,
+      results,
+      ratio: Math.round(ratio * 1000) / 1000,
+    },
+    null,
+    2,
+  ) + '\n',
+);

@@ -30,7 +30,11 @@ interface Row {
   rows: Record<string, number>;
 }
 
-async function measure(adapter: string, purchases: number, open: () => Promise<EventStoreWithProjections>): Promise<Row> {
+async function measure(
+  adapter: string,
+  purchases: number,
+  open: () => Promise<EventStoreWithProjections>,
+): Promise<Row> {
   const store = await open();
   try {
     const t0 = performance.now();
@@ -45,10 +49,17 @@ async function measure(adapter: string, purchases: number, open: () => Promise<E
       const [r] = await models.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
       rows[table] = Number(r?.n ?? 0);
     }
-    if (done.events !== loaded.events) throw new Error(`rebuild read ${done.events} events, ${loaded.events} were loaded`);
+    if (done.events !== loaded.events)
+      throw new Error(`rebuild read ${done.events} events, ${loaded.events} were loaded`);
     return {
-      adapter, purchases, events: done.events, load_seconds: round(loadSeconds), rebuild_seconds: round(seconds),
-      events_per_second: Math.round(done.events / seconds), microseconds_per_event: round((seconds * 1e6) / done.events), rows,
+      adapter,
+      purchases,
+      events: done.events,
+      load_seconds: round(loadSeconds),
+      rebuild_seconds: round(seconds),
+      events_per_second: Math.round(done.events / seconds),
+      microseconds_per_event: round((seconds * 1e6) / done.events),
+      rows,
     };
   } finally {
     await store.close();
@@ -81,8 +92,17 @@ console.log('\n| adapter | purchases | events | rebuild s | events/s | µs/event
 console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   const base = results.find((b) => b.adapter === r.adapter)!;
-  console.log(`| ${r.adapter} | ${r.purchases} | ${r.events} | ${r.rebuild_seconds} | ${r.events_per_second} | ${r.microseconds_per_event} | ${(r.microseconds_per_event / base.microseconds_per_event).toFixed(2)}× |`);
+  console.log(
+    `| ${r.adapter} | ${r.purchases} | ${r.events} | ${r.rebuild_seconds} | ${r.events_per_second} | ${r.microseconds_per_event} | ${(r.microseconds_per_event / base.microseconds_per_event).toFixed(2)}× |`,
+  );
 }
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
 await mkdir(out, { recursive: true });
-await writeFile(path.join(out, 'replay.json'), JSON.stringify({ benchmark: 'read-model rebuild', measured_at: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+await writeFile(
+  path.join(out, 'replay.json'),
+  JSON.stringify(
+    { benchmark: 'read-model rebuild', measured_at: new Date().toISOString(), node: process.version, results },
+    null,
+    2,
+  ) + '\n',
+);

@@ -18,7 +18,7 @@ function documentOfAbout(targetBytes: number): string {
       <permits type="usage">search ai-input ai-index</permits>
       <permits type="user">commercial non-commercial education</permits>
       <prohibits type="geo">RU</prohibits>
-      <payment type="use"><amount currency="USD">0.0${i % 9 + 1}</amount><accepts type="application/x402+json"><![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
+      <payment type="use"><amount currency="USD">0.0${(i % 9) + 1}</amount><accepts type="application/x402+json"><![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
       <reporting type="telemetry" profile="https://profiles.example/telemetry"/>
     </license>
     <license>
@@ -33,14 +33,30 @@ function documentOfAbout(targetBytes: number): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rsl xmlns="${NS}" max-age="7">${body}\n</rsl>\n`;
 }
 
-interface Row { label: string; bytes: number; contents: number; docsPerSec: number; mbPerSec: number; iterations: number; classification: string }
+interface Row {
+  label: string;
+  bytes: number;
+  contents: number;
+  docsPerSec: number;
+  mbPerSec: number;
+  iterations: number;
+  classification: string;
+}
 
 function measure(label: string, xml: string): Row {
   const bytes = Buffer.byteLength(xml);
-  const question = { resource: 'https://publisher.test/section-1/story', token: 'ai-input' as const, userClass: 'commercial' as const, geo: 'US' };
+  const question = {
+    resource: 'https://publisher.test/section-1/story',
+    token: 'ai-input' as const,
+    userClass: 'commercial' as const,
+    geo: 'US',
+  };
   const once = () => {
     const parse = parseRsl(xml);
-    return evaluate([{ channel: 'robots', url: 'https://publisher.test/license.xml', sha256: null, parse, failure: null }], question);
+    return evaluate(
+      [{ channel: 'robots', url: 'https://publisher.test/license.xml', sha256: null, parse, failure: null }],
+      question,
+    );
   };
   const first = once();
   for (let i = 0; i < 50; i++) once(); // warm-up
@@ -54,7 +70,9 @@ function measure(label: string, xml: string): Row {
   }
   const parsed = parseRsl(xml);
   return {
-    label, bytes, iterations,
+    label,
+    bytes,
+    iterations,
     contents: parsed.ok ? parsed.document.contents.length : 0,
     docsPerSec: Math.round(iterations / elapsed),
     mbPerSec: Math.round(((iterations * bytes) / elapsed / 1e6) * 100) / 100,
@@ -64,16 +82,33 @@ function measure(label: string, xml: string): Row {
 
 const rows = [measure('~2 KB', documentOfAbout(2 * 1024)), measure('~64 KB', documentOfAbout(64 * 1024))];
 console.log('RSL parse + evaluate (sax strict/xmlns, one question per document)');
-console.table(rows.map((r) => ({ document: r.label, bytes: r.bytes, contents: r.contents, 'docs/s': r.docsPerSec, 'MB/s': r.mbPerSec, iterations: r.iterations, classification: r.classification })));
+console.table(
+  rows.map((r) => ({
+    document: r.label,
+    bytes: r.bytes,
+    contents: r.contents,
+    'docs/s': r.docsPerSec,
+    'MB/s': r.mbPerSec,
+    iterations: r.iterations,
+    classification: r.classification,
+  })),
+);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 await mkdir(path.join(root, 'bench/results'), { recursive: true });
-await writeFile(path.join(root, 'bench/results/rsl.json'), JSON.stringify({
-  benchmark: 'rsl.parse+evaluate',
-  measured_at: new Date().toISOString(),
-  node: process.version,
-  cpu: os.cpus()[0]?.model ?? 'unknown',
-  min_seconds_per_case: MIN_SECONDS,
-  results: rows,
-}, null, 2) + '\n');
+await writeFile(
+  path.join(root, 'bench/results/rsl.json'),
+  JSON.stringify(
+    {
+      benchmark: 'rsl.parse+evaluate',
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      min_seconds_per_case: MIN_SECONDS,
+      results: rows,
+    },
+    null,
+    2,
+  ) + '\n',
+);
 console.log('wrote bench/results/rsl.json');

@@ -19,29 +19,53 @@ const kib = async (pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number | null
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(await readFile(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 };
 
 async function quotes(url: string, n: number): Promise<number> {
   const body = JSON.stringify({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
   let left = n;
   let ok = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (left-- > 0) {
-      const res = await fetch(`${url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await res.arrayBuffer();
-      if (res.ok) ok++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) {
+        const res = await fetch(`${url}/v1/rights/quote`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        if (res.ok) ok++;
+      }
+    }),
+  );
   return ok;
 }
 
-interface Row { mode: string; service_rss_after_start_mb: number | null; service_rss_after_quotes_mb: number | null; service_peak_rss_mb: number | null; devnet_rss_mb: number | null; quotes_ok: number }
+interface Row {
+  mode: string;
+  service_rss_after_start_mb: number | null;
+  service_rss_after_quotes_mb: number | null;
+  service_peak_rss_mb: number | null;
+  devnet_rss_mb: number | null;
+  quotes_ok: number;
+}
 
-async function measure(mode: string, chainEnv: Record<string, string>, originsEnv: Record<string, string>): Promise<Row> {
+async function measure(
+  mode: string,
+  chainEnv: Record<string, string>,
+  originsEnv: Record<string, string>,
+): Promise<Row> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-bench-rss-'));
   let logs = '';
-  const service = await startServiceProcess({ ...originsEnv, ...chainEnv, DATA_DIR: dataDir, RECOVERY_INTERVAL_MS: '600000' }, (s) => { logs += s; });
+  const service = await startServiceProcess(
+    { ...originsEnv, ...chainEnv, DATA_DIR: dataDir, RECOVERY_INTERVAL_MS: '600000' },
+    (s) => {
+      logs += s;
+    },
+  );
   try {
     const pid = service.child.pid!;
     const devnetPid = Number(/"devnet_pid":(\d+)/.exec(logs)?.[1] ?? NaN);
@@ -68,10 +92,18 @@ const rows: Row[] = [];
 try {
   // Development as a newcomer runs it: no RPC_URL, so main.ts starts the devnet (a child process
   // since issue 11; inside the service process before it).
-  rows.push(await measure('development (devnet started by main.ts)', { DEVNET: '', RPC_URL: '', NODE_ENV: '' }, origins.env));
+  rows.push(
+    await measure('development (devnet started by main.ts)', { DEVNET: '', RPC_URL: '', NODE_ENV: '' }, origins.env),
+  );
   const devnet = await startDevnetProcess();
   try {
-    const external = { DEVNET: 'off', RPC_URL: devnet.rpcUrl, PAY_TO: devnet.payTo, RELAYER_PRIVATE_KEY: devnet.relayer.privateKey, NODE_ENV: '' };
+    const external = {
+      DEVNET: 'off',
+      RPC_URL: devnet.rpcUrl,
+      PAY_TO: devnet.payTo,
+      RELAYER_PRIVATE_KEY: devnet.relayer.privateKey,
+      NODE_ENV: '',
+    };
     const row = await measure('DEVNET=off, external devnet', external, origins.env);
     rows.push({ ...row, devnet_rss_mb: await kib(devnet.child.pid!, 'VmRSS') });
   } finally {
@@ -84,7 +116,13 @@ try {
 console.log(`\nservice RSS (MB), ${QUOTES} quotes at ${CONCURRENCY} connections, embedded store\n`);
 console.log('| mode | after start | after quotes | peak | devnet process | quotes ok |');
 console.log('|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.mode} | ${r.service_rss_after_start_mb} | ${r.service_rss_after_quotes_mb} | ${r.service_peak_rss_mb} | ${r.devnet_rss_mb ?? '(in the service)'} | ${r.quotes_ok} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.mode} | ${r.service_rss_after_start_mb} | ${r.service_rss_after_quotes_mb} | ${r.service_peak_rss_mb} | ${r.devnet_rss_mb ?? '(in the service)'} | ${r.quotes_ok} |`,
+  );
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
 await mkdir(out, { recursive: true });
-await writeFile(path.join(out, 'service-rss.json'), JSON.stringify({ at: new Date().toISOString(), quotes: QUOTES, concurrency: CONCURRENCY, rows }, null, 2) + '\n');
+await writeFile(
+  path.join(out, 'service-rss.json'),
+  JSON.stringify({ at: new Date().toISOString(), quotes: QUOTES, concurrency: CONCURRENCY, rows }, null, 2) + '\n',
+);

@@ -52,13 +52,15 @@ async function concurrentAppends(store: EventStore, writers: number, seconds: nu
   let appends = 0;
   const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: writers }, async (_, w) => {
-    for (let i = 0; performance.now() < until; i++) {
-      // A new stream per append, as every quote starts one: the common case of the service.
-      await store.append(`bench-${run}-w${w}-${i}`, [event(i)], 'no_stream');
-      appends++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = 0; performance.now() < until; i++) {
+        // A new stream per append, as every quote starts one: the common case of the service.
+        await store.append(`bench-${run}-w${w}-${i}`, [event(i)], 'no_stream');
+        appends++;
+      }
+    }),
+  );
   return Math.round(appends / ((performance.now() - t0) / 1000));
 }
 
@@ -95,14 +97,22 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
     });
     const batchSecs = await timed(async () => {
       for (let b = 0; b < BATCHES_OF_10; b++) {
-        await store.append(`bench-${run}-batch-${b % STREAMS}`, Array.from({ length: 10 }, (_, j) => event(b * 10 + j)), 'any');
+        await store.append(
+          `bench-${run}-batch-${b % STREAMS}`,
+          Array.from({ length: 10 }, (_, j) => event(b * 10 + j)),
+          'any',
+        );
       }
     });
     // Top the store up to REPLAY_EVENTS with big batches (not measured), then replay all of $all.
     let total = SINGLE_APPENDS + BATCHES_OF_10 * 10;
     for (let f = 0; total < REPLAY_EVENTS; f++) {
       const n = Math.min(FILL_BATCH, REPLAY_EVENTS - total);
-      await store.append(`bench-${run}-fill-${f % STREAMS}`, Array.from({ length: n }, (_, j) => event(total + j)), 'any');
+      await store.append(
+        `bench-${run}-fill-${f % STREAMS}`,
+        Array.from({ length: n }, (_, j) => event(total + j)),
+        'any',
+      );
       total += n;
     }
     let replayed = 0;
@@ -151,21 +161,51 @@ if (pgBase) {
 if (process.env.ESDB_TEST_URL) rows.push(await measure('esdb', (opts) => openStore(process.env.ESDB_TEST_URL!, opts)));
 else notes.push('esdb: skipped (set ESDB_TEST_URL)');
 
-const header = ['adapter', 'single appends/s', '10-event batches (events/s)', `replay readAll (events/s)`, 'events replayed', 'open ms'];
-const table = [header, ...rows.map((r) => [r.adapter, r.singleAppendsPerSec, r.batch10EventsPerSec, r.replayEventsPerSec, r.replayedEvents, r.openMs].map(String))];
+const header = [
+  'adapter',
+  'single appends/s',
+  '10-event batches (events/s)',
+  `replay readAll (events/s)`,
+  'events replayed',
+  'open ms',
+];
+const table = [
+  header,
+  ...rows.map((r) =>
+    [r.adapter, r.singleAppendsPerSec, r.batch10EventsPerSec, r.replayEventsPerSec, r.replayedEvents, r.openMs].map(
+      String,
+    ),
+  ),
+];
 const widths = header.map((_, c) => Math.max(...table.map((line) => line[c]!.length)));
 for (const [i, line] of table.entries()) {
   console.log(line.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
 console.log('\nconcurrent single-event appends/s (group commit on / off)');
-for (const r of rows) console.log(`${r.adapter}: ${r.concurrent.map((c) => `${c.writers} writers ${c.grouped} / ${c.ungrouped}`).join(', ')}`);
+for (const r of rows)
+  console.log(
+    `${r.adapter}: ${r.concurrent.map((c) => `${c.writers} writers ${c.grouped} / ${c.ungrouped}`).join(', ')}`,
+  );
 for (const note of notes) console.log(note);
 
 const results = {
   measured: new Date().toISOString(),
-  machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
-  workload: { concurrentWriters: WRITERS, concurrentSeconds: CONCURRENT_SECONDS, singleAppends: SINGLE_APPENDS, batchesOf10: BATCHES_OF_10, replayEvents: REPLAY_EVENTS, readPage: READ_PAGE, streams: STREAMS },
+  machine: {
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+  },
+  workload: {
+    concurrentWriters: WRITERS,
+    concurrentSeconds: CONCURRENT_SECONDS,
+    singleAppends: SINGLE_APPENDS,
+    batchesOf10: BATCHES_OF_10,
+    replayEvents: REPLAY_EVENTS,
+    readPage: READ_PAGE,
+    streams: STREAMS,
+  },
   rows,
   notes,
 };

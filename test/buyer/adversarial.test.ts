@@ -2,15 +2,31 @@ import test from 'ava';
 import { BuyerRefused } from '../../src/buyer/index.js';
 import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
 import { buyerFor } from './support/buyer-world.js';
-import { assertResumedWithOneAuthorization, dropFirstPaidAnswer, isPaid, rewritePaymentRequired, startProxy, type Proxy } from './support/proxy.js';
+import {
+  assertResumedWithOneAuthorization,
+  dropFirstPaidAnswer,
+  isPaid,
+  rewritePaymentRequired,
+  startProxy,
+  type Proxy,
+} from './support/proxy.js';
 
 // A real HTTP peer between the buyer and the real service alters or swallows answers.
 
 let w: DemoWorld;
 let proxy: Proxy;
-test.before(async () => { w = await startDemoWorld(); proxy = await startProxy(w.url); });
-test.after.always(async () => { await proxy?.close(); await w?.close(); });
-test.beforeEach(() => { proxy.rewrite = undefined; proxy.seen.length = 0; });
+test.before(async () => {
+  w = await startDemoWorld();
+  proxy = await startProxy(w.url);
+});
+test.after.always(async () => {
+  await proxy?.close();
+  await w?.close();
+});
+test.beforeEach(() => {
+  proxy.rewrite = undefined;
+  proxy.seen.length = 0;
+});
 
 const article = (n: string) => `https://open.demo.example/articles/${n}`;
 
@@ -37,57 +53,115 @@ test.serial('a paid report with one byte changed is held: no report is returned'
 });
 
 for (const [what, edit, code] of [
-  ['another recipient', (pr: any) => { pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD'; }, 'RECIPIENT_MISMATCH'],
-  ['a higher price', (pr: any) => { pr.accepts[0].amount = '30000'; }, 'PRICE_MISMATCH'],
-  ['a price above the per-report cap', (pr: any) => { pr.accepts[0].amount = '60000'; }, 'PRICE_ABOVE_REPORT_BUDGET'],
-  ['another network', (pr: any) => { pr.accepts[0].network = 'eip155:84532'; }, 'NETWORK_MISMATCH'],
-  ['a nonce not bound to this request', (pr: any) => { pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`; }, 'BINDING_MISMATCH'],
-  ['an altered signed offer receipt', (pr: any) => { pr.extensions['service-offer-receipt'].info.receipt.payload.max_timeout_seconds += 1; pr.accepts[0].maxTimeoutSeconds += 1; }, 'OFFER_RECEIPT_INVALID'],
+  [
+    'another recipient',
+    (pr: any) => {
+      pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD';
+    },
+    'RECIPIENT_MISMATCH',
+  ],
+  [
+    'a higher price',
+    (pr: any) => {
+      pr.accepts[0].amount = '30000';
+    },
+    'PRICE_MISMATCH',
+  ],
+  [
+    'a price above the per-report cap',
+    (pr: any) => {
+      pr.accepts[0].amount = '60000';
+    },
+    'PRICE_ABOVE_REPORT_BUDGET',
+  ],
+  [
+    'another network',
+    (pr: any) => {
+      pr.accepts[0].network = 'eip155:84532';
+    },
+    'NETWORK_MISMATCH',
+  ],
+  [
+    'a nonce not bound to this request',
+    (pr: any) => {
+      pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`;
+    },
+    'BINDING_MISMATCH',
+  ],
+  [
+    'an altered signed offer receipt',
+    (pr: any) => {
+      pr.extensions['service-offer-receipt'].info.receipt.payload.max_timeout_seconds += 1;
+      pr.accepts[0].maxTimeoutSeconds += 1;
+    },
+    'OFFER_RECEIPT_INVALID',
+  ],
 ] as const) {
-  test.serial(`an offer with ${what} is refused before signing: no checkpoint, no payment sent, balances unchanged`, async (t) => {
-    const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 1 });
-    proxy.rewrite = (ex, res) => (ex.status === 402 && res.headers['payment-required'] ? { headers: rewritePaymentRequired(res.headers, edit), body: res.body } : undefined);
-    const [buyerBefore, payToBefore] = [await w.devnet.balanceOf(b.address), await w.devnet.balanceOf(w.devnet.payTo)];
-    const err = await t.throwsAsync(b.buyer.buyReport({ resource: article('weather'), purpose: 'ai-input', tier: 'fresh' }), { instanceOf: BuyerRefused });
-    t.is(err?.code, code);
-    t.deepEqual(b.calls, []);
-    t.is(b.boxes.size, 0);
-    t.false(proxy.seen.some(isPaid));
-    t.false(b.events.some((e) => e.step === 'signed'));
-    t.is(b.buyer.spentMicro, 0n);
-    t.is(await w.devnet.balanceOf(b.address), buyerBefore);
-    t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore);
-  });
+  test.serial(
+    `an offer with ${what} is refused before signing: no checkpoint, no payment sent, balances unchanged`,
+    async (t) => {
+      const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 1 });
+      proxy.rewrite = (ex, res) =>
+        ex.status === 402 && res.headers['payment-required']
+          ? { headers: rewritePaymentRequired(res.headers, edit), body: res.body }
+          : undefined;
+      const [buyerBefore, payToBefore] = [
+        await w.devnet.balanceOf(b.address),
+        await w.devnet.balanceOf(w.devnet.payTo),
+      ];
+      const err = await t.throwsAsync(
+        b.buyer.buyReport({ resource: article('weather'), purpose: 'ai-input', tier: 'fresh' }),
+        { instanceOf: BuyerRefused },
+      );
+      t.is(err?.code, code);
+      t.deepEqual(b.calls, []);
+      t.is(b.boxes.size, 0);
+      t.false(proxy.seen.some(isPaid));
+      t.false(b.events.some((e) => e.step === 'signed'));
+      t.is(b.buyer.spentMicro, 0n);
+      t.is(await w.devnet.balanceOf(b.address), buyerBefore);
+      t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore);
+    },
+  );
 }
 
-test.serial('a paid response dropped on the way back is resumed with the same checkpoint: one transfer, one delivery', async (t) => {
-  const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 2 });
-  const dropped = dropFirstPaidAnswer(proxy, b.boxes);
-  const before = await w.devnet.balanceOf(b.address);
-  const r = await b.buyer.buyReport({ resource: article('oceans'), purpose: 'ai-index', tier: 'fresh' });
-  if (r.status !== 'delivered') return t.fail(JSON.stringify(r));
-  t.true(r.resumed);
-  assertResumedWithOneAuthorization(t, proxy, b, dropped);
-  t.is(proxy.seen.filter((e) => e.path === '/v1/rights/quote').length, 1, 'never re-quoted');
-  const transfers = await w.devnet.transfers(b.address, w.devnet.payTo);
-  t.is(transfers.length, 1);
-  t.is(transfers[0]!.transaction as string, r.transaction);
-  t.is(await w.devnet.balanceOf(b.address), before - 20_000n);
-});
+test.serial(
+  'a paid response dropped on the way back is resumed with the same checkpoint: one transfer, one delivery',
+  async (t) => {
+    const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 2 });
+    const dropped = dropFirstPaidAnswer(proxy, b.boxes);
+    const before = await w.devnet.balanceOf(b.address);
+    const r = await b.buyer.buyReport({ resource: article('oceans'), purpose: 'ai-index', tier: 'fresh' });
+    if (r.status !== 'delivered') return t.fail(JSON.stringify(r));
+    t.true(r.resumed);
+    assertResumedWithOneAuthorization(t, proxy, b, dropped);
+    t.is(proxy.seen.filter((e) => e.path === '/v1/rights/quote').length, 1, 'never re-quoted');
+    const transfers = await w.devnet.transfers(b.address, w.devnet.payTo);
+    t.is(transfers.length, 1);
+    t.is(transfers[0]!.transaction as string, r.transaction);
+    t.is(await w.devnet.balanceOf(b.address), before - 20_000n);
+  },
+);
 
-test.serial('when every paid answer is lost the checkpoint is kept (RESUME_EXHAUSTED, never re-signed); resume() later redelivers it', async (t) => {
-  const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 3 });
-  proxy.rewrite = (ex) => (isPaid(ex) ? 'drop' : undefined);
-  const before = await w.devnet.balanceOf(b.address);
-  const err = await t.throwsAsync(b.buyer.buyReport({ resource: article('forests'), purpose: 'ai-input', tier: 'fresh' }), { instanceOf: BuyerRefused });
-  t.is(err?.code, 'RESUME_EXHAUSTED');
-  t.is(b.boxes.size, 1);
-  const [id] = [...b.boxes.keys()];
-  proxy.rewrite = undefined;
-  const r = await b.buyer.resume(id!);
-  t.is(r.status, 'delivered');
-  t.is(new Set(proxy.seen.filter(isPaid).map((e) => e.headers['payment-signature'])).size, 1);
-  t.is((await w.devnet.transfers(b.address, w.devnet.payTo)).length, 1);
-  t.is(await w.devnet.balanceOf(b.address), before - 20_000n);
-  t.is(b.boxes.size, 0);
-});
+test.serial(
+  'when every paid answer is lost the checkpoint is kept (RESUME_EXHAUSTED, never re-signed); resume() later redelivers it',
+  async (t) => {
+    const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 3 });
+    proxy.rewrite = (ex) => (isPaid(ex) ? 'drop' : undefined);
+    const before = await w.devnet.balanceOf(b.address);
+    const err = await t.throwsAsync(
+      b.buyer.buyReport({ resource: article('forests'), purpose: 'ai-input', tier: 'fresh' }),
+      { instanceOf: BuyerRefused },
+    );
+    t.is(err?.code, 'RESUME_EXHAUSTED');
+    t.is(b.boxes.size, 1);
+    const [id] = [...b.boxes.keys()];
+    proxy.rewrite = undefined;
+    const r = await b.buyer.resume(id!);
+    t.is(r.status, 'delivered');
+    t.is(new Set(proxy.seen.filter(isPaid).map((e) => e.headers['payment-signature'])).size, 1);
+    t.is((await w.devnet.transfers(b.address, w.devnet.payTo)).length, 1);
+    t.is(await w.devnet.balanceOf(b.address), before - 20_000n);
+    t.is(b.boxes.size, 0);
+  },
+);

@@ -7,9 +7,24 @@ import { fileCheckpointStore } from '../../src/buyer/node/file-checkpoint-store.
 import type { BuyerCheckpoint } from '../../src/buyer/index.js';
 
 const cp = (id: string): BuyerCheckpoint => ({
-  version: 'buyer-checkpoint-v1', flow: 'quote', purchase_id: id, base_url: 'http://127.0.0.1:1', path: `/v1/rights/reports/${id}`,
-  key: 'c'.repeat(64), payment_signature: 'eyJTECRET-HEADER', offer_receipt: {},
-  expected: { network: 'eip155:8453', asset: '0x1', pay_to: '0x2', amount: '20000', payer: '0x3', nonce: '0x4', resource: 'https://a.example/', input_sha256: 'd'.repeat(64) },
+  version: 'buyer-checkpoint-v1',
+  flow: 'quote',
+  purchase_id: id,
+  base_url: 'http://127.0.0.1:1',
+  path: `/v1/rights/reports/${id}`,
+  key: 'c'.repeat(64),
+  payment_signature: 'eyJTECRET-HEADER',
+  offer_receipt: {},
+  expected: {
+    network: 'eip155:8453',
+    asset: '0x1',
+    pay_to: '0x2',
+    amount: '20000',
+    payer: '0x3',
+    nonce: '0x4',
+    resource: 'https://a.example/',
+    input_sha256: 'd'.repeat(64),
+  },
   created_at: new Date().toISOString(),
 });
 

@@ -18,21 +18,44 @@ const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 const host = fc.constantFrom('rights.example', '127.0.0.1:4567', 'api.rights-preflight.example:8443', 'localhost:3000');
 
 test('viem and the x402 formatter render every gate challenge to the same EIP-4361 text', (t) => {
-  fc.assert(fc.property(host, fc.string({ minLength: 1, maxLength: 40 }), hex64, fc.constantFrom('eip155:8453', 'eip155:84532'),
-    fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }),
-    (h, key, input, network, issued) => {
-      const info = siwxChallenge({ gateUrl: `https://${h}/v1/rights/ingestion-gate`, key, inputSha256: input, network }, issued.toISOString());
-      const ours = createSiweMessage({
-        domain: info.domain, address: account.address, statement: info.statement, uri: info.uri, version: '1',
-        chainId: Number(network.split(':')[1]), nonce: info.nonce, issuedAt: issued, resources: info.resources,
-      });
-      t.is(ours, formatSIWEMessage(info, account.address));
-    }), { numRuns: 200 });
+  fc.assert(
+    fc.property(
+      host,
+      fc.string({ minLength: 1, maxLength: 40 }),
+      hex64,
+      fc.constantFrom('eip155:8453', 'eip155:84532'),
+      fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }),
+      (h, key, input, network, issued) => {
+        const info = siwxChallenge(
+          { gateUrl: `https://${h}/v1/rights/ingestion-gate`, key, inputSha256: input, network },
+          issued.toISOString(),
+        );
+        const ours = createSiweMessage({
+          domain: info.domain,
+          address: account.address,
+          statement: info.statement,
+          uri: info.uri,
+          version: '1',
+          chainId: Number(network.split(':')[1]),
+          nonce: info.nonce,
+          issuedAt: issued,
+          resources: info.resources,
+        });
+        t.is(ours, formatSIWEMessage(info, account.address));
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
 
-const binding = { gateUrl: 'https://rights.example/v1/rights/ingestion-gate', key: 'k'.repeat(43), inputSha256: 'c'.repeat(64), network: 'eip155:8453' };
+const binding = {
+  gateUrl: 'https://rights.example/v1/rights/ingestion-gate',
+  key: 'k'.repeat(43),
+  inputSha256: 'c'.repeat(64),
+  network: 'eip155:8453',
+};
 
-test('the buyer\'s sign-in proof passes the service\'s profile check and names its signer', async (t) => {
+test("the buyer's sign-in proof passes the service's profile check and names its signer", async (t) => {
   const header = await signInWithXHeader(account, binding);
   const checked = await verifySiwxHeader(header, binding, new Date());
   t.deepEqual(checked, { ok: true, signer: account.address });
@@ -60,10 +83,18 @@ test('a proof signed by another wallet than the address it names does not verify
   t.is((checked as { reason: string }).reason, 'signature');
 });
 
-test('the payment intent header decodes to its payer under the service\'s rules, and a changed field is refused', (t) => {
-  const intent = { payer: account.address, resource: binding.gateUrl, input_sha256: binding.inputSha256, network: 'eip155:8453' };
+test("the payment intent header decodes to its payer under the service's rules, and a changed field is refused", (t) => {
+  const intent = {
+    payer: account.address,
+    resource: binding.gateUrl,
+    input_sha256: binding.inputSha256,
+    network: 'eip155:8453',
+  };
   const expectation = { gateUrl: binding.gateUrl, inputSha256: binding.inputSha256, network: 'eip155:8453' };
   t.deepEqual(checkPaymentIntent(paymentIntentHeader(intent), expectation), { payer: account.address });
-  const err = t.throws(() => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation), { instanceOf: Refusal });
+  const err = t.throws(
+    () => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation),
+    { instanceOf: Refusal },
+  );
   t.is(err?.code, 'PAYMENT_INTENT_MISMATCH');
 });

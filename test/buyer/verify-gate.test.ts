@@ -15,9 +15,22 @@ const GATE = 'https://rights.example/v1/rights/ingestion-gate';
 const A = 'https://pub.example/a';
 const B = 'https://pub.example/b';
 const payer = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const settlementBase = { network: 'eip155:8453', transaction: `0x${'ab'.repeat(32)}`, payer, amount: '80000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', pay_to: '0x000000000000000000000000000000000000bEEF' };
+const settlementBase = {
+  network: 'eip155:8453',
+  transaction: `0x${'ab'.repeat(32)}`,
+  payer,
+  amount: '80000',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  pay_to: '0x000000000000000000000000000000000000bEEF',
+};
 
-interface Variant { resources?: string[]; geo?: string | null; tier?: 'fresh' | 'deep'; freshness_seconds?: number; purpose?: 'ai-input' | 'search' }
+interface Variant {
+  resources?: string[];
+  geo?: string | null;
+  tier?: 'fresh' | 'deep';
+  freshness_seconds?: number;
+  purpose?: 'ai-input' | 'search';
+}
 
 /** A signed gate response for the question {A, B, ai-input}, whose report claims `v` instead. */
 function gateResponse(v: Variant = {}) {
@@ -26,22 +39,63 @@ function gateResponse(v: Variant = {}) {
   const purchase_id = 'f'.repeat(64);
   const body = { ...asked.body, ...v };
   const report = {
-    sku: GATE_SKU, profile: REPORT_PROFILE, legal_clearance: false, purchase_id,
-    purpose: body.purpose, tier: body.tier, user_class: body.user_class, geo: body.geo, freshness_seconds: body.freshness_seconds,
+    sku: GATE_SKU,
+    profile: REPORT_PROFILE,
+    legal_clearance: false,
+    purchase_id,
+    purpose: body.purpose,
+    tier: body.tier,
+    user_class: body.user_class,
+    geo: body.geo,
+    freshness_seconds: body.freshness_seconds,
     observed_at: '2026-11-22T10:00:00.000Z',
-    resources: body.resources.map((resource) => ({ resource, classification: 'PERMITTED_BY_OBSERVED_DECLARATION', legal_clearance: false, declaration_found: true, reasons: [], checkpoint: null })),
+    resources: body.resources.map((resource) => ({
+      resource,
+      classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
+      legal_clearance: false,
+      declaration_found: true,
+      reasons: [],
+      checkpoint: null,
+    })),
   };
   const evidence = signer.sign({
-    type: 'evidence', sku: GATE_SKU, purchase_id, input_sha256: asked.input_sha256, legal_clearance: false, purpose: body.purpose,
-    user_class: body.user_class, geo: body.geo, tier: body.tier, freshness_seconds: body.freshness_seconds, key_id: signer.keyId,
-    resources: body.resources.map((resource) => ({ resource, classification: 'PERMITTED_BY_OBSERVED_DECLARATION', reading: {} })),
+    type: 'evidence',
+    sku: GATE_SKU,
+    purchase_id,
+    input_sha256: asked.input_sha256,
+    legal_clearance: false,
+    purpose: body.purpose,
+    user_class: body.user_class,
+    geo: body.geo,
+    tier: body.tier,
+    freshness_seconds: body.freshness_seconds,
+    key_id: signer.keyId,
+    resources: body.resources.map((resource) => ({
+      resource,
+      classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
+      reading: {},
+    })),
   });
   const proof = signer.sign({
-    type: 'delivery-proof', purchase_id, input_sha256: asked.input_sha256, report_sha256: digestOf(report), evidence_sha256: digestOf(evidence),
-    settlement: { ...settlementBase, nonce }, delivered_at: '2026-11-22T10:00:01.000Z', key_id: signer.keyId,
+    type: 'delivery-proof',
+    purchase_id,
+    input_sha256: asked.input_sha256,
+    report_sha256: digestOf(report),
+    evidence_sha256: digestOf(evidence),
+    settlement: { ...settlementBase, nonce },
+    delivered_at: '2026-11-22T10:00:01.000Z',
+    key_id: signer.keyId,
   });
   return {
-    response: { version: GATEWAY_VERSION, input_sha256: asked.input_sha256, legal_clearance: false, report, evidence, delivery_proof: proof, payment_settlement: { success: true, network: 'eip155:8453', transaction: settlementBase.transaction } },
+    response: {
+      version: GATEWAY_VERSION,
+      input_sha256: asked.input_sha256,
+      legal_clearance: false,
+      report,
+      evidence,
+      delivery_proof: proof,
+      payment_settlement: { success: true, network: 'eip155:8453', transaction: settlementBase.transaction },
+    },
     binding: { resource: GATE, input_sha256: asked.input_sha256, nonce },
   };
 }
@@ -50,7 +104,13 @@ test('a consistent gate response verifies, with a decision derived for each entr
   const { response, binding } = gateResponse();
   const v = verifyPaidReport({ response, binding }, signer.publicKey);
   if (!v.ok) return t.fail(v.reason);
-  t.deepEqual(v.classifications.map((c) => [c.resource, c.decision]), [[A, 'ALLOW_DECLARED'], [B, 'ALLOW_DECLARED']]);
+  t.deepEqual(
+    v.classifications.map((c) => [c.resource, c.decision]),
+    [
+      [A, 'ALLOW_DECLARED'],
+      [B, 'ALLOW_DECLARED'],
+    ],
+  );
 });
 
 for (const [what, variant] of [
@@ -65,6 +125,9 @@ for (const [what, variant] of [
   test(`a signed gate report answering another question (${what}) is refused`, (t) => {
     const { response, binding } = gateResponse(variant as Variant);
     const v = verifyPaidReport({ response, binding }, signer.publicKey);
-    t.deepEqual(v, { ok: false, reason: 'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)' });
+    t.deepEqual(v, {
+      ok: false,
+      reason: 'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)',
+    });
   });
 }

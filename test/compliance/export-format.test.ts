@@ -41,11 +41,19 @@ async function* source(rows: readonly ComplianceRow[]): AsyncGenerator<Complianc
 /** Collects everything written, with no backpressure. */
 function sink(): { out: Writable; text: () => string } {
   const chunks: string[] = [];
-  const out = new Writable({ write(chunk: Buffer, _enc, done) { chunks.push(chunk.toString('utf8')); done(); } });
+  const out = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk.toString('utf8'));
+      done();
+    },
+  });
   return { out, text: () => chunks.join('') };
 }
 
-async function exported(rows: readonly ComplianceRow[], format: 'csv' | 'jsonl'): Promise<{ text: string; count: number }> {
+async function exported(
+  rows: readonly ComplianceRow[],
+  format: 'csv' | 'jsonl',
+): Promise<{ text: string; count: number }> {
   const s = sink();
   const count = await writeComplianceExport(source(rows), format, s.out);
   return { text: s.text(), count };
@@ -64,7 +72,11 @@ function parseCsv(text: string): string[][] {
         for (;;) {
           if (i >= text.length) throw new Error('unterminated quoted field');
           if (text[i] === '"') {
-            if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
+            if (text[i + 1] === '"') {
+              field += '"';
+              i += 2;
+              continue;
+            }
             i++;
             break;
           }
@@ -77,8 +89,14 @@ function parseCsv(text: string): string[][] {
         }
       }
       record.push(field);
-      if (text[i] === ',') { i++; continue; }
-      if (text.startsWith('\r\n', i)) { i += 2; break; }
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text.startsWith('\r\n', i)) {
+        i += 2;
+        break;
+      }
       throw new Error(`expected , or CRLF at ${i}, found ${JSON.stringify(text.slice(i, i + 5))}`);
     }
     records.push(record);
@@ -95,7 +113,10 @@ test('csv: the header is COMPLIANCE_COLUMNS and every line ends with CRLF', asyn
   t.false(/[^\r]\n/.test(text), 'no bare LF line ends');
   const records = parseCsv(text);
   t.deepEqual(records[0], [...COMPLIANCE_COLUMNS]);
-  t.deepEqual(records.slice(1).map((r) => r[0]), ['p_0001', 'p_0002']);
+  t.deepEqual(
+    records.slice(1).map((r) => r[0]),
+    ['p_0001', 'p_0002'],
+  );
   t.true(records.every((r) => r.length === COMPLIANCE_COLUMNS.length));
 });
 
@@ -121,7 +142,19 @@ test('csv: fields with a comma, quote, CR or LF are quoted with quotes doubled, 
 });
 
 test('csv: null is an empty field, arrays are space-joined, booleans are true/false', async (t) => {
-  const { text } = await exported([row({ geo: null, payer: null, held: true, held_reason: 'chargeback', rsl_document_sha256: ['a'.repeat(64), 'b'.repeat(64)] }), row({ rsl_document_sha256: [] })], 'csv');
+  const { text } = await exported(
+    [
+      row({
+        geo: null,
+        payer: null,
+        held: true,
+        held_reason: 'chargeback',
+        rsl_document_sha256: ['a'.repeat(64), 'b'.repeat(64)],
+      }),
+      row({ rsl_document_sha256: [] }),
+    ],
+    'csv',
+  );
   const [, first, second] = parseCsv(text);
   const at = (fields: string[] | undefined, c: keyof ComplianceRow) => fields![COMPLIANCE_COLUMNS.indexOf(c)];
   t.is(at(first, 'geo'), '');
@@ -164,7 +197,14 @@ test('csv: an empty export is the header alone, and counts 0', async (t) => {
 test('jsonl: one object per line, keys in COMPLIANCE_COLUMNS order, decoding back to the same rows', async (t) => {
   const rows = [
     row(),
-    row({ purchase_id: 'p_0002', held: true, held_reason: 'line\nbreak "quoted"', refund_status: 'requested', origin: null, rsl_document_sha256: [] }),
+    row({
+      purchase_id: 'p_0002',
+      held: true,
+      held_reason: 'line\nbreak "quoted"',
+      refund_status: 'requested',
+      origin: null,
+      rsl_document_sha256: [],
+    }),
     row({ purchase_id: 'p_0003', purpose: '=formula', geo: 'DE', refund_status: 'paid' }),
   ];
   const { text, count } = await exported(rows, 'jsonl');
@@ -186,7 +226,10 @@ test('jsonl: keys come in column order whatever the source order, and extra keys
   const reversed = Object.fromEntries(Object.entries(row()).reverse()) as ComplianceRow;
   const withExtra = { ...row(), delivered_day: '2026-11-02' } as ComplianceRow;
   const { text } = await exported([reversed, withExtra], 'jsonl');
-  const [a, b] = text.trim().split('\n').map((l) => Object.keys(JSON.parse(l) as object));
+  const [a, b] = text
+    .trim()
+    .split('\n')
+    .map((l) => Object.keys(JSON.parse(l) as object));
   t.deepEqual(a, [...COMPLIANCE_COLUMNS]);
   t.deepEqual(b, [...COMPLIANCE_COLUMNS]);
 });
@@ -203,10 +246,15 @@ test('backpressure: a slow stream with a tiny buffer receives every row, in orde
       setTimeout(done, 1); // a slow disk
     },
   });
-  out.on('drain', () => { drains++; });
+  out.on('drain', () => {
+    drains++;
+  });
   const write = out.write.bind(out) as (chunk: string) => boolean;
   // What is already buffered when the exporter writes: it must have waited for the drain.
-  out.write = ((chunk: string) => { bufferedAtWrite = Math.max(bufferedAtWrite, out.writableLength); return write(chunk); }) as typeof out.write;
+  out.write = ((chunk: string) => {
+    bufferedAtWrite = Math.max(bufferedAtWrite, out.writableLength);
+    return write(chunk);
+  }) as typeof out.write;
 
   const n = 200;
   const rows = Array.from({ length: n }, (_, i) => row({ purchase_id: `p_${String(i).padStart(4, '0')}` }));
@@ -216,12 +264,24 @@ test('backpressure: a slow stream with a tiny buffer receives every row, in orde
   t.is(count, n);
   t.true(drains >= n - 1, `waited for drain after (nearly) every row, ${drains} drains`);
   t.true(bufferedAtWrite < highWaterMark, `never wrote into a full buffer (max ${bufferedAtWrite} bytes buffered)`);
-  const ids = received.join('').trim().split('\n').map((l) => (JSON.parse(l) as ComplianceRow).purchase_id);
-  t.deepEqual(ids, rows.map((r) => r.purchase_id));
+  const ids = received
+    .join('')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as ComplianceRow).purchase_id);
+  t.deepEqual(
+    ids,
+    rows.map((r) => r.purchase_id),
+  );
 });
 
 test('a stream error fails the export', async (t) => {
-  const out = new Writable({ highWaterMark: 1, write(_chunk, _enc, done) { setTimeout(() => done(new Error('disk full')), 1); } });
+  const out = new Writable({
+    highWaterMark: 1,
+    write(_chunk, _enc, done) {
+      setTimeout(() => done(new Error('disk full')), 1);
+    },
+  });
   await t.throwsAsync(writeComplianceExport(source([row(), row(), row()]), 'csv', out), { message: 'disk full' });
 });
 

@@ -19,7 +19,10 @@ const CLASSIFICATIONS = ['permitted', 'license-required', 'prohibited', 'not-gra
 /** Fourteen days of aggregates from a fixed seed: the same sample on every run. */
 function sample(): ComplianceDaily[] {
   let seed = 20261101;
-  const next = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   const rows: ComplianceDaily[] = [];
   for (let day = 1; day <= 14; day++) {
     if (day === 6) continue; // a quiet day
@@ -29,7 +32,11 @@ function sample(): ComplianceDaily[] {
         const classification = CLASSIFICATIONS[next(CLASSIFICATIONS.length)]!;
         const reports = 1 + next(9);
         rows.push({
-          day: `2026-11-${String(day).padStart(2, '0')}`, origin, purpose, classification, reports,
+          day: `2026-11-${String(day).padStart(2, '0')}`,
+          origin,
+          purpose,
+          classification,
+          reports,
           amount_micro: String(reports * 150_000 - next(7) * 12_345),
           held: next(5) === 0 ? 1 : 0,
           refunded: next(6) === 0 ? Math.min(reports, 1 + next(2)) : 0,
@@ -55,7 +62,14 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
     const dir = await workDir(t);
     const html = path.join(dir, 'report.html');
     const png = path.join(dir, 'report.png');
-    await writeFile(html, renderComplianceReport({ generatedAt: '2026-11-15T09:30:00.000Z', range: { from: '2026-11-01', to: '2026-11-14' }, daily }));
+    await writeFile(
+      html,
+      renderComplianceReport({
+        generatedAt: '2026-11-15T09:30:00.000Z',
+        range: { from: '2026-11-01', to: '2026-11-14' },
+        daily,
+      }),
+    );
 
     await screenshot(html, png, { windowSize: '1280,2000' });
     const image = await readFile(png);
@@ -67,12 +81,22 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
     // with no deliveries (header and totals only) must be far smaller than this one's charts and tables.
     const empty = path.join(dir, 'empty.html');
     const emptyPng = path.join(dir, 'empty.png');
-    await writeFile(empty, renderComplianceReport({ generatedAt: '2026-11-15T09:30:00.000Z', range: { from: '2026-12-01', to: '2026-12-14' }, daily: [] }));
+    await writeFile(
+      empty,
+      renderComplianceReport({
+        generatedAt: '2026-11-15T09:30:00.000Z',
+        range: { from: '2026-12-01', to: '2026-12-14' },
+        daily: [],
+      }),
+    );
     await screenshot(empty, emptyPng, { windowSize: '1280,2000' });
     const emptySize = (await stat(emptyPng)).size;
     t.log(`screenshot ${image.length} bytes, empty page ${emptySize} bytes`);
     t.true(emptySize > 5_000, `even the empty page renders text (${emptySize} bytes)`);
-    t.true(image.length > 2 * emptySize, `charts and tables drawn: ${image.length} bytes vs ${emptySize} for the empty page`);
+    t.true(
+      image.length > 2 * emptySize,
+      `charts and tables drawn: ${image.length} bytes vs ${emptySize} for the empty page`,
+    );
 
     const dom = await dumpDom(html);
     const shown = Object.fromEntries([...dom.matchAll(/data-total="([a-z_]+)">([^<]*)</g)].map((m) => [m[1]!, m[2]!]));
@@ -85,7 +109,11 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
     });
     t.regex(usdc, /^\d+\.\d{2,6}$/, 'USDC with 2 to 6 decimals');
     const [whole = '', fraction = ''] = usdc.split('.');
-    t.is(BigInt(whole + fraction.padEnd(6, '0')), daily.reduce((s, d) => s + BigInt(d.amount_micro), 0n), 'the exact sum in micro-USDC');
+    t.is(
+      BigInt(whole + fraction.padEnd(6, '0')),
+      daily.reduce((s, d) => s + BigInt(d.amount_micro), 0n),
+      'the exact sum in micro-USDC',
+    );
     t.is((dom.match(/<svg/g) ?? []).length, 3, 'the three charts are in the parsed DOM');
     t.is((dom.match(/<article class="origin">/g) ?? []).length, 3, 'one table per origin');
     t.regex(dom, /<h1>Compliance report<\/h1>/);
@@ -95,15 +123,32 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
     const dir = await workDir(t);
     const html = path.join(dir, 'hostile.html');
     const origin = 'https://x.example/<script>alert(1)</script><img src=x onerror=alert(2)>';
-    await writeFile(html, renderComplianceReport({
-      generatedAt: '2026-11-15T09:30:00.000Z',
-      range: { from: '2026-11-01', to: '2026-11-01' },
-      daily: [{ day: '2026-11-01', origin, purpose: 'ai-input', classification: 'permitted', reports: 2, amount_micro: '300000', held: 0, refunded: 0 }],
-    }));
+    await writeFile(
+      html,
+      renderComplianceReport({
+        generatedAt: '2026-11-15T09:30:00.000Z',
+        range: { from: '2026-11-01', to: '2026-11-01' },
+        daily: [
+          {
+            day: '2026-11-01',
+            origin,
+            purpose: 'ai-input',
+            classification: 'permitted',
+            reports: 2,
+            amount_micro: '300000',
+            held: 0,
+            refunded: 0,
+          },
+        ],
+      }),
+    );
     const dom = await dumpDom(html);
     t.false(/<script/i.test(dom));
     t.false(/<img/i.test(dom));
-    t.true(dom.includes('https://x.example/&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;'), 'shown as text');
+    t.true(
+      dom.includes('https://x.example/&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;'),
+      'shown as text',
+    );
     t.regex(dom, /data-total="reports">2</);
   });
 });

@@ -8,8 +8,16 @@ import { svgBarChart } from '../../projections/compliance/svg-chart.js';
 
 const HOSTILE_ORIGIN = 'https://x.example/<script>alert(1)</script>';
 
-const d = (day: string, origin: string, purpose: string, classification: string, reports: number, amount_micro: string, held = 0, refunded = 0): ComplianceDaily =>
-  ({ day, origin, purpose, classification, reports, amount_micro, held, refunded });
+const d = (
+  day: string,
+  origin: string,
+  purpose: string,
+  classification: string,
+  reports: number,
+  amount_micro: string,
+  held = 0,
+  refunded = 0,
+): ComplianceDaily => ({ day, origin, purpose, classification, reports, amount_micro, held, refunded });
 
 const DAILY: ComplianceDaily[] = [
   d('2026-11-01', 'https://news.example', 'ai-input', 'permitted', 4, '600000', 1, 0),
@@ -30,9 +38,27 @@ function totals(html: string): Record<string, string> {
 }
 
 /** Every start tag of the page. Escaped text never holds a raw `<`, so each match is real markup. */
-const startTags = (html: string) => [...html.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({ name: m[1]!.toLowerCase(), attrs: m[2]! }));
+const startTags = (html: string) =>
+  [...html.matchAll(/<([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({
+    name: m[1]!.toLowerCase(),
+    attrs: m[2]!,
+  }));
 
-const VOID = new Set(['meta', 'br', 'hr', 'img', 'input', 'link', 'area', 'base', 'col', 'embed', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'meta',
+  'br',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'area',
+  'base',
+  'col',
+  'embed',
+  'source',
+  'track',
+  'wbr',
+]);
 
 /** Tags are closed in the order they were opened (void elements and `/>` excepted). */
 function assertBalanced(html: string): void {
@@ -71,7 +97,10 @@ test('amounts are exact past 2^53 micro-USDC and shown with 2 to 6 decimals', (t
   t.is(parseMicro('150000.000'), 150_000n, 'a numeric with a zero fraction');
   t.throws(() => parseMicro('1.5'), { instanceOf: RangeError });
   t.throws(() => parseMicro(''), { instanceOf: RangeError });
-  const html = render([d('2026-11-01', 'https://a.example', 'ai-input', 'permitted', 1, '9007199254740993'), d('2026-11-01', 'https://a.example', 'search', 'permitted', 1, '1')]);
+  const html = render([
+    d('2026-11-01', 'https://a.example', 'ai-input', 'permitted', 1, '9007199254740993'),
+    d('2026-11-01', 'https://a.example', 'search', 'permitted', 1, '1'),
+  ]);
   t.is(totals(html).amount_usdc, '9007199254.740994');
 });
 
@@ -80,11 +109,23 @@ test('one table per origin: purpose × classification counts, row and column tot
   const articles = [...html.matchAll(/<article class="origin">([\s\S]*?)<\/article>/g)].map((m) => m[1]!);
   t.is(articles.length, 4, 'three origins and the deliveries with none');
   const headings = articles.map((a) => /<h3>(.*?)<\/h3>/.exec(a)![1]);
-  t.deepEqual(headings, ['https://blog.example', 'https://news.example', 'https://x.example/&lt;script&gt;alert(1)&lt;/script&gt;', '<em>(no origin)</em>']);
+  t.deepEqual(headings, [
+    'https://blog.example',
+    'https://news.example',
+    'https://x.example/&lt;script&gt;alert(1)&lt;/script&gt;',
+    '<em>(no origin)</em>',
+  ]);
 
   const news = articles[1]!;
-  t.regex(news, /<thead><tr><th scope="col">Purpose<\/th><th scope="col">permitted<\/th><th scope="col">prohibited<\/th><th scope="col">Total<\/th><\/tr><\/thead>/);
-  t.regex(news, /<tr><th scope="row">ai-input<\/th><td>5<\/td><td>0<\/td><td>5<\/td><\/tr>/, 'two days of ai-input/permitted add up');
+  t.regex(
+    news,
+    /<thead><tr><th scope="col">Purpose<\/th><th scope="col">permitted<\/th><th scope="col">prohibited<\/th><th scope="col">Total<\/th><\/tr><\/thead>/,
+  );
+  t.regex(
+    news,
+    /<tr><th scope="row">ai-input<\/th><td>5<\/td><td>0<\/td><td>5<\/td><\/tr>/,
+    'two days of ai-input/permitted add up',
+  );
   t.regex(news, /<tr><th scope="row">ai-train<\/th><td>0<\/td><td>2<\/td><td>2<\/td><\/tr>/);
   t.regex(news, /<tfoot><tr><th scope="row">Total<\/th><td>5<\/td><td>2<\/td><td>7<\/td><\/tr><\/tfoot>/);
   t.regex(news, /7 reports · 1\.05 USDC · 1 held · 1 refunded/);
@@ -96,11 +137,20 @@ test('three inline SVG charts; bars carry the day and count, quiet days in the r
   t.is(svgs.length, 3);
   const [perDay, perPurpose, heldRefunded] = svgs as [string, string, string];
   t.regex(perDay, /aria-label="Reports delivered per day"/);
-  t.deepEqual([...perDay.matchAll(/<title>(\d{4}-\d{2}-\d{2}) · reports: (\d+)<\/title>/g)].map((m) => `${m[1]}=${m[2]}`),
-    ['2026-11-01=6', '2026-11-02=4', '2026-11-04=6']);
-  t.deepEqual(dayAxis({ from: '2026-11-01', to: '2026-11-05' }, DAILY), ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05']);
+  t.deepEqual(
+    [...perDay.matchAll(/<title>(\d{4}-\d{2}-\d{2}) · reports: (\d+)<\/title>/g)].map((m) => `${m[1]}=${m[2]}`),
+    ['2026-11-01=6', '2026-11-02=4', '2026-11-04=6'],
+  );
+  t.deepEqual(dayAxis({ from: '2026-11-01', to: '2026-11-05' }, DAILY), [
+    '2026-11-01',
+    '2026-11-02',
+    '2026-11-03',
+    '2026-11-04',
+    '2026-11-05',
+  ]);
   t.regex(perDay, />2026-11-03<\/text>/, 'a day with no delivery still has its label');
-  for (const c of ['license-required', 'permitted', 'prohibited', 'silent']) t.regex(perPurpose, new RegExp(`<text[^>]*>${c}</text>`), `legend names ${c}`);
+  for (const c of ['license-required', 'permitted', 'prohibited', 'silent'])
+    t.regex(perPurpose, new RegExp(`<text[^>]*>${c}</text>`), `legend names ${c}`);
   t.regex(perPurpose, /<title>ai-input · license-required: 5<\/title>/);
   t.regex(heldRefunded, /<title>2026-11-02 · refunded: 3<\/title>/);
   t.regex(heldRefunded, /<title>2026-11-04 · held: 2<\/title>/);
@@ -118,7 +168,10 @@ test('a hostile origin or purpose is shown as text, never as markup', (t) => {
   t.true(html.includes('it&#39;s &lt;i&gt;'));
   const names = new Set(startTags(html).map((tag) => tag.name));
   for (const bad of ['script', 'img', 'b', 'i']) t.false(names.has(bad), `no <${bad}> element`);
-  t.false(startTags(html).some((tag) => /\bon[a-z]+\s*=/i.test(tag.attrs)), 'no event handler attribute');
+  t.false(
+    startTags(html).some((tag) => /\bon[a-z]+\s*=/i.test(tag.attrs)),
+    'no event handler attribute',
+  );
   t.notThrows(() => assertBalanced(html));
 });
 
@@ -126,11 +179,28 @@ test('no network resources: no src/href, no @import, no url(, no script; a CSP f
   for (const html of [render(DAILY), render([])]) {
     const tags = startTags(html);
     const names = new Set(tags.map((tag) => tag.name));
-    for (const el of ['script', 'link', 'img', 'iframe', 'object', 'embed', 'image', 'use', 'video', 'audio', 'source', 'base', 'form']) {
+    for (const el of [
+      'script',
+      'link',
+      'img',
+      'iframe',
+      'object',
+      'embed',
+      'image',
+      'use',
+      'video',
+      'audio',
+      'source',
+      'base',
+      'form',
+    ]) {
       t.false(names.has(el), `no <${el}>`);
     }
     for (const tag of tags) {
-      t.false(/\b(?:src|srcset|href|xlink:href|action|formaction|poster|background|ping)\s*=/i.test(tag.attrs), `<${tag.name}${tag.attrs}> loads nothing`);
+      t.false(
+        /\b(?:src|srcset|href|xlink:href|action|formaction|poster|background|ping)\s*=/i.test(tag.attrs),
+        `<${tag.name}${tag.attrs}> loads nothing`,
+      );
       t.false(/https?:/i.test(tag.attrs), `<${tag.name}${tag.attrs}> names no URL`);
     }
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!).join('\n');
@@ -161,22 +231,49 @@ test('the page is well formed and names its range and generation time', (t) => {
   t.notThrows(() => assertBalanced(html));
   t.regex(html, /2026-11-01 to 2026-11-05 \(UTC days of delivery, both ends included\)/);
   t.regex(html, /<time datetime="2026-11-06T08:00:00.000Z">2026-11-06T08:00:00.000Z<\/time>/);
-  t.regex(renderComplianceReport({ generatedAt: 'x', range: { from: '2026-11-01' }, daily: DAILY }), /<title>Compliance report — from 2026-11-01<\/title>/);
-  t.regex(renderComplianceReport({ generatedAt: 'x', range: {}, daily: DAILY }), /<title>Compliance report — all days<\/title>/);
+  t.regex(
+    renderComplianceReport({ generatedAt: 'x', range: { from: '2026-11-01' }, daily: DAILY }),
+    /<title>Compliance report — from 2026-11-01<\/title>/,
+  );
+  t.regex(
+    renderComplianceReport({ generatedAt: 'x', range: {}, daily: DAILY }),
+    /<title>Compliance report — all days<\/title>/,
+  );
   t.is(render(DAILY), render([...DAILY].reverse()), 'pure: the order of the aggregates does not matter');
 });
 
 test('svgBarChart: stacked bars sum, grouped bars sit side by side, and an all-zero chart says so', (t) => {
-  const stacked = svgBarChart({ title: 'T', categories: ['a', 'b'], series: [{ name: 's1', values: [1, 2] }, { name: 's2', values: [3, 0] }] });
+  const stacked = svgBarChart({
+    title: 'T',
+    categories: ['a', 'b'],
+    series: [
+      { name: 's1', values: [1, 2] },
+      { name: 's2', values: [3, 0] },
+    ],
+  });
   t.is((stacked.match(/<rect x/g) ?? []).length, 3 + 2, 'three bars with a value, two legend swatches');
   t.regex(stacked, /<text x="50" y="[\d.]+" text-anchor="end">4<\/text>/, 'the axis reaches the tallest stack (1 + 3)');
-  const grouped = svgBarChart({ title: 'T', layout: 'grouped', categories: ['a'], series: [{ name: 's1', values: [2] }, { name: 's2', values: [2] }] });
-  const xs = [...grouped.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"[^>]*><title>/g)].map((m) => m.slice(1).map(Number));
+  const grouped = svgBarChart({
+    title: 'T',
+    layout: 'grouped',
+    categories: ['a'],
+    series: [
+      { name: 's1', values: [2] },
+      { name: 's2', values: [2] },
+    ],
+  });
+  const xs = [...grouped.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"[^>]*><title>/g)].map((m) =>
+    m.slice(1).map(Number),
+  );
   t.is(xs.length, 2);
   t.is(xs[0]![1], xs[1]![1], 'equal values, equal heights');
   t.true(xs[1]![0]! >= xs[0]![0]! + xs[0]![2]! - 0.01, 'side by side, not overlapping');
   t.regex(svgBarChart({ title: 'T', categories: ['a'], series: [{ name: 's', values: [0] }] }), />no data</);
-  const many = svgBarChart({ title: 'T', categories: Array.from({ length: 120 }, (_, i) => `2026-01-${String(i).padStart(3, '0')}`), series: [{ name: 's', values: Array(120).fill(1) }] });
+  const many = svgBarChart({
+    title: 'T',
+    categories: Array.from({ length: 120 }, (_, i) => `2026-01-${String(i).padStart(3, '0')}`),
+    series: [{ name: 's', values: Array(120).fill(1) }],
+  });
   const labels = (many.match(/>2026-01-\d{3}<\/text>/g) ?? []).length;
   t.true(labels > 5 && labels < 20, `crowded labels are thinned (${labels} of 120 shown)`);
 });

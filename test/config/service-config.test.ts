@@ -13,7 +13,10 @@ test('the devnet is wanted only in development without RPC_URL, and never forced
   t.is(loadConfig({ RPC_URL: RPC }).devnet, 'off');
   t.is(loadConfig({ NODE_ENV: 'production' }).devnet, 'off');
   t.is(loadConfig({ DEVNET: 'off' }).devnet, 'off');
-  t.throws(() => loadConfig({ NODE_ENV: 'production', DEVNET: 'auto' }), { instanceOf: ConfigError, message: /DEVNET/ });
+  t.throws(() => loadConfig({ NODE_ENV: 'production', DEVNET: 'auto' }), {
+    instanceOf: ConfigError,
+    message: /DEVNET/,
+  });
   t.throws(() => loadConfig({ RPC_URL: RPC, DEVNET: 'auto' }), { instanceOf: ConfigError, message: /DEVNET/ });
 });
 
@@ -22,12 +25,24 @@ test('operator tools load a configuration without a chain; a service needs RPC_U
   t.is(off.rpcUrl, undefined);
   t.throws(() => serviceConfig(off), { instanceOf: ConfigError, message: /RPC_URL/ });
   t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC })), { instanceOf: ConfigError, message: /PAY_TO/ });
-  t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO })), { instanceOf: ConfigError, message: /RELAYER_PRIVATE_KEY/ });
-  t.is(serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO, SETTLEMENT: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9' })).rpcUrl, RPC);
+  t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO })), {
+    instanceOf: ConfigError,
+    message: /RELAYER_PRIVATE_KEY/,
+  });
+  t.is(
+    serviceConfig(
+      loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO, SETTLEMENT: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9' }),
+    ).rpcUrl,
+    RPC,
+  );
 });
 
 test('the devnet fills only what the environment leaves out', (t) => {
-  const devnet = { rpcUrl: 'http://127.0.0.1:9999', payTo: `0x${'33'.repeat(20)}` as const, relayerPrivateKey: RELAYER };
+  const devnet = {
+    rpcUrl: 'http://127.0.0.1:9999',
+    payTo: `0x${'33'.repeat(20)}` as const,
+    relayerPrivateKey: RELAYER,
+  };
   const filled = serviceConfig(loadConfig({}), devnet);
   t.is(filled.rpcUrl, devnet.rpcUrl);
   t.is(filled.payTo, devnet.payTo);

@@ -12,7 +12,10 @@ import { loadCheckpointKey } from '../../src/crypto/checkpoint-key.js';
 
 const key = new Uint8Array(32).map((_, i) => i + 1);
 const otherKey = new Uint8Array(32).fill(9);
-const authorization = JSON.stringify({ x402Version: 2, payload: { signature: '0x' + 'ab'.repeat(65), authorization: { nonce: '0x6163717075627631' + '00'.repeat(24) } } });
+const authorization = JSON.stringify({
+  x402Version: 2,
+  payload: { signature: '0x' + 'ab'.repeat(65), authorization: { nonce: '0x6163717075627631' + '00'.repeat(24) } },
+});
 const aad = new TextEncoder().encode(checkpointAad('a'.repeat(64)));
 
 test('round trip; the sealed form is the codec shape and holds no plaintext', async (t) => {
@@ -37,25 +40,32 @@ test('every seal uses a fresh IV', async (t) => {
 test('wrong key, wrong or missing aad, altered ciphertext/tag/iv all fail with SealOpenFailed', async (t) => {
   const box = await seal(key, new TextEncoder().encode(authorization), aad);
   await t.throwsAsync(() => open(otherKey, box, aad), { instanceOf: SealOpenFailed });
-  await t.throwsAsync(() => open(key, box, new TextEncoder().encode(checkpointAad('b'.repeat(64)))), { instanceOf: SealOpenFailed });
+  await t.throwsAsync(() => open(key, box, new TextEncoder().encode(checkpointAad('b'.repeat(64)))), {
+    instanceOf: SealOpenFailed,
+  });
   await t.throwsAsync(() => open(key, box), { instanceOf: SealOpenFailed });
   const ct = fromBase64url(box.ciphertext);
-  for (const index of [0, ct.length - 1]) { // first ciphertext byte, last tag byte
+  for (const index of [0, ct.length - 1]) {
+    // first ciphertext byte, last tag byte
     const tampered = Uint8Array.from(ct);
     tampered[index] = tampered[index]! ^ 0x01;
-    await t.throwsAsync(() => open(key, { ...box, ciphertext: toBase64url(tampered) }, aad), { instanceOf: SealOpenFailed });
+    await t.throwsAsync(() => open(key, { ...box, ciphertext: toBase64url(tampered) }, aad), {
+      instanceOf: SealOpenFailed,
+    });
   }
   const iv = fromBase64url(box.iv);
   iv[0] = iv[0]! ^ 0x80;
   await t.throwsAsync(() => open(key, { ...box, iv: toBase64url(iv) }, aad), { instanceOf: SealOpenFailed });
-  await t.throwsAsync(() => open(key, { ...box, ciphertext: box.ciphertext.slice(0, 10) }, aad), { instanceOf: SealOpenFailed });
+  await t.throwsAsync(() => open(key, { ...box, ciphertext: box.ciphertext.slice(0, 10) }, aad), {
+    instanceOf: SealOpenFailed,
+  });
 });
 
 test('keys must be 32 bytes', async (t) => {
   await t.throwsAsync(() => seal(new Uint8Array(16), new Uint8Array(1)), { instanceOf: RangeError });
 });
 
-test('a legacy compact value (the money path\'s sync seal) converts and opens with WebCrypto', async (t) => {
+test("a legacy compact value (the money path's sync seal) converts and opens with WebCrypto", async (t) => {
   const compact = sealCompact(key, authorization);
   t.is(openCompact(key, compact), authorization);
   t.is(await openText(key, sealedBoxOfCompact(compact), 'payment-checkpoint-v1'), authorization);
@@ -64,7 +74,8 @@ test('a legacy compact value (the money path\'s sync seal) converts and opens wi
 
 test('base64url round trip over every byte value and odd lengths', (t) => {
   const all = Uint8Array.from({ length: 256 }, (_, i) => i);
-  for (const n of [0, 1, 2, 3, 255, 256]) t.deepEqual(fromBase64url(toBase64url(all.subarray(0, n))), all.subarray(0, n));
+  for (const n of [0, 1, 2, 3, 255, 256])
+    t.deepEqual(fromBase64url(toBase64url(all.subarray(0, n))), all.subarray(0, n));
   t.false(toBase64url(all).includes('='));
   t.throws(() => fromBase64url('a+b/'));
 });

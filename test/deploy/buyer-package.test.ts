@@ -46,35 +46,78 @@ export const make = () => createBuyer({ baseUrl: 'https://x', account: undefined
 let w: MoneyWorld;
 let work = '';
 let project = '';
-test.before(async () => { work = await mkdtemp(path.join(tmpdir(), 'rights-buyer-pkg-')); project = path.join(work, 'consumer'); });
-test.after.always(async () => { await w?.close(); await rm(work, { recursive: true, force: true }); });
+test.before(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'rights-buyer-pkg-'));
+  project = path.join(work, 'consumer');
+});
+test.after.always(async () => {
+  await w?.close();
+  await rm(work, { recursive: true, force: true });
+});
 
 test.serial('npm pack builds dist/ and packs the buyer with its declarations', async (t) => {
   const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, maxBuffer: 1 << 24 });
   const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'));
   t.truthy(tarball, packed.stdout);
   const { stdout } = await run('tar', ['-tzf', path.join(work, tarball!)]);
-  for (const f of ['package/dist/src/buyer/index.js', 'package/dist/src/buyer/index.d.ts', 'package/dist/src/buyer/node/index.js', 'package/dist/src/buyer/node/index.d.ts']) t.true(stdout.includes(f), f);
+  for (const f of [
+    'package/dist/src/buyer/index.js',
+    'package/dist/src/buyer/index.d.ts',
+    'package/dist/src/buyer/node/index.js',
+    'package/dist/src/buyer/node/index.d.ts',
+  ])
+    t.true(stdout.includes(f), f);
   t.false(stdout.includes('package/test/'), 'tests are not shipped');
 });
 
 test.serial('the tarball installs into a fresh project', async (t) => {
   const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'));
   await run('mkdir', [project]);
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', path.join(work, tarball!)], { cwd: project, maxBuffer: 1 << 24 });
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', path.join(work, tarball!)],
+    { cwd: project, maxBuffer: 1 << 24 },
+  );
   t.truthy((await readdir(path.join(project, 'node_modules/rights-preflight/dist'))).length);
 });
 
 test.serial('a TypeScript file of the project type-checks against the shipped declarations', async (t) => {
   await writeFile(path.join(project, 'types.ts'), CONSUMER_TS);
-  await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: [], skipLibCheck: true }, files: ['types.ts'] }));
+  await writeFile(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2023', 'dom'],
+        types: [],
+        skipLibCheck: true,
+      },
+      files: ['types.ts'],
+    }),
+  );
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  const typed = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(() => ({ code: 0, stdout: '' }), (e: { code: number; stdout: string }) => e);
+  const typed = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(
+    () => ({ code: 0, stdout: '' }),
+    (e: { code: number; stdout: string }) => e,
+  );
   t.is(typed.code, 0, typed.stdout);
   // The check can fail: a wrong use of the buyer's types is an error.
-  await writeFile(path.join(project, 'types.ts'), `${CONSUMER_TS}\nexport const wrong: BuyResult = { status: 'bought' };\n`);
-  const wrong = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(() => ({ code: 0, stdout: '' }), (e: { code: number; stdout: string }) => e);
+  await writeFile(
+    path.join(project, 'types.ts'),
+    `${CONSUMER_TS}\nexport const wrong: BuyResult = { status: 'bought' };\n`,
+  );
+  const wrong = await run(process.execPath, [tsc, '-p', '.'], { cwd: project }).then(
+    () => ({ code: 0, stdout: '' }),
+    (e: { code: number; stdout: string }) => e,
+  );
   t.not(wrong.code, 0);
 });
 
@@ -87,8 +130,14 @@ test.serial('a plain Node script of the project buys and verifies a report with 
   const { stdout } = await run(process.execPath, ['buy.mjs'], {
     cwd: project,
     env: {
-      PATH: process.env.PATH, SERVICE_URL: service.url, BUYER_KEY: buyer.privateKey, RESOURCE: DECLARED,
-      PIN_NETWORK: w.devnet.network, PIN_ASSET: w.devnet.usdc, PIN_RECIPIENT: w.devnet.payTo, PIN_KEY: service.evidenceKey.public_key,
+      PATH: process.env.PATH,
+      SERVICE_URL: service.url,
+      BUYER_KEY: buyer.privateKey,
+      RESOURCE: DECLARED,
+      PIN_NETWORK: w.devnet.network,
+      PIN_ASSET: w.devnet.usdc,
+      PIN_RECIPIENT: w.devnet.payTo,
+      PIN_KEY: service.evidenceKey.public_key,
     },
   });
   const result = JSON.parse(stdout.trim().split('\n').pop()!);

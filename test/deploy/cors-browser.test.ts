@@ -17,15 +17,29 @@ import { DECLARED, moneyWorld, type MoneyWorld } from '../support/money-env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface PageServer { origin: string; result: Promise<any>; close(): Promise<void> }
+interface PageServer {
+  origin: string;
+  result: Promise<any>;
+  close(): Promise<void>;
+}
 
 async function pageServer(html: () => string, script: string): Promise<PageServer> {
   let deliver!: (v: unknown) => void;
-  const result = new Promise<any>((resolve) => { deliver = resolve; });
+  const result = new Promise<any>((resolve) => {
+    deliver = resolve;
+  });
   const server = http.createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/result') {
       let body = '';
-      req.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => { res.end('ok'); deliver(JSON.parse(body)); });
+      req
+        .setEncoding('utf8')
+        .on('data', (c: string) => {
+          body += c;
+        })
+        .on('end', () => {
+          res.end('ok');
+          deliver(JSON.parse(body));
+        });
     } else if (req.url === '/buyer.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html' }).end(html());
     else res.writeHead(404).end();
@@ -34,26 +48,43 @@ async function pageServer(html: () => string, script: string): Promise<PageServe
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     result,
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
 let w: MoneyWorld;
-test.after.always(async () => { await w?.close(); });
+test.after.always(async () => {
+  await w?.close();
+});
 
 test('a page on another origin buys and verifies a report with the bundled buyer in headless Chromium', async (t) => {
   const chromium = findChromium();
   if ('missing' in chromium) {
     if (process.env.CI === 'true') t.fail(`Chromium is required under CI: ${chromium.missing}`);
-    else { t.log(`skipped: ${chromium.missing}`); t.pass(); }
+    else {
+      t.log(`skipped: ${chromium.missing}`);
+      t.pass();
+    }
     return;
   }
   const bundle = await build({
     entryPoints: [path.join(ROOT, 'test/deploy/support/browser-buyer-entry.ts')],
-    bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent',
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
   });
   let config = '';
-  const page = await pageServer(() => `<!doctype html><html><body><script type="application/json" id="config">${config}</script><script type="module" src="/buyer.js"></script></body></html>`, bundle.outputFiles[0]!.text);
+  const page = await pageServer(
+    () =>
+      `<!doctype html><html><body><script type="application/json" id="config">${config}</script><script type="module" src="/buyer.js"></script></body></html>`,
+    bundle.outputFiles[0]!.text,
+  );
   t.teardown(page.close);
 
   w = await moneyWorld();
@@ -62,17 +93,34 @@ test('a page on another origin buys and verifies a report with the bundled buyer
   const buyerKey = w.devnet.buyers[3]!;
   const before = await w.devnet.balanceOf(buyerKey.address);
   config = JSON.stringify({
-    serviceUrl: service.url, privateKey: buyerKey.privateKey, resource: DECLARED,
-    pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey: service.evidenceKey },
+    serviceUrl: service.url,
+    privateKey: buyerKey.privateKey,
+    resource: DECLARED,
+    pins: {
+      network: w.devnet.network,
+      asset: w.devnet.usdc,
+      recipient: w.devnet.payTo,
+      evidenceKey: service.evidenceKey,
+    },
   });
 
   const profile = await mkdtemp(path.join(tmpdir(), 'chromium-cors-'));
-  const browser = spawn(chromium.path, [...FLAGS, `--user-data-dir=${profile}`, `${page.origin}/`], { stdio: 'ignore', detached: true });
+  const browser = spawn(chromium.path, [...FLAGS, `--user-data-dir=${profile}`, `${page.origin}/`], {
+    stdio: 'ignore',
+    detached: true,
+  });
   t.teardown(async () => {
-    try { process.kill(-browser.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-browser.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
-  const outcome = await Promise.race([page.result, new Promise((_, reject) => setTimeout(() => reject(new Error('the page did not report within 90 s')), 90_000))]) as any;
+  const outcome = (await Promise.race([
+    page.result,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('the page did not report within 90 s')), 90_000)),
+  ])) as any;
 
   t.true(outcome.ok, outcome.error);
   t.is(outcome.result.origin, page.origin);
@@ -89,14 +137,43 @@ test('CORS answers only the configured origins, allows the buyer headers and exp
   const Router = (await import('@koa/router')).default;
   const { Writable } = await import('node:stream');
   const router = new Router();
-  router.get('/paid', (ctx) => { ctx.status = 402; ctx.set('PAYMENT-REQUIRED', 'e30='); ctx.body = {}; });
-  const app = createApp({ log: createLogger('silent', new Writable({ write(_c, _e, cb) { cb(); } })), ready: async () => true, routers: [router], outer: [browserCors(['http://app.example:8080'])!] });
+  router.get('/paid', (ctx) => {
+    ctx.status = 402;
+    ctx.set('PAYMENT-REQUIRED', 'e30=');
+    ctx.body = {};
+  });
+  const app = createApp({
+    log: createLogger(
+      'silent',
+      new Writable({
+        write(_c, _e, cb) {
+          cb();
+        },
+      }),
+    ),
+    ready: async () => true,
+    routers: [router],
+    outer: [browserCors(['http://app.example:8080'])!],
+  });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
+  t.teardown(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  );
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const pre = await fetch(`${url}/paid`, { method: 'OPTIONS', headers: { Origin: 'http://app.example:8080', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-service-claim,payment-signature' } });
+  const pre = await fetch(`${url}/paid`, {
+    method: 'OPTIONS',
+    headers: {
+      Origin: 'http://app.example:8080',
+      'Access-Control-Request-Method': 'GET',
+      'Access-Control-Request-Headers': 'x-service-claim,payment-signature',
+    },
+  });
   t.is(pre.status, 204);
   t.is(pre.headers.get('access-control-allow-origin'), 'http://app.example:8080');
   const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');

@@ -12,17 +12,36 @@ import { startServiceCommand } from '../support/service-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface Block { rpcUrl: string; chainId: string; usdc: string; payTo: string; buyers: { address: string; key: string }[] }
+interface Block {
+  rpcUrl: string;
+  chainId: string;
+  usdc: string;
+  payTo: string;
+  buyers: { address: string; key: string }[];
+}
 
 function parseBlock(text: string): Block | undefined {
   if (!/─{78}\nDEVELOPMENT CHAIN[\s\S]*─{78}/.test(text)) return undefined;
   const field = (name: string) => new RegExp(`^  ${name}\\s+(\\S+)`, 'm').exec(text)?.[1];
-  const buyers = [...text.matchAll(/^ {4}(0x[0-9a-fA-F]{40}) {2}(0x[0-9a-f]{64})$/gm)].map((m) => ({ address: m[1]!, key: m[2]! }));
-  return { rpcUrl: field('RPC_URL')!, chainId: field('chain id')!, usdc: field('USDC')!, payTo: field('PAY_TO')!, buyers };
+  const buyers = [...text.matchAll(/^ {4}(0x[0-9a-fA-F]{40}) {2}(0x[0-9a-f]{64})$/gm)].map((m) => ({
+    address: m[1]!,
+    key: m[2]!,
+  }));
+  return {
+    rpcUrl: field('RPC_URL')!,
+    chainId: field('chain id')!,
+    usdc: field('USDC')!,
+    payTo: field('PAY_TO')!,
+    buyers,
+  };
 }
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as { result: string }).result;
 }
 
@@ -36,11 +55,25 @@ async function checkBlock(t: import('ava').ExecutionContext, block: Block) {
 }
 
 test('npm run devnet prints the development chain block, and it is true', async (t) => {
-  const child = spawn('npm', ['run', '--silent', 'devnet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  t.teardown(() => { try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* gone */ } });
+  const child = spawn('npm', ['run', '--silent', 'devnet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  t.teardown(() => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
   for (let i = 0; i < 600 && !out.includes('devnet ready'); i++) await new Promise((r) => setTimeout(r, 100));
   const block = parseBlock(out);
   if (!block) return t.fail(out);
@@ -51,13 +84,21 @@ test('npm run devnet prints the development chain block, and it is true', async 
 test('npm start in development prints the block; the service is paid to its PAY_TO in its USDC', async (t) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-devstart-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0', METRICS_LISTEN: 'off' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    METRICS_LISTEN: 'off',
+  };
   const s = await startServiceCommand('npm', env);
   t.teardown(s.kill);
   const block = parseBlock(s.output());
   if (!block) return t.fail(s.output());
   await checkBlock(t, block);
-  const caps = (await (await fetch(`${s.url}/v1/capabilities`)).json()) as { payment: { asset: string; pay_to: string } };
+  const caps = (await (await fetch(`${s.url}/v1/capabilities`)).json()) as {
+    payment: { asset: string; pay_to: string };
+  };
   t.is(caps.payment.asset.toLowerCase(), block.usdc.toLowerCase());
   t.is(caps.payment.pay_to.toLowerCase(), block.payTo.toLowerCase());
   process.kill(s.nodePid, 'SIGTERM');

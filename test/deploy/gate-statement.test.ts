@@ -7,20 +7,36 @@ import { gateHeaders, newKey } from '../surfaces/support/gate-buyer.js';
 // wrong proof) carry it in details.statement, and the served OpenAPI's SiwxProof schema has it as const.
 
 let w: SurfacesWorld;
-test.before(async () => { w = await surfacesWorld(); });
-test.after.always(async () => { await w?.close(); });
+test.before(async () => {
+  w = await surfacesWorld();
+});
+test.after.always(async () => {
+  await w?.close();
+});
 
 test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement; OpenAPI SiwxProof.statement is that const', async (t) => {
   const gate = `${w.url}/v1/rights/ingestion-gate`;
   const body = { resources: [ARTICLE(1)], purpose: 'rag-ingestion', max_total_micro: '60000' };
-  const headers = await gateHeaders({ url: w.url, body, key: newKey(), payerKey: w.devnet.buyers[0]!.privateKey, coveredOrigins: w.origins.origins });
+  const headers = await gateHeaders({
+    url: w.url,
+    body,
+    key: newKey(),
+    payerKey: w.devnet.buyers[0]!.privateKey,
+    coveredOrigins: w.origins.origins,
+  });
   const { 'sign-in-with-x': proof, ...noProof } = headers;
   const missing = await post(gate, body, noProof);
   t.is(missing.status, 428);
   t.is(missing.body.error.code, 'SIWX_REQUIRED');
   t.is(missing.body.error.details.statement, SIWX_STATEMENT);
   // The proof of another request (another key): nonce_mismatch, 401.
-  const other = await gateHeaders({ url: w.url, body, key: newKey(), payerKey: w.devnet.buyers[0]!.privateKey, coveredOrigins: w.origins.origins });
+  const other = await gateHeaders({
+    url: w.url,
+    body,
+    key: newKey(),
+    payerKey: w.devnet.buyers[0]!.privateKey,
+    coveredOrigins: w.origins.origins,
+  });
   const wrong = await post(gate, body, { ...headers, 'sign-in-with-x': other['sign-in-with-x']! });
   t.is(wrong.status, 401);
   t.is(wrong.body.error.details.reason, 'nonce_mismatch');

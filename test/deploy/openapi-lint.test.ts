@@ -21,10 +21,19 @@ async function lint(doc: unknown): Promise<{ errors: number; output: string }> {
   try {
     const file = path.join(dir, 'openapi.json');
     await writeFile(file, JSON.stringify(doc));
-    const r = await run(process.execPath, [REDOCLY, 'lint', '--extends', 'recommended', '--format', 'json', file], { cwd: dir, maxBuffer: 1 << 24, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } })
-      .catch((e: { stdout: string; stderr: string }) => e);
-    const report = JSON.parse(r.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
-    const output = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`).join('\n');
+    const r = await run(process.execPath, [REDOCLY, 'lint', '--extends', 'recommended', '--format', 'json', file], {
+      cwd: dir,
+      maxBuffer: 1 << 24,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((e: { stdout: string; stderr: string }) => e);
+    const report = JSON.parse(r.stdout) as {
+      totals: { errors: number };
+      problems: { ruleId: string; severity: string; message: string }[];
+    };
+    const output = report.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId}: ${p.message}`)
+      .join('\n');
     return { errors: report.totals.errors, output };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -32,7 +41,9 @@ async function lint(doc: unknown): Promise<{ errors: number; output: string }> {
 }
 
 const doc = buildOpenApi({ version: '0.1.0', serverUrl: 'http://127.0.0.1:8402' }) as any;
-const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) => Object.entries(item).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
+const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
+  Object.entries(item).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })),
+);
 
 test('redocly lint --extends recommended: 0 errors', async (t) => {
   const { errors, output } = await lint(doc);
@@ -54,15 +65,25 @@ test('every operation has a unique operationId, a declared tag and security; bod
     t.regex(op.operationId ?? '', /^[a-z][A-Za-z]+$/, key);
     t.true(op.tags?.length === 1 && tags.has(op.tags[0]), key);
     t.true(Array.isArray(op.security), key);
-    for (const requirement of op.security) for (const scheme of Object.keys(requirement)) t.truthy(doc.components.securitySchemes[scheme], `${key}: ${scheme}`);
-    if (op.requestBody) { t.truthy(op.responses[413], key); t.truthy(op.responses[415], key); }
+    for (const requirement of op.security)
+      for (const scheme of Object.keys(requirement))
+        t.truthy(doc.components.securitySchemes[scheme], `${key}: ${scheme}`);
+    if (op.requestBody) {
+      t.truthy(op.responses[413], key);
+      t.truthy(op.responses[415], key);
+    }
     if (key.includes(' /v1/')) t.truthy(op.responses[429], key);
   }
-  t.deepEqual(doc.paths['/v1/rights/reports/{id}'].get.security, [{ ServiceClaim: [] }, { ServiceClaim: [], PaymentSignature: [] }]);
+  t.deepEqual(doc.paths['/v1/rights/reports/{id}'].get.security, [
+    { ServiceClaim: [] },
+    { ServiceClaim: [], PaymentSignature: [] },
+  ]);
   t.is(doc.components.securitySchemes.PaymentSignature.name, 'PAYMENT-SIGNATURE');
   t.true(doc.components.securitySchemes.SignInWithX.description.includes(SIWX_STATEMENT));
 });
 
 test('an operation missing from the table is refused, not served anonymously', (t) => {
-  t.throws(() => withOperations({ paths: { '/v1/new': { get: { responses: {} } } }, components: {} }), { message: /GET \/v1\/new/ });
+  t.throws(() => withOperations({ paths: { '/v1/new': { get: { responses: {} } } }, components: {} }), {
+    message: /GET \/v1\/new/,
+  });
 });

@@ -12,21 +12,41 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 // /readyz: 503 while starting, ready once started, 503 when a dependency stops answering and again
 // ready when it is back, and 503 from the moment draining begins.
 
-const quiet = () => createLogger('silent', new Writable({ write(_c, _e, cb) { cb(); } }));
+const quiet = () =>
+  createLogger(
+    'silent',
+    new Writable({
+      write(_c, _e, cb) {
+        cb();
+      },
+    }),
+  );
 
 async function serve(app: ReturnType<typeof createApp>) {
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 test('readiness states: starting 503, ready 200, a failing or silent probe 503, draining 503', async (t) => {
   let storeUp = true;
   let silent = false;
-  const readiness = createReadiness([
-    async () => { if (!storeUp) throw new Error('store down'); },
-    () => (silent ? new Promise(() => {}) : Promise.resolve()),
-  ], 200);
+  const readiness = createReadiness(
+    [
+      async () => {
+        if (!storeUp) throw new Error('store down');
+      },
+      () => (silent ? new Promise(() => {}) : Promise.resolve()),
+    ],
+    200,
+  );
   const s = await serve(createApp({ log: quiet(), ready: () => readiness.ready(), routers: [] }));
   t.teardown(s.close);
   const status = async () => (await fetch(`${s.url}/readyz`)).status;
@@ -44,7 +64,7 @@ test('readiness states: starting 503, ready 200, a failing or silent probe 503, 
   t.is(await status(), 503, 'draining');
   readiness.markReady();
   t.is(await status(), 503, 'draining is final');
-  t.is((await (await fetch(`${s.url}/healthz`)).json() as { status: string }).status, 'ok', 'liveness unaffected');
+  t.is(((await (await fetch(`${s.url}/healthz`)).json()) as { status: string }).status, 'ok', 'liveness unaffected');
 });
 
 test('the real service: /readyz goes 503 while the chain RPC does not answer, and back to 200', async (t) => {
@@ -66,7 +86,10 @@ test('the real service on PostgreSQL: /readyz goes 503 while the database does n
   const pgUrl = process.env.PG_TEST_URL;
   if (!pgUrl) {
     if (process.env.CI === 'true') t.fail('PG_TEST_URL is not set; CI must have PostgreSQL');
-    else { t.log('skipped: PG_TEST_URL is not set (PostgreSQL test database)'); t.pass(); }
+    else {
+      t.log('skipped: PG_TEST_URL is not set (PostgreSQL test database)');
+      t.pass();
+    }
     return;
   }
   const db = new URL(pgUrl);
@@ -86,7 +109,10 @@ test('the real service on PostgreSQL: /readyz goes 503 while the database does n
   t.is(await status(), 503);
   relay.restore();
   let back = 503;
-  for (let i = 0; i < 40 && back !== 200; i++) { back = await status(); if (back !== 200) await new Promise((r) => setTimeout(r, 250)); }
+  for (let i = 0; i < 40 && back !== 200; i++) {
+    back = await status();
+    if (back !== 200) await new Promise((r) => setTimeout(r, 250));
+  }
   t.is(back, 200, 'ready again once the database answers');
 });
 
@@ -94,5 +120,10 @@ test('chainAnswers refuses an endpoint that is not JSON-RPC (the probe can fail)
   const s = await serve(createApp({ log: quiet(), ready: async () => true, routers: [] }));
   t.teardown(s.close);
   // Rejects (with an Error, or a DOMException when a loaded machine hits the timeout first).
-  t.false(await chainAnswers(`${s.url}/healthz`)().then(() => true, () => false));
+  t.false(
+    await chainAnswers(`${s.url}/healthz`)().then(
+      () => true,
+      () => false,
+    ),
+  );
 });

@@ -13,27 +13,55 @@ import { startServiceCommand } from '../support/service-command.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let parts: LocalWorldParts;
-test.before(async () => { parts = await startLocalParts(publisherSite(), 'rights-signals-'); });
-test.after.always(async () => { await parts?.closeAll(); });
+test.before(async () => {
+  parts = await startLocalParts(publisherSite(), 'rights-signals-');
+});
+test.after.always(async () => {
+  await parts?.closeAll();
+});
 
 const start = (how: 'node' | 'npm') =>
-  startServiceCommand(how, { ...process.env, ...localServiceEnv({ ...parts, logLevel: 'info' }), METRICS_LISTEN: 'off', SHUTDOWN_GRACE_MS: '8000' });
+  startServiceCommand(how, {
+    ...process.env,
+    ...localServiceEnv({ ...parts, logLevel: 'info' }),
+    METRICS_LISTEN: 'off',
+    SHUTDOWN_GRACE_MS: '8000',
+  });
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
-async function drainsAndExits(t: import('ava').ExecutionContext, how: 'node' | 'npm', target: 'node' | 'npm' | 'group') {
+async function drainsAndExits(
+  t: import('ava').ExecutionContext,
+  how: 'node' | 'npm',
+  target: 'node' | 'npm' | 'group',
+) {
   const s = await start(how);
   t.teardown(s.kill);
   if (how === 'npm') t.not(s.nodePid, s.child.pid, 'npm runs node as its child');
   const { port } = new URL(s.url);
-  const body = JSON.stringify({ resource: 'https://pub.example/a', purpose: 'ai-input', xml: rslDocument({ url: '/', permits: ['ai-input'] }) });
+  const body = JSON.stringify({
+    resource: 'https://pub.example/a',
+    purpose: 'ai-input',
+    xml: rslDocument({ url: '/', permits: ['ai-input'] }),
+  });
 
   // A request in flight: headers and the first bytes of the body sent, the rest withheld.
   const socket = net.connect(Number(port), '127.0.0.1');
   let received = '';
-  socket.setEncoding('utf8').on('data', (d: string) => { received += d; });
+  socket.setEncoding('utf8').on('data', (d: string) => {
+    received += d;
+  });
   const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(`POST /v1/rights/inspect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
+  socket.write(
+    `POST /v1/rights/inspect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+  );
   await sleep(300);
 
   if (target === 'node') process.kill(s.nodePid, 'SIGTERM');
@@ -59,5 +87,9 @@ async function drainsAndExits(t: import('ava').ExecutionContext, how: 'node' | '
 }
 
 test.serial('SIGTERM to node: drain, finish the request in flight, exit 0', (t) => drainsAndExits(t, 'node', 'node'));
-test.serial('SIGTERM to `npm start`: npm passes it to node, which drains and exits 0; npm exits 0', (t) => drainsAndExits(t, 'npm', 'npm'));
-test.serial('SIGTERM to the process group of `npm start`: one drain despite the second signal, exit 0', (t) => drainsAndExits(t, 'npm', 'group'));
+test.serial('SIGTERM to `npm start`: npm passes it to node, which drains and exits 0; npm exits 0', (t) =>
+  drainsAndExits(t, 'npm', 'npm'),
+);
+test.serial('SIGTERM to the process group of `npm start`: one drain despite the second signal, exit 0', (t) =>
+  drainsAndExits(t, 'npm', 'group'),
+);

@@ -27,23 +27,47 @@ const PAYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const;
 test('a reader recomputes each digest from the JCS text the document prints', (t) => {
   t.is(sha(line('descriptor JCS')), line('input_sha256'));
   t.is(sha(KEY), line('key_sha256'));
-  t.is(sha(canonicalJson({ sku: 'rights.ingestion-gate.v1', key_sha256: line('key_sha256'), input_sha256: line('input_sha256') })), line('purchase_id'));
+  t.is(
+    sha(
+      canonicalJson({
+        sku: 'rights.ingestion-gate.v1',
+        key_sha256: line('key_sha256'),
+        input_sha256: line('input_sha256'),
+      }),
+    ),
+    line('purchase_id'),
+  );
   t.is(`0x6163717075627631${sha(line('nonce JCS')).slice(0, 48)}`, line('bound nonce'));
 });
 
 test('the service computes the same values from the example request', (t) => {
-  const g = gateInput({ resources: ['https://pub.example/articles/one', 'https://pub.example/articles/one'], purpose: 'rag-ingestion' });
+  const g = gateInput({
+    resources: ['https://pub.example/articles/one', 'https://pub.example/articles/one'],
+    purpose: 'rag-ingestion',
+  });
   t.is(canonicalJson(g.descriptor), line('descriptor JCS'));
   t.is(g.input_sha256, line('input_sha256'));
   t.is(purchaseId({ sku: g.sku, key_sha256: sha(KEY), input_sha256: g.input_sha256 }), line('purchase_id'));
   t.is(boundNonce({ resource: GATE_URL, key: KEY, input_sha256: g.input_sha256 }) as string, line('bound nonce'));
   t.is(String(g.price_micro), line('price_micro'));
-  const intent = Buffer.from(paymentIntentHeader({ payer: PAYER, resource: GATE_URL, input_sha256: g.input_sha256, network: 'eip155:8453' }), 'base64').toString('utf8');
+  const intent = Buffer.from(
+    paymentIntentHeader({ payer: PAYER, resource: GATE_URL, input_sha256: g.input_sha256, network: 'eip155:8453' }),
+    'base64',
+  ).toString('utf8');
   t.true(doc.includes(`\`${intent}\``), 'the intent JSON as printed');
-  const challenge = siwxChallenge({ gateUrl: GATE_URL, key: KEY, inputSha256: g.input_sha256, network: 'eip155:8453' }, '2026-11-24T12:00:00.000Z');
+  const challenge = siwxChallenge(
+    { gateUrl: GATE_URL, key: KEY, inputSha256: g.input_sha256, network: 'eip155:8453' },
+    '2026-11-24T12:00:00.000Z',
+  );
   const message = formatSIWEMessage({ ...challenge, address: PAYER } as Parameters<typeof formatSIWEMessage>[0], PAYER);
   t.true(doc.includes(`\`\`\`\n${message}\n\`\`\``), 'the sign-in message as printed');
   t.true(doc.includes(SIWX_STATEMENT));
-  const single = { sku: 'rights.preflight.v1', resource: 'https://pub.example/articles/one', purpose: 'ai-input', tier: 'fresh', user_class: 'commercial' };
+  const single = {
+    sku: 'rights.preflight.v1',
+    resource: 'https://pub.example/articles/one',
+    purpose: 'ai-input',
+    tier: 'fresh',
+    user_class: 'commercial',
+  };
   t.true(doc.includes(`\`${canonicalJson(single)}\``) && doc.includes(inputSha256(single)));
 });

@@ -10,7 +10,10 @@ test('RFC 8785 §3.2.2: whitespace, number and string serialization', (t) => {
     "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
     "literals": [null, true, false]
   }`);
-  t.is(canonicalJson(input), String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`);
+  t.is(
+    canonicalJson(input),
+    String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+  );
 });
 
 test('RFC 8785 §3.2.3: properties sorted by UTF-16 code units, not by code points or UTF-8', (t) => {
@@ -25,13 +28,16 @@ test('RFC 8785 §3.2.3: properties sorted by UTF-16 code units, not by code poin
   }`) as Record<string, string>;
   t.is(
     canonicalJson(input),
-    '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis",'
-      + '"\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis",' +
+      '"\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
   );
 });
 
 test('RFC 8785 §3.2.2.3 / ECMAScript number forms', (t) => {
-  t.is(canonicalJson([-0, 0, 1e21, 1e20, 1e-7, 0.000001, 5e-324, 9007199254740991]), '[0,0,1e+21,100000000000000000000,1e-7,0.000001,5e-324,9007199254740991]');
+  t.is(
+    canonicalJson([-0, 0, 1e21, 1e20, 1e-7, 0.000001, 5e-324, 9007199254740991]),
+    '[0,0,1e+21,100000000000000000000,1e-7,0.000001,5e-324,9007199254740991]',
+  );
 });
 
 test('canonicalBytes is the UTF-8 of canonicalJson', (t) => {

@@ -22,8 +22,16 @@ test('digestOf = sha256hex(JCS(value)): key order does not matter, values do', (
 
 test('the browser-safe evidence surface bundles for the browser (no node: built-ins)', async (t) => {
   const out = await build({
-    entryPoints: [new URL('../../src/evidence/index.ts', import.meta.url).pathname, new URL('../../src/crypto/aes-gcm.ts', import.meta.url).pathname],
-    bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', outdir: '/nonexistent',
+    entryPoints: [
+      new URL('../../src/evidence/index.ts', import.meta.url).pathname,
+      new URL('../../src/crypto/aes-gcm.ts', import.meta.url).pathname,
+    ],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    outdir: '/nonexistent',
   });
   t.is(out.errors.length, 0);
   t.is(out.outputFiles.length, 2);

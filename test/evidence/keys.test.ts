@@ -56,7 +56,10 @@ test('concurrent first starts end with one key', async (t) => {
 });
 
 test('without generation a missing key is a start-up error', async (t) => {
-  await t.throwsAsync(() => loadEvidenceKey(undefined, path.join(os.tmpdir(), 'no-such-dir-' + process.pid), { generate: false }), { message: /no evidence key/ });
+  await t.throwsAsync(
+    () => loadEvidenceKey(undefined, path.join(os.tmpdir(), 'no-such-dir-' + process.pid), { generate: false }),
+    { message: /no evidence key/ },
+  );
 });
 
 test('a key file whose public key does not match its seed is refused, not used', async (t) => {

@@ -9,7 +9,12 @@ import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
 import { digestOf } from '../../src/evidence/digest.js';
-import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload, QuotePayload } from '../../src/evidence/payloads.js';
+import {
+  DeliveryProofPayload,
+  EvidencePayload,
+  OfferReceiptPayload,
+  QuotePayload,
+} from '../../src/evidence/payloads.js';
 
 // Contract between the payload codecs and the money path's builders: the envelopes the service
 // actually produces (src/purchase/offer.ts, deliver.ts) decode with the published codecs and verify.
@@ -21,7 +26,13 @@ const deps = {
   evidenceKeyId: key.keyId,
   baseUrl: 'https://rights.example',
   now: () => NOW,
-  terms: { network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x' + 'c2'.repeat(20), eip712: { name: 'USD Coin', version: '2' }, maxTimeoutSeconds: 300 },
+  terms: {
+    network: 'eip155:8453',
+    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    payTo: '0x' + 'c2'.repeat(20),
+    eip712: { name: 'USD Coin', version: '2' },
+    maxTimeoutSeconds: 300,
+  },
   drafters: { 'rights.preflight.v1': draftSingleReport },
 } as unknown as MoneyPathDeps;
 
@@ -29,22 +40,54 @@ const purchaseId = 'a'.repeat(64);
 const quoted = {
   purchase_id: purchaseId,
   sku: 'rights.preflight.v1',
-  input: { sku: 'rights.preflight.v1', resource: 'https://publisher.example/story', purpose: 'ai-input', tier: 'fresh', user_class: 'commercial' },
+  input: {
+    sku: 'rights.preflight.v1',
+    resource: 'https://publisher.example/story',
+    purpose: 'ai-input',
+    tier: 'fresh',
+    user_class: 'commercial',
+  },
   input_sha256: 'b'.repeat(64),
   max_total_micro: '50000',
   price_micro: '20000',
-  decision_preview: { purpose: 'ai-input', classification: 'PERMITTED_BY_OBSERVED_DECLARATION', decision: 'ALLOW_DECLARED' },
+  decision_preview: {
+    purpose: 'ai-input',
+    classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
+    decision: 'ALLOW_DECLARED',
+  },
   expires_at: '2026-11-22T12:15:00.000Z',
   claim_sha256: 'c'.repeat(64),
   reading: {
-    version: 'rsl-reading-v1', resource: 'https://publisher.example/story', geo: null, observed_at: '2026-11-22T11:59:00.000Z', declaration_found: true,
-    observations: [{ channel: 'robots', url: 'https://publisher.example/license.xml', status: 200, sha256: 'd'.repeat(64), fetched_at: '2026-11-22T11:59:00.000Z' }],
-    purposes: [{ purpose: 'ai-input', classification: 'PERMITTED_BY_OBSERVED_DECLARATION', decision: 'ALLOW_DECLARED', tokens: [{ token: 'ai-input', reasons: ['usage-permits'] }] }],
+    version: 'rsl-reading-v1',
+    resource: 'https://publisher.example/story',
+    geo: null,
+    observed_at: '2026-11-22T11:59:00.000Z',
+    declaration_found: true,
+    observations: [
+      {
+        channel: 'robots',
+        url: 'https://publisher.example/license.xml',
+        status: 200,
+        sha256: 'd'.repeat(64),
+        fetched_at: '2026-11-22T11:59:00.000Z',
+      },
+    ],
+    purposes: [
+      {
+        purpose: 'ai-input',
+        classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
+        decision: 'ALLOW_DECLARED',
+        tokens: [{ token: 'ai-input', reasons: ['usage-permits'] }],
+      },
+    ],
   },
 };
 
 test('the offer receipt the money path signs decodes as OfferReceiptPayload and verifies', (t) => {
-  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
+  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, {
+    key: 'claim',
+    source: 'x-service-claim',
+  });
   t.true(verifyEnvelope(offer.offer_receipt, key.publicKeyHex));
   const r = OfferReceiptPayload.decode(offer.offer_receipt.payload);
   t.true(isRight(r));
@@ -52,11 +95,21 @@ test('the offer receipt the money path signs decodes as OfferReceiptPayload and 
 });
 
 test('evidence and delivery proof of a delivery decode with their codecs, verify, and bind each other', (t) => {
-  const offered = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
+  const offered = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, {
+    key: 'claim',
+    source: 'x-service-claim',
+  });
   const loaded = {
-    quoted, offered,
+    quoted,
+    offered,
     checkpoint: { payer: '0x' + 'b1'.repeat(20), nonce: offered.nonce, amount: '20000' },
-    settled: { network: 'eip155:8453', transaction: '0x' + 'ab'.repeat(32), payer: '0x' + 'b1'.repeat(20), amount: '20000', block: '7' },
+    settled: {
+      network: 'eip155:8453',
+      transaction: '0x' + 'ab'.repeat(32),
+      payer: '0x' + 'b1'.repeat(20),
+      amount: '20000',
+      block: '7',
+    },
   } as unknown as SettledState;
   const { response } = buildDelivery(deps, loaded);
   t.true(verifyEnvelope(response.evidence, key.publicKeyHex));
@@ -71,18 +124,47 @@ test('evidence and delivery proof of a delivery decode with their codecs, verify
 });
 
 test('payload kinds cannot be passed off as one another, and legal_clearance:true never decodes', (t) => {
-  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, { key: 'claim', source: 'x-service-claim' });
+  const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, {
+    key: 'claim',
+    source: 'x-service-claim',
+  });
   t.true(isLeft(DeliveryProofPayload.decode(offer.offer_receipt.payload)));
   t.true(isLeft(QuotePayload.decode(offer.offer_receipt.payload)));
-  t.true(isLeft(EvidencePayload.decode({ type: 'evidence', purchase_id: purchaseId, input_sha256: 'b'.repeat(64), legal_clearance: true, purpose: 'ai-input', user_class: 'commercial', geo: null, resources: [], key_id: key.keyId })));
+  t.true(
+    isLeft(
+      EvidencePayload.decode({
+        type: 'evidence',
+        purchase_id: purchaseId,
+        input_sha256: 'b'.repeat(64),
+        legal_clearance: true,
+        purpose: 'ai-input',
+        user_class: 'commercial',
+        geo: null,
+        resources: [],
+        key_id: key.keyId,
+      }),
+    ),
+  );
 });
 
 test('a quote payload with the documented fields (docs/wire.md §2) decodes', (t) => {
   const payload = {
-    type: 'quote', purchase_id: purchaseId, sku: 'rights.preflight.v1', resource: quoted.input.resource, purpose: 'ai-input', tier: 'fresh', user_class: 'commercial',
-    input_sha256: quoted.input_sha256, decision_preview: { classification: 'UNKNOWN', decision: 'UNKNOWN' }, amount: '20000',
-    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', pay_to: '0x' + 'c2'.repeat(20), network: 'eip155:8453',
-    issued_at: NOW.toISOString(), expires_at: quoted.expires_at, key_id: key.keyId,
+    type: 'quote',
+    purchase_id: purchaseId,
+    sku: 'rights.preflight.v1',
+    resource: quoted.input.resource,
+    purpose: 'ai-input',
+    tier: 'fresh',
+    user_class: 'commercial',
+    input_sha256: quoted.input_sha256,
+    decision_preview: { classification: 'UNKNOWN', decision: 'UNKNOWN' },
+    amount: '20000',
+    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    pay_to: '0x' + 'c2'.repeat(20),
+    network: 'eip155:8453',
+    issued_at: NOW.toISOString(),
+    expires_at: quoted.expires_at,
+    key_id: key.keyId,
   };
   t.true(isRight(QuotePayload.decode(payload)));
   t.true(isLeft(QuotePayload.decode({ ...payload, amount: '20000.0' })));

@@ -12,14 +12,17 @@ const payload = {
   type: 'evidence',
   purchase_id: 'a'.repeat(64),
   legal_clearance: false,
-  resources: [{ resource: 'https://publisher.example/story', classification: 'UNKNOWN', reasons: ['silence', 'Grüße €'] }],
+  resources: [
+    { resource: 'https://publisher.example/story', classification: 'UNKNOWN', reasons: ['silence', 'Grüße €'] },
+  ],
   key_id: keyIdOf(nodeByteSigner(seed).publicKey),
 };
 
 test('RFC 8032 §7.1 test 1: node:crypto (via the PKCS#8 prefix) and noble derive the key and signature', (t) => {
   const rfcSeed = hexToBytes('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
   const expectedPub = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
-  const expectedSig = 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
+  const expectedSig =
+    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
   for (const signer of [nodeByteSigner(rfcSeed), nobleByteSigner(rfcSeed)]) {
     t.is(bytesToHex(signer.publicKey), expectedPub);
     t.is(bytesToHex(signer.signBytes(new Uint8Array(0))), expectedSig);
@@ -45,7 +48,7 @@ test('the signature is over JCS(payload): key order in the payload object does n
   t.true(verifyEnvelope({ ...signer.sign(payload), payload: reordered }, signer.publicKey));
 });
 
-test('createSigner (the money path\'s deps.sign) signs like the EvidenceSigner', (t) => {
+test("createSigner (the money path's deps.sign) signs like the EvidenceSigner", (t) => {
   t.deepEqual(createSigner(nodeByteSigner(seed))(payload), envelopeSigner(nobleByteSigner(seed)).sign(payload));
 });
 
@@ -75,7 +78,15 @@ test('a wrong key fails; a payload naming another key id fails even with the sig
 
 test('garbage never throws, it just does not verify', (t) => {
   const pub = bytesToHex(nodeByteSigner(seed).publicKey);
-  for (const bad of [null, undefined, 42, 'x', [], {}, { algorithm: 'Ed25519', format: 'service-evidence-v1', payload: null, signature: '0'.repeat(128) }]) {
+  for (const bad of [
+    null,
+    undefined,
+    42,
+    'x',
+    [],
+    {},
+    { algorithm: 'Ed25519', format: 'service-evidence-v1', payload: null, signature: '0'.repeat(128) },
+  ]) {
     t.false(verifyEnvelope(bad, pub));
   }
   t.false(verifyEnvelope(envelopeSigner(nodeByteSigner(seed)).sign(payload), 'not-hex'));

@@ -9,7 +9,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function captured() {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(JSON.parse(l));
+      cb();
+    },
+  });
   return { lines, log: createLogger('info', sink) };
 }
 
@@ -17,7 +22,10 @@ test('the main logger redacts secrets; the access-log child does not redact, and
   const { lines, log } = captured();
   const access = unredactedChild(log);
   access.info({ method: 'GET', path: '/v1/capabilities', status: 200 }, 'request');
-  log.info({ claim_token: 'c-secret', req: { headers: { 'x-service-claim': 'c-secret', 'payment-signature': 'p-secret' } } }, 'after');
+  log.info(
+    { claim_token: 'c-secret', req: { headers: { 'x-service-claim': 'c-secret', 'payment-signature': 'p-secret' } } },
+    'after',
+  );
   t.like(lines[0], { method: 'GET', path: '/v1/capabilities', status: 200, msg: 'request' });
   t.false(JSON.stringify(lines[1]).includes('secret'));
   t.is(lines[1]!.claim_token, '[redacted]');
@@ -29,8 +37,16 @@ test('the default stdout destination writes asynchronously yet loses no line whe
     const log = createLogger('info');
     for (let i = 0; i < 2000; i++) log.info({ i }, 'line');
     process.exit(0);`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   t.is(r.status, 0, r.stderr);
-  const seen = new Set(r.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { i: number }).i));
+  const seen = new Set(
+    r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { i: number }).i),
+  );
   t.is(seen.size, 2000);
 });

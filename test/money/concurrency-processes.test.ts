@@ -31,11 +31,17 @@ if (!PG) {
   });
 
   test.serial('50 identical payments spread over two processes: one transfer, 50 identical deliveries', async (t) => {
-    const a = await startServiceProcess({ ...w.env }, (s) => { processLogs += s; });
+    const a = await startServiceProcess({ ...w.env }, (s) => {
+      processLogs += s;
+    });
     running.push(a);
-    const b = await startServiceProcess({ ...w.env }, (s) => { processLogs += s; });
+    const b = await startServiceProcess({ ...w.env }, (s) => {
+      processLogs += s;
+    });
     running.push(b);
-    const q = (await postQuote(a.url, { resource: DECLARED, purpose: 'ai-input', tier: 'deep', max_total_micro: '50000' })).body;
+    const q = (
+      await postQuote(a.url, { resource: DECLARED, purpose: 'ai-input', tier: 'deep', max_total_micro: '50000' })
+    ).body;
     claims.push(q.claim_token);
     const offer = await getReport(b.url, q.report_url, { 'x-service-claim': q.claim_token });
     t.is(offer.status, 402);
@@ -43,9 +49,19 @@ if (!PG) {
     const before = await w.devnet.balanceOf(buyer.address);
     const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
     paymentHeaders.push(header);
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      getReport(i % 2 ? a.url : b.url, q.report_url, { 'x-service-claim': q.claim_token, 'payment-signature': header })));
-    t.deepEqual(answers.map((x) => x.status), Array(50).fill(200), answers.find((x) => x.status !== 200)?.text);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        getReport(i % 2 ? a.url : b.url, q.report_url, {
+          'x-service-claim': q.claim_token,
+          'payment-signature': header,
+        }),
+      ),
+    );
+    t.deepEqual(
+      answers.map((x) => x.status),
+      Array(50).fill(200),
+      answers.find((x) => x.status !== 200)?.text,
+    );
     t.is(new Set(answers.map((x) => x.text)).size, 1);
     t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
     t.is(await w.devnet.balanceOf(buyer.address), before - 50_000n);

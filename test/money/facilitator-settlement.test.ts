@@ -11,35 +11,57 @@ let w: MoneyWorld;
 let facilitator: FacilitatorServer;
 test.before(async () => {
   w = await moneyWorld();
-  facilitator = await startFacilitatorServer({ rpcUrl: w.devnet.rpcUrl, relayerPrivateKey: w.devnet.facilitatorRelayer.privateKey, network: w.devnet.network });
+  facilitator = await startFacilitatorServer({
+    rpcUrl: w.devnet.rpcUrl,
+    relayerPrivateKey: w.devnet.facilitatorRelayer.privateKey,
+    network: w.devnet.network,
+  });
   // No RELAYER_PRIVATE_KEY: the facilitator backend must not need one.
   delete w.env.RELAYER_PRIVATE_KEY;
   await w.start({ env: { SETTLEMENT: 'facilitator', FACILITATOR_URL: facilitator.url } });
 });
-test.after.always(async () => { await w?.service?.stop(); await facilitator?.close(); await w?.close(); });
-
-test.serial('SETTLEMENT=facilitator: quote → 402 → pay → 200 moves exactly the price through the remote facilitator', async (t) => {
-  const q = await postQuote(w.url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
-  t.is(q.status, 200, JSON.stringify(q.body));
-  const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-  t.is(offer.status, 402);
-  const prHeader = offer.headers.get('payment-required')!;
-
-  const buyer = w.devnet.buyers[0]!;
-  const [buyerBefore, payToBefore] = [await w.devnet.balanceOf(buyer.address), await w.devnet.balanceOf(w.devnet.payTo)];
-  const paid = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': await signPayment(buyer.privateKey, prHeader) });
-  t.is(paid.status, 200, paid.text);
-  t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
-  t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore + 20_000n);
-  const settle = decodePaymentResponseHeader(paid.headers.get('payment-response')!);
-  t.true(settle.success);
-  t.is(settle.transaction, paid.body.payment_settlement.transaction);
-  t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
-
-  // The checkpoint records a block read before verification; the settlement is at or after it.
-  const stream = await w.service!.store.readStream(`purchase-${q.body.purchase_id}`);
-  const checkpoint = stream.find((e) => e.type === 'AuthorizationCheckpointed')!.data as { from_block?: string };
-  const settled = stream.find((e) => e.type === 'Settled')!.data as { block: string };
-  t.regex(checkpoint.from_block ?? '', /^[0-9]+$/);
-  t.true(BigInt(checkpoint.from_block!) <= BigInt(settled.block));
+test.after.always(async () => {
+  await w?.service?.stop();
+  await facilitator?.close();
+  await w?.close();
 });
+
+test.serial(
+  'SETTLEMENT=facilitator: quote → 402 → pay → 200 moves exactly the price through the remote facilitator',
+  async (t) => {
+    const q = await postQuote(w.url, {
+      resource: DECLARED,
+      purpose: 'ai-input',
+      tier: 'fresh',
+      max_total_micro: '20000',
+    });
+    t.is(q.status, 200, JSON.stringify(q.body));
+    const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
+    t.is(offer.status, 402);
+    const prHeader = offer.headers.get('payment-required')!;
+
+    const buyer = w.devnet.buyers[0]!;
+    const [buyerBefore, payToBefore] = [
+      await w.devnet.balanceOf(buyer.address),
+      await w.devnet.balanceOf(w.devnet.payTo),
+    ];
+    const paid = await getReport(w.url, q.body.report_url, {
+      'x-service-claim': q.body.claim_token,
+      'payment-signature': await signPayment(buyer.privateKey, prHeader),
+    });
+    t.is(paid.status, 200, paid.text);
+    t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
+    t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore + 20_000n);
+    const settle = decodePaymentResponseHeader(paid.headers.get('payment-response')!);
+    t.true(settle.success);
+    t.is(settle.transaction, paid.body.payment_settlement.transaction);
+    t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
+
+    // The checkpoint records a block read before verification; the settlement is at or after it.
+    const stream = await w.service!.store.readStream(`purchase-${q.body.purchase_id}`);
+    const checkpoint = stream.find((e) => e.type === 'AuthorizationCheckpointed')!.data as { from_block?: string };
+    const settled = stream.find((e) => e.type === 'Settled')!.data as { block: string };
+    t.regex(checkpoint.from_block ?? '', /^[0-9]+$/);
+    t.true(BigInt(checkpoint.from_block!) <= BigInt(settled.block));
+  },
+);

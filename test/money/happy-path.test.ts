@@ -14,110 +14,157 @@ import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 
 let w: MoneyWorld;
-test.before(async () => { w = await moneyWorld(); await w.start(); });
-test.after.always(async () => { await w?.close(); });
+test.before(async () => {
+  w = await moneyWorld();
+  await w.start();
+});
+test.after.always(async () => {
+  await w?.close();
+});
 
 const digest = (v: unknown) => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex');
 
-test.serial('quote → 402 → pay → 200 moves exactly the price, and the report, evidence and proof verify with the published key', async (t) => {
-  const caps = await (await fetch(`${w.url}/v1/capabilities`)).json();
-  t.true(isRight(Capabilities.decode(caps)));
-  const key = (caps as any).evidence.keys[0].public_key as string;
+test.serial(
+  'quote → 402 → pay → 200 moves exactly the price, and the report, evidence and proof verify with the published key',
+  async (t) => {
+    const caps = await (await fetch(`${w.url}/v1/capabilities`)).json();
+    t.true(isRight(Capabilities.decode(caps)));
+    const key = (caps as any).evidence.keys[0].public_key as string;
 
-  const q = await postQuote(w.url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' });
-  t.is(q.status, 200);
-  t.true(isRight(AvailableQuote.decode(q.body)), JSON.stringify(q.body));
-  t.is(q.body.charge_micro, '20000');
-  t.is(q.body.decision_preview.decision, 'ALLOW_DECLARED');
-  t.is(q.body.report_url, `/v1/rights/reports/${q.body.purchase_id}`);
-  t.true(await verifyEnvelope(q.body.signed_quote, key));
+    const q = await postQuote(w.url, {
+      resource: DECLARED,
+      purpose: 'ai-input',
+      tier: 'fresh',
+      max_total_micro: '20000',
+    });
+    t.is(q.status, 200);
+    t.true(isRight(AvailableQuote.decode(q.body)), JSON.stringify(q.body));
+    t.is(q.body.charge_micro, '20000');
+    t.is(q.body.decision_preview.decision, 'ALLOW_DECLARED');
+    t.is(q.body.report_url, `/v1/rights/reports/${q.body.purchase_id}`);
+    t.true(await verifyEnvelope(q.body.signed_quote, key));
 
-  const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-  t.is(offer.status, 402);
-  t.is(offer.headers.get('cache-control'), 'no-store');
-  t.true(isRight(PaymentRequiredBody.decode(offer.body)));
-  const prHeader = offer.headers.get('payment-required')!;
-  const pr = decodePaymentRequiredHeader(prHeader);
-  const req = pr.accepts[0]!;
-  t.is(req.amount, '20000');
-  t.is(req.payTo, w.devnet.payTo);
-  t.deepEqual(req.extra, { name: 'USD Coin', version: '2' });
-  // The buyer recomputes the bound nonce from its own secret and the quote.
-  const binding = (pr.extensions as any)['service-request-binding'].info;
-  t.is(binding.nonce, boundNonce({ resource: q.body.resource, key: q.body.claim_token, input_sha256: q.body.input_sha256 }));
-  const receipt = (pr.extensions as any)['service-offer-receipt'].info.receipt;
-  t.true(await verifyEnvelope(receipt, key));
-  t.is(receipt.payload.amount, '20000');
-  t.is(receipt.payload.nonce, binding.nonce);
+    const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
+    t.is(offer.status, 402);
+    t.is(offer.headers.get('cache-control'), 'no-store');
+    t.true(isRight(PaymentRequiredBody.decode(offer.body)));
+    const prHeader = offer.headers.get('payment-required')!;
+    const pr = decodePaymentRequiredHeader(prHeader);
+    const req = pr.accepts[0]!;
+    t.is(req.amount, '20000');
+    t.is(req.payTo, w.devnet.payTo);
+    t.deepEqual(req.extra, { name: 'USD Coin', version: '2' });
+    // The buyer recomputes the bound nonce from its own secret and the quote.
+    const binding = (pr.extensions as any)['service-request-binding'].info;
+    t.is(
+      binding.nonce,
+      boundNonce({ resource: q.body.resource, key: q.body.claim_token, input_sha256: q.body.input_sha256 }),
+    );
+    const receipt = (pr.extensions as any)['service-offer-receipt'].info.receipt;
+    t.true(await verifyEnvelope(receipt, key));
+    t.is(receipt.payload.amount, '20000');
+    t.is(receipt.payload.nonce, binding.nonce);
 
-  // A second unpaid GET repeats the same offer (one Offered event).
-  const again = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-  t.is(again.headers.get('payment-required'), prHeader);
+    // A second unpaid GET repeats the same offer (one Offered event).
+    const again = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
+    t.is(again.headers.get('payment-required'), prHeader);
 
-  const buyer = w.devnet.buyers[0]!;
-  const [buyerBefore, payToBefore] = [await w.devnet.balanceOf(buyer.address), await w.devnet.balanceOf(w.devnet.payTo)];
-  const signature = await signPayment(buyer.privateKey, prHeader);
-  const paid = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': signature });
-  t.is(paid.status, 200, paid.text);
-  t.true(isRight(PaidReportResponse.decode(paid.body)), paid.text);
-  t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
-  t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore + 20_000n);
+    const buyer = w.devnet.buyers[0]!;
+    const [buyerBefore, payToBefore] = [
+      await w.devnet.balanceOf(buyer.address),
+      await w.devnet.balanceOf(w.devnet.payTo),
+    ];
+    const signature = await signPayment(buyer.privateKey, prHeader);
+    const paid = await getReport(w.url, q.body.report_url, {
+      'x-service-claim': q.body.claim_token,
+      'payment-signature': signature,
+    });
+    t.is(paid.status, 200, paid.text);
+    t.true(isRight(PaidReportResponse.decode(paid.body)), paid.text);
+    t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
+    t.is(await w.devnet.balanceOf(w.devnet.payTo), payToBefore + 20_000n);
 
-  const settle = decodePaymentResponseHeader(paid.headers.get('payment-response')!);
-  t.true(settle.success);
-  t.is(settle.transaction, paid.body.payment_settlement.transaction);
-  t.is(settle.payer, privateKeyToAccount(buyer.privateKey).address);
+    const settle = decodePaymentResponseHeader(paid.headers.get('payment-response')!);
+    t.true(settle.success);
+    t.is(settle.transaction, paid.body.payment_settlement.transaction);
+    t.is(settle.payer, privateKeyToAccount(buyer.privateKey).address);
 
-  const body = paid.body;
-  t.is(body.report.sku, 'rights.preflight.v1');
-  t.false(body.legal_clearance);
-  t.false(body.report.resources[0].legal_clearance);
-  t.is(body.report.resources[0].decision, 'ALLOW_DECLARED');
-  t.true(await verifyEnvelope(body.evidence, key));
-  t.true(await verifyEnvelope(body.delivery_proof, key));
-  const proof = body.delivery_proof.payload;
-  t.is(proof.report_sha256, digest(body.report));
-  t.is(proof.evidence_sha256, digest(body.evidence));
-  t.is(proof.purchase_id, q.body.purchase_id);
-  t.deepEqual(proof.settlement, {
-    network: 'eip155:8453', transaction: settle.transaction, payer: settle.payer, amount: '20000',
-    asset: req.asset, pay_to: req.payTo, nonce: binding.nonce,
-  });
-  // Tampering is detected.
-  t.false(await verifyEnvelope({ ...body.evidence, payload: { ...body.evidence.payload, legal_clearance: true } }, key));
+    const body = paid.body;
+    t.is(body.report.sku, 'rights.preflight.v1');
+    t.false(body.legal_clearance);
+    t.false(body.report.resources[0].legal_clearance);
+    t.is(body.report.resources[0].decision, 'ALLOW_DECLARED');
+    t.true(await verifyEnvelope(body.evidence, key));
+    t.true(await verifyEnvelope(body.delivery_proof, key));
+    const proof = body.delivery_proof.payload;
+    t.is(proof.report_sha256, digest(body.report));
+    t.is(proof.evidence_sha256, digest(body.evidence));
+    t.is(proof.purchase_id, q.body.purchase_id);
+    t.deepEqual(proof.settlement, {
+      network: 'eip155:8453',
+      transaction: settle.transaction,
+      payer: settle.payer,
+      amount: '20000',
+      asset: req.asset,
+      pay_to: req.payTo,
+      nonce: binding.nonce,
+    });
+    // Tampering is detected.
+    t.false(
+      await verifyEnvelope({ ...body.evidence, payload: { ...body.evidence.payload, legal_clearance: true } }, key),
+    );
 
-  // After delivery the same claim re-reads the stored delivery, with or without the payment, no charge.
-  const reread = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-  t.is(reread.status, 200);
-  t.is(reread.text, paid.text);
-  const replay = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': signature });
-  t.is(replay.text, paid.text);
-  t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
-  t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
-});
+    // After delivery the same claim re-reads the stored delivery, with or without the payment, no charge.
+    const reread = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
+    t.is(reread.status, 200);
+    t.is(reread.text, paid.text);
+    const replay = await getReport(w.url, q.body.report_url, {
+      'x-service-claim': q.body.claim_token,
+      'payment-signature': signature,
+    });
+    t.is(replay.text, paid.text);
+    t.is(await w.devnet.balanceOf(buyer.address), buyerBefore - 20_000n);
+    t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
+  },
+);
 
 test.serial('wrong claim, missing claim and unknown id answer the same 404', async (t) => {
   const q = await postQuote(w.url, { resource: DECLARED, purpose: 'search', tier: 'deep', max_total_micro: '50000' });
   t.is(q.status, 200);
   const wrong = await getReport(w.url, q.body.report_url, { 'x-service-claim': 'f'.repeat(64) });
   const missing = await getReport(w.url, q.body.report_url, {});
-  const unknown = await getReport(w.url, `/v1/rights/reports/${'a'.repeat(64)}`, { 'x-service-claim': q.body.claim_token });
+  const unknown = await getReport(w.url, `/v1/rights/reports/${'a'.repeat(64)}`, {
+    'x-service-claim': q.body.claim_token,
+  });
   for (const r of [wrong, missing, unknown]) {
     t.is(r.status, 404);
-    t.deepEqual(r.body, { error: { code: 'REPORT_NOT_FOUND', message: 'no report for this id and claim', details: {} } });
+    t.deepEqual(r.body, {
+      error: { code: 'REPORT_NOT_FOUND', message: 'no report for this id and claim', details: {} },
+    });
   }
 });
 
 test.serial('a price above max_total_micro is refused before anything is fetched or stored', async (t) => {
   const before = w.origins.requests.length;
-  const q = await postQuote(w.url, { resource: 'https://pub.example/articles/two', purpose: 'ai-input', tier: 'deep', max_total_micro: '49999' });
+  const q = await postQuote(w.url, {
+    resource: 'https://pub.example/articles/two',
+    purpose: 'ai-input',
+    tier: 'deep',
+    max_total_micro: '49999',
+  });
   t.is(q.status, 422);
   t.is(q.body.error.code, 'PRICE_EXCEEDS_BUDGET');
   t.is(w.origins.requests.length, before);
 });
 
 test.serial('an extra property in the quote request is refused', async (t) => {
-  const q = await postQuote(w.url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000', surprise: 1 });
+  const q = await postQuote(w.url, {
+    resource: DECLARED,
+    purpose: 'ai-input',
+    tier: 'fresh',
+    max_total_micro: '20000',
+    surprise: 1,
+  });
   t.is(q.status, 400);
   t.is(q.body.error.code, 'UNKNOWN_FIELD');
 });

@@ -10,13 +10,28 @@ import { startService } from '../../src/service.js';
 // NODE_ENV=production never generates a key or secret: each missing one stops the start with an
 // error naming its variable, before anything else is started, and nothing is written to DATA_DIR.
 
-const quiet = () => createLogger('silent', new Writable({ write(_c, _e, cb) { cb(); } }));
+const quiet = () =>
+  createLogger(
+    'silent',
+    new Writable({
+      write(_c, _e, cb) {
+        cb();
+      },
+    }),
+  );
 const hex = (b: string) => b.repeat(32);
 
 test('production: a missing EVIDENCE_KEY, CHECKPOINT_KEY or CLAIM_SECRET is a start-up error naming it; no key file is generated', async (t) => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-prod-keys-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-  const base = { NODE_ENV: 'production', DATA_DIR: dataDir, DEVNET: 'off', RPC_URL: 'http://127.0.0.1:9', PAY_TO: `0x${'11'.repeat(20)}`, RELAYER_PRIVATE_KEY: hex('22') };
+  const base = {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DEVNET: 'off',
+    RPC_URL: 'http://127.0.0.1:9',
+    PAY_TO: `0x${'11'.repeat(20)}`,
+    RELAYER_PRIVATE_KEY: hex('22'),
+  };
   const start = (env: Record<string, string>) => startService(serviceConfig(loadConfig({ ...base, ...env })), quiet());
 
   await t.throwsAsync(() => start({}), { message: /EVIDENCE_KEY/ });

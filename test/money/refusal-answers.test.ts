@@ -16,8 +16,16 @@ test('one answer per refusal code; each is a documented wire code with its docum
 });
 
 test('lock and conflict states are 409, expiry and closed are 410, internal invariants stay errors', (t) => {
-  const status = (code: (typeof REFUSAL_CODES)[number]) => presentRefusal(new PurchaseRefused(code, 'x'))?.status ?? 'internal';
-  for (const c of ['PURCHASE_LOCKED', 'PURCHASE_ALREADY_PAYING', 'NOT_SETTLED', 'ALREADY_DELIVERED', 'ALREADY_SETTLED'] as const) t.is(status(c), 409, c);
+  const status = (code: (typeof REFUSAL_CODES)[number]) =>
+    presentRefusal(new PurchaseRefused(code, 'x'))?.status ?? 'internal';
+  for (const c of [
+    'PURCHASE_LOCKED',
+    'PURCHASE_ALREADY_PAYING',
+    'NOT_SETTLED',
+    'ALREADY_DELIVERED',
+    'ALREADY_SETTLED',
+  ] as const)
+    t.is(status(c), 409, c);
   for (const c of ['OFFER_EXPIRED', 'QUOTE_EXPIRED', 'PURCHASE_CLOSED'] as const) t.is(status(c), 410, c);
   for (const c of ['INVALID_EVENT', 'OFFER_MISMATCH', 'DELIVERY_MISMATCH'] as const) t.is(status(c), 'internal', c);
   const locked = presentRefusal(new PurchaseRefused('PURCHASE_LOCKED', 'x'))!;

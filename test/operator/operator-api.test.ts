@@ -6,7 +6,17 @@ import test from 'ava';
 import { runCli } from '../../ops/cli.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
-import { MoveResponse, OPERATOR_API, PurchasesResponse, QueueResponse, RefundChangeResponse, RefundsResponse, ReplayStatus, SummaryResponse, TimelineResponse } from '../../src/operator/contract.js';
+import {
+  MoveResponse,
+  OPERATOR_API,
+  PurchasesResponse,
+  QueueResponse,
+  RefundChangeResponse,
+  RefundsResponse,
+  ReplayStatus,
+  SummaryResponse,
+  TimelineResponse,
+} from '../../src/operator/contract.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { moneyWorld, type MoneyWorld } from '../support/money-env.js';
 import { deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from '../ops/seed.js';
@@ -23,23 +33,38 @@ let socketPath: string;
 
 test.before(async () => {
   w = await moneyWorld();
-  const service = await w.start({ env: { OPERATOR_LISTEN: '127.0.0.1:0', OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX } });
+  const service = await w.start({
+    env: { OPERATOR_LISTEN: '127.0.0.1:0', OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX },
+  });
   tcp = service.operator.tcpUrl!;
   socketPath = service.operator.socketPath!;
 });
-test.after.always(async () => { await w?.close(); });
+test.after.always(async () => {
+  await w?.close();
+});
 
-interface Answer { status: number; body: any }
+interface Answer {
+  status: number;
+  body: any;
+}
 
 /** The answer decodes with the contract's codec (the source of truth for the API's shapes). */
 const shaped = (codec: t.Mixed, answer: Answer): boolean => isRight(codec.decode(answer.body));
 
 function onSocket(method: string, path: string, body?: unknown): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => resolve({ status: res.statusCode!, body: text.startsWith('{') ? JSON.parse(text) : text }));
-    });
+    const req = http.request(
+      { socketPath, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => {
+            text += c;
+          })
+          .on('end', () => resolve({ status: res.statusCode!, body: text.startsWith('{') ? JSON.parse(text) : text }));
+      },
+    );
     req.once('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -53,9 +78,20 @@ async function onTcp(path: string, headers: Record<string, string> = {}): Promis
 
 /** Every operator route, with a body where it takes one. */
 const ROUTES: [string, string][] = [
-  ['GET', '/health'], ['GET', '/queue'], ['GET', '/purchases'], ['GET', `/purchases/${'ab'.repeat(32)}`], ['POST', `/purchases/${'ab'.repeat(32)}/move`],
-  ['GET', '/refunds'], ['POST', `/refunds/${'ab'.repeat(32)}/review`], ['POST', `/refunds/${'ab'.repeat(32)}/paid`], ['GET', '/audit'], ['GET', '/replay'],
-  ['GET', '/summary'], ['GET', '/compliance/export?from=2026-01-01&to=2026-01-02&format=csv'], ['GET', '/compliance/report'], ['POST', '/cli'],
+  ['GET', '/health'],
+  ['GET', '/queue'],
+  ['GET', '/purchases'],
+  ['GET', `/purchases/${'ab'.repeat(32)}`],
+  ['POST', `/purchases/${'ab'.repeat(32)}/move`],
+  ['GET', '/refunds'],
+  ['POST', `/refunds/${'ab'.repeat(32)}/review`],
+  ['POST', `/refunds/${'ab'.repeat(32)}/paid`],
+  ['GET', '/audit'],
+  ['GET', '/replay'],
+  ['GET', '/summary'],
+  ['GET', '/compliance/export?from=2026-01-01&to=2026-01-02&format=csv'],
+  ['GET', '/compliance/report'],
+  ['POST', '/cli'],
 ];
 const CONSOLE = ['/console', `/console/purchases/${'ab'.repeat(32)}`];
 
@@ -68,8 +104,14 @@ test.serial('the socket is in DATA_DIR with mode 0600 and answers without a toke
 });
 
 test.serial('no operator route is reachable on the public port: each one answers 404', async (t) => {
-  for (const [method, path] of [...ROUTES.map(([m, p]) => [m, `${OPERATOR_API}${p}`] as const), ...CONSOLE.map((p) => ['GET', p] as const)]) {
-    const res = await fetch(`${w.url}${path}`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+  for (const [method, path] of [
+    ...ROUTES.map(([m, p]) => [m, `${OPERATOR_API}${p}`] as const),
+    ...CONSOLE.map((p) => ['GET', p] as const),
+  ]) {
+    const res = await fetch(`${w.url}${path}`, {
+      method,
+      ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+    });
     t.is(res.status, 404, `${method} ${path} on the public port`);
     t.false((await res.text()).includes('refused'), 'the public app answers with its own 404, not the operator API');
   }
@@ -78,7 +120,11 @@ test.serial('no operator route is reachable on the public port: each one answers
 test.serial('TCP: without a token or with a wrong one every route is 401; with the token it answers', async (t) => {
   for (const [, path] of ROUTES.filter(([m]) => m === 'GET')) {
     t.is((await onTcp(`${OPERATOR_API}${path}`)).status, 401, `no token: ${path}`);
-    t.is((await onTcp(`${OPERATOR_API}${path}`, { authorization: `Bearer ${TOKEN}x` })).status, 401, `wrong token: ${path}`);
+    t.is(
+      (await onTcp(`${OPERATOR_API}${path}`, { authorization: `Bearer ${TOKEN}x` })).status,
+      401,
+      `wrong token: ${path}`,
+    );
   }
   t.is((await onTcp('/console')).status, 401);
   const ok = await onTcp(`${OPERATOR_API}/queue`, { authorization: `Bearer ${TOKEN}` });
@@ -86,49 +132,91 @@ test.serial('TCP: without a token or with a wrong one every route is 401; with t
   t.true(Array.isArray(ok.body.items));
 });
 
-test.serial('a stuck purchase and a refund request show within a second; a move at a stale revision is 409 CONCURRENT_CHANGE; the move records operator and note', async (t) => {
-  const store = w.service!.store;
-  const stuck = await stuckPurchase(store);
-  await requestRefund(store, stuck);
-  const appended = Date.now(); // the refund request is the last event
-  const queue = await onSocket('GET', `${OPERATOR_API}/queue`);
-  const refunds = await onSocket('GET', `${OPERATOR_API}/refunds`);
-  t.true(Date.now() - appended < 1000, `visible after ${Date.now() - appended} ms`);
-  t.deepEqual(queue.body.items.map((i: { purchase_id: string }) => i.purchase_id), [stuck]);
-  t.true(shaped(QueueResponse, queue) && shaped(RefundsResponse, refunds), 'queue and refunds answer in their contract shapes');
-  t.deepEqual(refunds.body.refunds.map((r: { purchase_id: string; status: string }) => [r.purchase_id, r.status]), [[stuck, 'requested']]);
+test.serial(
+  'a stuck purchase and a refund request show within a second; a move at a stale revision is 409 CONCURRENT_CHANGE; the move records operator and note',
+  async (t) => {
+    const store = w.service!.store;
+    const stuck = await stuckPurchase(store);
+    await requestRefund(store, stuck);
+    const appended = Date.now(); // the refund request is the last event
+    const queue = await onSocket('GET', `${OPERATOR_API}/queue`);
+    const refunds = await onSocket('GET', `${OPERATOR_API}/refunds`);
+    t.true(Date.now() - appended < 1000, `visible after ${Date.now() - appended} ms`);
+    t.deepEqual(
+      queue.body.items.map((i: { purchase_id: string }) => i.purchase_id),
+      [stuck],
+    );
+    t.true(
+      shaped(QueueResponse, queue) && shaped(RefundsResponse, refunds),
+      'queue and refunds answer in their contract shapes',
+    );
+    t.deepEqual(
+      refunds.body.refunds.map((r: { purchase_id: string; status: string }) => [r.purchase_id, r.status]),
+      [[stuck, 'requested']],
+    );
 
-  const timeline = await onSocket('GET', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}`);
-  t.is(timeline.status, 200);
-  t.true(shaped(TimelineResponse, timeline));
-  t.is(timeline.body.revision, '3', 'Quoted, Offered, AuthorizationCheckpointed, LockStuck');
-  t.false(JSON.stringify(timeline.body).includes('sealed'), 'no sealed authorization in the timeline');
+    const timeline = await onSocket('GET', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}`);
+    t.is(timeline.status, 200);
+    t.true(shaped(TimelineResponse, timeline));
+    t.is(timeline.body.revision, '3', 'Quoted, Offered, AuthorizationCheckpointed, LockStuck');
+    t.false(JSON.stringify(timeline.body).includes('sealed'), 'no sealed authorization in the timeline');
 
-  const stale = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, { target: 'closed_no_charge', note: 'nonce unused', operator: 'ana', expected_revision: '2' });
-  t.is(stale.status, 409);
-  t.is(stale.body.refused.code, 'CONCURRENT_CHANGE');
-  const malformed = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, { target: 'refund', note: 'x', operator: 'ana', expected_revision: '3' });
-  t.is(malformed.status, 422, 'a target outside the codec is refused before deciding');
+    const stale = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, {
+      target: 'closed_no_charge',
+      note: 'nonce unused',
+      operator: 'ana',
+      expected_revision: '2',
+    });
+    t.is(stale.status, 409);
+    t.is(stale.body.refused.code, 'CONCURRENT_CHANGE');
+    const malformed = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, {
+      target: 'refund',
+      note: 'x',
+      operator: 'ana',
+      expected_revision: '3',
+    });
+    t.is(malformed.status, 422, 'a target outside the codec is refused before deciding');
 
-  const moved = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}/move`, { target: 'closed_no_charge', note: 'nonce unused on chain', operator: 'ana', expected_revision: '3' });
-  t.is(moved.status, 200, JSON.stringify(moved.body));
-  t.true(shaped(MoveResponse, moved));
-  t.like(moved.body.moved, { purchase_id: stuck, from: 'lock_stuck', to: 'closed_no_charge', revision: '4' });
-  const last = (await store.readStream(streamName(stuck))).at(-1)!;
-  t.is(last.type, 'OperatorMoved');
-  t.like(last.data as object, { target: 'closed_no_charge', note: 'nonce unused on chain', operator: 'ana' });
-  const again = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, { target: 'closed_no_charge', note: 'again', operator: 'ana', expected_revision: '4' });
-  t.is(again.status, 409);
-  t.is(again.body.refused.code, 'PURCHASE_CLOSED');
+    const moved = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck.slice(0, 12)}/move`, {
+      target: 'closed_no_charge',
+      note: 'nonce unused on chain',
+      operator: 'ana',
+      expected_revision: '3',
+    });
+    t.is(moved.status, 200, JSON.stringify(moved.body));
+    t.true(shaped(MoveResponse, moved));
+    t.like(moved.body.moved, { purchase_id: stuck, from: 'lock_stuck', to: 'closed_no_charge', revision: '4' });
+    const last = (await store.readStream(streamName(stuck))).at(-1)!;
+    t.is(last.type, 'OperatorMoved');
+    t.like(last.data as object, { target: 'closed_no_charge', note: 'nonce unused on chain', operator: 'ana' });
+    const again = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, {
+      target: 'closed_no_charge',
+      note: 'again',
+      operator: 'ana',
+      expected_revision: '4',
+    });
+    t.is(again.status, 409);
+    t.is(again.body.refused.code, 'PURCHASE_CLOSED');
 
-  const staleReview = await onSocket('POST', `${OPERATOR_API}/refunds/${stuck}/review`, { decision: 'reject', note: 'closed without charge', operator: 'ana', expected_revision: '1' });
-  t.is(staleReview.body.refused?.code, 'CONCURRENT_CHANGE');
-  const review = await onSocket('POST', `${OPERATOR_API}/refunds/${stuck}/review`, { decision: 'reject', note: 'closed without charge', operator: 'ana', expected_revision: '0' });
-  t.is(review.status, 200, JSON.stringify(review.body));
-  t.true(shaped(RefundChangeResponse, review));
-  t.like(review.body.refund, { from: 'requested', to: 'rejected' });
-  t.is((await onSocket('GET', `${OPERATOR_API}/purchases/${'ee'.repeat(32)}`)).status, 404);
-});
+    const staleReview = await onSocket('POST', `${OPERATOR_API}/refunds/${stuck}/review`, {
+      decision: 'reject',
+      note: 'closed without charge',
+      operator: 'ana',
+      expected_revision: '1',
+    });
+    t.is(staleReview.body.refused?.code, 'CONCURRENT_CHANGE');
+    const review = await onSocket('POST', `${OPERATOR_API}/refunds/${stuck}/review`, {
+      decision: 'reject',
+      note: 'closed without charge',
+      operator: 'ana',
+      expected_revision: '0',
+    });
+    t.is(review.status, 200, JSON.stringify(review.body));
+    t.true(shaped(RefundChangeResponse, review));
+    t.like(review.body.refund, { from: 'requested', to: 'rejected' });
+    t.is((await onSocket('GET', `${OPERATOR_API}/purchases/${'ee'.repeat(32)}`)).status, 404);
+  },
+);
 
 test.serial('purchases page on with next; audit, replay status and summary answer', async (t) => {
   const store = w.service!.store;
@@ -152,17 +240,30 @@ test.serial('purchases page on with next; audit, replay status and summary answe
   t.true(summary.body.by_status.some((s: { status: string }) => s.status === 'delivered'));
 });
 
-test.serial('the CLI reaches the service over TCP with OPERATOR_LISTEN and OPERATOR_TOKEN (no socket in its DATA_DIR), and is refused with a wrong token', async (t) => {
-  const elsewhere = await mkdtemp(path.join(tmpdir(), 'rights-ops-tcp-'));
-  t.teardown(() => rm(elsewhere, { recursive: true, force: true }));
-  const listen = new URL(tcp).host;
-  const lines: string[] = [];
-  const problems: string[] = [];
-  const io = { out: (l: string) => lines.push(l), err: (l: string) => problems.push(l) };
-  const code = await runCli(['purchases', '--json'], io, { DATA_DIR: elsewhere, OPERATOR_LISTEN: listen, OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX });
-  t.is(code, 0, problems.join('\n'));
-  t.true(JSON.parse(lines[0]!).purchases.length >= 3, 'the service\'s purchases, not an empty store');
-  const wrong = await runCli(['queue'], io, { DATA_DIR: elsewhere, OPERATOR_LISTEN: listen, OPERATOR_TOKEN: `${TOKEN}-wrong`, EVIDENCE_KEY: EVIDENCE_SEED_HEX });
-  t.is(wrong, 2, 'no listener accepts the token, and there is no store here either');
-  t.deepEqual(await readdir(elsewhere), [], 'nothing was created in the operator\'s DATA_DIR');
-});
+test.serial(
+  'the CLI reaches the service over TCP with OPERATOR_LISTEN and OPERATOR_TOKEN (no socket in its DATA_DIR), and is refused with a wrong token',
+  async (t) => {
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'rights-ops-tcp-'));
+    t.teardown(() => rm(elsewhere, { recursive: true, force: true }));
+    const listen = new URL(tcp).host;
+    const lines: string[] = [];
+    const problems: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => problems.push(l) };
+    const code = await runCli(['purchases', '--json'], io, {
+      DATA_DIR: elsewhere,
+      OPERATOR_LISTEN: listen,
+      OPERATOR_TOKEN: TOKEN,
+      EVIDENCE_KEY: EVIDENCE_SEED_HEX,
+    });
+    t.is(code, 0, problems.join('\n'));
+    t.true(JSON.parse(lines[0]!).purchases.length >= 3, "the service's purchases, not an empty store");
+    const wrong = await runCli(['queue'], io, {
+      DATA_DIR: elsewhere,
+      OPERATOR_LISTEN: listen,
+      OPERATOR_TOKEN: `${TOKEN}-wrong`,
+      EVIDENCE_KEY: EVIDENCE_SEED_HEX,
+    });
+    t.is(wrong, 2, 'no listener accepts the token, and there is no store here either');
+    t.deepEqual(await readdir(elsewhere), [], "nothing was created in the operator's DATA_DIR");
+  },
+);

@@ -13,12 +13,35 @@ export async function requestRefund(store: EventStore, purchaseId: string): Prom
   const purchase = fold(await store.readStream(streamName(purchaseId)));
   const charge: PurchaseCharge = {
     status: purchase.status,
-    ...(purchase.checkpoint ? { authorization: { amount: purchase.checkpoint.amount, payer: purchase.checkpoint.payer } } : {}),
-    ...(purchase.settled ? { settlement: { amount: purchase.settled.amount, payer: purchase.settled.payer, transaction: purchase.settled.transaction } } : {}),
+    ...(purchase.checkpoint
+      ? { authorization: { amount: purchase.checkpoint.amount, payer: purchase.checkpoint.payer } }
+      : {}),
+    ...(purchase.settled
+      ? {
+          settlement: {
+            amount: purchase.settled.amount,
+            payer: purchase.settled.payer,
+            transaction: purchase.settled.transaction,
+          },
+        }
+      : {}),
     closedWithoutCharge: false,
   };
   const stream = refundStream(purchaseId);
   const state = foldRefund(await store.readStream(stream));
-  const events = decideRefund({ type: 'RequestRefund', data: { purchase_id: purchaseId, reason: 'NOT_DELIVERED', message: 'nothing arrived', purchase: charge, claim: 'c'.repeat(64) }, metadata: { now: NOW } }, state);
+  const events = decideRefund(
+    {
+      type: 'RequestRefund',
+      data: {
+        purchase_id: purchaseId,
+        reason: 'NOT_DELIVERED',
+        message: 'nothing arrived',
+        purchase: charge,
+        claim: 'c'.repeat(64),
+      },
+      metadata: { now: NOW },
+    },
+    state,
+  );
   await store.append(stream, toNewEvents(events), state.version === 0 ? 'no_stream' : BigInt(state.version - 1));
 }

@@ -23,21 +23,33 @@ export interface ServiceBeside {
   close(): Promise<void>;
 }
 
-export async function serviceBeside<T>(seed: (store: EventStore) => Promise<T>): Promise<ServiceBeside & { seeded: T }> {
+export async function serviceBeside<T>(
+  seed: (store: EventStore) => Promise<T>,
+): Promise<ServiceBeside & { seeded: T }> {
   const parts = await startLocalParts(publisherSite(), 'rights-operator-');
   try {
-    const env: Record<string, string> = { ...localServiceEnv({ ...parts, logLevel: 'info' }), EVIDENCE_KEY: EVIDENCE_SEED_HEX };
+    const env: Record<string, string> = {
+      ...localServiceEnv({ ...parts, logLevel: 'info' }),
+      EVIDENCE_KEY: EVIDENCE_SEED_HEX,
+    };
     const store = await openStore(env.EVENT_STORE_URL!);
     const seeded = await seed(store).finally(() => store.close());
     const service = await startServiceProcess(env);
     parts.onClose(() => service.stop());
     const opsEnv = { DATA_DIR: parts.dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
     return {
-      service, dataDir: parts.dataDir, opsEnv, seeded,
+      service,
+      dataDir: parts.dataDir,
+      opsEnv,
+      seeded,
       async stopAndRead(stream) {
         await service.stop();
         const s = await openStore(env.EVENT_STORE_URL!);
-        try { return (await s.readStream(stream)).map((e) => ({ type: e.type, data: e.data })); } finally { await s.close(); }
+        try {
+          return (await s.readStream(stream)).map((e) => ({ type: e.type, data: e.data }));
+        } finally {
+          await s.close();
+        }
       },
       close: parts.closeAll,
     };
@@ -51,19 +63,37 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** `npm run ops -- console --json` as a child process: resolves with its URL and a way to stop it. */
 export async function opsConsole(env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'ops/cli.ts', 'console', '--json'], { cwd: repo, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'ops/cli.ts', 'console', '--json'], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { err += s; });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    err += s;
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`ops console printed no URL:\n${out}\n${err}`)), 60_000);
     child.stdout.setEncoding('utf8').on('data', (s: string) => {
       out += s;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) { clearTimeout(timer); resolve((JSON.parse(line) as { url: string }).url); }
+      if (line) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { url: string }).url);
+      }
     });
-    void exited.then(() => { clearTimeout(timer); reject(new Error(`ops console exited:\n${out}\n${err}`)); });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`ops console exited:\n${out}\n${err}`));
+    });
   });
-  return { url, stop: async () => { child.kill('SIGTERM'); await exited; } };
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -4,7 +4,12 @@ import path from 'node:path';
 import test, { type TestFn } from 'ava';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import { embeddedStore, postgresStore, type StoreFactory, type StoreUnderTest } from '../store/fixtures/store-under-test.js';
+import {
+  embeddedStore,
+  postgresStore,
+  type StoreFactory,
+  type StoreUnderTest,
+} from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../store/fixtures/required-env.js';
 import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
 
@@ -12,118 +17,210 @@ import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed
 // run as a child process with the service's configuration (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY).
 // The embedded store admits one process, so each test closes its store before running the CLI.
 
-async function world(factory: StoreFactory): Promise<{ sut: StoreUnderTest; env: Record<string, string>; dispose: () => Promise<void> }> {
+async function world(
+  factory: StoreFactory,
+): Promise<{ sut: StoreUnderTest; env: Record<string, string>; dispose: () => Promise<void> }> {
   const sut = await factory();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-data-'));
   return {
     sut,
     env: { EVENT_STORE_URL: sut.url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' },
-    dispose: async () => { await sut.dispose(); await rm(dataDir, { recursive: true, force: true }); },
+    dispose: async () => {
+      await sut.dispose();
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
 function suite(label: string, factory: StoreFactory): void {
-  test.serial(`${label}: queue lists a stuck purchase; move appends OperatorMoved; a second move is refused`, async (t) => {
-    const w = await world(factory);
-    try {
-      const stuck = await stuckPurchase(w.sut.store);
-      const delivered = await deliveredPurchase(w.sut.store);
-      await w.sut.store.close();
+  test.serial(
+    `${label}: queue lists a stuck purchase; move appends OperatorMoved; a second move is refused`,
+    async (t) => {
+      const w = await world(factory);
+      try {
+        const stuck = await stuckPurchase(w.sut.store);
+        const delivered = await deliveredPurchase(w.sut.store);
+        await w.sut.store.close();
 
-      const q = await cli(['queue', '--json'], w.env);
-      t.is(q.code, 0, q.stderr);
-      const items = JSON.parse(q.stdout).items as { purchase_id: string; kind: string; reason: string; status: string; history: { type: string }[] }[];
-      t.deepEqual(items.map((i) => i.purchase_id), [stuck], 'only the stuck purchase is queued, not the delivered one');
-      t.is(items[0]!.kind, 'lock_stuck');
-      t.is(items[0]!.reason, 'WINDOW_PASSED_UNSETTLED');
-      t.deepEqual(items[0]!.history.map((h) => h.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck']);
-      t.false(q.stdout.includes('sealed'), 'the sealed authorization is not printed');
-      const text = await cli(['queue'], w.env);
-      t.is(text.code, 0);
-      t.regex(text.stdout, new RegExp(`${stuck}.*lock_stuck.*WINDOW_PASSED_UNSETTLED`));
+        const q = await cli(['queue', '--json'], w.env);
+        t.is(q.code, 0, q.stderr);
+        const items = JSON.parse(q.stdout).items as {
+          purchase_id: string;
+          kind: string;
+          reason: string;
+          status: string;
+          history: { type: string }[];
+        }[];
+        t.deepEqual(
+          items.map((i) => i.purchase_id),
+          [stuck],
+          'only the stuck purchase is queued, not the delivered one',
+        );
+        t.is(items[0]!.kind, 'lock_stuck');
+        t.is(items[0]!.reason, 'WINDOW_PASSED_UNSETTLED');
+        t.deepEqual(
+          items[0]!.history.map((h) => h.type),
+          ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck'],
+        );
+        t.false(q.stdout.includes('sealed'), 'the sealed authorization is not printed');
+        const text = await cli(['queue'], w.env);
+        t.is(text.code, 0);
+        t.regex(text.stdout, new RegExp(`${stuck}.*lock_stuck.*WINDOW_PASSED_UNSETTLED`));
 
-      const moved = await cli(['move', stuck, '--to', 'closed_no_charge', '--note', 'authorizationState unused on chain; window passed', '--operator', 'ops@example'], w.env);
-      t.is(moved.code, 0, moved.stderr);
-      t.regex(moved.stdout, /lock_stuck → closed_no_charge/);
+        const moved = await cli(
+          [
+            'move',
+            stuck,
+            '--to',
+            'closed_no_charge',
+            '--note',
+            'authorizationState unused on chain; window passed',
+            '--operator',
+            'ops@example',
+          ],
+          w.env,
+        );
+        t.is(moved.code, 0, moved.stderr);
+        t.regex(moved.stdout, /lock_stuck → closed_no_charge/);
 
-      const again = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'try again', '--operator', 'ops@example'], w.env);
-      t.is(again.code, 1);
-      t.regex(again.stderr, /refused PURCHASE_CLOSED/);
-      const notLocked = await cli(['move', delivered, '--to', 'closed_settled_delivered', '--note', 'nothing held', '--operator', 'ops@example'], w.env);
-      t.is(notLocked.code, 1);
-      t.regex(notLocked.stderr, /refused NOT_LOCKED/);
-      const badTarget = await cli(['move', stuck, '--to', 'refund', '--note', 'x', '--operator', 'y'], w.env);
-      t.is(badTarget.code, 2, 'an unknown target is a usage error');
+        const again = await cli(
+          ['move', stuck, '--to', 'retry_settlement', '--note', 'try again', '--operator', 'ops@example'],
+          w.env,
+        );
+        t.is(again.code, 1);
+        t.regex(again.stderr, /refused PURCHASE_CLOSED/);
+        const notLocked = await cli(
+          [
+            'move',
+            delivered,
+            '--to',
+            'closed_settled_delivered',
+            '--note',
+            'nothing held',
+            '--operator',
+            'ops@example',
+          ],
+          w.env,
+        );
+        t.is(notLocked.code, 1);
+        t.regex(notLocked.stderr, /refused NOT_LOCKED/);
+        const badTarget = await cli(['move', stuck, '--to', 'refund', '--note', 'x', '--operator', 'y'], w.env);
+        t.is(badTarget.code, 2, 'an unknown target is a usage error');
 
-      const after = await cli(['queue', '--json'], w.env);
-      t.deepEqual(JSON.parse(after.stdout).items, [], 'a moved purchase leaves the open queue');
-      t.is((await cli(['queue', '--all'], w.env)).code, 2, 'the queue holds open items only; --all is refused, not ignored');
+        const after = await cli(['queue', '--json'], w.env);
+        t.deepEqual(JSON.parse(after.stdout).items, [], 'a moved purchase leaves the open queue');
+        t.is(
+          (await cli(['queue', '--all'], w.env)).code,
+          2,
+          'the queue holds open items only; --all is refused, not ignored',
+        );
 
-      const store = await w.sut.reopen();
-      const events = await store.readStream(streamName(stuck));
-      t.deepEqual(events.map((e) => e.type), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved']);
-      t.like(events.at(-1)!.data, { target: 'closed_no_charge', operator: 'ops@example', note: 'authorizationState unused on chain; window passed' });
-      await store.close();
-    } finally {
-      await w.dispose();
-    }
-  });
+        const store = await w.sut.reopen();
+        const events = await store.readStream(streamName(stuck));
+        t.deepEqual(
+          events.map((e) => e.type),
+          ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'LockStuck', 'OperatorMoved'],
+        );
+        t.like(events.at(-1)!.data, {
+          target: 'closed_no_charge',
+          operator: 'ops@example',
+          note: 'authorizationState unused on chain; window passed',
+        });
+        await store.close();
+      } finally {
+        await w.dispose();
+      }
+    },
+  );
 
-  test.serial(`${label}: a second move on a still-locked purchase after retry_settlement is refused NOT_LOCKED`, async (t) => {
-    const w = await world(factory);
-    try {
-      const stuck = await stuckPurchase(w.sut.store);
-      await w.sut.store.close();
-      const first = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'relayer was out of gas; refilled', '--operator', 'ops@example'], w.env);
-      t.is(first.code, 0, first.stderr);
-      const second = await cli(['move', stuck, '--to', 'retry_settlement', '--note', 'again', '--operator', 'ops@example'], w.env);
-      t.is(second.code, 1);
-      t.regex(second.stderr, /refused NOT_LOCKED/);
-    } finally {
-      await w.dispose();
-    }
-  });
+  test.serial(
+    `${label}: a second move on a still-locked purchase after retry_settlement is refused NOT_LOCKED`,
+    async (t) => {
+      const w = await world(factory);
+      try {
+        const stuck = await stuckPurchase(w.sut.store);
+        await w.sut.store.close();
+        const first = await cli(
+          [
+            'move',
+            stuck,
+            '--to',
+            'retry_settlement',
+            '--note',
+            'relayer was out of gas; refilled',
+            '--operator',
+            'ops@example',
+          ],
+          w.env,
+        );
+        t.is(first.code, 0, first.stderr);
+        const second = await cli(
+          ['move', stuck, '--to', 'retry_settlement', '--note', 'again', '--operator', 'ops@example'],
+          w.env,
+        );
+        t.is(second.code, 1);
+        t.regex(second.stderr, /refused NOT_LOCKED/);
+      } finally {
+        await w.dispose();
+      }
+    },
+  );
 
-  test.serial(`${label}: audit passes a clean ledger and fails (exit 1) on a Delivered whose evidence signature does not verify`, async (t) => {
-    const w = await world(factory);
-    try {
-      const good = await deliveredPurchase(w.sut.store);
-      await stuckPurchase(w.sut.store);
-      await w.sut.store.close();
+  test.serial(
+    `${label}: audit passes a clean ledger and fails (exit 1) on a Delivered whose evidence signature does not verify`,
+    async (t) => {
+      const w = await world(factory);
+      try {
+        const good = await deliveredPurchase(w.sut.store);
+        await stuckPurchase(w.sut.store);
+        await w.sut.store.close();
 
-      const clean = await cli(['audit'], w.env);
-      t.is(clean.code, 0, clean.stdout + clean.stderr);
-      t.regex(clean.stdout, /audited 2 purchase stream\(s\).*no violations/);
+        const clean = await cli(['audit'], w.env);
+        t.is(clean.code, 0, clean.stdout + clean.stderr);
+        t.regex(clean.stdout, /audited 2 purchase stream\(s\).*no violations/);
 
-      let store = await w.sut.reopen();
-      const tampered = await deliveredPurchase(store, { signer: 'other' });
-      await store.close();
+        let store = await w.sut.reopen();
+        const tampered = await deliveredPurchase(store, { signer: 'other' });
+        await store.close();
 
-      const dirty = await cli(['audit', '--json'], w.env);
-      t.is(dirty.code, 1);
-      const report = JSON.parse(dirty.stdout) as { purchases: number; audits: { purchase_id: string; violations: { check: string; message: string }[] }[] };
-      t.is(report.purchases, 3);
-      const bad = report.audits.filter((a) => a.violations.length > 0);
-      t.deepEqual(bad.map((a) => a.purchase_id), [tampered]);
-      t.deepEqual(bad[0]!.violations.map((v) => v.check), ['signatures']);
-      t.regex(bad[0]!.violations[0]!.message, /evidence does not verify/);
+        const dirty = await cli(['audit', '--json'], w.env);
+        t.is(dirty.code, 1);
+        const report = JSON.parse(dirty.stdout) as {
+          purchases: number;
+          audits: { purchase_id: string; violations: { check: string; message: string }[] }[];
+        };
+        t.is(report.purchases, 3);
+        const bad = report.audits.filter((a) => a.violations.length > 0);
+        t.deepEqual(
+          bad.map((a) => a.purchase_id),
+          [tampered],
+        );
+        t.deepEqual(
+          bad[0]!.violations.map((v) => v.check),
+          ['signatures'],
+        );
+        t.regex(bad[0]!.violations[0]!.message, /evidence does not verify/);
 
-      const text = await cli(['audit'], w.env);
-      t.is(text.code, 1);
-      t.regex(text.stdout, new RegExp(`^${tampered.slice(0, 12)} .*1 violation`, 'm'));
-      t.false(text.stdout.split('\n').some((l) => l.includes('violation(s)') && l.includes(tampered)), 'the table row shows the 12-character prefix, not the full id');
-      const one = await cli(['audit', '--purchase', good], w.env);
-      t.is(one.code, 0, 'auditing only the clean purchase passes');
+        const text = await cli(['audit'], w.env);
+        t.is(text.code, 1);
+        t.regex(text.stdout, new RegExp(`^${tampered.slice(0, 12)} .*1 violation`, 'm'));
+        t.false(
+          text.stdout.split('\n').some((l) => l.includes('violation(s)') && l.includes(tampered)),
+          'the table row shows the 12-character prefix, not the full id',
+        );
+        const one = await cli(['audit', '--purchase', good], w.env);
+        t.is(one.code, 0, 'auditing only the clean purchase passes');
 
-      // A different service key: every signature fails.
-      const wrongKey = await cli(['audit', '--purchase', good], { ...w.env, EVIDENCE_KEY: '07'.repeat(32) });
-      t.is(wrongKey.code, 1);
-      store = await w.sut.reopen();
-      await store.close();
-    } finally {
-      await w.dispose();
-    }
-  });
+        // A different service key: every signature fails.
+        const wrongKey = await cli(['audit', '--purchase', good], { ...w.env, EVIDENCE_KEY: '07'.repeat(32) });
+        t.is(wrongKey.code, 1);
+        store = await w.sut.reopen();
+        await store.close();
+      } finally {
+        await w.dispose();
+      }
+    },
+  );
 
   test.serial(`${label}: replay empties every read model and rebuilds it from zero to the same rows`, async (t) => {
     const w = await world(factory);
@@ -134,8 +231,15 @@ function suite(label: string, factory: StoreFactory): void {
 
       const first = await cli(['replay', '--json'], w.env);
       t.is(first.code, 0, first.stderr);
-      const out = JSON.parse(first.stdout) as { replayed: { table: string; rows: number }[]; position: string; events: number };
-      t.deepEqual(out.replayed.map((r) => r.table), [...READ_MODEL_TABLES]);
+      const out = JSON.parse(first.stdout) as {
+        replayed: { table: string; rows: number }[];
+        position: string;
+        events: number;
+      };
+      t.deepEqual(
+        out.replayed.map((r) => r.table),
+        [...READ_MODEL_TABLES],
+      );
       const rows = Object.fromEntries(out.replayed.map((r) => [r.table, r.rows]));
       t.like(rows, { rm_purchases: 2, rm_queue: 1, rm_refunds: 0, rm_compliance: 1, rm_compliance_daily: 1 });
       t.is(out.events, 9, 'every event of both purchases was read');

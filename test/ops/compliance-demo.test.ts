@@ -14,15 +14,19 @@ import { cli } from './seed.js';
 // The demo world is the one `npm run demo` uses (devnet, HTTPS publishers, service on the embedded store).
 
 const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
-const verify = (file: string, key: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-  execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
-    resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
-});
+const verify = (file: string, key: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 
 test('the compliance export lists each demo delivery with the digests of the report the buyer saved', async (t) => {
   const w = await startDemoWorld();
   try {
-    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as { evidence: { keys: { key_id: string; public_key: string }[] } };
+    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as {
+      evidence: { keys: { key_id: string; public_key: string }[] };
+    };
     const evidenceKey = caps.evidence.keys[0]!;
     const buyer = createBuyer({
       baseUrl: w.url,
@@ -32,8 +36,17 @@ test('the compliance export lists each demo delivery with the digests of the rep
       maxPerTaskMicro: 1_000_000n,
       checkpointStore: memoryCheckpointStore(),
     });
-    const saved: { purchase_id: string; file: string; response: { report: unknown; evidence: unknown; delivery_proof: unknown } }[] = [];
-    for (const resource of [DEMO_RESOURCES.permitted, DEMO_RESOURCES.prohibited, DEMO_RESOURCES.licenseRequired, DEMO_RESOURCES.undeclared]) {
+    const saved: {
+      purchase_id: string;
+      file: string;
+      response: { report: unknown; evidence: unknown; delivery_proof: unknown };
+    }[] = [];
+    for (const resource of [
+      DEMO_RESOURCES.permitted,
+      DEMO_RESOURCES.prohibited,
+      DEMO_RESOURCES.licenseRequired,
+      DEMO_RESOURCES.undeclared,
+    ]) {
       const r = await buyer.buyReport({ resource, purpose: 'ai-input', tier: 'fresh' });
       if (r.status !== 'delivered') continue;
       const file = path.join(w.dataDir, `report-${saved.length}.json`);
@@ -45,9 +58,15 @@ test('the compliance export lists each demo delivery with the digests of the rep
 
     const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
     const out = path.join(w.dataDir, 'export.jsonl');
-    const exported = await cli(['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out], env);
+    const exported = await cli(
+      ['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out],
+      env,
+    );
     t.is(exported.code, 0, exported.stderr);
-    const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     t.deepEqual(rows.map((r) => r.purchase_id).sort(), saved.map((s) => s.purchase_id).sort());
     for (const s of saved) {
       const row = rows.find((r) => r.purchase_id === s.purchase_id)!;

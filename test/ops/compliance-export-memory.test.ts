@@ -33,7 +33,11 @@ const INSERT = `
     '2026-11-' || lpad((1 + g % 28)::text, 2, '0'), false, NULL, 'none'
   FROM generate_series(1, ${ROWS}) AS g`;
 
-interface Measured { code: number; stderr: string; peakKb: number }
+interface Measured {
+  code: number;
+  stderr: string;
+  peakKb: number;
+}
 
 /** Runs the CLI as a child process and reports its peak resident set size. */
 function measuredCli(args: string[], env: Record<string, string>): Promise<Measured> {
@@ -41,19 +45,31 @@ function measuredCli(args: string[], env: Record<string, string>): Promise<Measu
   const viaTime = existsSync(TIME);
   return new Promise((resolve) => {
     let polledKb = 0;
-    const child = execFile(viaTime ? TIME : node[0]!, viaTime ? ['-v', ...node] : node.slice(1), { cwd: repo, env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 1 << 20 }, (err, _stdout, stderr) => {
-      clearInterval(poll);
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ code, stderr, peakKb: timed ? Number(timed[1]) : polledKb });
-    });
+    const child = execFile(
+      viaTime ? TIME : node[0]!,
+      viaTime ? ['-v', ...node] : node.slice(1),
+      { cwd: repo, env: { PATH: process.env.PATH ?? '', ...env }, maxBuffer: 1 << 20 },
+      (err, _stdout, stderr) => {
+        clearInterval(poll);
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : -1
+          : 0;
+        const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+        resolve({ code, stderr, peakKb: timed ? Number(timed[1]) : polledKb });
+      },
+    );
     // Without /usr/bin/time: the kernel's high-water mark, read until the process is gone.
     const poll = setInterval(() => {
       if (viaTime) return;
-      readFile(`/proc/${child.pid}/status`, 'utf8').then((s) => {
-        const hwm = /VmHWM:\s+(\d+) kB/.exec(s);
-        if (hwm) polledKb = Math.max(polledKb, Number(hwm[1]));
-      }, () => {});
+      readFile(`/proc/${child.pid}/status`, 'utf8').then(
+        (s) => {
+          const hwm = /VmHWM:\s+(\d+) kB/.exec(s);
+          if (hwm) polledKb = Math.max(polledKb, Number(hwm[1]));
+        },
+        () => {},
+      );
     }, 10);
   });
 }
@@ -74,9 +90,15 @@ test(`compliance export of ${ROWS} rows as CSV grows peak RSS by less than ${BUD
     const env = { EVENT_STORE_URL: url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
     const emptyFile = path.join(dataDir, 'empty.csv');
     const fullFile = path.join(dataDir, 'full.csv');
-    const empty = await measuredCli(['compliance', 'export', '--from', '2001-01-01', '--to', '2001-01-31', '--format', 'csv', '--out', emptyFile], env);
+    const empty = await measuredCli(
+      ['compliance', 'export', '--from', '2001-01-01', '--to', '2001-01-31', '--format', 'csv', '--out', emptyFile],
+      env,
+    );
     t.is(empty.code, 0, empty.stderr);
-    const full = await measuredCli(['compliance', 'export', '--from', '2026-11-01', '--to', '2026-11-30', '--format', 'csv', '--out', fullFile], env);
+    const full = await measuredCli(
+      ['compliance', 'export', '--from', '2026-11-01', '--to', '2026-11-30', '--format', 'csv', '--out', fullFile],
+      env,
+    );
     t.is(full.code, 0, full.stderr);
     t.regex(full.stderr, new RegExp(`exported ${ROWS} compliance row\\(s\\)`));
 
@@ -86,7 +108,9 @@ test(`compliance export of ${ROWS} rows as CSV grows peak RSS by less than ${BUD
     t.is((await readFile(emptyFile, 'utf8')).split('\r\n').filter(Boolean).length, 1, 'the empty export is its header');
 
     const growthMb = (full.peakKb - empty.peakKb) / 1024;
-    t.log(`peak RSS: empty export ${(empty.peakKb / 1024).toFixed(1)} MB, ${ROWS} rows ${(full.peakKb / 1024).toFixed(1)} MB, growth ${growthMb.toFixed(1)} MB`);
+    t.log(
+      `peak RSS: empty export ${(empty.peakKb / 1024).toFixed(1)} MB, ${ROWS} rows ${(full.peakKb / 1024).toFixed(1)} MB, growth ${growthMb.toFixed(1)} MB`,
+    );
     t.true(empty.peakKb > 0 && full.peakKb > 0, 'peak RSS was measured');
     t.true(growthMb < BUDGET_MB, `the ${ROWS}-row export grew peak RSS by ${growthMb.toFixed(1)} MB`);
   } finally {

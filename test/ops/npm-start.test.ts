@@ -23,7 +23,12 @@ interface Started {
 }
 
 const alive = (pid: number): boolean => {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {
@@ -35,7 +40,8 @@ async function gone(pid: number, withinMs: number): Promise<boolean> {
   return !alive(pid);
 }
 
-const parentOf = async (pid: number): Promise<number> => Number(/^PPid:\s+(\d+)$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]);
+const parentOf = async (pid: number): Promise<number> =>
+  Number(/^PPid:\s+(\d+)$/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]);
 
 async function npmStart(): Promise<Started> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-npm-start-'));
@@ -46,10 +52,24 @@ async function npmStart(): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  npm.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  npm.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  npm.stdout!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  npm.stderr!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
   const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
-  const lines = () => out.split('\n').filter((l) => l.startsWith('{')).flatMap((l) => { try { return [JSON.parse(l) as Record<string, unknown>]; } catch { return []; } });
+  const lines = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .flatMap((l) => {
+        try {
+          return [JSON.parse(l) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
   const cleanup = async () => {
     if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
@@ -60,10 +80,16 @@ async function npmStart(): Promise<Started> {
       const check = () => {
         const listening = lines().find((l) => l.msg === 'rights preflight service listening');
         const devnet = lines().find((l) => l.msg === 'development devnet started (test keys, no real funds)');
-        if (listening && devnet) { clearTimeout(timer); resolve({ url: String(listening.url), devnetPid: Number(devnet.devnet_pid) }); }
+        if (listening && devnet) {
+          clearTimeout(timer);
+          resolve({ url: String(listening.url), devnetPid: Number(devnet.devnet_pid) });
+        }
       };
       npm.stdout!.on('data', check);
-      void exited.then(() => { clearTimeout(timer); reject(new Error(`npm start exited before listening:\n${out}`)); });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited before listening:\n${out}`));
+      });
     });
     return { npm, url, devnetPid, servicePid: await parentOf(devnetPid), output: () => out, exited, cleanup };
   } catch (err) {
@@ -72,22 +98,29 @@ async function npmStart(): Promise<Started> {
   }
 }
 
-test.serial('npm start on a fresh machine: the service answers on the embedded store, the devnet runs in its own process, SIGTERM stops both', async (t) => {
-  const s = await npmStart();
-  try {
-    t.not(s.devnetPid, s.servicePid, 'the devnet is a child process, not the service');
-    t.true(alive(s.devnetPid));
-    const res = await fetch(`${s.url}/v1/capabilities`);
-    t.is(res.status, 200);
-    const caps = (await res.json()) as { payment?: { network?: string } };
-    t.is(JSON.stringify(caps).includes('eip155:8453'), true, 'the devnet chain (Base chain id) is the payment network');
-    process.kill(s.servicePid, 'SIGTERM');
-    t.true(await gone(s.servicePid, 30_000), `the service stopped:\n${s.output().slice(-2000)}`);
-    t.true(await gone(s.devnetPid, 10_000), 'the devnet child stopped with the service');
-  } finally {
-    await s.cleanup();
-  }
-});
+test.serial(
+  'npm start on a fresh machine: the service answers on the embedded store, the devnet runs in its own process, SIGTERM stops both',
+  async (t) => {
+    const s = await npmStart();
+    try {
+      t.not(s.devnetPid, s.servicePid, 'the devnet is a child process, not the service');
+      t.true(alive(s.devnetPid));
+      const res = await fetch(`${s.url}/v1/capabilities`);
+      t.is(res.status, 200);
+      const caps = (await res.json()) as { payment?: { network?: string } };
+      t.is(
+        JSON.stringify(caps).includes('eip155:8453'),
+        true,
+        'the devnet chain (Base chain id) is the payment network',
+      );
+      process.kill(s.servicePid, 'SIGTERM');
+      t.true(await gone(s.servicePid, 30_000), `the service stopped:\n${s.output().slice(-2000)}`);
+      t.true(await gone(s.devnetPid, 10_000), 'the devnet child stopped with the service');
+    } finally {
+      await s.cleanup();
+    }
+  },
+);
 
 test.serial('a service killed with SIGKILL leaves no devnet behind', async (t) => {
   const s = await npmStart();

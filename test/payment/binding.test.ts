@@ -6,10 +6,20 @@ import { boundNonce, inputSha256, looksBound, NONCE_PREFIX } from '../../src/pay
 // The published vectors (generated independently with node:crypto + canonicalize) must be reproduced
 // exactly by the implementation the service and the buyer client share.
 
-interface Vector { name: string; resource: string; key: string; normalized_input: unknown; input_sha256: string; nonce: string }
-const vectors = JSON.parse(await readFile(new URL('../vectors/binding.json', import.meta.url), 'utf8')) as { prefix: string; vectors: Vector[] };
+interface Vector {
+  name: string;
+  resource: string;
+  key: string;
+  normalized_input: unknown;
+  input_sha256: string;
+  nonce: string;
+}
+const vectors = JSON.parse(await readFile(new URL('../vectors/binding.json', import.meta.url), 'utf8')) as {
+  prefix: string;
+  vectors: Vector[];
+};
 
-test('the published prefix is the implementation\'s', (t) => {
+test("the published prefix is the implementation's", (t) => {
   t.is(vectors.prefix, NONCE_PREFIX);
   t.true(vectors.vectors.length >= 5);
 });
@@ -42,7 +52,11 @@ test('a random 32-byte nonce does not look bound', (t) => {
 test('binding.ts bundles for the browser (no node: built-ins)', async (t) => {
   const out = await build({
     entryPoints: [new URL('../../src/payment/binding.ts', import.meta.url).pathname],
-    bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent',
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
   });
   t.is(out.errors.length, 0);
   t.false(/node:|require\(["']crypto/.test(out.outputFiles[0]!.text));

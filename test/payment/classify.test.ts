@@ -8,10 +8,28 @@ const tx = `0x${'ab'.repeat(32)}` as const;
 const fb = { payer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const, amount: '20000' };
 
 test('remote: success, nothing-moved reasons, pending, transfer mismatch, unknown reasons', (t) => {
-  t.deepEqual(classifyRemoteSettle({ success: true, transaction: tx }, fb), { kind: 'success', transaction: tx, payer: fb.payer, amount: '20000' });
-  t.deepEqual(classifyRemoteSettle({ success: false, transaction: '', errorReason: 'invalid_exact_evm_nonce_already_used' }, fb), { kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used' });
-  t.deepEqual(classifyRemoteSettle({ success: false, transaction: tx, errorReason: 'settlement_pending' }, fb), { kind: 'ambiguous', reason: 'settlement_pending', transaction: tx });
-  t.deepEqual(classifyRemoteSettle({ success: false, transaction: tx, errorReason: 'invalid_exact_evm_transfer_event_mismatch' }, fb), { kind: 'ambiguous', reason: 'invalid_exact_evm_transfer_event_mismatch', transaction: tx });
+  t.deepEqual(classifyRemoteSettle({ success: true, transaction: tx }, fb), {
+    kind: 'success',
+    transaction: tx,
+    payer: fb.payer,
+    amount: '20000',
+  });
+  t.deepEqual(
+    classifyRemoteSettle({ success: false, transaction: '', errorReason: 'invalid_exact_evm_nonce_already_used' }, fb),
+    { kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used' },
+  );
+  t.deepEqual(classifyRemoteSettle({ success: false, transaction: tx, errorReason: 'settlement_pending' }, fb), {
+    kind: 'ambiguous',
+    reason: 'settlement_pending',
+    transaction: tx,
+  });
+  t.deepEqual(
+    classifyRemoteSettle(
+      { success: false, transaction: tx, errorReason: 'invalid_exact_evm_transfer_event_mismatch' },
+      fb,
+    ),
+    { kind: 'ambiguous', reason: 'invalid_exact_evm_transfer_event_mismatch', transaction: tx },
+  );
   t.is(classifyRemoteSettle({ success: false, transaction: '', errorReason: 'something_new' }, fb).kind, 'ambiguous');
   t.is(classifyRemoteSettle({ success: true, transaction: '' }, fb).kind, 'ambiguous');
 });
@@ -20,9 +38,24 @@ test('self: what the relayer did decides between failed and ambiguous', (t) => {
   const failedTx = { success: false, transaction: '', errorReason: 'invalid_exact_evm_transaction_failed' };
   t.is(classifySelfSettle(failedTx, { stage: 'not-submitted' }, fb).kind, 'failed');
   t.is(classifySelfSettle(failedTx, { stage: 'refused-before-broadcast' }, fb).kind, 'failed');
-  t.is(classifySelfSettle(failedTx, { stage: 'unknown' }, fb).kind, 'ambiguous', 'an RPC error after handing over the transaction is not a failure');
-  t.deepEqual(classifySelfSettle({ ...failedTx, transaction: tx }, { stage: 'sent', transaction: tx }, fb), { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed' }, 'mined and reverted');
-  t.deepEqual(classifySelfSettle({ success: false, transaction: tx, errorReason: 'settlement_pending' }, { stage: 'sent', transaction: tx }, fb), { kind: 'ambiguous', reason: 'settlement_pending', transaction: tx });
+  t.is(
+    classifySelfSettle(failedTx, { stage: 'unknown' }, fb).kind,
+    'ambiguous',
+    'an RPC error after handing over the transaction is not a failure',
+  );
+  t.deepEqual(
+    classifySelfSettle({ ...failedTx, transaction: tx }, { stage: 'sent', transaction: tx }, fb),
+    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed' },
+    'mined and reverted',
+  );
+  t.deepEqual(
+    classifySelfSettle(
+      { success: false, transaction: tx, errorReason: 'settlement_pending' },
+      { stage: 'sent', transaction: tx },
+      fb,
+    ),
+    { kind: 'ambiguous', reason: 'settlement_pending', transaction: tx },
+  );
   t.is(classifySelfSettle({ success: true, transaction: tx }, { stage: 'sent', transaction: tx }, fb).kind, 'success');
 });
 

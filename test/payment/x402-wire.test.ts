@@ -2,8 +2,12 @@ import test from 'ava';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import {
-  decodePaymentRequired, decodePaymentResponse, decodePaymentSignature,
-  encodePaymentRequired, encodePaymentResponse, encodePaymentSignature,
+  decodePaymentRequired,
+  decodePaymentResponse,
+  decodePaymentSignature,
+  encodePaymentRequired,
+  encodePaymentResponse,
+  encodePaymentSignature,
 } from '../../src/payment/x402-headers.js';
 import { USDC, chainIdOf } from '../../src/payment/x402-constants.js';
 import { nonceFor, offer, pay, stockClientPayment } from './support/offer.js';
@@ -33,18 +37,34 @@ test('garbage, wrong shapes and bad fields are refused with a path, not the valu
   const noSig = encodePaymentSignature({ ...p, payload: { ...p.payload, signature: '0x12' } } as never);
   const r = decodePaymentSignature(noSig);
   t.false(r.ok);
-  if (!r.ok) { t.regex(r.problem, /payload\.signature/); t.false(r.problem.includes(p.payload.authorization.nonce)); }
-  const amount = decodePaymentSignature(encodePaymentSignature({ ...p, accepted: { ...p.accepted, amount: '-1' } } as never));
+  if (!r.ok) {
+    t.regex(r.problem, /payload\.signature/);
+    t.false(r.problem.includes(p.payload.authorization.nonce));
+  }
+  const amount = decodePaymentSignature(
+    encodePaymentSignature({ ...p, accepted: { ...p.accepted, amount: '-1' } } as never),
+  );
   t.false(amount.ok);
 });
 
 test('PAYMENT-REQUIRED and PAYMENT-RESPONSE round-trip; PAYMENT-REQUIRED must be version 2', (t) => {
-  const pr = { x402Version: 2 as const, resource: { url: 'https://svc.example/v1/rights/reports/1' }, accepts: [req], error: 'PAYMENT_REQUIRED', extensions: { x: { info: {}, schema: {} } } };
+  const pr = {
+    x402Version: 2 as const,
+    resource: { url: 'https://svc.example/v1/rights/reports/1' },
+    accepts: [req],
+    error: 'PAYMENT_REQUIRED',
+    extensions: { x: { info: {}, schema: {} } },
+  };
   const r = decodePaymentRequired(encodePaymentRequired(pr));
   t.true(r.ok);
   if (r.ok) t.deepEqual(r.value, pr);
   t.false(decodePaymentRequired(encodePaymentRequired({ ...pr, x402Version: 1 } as never)).ok);
-  const sr = { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' as const, payer: privateKeyToAccount(buyerKey).address };
+  const sr = {
+    success: true,
+    transaction: `0x${'ab'.repeat(32)}`,
+    network: 'eip155:8453' as const,
+    payer: privateKeyToAccount(buyerKey).address,
+  };
   const s = decodePaymentResponse(encodePaymentResponse(sr));
   t.true(s.ok);
   if (s.ok) t.deepEqual(s.value, sr);

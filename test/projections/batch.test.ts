@@ -11,7 +11,16 @@ import { evolve, fold } from '../../streams/purchase/evolve.js';
 import { initialState, type PurchaseState } from '../../streams/purchase/state.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { deliveredData, newPurchaseId } from '../ops/seed.js';
-import { checkpointData, heldData, NOW, offeredData, quotedData, settledData, stuckData, submittedData } from '../streams/purchase/fixtures.js';
+import {
+  checkpointData,
+  heldData,
+  NOW,
+  offeredData,
+  quotedData,
+  settledData,
+  stuckData,
+  submittedData,
+} from '../streams/purchase/fixtures.js';
 
 // The batch projection is pure: the same events give the same rows however they are cut into
 // batches, every status is the one the stream's own fold reaches, and the queue holds only locked
@@ -19,21 +28,50 @@ import { checkpointData, heldData, NOW, offeredData, quotedData, settledData, st
 
 type Script = PurchaseCommandBody[];
 const quote = (id: string): PurchaseCommandBody => ({ type: 'Quote', data: quotedData({ purchase_id: id }) });
-const paid = (id: string): Script => [quote(id), { type: 'Offer', data: offeredData() }, { type: 'CheckpointAuthorization', data: checkpointData() }];
-const move = (target: 'retry_settlement' | 'closed_no_charge' | 'accept_settlement' | 'closed_settled_delivered'): PurchaseCommandBody =>
-  ({ type: 'OperatorMove', data: { target, note: 'n', operator: 'o', at: NOW.toISOString() } });
+const paid = (id: string): Script => [
+  quote(id),
+  { type: 'Offer', data: offeredData() },
+  { type: 'CheckpointAuthorization', data: checkpointData() },
+];
+const move = (
+  target: 'retry_settlement' | 'closed_no_charge' | 'accept_settlement' | 'closed_settled_delivered',
+): PurchaseCommandBody => ({ type: 'OperatorMove', data: { target, note: 'n', operator: 'o', at: NOW.toISOString() } });
 
 const scripts: [string, (id: string) => Script][] = [
   ['abandoned', (id) => [quote(id)]],
   ['offered', (id) => [quote(id), { type: 'Offer', data: offeredData() }]],
   ['paid', paid],
-  ['delivered', (id) => [...paid(id), { type: 'RecordSettlement', data: settledData() }, { type: 'Deliver', data: deliveredData(id) }]],
+  [
+    'delivered',
+    (id) => [
+      ...paid(id),
+      { type: 'RecordSettlement', data: settledData() },
+      { type: 'Deliver', data: deliveredData(id) },
+    ],
+  ],
   ['submitted', (id) => [...paid(id), { type: 'RecordSubmission', data: submittedData() }]],
   ['stuck', (id) => [...paid(id), { type: 'MarkLockStuck', data: stuckData() }]],
   ['stuck-retried', (id) => [...paid(id), { type: 'MarkLockStuck', data: stuckData() }, move('retry_settlement')]],
   ['stuck-closed', (id) => [...paid(id), { type: 'MarkLockStuck', data: stuckData() }, move('closed_no_charge')]],
-  ['held-after-delivery', (id) => [...paid(id), { type: 'RecordSettlement', data: settledData() }, { type: 'Deliver', data: deliveredData(id) }, { type: 'Hold', data: heldData() }]],
-  ['held-resolved', (id) => [...paid(id), { type: 'RecordSettlement', data: settledData() }, { type: 'Deliver', data: deliveredData(id) }, { type: 'Hold', data: heldData() }, move('closed_settled_delivered')]],
+  [
+    'held-after-delivery',
+    (id) => [
+      ...paid(id),
+      { type: 'RecordSettlement', data: settledData() },
+      { type: 'Deliver', data: deliveredData(id) },
+      { type: 'Hold', data: heldData() },
+    ],
+  ],
+  [
+    'held-resolved',
+    (id) => [
+      ...paid(id),
+      { type: 'RecordSettlement', data: settledData() },
+      { type: 'Deliver', data: deliveredData(id) },
+      { type: 'Hold', data: heldData() },
+      move('closed_settled_delivered'),
+    ],
+  ],
 ];
 
 let position = 0n;
@@ -48,7 +86,9 @@ function history(script: Script): { events: FactEvent[]; state: PurchaseState } 
       const facts = factsOf(stream, e.type, e.data);
       // As the feeds do: a Delivered without its proof digest is completed from its data.
       const complete = incompleteDelivered(e.type, facts) ? deliveredFactsFromData(e.data) : facts;
-      events.push(decodeFactEvent({ position: ++position, stream, type: e.type, created: NOW.toISOString(), facts: complete })!);
+      events.push(
+        decodeFactEvent({ position: ++position, stream, type: e.type, created: NOW.toISOString(), facts: complete })!,
+      );
     }
   }
   return { events, state };
@@ -78,8 +118,15 @@ const interleaved = built.flatMap((b) => b.events).sort((a, b) => Number(a.posit
 test('every status is the one the stream fold reaches; the queue holds only held and stuck purchases', (t) => {
   const { reports, queue, compliance } = fullRun([interleaved]);
   for (const b of built) t.is(reports.get(b.id)!.status, b.state.status, b.name);
-  t.deepEqual([...queue.entries()].map(([id, kind]) => `${built.find((b) => b.id === id)!.name}:${kind}`).sort(), ['held-after-delivery:held', 'stuck:lock_stuck']);
-  t.deepEqual([...compliance.keys()].map((id) => built.find((b) => b.id === id)!.name).sort(), ['delivered', 'held-after-delivery', 'held-resolved']);
+  t.deepEqual([...queue.entries()].map(([id, kind]) => `${built.find((b) => b.id === id)!.name}:${kind}`).sort(), [
+    'held-after-delivery:held',
+    'stuck:lock_stuck',
+  ]);
+  t.deepEqual([...compliance.keys()].map((id) => built.find((b) => b.id === id)!.name).sort(), [
+    'delivered',
+    'held-after-delivery',
+    'held-resolved',
+  ]);
   t.true((compliance.get(built.find((b) => b.name === 'held-after-delivery')!.id) as { held: boolean }).held);
   t.false((compliance.get(built.find((b) => b.name === 'held-resolved')!.id) as { held: boolean }).held);
 });

@@ -16,7 +16,11 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
 const PG = process.env.PG_TEST_URL;
 const LEADING = 'leading: running the read-model projector and the recovery worker';
 
-const leads = (p: ServiceProcess): number => p.output().split('\n').filter((l) => l.includes(LEADING)).length;
+const leads = (p: ServiceProcess): number =>
+  p
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(LEADING)).length;
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = Date.now();
@@ -30,7 +34,9 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
 async function tables(db: SqlQueryable): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const table of READ_MODEL_TABLES) {
-    const [r] = await db.query<{ rows: string | null }>(`SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`);
+    const [r] = await db.query<{ rows: string | null }>(
+      `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
+    );
     out[table] = JSON.parse(r?.rows ?? '[]');
   }
   return out;
@@ -38,8 +44,11 @@ async function tables(db: SqlQueryable): Promise<Record<string, unknown>> {
 
 /** A burst on one process: quotes (some abandoned) and paid deliveries. */
 async function burst(w: MoneyWorld, url: string, buyerIndex: number, quotes: number, paid: number): Promise<void> {
-  const bodies = await Promise.all(Array.from({ length: quotes }, () =>
-    postQuote(url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '50000' })));
+  const bodies = await Promise.all(
+    Array.from({ length: quotes }, () =>
+      postQuote(url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '50000' }),
+    ),
+  );
   for (const q of bodies) if (q.status !== 200) throw new Error(`quote answered ${q.status}`);
   const buyer = w.devnet.buyers[buyerIndex]!;
   for (const q of bodies.slice(0, paid)) {
@@ -48,10 +57,16 @@ async function burst(w: MoneyWorld, url: string, buyerIndex: number, quotes: num
     const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
     // The leader's recovery worker may be resuming this very checkpoint from the other process: the
     // service then answers 409 PURCHASE_IN_PROGRESS, and a buyer sends the same request again.
-    let delivered = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': header });
+    let delivered = await getReport(url, q.body.report_url, {
+      'x-service-claim': q.body.claim_token,
+      'payment-signature': header,
+    });
     for (let i = 0; i < 50 && delivered.status === 409; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      delivered = await getReport(url, q.body.report_url, { 'x-service-claim': q.body.claim_token, 'payment-signature': header });
+      delivered = await getReport(url, q.body.report_url, {
+        'x-service-claim': q.body.claim_token,
+        'payment-signature': header,
+      });
     }
     if (delivered.status !== 200) throw new Error(`redemption answered ${delivered.status}: ${delivered.text}`);
   }
@@ -76,44 +91,47 @@ if (!PG) {
     await w?.close();
   });
 
-  test.serial('one leader of two; kill -9 it and the other takes over; every table equals a full rebuild', async (t) => {
-    const env = { ...w.env, RECOVERY_INTERVAL_MS: '1000' }; // recovery passes run during the bursts, as they would
-    const a = await startServiceProcess(env);
-    running.push(a);
-    const b = await startServiceProcess(env);
-    running.push(b);
+  test.serial(
+    'one leader of two; kill -9 it and the other takes over; every table equals a full rebuild',
+    async (t) => {
+      const env = { ...w.env, RECOVERY_INTERVAL_MS: '1000' }; // recovery passes run during the bursts, as they would
+      const a = await startServiceProcess(env);
+      running.push(a);
+      const b = await startServiceProcess(env);
+      running.push(b);
 
-    await until('one of the two leads', () => leads(a) + leads(b) === 1, 10_000);
-    // Stay a while: the follower keeps trying for the lease every second and must keep losing.
-    await new Promise((r) => setTimeout(r, 2_500));
-    t.is(leads(a) + leads(b), 1, 'exactly one process leads');
-    const [leader, follower] = leads(a) === 1 ? [a, b] : [b, a];
+      await until('one of the two leads', () => leads(a) + leads(b) === 1, 10_000);
+      // Stay a while: the follower keeps trying for the lease every second and must keep losing.
+      await new Promise((r) => setTimeout(r, 2_500));
+      t.is(leads(a) + leads(b), 1, 'exactly one process leads');
+      const [leader, follower] = leads(a) === 1 ? [a, b] : [b, a];
 
-    // Purchases through both processes; the follower's writes are projected by the leader.
-    await Promise.all([burst(w, leader.url, 1, 12, 2), burst(w, follower.url, 2, 12, 2)]);
+      // Purchases through both processes; the follower's writes are projected by the leader.
+      await Promise.all([burst(w, leader.url, 1, 12, 2), burst(w, follower.url, 2, 12, 2)]);
 
-    await leader.kill9();
-    const tookOver = await until('the follower takes over', () => leads(follower) === 1, 15_000);
-    t.log(`follower took over ${tookOver} ms after the leader was killed`);
-    await burst(w, follower.url, 3, 12, 2);
+      await leader.kill9();
+      const tookOver = await until('the follower takes over', () => leads(follower) === 1, 15_000);
+      t.log(`follower took over ${tookOver} ms after the leader was killed`);
+      await burst(w, follower.url, 3, 12, 2);
 
-    const store = await openStore(storeUrl);
-    const readModels = await openReadModels(store, { readStoreUrl: storeUrl });
-    try {
-      const head = await readModels.feed.head();
-      await readModels.caughtUp(20_000);
-      t.true((await readCheckpoint(readModels.db)).position >= head, 'the new leader projected every event');
-      await follower.stop();
-      running.length = 0;
+      const store = await openStore(storeUrl);
+      const readModels = await openReadModels(store, { readStoreUrl: storeUrl });
+      try {
+        const head = await readModels.feed.head();
+        await readModels.caughtUp(20_000);
+        t.true((await readCheckpoint(readModels.db)).position >= head, 'the new leader projected every event');
+        await follower.stop();
+        running.length = 0;
 
-      const live = await tables(readModels.db);
-      t.is((live.rm_purchases as unknown[]).length, 36, 'one report-view row per quoted purchase');
-      t.is((live.rm_compliance as unknown[]).length, 6, 'one compliance row per delivered report');
-      await rebuild(readModels.db, readModels.feed);
-      t.deepEqual(live, await tables(readModels.db), 'nothing missed, nothing applied twice');
-    } finally {
-      await readModels.close();
-      await store.close();
-    }
-  });
+        const live = await tables(readModels.db);
+        t.is((live.rm_purchases as unknown[]).length, 36, 'one report-view row per quoted purchase');
+        t.is((live.rm_compliance as unknown[]).length, 6, 'one compliance row per delivered report');
+        await rebuild(readModels.db, readModels.feed);
+        t.deepEqual(live, await tables(readModels.db), 'nothing missed, nothing applied twice');
+      } finally {
+        await readModels.close();
+        await store.close();
+      }
+    },
+  );
 }

@@ -27,7 +27,9 @@ import { requiredServerUrl } from '../store/fixtures/required-env.js';
 async function tables(db: SqlQueryable): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const table of READ_MODEL_TABLES) {
-    const [r] = await db.query<{ rows: string | null }>(`SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`);
+    const [r] = await db.query<{ rows: string | null }>(
+      `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
+    );
     out[table] = JSON.parse(r?.rows ?? '[]');
   }
   return out;
@@ -44,12 +46,27 @@ async function seedMix(store: EventStoreWithProjections) {
   const fresh = await checkpointed(store);
   await run(store, fresh, { type: 'RecordSettlement', data: settledData() });
   const d = deliveredData(fresh);
-  await run(store, fresh, { type: 'Deliver', data: { ...d, delivery_proof_sha256: digestOf(d.response.delivery_proof) } });
-  await store.append(refundStream(delivered), [{
-    id: randomUUID(),
-    type: 'RefundRequested',
-    data: { purchase_id: delivered, reason: 'OTHER', message: 'please check', charge: { purchase_status: 'delivered', amount_micro: PRICE, payer: PAYER, transaction: TX }, at: NOW.toISOString() },
-  }], 'no_stream');
+  await run(store, fresh, {
+    type: 'Deliver',
+    data: { ...d, delivery_proof_sha256: digestOf(d.response.delivery_proof) },
+  });
+  await store.append(
+    refundStream(delivered),
+    [
+      {
+        id: randomUUID(),
+        type: 'RefundRequested',
+        data: {
+          purchase_id: delivered,
+          reason: 'OTHER',
+          message: 'please check',
+          charge: { purchase_status: 'delivered', amount_micro: PRICE, payer: PAYER, transaction: TX },
+          at: NOW.toISOString(),
+        },
+      },
+    ],
+    'no_stream',
+  );
   return { delivered, stuck, paid, paid2, heldAfter, fresh };
 }
 
@@ -58,67 +75,99 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
     const under = await factory();
     try {
       await seedMix(under.store);
-      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v1: unknown }>(`SELECT stream, type, data, facts_v1 FROM events ORDER BY events.position`);
+      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v1: unknown }>(
+        `SELECT stream, type, data, facts_v1 FROM events ORDER BY events.position`,
+      );
       t.true(rows.length > 20);
-      for (const r of rows) t.deepEqual(r.facts_v1, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+      for (const r of rows)
+        t.deepEqual(r.facts_v1, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
     } finally {
       await under.dispose();
     }
   });
 
-  t.serial(`${label}: tables follow evolve; the queue holds only held and stuck; a live projector equals a rebuild`, async (t) => {
-    const under = await factory();
-    try {
-      const store = under.store;
-      const models = await openReadModels(store, { readStoreUrl: 'unused:' });
-      const projector = startProjector({ db: models.db, feed: models.feed, onAppend: (wake) => store.onAppend!(wake), pollMs: 50, onAdvance: () => models.advanced() });
-      const ids = await seedMix(store);
-      await models.caughtUp(20_000);
+  t.serial(
+    `${label}: tables follow evolve; the queue holds only held and stuck; a live projector equals a rebuild`,
+    async (t) => {
+      const under = await factory();
+      try {
+        const store = under.store;
+        const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+        const projector = startProjector({
+          db: models.db,
+          feed: models.feed,
+          onAppend: (wake) => store.onAppend!(wake),
+          pollMs: 50,
+          onAdvance: () => models.advanced(),
+        });
+        const ids = await seedMix(store);
+        await models.caughtUp(20_000);
 
-      for (const id of Object.values(ids)) {
-        const row = await reportRow(models.db, id);
-        t.is(row?.status, fold(await store.readStream(streamName(id))).status, `status of ${id.slice(0, 8)} is evolve's`);
+        for (const id of Object.values(ids)) {
+          const row = await reportRow(models.db, id);
+          t.is(
+            row?.status,
+            fold(await store.readStream(streamName(id))).status,
+            `status of ${id.slice(0, 8)} is evolve's`,
+          );
+        }
+        t.deepEqual(
+          (await queueItems(models.db)).map((q) => `${q.purchase_id}:${q.kind}`).sort(),
+          [`${ids.stuck}:lock_stuck`, `${ids.heldAfter}:held`].sort(),
+        );
+        t.deepEqual((await recoveryCandidates(models.db)).sort(), [ids.paid, ids.paid2].sort());
+
+        // The operator moves the stuck purchase back to settlement: off the queue, a recovery candidate again.
+        await run(store, ids.stuck, {
+          type: 'OperatorMove',
+          data: { target: 'retry_settlement', note: 'checked the chain', operator: 'ops', at: NOW.toISOString() },
+        });
+        await models.caughtUp(20_000);
+        t.is((await reportRow(models.db, ids.stuck))?.status, 'checkpointed');
+        t.false((await queueItems(models.db)).some((q) => q.purchase_id === ids.stuck));
+        t.true((await recoveryCandidates(models.db)).includes(ids.stuck));
+
+        // Compliance: one row per delivered report, digests as the delivery's own, held and refund joined.
+        const rows = [];
+        for await (const r of complianceRows(models.db)) rows.push(r);
+        t.deepEqual(rows.map((r) => r.purchase_id).sort(), [ids.delivered, ids.heldAfter, ids.fresh].sort());
+        for (const r of rows) {
+          const stream = await store.readStream(streamName(r.purchase_id));
+          const response = (
+            stream.find((e) => e.type === 'Delivered')!.data as {
+              response: { report: unknown; evidence: unknown; delivery_proof: unknown };
+            }
+          ).response;
+          t.is(r.report_sha256, digestOf(response.report));
+          t.is(r.evidence_sha256, digestOf(response.evidence));
+          t.is(r.delivery_proof_sha256, digestOf(response.delivery_proof));
+        }
+        t.true(rows.find((r) => r.purchase_id === ids.heldAfter)!.held);
+        t.is(rows.find((r) => r.purchase_id === ids.delivered)!.refund_status, 'requested');
+        const daily = await complianceDaily(models.db);
+        t.is(
+          daily.reduce((n, d) => n + d.reports, 0),
+          3,
+        );
+        t.is(
+          daily.reduce((n, d) => n + d.held, 0),
+          1,
+        );
+
+        t.deepEqual(await purchaseIdsWithPrefix(models.db, ids.fresh.slice(0, 12)), [ids.fresh]);
+        t.is((await listPurchases(models.db, { status: 'lock_stuck' })).length, 0);
+        t.is((await listPurchases(models.db)).length, 6);
+
+        const live = await tables(models.db);
+        await projector.stop();
+        await rebuild(models.db, sqlFactFeed(store.sql!));
+        t.deepEqual(await tables(models.db), live, 'a rebuild from zero gives the same rows');
+        await models.close();
+      } finally {
+        await under.dispose();
       }
-      t.deepEqual((await queueItems(models.db)).map((q) => `${q.purchase_id}:${q.kind}`).sort(), [`${ids.stuck}:lock_stuck`, `${ids.heldAfter}:held`].sort());
-      t.deepEqual((await recoveryCandidates(models.db)).sort(), [ids.paid, ids.paid2].sort());
-
-      // The operator moves the stuck purchase back to settlement: off the queue, a recovery candidate again.
-      await run(store, ids.stuck, { type: 'OperatorMove', data: { target: 'retry_settlement', note: 'checked the chain', operator: 'ops', at: NOW.toISOString() } });
-      await models.caughtUp(20_000);
-      t.is((await reportRow(models.db, ids.stuck))?.status, 'checkpointed');
-      t.false((await queueItems(models.db)).some((q) => q.purchase_id === ids.stuck));
-      t.true((await recoveryCandidates(models.db)).includes(ids.stuck));
-
-      // Compliance: one row per delivered report, digests as the delivery's own, held and refund joined.
-      const rows = [];
-      for await (const r of complianceRows(models.db)) rows.push(r);
-      t.deepEqual(rows.map((r) => r.purchase_id).sort(), [ids.delivered, ids.heldAfter, ids.fresh].sort());
-      for (const r of rows) {
-        const stream = await store.readStream(streamName(r.purchase_id));
-        const response = (stream.find((e) => e.type === 'Delivered')!.data as { response: { report: unknown; evidence: unknown; delivery_proof: unknown } }).response;
-        t.is(r.report_sha256, digestOf(response.report));
-        t.is(r.evidence_sha256, digestOf(response.evidence));
-        t.is(r.delivery_proof_sha256, digestOf(response.delivery_proof));
-      }
-      t.true(rows.find((r) => r.purchase_id === ids.heldAfter)!.held);
-      t.is(rows.find((r) => r.purchase_id === ids.delivered)!.refund_status, 'requested');
-      const daily = await complianceDaily(models.db);
-      t.is(daily.reduce((n, d) => n + d.reports, 0), 3);
-      t.is(daily.reduce((n, d) => n + d.held, 0), 1);
-
-      t.deepEqual(await purchaseIdsWithPrefix(models.db, ids.fresh.slice(0, 12)), [ids.fresh]);
-      t.is((await listPurchases(models.db, { status: 'lock_stuck' })).length, 0);
-      t.is((await listPurchases(models.db)).length, 6);
-
-      const live = await tables(models.db);
-      await projector.stop();
-      await rebuild(models.db, sqlFactFeed(store.sql!));
-      t.deepEqual(await tables(models.db), live, 'a rebuild from zero gives the same rows');
-      await models.close();
-    } finally {
-      await under.dispose();
-    }
-  });
+    },
+  );
 }
 
 suite(test, 'embedded', embeddedStore);

@@ -46,22 +46,41 @@ if (!PG) {
     const seenAt = async () => (await readCheckpoint(service.readModels.db)).position;
 
     const answered: { what: string; status: number; checkpoint: bigint }[] = [];
-    const ask = async (what: string, f: () => Promise<number>) => answered.push({ what, status: await f(), checkpoint: await seenAt() });
+    const ask = async (what: string, f: () => Promise<number>) =>
+      answered.push({ what, status: await f(), checkpoint: await seenAt() });
     await Promise.all([
       ask('healthz', async () => (await fetch(`${service.url}/healthz`)).status),
       ask('capabilities', async () => (await fetch(`${service.url}/v1/capabilities`)).status),
-      ask('quote', async () => (await postQuote(service.url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '50000' })).status),
+      ask(
+        'quote',
+        async () =>
+          (
+            await postQuote(service.url, {
+              resource: DECLARED,
+              purpose: 'ai-input',
+              tier: 'fresh',
+              max_total_micro: '50000',
+            })
+          ).status,
+      ),
     ]);
     t.log(answered.map((a) => `${a.what} ${a.status} with the checkpoint at ${a.checkpoint} of ${head}`).join('\n'));
-    t.deepEqual(answered.map((a) => a.status), [200, 200, 200]);
-    t.true(answered.some((a) => a.checkpoint < head), 'an answer came while the rebuild was still under way');
+    t.deepEqual(
+      answered.map((a) => a.status),
+      [200, 200, 200],
+    );
+    t.true(
+      answered.some((a) => a.checkpoint < head),
+      'an answer came while the rebuild was still under way',
+    );
 
     await service.readModels.caughtUp(120_000);
     const cp = await readCheckpoint(service.readModels.db);
-    const [purchases] = await service.readModels.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM rm_purchases`);
+    const [purchases] = await service.readModels.db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM rm_purchases`,
+    );
     t.is(cp.version, READ_MODEL_VERSION, 'the tables were recreated at the current version');
     t.true(cp.position > head, 'the rebuilt read models went on to include the new quote');
     t.is(Number(purchases?.n), PURCHASES + 1, 'every stored purchase and the new quote are in the rebuilt report view');
   });
 }
-

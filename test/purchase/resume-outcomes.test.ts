@@ -14,7 +14,18 @@ import { fold } from '../../streams/purchase/evolve.js';
 import { streamName, type PurchaseEvent } from '../../streams/purchase/index.js';
 import { memoryEventStore } from '../support/memory/memory-event-store.js';
 import { scriptedSettlement, type SettlementScript } from '../support/scripted-settlement.js';
-import { ASSET, history, NETWORK, NOW, PAY_TO, PAYER, PRICE, PURCHASE_ID, SKU, TX } from '../streams/purchase/fixtures.js';
+import {
+  ASSET,
+  history,
+  NETWORK,
+  NOW,
+  PAY_TO,
+  PAYER,
+  PRICE,
+  PURCHASE_ID,
+  SKU,
+  TX,
+} from '../streams/purchase/fixtures.js';
 
 // The middle layer: resume and redeem on an in-memory store (held to the store conformance suite) with
 // a scripted settlement backend, one test per settlement outcome. Fast, and no chain needed; the same
@@ -34,21 +45,47 @@ async function world(events: PurchaseEvent[], script: SettlementScript) {
     baseUrl: 'https://rights.example',
     coveredOrigins: ['https://publisher.example'],
     quoteTtlSeconds: 900,
-    terms: { network: NETWORK, asset: ASSET, payTo: PAY_TO, eip712: { name: 'USD Coin', version: '2' }, maxTimeoutSeconds: 300 },
+    terms: {
+      network: NETWORK,
+      asset: ASSET,
+      payTo: PAY_TO,
+      eip712: { name: 'USD Coin', version: '2' },
+      maxTimeoutSeconds: 300,
+    },
     claimSecret: new Uint8Array(32),
     sign: createSigner(key),
     evidenceKeyId: key.keyId,
-    seal: async () => { throw new Error('nothing is sealed here'); },
-    unseal: async (sealed) => openText(CHECKPOINT_KEY, sealed as Parameters<typeof openText>[1], `service-payment-checkpoint-v1:${PURCHASE_ID}`),
+    seal: async () => {
+      throw new Error('nothing is sealed here');
+    },
+    unseal: async (sealed) =>
+      openText(
+        CHECKPOINT_KEY,
+        sealed as Parameters<typeof openText>[1],
+        `service-payment-checkpoint-v1:${PURCHASE_ID}`,
+      ),
     inflight: new InFlight<unknown>(),
-    drafters: { [SKU]: (q) => ({ report: { sku: SKU, purchase_id: q.purchase_id } as never, evidence: { type: 'evidence', purchase_id: q.purchase_id } }) },
+    drafters: {
+      [SKU]: (q) => ({
+        report: { sku: SKU, purchase_id: q.purchase_id } as never,
+        evidence: { type: 'evidence', purchase_id: q.purchase_id },
+      }),
+    },
     settlement,
   };
   return { deps, settlement, types: async () => (await store.readStream(streamName(PURCHASE_ID))).map((e) => e.type) };
 }
 
-const transfer = (over: Partial<TransferFound> = {}): TransferFound =>
-  ({ transaction: TX, from: PAYER, to: PAY_TO, value: BigInt(PRICE), block: 101n, asset: ASSET, network: NETWORK, ...over });
+const transfer = (over: Partial<TransferFound> = {}): TransferFound => ({
+  transaction: TX,
+  from: PAYER,
+  to: PAY_TO,
+  value: BigInt(PRICE),
+  block: 101n,
+  asset: ASSET,
+  network: NETWORK,
+  ...over,
+});
 const success: SettleOutcome = { kind: 'success', transaction: TX, payer: PAYER, amount: PRICE };
 
 test('success: the same sealed authorization is submitted once, the transfer recorded, the report delivered', async (t) => {
@@ -61,7 +98,10 @@ test('success: the same sealed authorization is submitted once, the transfer rec
 });
 
 test('ambiguous: recorded as a submission and decided later, nothing else', async (t) => {
-  const w = await world(history.checkpointed(), { used: [false], settle: { kind: 'ambiguous', reason: 'receipt_timeout', transaction: TX } });
+  const w = await world(history.checkpointed(), {
+    used: [false],
+    settle: { kind: 'ambiguous', reason: 'receipt_timeout', transaction: TX },
+  });
   const state = await resumePurchase(w.deps, PURCHASE_ID);
   t.is(state.status, 'settlement_submitted');
   t.is(state.submissions, 1);
@@ -69,11 +109,20 @@ test('ambiguous: recorded as a submission and decided later, nothing else', asyn
 });
 
 test('reverted (a definite refusal, the authorization still unused): held for an operator, never retried', async (t) => {
-  const w = await world(history.checkpointed(), { used: [false, false], settle: { kind: 'failed', reason: 'reverted' } });
+  const w = await world(history.checkpointed(), {
+    used: [false, false],
+    settle: { kind: 'failed', reason: 'reverted' },
+  });
   const state = await resumePurchase(w.deps, PURCHASE_ID);
   t.is(state.status, 'held');
   t.is(state.held?.reason, 'SETTLEMENT_FAILED');
-  const refused = await t.throwsAsync(redeem(w.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined }));
+  const refused = await t.throwsAsync(
+    redeem(w.deps, {
+      purchaseId: PURCHASE_ID,
+      binding: { key: 'k', source: 'x-service-claim' },
+      paymentSignature: undefined,
+    }),
+  );
   t.true(refused instanceof Refusal);
   t.is((refused as Refusal).code, 'SETTLEMENT_FAILED');
 });
@@ -87,17 +136,28 @@ test('transfer found on recovery: the used authorization is recorded from the ch
 
 test('a transfer that differs from the offer (recipient, asset, network) is Held by decide, with what differed', async (t) => {
   const other = `0x${'ee'.repeat(20)}` as const;
-  const w = await world(history.submitted(), { used: [true], transfer: transfer({ to: other, asset: other, network: 'eip155:84532' }) });
+  const w = await world(history.submitted(), {
+    used: [true],
+    transfer: transfer({ to: other, asset: other, network: 'eip155:84532' }),
+  });
   const state = await resumePurchase(w.deps, PURCHASE_ID);
   t.is(state.status, 'held');
   t.is(state.held?.reason, 'SETTLEMENT_MISMATCH');
-  t.deepEqual(Object.keys((state.held?.details as { mismatches: object }).mismatches).sort(), ['asset', 'network', 'recipient']);
+  t.deepEqual(Object.keys((state.held?.details as { mismatches: object }).mismatches).sort(), [
+    'asset',
+    'network',
+    'recipient',
+  ]);
   t.is((await loadPurchase(w.deps.store, PURCHASE_ID)).status, 'held');
 });
 
 test('a delivered purchase answers its stored delivery without touching the chain', async (t) => {
   const w = await world(history.delivered(), { used: [true] });
-  const r = await redeem(w.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined });
+  const r = await redeem(w.deps, {
+    purchaseId: PURCHASE_ID,
+    binding: { key: 'k', source: 'x-service-claim' },
+    paymentSignature: undefined,
+  });
   t.is(r.kind, 'delivered');
   t.deepEqual(w.settlement.calls, []);
 });
@@ -106,7 +166,13 @@ test('a PAYMENT-SIGNATURE that is not plain JSON is refused before anything is h
   const w = await world(history.offered(), { used: [false] });
   const header = (json: string) => Buffer.from(json, 'utf8').toString('base64');
   for (const json of ['['.repeat(40) + ']'.repeat(40), '{"x402Version":2,"a":"\\ud800"}', '{"x402Version":1e400}']) {
-    const err = await t.throwsAsync(redeem(w.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: header(json) }));
+    const err = await t.throwsAsync(
+      redeem(w.deps, {
+        purchaseId: PURCHASE_ID,
+        binding: { key: 'k', source: 'x-service-claim' },
+        paymentSignature: header(json),
+      }),
+    );
     t.is((err as Refusal).code, 'PAYMENT_SIGNATURE_MALFORMED', json.slice(0, 20));
   }
   t.deepEqual(await w.types(), ['Quoted', 'Offered']);
@@ -115,11 +181,21 @@ test('a PAYMENT-SIGNATURE that is not plain JSON is refused before anything is h
 test('a request that read the purchase as offered joins a payment another request recorded meanwhile (no refusal)', async (t) => {
   const stale = fold(history.offered());
   const delivered = await world(history.delivered(), { used: [true] });
-  const r = await redeem(delivered.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined }, stale);
+  const r = await redeem(
+    delivered.deps,
+    { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined },
+    stale,
+  );
   t.is(r.kind, 'delivered', 'the delivery made meanwhile is the answer');
 
   const paying = await world(history.checkpointed(), { used: [false] });
-  const err = await t.throwsAsync(redeem(paying.deps, { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined }, stale));
+  const err = await t.throwsAsync(
+    redeem(
+      paying.deps,
+      { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined },
+      stale,
+    ),
+  );
   t.is((err as Refusal).code, 'PURCHASE_IN_PROGRESS', 'retry the same request, never PURCHASE_ALREADY_PAYING');
   t.deepEqual(await paying.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed'], 'nothing appended');
 });

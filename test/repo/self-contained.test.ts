@@ -38,7 +38,9 @@ test('no tracked file refers to a path outside the repository', (t) => {
 test('the check finds a sibling folder and an absolute machine path (it can fail)', (t) => {
   // Built at run time, so this file does not trip the test above.
   const up = (n: number, rest: string) => `${'../'.repeat(n)}${rest}`;
-  t.deepEqual(outsidePaths('test/rsl/fixtures.test.ts', `const DIR = '${up(3, 'shared/fixtures/rsl')}';`), [up(3, 'shared/fixtures/rsl')]);
+  t.deepEqual(outsidePaths('test/rsl/fixtures.test.ts', `const DIR = '${up(3, 'shared/fixtures/rsl')}';`), [
+    up(3, 'shared/fixtures/rsl'),
+  ]);
   t.deepEqual(outsidePaths('README.md', `see ${up(1, 'shared/spec')}`), [up(1, 'shared/spec')]);
   t.deepEqual(outsidePaths('src/a.ts', `import x from '${up(1, 'evidence/keys.js')}';`), []);
   const machine = ['', 'work', 'shared', 'fixtures'].join('/');

@@ -5,10 +5,23 @@ import { httpLifetime } from '../../src/rsl/fetch-cache.js';
 import { matchContentUrl } from '../../src/rsl/pattern.js';
 
 const refused: Array<[string, string]> = [
-  ['10.0.0.1', 'private'], ['172.16.5.4', 'private'], ['192.168.1.1', 'private'], ['127.0.0.1', 'loopback'],
-  ['169.254.169.254', 'link-local'], ['100.64.0.1', 'cgnat'], ['0.0.0.0', 'unspecified/this-network'], ['224.0.0.251', 'multicast'],
-  ['255.255.255.255', 'reserved/broadcast'], ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'link-local'], ['fd12:3456::1', 'unique-local'],
-  ['::ffff:10.0.0.1', 'ipv4-mapped'], ['64:ff9b::a00:1', 'nat64'], ['2002:a00:1::1', '6to4'], ['ff02::1', 'multicast'],
+  ['10.0.0.1', 'private'],
+  ['172.16.5.4', 'private'],
+  ['192.168.1.1', 'private'],
+  ['127.0.0.1', 'loopback'],
+  ['169.254.169.254', 'link-local'],
+  ['100.64.0.1', 'cgnat'],
+  ['0.0.0.0', 'unspecified/this-network'],
+  ['224.0.0.251', 'multicast'],
+  ['255.255.255.255', 'reserved/broadcast'],
+  ['::1', 'loopback'],
+  ['::', 'unspecified'],
+  ['fe80::1', 'link-local'],
+  ['fd12:3456::1', 'unique-local'],
+  ['::ffff:10.0.0.1', 'ipv4-mapped'],
+  ['64:ff9b::a00:1', 'nat64'],
+  ['2002:a00:1::1', '6to4'],
+  ['ff02::1', 'multicast'],
 ];
 for (const [ip, why] of refused) {
   test(`address ${ip} is refused (${why})`, (t) => t.is(refusedAddressReason(ip, false), why));
@@ -25,9 +38,19 @@ test('public addresses pass; loopback passes only when allowed, and nothing else
 });
 
 test('Link header: only rel=license with the RSL media type, any parameter order and quoting', (t) => {
-  t.deepEqual(rslLinksFromHeader('<https://p.test/a.xml>; rel="license"; type="application/rsl+xml"'), ['https://p.test/a.xml']);
-  t.deepEqual(rslLinksFromHeader('<https://p.test/b.xml>;type=application/rsl+xml;rel="nofollow license", <https://cc.org/by>; rel=license'), ['https://p.test/b.xml']);
-  t.deepEqual(rslLinksFromHeader('<https://p.test/c,d.xml>; REL="license"; TYPE="Application/RSL+XML; charset=utf-8"'), ['https://p.test/c,d.xml']);
+  t.deepEqual(rslLinksFromHeader('<https://p.test/a.xml>; rel="license"; type="application/rsl+xml"'), [
+    'https://p.test/a.xml',
+  ]);
+  t.deepEqual(
+    rslLinksFromHeader(
+      '<https://p.test/b.xml>;type=application/rsl+xml;rel="nofollow license", <https://cc.org/by>; rel=license',
+    ),
+    ['https://p.test/b.xml'],
+  );
+  t.deepEqual(
+    rslLinksFromHeader('<https://p.test/c,d.xml>; REL="license"; TYPE="Application/RSL+XML; charset=utf-8"'),
+    ['https://p.test/c,d.xml'],
+  );
   t.deepEqual(rslLinksFromHeader('<https://p.test/e.xml>; rel="license"'), []);
   t.deepEqual(rslLinksFromHeader(undefined), []);
 });
@@ -72,6 +95,12 @@ test('RFC 9309 content url matching', (t) => {
   t.true(m('', 'https://p.test/a', true));
   t.false(m(null, 'https://p.test/a', true));
   t.false(m('relative/path', 'https://p.test/relative/path'));
-  t.true(matchContentUrl('/a/b$', 'https://p.test/a/b', false).specificity > matchContentUrl('/a/b', 'https://p.test/a/b', false).specificity);
-  t.true(matchContentUrl('/a/b', 'https://p.test/a/b', false).specificity > matchContentUrl('/a/*', 'https://p.test/a/b', false).specificity);
+  t.true(
+    matchContentUrl('/a/b$', 'https://p.test/a/b', false).specificity >
+      matchContentUrl('/a/b', 'https://p.test/a/b', false).specificity,
+  );
+  t.true(
+    matchContentUrl('/a/b', 'https://p.test/a/b', false).specificity >
+      matchContentUrl('/a/*', 'https://p.test/a/b', false).specificity,
+  );
 });

@@ -13,7 +13,20 @@ import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from 
 // Real HTTPS origins on 127.0.0.1, reached under their canonical names through FETCH_CONNECT_TO,
 // trusted through an extra CA generated for this run. No mocks.
 
-const HOSTS = ['publisher.test', 'link.test', 'html.test', 'redirect.test', 'forbidden.test', 'norobots.test', 'slow.test', 'big.test', 'bomb.test', 'offsite.test', 'elsewhere.test', 'cache.test'];
+const HOSTS = [
+  'publisher.test',
+  'link.test',
+  'html.test',
+  'redirect.test',
+  'forbidden.test',
+  'norobots.test',
+  'slow.test',
+  'big.test',
+  'bomb.test',
+  'offsite.test',
+  'elsewhere.test',
+  'cache.test',
+];
 const ORIGINS = HOSTS.filter((h) => h !== 'elsewhere.test').map((h) => `https://${h}`);
 const RSL = 'application/rsl+xml';
 const HTML = 'text/html; charset=utf-8';
@@ -55,40 +68,98 @@ test.before(async () => {
   const robots404 = (host: string) => o.route(host, '/robots.txt', send(404, 'text/html', '<h1>nope</h1>'));
 
   // publisher.test: robots `*` group License (plus another bot's line), fixture 10 as the document.
-  o.route('publisher.test', '/robots.txt', send(200, 'text/plain', 'User-agent: OtherBot\nLicense: https://publisher.test/other.xml\n\nUser-agent: *\nAllow: /\nLicense: https://publisher.test/license.xml\n'));
+  o.route(
+    'publisher.test',
+    '/robots.txt',
+    send(
+      200,
+      'text/plain',
+      'User-agent: OtherBot\nLicense: https://publisher.test/other.xml\n\nUser-agent: *\nAllow: /\nLicense: https://publisher.test/license.xml\n',
+    ),
+  );
   o.route('publisher.test', '/license.xml', send(200, RSL, fixture('10-naulon-free-search-priced-ai-input-x402.xml')));
-  o.route('publisher.test', '/articles/rsl', send(200, HTML, '<html><head><title>a</title></head><body>text</body></html>'));
+  o.route(
+    'publisher.test',
+    '/articles/rsl',
+    send(200, HTML, '<html><head><title>a</title></head><body>text</body></html>'),
+  );
 
   // link.test: no robots.txt (404), the resource's Link header points at a site-wide "no AI".
   robots404('link.test');
-  o.route('link.test', '/page', send(200, 'text/plain', 'hello', { link: `<https://link.test/rsl.xml>; rel="license"; type="${RSL}", <https://creativecommons.org/licenses/by/4.0/>; rel="license"` }));
+  o.route(
+    'link.test',
+    '/page',
+    send(200, 'text/plain', 'hello', {
+      link: `<https://link.test/rsl.xml>; rel="license"; type="${RSL}", <https://creativecommons.org/licenses/by/4.0/>; rel="license"`,
+    }),
+  );
   o.route('link.test', '/rsl.xml', send(200, RSL, fixture('06-spec-sitewide-prohibit-ai-all.xml')));
 
   // html.test: HTML <link> to a page license plus an inline script scoped to the page.
   robots404('html.test');
-  o.route('html.test', '/story', send(200, HTML, `<!doctype html><html><head>
+  o.route(
+    'html.test',
+    '/story',
+    send(
+      200,
+      HTML,
+      `<!doctype html><html><head>
     <link rel="license" type="${RSL}" href="/page-license.xml">
     <script type="${RSL}"><rsl xmlns="${NS}"><content url=""><license><prohibits type="usage">ai-train</prohibits></license></content></rsl></script>
-    </head><body><p>story</p></body></html>`));
-  o.route('html.test', '/page-license.xml', send(200, RSL, `<rsl xmlns="${NS}"><content url="/story"><license><permits type="usage">ai-input search</permits><payment type="free"/></license></content></rsl>`));
+    </head><body><p>story</p></body></html>`,
+    ),
+  );
+  o.route(
+    'html.test',
+    '/page-license.xml',
+    send(
+      200,
+      RSL,
+      `<rsl xmlns="${NS}"><content url="/story"><license><permits type="usage">ai-input search</permits><payment type="free"/></license></content></rsl>`,
+    ),
+  );
 
   // redirect.test: robots points at a license that redirects; the resource redirects too.
   o.route('redirect.test', '/robots.txt', send(200, 'text/plain', 'License: https://redirect.test/moved.xml\n'));
-  o.route('redirect.test', '/moved.xml', send(302, 'text/plain', '', { location: 'https://elsewhere.test/license.xml' }));
+  o.route(
+    'redirect.test',
+    '/moved.xml',
+    send(302, 'text/plain', '', { location: 'https://elsewhere.test/license.xml' }),
+  );
   o.route('redirect.test', '/page', send(301, 'text/plain', '', { location: 'https://elsewhere.test/page' }));
 
   // forbidden.test: a permissive site license, but the inspected resource answers 403.
   o.route('forbidden.test', '/robots.txt', send(200, 'text/plain', 'License: https://forbidden.test/license.xml\n'));
-  o.route('forbidden.test', '/license.xml', send(200, RSL, `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content></rsl>`));
+  o.route(
+    'forbidden.test',
+    '/license.xml',
+    send(
+      200,
+      RSL,
+      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content></rsl>`,
+    ),
+  );
   o.route('forbidden.test', '/page', send(403, 'text/html', '<h1>forbidden</h1>'));
 
   // norobots.test: 404 robots.txt and a page without any association.
   robots404('norobots.test');
-  o.route('norobots.test', '/page', send(200, HTML, '<html><head><link rel="license" href="https://creativecommons.org/licenses/by/4.0/"></head></html>'));
+  o.route(
+    'norobots.test',
+    '/page',
+    send(
+      200,
+      HTML,
+      '<html><head><link rel="license" href="https://creativecommons.org/licenses/by/4.0/"></head></html>',
+    ),
+  );
 
   // slow.test: robots.txt answers, the resource never does.
   robots404('slow.test');
-  o.route('slow.test', '/page', (_req, res) => { res.writeHead(200, { 'content-type': HTML }); res.write('<html>'); pending.push(() => res.destroy()); });
+  o.route('slow.test', '/page', (_req, res) => {
+    res.writeHead(200, { 'content-type': HTML });
+    res.write('<html>');
+    pending.push(() => res.destroy());
+  });
 
   // big.test: a license document far over the cap, streamed without a content-length.
   o.route('big.test', '/robots.txt', send(200, 'text/plain', 'License: https://big.test/big.xml\n'));
@@ -96,25 +167,52 @@ test.before(async () => {
     res.writeHead(200, { 'content-type': RSL });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
-    const pump = () => { while (sent < 40 && res.write(chunk)) sent++; if (sent < 40) res.once('drain', pump); else res.end(); };
+    const pump = () => {
+      while (sent < 40 && res.write(chunk)) sent++;
+      if (sent < 40) res.once('drain', pump);
+      else res.end();
+    };
     res.on('error', () => undefined);
     pump();
   });
   o.route('big.test', '/page', send(200, HTML, '<html></html>'));
 
   // bomb.test: billion laughs.
-  const lol = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`)].join('');
+  const lol = [
+    '<!ENTITY lol "lol">',
+    ...Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`),
+  ].join('');
   o.route('bomb.test', '/robots.txt', send(200, 'text/plain', 'License: https://bomb.test/bomb.xml\n'));
-  o.route('bomb.test', '/bomb.xml', send(200, RSL, `<?xml version="1.0"?><!DOCTYPE rsl [${lol}]><rsl xmlns="${NS}"><content url="/"><license><permits type="usage">&lol9;</permits></license></content></rsl>`));
+  o.route(
+    'bomb.test',
+    '/bomb.xml',
+    send(
+      200,
+      RSL,
+      `<?xml version="1.0"?><!DOCTYPE rsl [${lol}]><rsl xmlns="${NS}"><content url="/"><license><permits type="usage">&lol9;</permits></license></content></rsl>`,
+    ),
+  );
   o.route('bomb.test', '/page', send(200, HTML, '<html></html>'));
 
   // offsite.test: the License points at an origin outside coverage, which must never be fetched.
   o.route('offsite.test', '/robots.txt', send(200, 'text/plain', 'License: https://elsewhere.test/license.xml\n'));
   o.route('offsite.test', '/page', send(200, HTML, '<html></html>'));
-  o.route('elsewhere.test', '/license.xml', send(200, RSL, `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits></license></content></rsl>`));
+  o.route(
+    'elsewhere.test',
+    '/license.xml',
+    send(
+      200,
+      RSL,
+      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits></license></content></rsl>`,
+    ),
+  );
 
   // cache.test: cacheable robots.txt, uncacheable page.
-  o.route('cache.test', '/robots.txt', send(200, 'text/plain', 'License: https://cache.test/license.xml\n', { 'cache-control': 'max-age=600' }));
+  o.route(
+    'cache.test',
+    '/robots.txt',
+    send(200, 'text/plain', 'License: https://cache.test/license.xml\n', { 'cache-control': 'max-age=600' }),
+  );
   o.route('cache.test', '/license.xml', send(200, RSL, fixture('06-spec-sitewide-prohibit-ai-all.xml')));
   o.route('cache.test', '/page', send(200, HTML, '<html></html>', { 'cache-control': 'no-store' }));
 });
@@ -131,13 +229,19 @@ test('robots * group License → fixture 10: free search, priced ai-input, ai-tr
     t.is(cls(r, 'search'), 'PERMITTED_BY_OBSERVED_DECLARATION');
     t.is(cls(r, 'ai-input'), 'LICENSE_REQUIRED');
     t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
-    t.deepEqual(r.purposes.find((p) => p.purpose === 'rag-ingestion')!.tokens.map((x) => x.token), ['ai-index', 'ai-input']);
+    t.deepEqual(
+      r.purposes.find((p) => p.purpose === 'rag-ingestion')!.tokens.map((x) => x.token),
+      ['ai-index', 'ai-input'],
+    );
     t.true(r.declaration_found);
     t.true(r.discovery_complete);
     const doc = r.observations.find((o) => o.url === 'https://publisher.test/license.xml')!;
     t.is(doc.channel, 'robots');
     t.is(doc.status, 200);
-    t.is(doc.sha256, createHash('sha256').update(fixture('10-naulon-free-search-priced-ai-input-x402.xml')).digest('hex'));
+    t.is(
+      doc.sha256,
+      createHash('sha256').update(fixture('10-naulon-free-search-priced-ai-input-x402.xml')).digest('hex'),
+    );
     t.false(Number.isNaN(Date.parse(doc.fetched_at)));
     t.deepEqual(r.observations.map((o) => o.channel).sort(), ['resource', 'robots', 'robots']);
     t.true(r.diagnostics.some((d) => d.includes('otherbot')));
@@ -145,7 +249,9 @@ test('robots * group License → fixture 10: free search, priced ai-input, ai-tr
     const reason = r.purposes.find((p) => p.purpose === 'ai-input')!.tokens[0]!.reasons[0]!;
     t.is(reason.content_url, '/articles/*');
     t.is(reason.document_sha256, doc.sha256);
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('Link header association (404 robots.txt is "no rules", not a failure)', async (t) => {
@@ -157,7 +263,9 @@ test('Link header association (404 robots.txt is "no rules", not a failure)', as
     t.true(r.discovery_complete);
     t.is(r.observations.find((o) => o.channel === 'robots')!.status, 404);
     t.truthy(r.observations.find((o) => o.channel === 'link-header' && o.url === 'https://link.test/rsl.xml'));
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('HTML <link> and inline <script>: the page-scoped inline prohibition and the linked grants combine', async (t) => {
@@ -168,7 +276,9 @@ test('HTML <link> and inline <script>: the page-scoped inline prohibition and th
     t.is(cls(r, 'search'), 'PERMITTED_BY_OBSERVED_DECLARATION');
     t.deepEqual(r.documents.map((d) => d.channel).sort(), ['html-inline', 'html-link']);
     t.true(r.documents.every((d) => d.sha256 !== null && /^[0-9a-f]{64}$/.test(d.sha256)));
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('redirects are never followed: resource 301 and license 302 end in UNKNOWN and are reported', async (t) => {
@@ -181,7 +291,9 @@ test('redirects are never followed: resource 301 and license 302 end in UNKNOWN 
     t.is(r.documents[0]!.failure!.code, 'LICENSE_REDIRECT');
     t.is(origins.hits('elsewhere.test', '/page'), 0);
     t.is(origins.hits('elsewhere.test', '/license.xml'), 0);
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('a 403 from the inspected resource is reported, never retried, and blocks any permission', async (t) => {
@@ -193,7 +305,9 @@ test('a 403 from the inspected resource is reported, never retried, and blocks a
     t.is(r.observations.find((o) => o.channel === 'resource')!.status, 403);
     t.true(r.purposes[0]!.tokens[0]!.reasons.some((x) => x.detail.includes('RESOURCE_FORBIDDEN')));
     t.is(origins.hits('forbidden.test', '/page') - before, 1);
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('no association anywhere: NO_MACHINE_READABLE_DECLARATION, declaration_found false', async (t) => {
@@ -203,8 +317,14 @@ test('no association anywhere: NO_MACHINE_READABLE_DECLARATION, declaration_foun
     t.is(cls(r, 'ai-input'), 'NO_MACHINE_READABLE_DECLARATION');
     t.false(r.declaration_found);
     t.true(r.discovery_complete);
-    t.deepEqual(unavailability(r), { reason: 'NO_VERIFIABLE_DECLARATION' }, 'nothing declared, and every channel answered');
-  } finally { e.close(); }
+    t.deepEqual(
+      unavailability(r),
+      { reason: 'NO_VERIFIABLE_DECLARATION' },
+      'nothing declared, and every channel answered',
+    );
+  } finally {
+    e.close();
+  }
 });
 
 test('a slow resource times out to UNKNOWN while other requests are served meanwhile', async (t) => {
@@ -212,7 +332,10 @@ test('a slow resource times out to UNKNOWN while other requests are served meanw
   const e = engine({ timeouts: { connectTimeoutMs: 5000, readTimeoutMs: 6000, totalTimeoutMs: 9000 } });
   try {
     let slowDone = false;
-    const slow = read(e, 'https://slow.test/page').then((r) => { slowDone = true; return r; });
+    const slow = read(e, 'https://slow.test/page').then((r) => {
+      slowDone = true;
+      return r;
+    });
     const fast = await read(e, 'https://link.test/page');
     t.false(slowDone, 'the fast reading finished while the slow one was still pending');
     t.is(cls(fast, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
@@ -223,8 +346,12 @@ test('a slow resource times out to UNKNOWN while other requests are served meanw
     t.regex(r.observations.find((o) => o.channel === 'resource')!.error!.code, /^FETCH_(READ|CONNECT)_TIMEOUT$/);
     const u = unavailability(r);
     t.is(u?.reason, 'FETCH_FAILED', 'could not look is not "nothing declared"');
-    t.deepEqual(u?.reason === 'FETCH_FAILED' && u.details.failures.map((f) => [f.channel, f.kind]), [['resource', 'timeout']]);
-  } finally { e.close(); }
+    t.deepEqual(u?.reason === 'FETCH_FAILED' && u.details.failures.map((f) => [f.channel, f.kind]), [
+      ['resource', 'timeout'],
+    ]);
+  } finally {
+    e.close();
+  }
 });
 
 test('an oversized license document is aborted at the cap: UNKNOWN', async (t) => {
@@ -235,7 +362,9 @@ test('an oversized license document is aborted at the cap: UNKNOWN', async (t) =
     t.true(r.declaration_found);
     const obs = r.observations.find((o) => o.url === 'https://big.test/big.xml')!;
     t.is(obs.error!.code, 'FETCH_TOO_LARGE');
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('a DOCTYPE entity bomb is refused before any expansion: UNKNOWN', async (t) => {
@@ -245,7 +374,9 @@ test('a DOCTYPE entity bomb is refused before any expansion: UNKNOWN', async (t)
     t.is(cls(r, 'ai-input'), 'UNKNOWN');
     t.is(r.documents[0]!.failure!.code, 'DOCTYPE_REFUSED');
     t.false(r.documents[0]!.parsed);
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('a license document outside coverage is recorded and never fetched', async (t) => {
@@ -256,7 +387,9 @@ test('a license document outside coverage is recorded and never fetched', async 
     t.true(r.declaration_found);
     t.is(r.documents[0]!.failure!.code, 'FETCH_NOT_COVERED');
     t.is(origins.hits('elsewhere.test', '/license.xml'), 0);
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('cache honours freshness_seconds and Cache-Control; 0 always refetches', async (t) => {
@@ -264,7 +397,8 @@ test('cache honours freshness_seconds and Cache-Control; 0 always refetches', as
   try {
     const robots = () => origins.hits('cache.test', '/robots.txt');
     const page = () => origins.hits('cache.test', '/page');
-    const r0 = robots(); const p0 = page();
+    const r0 = robots();
+    const p0 = page();
     await e.observe('https://cache.test/page', ['ai-input'], { ...ctx, freshnessSeconds: 300 });
     const second = await e.observe('https://cache.test/page', ['ai-input'], { ...ctx, freshnessSeconds: 300 });
     t.is(robots() - r0, 1, 'robots.txt (max-age=600) reused within freshness');
@@ -273,7 +407,9 @@ test('cache honours freshness_seconds and Cache-Control; 0 always refetches', as
     t.is(second.purposes[0]!.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
     await e.observe('https://cache.test/page', ['ai-input'], { ...ctx, freshnessSeconds: 0 });
     t.is(robots() - r0, 2, 'freshness 0 refetches');
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });
 
 test('without the extra CA the test origins are not trusted: TLS failure, UNKNOWN', async (t) => {
@@ -284,17 +420,28 @@ test('without the extra CA the test origins are not trusted: TLS failure, UNKNOW
     t.is(r.observations[0]!.error!.code, 'FETCH_TLS_FAILED');
     const u = unavailability(r);
     t.is(u?.reason, 'FETCH_FAILED');
-    t.true(u?.reason === 'FETCH_FAILED' && u.details.failures.every((f) => f.kind === 'tls' && f.code === 'FETCH_TLS_FAILED'));
-  } finally { e.close(); }
+    t.true(
+      u?.reason === 'FETCH_FAILED' &&
+        u.details.failures.every((f) => f.kind === 'tls' && f.code === 'FETCH_TLS_FAILED'),
+    );
+  } finally {
+    e.close();
+  }
 });
 
 test('loopback is refused when not allowed (connect-to is ignored and the resolved address is checked)', async (t) => {
-  const fetcher = createSafeFetcher({ coveredOrigins: ['https://localhost'], allowLoopback: false, connectTo: { localhost: { address: '127.0.0.1', port: origins.port } } });
+  const fetcher = createSafeFetcher({
+    coveredOrigins: ['https://localhost'],
+    allowLoopback: false,
+    connectTo: { localhost: { address: '127.0.0.1', port: origins.port } },
+  });
   try {
     const r = await fetcher.get('https://localhost/robots.txt');
     t.false(r.ok);
     t.is(!r.ok && r.code, 'FETCH_ADDRESS_REFUSED');
-  } finally { fetcher.close(); }
+  } finally {
+    fetcher.close();
+  }
   const e = engine({ loopback: false });
   try {
     const r = await read(e, 'https://publisher.test/articles/rsl', ['ai-input']);
@@ -302,8 +449,14 @@ test('loopback is refused when not allowed (connect-to is ignored and the resolv
     t.regex(r.observations[0]!.error!.code, /^FETCH_(DNS_FAILED|ADDRESS_REFUSED)$/);
     const u = unavailability(r);
     t.is(u?.reason, 'FETCH_FAILED');
-    t.true(u?.reason === 'FETCH_FAILED' && u.details.failures.length === 2 && u.details.failures.every((f) => f.kind === 'address-policy' || f.kind === 'dns'));
-  } finally { e.close(); }
+    t.true(
+      u?.reason === 'FETCH_FAILED' &&
+        u.details.failures.length === 2 &&
+        u.details.failures.every((f) => f.kind === 'address-policy' || f.kind === 'dns'),
+    );
+  } finally {
+    e.close();
+  }
 });
 
 test('the fetcher refuses non-https and uncovered URLs without touching the network', async (t) => {
@@ -312,8 +465,13 @@ test('the fetcher refuses non-https and uncovered URLs without touching the netw
     const a = await fetcher.get('http://publisher.test/robots.txt');
     const b = await fetcher.get('https://elsewhere.test/license.xml');
     const c = await fetcher.get('https://publisher.test:8443/x');
-    t.deepEqual([a, b, c].map((r) => !r.ok && r.code), ['FETCH_NOT_HTTPS', 'FETCH_NOT_COVERED', 'FETCH_BAD_URL']);
-  } finally { fetcher.close(); }
+    t.deepEqual(
+      [a, b, c].map((r) => !r.ok && r.code),
+      ['FETCH_NOT_HTTPS', 'FETCH_NOT_COVERED', 'FETCH_BAD_URL'],
+    );
+  } finally {
+    fetcher.close();
+  }
 });
 
 test('observeAndEvaluate refuses a resource outside the §2.2 rule with its code', async (t) => {
@@ -322,5 +480,7 @@ test('observeAndEvaluate refuses a resource outside the §2.2 rule with its code
     const err = await t.throwsAsync(e.observe('https://elsewhere.test/page', ['ai-input'], ctx));
     t.true(err instanceof ResourceRefused);
     t.is((err as ResourceRefused).code, 'RESOURCE_NOT_COVERED');
-  } finally { e.close(); }
+  } finally {
+    e.close();
+  }
 });

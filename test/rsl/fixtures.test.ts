@@ -14,26 +14,46 @@ const U = 'UNKNOWN';
 const ask = (docs: DocumentInput[], resource: string, token: EvaluatedToken) =>
   evaluate(docs, { resource, token, userClass: 'commercial', geo: null });
 
-function expectReadings(t: import('ava').ExecutionContext, doc: DocumentInput, resource: string, expected: Partial<Record<EvaluatedToken, Classification>>) {
+function expectReadings(
+  t: import('ava').ExecutionContext,
+  doc: DocumentInput,
+  resource: string,
+  expected: Partial<Record<EvaluatedToken, Classification>>,
+) {
   for (const [token, classification] of Object.entries(expected)) {
     const e = ask([doc], resource, token as EvaluatedToken);
     t.is(e.classification, classification, `${token} at ${resource}: ${JSON.stringify(e.reasons.map((r) => r.rule))}`);
-    t.true(e.classification === 'NO_MACHINE_READABLE_DECLARATION' || e.reasons.length > 0, 'every reading is explained');
+    t.true(
+      e.classification === 'NO_MACHINE_READABLE_DECLARATION' || e.reasons.length > 0,
+      'every reading is explained',
+    );
   }
 }
 
 test('fixture directory holds exactly the files these tests read', (t) => {
   t.deepEqual(fixtureNames(), [
-    '01-rslcollective-sitewide-standard-no-type.xml', '02-rslcollective-section-exclusion.FRAGMENT.xml',
-    '05-rslcollective-encrypted-archive.xml', '06-spec-sitewide-prohibit-ai-all.xml', '07-real-rslcollective-royalty.xml',
-    '08-real-stackoverflow-license-NONCONFORMANT.xml', '10-naulon-free-search-priced-ai-input-x402.xml',
-    '11-skeleton-all-elements.xml', '13-schemaorg-gutenberg-free.xml', '16-LEGACY-MALFORMED-curly-quotes-train-ai.xml',
+    '01-rslcollective-sitewide-standard-no-type.xml',
+    '02-rslcollective-section-exclusion.FRAGMENT.xml',
+    '05-rslcollective-encrypted-archive.xml',
+    '06-spec-sitewide-prohibit-ai-all.xml',
+    '07-real-rslcollective-royalty.xml',
+    '08-real-stackoverflow-license-NONCONFORMANT.xml',
+    '10-naulon-free-search-priced-ai-input-x402.xml',
+    '11-skeleton-all-elements.xml',
+    '13-schemaorg-gutenberg-free.xml',
+    '16-LEGACY-MALFORMED-curly-quotes-train-ai.xml',
   ]);
 });
 
 test('01: ai-all under a <standard> with no type: AI uses need a license, search is closed out', (t) => {
   const doc = docInput(fixture('01-rslcollective-sitewide-standard-no-type.xml'));
-  expectReadings(t, doc, 'https://publisher.test/any/page', { 'ai-train': L, 'ai-input': L, 'ai-index': L, search: X, crawl: X });
+  expectReadings(t, doc, 'https://publisher.test/any/page', {
+    'ai-train': L,
+    'ai-input': L,
+    'ai-index': L,
+    search: X,
+    crawl: X,
+  });
   const e = ask([doc], 'https://publisher.test/any/page', 'ai-train');
   t.deepEqual(e.obligations, ['payment:unspecified-type standard=https://rslcollective.org/license']);
   t.is(e.decision, 'LICENSE_REQUIRED');
@@ -43,8 +63,18 @@ test('01: ai-all under a <standard> with no type: AI uses need a license, search
 test('02: the narrower section prohibits ai-all; the broad section still licenses AI elsewhere', (t) => {
   const doc = docInput(wrapFragment(fixture('02-rslcollective-section-exclusion.FRAGMENT.xml')));
   t.true(doc.parse!.ok);
-  expectReadings(t, doc, 'https://publisher.test/original-reporting/x', { 'ai-train': L, 'ai-input': L, 'ai-index': L, search: X });
-  expectReadings(t, doc, 'https://publisher.test/original-reporting/licensed-wire-images/x', { 'ai-train': X, 'ai-input': X, 'ai-index': X, search: X });
+  expectReadings(t, doc, 'https://publisher.test/original-reporting/x', {
+    'ai-train': L,
+    'ai-input': L,
+    'ai-index': L,
+    search: X,
+  });
+  expectReadings(t, doc, 'https://publisher.test/original-reporting/licensed-wire-images/x', {
+    'ai-train': X,
+    'ai-input': X,
+    'ai-index': X,
+    search: X,
+  });
   const e = ask([doc], 'https://publisher.test/original-reporting/licensed-wire-images/x', 'ai-input');
   t.is(e.decision, 'DENY_DECLARED');
   t.is(e.reasons[0]!.content_url, '/original-reporting/licensed-wire-images/');
@@ -60,7 +90,11 @@ test('02 unwrapped is not an RSL document', (t) => {
 
 test('05: encrypted archive needs a license-server token and a key', (t) => {
   const doc = docInput(fixture('05-rslcollective-encrypted-archive.xml'));
-  expectReadings(t, doc, 'https://publisher.test/subscriber/archive-2026.warc.enc', { 'ai-train': L, 'ai-input': L, search: X });
+  expectReadings(t, doc, 'https://publisher.test/subscriber/archive-2026.warc.enc', {
+    'ai-train': L,
+    'ai-input': L,
+    search: X,
+  });
   const e = ask([doc], 'https://publisher.test/subscriber/archive-2026.warc.enc', 'ai-train');
   t.true(e.obligations.includes('license-server-token:https://api.rslcollective.org'));
   t.true(e.obligations.includes('encrypted:decryption-key'));
@@ -69,7 +103,13 @@ test('05: encrypted archive needs a license-server token and a key', (t) => {
 
 test('06: site-wide prohibit ai-all: every AI use prohibited, search unspecified (UNKNOWN)', (t) => {
   const doc = docInput(fixture('06-spec-sitewide-prohibit-ai-all.xml'));
-  expectReadings(t, doc, 'https://publisher.test/a', { 'ai-train': X, 'ai-input': X, 'ai-index': X, search: U, crawl: U });
+  expectReadings(t, doc, 'https://publisher.test/a', {
+    'ai-train': X,
+    'ai-input': X,
+    'ai-index': X,
+    search: U,
+    crawl: U,
+  });
   t.is(ask([doc], 'https://publisher.test/a', 'search').reasons[0]!.rule, 'no-usage-statement');
 });
 
@@ -90,13 +130,29 @@ test('08: real Stack Overflow file without <license> is non-conformant and grant
 
 test('10: free search, priced ai-input/ai-index, ai-train closed out by both licenses', (t) => {
   const doc = docInput(fixture('10-naulon-free-search-priced-ai-input-x402.xml'));
-  expectReadings(t, doc, 'https://publisher.test/articles/rsl', { search: P, 'ai-input': L, 'ai-index': L, 'ai-train': X });
+  expectReadings(t, doc, 'https://publisher.test/articles/rsl', {
+    search: P,
+    'ai-input': L,
+    'ai-index': L,
+    'ai-train': X,
+  });
   t.deepEqual(ask([doc], 'https://publisher.test/articles/rsl', 'ai-index').obligations, ['payment:crawl 0.0011 USD']);
   t.is(ask([doc], 'https://publisher.test/articles/rsl', 'search').decision, 'ALLOW_DECLARED');
   // `/articles/*` needs the "/articles/" prefix: the bare "/articles" is outside the scope.
   expectReadings(t, doc, 'https://publisher.test/articles', { search: U });
-  const rag = evaluatePurpose([doc], { resource: 'https://publisher.test/articles/rsl', purpose: 'rag-ingestion', userClass: 'commercial', geo: null });
-  t.deepEqual(rag.tokens.map((e) => [e.token, e.classification]), [['ai-index', L], ['ai-input', L]]);
+  const rag = evaluatePurpose([doc], {
+    resource: 'https://publisher.test/articles/rsl',
+    purpose: 'rag-ingestion',
+    userClass: 'commercial',
+    geo: null,
+  });
+  t.deepEqual(
+    rag.tokens.map((e) => [e.token, e.classification]),
+    [
+      ['ai-index', L],
+      ['ai-input', L],
+    ],
+  );
   t.is(rag.classification, L);
 });
 
@@ -106,7 +162,9 @@ test('11: skeleton: search/ai-input with attribution, token and reporting; ai-tr
   t.is(doc.parse!.ok && doc.parse!.document.maxAgeDays, 30);
   expectReadings(t, doc, 'https://publisher.test/x', { search: L, 'ai-input': L, 'ai-train': X, 'ai-index': X });
   t.deepEqual(ask([doc], 'https://publisher.test/x', 'search').obligations, [
-    'attribution', 'license-server-token:https://licensing.example.com', 'reporting:telemetry profile=https://profiles.example/telemetry',
+    'attribution',
+    'license-server-token:https://licensing.example.com',
+    'reporting:telemetry profile=https://profiles.example/telemetry',
   ]);
 });
 
@@ -147,11 +205,16 @@ test('robots 01: the * group lines replace the global ones; ExampleBot lines are
   const r = readRobotsLicenses(fixture('robots/01-spec-group-scoped.robots.txt'), 'https://example.com/robots.txt');
   t.deepEqual(r.candidates, ['https://example.com/default-license.xml']);
   t.is(r.selectedFrom, 'star-group');
-  t.deepEqual(r.otherGroups, [{ userAgents: ['examplebot'], licenses: ['https://example.com/examplebot-license.xml'] }]);
+  t.deepEqual(r.otherGroups, [
+    { userAgents: ['examplebot'], licenses: ['https://example.com/examplebot-license.xml'] },
+  ]);
 });
 
 test('robots 02: two global lines are both candidates', (t) => {
-  const r = readRobotsLicenses(fixture('robots/02-multiple-global-license-lines.robots.txt'), 'https://example.com/robots.txt');
+  const r = readRobotsLicenses(
+    fixture('robots/02-multiple-global-license-lines.robots.txt'),
+    'https://example.com/robots.txt',
+  );
   t.deepEqual(r.candidates, ['https://example.com/rsl.xml', 'https://example.com/rsl-premium.xml']);
   t.is(r.selectedFrom, 'global');
 });
@@ -164,7 +227,8 @@ test('robots 03: a global License line with an allow-all * group', (t) => {
 });
 
 test('robots: License after the * group stays in it (strict RFC 9309), relative values resolved and flagged, http refused', (t) => {
-  const text = 'User-agent: *\nDisallow: /private\n\nSitemap: https://p.test/s.xml\nLicense: /license.xml\nLicense: http://p.test/plain.xml\nlicense:https://p.test/b.xml # comment\n';
+  const text =
+    'User-agent: *\nDisallow: /private\n\nSitemap: https://p.test/s.xml\nLicense: /license.xml\nLicense: http://p.test/plain.xml\nlicense:https://p.test/b.xml # comment\n';
   const r = readRobotsLicenses(text, 'https://p.test/robots.txt');
   t.is(r.selectedFrom, 'star-group');
   t.deepEqual(r.candidates, ['https://p.test/license.xml', 'https://p.test/b.xml']);
@@ -182,7 +246,13 @@ test('two documents that disagree at equal weight are a CONFLICT; page-level bea
   const pagePermit = docInput(permit, { url: 'https://publisher.test/x', channel: 'html-inline' });
   t.is(ask([pagePermit, b], 'https://publisher.test/x', 'ai-input').classification, P);
   // A failed association next to a permission makes it UNKNOWN; next to a prohibition it stays DENY.
-  const failed: DocumentInput = { channel: 'robots', url: 'https://publisher.test/c.xml', sha256: null, parse: null, failure: { code: 'FETCH_TIMEOUT', message: 'timed out' } };
+  const failed: DocumentInput = {
+    channel: 'robots',
+    url: 'https://publisher.test/c.xml',
+    sha256: null,
+    parse: null,
+    failure: { code: 'FETCH_TIMEOUT', message: 'timed out' },
+  };
   t.is(ask([a, failed], 'https://publisher.test/x', 'ai-input').classification, U);
   t.is(ask([b, failed], 'https://publisher.test/x', 'ai-input').classification, X);
 });
@@ -190,7 +260,8 @@ test('two documents that disagree at equal weight are a CONFLICT; page-level bea
 test('user and geo axes: a license for other clients does not apply; EU token covers member states', (t) => {
   const xml = `<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-input</permits><permits type="user">education</permits><permits type="geo">EU</permits></license></content></rsl>`;
   const doc = docInput(xml);
-  const q = (userClass: 'commercial' | 'education', geo: string | null) => evaluate([doc], { resource: 'https://publisher.test/', token: 'ai-input', userClass, geo });
+  const q = (userClass: 'commercial' | 'education', geo: string | null) =>
+    evaluate([doc], { resource: 'https://publisher.test/', token: 'ai-input', userClass, geo });
   t.is(q('education', 'FR').classification, P);
   t.is(q('commercial', 'FR').classification, X);
   t.is(q('education', 'US').classification, X);

@@ -15,13 +15,16 @@ export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
 
 /** Fails loudly when the shared fixtures are not checked out next to the repository. */
 export function fixture(name: string): string {
-  if (!existsSync(fixturesDir)) throw new Error(`RSL fixtures not found at ${fixturesDir}; copied from the shared fixtures into test/fixtures/rsl`);
+  if (!existsSync(fixturesDir))
+    throw new Error(`RSL fixtures not found at ${fixturesDir}; copied from the shared fixtures into test/fixtures/rsl`);
   return readFileSync(path.join(fixturesDir, name), 'utf8');
 }
 
 export function fixtureNames(): string[] {
   if (!existsSync(fixturesDir)) throw new Error(`RSL fixtures not found at ${fixturesDir}`);
-  return readdirSync(fixturesDir).filter((f) => f.endsWith('.xml')).sort();
+  return readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.xml'))
+    .sort();
 }
 
 export const RSL_NS = 'https://rslstandard.org/rsl';

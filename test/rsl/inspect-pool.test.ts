@@ -7,16 +7,27 @@ import { fixture } from './helpers.js';
 // the answer is the same as in process, a full queue is refused, and a job past its deadline is
 // answered as PARSE_TIME_LIMIT (never a permission) while the pool recovers.
 
-const Q: InspectQuestion = { resource: 'https://publisher.test/articles/x', purpose: 'ai-input', userClass: 'commercial', geo: null };
+const Q: InspectQuestion = {
+  resource: 'https://publisher.test/articles/x',
+  purpose: 'ai-input',
+  userClass: 'commercial',
+  geo: null,
+};
 
 test('a worker answers exactly what the in-process evaluation answers', async (t) => {
   const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 30_000 });
   try {
-    for (const name of ['10-naulon-free-search-priced-ai-input-x402.xml', '16-LEGACY-MALFORMED-curly-quotes-train-ai.xml', '11-skeleton-all-elements.xml']) {
+    for (const name of [
+      '10-naulon-free-search-priced-ai-input-x402.xml',
+      '16-LEGACY-MALFORMED-curly-quotes-train-ai.xml',
+      '11-skeleton-all-elements.xml',
+    ]) {
       const xml = fixture(name);
       t.deepEqual(await pool.inspect(xml, Q), inspectDocument(xml, Q), name);
     }
-  } finally { await pool.close(); }
+  } finally {
+    await pool.close();
+  }
 });
 
 test('a full queue is refused at once with InspectPoolBusy', async (t) => {
@@ -26,7 +37,9 @@ test('a full queue is refused at once with InspectPoolBusy', async (t) => {
     const accepted = [pool.inspect(xml, Q), pool.inspect(xml, Q), pool.inspect(xml, Q)];
     await t.throwsAsync(pool.inspect(xml, Q), { instanceOf: InspectPoolBusy });
     t.is((await Promise.all(accepted)).length, 3);
-  } finally { await pool.close(); }
+  } finally {
+    await pool.close();
+  }
 });
 
 test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN, and the pool keeps answering with a replaced worker', async (t) => {
@@ -39,5 +52,7 @@ test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN, and the pool keeps 
       t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
       t.is(late.evaluation.classification, 'UNKNOWN');
     }
-  } finally { await pool.close(); }
+  } finally {
+    await pool.close();
+  }
 });

@@ -8,18 +8,29 @@ import type { Listening } from '../support/listen.js';
 
 let server: Listening;
 let base: string;
-test.before(async () => { server = await listenInspect(); base = server.base; });
+test.before(async () => {
+  server = await listenInspect();
+  base = server.base;
+});
 test.after.always(() => server.close());
 
 const post = async (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
-  const res = await fetch(`${base}/v1/rights/inspect`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${base}/v1/rights/inspect`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 };
 const NS = 'https://rslstandard.org/rsl';
 const doc = (inner: string) => `<rsl xmlns="${NS}"><content url="/">${inner}</content></rsl>`;
 
 test('evaluates supplied XML, says plainly it is not a report, and needs no coverage', async (t) => {
-  const r = await post({ resource: 'https://uncovered.example/articles/x', purpose: 'search', xml: fixture('10-naulon-free-search-priced-ai-input-x402.xml') });
+  const r = await post({
+    resource: 'https://uncovered.example/articles/x',
+    purpose: 'search',
+    xml: fixture('10-naulon-free-search-priced-ai-input-x402.xml'),
+  });
   t.is(r.status, 200);
   t.true(InspectResponse.is(r.body));
   t.is(r.body.kind, 'inspection');
@@ -38,9 +49,17 @@ test('evaluates supplied XML, says plainly it is not a report, and needs no cove
 
 test('legacy crawl is read only through `all`', async (t) => {
   const resource = 'https://publisher.test/a';
-  const permitAll = await post({ resource, purpose: 'crawl', xml: doc('<license><permits type="usage">all</permits></license>') });
+  const permitAll = await post({
+    resource,
+    purpose: 'crawl',
+    xml: doc('<license><permits type="usage">all</permits></license>'),
+  });
   t.is(permitAll.body.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-  const prohibitAll = await post({ resource, purpose: 'crawl', xml: doc('<license><prohibits type="usage">all</prohibits></license>') });
+  const prohibitAll = await post({
+    resource,
+    purpose: 'crawl',
+    xml: doc('<license><prohibits type="usage">all</prohibits></license>'),
+  });
   t.is(prohibitAll.body.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
   const aiOnly = await post({ resource, purpose: 'crawl', xml: fixture('06-spec-sitewide-prohibit-ai-all.xml') });
   t.is(aiOnly.body.classification, 'UNKNOWN');
@@ -48,7 +67,13 @@ test('legacy crawl is read only through `all`', async (t) => {
 
 test('user_class and geo are applied; url="" means the inspected resource', async (t) => {
   const xml = `<rsl xmlns="${NS}"><content url=""><license><permits type="usage">ai-input</permits><permits type="user">education</permits></license></content></rsl>`;
-  const edu = await post({ resource: 'https://publisher.test/a', purpose: 'ai-input', xml, user_class: 'education', geo: 'FR' });
+  const edu = await post({
+    resource: 'https://publisher.test/a',
+    purpose: 'ai-input',
+    xml,
+    user_class: 'education',
+    geo: 'FR',
+  });
   t.is(edu.body.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
   t.is(edu.body.geo, 'FR');
   const com = await post({ resource: 'https://publisher.test/a', purpose: 'ai-input', xml, geo: null });
@@ -56,13 +81,25 @@ test('user_class and geo are applied; url="" means the inspected resource', asyn
 });
 
 test('malformed and hostile XML are answered as UNKNOWN with the conformance problem', async (t) => {
-  const bad = await post({ resource: 'https://publisher.test/', purpose: 'ai-train', xml: fixture('16-LEGACY-MALFORMED-curly-quotes-train-ai.xml') });
+  const bad = await post({
+    resource: 'https://publisher.test/',
+    purpose: 'ai-train',
+    xml: fixture('16-LEGACY-MALFORMED-curly-quotes-train-ai.xml'),
+  });
   t.is(bad.status, 200);
   t.is(bad.body.classification, 'UNKNOWN');
   t.is(bad.body.document.failure.code, 'XML_MALFORMED');
-  const bomb = await post({ resource: 'https://publisher.test/', purpose: 'ai-train', xml: '<!DOCTYPE r [<!ENTITY a "aaaa">]><rsl xmlns="https://rslstandard.org/rsl">&a;</rsl>' });
+  const bomb = await post({
+    resource: 'https://publisher.test/',
+    purpose: 'ai-train',
+    xml: '<!DOCTYPE r [<!ENTITY a "aaaa">]><rsl xmlns="https://rslstandard.org/rsl">&a;</rsl>',
+  });
   t.is(bomb.body.document.failure.code, 'DOCTYPE_REFUSED');
-  const nonconformant = await post({ resource: 'https://publisher.test/', purpose: 'ai-input', xml: fixture('08-real-stackoverflow-license-NONCONFORMANT.xml') });
+  const nonconformant = await post({
+    resource: 'https://publisher.test/',
+    purpose: 'ai-input',
+    xml: fixture('08-real-stackoverflow-license-NONCONFORMANT.xml'),
+  });
   t.false(nonconformant.body.document.conformant);
   t.true(nonconformant.body.document.problems.some((p: { code: string }) => p.code === 'CONTENT_WITHOUT_LICENSE'));
 });
@@ -118,9 +155,21 @@ test('JSON body rules: 415 wrong media type, 400 malformed JSON, 413 too large',
 });
 
 test('a chunked body over the cap is refused while streaming', async (t) => {
-  const big = new TextEncoder().encode(JSON.stringify({ resource: 'https://publisher.test/', purpose: 'search', xml: 'y'.repeat(700 * 1024) }));
-  const stream = new ReadableStream({ start(c) { for (let i = 0; i < big.length; i += 16384) c.enqueue(big.slice(i, i + 16384)); c.close(); } });
-  const res = await fetch(`${base}/v1/rights/inspect`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+  const big = new TextEncoder().encode(
+    JSON.stringify({ resource: 'https://publisher.test/', purpose: 'search', xml: 'y'.repeat(700 * 1024) }),
+  );
+  const stream = new ReadableStream({
+    start(c) {
+      for (let i = 0; i < big.length; i += 16384) c.enqueue(big.slice(i, i + 16384));
+      c.close();
+    },
+  });
+  const res = await fetch(`${base}/v1/rights/inspect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit);
   t.is(res.status, 413);
   t.is(((await res.json()) as any).error.code, 'BODY_TOO_LARGE');
 });

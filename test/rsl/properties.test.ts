@@ -12,9 +12,19 @@ import type { Channel } from '../../src/rsl/vocabulary.js';
 //  2. the order of documents, contents, licenses and license children never changes a decision.
 
 type Axis = 'usage' | 'user' | 'geo';
-interface GenLicense { parts: Array<{ el: 'permits' | 'prohibits'; axis: Axis; tokens: string[] }>; payment: string | null }
-interface GenContent { url: string; server: boolean; licenses: GenLicense[] }
-interface GenDoc { channel: Channel; contents: GenContent[] }
+interface GenLicense {
+  parts: Array<{ el: 'permits' | 'prohibits'; axis: Axis; tokens: string[] }>;
+  payment: string | null;
+}
+interface GenContent {
+  url: string;
+  server: boolean;
+  licenses: GenLicense[];
+}
+interface GenDoc {
+  channel: Channel;
+  contents: GenContent[];
+}
 
 const USAGE = ['all', 'ai-all', 'ai-train', 'ai-input', 'ai-index', 'search', 'train-ai', 'ai-use', 'bogus'];
 const USERS = ['commercial', 'non-commercial', 'education', 'government', 'personal'];
@@ -26,10 +36,13 @@ const part = fc.constantFrom<Axis>('usage', 'usage', 'user', 'geo').chain((axis)
     el: fc.constantFrom<'permits' | 'prohibits'>('permits', 'prohibits'),
     axis: fc.constant(axis),
     tokens: fc.uniqueArray(fc.constantFrom(...tokensFor(axis)), { minLength: 1, maxLength: 3 }),
-  }));
+  }),
+);
 const license: fc.Arbitrary<GenLicense> = fc.record({
   // At most one element per (el, axis), as a conformant document has.
-  parts: fc.array(part, { maxLength: 4 }).map((ps) => ps.filter((p, i) => ps.findIndex((q) => q.el === p.el && q.axis === p.axis) === i)),
+  parts: fc
+    .array(part, { maxLength: 4 })
+    .map((ps) => ps.filter((p, i) => ps.findIndex((q) => q.el === p.el && q.axis === p.axis) === i)),
   payment: fc.constantFrom(null, 'free', 'use', 'attribution', 'royalty', 'standard-only'),
 });
 const content: fc.Arbitrary<GenContent> = fc.record({
@@ -57,23 +70,38 @@ function paymentXml(p: string | null): string {
 function toXml(d: GenDoc, reverse = false): string {
   const rev = <T>(xs: T[]) => (reverse ? [...xs].reverse() : xs);
   const lic = (l: GenLicense) => {
-    const children = [...l.parts.map((p) => `<${p.el} type="${p.axis}">${p.tokens.join(' ')}</${p.el}>`), paymentXml(l.payment)];
+    const children = [
+      ...l.parts.map((p) => `<${p.el} type="${p.axis}">${p.tokens.join(' ')}</${p.el}>`),
+      paymentXml(l.payment),
+    ];
     return `<license>${rev(children).join('')}</license>`;
   };
-  const cont = (c: GenContent) => `<content url="${c.url}"${c.server ? ' server="https://ls.example"' : ''}>${rev(c.licenses).map(lic).join('')}</content>`;
+  const cont = (c: GenContent) =>
+    `<content url="${c.url}"${c.server ? ' server="https://ls.example"' : ''}>${rev(c.licenses).map(lic).join('')}</content>`;
   return `<rsl xmlns="https://rslstandard.org/rsl">${rev(d.contents).map(cont).join('')}</rsl>`;
 }
 
 const inputs = (docs: GenDoc[], reverse = false): DocumentInput[] =>
   docs.map((d, i) => {
     const xml = toXml(d, reverse);
-    return { channel: d.channel, url: `https://publisher.test/license-${i}.xml`, sha256: null, parse: parseRsl(xml), failure: null };
+    return {
+      channel: d.channel,
+      url: `https://publisher.test/license-${i}.xml`,
+      sha256: null,
+      parse: parseRsl(xml),
+      failure: null,
+    };
   });
 
 test('adding a <prohibits> never makes a decision more permissive', (t) => {
   fc.assert(
     fc.property(
-      fc.array(doc, { minLength: 1, maxLength: 3 }), question, part.map((p) => ({ ...p, el: 'prohibits' as const })), fc.nat(), fc.nat(), fc.nat(),
+      fc.array(doc, { minLength: 1, maxLength: 3 }),
+      question,
+      part.map((p) => ({ ...p, el: 'prohibits' as const })),
+      fc.nat(),
+      fc.nat(),
+      fc.nat(),
       (docs, q, extra, di, ci, li) => {
         const before = evaluate(inputs(docs), q);
         const target = structuredClone(docs);
@@ -104,6 +132,19 @@ test('document order and element order never change a decision or classification
 
 test('the generator reaches every decision (the properties are not vacuous)', (t) => {
   const seen = new Set<string>();
-  fc.assert(fc.property(fc.array(doc, { minLength: 1, maxLength: 3 }), question, (docs, q) => { seen.add(evaluate(inputs(docs), q).classification); return true; }), { numRuns: 1500 });
-  for (const c of ['PERMITTED_BY_OBSERVED_DECLARATION', 'PROHIBITED_BY_OBSERVED_DECLARATION', 'LICENSE_REQUIRED', 'CONFLICT', 'UNKNOWN']) t.true(seen.has(c), c);
+  fc.assert(
+    fc.property(fc.array(doc, { minLength: 1, maxLength: 3 }), question, (docs, q) => {
+      seen.add(evaluate(inputs(docs), q).classification);
+      return true;
+    }),
+    { numRuns: 1500 },
+  );
+  for (const c of [
+    'PERMITTED_BY_OBSERVED_DECLARATION',
+    'PROHIBITED_BY_OBSERVED_DECLARATION',
+    'LICENSE_REQUIRED',
+    'CONFLICT',
+    'UNKNOWN',
+  ])
+    t.true(seen.has(c), c);
 });

@@ -9,7 +9,11 @@ import { docInput, wrapFragment } from './helpers.js';
 
 const RFC_9309_TABLE: Array<{ path: string; encoded: string; toMatch: string }> = [
   { path: '/foo/bar?baz=quz', encoded: '/foo/bar?baz=quz', toMatch: '/foo/bar?baz=quz' },
-  { path: '/foo/bar?baz=https://foo.bar', encoded: '/foo/bar?baz=https%3A%2F%2Ffoo.bar', toMatch: '/foo/bar?baz=https%3A%2F%2Ffoo.bar' },
+  {
+    path: '/foo/bar?baz=https://foo.bar',
+    encoded: '/foo/bar?baz=https%3A%2F%2Ffoo.bar',
+    toMatch: '/foo/bar?baz=https%3A%2F%2Ffoo.bar',
+  },
   { path: '/foo/bar/\u30c4', encoded: '/foo/bar/%E3%83%84', toMatch: '/foo/bar/%E3%83%84' },
   { path: '/foo/bar/%E3%83%84', encoded: '/foo/bar/%E3%83%84', toMatch: '/foo/bar/%E3%83%84' },
   { path: '/foo/bar/%62%61%7A', encoded: '/foo/bar/%62%61%7A', toMatch: '/foo/bar/baz' },
@@ -47,20 +51,33 @@ test('unreserved escapes are decoded, reserved ones are kept encoded and equal t
   t.false(m('/a%2Fb', 'https://p.test/a/b'));
   t.is(comparisonForm('/a:b@c'), '/a%3Ab%40c');
   t.is(comparisonForm('/100%'), '/100%25');
-  t.is(matchContentUrl('/%7Eeditors/', 'https://p.test/~editors/x', false).specificity, matchContentUrl('/~editors/', 'https://p.test/~editors/x', false).specificity);
+  t.is(
+    matchContentUrl('/%7Eeditors/', 'https://p.test/~editors/x', false).specificity,
+    matchContentUrl('/~editors/', 'https://p.test/~editors/x', false).specificity,
+  );
 });
 
 test('a prohibition spelled with escapes is not missed (never more permissive than written)', (t) => {
   const xml = wrapFragment(
     '<content url="/"><license><permits type="usage">all</permits></license></content>' +
-    '<content url="/%7Eeditors/"><license><prohibits type="usage">ai-train</prohibits></license></content>',
+      '<content url="/%7Eeditors/"><license><prohibits type="usage">ai-train</prohibits></license></content>',
   );
-  const e = evaluate([docInput(xml)], { resource: 'https://publisher.test/~editors/page', token: 'ai-train', userClass: 'commercial', geo: null });
+  const e = evaluate([docInput(xml)], {
+    resource: 'https://publisher.test/~editors/page',
+    token: 'ai-train',
+    userClass: 'commercial',
+    geo: null,
+  });
   t.is(e.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
   const dollar = wrapFragment(
     '<content url="/"><license><permits type="usage">all</permits></license></content>' +
-    '<content url="/deals$today"><license><prohibits type="usage">ai-input</prohibits></license></content>',
+      '<content url="/deals$today"><license><prohibits type="usage">ai-input</prohibits></license></content>',
   );
-  const d = evaluate([docInput(dollar)], { resource: 'https://publisher.test/deals%24today', token: 'ai-input', userClass: 'commercial', geo: null });
+  const d = evaluate([docInput(dollar)], {
+    resource: 'https://publisher.test/deals%24today',
+    token: 'ai-input',
+    userClass: 'commercial',
+    geo: null,
+  });
   t.is(d.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
 });

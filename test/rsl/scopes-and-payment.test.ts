@@ -9,12 +9,17 @@ import { docInput, wrapFragment } from './helpers.js';
 // ("declarations disagree (scopes of equal weight)" → CONFLICT).
 
 const ask = (xml: string, resource = 'https://publisher.test/premium/a', token: EvaluatedToken = 'ai-input') =>
-  evaluate([docInput(wrapFragment(xml), { channel: 'supplied' })], { resource, token, userClass: 'commercial', geo: null });
+  evaluate([docInput(wrapFragment(xml), { channel: 'supplied' })], {
+    resource,
+    token,
+    userClass: 'commercial',
+    geo: null,
+  });
 
 test('equally specific scopes that disagree give CONFLICT, with the conflict named', (t) => {
   const e = ask(
     '<content url="/premium/"><license><permits type="usage">ai-input</permits></license></content>' +
-    '<content url="/premium/"><license><prohibits type="usage">ai-input</prohibits></license></content>',
+      '<content url="/premium/"><license><prohibits type="usage">ai-input</prohibits></license></content>',
   );
   t.is(e.classification, 'CONFLICT');
   t.is(e.decision, 'UNKNOWN');
@@ -23,36 +28,64 @@ test('equally specific scopes that disagree give CONFLICT, with the conflict nam
 });
 
 test('a scope conflict inside one of two page-level documents still has a classification', (t) => {
-  const conflicting = docInput(wrapFragment(
-    '<content url="/a"><license><permits type="usage">ai-input</permits></license></content>' +
-    '<content url="/a"><license><permits type="usage">search</permits></license></content>',
-  ), { channel: 'link-header', url: 'https://publisher.test/one.xml' });
-  const silent = docInput(wrapFragment('<content url="/"><license><prohibits type="usage">search</prohibits></license></content>'), { channel: 'link-header', url: 'https://publisher.test/two.xml' });
-  const e = evaluate([conflicting, silent], { resource: 'https://publisher.test/a', token: 'ai-input', userClass: 'commercial', geo: null });
+  const conflicting = docInput(
+    wrapFragment(
+      '<content url="/a"><license><permits type="usage">ai-input</permits></license></content>' +
+        '<content url="/a"><license><permits type="usage">search</permits></license></content>',
+    ),
+    { channel: 'link-header', url: 'https://publisher.test/one.xml' },
+  );
+  const silent = docInput(
+    wrapFragment('<content url="/"><license><prohibits type="usage">search</prohibits></license></content>'),
+    { channel: 'link-header', url: 'https://publisher.test/two.xml' },
+  );
+  const e = evaluate([conflicting, silent], {
+    resource: 'https://publisher.test/a',
+    token: 'ai-input',
+    userClass: 'commercial',
+    geo: null,
+  });
   t.is(e.classification, 'CONFLICT');
 });
 
 test('type="free" with an <amount> is not free', (t) => {
-  const e = ask('<content url="/"><license><permits type="usage">ai-input</permits><payment type="free"><amount currency="USD">5.00</amount></payment></license></content>');
+  const e = ask(
+    '<content url="/"><license><permits type="usage">ai-input</permits><payment type="free"><amount currency="USD">5.00</amount></payment></license></content>',
+  );
   t.is(e.classification, 'LICENSE_REQUIRED');
   t.true(e.obligations.some((o) => o.startsWith('payment:free-with-price 5.00 USD')));
-  const plain = ask('<content url="/"><license><permits type="usage">ai-input</permits><payment type="free"/></license></content>');
+  const plain = ask(
+    '<content url="/"><license><permits type="usage">ai-input</permits><payment type="free"/></license></content>',
+  );
   t.is(plain.classification, 'PERMITTED_BY_OBSERVED_DECLARATION', 'a plain type="free" stays free');
 });
 
-const BROAD_FREE = '<content url="/"><license><permits type="usage">ai-all</permits><payment type="free"/></license></content>';
+const BROAD_FREE =
+  '<content url="/"><license><permits type="usage">ai-all</permits><payment type="free"/></license></content>';
 
 test('the most specific scope governs its paths even when it names only payment terms', (t) => {
-  const e = ask(BROAD_FREE + '<content url="/premium/"><license><payment type="purchase"><amount currency="USD">10</amount></payment></license></content>');
+  const e = ask(
+    BROAD_FREE +
+      '<content url="/premium/"><license><payment type="purchase"><amount currency="USD">10</amount></payment></license></content>',
+  );
   t.is(e.classification, 'LICENSE_REQUIRED');
   t.true(e.obligations.includes('payment:purchase 10 USD'));
   t.true(e.reasons.some((r) => r.rule === 'scope-terms' && r.content_url === '/premium/'));
   // Outside the narrower scope the broad free permit still applies.
-  t.is(ask(BROAD_FREE + '<content url="/premium/"><license><payment type="purchase"/></license></content>', 'https://publisher.test/free/a').classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  t.is(
+    ask(
+      BROAD_FREE + '<content url="/premium/"><license><payment type="purchase"/></license></content>',
+      'https://publisher.test/free/a',
+    ).classification,
+    'PERMITTED_BY_OBSERVED_DECLARATION',
+  );
 });
 
 test('a narrower license server or unknown payment type is never dropped for a broader free permit', (t) => {
-  const server = ask(BROAD_FREE + '<content url="/premium/" server="https://license.publisher.test/"><license><payment type="free"/></license></content>');
+  const server = ask(
+    BROAD_FREE +
+      '<content url="/premium/" server="https://license.publisher.test/"><license><payment type="free"/></license></content>',
+  );
   t.is(server.classification, 'LICENSE_REQUIRED');
   t.true(server.obligations.some((o) => o.startsWith('license-server-token:')));
   const royalty = ask(BROAD_FREE + '<content url="/premium/"><license><payment type="royalty"/></license></content>');
@@ -60,7 +93,9 @@ test('a narrower license server or unknown payment type is never dropped for a b
 });
 
 test('narrower payment terms never lift a broader prohibition, and alone they grant nothing', (t) => {
-  const prohibited = ask('<content url="/"><license><prohibits type="usage">ai-input</prohibits></license></content><content url="/premium/"><license><payment type="purchase"/></license></content>');
+  const prohibited = ask(
+    '<content url="/"><license><prohibits type="usage">ai-input</prohibits></license></content><content url="/premium/"><license><payment type="purchase"/></license></content>',
+  );
   t.is(prohibited.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
   const alone = ask('<content url="/premium/"><license><payment type="purchase"/></license></content>');
   t.is(alone.classification, 'UNKNOWN');

@@ -13,7 +13,10 @@ const NOT_WELL_FORMED: Record<string, string> = {
   // XML 1.0 §3.1 WFC "Unique Att Spec"
   'duplicate attribute': PERMIT_ALL.replace('<content url="/"', '<content url="/nothing" url="/"'),
   // Namespaces in XML 1.0 §6.3: two attributes with the same expanded name
-  'duplicate expanded attribute name': PERMIT_ALL.replace(`<rsl xmlns="${RSL_NS}">`, `<rsl xmlns="${RSL_NS}" xmlns:a="urn:x" xmlns:b="urn:x">`).replace('<content url="/"', '<content url="/" a:n="1" b:n="2"'),
+  'duplicate expanded attribute name': PERMIT_ALL.replace(
+    `<rsl xmlns="${RSL_NS}">`,
+    `<rsl xmlns="${RSL_NS}" xmlns:a="urn:x" xmlns:b="urn:x">`,
+  ).replace('<content url="/"', '<content url="/" a:n="1" b:n="2"'),
   // XML 1.0 §4.1 WFC "Entity Declared": only amp, lt, gt, apos, quot without a DTD
   'HTML entity &nbsp;': PERMIT_ALL.replace('>all<', '>all&nbsp;<'),
   'HTML entity &copy;': PERMIT_ALL.replace('<license>', '<license>&copy;'),
@@ -37,7 +40,12 @@ for (const [name, xml] of Object.entries(NOT_WELL_FORMED)) {
     t.false(parsed.ok);
     if (!parsed.ok) t.is(parsed.code, 'XML_MALFORMED');
     for (const token of ['ai-train', 'search', 'crawl'] as const) {
-      const e = evaluate([docInput(xml, { channel: 'supplied' })], { resource: 'https://publisher.test/a', token, userClass: 'commercial', geo: null });
+      const e = evaluate([docInput(xml, { channel: 'supplied' })], {
+        resource: 'https://publisher.test/a',
+        token,
+        userClass: 'commercial',
+        geo: null,
+      });
       t.is(e.classification, 'UNKNOWN');
       t.is(e.reasons[0]!.rule, 'document-invalid');
     }
@@ -47,9 +55,17 @@ for (const [name, xml] of Object.entries(NOT_WELL_FORMED)) {
 test('the unmutated document does permit (the cases above fail for their mutation alone)', (t) => {
   const ok = parseRsl(`<?xml version="1.0" encoding="UTF-8"?>\n${PERMIT_ALL}`);
   t.true(ok.ok && ok.conformant);
-  const e = evaluate([docInput(PERMIT_ALL, { channel: 'supplied' })], { resource: 'https://publisher.test/a', token: 'ai-train', userClass: 'commercial', geo: null });
+  const e = evaluate([docInput(PERMIT_ALL, { channel: 'supplied' })], {
+    resource: 'https://publisher.test/a',
+    token: 'ai-train',
+    userClass: 'commercial',
+    geo: null,
+  });
   t.is(e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-  t.true(parseRsl(PERMIT_ALL.replace('>all<', '>all &amp; &#x61;<')).ok, 'predefined entities and valid character references still parse');
+  t.true(
+    parseRsl(PERMIT_ALL.replace('>all<', '>all &amp; &#x61;<')).ok,
+    'predefined entities and valid character references still parse',
+  );
 });
 
 test('attributes are capped per element and per document, so a 45k-attribute root is refused, not scanned', (t) => {
@@ -58,7 +74,13 @@ test('attributes are capped per element and per document, so a 45k-attribute roo
   const r = parseRsl(bomb);
   t.false(r.ok);
   if (!r.ok) t.is(r.code, 'XML_TOO_MANY_ATTRIBUTES');
-  const spread = `<rsl xmlns="${RSL_NS}">` + Array.from({ length: 30 }, () => `<x:e xmlns:x="urn:x" ${Array.from({ length: 40 }, (_, i) => `b${i}="1"`).join(' ')}/>`).join('') + '</rsl>';
+  const spread =
+    `<rsl xmlns="${RSL_NS}">` +
+    Array.from(
+      { length: 30 },
+      () => `<x:e xmlns:x="urn:x" ${Array.from({ length: 40 }, (_, i) => `b${i}="1"`).join(' ')}/>`,
+    ).join('') +
+    '</rsl>';
   const capped = parseRsl(spread, { ...DEFAULT_PARSE_LIMITS, maxAttributes: 1000 });
   t.false(capped.ok);
   if (!capped.ok) t.is(capped.code, 'XML_TOO_MANY_ATTRIBUTES');

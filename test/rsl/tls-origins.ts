@@ -10,19 +10,79 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 // certificate for every test host name, generated with the openssl CLI at test time, and one
 // HTTPS server on 127.0.0.1 that dispatches on Host + path.
 
-export interface TestCerts { dir: string; caFile: string; caPem: string; key: string; cert: string }
+export interface TestCerts {
+  dir: string;
+  caFile: string;
+  caPem: string;
+  key: string;
+  cert: string;
+}
 
 export function makeCerts(hosts: readonly string[]): TestCerts {
   const dir = mkdtempSync(path.join(tmpdir(), 'rsl-tls-'));
   const run = (args: string[]) => execFileSync('/usr/bin/openssl', args, { cwd: dir, stdio: 'pipe' });
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2',
-    '-subj', '/CN=RSL Test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
-  run(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', `/CN=${hosts[0]}`]);
-  writeFileSync(path.join(dir, 'ext.cnf'), `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n`);
-  run(['x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '2', '-extfile', 'ext.cnf']);
+  run([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=RSL Test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  run([
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'leaf.key',
+    '-out',
+    'leaf.csr',
+    '-subj',
+    `/CN=${hosts[0]}`,
+  ]);
+  writeFileSync(
+    path.join(dir, 'ext.cnf'),
+    `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n`,
+  );
+  run([
+    'x509',
+    '-req',
+    '-in',
+    'leaf.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'leaf.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+  ]);
   return {
-    dir, caFile: path.join(dir, 'ca.pem'), caPem: readFileSync(path.join(dir, 'ca.pem'), 'utf8'),
-    key: readFileSync(path.join(dir, 'leaf.key'), 'utf8'), cert: readFileSync(path.join(dir, 'leaf.pem'), 'utf8'),
+    dir,
+    caFile: path.join(dir, 'ca.pem'),
+    caPem: readFileSync(path.join(dir, 'ca.pem'), 'utf8'),
+    key: readFileSync(path.join(dir, 'leaf.key'), 'utf8'),
+    cert: readFileSync(path.join(dir, 'leaf.pem'), 'utf8'),
   };
 }
 
@@ -58,6 +118,8 @@ export async function startOrigins(certs: TestCerts): Promise<TestOrigins> {
   };
 }
 
-export const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': type, ...headers }).end(body);
-};
+export const send =
+  (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': type, ...headers }).end(body);
+  };

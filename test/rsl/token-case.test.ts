@@ -9,17 +9,32 @@ import { docInput, wrapFragment } from './helpers.js';
 
 const ask = (license: string, q: { token?: EvaluatedToken; userClass?: UserClass; geo?: string | null } = {}) => {
   const doc = docInput(wrapFragment(`<content url="/"><license>${license}</license></content>`));
-  return { doc, e: evaluate([doc], { resource: 'https://publisher.test/a', token: q.token ?? 'ai-train', userClass: q.userClass ?? 'commercial', geo: q.geo ?? null }) };
+  return {
+    doc,
+    e: evaluate([doc], {
+      resource: 'https://publisher.test/a',
+      token: q.token ?? 'ai-train',
+      userClass: q.userClass ?? 'commercial',
+      geo: q.geo ?? null,
+    }),
+  };
 };
-const warnings = (doc: ReturnType<typeof docInput>) => (doc.parse!.ok ? doc.parse!.problems.filter((p) => p.code === 'NONCANONICAL_CASE') : []);
+const warnings = (doc: ReturnType<typeof docInput>) =>
+  doc.parse!.ok ? doc.parse!.problems.filter((p) => p.code === 'NONCANONICAL_CASE') : [];
 
 test('geo codes are compared uppercase: prohibits "de fr" prohibits DE', (t) => {
   const { doc, e } = ask('<permits type="usage">all</permits><prohibits type="geo">de fr</prohibits>', { geo: 'DE' });
   t.is(e.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
   t.is(e.reasons[0]!.rule, 'geo-prohibited');
   t.is(warnings(doc).length, 2);
-  t.is(ask('<permits type="usage">all</permits><prohibits type="geo">de fr</prohibits>', { geo: 'US' }).e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-  t.is(ask('<permits type="usage">all</permits><permits type="geo">eu</permits>', { geo: 'FR' }).e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  t.is(
+    ask('<permits type="usage">all</permits><prohibits type="geo">de fr</prohibits>', { geo: 'US' }).e.classification,
+    'PERMITTED_BY_OBSERVED_DECLARATION',
+  );
+  t.is(
+    ask('<permits type="usage">all</permits><permits type="geo">eu</permits>', { geo: 'FR' }).e.classification,
+    'PERMITTED_BY_OBSERVED_DECLARATION',
+  );
 });
 
 test('a usage prohibition counts in any case', (t) => {
@@ -31,7 +46,9 @@ test('a usage prohibition counts in any case', (t) => {
 });
 
 test('a user prohibition counts in any case', (t) => {
-  const { e } = ask('<permits type="usage">all</permits><prohibits type="user">COMMERCIAL</prohibits>', { userClass: 'commercial' });
+  const { e } = ask('<permits type="usage">all</permits><prohibits type="user">COMMERCIAL</prohibits>', {
+    userClass: 'commercial',
+  });
   t.is(e.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
 });
 
@@ -40,7 +57,13 @@ test('a permit not in canonical case grants nothing and is reported', (t) => {
   t.not(e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
   t.not(e.classification, 'LICENSE_REQUIRED');
   t.regex(warnings(doc)[0]!.message, /grants nothing/);
-  const user = ask('<permits type="usage">all</permits><permits type="user">Education</permits>', { userClass: 'education' });
+  const user = ask('<permits type="usage">all</permits><permits type="user">Education</permits>', {
+    userClass: 'education',
+  });
   t.not(user.e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-  t.is(ask('<permits type="usage">ai-train</permits>').e.classification, 'PERMITTED_BY_OBSERVED_DECLARATION', 'the canonical spelling does grant');
+  t.is(
+    ask('<permits type="usage">ai-train</permits>').e.classification,
+    'PERMITTED_BY_OBSERVED_DECLARATION',
+    'the canonical spelling does grant',
+  );
 });

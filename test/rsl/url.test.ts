@@ -1,5 +1,10 @@
 import test from 'ava';
-import { canonicalResourceUrl, checkResourceUrlSyntax, RESOURCE_URL_ERROR_CODES, type ResourceUrlErrorCode } from '../../src/rsl/resource-url.js';
+import {
+  canonicalResourceUrl,
+  checkResourceUrlSyntax,
+  RESOURCE_URL_ERROR_CODES,
+  type ResourceUrlErrorCode,
+} from '../../src/rsl/resource-url.js';
 
 const covered = ['https://publisher.test', 'https://news.example.org', 'https://xn--bcher-kva.example'];
 
@@ -102,7 +107,10 @@ for (const [url, code] of hostile) {
 test('at least 25 hostile URLs, and every declared code except none is exercised', (t) => {
   t.true(hostile.length >= 25);
   const exercised = new Set(hostile.map(([, c]) => c));
-  t.deepEqual(RESOURCE_URL_ERROR_CODES.filter((c) => !exercised.has(c)), []);
+  t.deepEqual(
+    RESOURCE_URL_ERROR_CODES.filter((c) => !exercised.has(c)),
+    [],
+  );
 });
 
 test('exactly 2048 characters is accepted, 2049 refused', (t) => {

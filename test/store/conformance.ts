@@ -15,15 +15,21 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
   serial(`${adapter}: append then read back round trip`, (t) =>
     using(fresh, async ({ store }) => {
       const s = name('roundtrip');
-      const events = [ev('Quoted', { price: '1.25', nested: { list: [1, 'two', null], ünï: 'cödé ✓' } }, { correlation: 'c-1' }), ev('Offered', [1, 2, 3])];
+      const events = [
+        ev('Quoted', { price: '1.25', nested: { list: [1, 'two', null], ünï: 'cödé ✓' } }, { correlation: 'c-1' }),
+        ev('Offered', [1, 2, 3]),
+      ];
       const result = await store.append(s, events, 'no_stream');
       t.is(result.nextExpectedRevision, 1n);
 
       const read = await store.readStream(s);
-      t.deepEqual(read.map((e) => [e.id, e.stream, e.type, e.revision, e.data, e.metadata]), [
-        [events[0]!.id, s, 'Quoted', 0n, events[0]!.data, { correlation: 'c-1' }],
-        [events[1]!.id, s, 'Offered', 1n, [1, 2, 3], {}],
-      ]);
+      t.deepEqual(
+        read.map((e) => [e.id, e.stream, e.type, e.revision, e.data, e.metadata]),
+        [
+          [events[0]!.id, s, 'Quoted', 0n, events[0]!.data, { correlation: 'c-1' }],
+          [events[1]!.id, s, 'Offered', 1n, [1, 2, 3], {}],
+        ],
+      );
       t.true(read[0]!.position < read[1]!.position);
       t.is(result.position, read[1]!.position, 'append reports the global position of its last event');
       t.true(read.every((e) => e.created instanceof Date && !Number.isNaN(e.created.getTime())));
@@ -36,20 +42,31 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
       const s = name('conflicts');
       await store.append(s, [ev('A')], 'no_stream');
 
-      const onExisting = await t.throwsAsync(store.append(s, [ev('B')], 'no_stream'), { instanceOf: WrongExpectedRevision });
+      const onExisting = await t.throwsAsync(store.append(s, [ev('B')], 'no_stream'), {
+        instanceOf: WrongExpectedRevision,
+      });
       t.deepEqual([onExisting.stream, onExisting.expected, onExisting.actual], [s, 'no_stream', 0n]);
 
       const wrongNumber = await t.throwsAsync(store.append(s, [ev('B')], 5n), { instanceOf: WrongExpectedRevision });
       t.deepEqual([wrongNumber.expected, wrongNumber.actual], [5n, 0n]);
 
       const missing = name('missing');
-      const onMissing = await t.throwsAsync(store.append(missing, [ev('B')], 0n), { instanceOf: WrongExpectedRevision });
+      const onMissing = await t.throwsAsync(store.append(missing, [ev('B')], 0n), {
+        instanceOf: WrongExpectedRevision,
+      });
       t.is(onMissing.actual, 'no_stream');
 
       t.is((await store.append(s, [ev('B')], 0n)).nextExpectedRevision, 1n);
       t.is((await store.append(s, [ev('C'), ev('D')], 'any')).nextExpectedRevision, 3n);
-      t.is((await store.append(name('any-new'), [ev('E')], 'any')).nextExpectedRevision, 0n, "'any' also creates a stream");
-      t.deepEqual((await store.readStream(s)).map((e) => e.type), ['A', 'B', 'C', 'D']);
+      t.is(
+        (await store.append(name('any-new'), [ev('E')], 'any')).nextExpectedRevision,
+        0n,
+        "'any' also creates a stream",
+      );
+      t.deepEqual(
+        (await store.readStream(s)).map((e) => e.type),
+        ['A', 'B', 'C', 'D'],
+      );
     }),
   );
 
@@ -62,10 +79,22 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
 
       const second = [ev('C')];
       const r2 = await store.append(s, second, 1n);
-      t.deepEqual(await store.append(s, first, 'no_stream'), r1, 'retry after the stream moved on still finds the original append');
+      t.deepEqual(
+        await store.append(s, first, 'no_stream'),
+        r1,
+        'retry after the stream moved on still finds the original append',
+      );
       t.deepEqual(await store.append(s, second, 1n), r2);
-      await t.throwsAsync(store.append(s, [ev('D')], 1n), { instanceOf: WrongExpectedRevision }, 'new ids at a stale revision still conflict');
-      t.deepEqual((await store.readStream(s)).map((e) => e.id), [...first, ...second].map((e) => e.id), 'no event was stored twice');
+      await t.throwsAsync(
+        store.append(s, [ev('D')], 1n),
+        { instanceOf: WrongExpectedRevision },
+        'new ids at a stale revision still conflict',
+      );
+      t.deepEqual(
+        (await store.readStream(s)).map((e) => e.id),
+        [...first, ...second].map((e) => e.id),
+        'no event was stored twice',
+      );
 
       const s2 = name('retry-any');
       const third = [ev('E')];
@@ -79,19 +108,28 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
     using(fresh, async (under) => {
       const a = under.store;
       const b = under.peer ? await under.peer() : under.store;
-      const how = under.peer ? 'two store instances' : 'one instance, concurrent calls (embedded is one process by design)';
+      const how = under.peer
+        ? 'two store instances'
+        : 'one instance, concurrent calls (embedded is one process by design)';
       const s = name('race');
       const winners: number[] = [];
       for (let round = 0; round < 5; round++) {
         const expected = round === 0 ? 'no_stream' : BigInt(round - 1);
-        const outcomes = await Promise.allSettled([a.append(s, [ev('FromA')], expected), b.append(s, [ev('FromB')], expected)]);
+        const outcomes = await Promise.allSettled([
+          a.append(s, [ev('FromA')], expected),
+          b.append(s, [ev('FromB')], expected),
+        ]);
         const won = outcomes.filter((o) => o.status === 'fulfilled').length;
         winners.push(won);
-        for (const o of outcomes) if (o.status === 'rejected') t.true(o.reason instanceof WrongExpectedRevision, String(o.reason));
+        for (const o of outcomes)
+          if (o.status === 'rejected') t.true(o.reason instanceof WrongExpectedRevision, String(o.reason));
       }
       t.log(`${adapter} (${how}): winners per round = [${winners.join(', ')}]`);
       t.deepEqual(winners, [1, 1, 1, 1, 1]);
-      t.deepEqual((await a.readStream(s)).map((e) => e.revision), [0n, 1n, 2n, 3n, 4n]);
+      t.deepEqual(
+        (await a.readStream(s)).map((e) => e.revision),
+        [0n, 1n, 2n, 3n, 4n],
+      );
     }),
   );
 
@@ -113,8 +151,15 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
 
       const mine = (events: RecordedEvent[]) => events.filter((e) => [x, y, z].includes(e.stream));
       const all = mine(await store.readAll(before, 1000));
-      t.deepEqual(all.map((e) => e.id), appended.map((e) => e.id), 'global order is append order across streams');
-      assertStrictlyIncreasing(t, all.map((e) => e.position));
+      t.deepEqual(
+        all.map((e) => e.id),
+        appended.map((e) => e.id),
+        'global order is append order across streams',
+      );
+      assertStrictlyIncreasing(
+        t,
+        all.map((e) => e.position),
+      );
 
       const paged: RecordedEvent[] = [];
       for (let from = before; ; ) {
@@ -124,7 +169,11 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
         paged.push(...page);
         from = page[page.length - 1]!.position;
       }
-      t.deepEqual(mine(paged).map((e) => e.id), all.map((e) => e.id), 'pages of 2 add up to the full read');
+      t.deepEqual(
+        mine(paged).map((e) => e.id),
+        all.map((e) => e.id),
+        'pages of 2 add up to the full read',
+      );
       t.deepEqual(await store.readAll(all[all.length - 1]!.position, 10), [], 'nothing after the last event');
       t.deepEqual(await store.readAll(before, 0), []);
     }),
@@ -148,16 +197,29 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
       const late = [ev('D'), ev('E')];
       await writer.append(s, late.slice(0, 1), 2n);
       await store.append(s, late.slice(1), 3n);
-      await until(t, () => seen.length >= 5, `live delivery${under.peer ? ' (one event appended by another instance)' : ''}`);
-      t.deepEqual(seen.map((e) => e.id), [...early, ...late].map((e) => e.id));
-      assertStrictlyIncreasing(t, seen.map((e) => e.position));
+      await until(
+        t,
+        () => seen.length >= 5,
+        `live delivery${under.peer ? ' (one event appended by another instance)' : ''}`,
+      );
+      t.deepEqual(
+        seen.map((e) => e.id),
+        [...early, ...late].map((e) => e.id),
+      );
+      assertStrictlyIncreasing(
+        t,
+        seen.map((e) => e.position),
+      );
 
       const fromMiddle: RecordedEvent[] = [];
       const sub2 = store.subscribeAll(seen[1]!.position, (e) => {
         if (e.stream === s) fromMiddle.push(e);
       });
       await until(t, () => fromMiddle.length >= 3, 'a subscription from a position starts after it');
-      t.deepEqual(fromMiddle.map((e) => e.type), ['C', 'D', 'E']);
+      t.deepEqual(
+        fromMiddle.map((e) => e.type),
+        ['C', 'D', 'E'],
+      );
 
       await sub.close();
       await sub2.close();
@@ -198,54 +260,103 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
 
       const read = (await store.readAll(before, 1000)).filter((e) => streams.includes(e.stream));
       t.is(read.length, 40);
-      assertStrictlyIncreasing(t, read.map((e) => e.position));
+      assertStrictlyIncreasing(
+        t,
+        read.map((e) => e.position),
+      );
       for (const p of positions) t.true(read.some((e) => e.position === p));
       for (const s of streams) {
-        t.deepEqual(read.filter((e) => e.stream === s).map((e) => e.revision), Array.from({ length: 8 }, (_, i) => BigInt(i)), `revisions of ${s} have no gap`);
+        t.deepEqual(
+          read.filter((e) => e.stream === s).map((e) => e.revision),
+          Array.from({ length: 8 }, (_, i) => BigInt(i)),
+          `revisions of ${s} have no gap`,
+        );
       }
     }),
   );
 
-  serial(`${adapter}: concurrent appends to many streams: a conflict fails only its own append, each result is readable once it resolves`, (t) =>
-    using(fresh, async ({ store }) => {
-      const streams = Array.from({ length: 60 }, () => name('burst'));
-      const existing = streams[7]!;
-      await store.append(existing, [ev('A')], 'no_stream');
-      const retried = [ev('R1'), ev('R2')];
-      const retriedStream = streams[11]!;
-      await store.append(retriedStream, retried, 'no_stream');
+  serial(
+    `${adapter}: concurrent appends to many streams: a conflict fails only its own append, each result is readable once it resolves`,
+    (t) =>
+      using(fresh, async ({ store }) => {
+        const streams = Array.from({ length: 60 }, () => name('burst'));
+        const existing = streams[7]!;
+        await store.append(existing, [ev('A')], 'no_stream');
+        const retried = [ev('R1'), ev('R2')];
+        const retriedStream = streams[11]!;
+        await store.append(retriedStream, retried, 'no_stream');
 
-      const outcomes = await Promise.allSettled(streams.map(async (s, i) => {
-        // One stale expectation, one idempotent retry, one race of two writers of revision 0, the rest new streams.
-        const events = s === retriedStream ? retried : [ev('Burst', { i })];
-        const result = await store.append(s, events, s === retriedStream || s === existing ? 'no_stream' : i % 2 ? 'no_stream' : 'any');
-        t.deepEqual((await store.readStream(s)).map((e) => e.id).slice(-events.length), events.map((e) => e.id), 'readable when the append resolves');
-        return result;
-      }));
-      const race = name('race');
-      const racers = await Promise.allSettled([store.append(race, [ev('X')], 'no_stream'), store.append(race, [ev('Y')], 'no_stream')]);
+        const outcomes = await Promise.allSettled(
+          streams.map(async (s, i) => {
+            // One stale expectation, one idempotent retry, one race of two writers of revision 0, the rest new streams.
+            const events = s === retriedStream ? retried : [ev('Burst', { i })];
+            const result = await store.append(
+              s,
+              events,
+              s === retriedStream || s === existing ? 'no_stream' : i % 2 ? 'no_stream' : 'any',
+            );
+            t.deepEqual(
+              (await store.readStream(s)).map((e) => e.id).slice(-events.length),
+              events.map((e) => e.id),
+              'readable when the append resolves',
+            );
+            return result;
+          }),
+        );
+        const race = name('race');
+        const racers = await Promise.allSettled([
+          store.append(race, [ev('X')], 'no_stream'),
+          store.append(race, [ev('Y')], 'no_stream'),
+        ]);
 
-      for (const [i, o] of outcomes.entries()) {
-        if (streams[i] === existing) {
-          t.is(o.status, 'rejected');
-          t.true(o.status === 'rejected' && o.reason instanceof WrongExpectedRevision);
-        } else t.is(o.status, 'fulfilled', `append ${i} succeeded`);
-      }
-      const retriedResult = outcomes[11]!;
-      t.true(retriedResult.status === 'fulfilled' && retriedResult.value.nextExpectedRevision === 1n, 'the retry landed nowhere new');
-      t.deepEqual((await store.readStream(retriedStream)).map((e) => e.id), retried.map((e) => e.id));
-      t.deepEqual(racers.map((r) => r.status).sort(), ['fulfilled', 'rejected'], 'exactly one of two writers of revision 0 wins');
-      t.true(racers.some((r) => r.status === 'rejected' && r.reason instanceof WrongExpectedRevision));
-      t.deepEqual((await store.readStream(existing)).map((e) => e.type), ['A'], 'the refused append wrote nothing');
-    }),
+        for (const [i, o] of outcomes.entries()) {
+          if (streams[i] === existing) {
+            t.is(o.status, 'rejected');
+            t.true(o.status === 'rejected' && o.reason instanceof WrongExpectedRevision);
+          } else t.is(o.status, 'fulfilled', `append ${i} succeeded`);
+        }
+        const retriedResult = outcomes[11]!;
+        t.true(
+          retriedResult.status === 'fulfilled' && retriedResult.value.nextExpectedRevision === 1n,
+          'the retry landed nowhere new',
+        );
+        t.deepEqual(
+          (await store.readStream(retriedStream)).map((e) => e.id),
+          retried.map((e) => e.id),
+        );
+        t.deepEqual(
+          racers.map((r) => r.status).sort(),
+          ['fulfilled', 'rejected'],
+          'exactly one of two writers of revision 0 wins',
+        );
+        t.true(racers.some((r) => r.status === 'rejected' && r.reason instanceof WrongExpectedRevision));
+        t.deepEqual(
+          (await store.readStream(existing)).map((e) => e.type),
+          ['A'],
+          'the refused append wrote nothing',
+        );
+      }),
   );
 
   serial(`${adapter}: events without UUID ids are refused before anything is written`, (t) =>
     using(fresh, async ({ store }) => {
       const s = name('bad-id');
-      await t.throwsAsync(store.append(s, [{ id: 'not-a-uuid', type: 'A', data: {} }], 'any'), { instanceOf: TypeError, message: /not a UUID/ });
+      await t.throwsAsync(store.append(s, [{ id: 'not-a-uuid', type: 'A', data: {} }], 'any'), {
+        instanceOf: TypeError,
+        message: /not a UUID/,
+      });
       const dup = randomUUID();
-      await t.throwsAsync(store.append(s, [{ id: dup, type: 'A', data: {} }, { id: dup, type: 'B', data: {} }], 'any'), { message: /twice/ });
+      await t.throwsAsync(
+        store.append(
+          s,
+          [
+            { id: dup, type: 'A', data: {} },
+            { id: dup, type: 'B', data: {} },
+          ],
+          'any',
+        ),
+        { message: /twice/ },
+      );
       t.deepEqual(await store.readStream(s), []);
     }),
   );
@@ -274,7 +385,12 @@ export async function marker(store: EventStore): Promise<bigint> {
 }
 
 /** Waits for a condition the code under test must reach; the bound only stops a hung test. */
-export async function until(t: ExecutionContext, condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function until(
+  t: ExecutionContext,
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) {

@@ -20,7 +20,11 @@ test('a first open of a new embedded store grows this process by far less than a
       const [row] = await store.sql!.query<{ shared_buffers: string }>('SHOW shared_buffers');
       t.is(row?.shared_buffers, '16MB');
       t.true((await readdir(dir)).includes('PG_VERSION'), 'the child created the cluster in the directory');
-      const r = await store.append('mem-check', [{ id: '00000000-0000-4000-8000-000000000001', type: 'A', data: {} }], 'no_stream');
+      const r = await store.append(
+        'mem-check',
+        [{ id: '00000000-0000-4000-8000-000000000001', type: 'A', data: {} }],
+        'no_stream',
+      );
       t.is(r.nextExpectedRevision, 0n);
     } finally {
       await store.close();

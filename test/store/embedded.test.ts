@@ -43,21 +43,24 @@ test.serial('embedded: a second open of a directory in use is refused with Store
   }
 });
 
-test.serial('embedded: a lock held by a live process refuses the open; once that process is gone the stale lock is taken over', async (t) => {
-  const dir = await freshEmbeddedDir();
-  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  try {
-    await writeFile(path.join(dir, LOCKFILE_NAME), `${holder.pid}\n`);
-    const err = await t.throwsAsync(openStore(`file:${dir}`), { instanceOf: StoreLocked });
-    t.true(err.message.includes(`process ${holder.pid}`), err.message);
+test.serial(
+  'embedded: a lock held by a live process refuses the open; once that process is gone the stale lock is taken over',
+  async (t) => {
+    const dir = await freshEmbeddedDir();
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(path.join(dir, LOCKFILE_NAME), `${holder.pid}\n`);
+      const err = await t.throwsAsync(openStore(`file:${dir}`), { instanceOf: StoreLocked });
+      t.true(err.message.includes(`process ${holder.pid}`), err.message);
 
-    holder.kill('SIGKILL');
-    await once(holder, 'exit');
-    const store = await openStore(`file:${dir}`);
-    t.is(store.kind, 'embedded');
-    await store.close();
-  } finally {
-    holder.kill('SIGKILL');
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+      holder.kill('SIGKILL');
+      await once(holder, 'exit');
+      const store = await openStore(`file:${dir}`);
+      t.is(store.kind, 'embedded');
+      await store.close();
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -24,10 +24,15 @@ test('a lone request commits at once, alone; requests arriving meanwhile share t
 });
 
 test('a refused request rejects only its own caller', async (t) => {
-  const r = recorder((n) => (n === 2 ? { ok: false, error: new Error('conflict 2') } : { ok: true, value: `done ${n}` }));
+  const r = recorder((n) =>
+    n === 2 ? { ok: false, error: new Error('conflict 2') } : { ok: true, value: `done ${n}` },
+  );
   const append = groupCommit(r.commit);
   const results = await Promise.allSettled([0, 1, 2, 3].map((n) => append(n)));
-  t.deepEqual(results.map((x) => x.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  t.deepEqual(
+    results.map((x) => x.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   t.is((results[2] as PromiseRejectedResult).reason.message, 'conflict 2');
 });
 
@@ -43,7 +48,10 @@ test('a commit that throws rejects every request of that batch and the next batc
   const bc = [append(2), append(3)];
   await a;
   const settled = await Promise.allSettled(bc);
-  t.deepEqual(settled.map((x) => x.status), ['rejected', 'rejected']);
+  t.deepEqual(
+    settled.map((x) => x.status),
+    ['rejected', 'rejected'],
+  );
   t.is(await append(4), 4, 'the batcher keeps working after a failed commit');
 });
 
@@ -52,7 +60,10 @@ test('batches never exceed maxBatch, and order is kept', async (t) => {
   const append = groupCommit(r.commit, 3);
   await Promise.all(Array.from({ length: 10 }, (_, n) => append(n)));
   t.true(r.batches.every((b) => b.length <= 3));
-  t.deepEqual(r.batches.flat(), Array.from({ length: 10 }, (_, n) => n));
+  t.deepEqual(
+    r.batches.flat(),
+    Array.from({ length: 10 }, (_, n) => n),
+  );
   t.throws(() => groupCommit(r.commit, 0), { instanceOf: RangeError });
 });
 

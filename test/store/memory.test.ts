@@ -7,13 +7,19 @@ import { storeConformance } from './conformance.js';
 storeConformance(test, 'memory', async () => {
   const storage = memoryStorage();
   const opened = new Set<ReturnType<typeof memoryEventStore>>();
-  const open = () => { const s = memoryEventStore(storage); opened.add(s); return s; };
+  const open = () => {
+    const s = memoryEventStore(storage);
+    opened.add(s);
+    return s;
+  };
   return {
     label: 'memory',
     store: open(),
     reopen: async () => open(),
     peer: async () => open(),
     url: 'memory:',
-    async dispose() { for (const s of opened) await s.close(); },
+    async dispose() {
+      for (const s of opened) await s.close();
+    },
   };
 });

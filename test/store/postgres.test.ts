@@ -13,32 +13,40 @@ const baseUrl = requiredServerUrl(test, 'PG_TEST_URL', 'PostgreSQL conformance',
 if (baseUrl) {
   storeConformance(test, 'postgres', postgresStore(baseUrl));
 
-  test.serial('postgres: two OS processes race on one stream, exactly one wins each round (and migrate the fresh schema together)', async (t) => {
-    const schema = freshSchemaName(); // not created yet: both children run the migration at once
-    const url = withSchema(baseUrl, schema);
-    const children = [racer(url), racer(url)];
-    try {
-      await Promise.all(children.map((c) => c.next()));
-      const stream = name('process-race');
-      const winners: number[] = [];
-      for (let round = 0; round < 5; round++) {
-        const expected = round === 0 ? 'no_stream' : String(round - 1);
-        const outcomes = await Promise.all(children.map((c) => c.ask(`${stream} ${expected}`)));
-        const parsed = outcomes.map((o) => JSON.parse(o) as { outcome: string; message?: string });
-        for (const p of parsed) t.true(p.outcome === 'won' || p.outcome === 'conflict', JSON.stringify(p));
-        winners.push(parsed.filter((p) => p.outcome === 'won').length);
-      }
-      t.log(`postgres (two OS processes, pids ${children.map((c) => c.pid).join(' and ')}): winners per round = [${winners.join(', ')}]`);
-      t.deepEqual(winners, [1, 1, 1, 1, 1]);
+  test.serial(
+    'postgres: two OS processes race on one stream, exactly one wins each round (and migrate the fresh schema together)',
+    async (t) => {
+      const schema = freshSchemaName(); // not created yet: both children run the migration at once
+      const url = withSchema(baseUrl, schema);
+      const children = [racer(url), racer(url)];
+      try {
+        await Promise.all(children.map((c) => c.next()));
+        const stream = name('process-race');
+        const winners: number[] = [];
+        for (let round = 0; round < 5; round++) {
+          const expected = round === 0 ? 'no_stream' : String(round - 1);
+          const outcomes = await Promise.all(children.map((c) => c.ask(`${stream} ${expected}`)));
+          const parsed = outcomes.map((o) => JSON.parse(o) as { outcome: string; message?: string });
+          for (const p of parsed) t.true(p.outcome === 'won' || p.outcome === 'conflict', JSON.stringify(p));
+          winners.push(parsed.filter((p) => p.outcome === 'won').length);
+        }
+        t.log(
+          `postgres (two OS processes, pids ${children.map((c) => c.pid).join(' and ')}): winners per round = [${winners.join(', ')}]`,
+        );
+        t.deepEqual(winners, [1, 1, 1, 1, 1]);
 
-      const store = await openStore(url);
-      t.deepEqual((await store.readStream(stream)).map((e) => e.revision), [0n, 1n, 2n, 3n, 4n]);
-      await store.close();
-    } finally {
-      await Promise.all(children.map((c) => c.end()));
-      await dropSchema(baseUrl, schema);
-    }
-  });
+        const store = await openStore(url);
+        t.deepEqual(
+          (await store.readStream(stream)).map((e) => e.revision),
+          [0n, 1n, 2n, 3n, 4n],
+        );
+        await store.close();
+      } finally {
+        await Promise.all(children.map((c) => c.end()));
+        await dropSchema(baseUrl, schema);
+      }
+    },
+  );
 
   test.serial('postgres: a reader tailing readAll during concurrent appends never skips an event', async (t) => {
     const under = await postgresStore(baseUrl)();
@@ -58,9 +66,12 @@ if (baseUrl) {
       // Many small transactions from three pools: without ordered position assignment, a
       // transaction holding a lower position often commits after a higher one was already read.
       await Promise.all(
-        writers.flatMap((w, wi) => Array.from({ length: 8 }, async (_, lane) => {
-          for (let i = 0; i < 25; i++) await w.append(`tail-${wi}-${lane}`, [{ id: crypto.randomUUID(), type: 'T', data: { i } }], 'any');
-        })),
+        writers.flatMap((w, wi) =>
+          Array.from({ length: 8 }, async (_, lane) => {
+            for (let i = 0; i < 25; i++)
+              await w.append(`tail-${wi}-${lane}`, [{ id: crypto.randomUUID(), type: 'T', data: { i } }], 'any');
+          }),
+        ),
       );
       writing = false;
       await tail;
@@ -77,7 +88,9 @@ if (baseUrl) {
     const url = withSchema(baseUrl, schema);
     try {
       const stores = await Promise.all(Array.from({ length: 4 }, () => openStore(url)));
-      const results = await Promise.all(stores.map((s, i) => s.append(`opened-${i}`, [{ id: crypto.randomUUID(), type: 'A', data: {} }], 'no_stream')));
+      const results = await Promise.all(
+        stores.map((s, i) => s.append(`opened-${i}`, [{ id: crypto.randomUUID(), type: 'A', data: {} }], 'no_stream')),
+      );
       t.is(new Set(results.map((r) => r.position)).size, 4);
       await Promise.all(stores.map((s) => s.close()));
     } finally {
@@ -100,7 +113,9 @@ interface Racer {
 
 function racer(url: string): Racer {
   const script = fileURLToPath(new URL('./fixtures/race-appender.ts', import.meta.url));
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', script, url], { stdio: 'pipe' });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', script, url], {
+    stdio: 'pipe',
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += String(d)));
   const lines: Interface = createInterface({ input: child.stdout });

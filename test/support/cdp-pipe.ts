@@ -14,7 +14,10 @@ import { findChromium, FLAGS } from './chromium.js';
 //   await page.waitFor(`document.querySelector('#queue') !== null`);
 //   await browser.close();
 
-interface Pending { resolve: (v: any) => void; reject: (e: Error) => void }
+interface Pending {
+  resolve: (v: any) => void;
+  reject: (e: Error) => void;
+}
 
 export interface BrowserPage {
   /** Navigates and resolves once the load event fired. */
@@ -37,12 +40,18 @@ export async function launchBrowser(opts: { timeoutMs?: number } = {}): Promise<
   const found = findChromium();
   if ('missing' in found) throw new Error(`Chromium not found: ${found.missing}`);
   const profile = await mkdtemp(path.join(tmpdir(), 'chromium-cdp-'));
-  const child: ChildProcess = spawn(found.path, [...FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', '--window-size=1280,1400', 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    found.path,
+    [...FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-pipe', '--window-size=1280,1400', 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => { stderr = (stderr + s).slice(-4000); });
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    stderr = (stderr + s).slice(-4000);
+  });
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
   const pending = new Map<number, Pending>();
@@ -62,25 +71,46 @@ export async function launchBrowser(opts: { timeoutMs?: number } = {}): Promise<
       } else for (const l of [...listeners]) l(message);
     }
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => {
-    for (const p of pending.values()) p.reject(new Error(`Chromium exited\n${stderr}`));
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      for (const p of pending.values()) p.reject(new Error(`Chromium exited\n${stderr}`));
+      resolve();
+    }),
+  );
 
   const timeoutMs = opts.timeoutMs ?? 30_000;
   function send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<any> {
     const id = nextId++;
     toBrowser.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { pending.delete(id); reject(new Error(`${method} got no answer in ${timeoutMs} ms\n${stderr}`)); }, timeoutMs);
-      pending.set(id, { resolve: (v) => { clearTimeout(timer); resolve(v); }, reject: (e) => { clearTimeout(timer); reject(e); } });
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`${method} got no answer in ${timeoutMs} ms\n${stderr}`));
+      }, timeoutMs);
+      pending.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
     });
   }
   function nextEvent(method: string, sessionId: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { listeners.delete(l); reject(new Error(`no ${method} within ${timeoutMs} ms`)); }, timeoutMs);
+      const timer = setTimeout(() => {
+        listeners.delete(l);
+        reject(new Error(`no ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
       const l = (m: { method: string; sessionId?: string }) => {
-        if (m.method === method && m.sessionId === sessionId) { clearTimeout(timer); listeners.delete(l); resolve(); }
+        if (m.method === method && m.sessionId === sessionId) {
+          clearTimeout(timer);
+          listeners.delete(l);
+          resolve();
+        }
       };
       listeners.add(l);
     });
@@ -93,7 +123,8 @@ export async function launchBrowser(opts: { timeoutMs?: number } = {}): Promise<
       await send('Page.enable', {}, sessionId);
       const evaluate = async <T>(expression: string): Promise<T> => {
         const r = await send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-        if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+        if (r.exceptionDetails)
+          throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
         return r.result.value as T;
       };
       const page: BrowserPage = {
@@ -116,7 +147,11 @@ export async function launchBrowser(opts: { timeoutMs?: number } = {}): Promise<
           await loaded;
         },
         async screenshot() {
-          const { data } = await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true }, sessionId);
+          const { data } = await send(
+            'Page.captureScreenshot',
+            { format: 'png', captureBeyondViewport: true },
+            sessionId,
+          );
           return Buffer.from(data as string, 'base64');
         },
       };
@@ -125,7 +160,13 @@ export async function launchBrowser(opts: { timeoutMs?: number } = {}): Promise<
     },
     async close() {
       await send('Browser.close').catch(() => {});
-      const killer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5_000);
+      const killer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 5_000);
       await exited;
       clearTimeout(killer);
       await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

@@ -32,11 +32,18 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
       if (isExecutable(candidate)) return { path: candidate };
     }
   }
-  return { missing: `no ${NAMES.join(' or ')} on PATH and CHROMIUM_PATH is not set (Debian: apt-get install chromium)` };
+  return {
+    missing: `no ${NAMES.join(' or ')} on PATH and CHROMIUM_PATH is not set (Debian: apt-get install chromium)`,
+  };
 }
 
 function isExecutable(file: string): boolean {
-  try { accessSync(file, constants.X_OK); return true; } catch { return false; }
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface ChromiumOptions {
@@ -50,7 +57,10 @@ export interface ChromiumOptions {
 /** Renders `target` (a file path or a URL) and writes a PNG screenshot to `png`. */
 export async function screenshot(target: string, png: string, opts: ChromiumOptions = {}): Promise<void> {
   const file = path.resolve(png);
-  await runChromium([`--screenshot=${file}`, `--window-size=${opts.windowSize ?? '1280,2000'}`, '--hide-scrollbars', toUrl(target)], opts);
+  await runChromium(
+    [`--screenshot=${file}`, `--window-size=${opts.windowSize ?? '1280,2000'}`, '--hide-scrollbars', toUrl(target)],
+    opts,
+  );
   const written = await stat(file).catch(() => undefined);
   if (!written?.isFile()) throw new Error(`Chromium exited without writing ${file}`);
 }
@@ -60,7 +70,8 @@ export async function dumpDom(target: string, opts: ChromiumOptions = {}): Promi
   return (await runChromium(['--dump-dom', toUrl(target)], opts)).stdout;
 }
 
-const toUrl = (target: string) => (/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : pathToFileURL(path.resolve(target)).href);
+const toUrl = (target: string) =>
+  /^[a-z][a-z0-9+.-]*:/i.test(target) ? target : pathToFileURL(path.resolve(target)).href;
 
 export const FLAGS = [
   '--headless',
@@ -83,21 +94,37 @@ async function runChromium(args: string[], opts: ChromiumOptions): Promise<{ std
   try {
     return await new Promise((resolve, reject) => {
       // Its own process group, so a timeout kills the renderer and helper processes too.
-      const child = spawn(executable, [...FLAGS, `--user-data-dir=${profile}`, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn(executable, [...FLAGS, `--user-data-dir=${profile}`, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-      child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+      child.stdout.setEncoding('utf8').on('data', (s: string) => {
+        stdout += s;
+      });
+      child.stderr.setEncoding('utf8').on('data', (s: string) => {
+        stderr += s;
+      });
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
       }, timeoutMs);
-      child.once('error', (err) => { clearTimeout(timer); reject(err); });
+      child.once('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
       child.once('close', (code, signal) => {
         clearTimeout(timer);
-        if (timedOut) reject(new Error(`Chromium timed out after ${timeoutMs} ms (${args.join(' ')})\n${tail(stderr)}`));
-        else if (code !== 0) reject(new Error(`Chromium exited with ${code ?? signal} (${args.join(' ')})\n${tail(stderr)}`));
+        if (timedOut)
+          reject(new Error(`Chromium timed out after ${timeoutMs} ms (${args.join(' ')})\n${tail(stderr)}`));
+        else if (code !== 0)
+          reject(new Error(`Chromium exited with ${code ?? signal} (${args.join(' ')})\n${tail(stderr)}`));
         else resolve({ stdout, stderr });
       });
     });

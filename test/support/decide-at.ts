@@ -10,5 +10,9 @@ import type { PurchaseState } from '../../streams/purchase/state.js';
 export const decideAt = (body: PurchaseCommandBody, state: PurchaseState, now: Date): PurchaseEvent[] =>
   decide({ ...body, metadata: { now } }, state);
 
-export const decideToAppend = (body: PurchaseCommandBody, state: PurchaseState, now: Date, newId?: () => string): NewEvent[] =>
-  toNewEvents(decideAt(body, state, now), newId);
+export const decideToAppend = (
+  body: PurchaseCommandBody,
+  state: PurchaseState,
+  now: Date,
+  newId?: () => string,
+): NewEvent[] => toNewEvents(decideAt(body, state, now), newId);

@@ -10,7 +10,12 @@ import { generate } from 'selfsigned';
 // FETCH_CONNECT_TO and trusts the certificate through FETCH_EXTRA_CA_FILE, exactly as in production
 // but for the address the name resolves to.
 
-export interface OriginPage { status?: number; type?: string; body: string; headers?: Record<string, string> }
+export interface OriginPage {
+  status?: number;
+  type?: string;
+  body: string;
+  headers?: Record<string, string>;
+}
 /** host → path → page (e.g. 'pub.example': { '/robots.txt': …, '/license.xml': …, '/article': … }). */
 export type OriginSite = Record<string, Record<string, OriginPage>>;
 
@@ -45,7 +50,11 @@ export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
     const p = (req.url ?? '/').split('?')[0]!;
     requests.push({ host, path: p });
     const page = site[host]?.[p];
-    if (!page) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
+    if (!page) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
     res.writeHead(page.status ?? 200, { 'content-type': page.type ?? 'text/html; charset=utf-8', ...page.headers });
     res.end(req.method === 'HEAD' ? undefined : page.body);
   });
@@ -57,7 +66,12 @@ export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
     origins,
     caFile,
     connectTo,
-    env: { COVERED_ORIGINS: origins.join(','), FETCH_ALLOW_LOOPBACK: 'true', FETCH_EXTRA_CA_FILE: caFile, FETCH_CONNECT_TO: connectTo },
+    env: {
+      COVERED_ORIGINS: origins.join(','),
+      FETCH_ALLOW_LOOPBACK: 'true',
+      FETCH_EXTRA_CA_FILE: caFile,
+      FETCH_CONNECT_TO: connectTo,
+    },
     requests,
     async close() {
       server.closeAllConnections();
@@ -69,7 +83,9 @@ export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
 
 /** A minimal RSL 1.0 document (reference/rsl.md) for tests: one content scope, the given permits/prohibits. */
 export function rslDocument(opts: { url: string; permits?: string[]; prohibits?: string[] }): string {
-  const permits = opts.permits?.length ? `<permits type="usage">${opts.permits.join(' ')}</permits><payment type="free"/>` : '';
+  const permits = opts.permits?.length
+    ? `<permits type="usage">${opts.permits.join(' ')}</permits><payment type="free"/>`
+    : '';
   const prohibits = opts.prohibits?.length ? `<prohibits type="usage">${opts.prohibits.join(' ')}</prohibits>` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rsl xmlns="https://rslstandard.org/rsl">

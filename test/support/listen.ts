@@ -5,9 +5,16 @@ import type Koa from 'koa';
 // A Koa app on a real loopback port for route-level tests, with Node's clientError answered the
 // way the service answers it (pass `answerClientError`), and a close that drops kept-alive sockets.
 
-export interface Listening { base: string; port: number; close(): Promise<void> }
+export interface Listening {
+  base: string;
+  port: number;
+  close(): Promise<void>;
+}
 
-export async function listen(app: Koa, onClientError?: (err: Error, socket: import('node:net').Socket) => void): Promise<Listening> {
+export async function listen(
+  app: Koa,
+  onClientError?: (err: Error, socket: import('node:net').Socket) => void,
+): Promise<Listening> {
   const server = http.createServer(app.callback());
   if (onClientError) server.on('clientError', onClientError);
   server.listen(0, '127.0.0.1');
@@ -16,6 +23,10 @@ export async function listen(app: Koa, onClientError?: (err: Error, socket: impo
   return {
     base: `http://127.0.0.1:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

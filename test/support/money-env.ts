@@ -15,8 +15,14 @@ export const UNDECLARED = 'https://bare.example/page';
 export function publisherSite() {
   return {
     'pub.example': {
-      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n' },
-      '/license.xml': { type: 'application/rsl+xml', body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }) },
+      '/robots.txt': {
+        type: 'text/plain',
+        body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n',
+      },
+      '/license.xml': {
+        type: 'application/rsl+xml',
+        body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }),
+      },
       '/articles/one': { body: '<html><head><title>One</title></head><body>Article</body></html>' },
       '/articles/two': { body: '<html><head><title>Two</title></head><body>Article</body></html>' },
     },
@@ -43,15 +49,33 @@ export interface MoneyWorld {
 export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise<MoneyWorld> {
   const parts = await startLocalParts(publisherSite(), 'rights-money-');
   let logText = '';
-  const sink = (chunk: string) => { logText += chunk; };
-  const env = localServiceEnv({ ...parts, logLevel: 'debug', ...(opts.eventStoreUrl ? { eventStoreUrl: opts.eventStoreUrl } : {}) });
+  const sink = (chunk: string) => {
+    logText += chunk;
+  };
+  const env = localServiceEnv({
+    ...parts,
+    logLevel: 'debug',
+    ...(opts.eventStoreUrl ? { eventStoreUrl: opts.eventStoreUrl } : {}),
+  });
   const world: MoneyWorld = {
-    devnet: parts.devnet, origins: parts.origins, dataDir: parts.dataDir, env, sink,
+    devnet: parts.devnet,
+    origins: parts.origins,
+    dataDir: parts.dataDir,
+    env,
+    sink,
     logs: () => logText,
     url: '',
     async start(o = {}) {
       const config = serviceConfig(loadConfig({ ...env, ...(o.env ?? {}) }));
-      const log = createLogger('debug', new Writable({ write(chunk, _enc, cb) { sink(chunk.toString('utf8')); cb(); } }));
+      const log = createLogger(
+        'debug',
+        new Writable({
+          write(chunk, _enc, cb) {
+            sink(chunk.toString('utf8'));
+            cb();
+          },
+        }),
+      );
       const service = await startService(config, log, o);
       world.service = service;
       world.url = service.url;
@@ -66,11 +90,22 @@ export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise
 }
 
 export async function postQuote(url: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}/v1/rights/quote`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/v1/rights/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 export async function getReport(url: string, reportUrl: string, headers: Record<string, string>) {
   const res = await fetch(`${url}${reportUrl}`, { headers });
-  return { status: res.status, headers: res.headers, text: await res.text(), get body() { return JSON.parse(this.text) as any; } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text: await res.text(),
+    get body() {
+      return JSON.parse(this.text) as any;
+    },
+  };
 }

@@ -32,11 +32,16 @@ export function boundNonceFrom(pr: PaymentRequiredWire): Hex {
 export async function signPayment(buyerKey: Hex, paymentRequiredHeader: string, o: PayOverrides = {}): Promise<string> {
   const pr = decodePaymentRequiredHeader(paymentRequiredHeader);
   const req = pr.accepts[0]!;
-  const accepted = { ...req, ...(o.network ? { network: o.network as typeof req.network } : {}), ...(o.asset ? { asset: o.asset } : {}) };
+  const accepted = {
+    ...req,
+    ...(o.network ? { network: o.network as typeof req.network } : {}),
+    ...(o.asset ? { asset: o.asset } : {}),
+  };
   const buyer = privateKeyToAccount(buyerKey);
   const signer = o.signerKey ? privateKeyToAccount(o.signerKey) : buyer;
   const now = Math.floor(Date.now() / 1000);
-  const nonce = o.nonce === 'random' ? (`0x${randomBytes(32).toString('hex')}` as Hex) : (o.nonce ?? boundNonceFrom(pr));
+  const nonce =
+    o.nonce === 'random' ? (`0x${randomBytes(32).toString('hex')}` as Hex) : (o.nonce ?? boundNonceFrom(pr));
   const authorization = {
     from: buyer.address,
     to: getAddress(o.to ?? req.payTo),

@@ -7,10 +7,18 @@ import type { ExecutionContext } from 'ava';
 export function requiredTool(t: ExecutionContext, name: string, install: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, name);
-    try { accessSync(candidate, constants.X_OK); return candidate; } catch { /* next */ }
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      /* next */
+    }
   }
   const why = `${name} is not on PATH (${install})`;
   if (process.env.CI === 'true') t.fail(`${why}; CI must have it`);
-  else { t.log(`skipped: ${why}`); t.pass(); }
+  else {
+    t.log(`skipped: ${why}`);
+    t.pass();
+  }
   return undefined;
 }

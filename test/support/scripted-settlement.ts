@@ -15,7 +15,10 @@ export function scriptedSettlement(script: SettlementScript): SettlementPort & {
   let reads = 0;
   return {
     calls,
-    async verify() { calls.push('verify'); return { isValid: true }; },
+    async verify() {
+      calls.push('verify');
+      return { isValid: true };
+    },
     async settle() {
       calls.push('settle');
       if (!script.settle) throw new Error('the script has no settle outcome');
@@ -27,7 +30,12 @@ export function scriptedSettlement(script: SettlementScript): SettlementPort & {
       reads++;
       return answer;
     },
-    async findTransfer() { calls.push('findTransfer'); return script.transfer; },
-    async blockNumber() { return 100n; },
+    async findTransfer() {
+      calls.push('findTransfer');
+      return script.transfer;
+    },
+    async blockNumber() {
+      return 100n;
+    },
   };
 }

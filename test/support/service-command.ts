@@ -8,16 +8,40 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export interface StartedCommand { child: ChildProcess; url: string; nodePid: number; output: () => string; exited: Promise<number | null>; kill(): void }
+export interface StartedCommand {
+  child: ChildProcess;
+  url: string;
+  nodePid: number;
+  output: () => string;
+  exited: Promise<number | null>;
+  kill(): void;
+}
 
-export async function startServiceCommand(how: 'node' | 'npm', env: NodeJS.ProcessEnv, args: string[] = []): Promise<StartedCommand> {
-  const [cmd, argv] = how === 'node' ? [process.execPath, ['--import', 'tsx', 'src/main.ts', ...args]] : ['npm', ['start', '--silent', ...(args.length ? ['--', ...args] : [])]];
+export async function startServiceCommand(
+  how: 'node' | 'npm',
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): Promise<StartedCommand> {
+  const [cmd, argv] =
+    how === 'node'
+      ? [process.execPath, ['--import', 'tsx', 'src/main.ts', ...args]]
+      : ['npm', ['start', '--silent', ...(args.length ? ['--', ...args] : [])]];
   const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString('utf8'); });
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const kill = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } };
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
   for (let i = 0; i < 600; i++) {
     const line = out.split('\n').find((l) => l.includes('"rights preflight service listening"'));
     if (line) {

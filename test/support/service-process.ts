@@ -17,17 +17,26 @@ export interface ServiceProcess {
   kill9(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, sink?: (chunk: string) => void): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  sink?: (chunk: string) => void,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_LISTEN: '127.0.0.1:0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  const onData = (chunk: Buffer) => { const s = chunk.toString('utf8'); out += s; sink?.(s); };
+  const onData = (chunk: Buffer) => {
+    const s = chunk.toString('utf8');
+    out += s;
+    sink?.(s);
+  };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
     const check = () => {
@@ -35,12 +44,21 @@ export async function startServiceProcess(env: Record<string, string>, sink?: (c
         if (!line.startsWith('{')) continue;
         try {
           const rec = JSON.parse(line) as { msg?: string; url?: string };
-          if (rec.msg === 'rights preflight service listening' && rec.url) { clearTimeout(timer); resolve(rec.url); return; }
-        } catch { /* partial line */ }
+          if (rec.msg === 'rights preflight service listening' && rec.url) {
+            clearTimeout(timer);
+            resolve(rec.url);
+            return;
+          }
+        } catch {
+          /* partial line */
+        }
       }
     };
     child.stdout!.on('data', check);
-    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`service exited (${code ?? signal}) before listening:\n${out}`)); });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (${code ?? signal}) before listening:\n${out}`));
+    });
   });
   return {
     url,

@@ -15,9 +15,16 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   const sockets = new Set<net.Socket>();
   let open = true;
   const server = net.createServer((client) => {
-    if (!open) { client.destroy(); return; }
+    if (!open) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
-    for (const s of [client, upstream]) { sockets.add(s); s.on('close', () => sockets.delete(s)); s.on('error', () => {}); }
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {});
+    }
     client.pipe(upstream).pipe(client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -25,8 +32,18 @@ export async function startTcpRelay(target: { host: string; port: number }): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    cut() { open = false; for (const s of sockets) s.destroy(); },
-    restore() { open = true; },
-    close: () => new Promise<void>((resolve) => { open = false; for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    cut() {
+      open = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        open = false;
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

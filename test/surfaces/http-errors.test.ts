@@ -12,7 +12,10 @@ import { listen, type Listening } from '../support/listen.js';
 let server: Listening;
 let port: number;
 test.before(async () => {
-  server = await listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }), answerClientError);
+  server = await listen(
+    createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }),
+    answerClientError,
+  );
   port = server.port;
 });
 test.after.always(() => server.close());
@@ -22,11 +25,17 @@ function raw(request: string): Promise<{ status: number; headers: string; body: 
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
     let data = '';
-    socket.on('data', (c) => { data += c.toString('utf8'); });
+    socket.on('data', (c) => {
+      data += c.toString('utf8');
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]), headers: head ?? '', body: JSON.parse(rest.join('\r\n\r\n')) });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]),
+        headers: head ?? '',
+        body: JSON.parse(rest.join('\r\n\r\n')),
+      });
     });
   });
 }

@@ -16,8 +16,12 @@ import { ARTICLE, BARE, surfacesWorld, type SurfacesWorld } from './support/worl
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let w: SurfacesWorld;
 const claims: string[] = [];
-test.before(async () => { w = await surfacesWorld(); });
-test.after.always(async () => { await w?.close(); });
+test.before(async () => {
+  w = await surfacesWorld();
+});
+test.after.always(async () => {
+  await w?.close();
+});
 
 async function connect() {
   const client = new Client({ name: 'surfaces-test', version: '0.0.0' });
@@ -35,7 +39,10 @@ test('the SDK client lists the three tools; the legacy one is described as disab
   const quote = tools.find((x) => x.name === 'service_rights_quote')!;
   t.deepEqual(quote.inputSchema, { type: 'object', ...jsonSchemaOf(QuoteRequest) } as typeof quote.inputSchema);
   t.false((quote.inputSchema as { additionalProperties?: boolean }).additionalProperties);
-  t.false(tools.some((x) => /report|pay|deliver|redeem/i.test(x.name)), 'no tool delivers or pays');
+  t.false(
+    tools.some((x) => /report|pay|deliver|redeem/i.test(x.name)),
+    'no tool delivers or pays',
+  );
   await client.close();
 });
 
@@ -53,7 +60,10 @@ test('service_capabilities returns what GET /v1/capabilities serves', async (t) 
 
 test('service_rights_quote prepares a real quote through the quote service and marks the claim as a private secret', async (t) => {
   const client = await connect();
-  const res = await client.callTool({ name: 'service_rights_quote', arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' } });
+  const res = await client.callTool({
+    name: 'service_rights_quote',
+    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
+  });
   t.falsy(res.isError, JSON.stringify(res));
   const q = res.structuredContent as AvailableQuote;
   t.true(isRight(AvailableQuote.decode(q)));
@@ -70,7 +80,10 @@ test('service_rights_quote prepares a real quote through the quote service and m
   const offer = await fetch(`${w.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
   t.is(offer.status, 402);
   t.truthy(offer.headers.get('payment-required'));
-  const none = await client.callTool({ name: 'service_rights_quote', arguments: { resource: BARE, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' } });
+  const none = await client.callTool({
+    name: 'service_rights_quote',
+    arguments: { resource: BARE, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
+  });
   t.deepEqual([(none.structuredContent as any).available, (none.structuredContent as any).charge_micro], [false, '0']);
   await client.close();
 });
@@ -80,10 +93,16 @@ test('service_quote always refuses with isError; bad arguments to service_rights
   const legacy = await client.callTool({ name: 'service_quote', arguments: { resource: ARTICLE(1) } });
   t.true(legacy.isError);
   t.is(JSON.parse((legacy.content as { text: string }[])[0]!.text).error.code, 'TOOL_DISABLED');
-  const extra = await client.callTool({ name: 'service_rights_quote', arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000', provider: 'x' } });
+  const extra = await client.callTool({
+    name: 'service_rights_quote',
+    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000', provider: 'x' },
+  });
   t.true(extra.isError);
   t.is(JSON.parse((extra.content as { text: string }[])[0]!.text).error.code, 'UNKNOWN_FIELD');
-  const budget = await client.callTool({ name: 'service_rights_quote', arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'deep', max_total_micro: '01' } });
+  const budget = await client.callTool({
+    name: 'service_rights_quote',
+    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'deep', max_total_micro: '01' },
+  });
   t.true(budget.isError);
   t.is(JSON.parse((budget.content as { text: string }[])[0]!.text).error.details.field, 'max_total_micro');
   await client.close();
@@ -95,7 +114,12 @@ test('stateless endpoint: GET and DELETE /mcp are 405, no session id is issued',
   const init = await fetch(`${w.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
   });
   t.is(init.status, 200);
   t.is(init.headers.get('mcp-session-id'), null);
@@ -103,11 +127,30 @@ test('stateless endpoint: GET and DELETE /mcp are 405, no session id is issued',
 });
 
 test('the MCP Inspector CLI (installed locally, run offline) lists the tools over Streamable HTTP', async (t) => {
-  const { stdout } = await promisify(execFile)('npx', ['--no-install', '@modelcontextprotocol/inspector', '--cli', `${w.url}/mcp`, '--transport', 'http', '--method', 'tools/list'], {
-    cwd: ROOT, timeout: 60_000, env: { ...process.env, npm_config_offline: 'true' },
-  });
+  const { stdout } = await promisify(execFile)(
+    'npx',
+    [
+      '--no-install',
+      '@modelcontextprotocol/inspector',
+      '--cli',
+      `${w.url}/mcp`,
+      '--transport',
+      'http',
+      '--method',
+      'tools/list',
+    ],
+    {
+      cwd: ROOT,
+      timeout: 60_000,
+      env: { ...process.env, npm_config_offline: 'true' },
+    },
+  );
   const listed = JSON.parse(stdout) as { tools: { name: string }[] };
-  t.deepEqual(listed.tools.map((x) => x.name).sort(), ['service_capabilities', 'service_quote', 'service_rights_quote']);
+  t.deepEqual(listed.tools.map((x) => x.name).sort(), [
+    'service_capabilities',
+    'service_quote',
+    'service_rights_quote',
+  ]);
 });
 
 test.after.always('no claim token reached a log line', (t) => {

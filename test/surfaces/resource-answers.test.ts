@@ -10,8 +10,12 @@ import { newKey } from './support/gate-buyer.js';
 // generic VALIDATION_FAILED.
 
 let w: SurfacesWorld;
-test.before(async () => { w = await surfacesWorld(); });
-test.after.always(async () => { await w?.close(); });
+test.before(async () => {
+  w = await surfacesWorld();
+});
+test.after.always(async () => {
+  await w?.close();
+});
 
 const CASES: Array<[string, string]> = [
   ['https://[::]/x', 'RESOURCE_IP_LITERAL'],
@@ -28,10 +32,27 @@ const CASES: Array<[string, string]> = [
 test('quote, preflight, gate and inspect give the same RESOURCE_* code for each URL', async (t) => {
   for (const [url, code] of CASES) {
     const answers = {
-      quote: await post(`${w.url}/v1/rights/quote`, { resource: url, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' }),
-      preflight: await post(`${w.url}/v1/rights/preflight`, { resource: url, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' }, { 'x-service-request': newKey() }),
-      gate: await post(`${w.url}${GATE_PATH}`, { resources: ['https://pub.example/articles/1', url], purpose: 'rag-ingestion', max_total_micro: '200000' }, { 'x-service-request': newKey() }),
-      inspect: await post(`${w.url}/v1/rights/inspect`, { resource: url, purpose: 'ai-input', xml: '<rsl xmlns="https://rslstandard.org/rsl"/>' }),
+      quote: await post(`${w.url}/v1/rights/quote`, {
+        resource: url,
+        purpose: 'ai-input',
+        tier: 'fresh',
+        max_total_micro: '20000',
+      }),
+      preflight: await post(
+        `${w.url}/v1/rights/preflight`,
+        { resource: url, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
+        { 'x-service-request': newKey() },
+      ),
+      gate: await post(
+        `${w.url}${GATE_PATH}`,
+        { resources: ['https://pub.example/articles/1', url], purpose: 'rag-ingestion', max_total_micro: '200000' },
+        { 'x-service-request': newKey() },
+      ),
+      inspect: await post(`${w.url}/v1/rights/inspect`, {
+        resource: url,
+        purpose: 'ai-input',
+        xml: '<rsl xmlns="https://rslstandard.org/rsl"/>',
+      }),
     };
     for (const [route, a] of Object.entries(answers)) {
       t.is(a.status, 422, `${route} ${JSON.stringify(url)}: ${a.text}`);
@@ -54,7 +75,9 @@ test('a resource that cannot be read answers available:false FETCH_FAILED with d
     t.is(res.body.available, false);
     t.is(res.body.reason, 'FETCH_FAILED');
     t.is(res.body.charge_micro, '0');
-    t.deepEqual(res.body.details.failures, [{ channel: 'resource', url: 'https://bare.example/down', kind: 'http-status', code: 'HTTP_503', status: 503 }]);
+    t.deepEqual(res.body.details.failures, [
+      { channel: 'resource', url: 'https://bare.example/down', kind: 'http-status', code: 'HTTP_503', status: 503 },
+    ]);
   }
   const none = await post(`${w.url}/v1/rights/quote`, { ...body, resource: 'https://bare.example/page' });
   t.is(none.body.reason, 'NO_VERIFIABLE_DECLARATION');

@@ -13,8 +13,12 @@ import { ARTICLE, post, surfacesWorld, type SurfacesWorld } from './support/worl
 // header check; a schema-invalid one is refused 400/422 before anything else).
 
 let w: SurfacesWorld;
-test.before(async () => { w = await surfacesWorld(); });
-test.after.always(async () => { await w?.close(); });
+test.before(async () => {
+  w = await surfacesWorld();
+});
+test.after.always(async () => {
+  await w?.close();
+});
 
 const ajv = () => {
   const a = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });
@@ -46,7 +50,15 @@ const preflightSamples: unknown[] = [
 
 const gateSamples: unknown[] = [
   { resources: [ARTICLE(1)], purpose: 'rag-ingestion', max_total_micro: '60000' },
-  { resources: [1, 2, 3, 4].map(ARTICLE), purpose: 'training', max_total_micro: '220000', tier: 'deep', geo: 'DE', freshness_seconds: 0, user_class: 'personal' },
+  {
+    resources: [1, 2, 3, 4].map(ARTICLE),
+    purpose: 'training',
+    max_total_micro: '220000',
+    tier: 'deep',
+    geo: 'DE',
+    freshness_seconds: 0,
+    user_class: 'personal',
+  },
   { resources: [ARTICLE(1)], purpose: 'search', max_total_micro: '60000', geo: null, freshness_seconds: 3600 },
   { resources: [], purpose: 'search', max_total_micro: '60000' },
   { resources: [1, 2, 3, 4, 5].map(ARTICLE), purpose: 'search', max_total_micro: '60000' },
@@ -70,7 +82,7 @@ function agree(t: import('ava').ExecutionContext, codec: t.Mixed, samples: unkno
   return verdicts;
 }
 
-test('GET /v1/rights/preflight serves the request schema ($schema 2020-12), generated from the route\'s codec', async (t) => {
+test("GET /v1/rights/preflight serves the request schema ($schema 2020-12), generated from the route's codec", async (t) => {
   const res = await fetch(`${w.url}/v1/rights/preflight`);
   t.is(res.status, 200);
   const schema = (await res.json()) as Record<string, unknown>;
@@ -100,7 +112,14 @@ test('ingestion gate: schema and codec agree on every sample (field rules of spe
   agree(t, IngestionGateRequest, gateSamples);
   const schema = jsonSchemaOf(IngestionGateRequest) as any;
   t.deepEqual([schema.properties.resources.minItems, schema.properties.resources.maxItems], [1, 4]);
-  t.deepEqual([schema.properties.freshness_seconds.minimum, schema.properties.freshness_seconds.maximum, schema.properties.freshness_seconds.default], [0, 3600, 300]);
+  t.deepEqual(
+    [
+      schema.properties.freshness_seconds.minimum,
+      schema.properties.freshness_seconds.maximum,
+      schema.properties.freshness_seconds.default,
+    ],
+    [0, 3600, 300],
+  );
   t.is(schema.properties.user_class.default, 'commercial');
   t.is(schema.properties.tier.default, 'fresh');
 });
@@ -109,14 +128,33 @@ test('GET /openapi.json: OpenAPI 3.1 of every endpoint, schemas from the codecs,
   const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
   t.is(doc.openapi, '3.1.0');
   t.deepEqual(Object.keys(doc.paths).sort(), [
-    '/healthz', '/mcp', '/openapi.json', '/readyz', '/v1/capabilities', '/v1/rights/ingestion-gate', '/v1/rights/inspect',
-    '/v1/rights/preflight', '/v1/rights/quote', '/v1/rights/refund-requests', '/v1/rights/refund-requests/{purchase_id}', '/v1/rights/reports/{id}',
+    '/healthz',
+    '/mcp',
+    '/openapi.json',
+    '/readyz',
+    '/v1/capabilities',
+    '/v1/rights/ingestion-gate',
+    '/v1/rights/inspect',
+    '/v1/rights/preflight',
+    '/v1/rights/quote',
+    '/v1/rights/refund-requests',
+    '/v1/rights/refund-requests/{purchase_id}',
+    '/v1/rights/reports/{id}',
   ]);
   t.truthy(doc.paths['/v1/rights/preflight'].get && doc.paths['/v1/rights/preflight'].post);
   t.deepEqual(doc.components.schemas.IngestionGateRequest, jsonSchemaOf(IngestionGateRequest));
   t.deepEqual(doc.components.schemas.PreflightRequest, jsonSchemaOf(PreflightRequest));
-  const names = JSON.stringify(doc).match(/"name":"[A-Za-z-]+","in":"header"/g)!.map((s) => s.split('"')[3]);
-  for (const h of ['X-Service-Claim', 'X-Service-Request', 'PAYMENT-SIGNATURE', 'X-Service-Payment-Intent', 'SIGN-IN-WITH-X']) t.true(names.includes(h), h);
+  const names = JSON.stringify(doc)
+    .match(/"name":"[A-Za-z-]+","in":"header"/g)!
+    .map((s) => s.split('"')[3]);
+  for (const h of [
+    'X-Service-Claim',
+    'X-Service-Request',
+    'PAYMENT-SIGNATURE',
+    'X-Service-Payment-Intent',
+    'SIGN-IN-WITH-X',
+  ])
+    t.true(names.includes(h), h);
   for (const h of ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']) t.truthy(doc.components.headers[h]);
   t.deepEqual(doc.components.schemas.ErrorBody.required, ['error']);
   // Every component schema compiles as JSON Schema 2020-12 (the OpenAPI 3.1 dialect).

@@ -22,21 +22,43 @@ export function fileBoxStore(dir: string): SealedBoxStore {
       const target = file(id);
       const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       const fh = await openFile(tmp, 'wx', 0o600);
-      try { await fh.writeFile(JSON.stringify(box)); await fh.sync(); } finally { await fh.close(); }
+      try {
+        await fh.writeFile(JSON.stringify(box));
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
       await rename(tmp, target);
       const d = await openFile(dir, 'r');
-      try { await d.sync(); } catch { /* some filesystems cannot fsync a directory */ } finally { await d.close(); }
+      try {
+        await d.sync();
+      } catch {
+        /* some filesystems cannot fsync a directory */
+      } finally {
+        await d.close();
+      }
     },
     async get(id) {
       let text: string;
-      try { text = await readFile(file(id), 'utf8'); } catch (e) { if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined; throw e; }
+      try {
+        text = await readFile(file(id), 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
       const decoded = SealedBox.decode(JSON.parse(text));
       if (isLeft(decoded)) throw new Error('checkpoint file is not a sealed box');
       return decoded.right;
     },
-    async delete(id) { await rm(file(id), { force: true }); },
+    async delete(id) {
+      await rm(file(id), { force: true });
+    },
     async list() {
-      try { return (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).map((n) => n.slice(0, 64)); } catch { return []; }
+      try {
+        return (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).map((n) => n.slice(0, 64));
+      } catch {
+        return [];
+      }
     },
   };
 }

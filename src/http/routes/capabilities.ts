@@ -33,24 +33,56 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
     legal_clearance: false,
     coverage: { origins: deps.coveredOrigins(), subdomains_implied: false },
     products: [
-      { sku: 'rights.preflight.v1', enabled: deps.enabled.preflight, endpoint: '/v1/rights/quote', tiers: tiers(SINGLE_REPORT_PRICE), purposes: [...REPORT_PURPOSES] },
       {
-        sku: 'rights.ingestion-gate.v1', enabled: deps.enabled.ingestionGate, endpoint: '/v1/rights/ingestion-gate', tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
-        purposes: ['ai-input', 'ai-train', 'ai-index', 'search', 'rag-ingestion', 'summarization', 'training', 'search-indexing'],
+        sku: 'rights.preflight.v1',
+        enabled: deps.enabled.preflight,
+        endpoint: '/v1/rights/quote',
+        tiers: tiers(SINGLE_REPORT_PRICE),
+        purposes: [...REPORT_PURPOSES],
       },
-      { sku: 'rights.revalidate.v1', enabled: deps.enabled.revalidate, endpoint: '/v1/rights/ingestion-gate', tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE), purposes: [...REPORT_PURPOSES] },
+      {
+        sku: 'rights.ingestion-gate.v1',
+        enabled: deps.enabled.ingestionGate,
+        endpoint: '/v1/rights/ingestion-gate',
+        tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
+        purposes: [
+          'ai-input',
+          'ai-train',
+          'ai-index',
+          'search',
+          'rag-ingestion',
+          'summarization',
+          'training',
+          'search-indexing',
+        ],
+      },
+      {
+        sku: 'rights.revalidate.v1',
+        enabled: deps.enabled.revalidate,
+        endpoint: '/v1/rights/ingestion-gate',
+        tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
+        purposes: [...REPORT_PURPOSES],
+      },
     ],
     payment: {
       ...paymentTermsOnWire(deps.terms),
       asset_symbol: 'USDC',
       asset_decimals: 6,
       eip712: deps.terms.eip712,
-      request_binding: { extension: 'service-request-binding', nonce_prefix: NONCE_PREFIX, version: 'service-request-v1' },
+      request_binding: {
+        extension: 'service-request-binding',
+        nonce_prefix: NONCE_PREFIX,
+        version: 'service-request-v1',
+      },
     },
     evidence: {
       format: 'service-evidence-v1',
       algorithm: 'Ed25519',
-      keys: deps.evidenceKeys.map((k) => ({ key_id: k.key_id, algorithm: 'Ed25519' as const, public_key: k.public_key })),
+      keys: deps.evidenceKeys.map((k) => ({
+        key_id: k.key_id,
+        algorithm: 'Ed25519' as const,
+        public_key: k.public_key,
+      })),
     },
     limits: {
       resources_per_gate_call: { min: 1, max: 4 },
@@ -59,7 +91,12 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
       max_total_micro: MAX_BUDGET_MICRO.toString(),
       quote_ttl_seconds: deps.quoteTtlSeconds,
     },
-    rate_limits: Object.fromEntries(deps.rateLimits.map((r) => [r.name, { path: r.path, requests_per_minute: r.limit.perMinute, burst: r.limit.burst }])),
+    rate_limits: Object.fromEntries(
+      deps.rateLimits.map((r) => [
+        r.name,
+        { path: r.path, requests_per_minute: r.limit.perMinute, burst: r.limit.burst },
+      ]),
+    ),
     mcp: { endpoint: '/mcp', paid_delivery: false },
     generated_at: deps.now().toISOString(),
   });

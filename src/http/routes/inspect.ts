@@ -48,7 +48,14 @@ export const InspectResponse = t.type({
     parsed: t.boolean,
     conformant: t.boolean,
     failure: t.union([t.type({ code: t.string, message: t.string }), t.null]),
-    problems: t.array(t.type({ severity: t.keyof({ error: null, warning: null }), code: t.string, message: t.string, line: t.union([t.number, t.null]) })),
+    problems: t.array(
+      t.type({
+        severity: t.keyof({ error: null, warning: null }),
+        code: t.string,
+        message: t.string,
+        line: t.union([t.number, t.null]),
+      }),
+    ),
   }),
 });
 export type InspectResponse = t.TypeOf<typeof InspectResponse>;
@@ -76,7 +83,8 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
     try {
       outcome = deps.inspect ? await deps.inspect(body.xml, question) : inspectDocument(body.xml, question);
     } catch (err) {
-      if (err instanceof InspectPoolBusy) throw new Refusal('INSPECT_BUSY', 'all inspection workers are busy; retry shortly', {}, 1);
+      if (err instanceof InspectPoolBusy)
+        throw new Refusal('INSPECT_BUSY', 'all inspection workers are busy; retry shortly', {}, 1);
       throw err;
     }
     const { sha256, parse, evaluation } = outcome;
@@ -94,14 +102,25 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
       geo,
       classification: evaluation.classification,
       decision: evaluation.decision,
-      tokens: evaluation.tokens.map((e) => ({ token: e.token, classification: e.classification, decision: e.decision, obligations: e.obligations, reasons: e.reasons })),
+      tokens: evaluation.tokens.map((e) => ({
+        token: e.token,
+        classification: e.classification,
+        decision: e.decision,
+        obligations: e.obligations,
+        reasons: e.reasons,
+      })),
       document: {
         sha256,
         bytes: Buffer.byteLength(body.xml, 'utf8'),
         parsed: parse.ok,
         conformant: parse.ok && parse.conformant,
         failure: parse.ok ? null : { code: parse.code, message: parse.message },
-        problems: parse.problems.map((p) => ({ severity: p.severity, code: p.code, message: p.message, line: p.line ?? null })),
+        problems: parse.problems.map((p) => ({
+          severity: p.severity,
+          code: p.code,
+          message: p.message,
+          line: p.line ?? null,
+        })),
       },
     };
     // Never send a body the published codec would reject (e.g. a reading without a classification).

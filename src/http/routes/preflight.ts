@@ -7,7 +7,8 @@ import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchas
 import { redemptionAnswer, send } from '../present-redemption.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
-const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
 export function preflightRouter(deps: PreflightDeps): Router {
   const router = new Router();

@@ -12,7 +12,8 @@ export function quoteRouter(deps: QuoteDeps): Router {
   router.post('/v1/rights/quote', async (ctx) => {
     const body = decodeOrThrow(QuoteRequest, await readJsonBody(ctx));
     const key = ctx.get('idempotency-key') || undefined;
-    if (key !== undefined && !IdempotencyKey.is(key)) throw new Refusal('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 16 to 128 characters of A-Z a-z 0-9 _ -');
+    if (key !== undefined && !IdempotencyKey.is(key))
+      throw new Refusal('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 16 to 128 characters of A-Z a-z 0-9 _ -');
     ctx.set('Cache-Control', 'no-store'); // the answer carries a private claim token
     ctx.body = await quote(deps, body, key);
   });

@@ -1,4 +1,4 @@
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import { toJsonSchema } from 'io-ts-to-json-schema';
 import type { JsonSchema } from '../../contract/constrained.js';
 
@@ -29,7 +29,13 @@ function customize(schema: JsonSchema, codec: Annotated): JsonSchema {
     const { required, optional } = codec.strictProps;
     const properties: Record<string, JsonSchema> = {};
     for (const [k, c] of Object.entries({ ...required, ...optional })) properties[k] = generate(c);
-    return { type: 'object', title: codec.name, properties, required: Object.keys(required), additionalProperties: false };
+    return {
+      type: 'object',
+      title: codec.name,
+      properties,
+      required: Object.keys(required),
+      additionalProperties: false,
+    };
   }
   if (codec.inner && 'defaultValue' in codec) return { ...generate(codec.inner), default: codec.defaultValue };
   if (codec.item && codec.jsonSchema) return { ...codec.jsonSchema, items: generate(codec.item) };
@@ -40,7 +46,9 @@ function customize(schema: JsonSchema, codec: Annotated): JsonSchema {
 }
 
 function generate(codec: t.Mixed): JsonSchema {
-  return tidy(toJsonSchema(codec, { customizer: (s, c) => customize(s as JsonSchema, c as Annotated) as never }) as JsonSchema);
+  return tidy(
+    toJsonSchema(codec, { customizer: (s, c) => customize(s as JsonSchema, c as Annotated) as never }) as JsonSchema,
+  );
 }
 
 /** The generator labels every node with the codec's synthesized name; keep only real (PascalCase) names, as titles. */
@@ -62,4 +70,8 @@ function tidy(node: unknown): JsonSchema {
 export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => generate(codec);
 
 /** A standalone JSON Schema document of a codec, with `$schema` and an `$id`-free title. */
-export const jsonSchemaDocument = (codec: t.Mixed, extra: JsonSchema = {}): JsonSchema => ({ $schema: JSON_SCHEMA_DIALECT, ...jsonSchemaOf(codec), ...extra });
+export const jsonSchemaDocument = (codec: t.Mixed, extra: JsonSchema = {}): JsonSchema => ({
+  $schema: JSON_SCHEMA_DIALECT,
+  ...jsonSchemaOf(codec),
+  ...extra,
+});

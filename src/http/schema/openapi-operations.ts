@@ -6,7 +6,11 @@ import { SIWX_STATEMENT } from '../../gate/siwx-challenge.js';
 // without an entry fails the OpenAPI test instead of shipping an anonymous operation.
 
 type Requirement = Record<string, string[]>;
-interface Operation { operationId: string; tag: string; security: Requirement[] }
+interface Operation {
+  operationId: string;
+  tag: string;
+  security: Requirement[];
+}
 
 const NONE: Requirement[] = [{}];
 const claim = { ServiceClaim: [] };
@@ -22,12 +26,28 @@ export const OPERATIONS: Record<string, Operation> = {
   'post /v1/rights/inspect': { operationId: 'inspectRsl', tag: 'Free inspection', security: NONE },
   'post /v1/rights/quote': { operationId: 'createQuote', tag: 'Quoted reports', security: NONE },
   // Without payment the claim alone gets the 402 offer; with it, the paid report.
-  'get /v1/rights/reports/{id}': { operationId: 'getReport', tag: 'Quoted reports', security: [claim, { ...claim, ...pay }] },
+  'get /v1/rights/reports/{id}': {
+    operationId: 'getReport',
+    tag: 'Quoted reports',
+    security: [claim, { ...claim, ...pay }],
+  },
   'get /v1/rights/preflight': { operationId: 'getPreflightSchema', tag: 'Preflight', security: NONE },
-  'post /v1/rights/preflight': { operationId: 'preflight', tag: 'Preflight', security: [{}, request, { ...request, ...pay }] },
-  'post /v1/rights/ingestion-gate': { operationId: 'ingestionGate', tag: 'Ingestion gate', security: [gate, { ...gate, ...pay }] },
+  'post /v1/rights/preflight': {
+    operationId: 'preflight',
+    tag: 'Preflight',
+    security: [{}, request, { ...request, ...pay }],
+  },
+  'post /v1/rights/ingestion-gate': {
+    operationId: 'ingestionGate',
+    tag: 'Ingestion gate',
+    security: [gate, { ...gate, ...pay }],
+  },
   'post /v1/rights/refund-requests': { operationId: 'createRefundRequest', tag: 'Refund requests', security: [claim] },
-  'get /v1/rights/refund-requests/{purchase_id}': { operationId: 'getRefundRequest', tag: 'Refund requests', security: [claim] },
+  'get /v1/rights/refund-requests/{purchase_id}': {
+    operationId: 'getRefundRequest',
+    tag: 'Refund requests',
+    security: [claim],
+  },
   'post /mcp': { operationId: 'mcpPost', tag: 'MCP', security: NONE },
   'get /mcp': { operationId: 'mcpGet', tag: 'MCP', security: NONE },
   'delete /mcp': { operationId: 'mcpDelete', tag: 'MCP', security: NONE },
@@ -36,9 +56,16 @@ export const OPERATIONS: Record<string, Operation> = {
 const TAGS = [
   { name: 'Discovery', description: 'What the service covers, sells and charges; this document.' },
   { name: 'Free inspection', description: 'Evaluate RSL XML you supply. Never fetches, never a report.' },
-  { name: 'Quoted reports', description: 'Quote, then redeem the quote with an x402 payment bound to its claim (docs/wire.md §1–§6).' },
+  {
+    name: 'Quoted reports',
+    description: 'Quote, then redeem the quote with an x402 payment bound to its claim (docs/wire.md §1–§6).',
+  },
   { name: 'Preflight', description: 'One URL in one request, payment bound to your X-Service-Request key.' },
-  { name: 'Ingestion gate', description: 'One to four URLs in one report: sign in as the payer, state the payment intent, then pay (docs/wire.md §8).' },
+  {
+    name: 'Ingestion gate',
+    description:
+      'One to four URLs in one report: sign in as the payer, state the payment intent, then pay (docs/wire.md §8).',
+  },
   { name: 'Refund requests', description: 'Operator-reviewed refund requests, authorized by the purchase claim.' },
   { name: 'MCP', description: 'Model Context Protocol: capabilities and quotes only, never paid delivery.' },
   { name: 'Operations', description: 'Liveness and readiness for orchestrators.' },
@@ -47,31 +74,58 @@ const TAGS = [
 const SECRET = 'A secret: never log it or place it in model context.';
 const header = (name: string, description: string) => ({ type: 'apiKey', in: 'header', name, description });
 const SECURITY_SCHEMES = {
-  ServiceClaim: header('X-Service-Claim', `The claim_token of a quote (64 hex), or the X-Service-Request key of a preflight or gate purchase. Reads the report and files refund requests. ${SECRET}`),
-  ServiceRequest: header('X-Service-Request', `The buyer's own random key (32–128 of [A-Za-z0-9_-]) binding the payment nonce and making retries idempotent. ${SECRET}`),
-  PaymentSignature: header('PAYMENT-SIGNATURE', `base64 of the x402 v2 PaymentPayload: an EIP-3009 authorization whose nonce is the offer's bound nonce. ${SECRET}`),
-  PaymentIntent: header('X-Service-Payment-Intent', 'base64 of the JSON PaymentIntent {version, payer, resource, input_sha256, network} (docs/wire.md §8).'),
-  SignInWithX: header('SIGN-IN-WITH-X', `base64 of the JSON SiwxProof: an EIP-4361 message signed by the payer, statement "${SIWX_STATEMENT}" (docs/wire.md §8).`),
+  ServiceClaim: header(
+    'X-Service-Claim',
+    `The claim_token of a quote (64 hex), or the X-Service-Request key of a preflight or gate purchase. Reads the report and files refund requests. ${SECRET}`,
+  ),
+  ServiceRequest: header(
+    'X-Service-Request',
+    `The buyer's own random key (32–128 of [A-Za-z0-9_-]) binding the payment nonce and making retries idempotent. ${SECRET}`,
+  ),
+  PaymentSignature: header(
+    'PAYMENT-SIGNATURE',
+    `base64 of the x402 v2 PaymentPayload: an EIP-3009 authorization whose nonce is the offer's bound nonce. ${SECRET}`,
+  ),
+  PaymentIntent: header(
+    'X-Service-Payment-Intent',
+    'base64 of the JSON PaymentIntent {version, payer, resource, input_sha256, network} (docs/wire.md §8).',
+  ),
+  SignInWithX: header(
+    'SIGN-IN-WITH-X',
+    `base64 of the JSON SiwxProof: an EIP-4361 message signed by the payer, statement "${SIWX_STATEMENT}" (docs/wire.md §8).`,
+  ),
 };
 
-const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+const errorRef = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
 const BODY_ERRORS = {
   413: errorRef('BODY_TOO_LARGE: the body exceeds the limit (details.limit_bytes); the connection is closed'),
   415: errorRef('UNSUPPORTED_MEDIA_TYPE: the body must be Content-Type: application/json in UTF-8'),
 };
 const RATE_LIMITED = {
   ...errorRef('RATE_LIMITED: too many requests from this client; retry after Retry-After seconds'),
-  headers: { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } } },
+  headers: {
+    'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  },
 };
 
-type Doc = { paths: Record<string, Record<string, Record<string, unknown>>>; components: Record<string, unknown>; [k: string]: unknown };
+type Doc = {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: Record<string, unknown>;
+  [k: string]: unknown;
+};
 
 /** Adds operationIds, tags, security and the HTTP layer's own answers; throws on an operation missing from OPERATIONS. */
 export function withOperations<D extends Doc>(doc: D): D {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const meta = OPERATIONS[`${method} ${path}`];
-      if (!meta) throw new Error(`OpenAPI: no operationId, tag and security for ${method.toUpperCase()} ${path} (src/http/schema/openapi-operations.ts)`);
+      if (!meta)
+        throw new Error(
+          `OpenAPI: no operationId, tag and security for ${method.toUpperCase()} ${path} (src/http/schema/openapi-operations.ts)`,
+        );
       op.operationId = meta.operationId;
       op.tags = [meta.tag];
       op.security = meta.security;

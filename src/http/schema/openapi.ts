@@ -7,7 +7,13 @@ import { PaidReportResponse } from '../../contract/report.js';
 import { PaymentRequiredBody } from '../../contract/offer.js';
 import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
 import {
-  GATE_PATH, GATE_SIWX_PROFILE, IngestionGateRequest, IngestionGateResponse, IngestionGateUnavailable, PaymentIntent, SiwxProof,
+  GATE_PATH,
+  GATE_SIWX_PROFILE,
+  IngestionGateRequest,
+  IngestionGateResponse,
+  IngestionGateUnavailable,
+  PaymentIntent,
+  SiwxProof,
 } from '../../contract/ingestion-gate.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
@@ -17,13 +23,32 @@ import { withOperations } from './openapi-operations.js';
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
 // prose and the header list are written here. OpenAPI 3.1 uses JSON Schema 2020-12, like the schemas.
 
-export const ErrorBody = t.type({ error: t.type({ code: t.string, message: t.string, details: t.UnknownRecord }) }, 'ErrorBody');
+export const ErrorBody = t.type(
+  { error: t.type({ code: t.string, message: t.string, details: t.UnknownRecord }) },
+  'ErrorBody',
+);
 const Health = t.type({ status: t.string }, 'Health');
 
 const COMPONENTS: Record<string, t.Mixed> = {
-  ErrorBody, Health, Capabilities, QuoteRequest, QuoteResponse, UnavailableQuote, PaidReportResponse, PaymentRequiredBody,
-  PreflightRequest, PreflightDiscovery, IngestionGateRequest, IngestionGateResponse, IngestionGateUnavailable,
-  PaymentIntent, SiwxProof, InspectRequest, InspectResponse, RefundRequestBody, RefundView,
+  ErrorBody,
+  Health,
+  Capabilities,
+  QuoteRequest,
+  QuoteResponse,
+  UnavailableQuote,
+  PaidReportResponse,
+  PaymentRequiredBody,
+  PreflightRequest,
+  PreflightDiscovery,
+  IngestionGateRequest,
+  IngestionGateResponse,
+  IngestionGateUnavailable,
+  PaymentIntent,
+  SiwxProof,
+  InspectRequest,
+  InspectResponse,
+  RefundRequestBody,
+  RefundView,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -35,21 +60,68 @@ const paramRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
 const PRIVATE = 'Private secret: never log it or place it in model context.';
 
 const parameters = {
-  XServiceClaim: { name: 'X-Service-Claim', in: 'header', required: true, schema: { type: 'string' }, description: `The quote's claim_token (or, for a key-bound purchase, its X-Service-Request value). ${PRIVATE}` },
-  XServiceRequest: { name: 'X-Service-Request', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32,128}$' }, description: `The buyer's private retry and binding key (spec §5.4). Same key + same input = same purchase. ${PRIVATE} Without it, do not sign: the nonce is bound to it.` },
-  PaymentSignature: { name: 'PAYMENT-SIGNATURE', in: 'header', required: false, schema: { type: 'string' }, description: `base64 x402 v2 PaymentPayload (scheme exact, EIP-3009) whose nonce is the bound nonce of the offer. ${PRIVATE}` },
-  XServicePaymentIntent: { name: 'X-Service-Payment-Intent', in: 'header', required: true, schema: { type: 'string' }, description: `base64 JSON of PaymentIntent: the unsigned pre-binding {version, payer, resource (canonical gate URL), input_sha256, network}. ${PRIVATE}` },
-  SignInWithX: { name: 'SIGN-IN-WITH-X', in: 'header', required: true, schema: { type: 'string' }, description: `base64 JSON of SiwxProof (x402 sign-in-with-x payload, profile ${GATE_SIWX_PROFILE}): EIP-4361 message signed by the payer; nonce = the 48 hex of the bound nonce, uri = gate URL, resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]. ${PRIVATE}` },
-  IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' }, description: `Optional retry key of the quote: same key + same input returns the same quote and claim. ${PRIVATE}` },
+  XServiceClaim: {
+    name: 'X-Service-Claim',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: `The quote's claim_token (or, for a key-bound purchase, its X-Service-Request value). ${PRIVATE}`,
+  },
+  XServiceRequest: {
+    name: 'X-Service-Request',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32,128}$' },
+    description: `The buyer's private retry and binding key (spec §5.4). Same key + same input = same purchase. ${PRIVATE} Without it, do not sign: the nonce is bound to it.`,
+  },
+  PaymentSignature: {
+    name: 'PAYMENT-SIGNATURE',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: `base64 x402 v2 PaymentPayload (scheme exact, EIP-3009) whose nonce is the bound nonce of the offer. ${PRIVATE}`,
+  },
+  XServicePaymentIntent: {
+    name: 'X-Service-Payment-Intent',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: `base64 JSON of PaymentIntent: the unsigned pre-binding {version, payer, resource (canonical gate URL), input_sha256, network}. ${PRIVATE}`,
+  },
+  SignInWithX: {
+    name: 'SIGN-IN-WITH-X',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: `base64 JSON of SiwxProof (x402 sign-in-with-x payload, profile ${GATE_SIWX_PROFILE}): EIP-4361 message signed by the payer; nonce = the 48 hex of the bound nonce, uri = gate URL, resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]. ${PRIVATE}`,
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
+    description: `Optional retry key of the quote: same key + same input returns the same quote and claim. ${PRIVATE}`,
+  },
 };
 
 const headers = {
-  'PAYMENT-REQUIRED': { description: 'base64 x402 v2 PaymentRequired: accepts[0] (exact, network, asset, payTo, amount), extensions service-request-binding (bound nonce) and service-offer-receipt (Ed25519-signed offer).', schema: { type: 'string' } },
-  'PAYMENT-RESPONSE': { description: 'base64 x402 v2 SettleResponse {success, transaction, network, payer}.', schema: { type: 'string' } },
+  'PAYMENT-REQUIRED': {
+    description:
+      'base64 x402 v2 PaymentRequired: accepts[0] (exact, network, asset, payTo, amount), extensions service-request-binding (bound nonce) and service-offer-receipt (Ed25519-signed offer).',
+    schema: { type: 'string' },
+  },
+  'PAYMENT-RESPONSE': {
+    description: 'base64 x402 v2 SettleResponse {success, transaction, network, payer}.',
+    schema: { type: 'string' },
+  },
 };
 
 const paymentResponses = {
-  402: { description: 'Payment required (the offer), or a refused payment with its own code; nothing was charged.', headers: { 'PAYMENT-REQUIRED': headerRef('PAYMENT-REQUIRED') }, content: json(ref('PaymentRequiredBody')) },
+  402: {
+    description: 'Payment required (the offer), or a refused payment with its own code; nothing was charged.',
+    headers: { 'PAYMENT-REQUIRED': headerRef('PAYMENT-REQUIRED') },
+    content: json(ref('PaymentRequiredBody')),
+  },
   409: error('PAYMENT_CONFLICT, PURCHASE_IN_PROGRESS (retry the same request), PURCHASE_HELD, or a key conflict'),
   410: error('OFFER_EXPIRED: nothing was paid; start again'),
 };
@@ -63,19 +135,46 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
     info: {
       title: 'Rights Preflight Service',
       version: opts.version,
-      description: 'Signed reports of the RSL declarations observed for supported HTTPS URLs, sold per report in USDC over HTTP x402 v2. legal_clearance is always false: a report is not a license or legal advice.',
+      description:
+        'Signed reports of the RSL declarations observed for supported HTTPS URLs, sold per report in USDC over HTTP x402 v2. legal_clearance is always false: a report is not a license or legal advice.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     paths: {
-      '/healthz': { get: { summary: 'Liveness', responses: { 200: { description: 'alive', content: json(ref('Health')) } } } },
-      '/readyz': { get: { summary: 'Readiness', responses: { 200: { description: 'ready', content: json(ref('Health')) }, 503: { description: 'not ready', content: json(ref('Health')) } } } },
-      '/openapi.json': { get: { summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
-      '/v1/capabilities': { get: { summary: 'Coverage, products, live prices, payment terms, evidence keys (free)', responses: { 200: { description: 'capabilities', content: json(ref('Capabilities')) } } } },
+      '/healthz': {
+        get: { summary: 'Liveness', responses: { 200: { description: 'alive', content: json(ref('Health')) } } },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness',
+          responses: {
+            200: { description: 'ready', content: json(ref('Health')) },
+            503: { description: 'not ready', content: json(ref('Health')) },
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } },
+        },
+      },
+      '/v1/capabilities': {
+        get: {
+          summary: 'Coverage, products, live prices, payment terms, evidence keys (free)',
+          responses: { 200: { description: 'capabilities', content: json(ref('Capabilities')) } },
+        },
+      },
       '/v1/rights/inspect': {
         post: {
           summary: 'Free inspection of supplied RSL XML (never fetches; not a report)',
           requestBody: { required: true, content: json(ref('InspectRequest')) },
-          responses: { 200: { description: 'inspection', content: json(ref('InspectResponse')) }, 400: error('malformed body'), 413: error('body too large'), 415: error('not application/json'), 422: error('rule violation') },
+          responses: {
+            200: { description: 'inspection', content: json(ref('InspectResponse')) },
+            400: error('malformed body'),
+            413: error('body too large'),
+            415: error('not application/json'),
+            422: error('rule violation'),
+          },
         },
       },
       '/v1/rights/quote': {
@@ -84,7 +183,10 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
           parameters: [paramRef('IdempotencyKey')],
           requestBody: { required: true, content: json(ref('QuoteRequest')) },
           responses: {
-            200: { description: `available quote with a claim_token (${PRIVATE}), or available:false with charge_micro "0"`, content: json(ref('QuoteResponse')) },
+            200: {
+              description: `available quote with a claim_token (${PRIVATE}), or available:false with charge_micro "0"`,
+              content: json(ref('QuoteResponse')),
+            },
             400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, INVALID_IDEMPOTENCY_KEY'),
             422: error('VALIDATION_FAILED, RESOURCE_* (URL rule), PRICE_EXCEEDS_BUDGET'),
           },
@@ -92,10 +194,19 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       },
       '/v1/rights/reports/{id}': {
         get: {
-          summary: 'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }, paramRef('XServiceClaim'), paramRef('PaymentSignature')],
+          summary:
+            'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+            paramRef('XServiceClaim'),
+            paramRef('PaymentSignature'),
+          ],
           responses: {
-            200: { description: 'the paid report (re-reads return the same delivery, no new charge)', headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') }, content: json(ref('PaidReportResponse')) },
+            200: {
+              description: 'the paid report (re-reads return the same delivery, no new charge)',
+              headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
+              content: json(ref('PaidReportResponse')),
+            },
             400: error('PAYMENT_SIGNATURE_MALFORMED'),
             404: error('REPORT_NOT_FOUND: unknown id, missing or wrong claim (one answer)'),
             ...paymentResponses,
@@ -103,18 +214,42 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
         },
       },
       '/v1/rights/preflight': {
-        get: { summary: 'JSON Schema of the preflight request', responses: { 200: { description: 'JSON Schema 2020-12', content: { 'application/schema+json': { schema: { type: 'object' } } } } } },
-        post: {
-          summary: 'Preflight: empty body = discovery only; a prepared request with X-Service-Request = 200 unavailable or 402 offer; the same request with PAYMENT-SIGNATURE = the paid report',
-          parameters: [{ ...parameters.XServiceRequest, required: false, description: `${parameters.XServiceRequest.description} Required on a prepared request (428 SERVICE_REQUEST_REQUIRED otherwise); not needed for discovery.` }, paramRef('PaymentSignature')],
-          requestBody: { required: false, content: json({ anyOf: [ref('PreflightRequest'), { type: 'object', maxProperties: 0 }] }) },
+        get: {
+          summary: 'JSON Schema of the preflight request',
           responses: {
             200: {
-              description: 'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), or the paid report',
-              headers: { 'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' } },
+              description: 'JSON Schema 2020-12',
+              content: { 'application/schema+json': { schema: { type: 'object' } } },
+            },
+          },
+        },
+        post: {
+          summary:
+            'Preflight: empty body = discovery only; a prepared request with X-Service-Request = 200 unavailable or 402 offer; the same request with PAYMENT-SIGNATURE = the paid report',
+          parameters: [
+            {
+              ...parameters.XServiceRequest,
+              required: false,
+              description: `${parameters.XServiceRequest.description} Required on a prepared request (428 SERVICE_REQUEST_REQUIRED otherwise); not needed for discovery.`,
+            },
+            paramRef('PaymentSignature'),
+          ],
+          requestBody: {
+            required: false,
+            content: json({ anyOf: [ref('PreflightRequest'), { type: 'object', maxProperties: 0 }] }),
+          },
+          responses: {
+            200: {
+              description:
+                'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), or the paid report',
+              headers: {
+                'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' },
+              },
               content: json({ anyOf: [ref('PreflightDiscovery'), ref('UnavailableQuote'), ref('PaidReportResponse')] }),
             },
-            400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_SIGNATURE_MALFORMED'),
+            400: error(
+              'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_SIGNATURE_MALFORMED',
+            ),
             422: error('VALIDATION_FAILED, RESOURCE_* (URL rule), PRICE_EXCEEDS_BUDGET'),
             428: error('SERVICE_REQUEST_REQUIRED: a prepared request without X-Service-Request; do not sign anything'),
             ...paymentResponses,
@@ -124,34 +259,52 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       [GATE_PATH]: {
         post: {
           summary: 'Ingestion gate: one to four URLs in one paid report (402 offer first, then the §2.4 response)',
-          parameters: [paramRef('XServiceRequest'), paramRef('XServicePaymentIntent'), paramRef('SignInWithX'), paramRef('PaymentSignature')],
+          parameters: [
+            paramRef('XServiceRequest'),
+            paramRef('XServicePaymentIntent'),
+            paramRef('SignInWithX'),
+            paramRef('PaymentSignature'),
+          ],
           requestBody: { required: true, content: json(ref('IngestionGateRequest')) },
           responses: {
             200: {
-              description: 'the paid gate report, or available:false with charge_micro "0" when no resource has any declaration',
-              headers: { 'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' } },
+              description:
+                'the paid gate report, or available:false with charge_micro "0" when no resource has any declaration',
+              headers: {
+                'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' },
+              },
               content: json({ anyOf: [ref('IngestionGateResponse'), ref('IngestionGateUnavailable')] }),
             },
-            400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_INTENT_MALFORMED, SIWX_MALFORMED, PAYMENT_SIGNATURE_MALFORMED'),
-            401: error('SIWX_INVALID (details.reason: domain_mismatch, uri_mismatch, chain_mismatch, statement_mismatch, nonce_mismatch, resources_mismatch, issued_at_*, expired, not_yet_valid, signature)'),
-            403: error('SIWX_SIGNER_NOT_PAYER: the proof is not signed by the intent\'s payer'),
+            400: error(
+              'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_INTENT_MALFORMED, SIWX_MALFORMED, PAYMENT_SIGNATURE_MALFORMED',
+            ),
+            401: error(
+              'SIWX_INVALID (details.reason: domain_mismatch, uri_mismatch, chain_mismatch, statement_mismatch, nonce_mismatch, resources_mismatch, issued_at_*, expired, not_yet_valid, signature)',
+            ),
+            403: error("SIWX_SIGNER_NOT_PAYER: the proof is not signed by the intent's payer"),
             422: error('VALIDATION_FAILED, RESOURCE_* (URL rule), PRICE_EXCEEDS_BUDGET, PAYMENT_INTENT_MISMATCH'),
             428: error('SERVICE_REQUEST_REQUIRED, PAYMENT_INTENT_REQUIRED, SIWX_REQUIRED'),
             ...paymentResponses,
-            402: { ...paymentResponses[402], description: `${paymentResponses[402].description} PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.` },
+            402: {
+              ...paymentResponses[402],
+              description: `${paymentResponses[402].description} PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.`,
+            },
           },
         },
       },
       [REFUND_REQUESTS_PATH]: {
         post: {
-          summary: 'Ask for a refund of a charged purchase: an operator-reviewed record, never an automatic transfer (spec §3). One request per purchase; filing the same request again answers 200 with it.',
+          summary:
+            'Ask for a refund of a charged purchase: an operator-reviewed record, never an automatic transfer (spec §3). One request per purchase; filing the same request again answers 200 with it.',
           parameters: [paramRef('XServiceClaim')],
           requestBody: { required: true, content: json(ref('RefundRequestBody')) },
           responses: {
             201: { description: 'recorded for operator review', content: json(ref('RefundView')) },
             200: { description: 'the same request was already recorded', content: json(ref('RefundView')) },
             400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON'),
-            404: error('REPORT_NOT_FOUND: unknown purchase, missing or wrong X-Service-Claim (one indistinguishable answer)'),
+            404: error(
+              'REPORT_NOT_FOUND: unknown purchase, missing or wrong X-Service-Claim (one indistinguishable answer)',
+            ),
             409: error('REFUND_NOTHING_CHARGED, REFUND_ALREADY_REQUESTED (a different request exists)'),
             422: error('VALIDATION_FAILED, REFUND_MESSAGE_INVALID (the message must not contain the claim token)'),
           },
@@ -159,8 +312,12 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       },
       [`${REFUND_REQUESTS_PATH}/{purchase_id}`]: {
         get: {
-          summary: 'Where a refund request stands: requested, approved, rejected or paid (by an operator, with the transaction)',
-          parameters: [{ name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }, paramRef('XServiceClaim')],
+          summary:
+            'Where a refund request stands: requested, approved, rejected or paid (by an operator, with the transaction)',
+          parameters: [
+            { name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+            paramRef('XServiceClaim'),
+          ],
           responses: {
             200: { description: 'the request', content: json(ref('RefundView')) },
             404: error('REPORT_NOT_FOUND (unknown purchase or claim), REFUND_NOT_FOUND (no request filed)'),
@@ -169,9 +326,20 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       },
       '/mcp': {
         post: {
-          summary: 'MCP (Streamable HTTP, stateless, JSON responses): tools service_capabilities, service_rights_quote; service_quote is listed disabled and always refuses. No paid delivery.',
-          requestBody: { required: true, content: json({ type: 'object', description: 'JSON-RPC 2.0 message (send Accept: application/json, text/event-stream)' }) },
-          responses: { 200: { description: 'JSON-RPC response', content: json({ type: 'object' }) }, 202: { description: 'notification accepted' }, 406: { description: 'Accept header missing application/json and text/event-stream' } },
+          summary:
+            'MCP (Streamable HTTP, stateless, JSON responses): tools service_capabilities, service_rights_quote; service_quote is listed disabled and always refuses. No paid delivery.',
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              description: 'JSON-RPC 2.0 message (send Accept: application/json, text/event-stream)',
+            }),
+          },
+          responses: {
+            200: { description: 'JSON-RPC response', content: json({ type: 'object' }) },
+            202: { description: 'notification accepted' },
+            406: { description: 'Accept header missing application/json and text/event-stream' },
+          },
         },
         get: { summary: 'Not available (stateless)', responses: { 405: { description: 'method not allowed' } } },
         delete: { summary: 'Not available (stateless)', responses: { 405: { description: 'method not allowed' } } },

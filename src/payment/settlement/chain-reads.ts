@@ -1,4 +1,13 @@
-import { createPublicClient, defineChain, getAddress, http, parseAbi, parseEventLogs, type Hex, type PublicClient } from 'viem';
+import {
+  createPublicClient,
+  defineChain,
+  getAddress,
+  http,
+  parseAbi,
+  parseEventLogs,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { chainIdOf } from '../x402-constants.js';
 import type { TransferFound } from './settlement.js';
 
@@ -15,7 +24,12 @@ export const eip3009ReadAbi = parseAbi([
 export function chainClient(rpcUrl: string, network: string): PublicClient {
   const id = chainIdOf(network);
   if (id === undefined) throw new Error(`not an eip155 network: ${network}`);
-  const chain = defineChain({ id, name: network, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id,
+    name: network,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   return createPublicClient({ chain, transport: http(rpcUrl) });
 }
 
@@ -31,23 +45,51 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
   const network = `eip155:${pub.chain?.id ?? 'unknown'}`;
   return {
     authorizationState: (payer, nonce) =>
-      pub.readContract({ address: asset, abi: eip3009ReadAbi, functionName: 'authorizationState', args: [payer, nonce] }),
+      pub.readContract({
+        address: asset,
+        abi: eip3009ReadAbi,
+        functionName: 'authorizationState',
+        args: [payer, nonce],
+      }),
     async findTransfer({ payer, nonce, fromBlock }) {
       // On a public chain a log query from block 0 may be refused by the RPC: the money path passes the
       // block recorded with its checkpoint (the window is at most minutes); else the configured start.
-      const used = await pub.getLogs({ address: asset, event: eip3009ReadAbi[1], args: { authorizer: payer, nonce }, fromBlock: fromBlock ?? opts.fromBlock ?? 0n, toBlock: 'latest' });
+      const used = await pub.getLogs({
+        address: asset,
+        event: eip3009ReadAbi[1],
+        args: { authorizer: payer, nonce },
+        fromBlock: fromBlock ?? opts.fromBlock ?? 0n,
+        toBlock: 'latest',
+      });
       for (const log of used) {
         const receipt = await pub.getTransactionReceipt({ hash: log.transactionHash });
         if (receipt.status !== 'success') continue;
-        const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset)) });
+        const transfers = parseEventLogs({
+          abi: eip3009ReadAbi,
+          eventName: 'Transfer',
+          logs: receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset)),
+        });
         const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
-        if (t) return { transaction: log.transactionHash, from: getAddress(t.args.from), to: getAddress(t.args.to), value: t.args.value, block: receipt.blockNumber, asset: getAddress(asset), network };
+        if (t)
+          return {
+            transaction: log.transactionHash,
+            from: getAddress(t.args.from),
+            to: getAddress(t.args.to),
+            value: t.args.value,
+            block: receipt.blockNumber,
+            asset: getAddress(asset),
+            network,
+          };
       }
       return undefined;
     },
     blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
     async blockOf(transaction) {
-      try { return (await pub.getTransactionReceipt({ hash: transaction })).blockNumber; } catch { return undefined; }
+      try {
+        return (await pub.getTransactionReceipt({ hash: transaction })).blockNumber;
+      } catch {
+        return undefined;
+      }
     },
   };
 }

@@ -7,21 +7,36 @@ import type { AfterSubmitHook } from './test-crash-hook.js';
 
 // The settlement backend the configuration asks for (SETTLEMENT=self|facilitator).
 
-export type SettlementConfig = Pick<Config, 'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset'>;
+export type SettlementConfig = Pick<
+  Config,
+  'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset'
+>;
 
 export class SettlementConfigError extends Error {}
 
-export function createSettlement(config: SettlementConfig, over: { afterSettle?: () => void; afterSubmit?: AfterSubmitHook } = {}): Settlement {
+export function createSettlement(
+  config: SettlementConfig,
+  over: { afterSettle?: () => void; afterSubmit?: AfterSubmitHook } = {},
+): Settlement {
   const rpcUrl = config.rpcUrl;
   if (!rpcUrl) throw new SettlementConfigError('RPC_URL is required (settlement and recovery read the chain)');
   if (config.settlement === 'facilitator') {
-    if (!config.facilitatorUrl) throw new SettlementConfigError('FACILITATOR_URL is required when SETTLEMENT=facilitator');
-    return createFacilitatorSettlement({ facilitatorUrl: config.facilitatorUrl, rpcUrl, network: config.network, asset: config.usdcAsset });
+    if (!config.facilitatorUrl)
+      throw new SettlementConfigError('FACILITATOR_URL is required when SETTLEMENT=facilitator');
+    return createFacilitatorSettlement({
+      facilitatorUrl: config.facilitatorUrl,
+      rpcUrl,
+      network: config.network,
+      asset: config.usdcAsset,
+    });
   }
   const key = config.relayerPrivateKey ? (`0x${config.relayerPrivateKey.replace(/^0x/, '')}` as Hex) : undefined;
   if (!key) throw new SettlementConfigError('RELAYER_PRIVATE_KEY is required when SETTLEMENT=self');
   return createSelfSettlement({
-    rpcUrl, relayerPrivateKey: key, network: config.network, asset: config.usdcAsset,
+    rpcUrl,
+    relayerPrivateKey: key,
+    network: config.network,
+    asset: config.usdcAsset,
     ...(over.afterSettle ? { afterSettle: over.afterSettle } : {}),
     ...(over.afterSubmit ? { afterSubmit: over.afterSubmit } : {}),
   });

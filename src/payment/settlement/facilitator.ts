@@ -20,18 +20,28 @@ export interface FacilitatorSettlementOptions {
 }
 
 export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Settlement {
-  const client = new HTTPFacilitatorClient({ url: o.facilitatorUrl.replace(/\/$/, ''), timeoutMs: o.timeoutMs ?? 90_000 });
+  const client = new HTTPFacilitatorClient({
+    url: o.facilitatorUrl.replace(/\/$/, ''),
+    timeoutMs: o.timeoutMs ?? 90_000,
+  });
   const reads = chainReads(chainClient(o.rpcUrl, o.network), o.asset);
   return {
     kind: 'facilitator',
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
         const v = await client.verify(payload, req);
-        return { isValid: v.isValid, ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}), ...(v.payer ? { payer: v.payer } : {}) };
+        return {
+          isValid: v.isValid,
+          ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
+          ...(v.payer ? { payer: v.payer } : {}),
+        };
       } catch (err) {
         // VerifyError carries the facilitator's answer; anything else: the facilitator is unreachable.
         const answered = err as { invalidReason?: string };
-        return { isValid: false, invalidReason: answered.invalidReason ?? `facilitator_unavailable:${(err as Error).name}` };
+        return {
+          isValid: false,
+          invalidReason: answered.invalidReason ?? `facilitator_unavailable:${(err as Error).name}`,
+        };
       }
     },
     async settle(payload: PaymentPayload, req: PaymentRequirements): Promise<SettleOutcome> {
@@ -44,7 +54,14 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
         // SettleError: a non-2xx answer that still says what happened; classify it like a 200.
         const answered = err as { errorReason?: string; transaction?: string; success?: boolean };
         if (typeof answered.errorReason === 'string') {
-          outcome = classifyRemoteSettle({ success: false, errorReason: answered.errorReason, ...(answered.transaction ? { transaction: answered.transaction } : {}) }, fallback);
+          outcome = classifyRemoteSettle(
+            {
+              success: false,
+              errorReason: answered.errorReason,
+              ...(answered.transaction ? { transaction: answered.transaction } : {}),
+            },
+            fallback,
+          );
         } else {
           // Timeout, connection reset, 5xx without a body: the request may have been acted on.
           return { kind: 'ambiguous', reason: `facilitator_unavailable:${(err as Error).name}` };

@@ -1,4 +1,12 @@
-import { createWalletClient, http, publicActions, BaseError, EstimateGasExecutionError, ContractFunctionRevertedError, type Hex } from 'viem';
+import {
+  createWalletClient,
+  http,
+  publicActions,
+  BaseError,
+  EstimateGasExecutionError,
+  ContractFunctionRevertedError,
+  type Hex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
@@ -36,34 +44,41 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const account = privateKeyToAccount(o.relayerPrivateKey);
   const pub = chainClient(o.rpcUrl, o.network);
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
-  const wallet = createWalletClient({ account, chain: pub.chain!, transport: http(o.rpcUrl, { retryCount: 0 }) }).extend(publicActions);
+  const wallet = createWalletClient({
+    account,
+    chain: pub.chain!,
+    transport: http(o.rpcUrl, { retryCount: 0 }),
+  }).extend(publicActions);
 
   let submission: Submission = { stage: 'not-submitted' };
-  const signer = toFacilitatorEvmSigner({
-    address: account.address,
-    getCode: (a) => pub.getCode(a),
-    readContract: (a) => pub.readContract(a as never),
-    verifyTypedData: (a) => pub.verifyTypedData(a as never),
-    async writeContract(a) {
-      submission = { stage: 'unknown' };
-      try {
-        const transaction = await wallet.writeContract(a as never);
+  const signer = toFacilitatorEvmSigner(
+    {
+      address: account.address,
+      getCode: (a) => pub.getCode(a),
+      readContract: (a) => pub.readContract(a as never),
+      verifyTypedData: (a) => pub.verifyTypedData(a as never),
+      async writeContract(a) {
+        submission = { stage: 'unknown' };
+        try {
+          const transaction = await wallet.writeContract(a as never);
+          submission = { stage: 'sent', transaction };
+          o.afterSubmit?.(transaction);
+          return transaction;
+        } catch (err) {
+          if (refusedBeforeBroadcast(err)) submission = { stage: 'refused-before-broadcast' };
+          throw err;
+        }
+      },
+      async sendTransaction(a) {
+        submission = { stage: 'unknown' };
+        const transaction = await wallet.sendTransaction(a as never);
         submission = { stage: 'sent', transaction };
-        o.afterSubmit?.(transaction);
         return transaction;
-      } catch (err) {
-        if (refusedBeforeBroadcast(err)) submission = { stage: 'refused-before-broadcast' };
-        throw err;
-      }
+      },
+      waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
     },
-    async sendTransaction(a) {
-      submission = { stage: 'unknown' };
-      const transaction = await wallet.sendTransaction(a as never);
-      submission = { stage: 'sent', transaction };
-      return transaction;
-    },
-    waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
-  }, { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 });
+    { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
+  );
 
   const facilitator = new x402Facilitator();
   // simulateInSettle: a settle re-checks by eth_call first, so a doomed authorization is refused

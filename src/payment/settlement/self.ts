@@ -24,9 +24,13 @@ export interface SelfSettlementOptions {
 
 export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { relayer: Hex } {
   const relayer = createRelayerFacilitator({
-    rpcUrl: o.rpcUrl, relayerPrivateKey: o.relayerPrivateKey, network: o.network,
+    rpcUrl: o.rpcUrl,
+    relayerPrivateKey: o.relayerPrivateKey,
+    network: o.network,
     ...(o.confirmationTimeoutMs ? { confirmationTimeoutMs: o.confirmationTimeoutMs } : {}),
-    ...((o.afterSubmit ?? crashAfterSubmitFromEnv()) ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() } : {}),
+    ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
+      ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
+      : {}),
   });
   const reads = chainReads(chainClient(o.rpcUrl, o.network), o.asset);
 
@@ -36,7 +40,11 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
         const v = await relayer.facilitator.verify(payload, req);
-        return { isValid: v.isValid, ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}), ...(v.payer ? { payer: v.payer } : {}) };
+        return {
+          isValid: v.isValid,
+          ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
+          ...(v.payer ? { payer: v.payer } : {}),
+        };
       } catch (err) {
         return { isValid: false, invalidReason: `verify_failed:${(err as Error).name}` };
       }

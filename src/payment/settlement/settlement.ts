@@ -14,6 +14,9 @@ export interface Settlement extends SettlementPort {
 /** Facilitator messages may quote calldata (the signed authorization): keep one line, no long hex. */
 export function redactFacilitatorMessage(message: string | undefined): string | undefined {
   if (!message) return undefined;
-  const line = message.split('\n')[0]!.replace(/0x[0-9a-fA-F]{64,}/g, '0x…').slice(0, 200);
+  const line = message
+    .split('\n')[0]!
+    .replace(/0x[0-9a-fA-F]{64,}/g, '0x…')
+    .slice(0, 200);
   return line || undefined;
 }

@@ -11,5 +11,7 @@ export type AfterSubmitHook = (transaction: `0x${string}`) => void;
 
 export function crashAfterSubmitFromEnv(env: NodeJS.ProcessEnv = process.env): AfterSubmitHook | undefined {
   if (env.NODE_ENV !== 'test' || env.TEST_CRASH_AFTER_SUBMIT !== '1') return undefined;
-  return () => { process.kill(process.pid, 'SIGKILL'); };
+  return () => {
+    process.kill(process.pid, 'SIGKILL');
+  };
 }

@@ -60,7 +60,10 @@ async function takeOverStale(lockPath: string, stalePid: number): Promise<boolea
 
 async function clearAbandonedGuard(guard: string): Promise<void> {
   const pid = await readPid(guard);
-  const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
+  const age = await stat(guard).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
   if ((pid !== undefined && !isAlive(pid)) || age > TAKEOVER_ABANDONED_MS) await rm(guard, { force: true });
 }
 

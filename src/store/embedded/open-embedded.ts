@@ -18,13 +18,18 @@ const SHARED_BUFFERS = '16MB';
  * as the PostgreSQL adapter. The directory is created if missing and locked against other
  * processes for as long as the store is open.
  */
-export async function openEmbeddedStore(dir: string, opts: SqlEventStoreOptions = {}): Promise<EventStoreWithProjections> {
+export async function openEmbeddedStore(
+  dir: string,
+  opts: SqlEventStoreOptions = {},
+): Promise<EventStoreWithProjections> {
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
   let db: PGlite;
   try {
     await initEmbeddedCluster(dir);
-    db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] });
+    db = await PGlite.create(dir, {
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    });
   } catch (err) {
     await lock.release();
     throw err;

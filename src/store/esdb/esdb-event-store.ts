@@ -12,8 +12,23 @@ import {
 import type { Logger } from '../../log.js';
 import { assertEventIds } from '../event-id.js';
 import type { EventStoreWithProjections, ProjectionStates, StoredProjectionState } from '../projection-states.js';
-import type { AppendResult, ExpectedRevision, GlobalPosition, NewEvent, OnEvent, RecordedEvent, Subscription } from '../port.js';
-import { INTERNAL_STREAM_PREFIX, isPortVisible, toEsdbExpectedRevision, toEsdbReadPosition, toRecordedEvent, translateEsdbError } from './esdb-mapping.js';
+import type {
+  AppendResult,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  OnEvent,
+  RecordedEvent,
+  Subscription,
+} from '../port.js';
+import {
+  INTERNAL_STREAM_PREFIX,
+  isPortVisible,
+  toEsdbExpectedRevision,
+  toEsdbReadPosition,
+  toRecordedEvent,
+  translateEsdbError,
+} from './esdb-mapping.js';
 
 /** EventStoreDB / KurrentDB through @eventstore/db-client 6.x (`esdb://` or `kurrentdb://`). */
 export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): Promise<EventStoreWithProjections> {
@@ -23,11 +38,16 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
   const log = opts.log;
 
   async function append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    assertEventIds(stream, events.map((e) => e.id));
+    assertEventIds(
+      stream,
+      events.map((e) => e.id),
+    );
     try {
       const result = await client.appendToStream(
         stream,
-        events.map((e) => jsonEvent({ id: e.id, type: e.type, data: (e.data ?? null) as JSONType, metadata: e.metadata ?? {} })),
+        events.map((e) =>
+          jsonEvent({ id: e.id, type: e.type, data: (e.data ?? null) as JSONType, metadata: e.metadata ?? {} }),
+        ),
         { expectedRevision: toEsdbExpectedRevision(expected) },
       );
       return { nextExpectedRevision: result.nextExpectedRevision, position: result.position?.commit ?? 0n };
@@ -82,7 +102,10 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     const loop = (async () => {
       let failures = 0;
       while (!closed) {
-        const sub = client.subscribeToAll({ fromPosition: toEsdbReadPosition(position), filter: excludeSystemEvents() });
+        const sub = client.subscribeToAll({
+          fromPosition: toEsdbReadPosition(position),
+          filter: excludeSystemEvents(),
+        });
         current = sub;
         try {
           for await (const { event } of sub) {
@@ -92,7 +115,10 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
             try {
               await onEvent(toRecordedEvent(event));
             } catch (err) {
-              log?.error({ err, position: String(event.position.commit) }, 'subscription handler failed; subscription stopped');
+              log?.error(
+                { err, position: String(event.position.commit) },
+                'subscription handler failed; subscription stopped',
+              );
               closed = true;
               break;
             }
@@ -165,10 +191,18 @@ function esdbProjectionStates(client: EventStoreDBClient): ProjectionStates {
   return {
     async load(name) {
       try {
-        for await (const { event } of client.readStream(streamOf(name), { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+        for await (const { event } of client.readStream(streamOf(name), {
+          fromRevision: END,
+          direction: BACKWARDS,
+          maxCount: 1,
+        })) {
           if (!event || event.type !== SAVED) return undefined;
           const data = event.data as { version: number; position: string; state: unknown };
-          const stored: StoredProjectionState = { version: data.version, position: BigInt(data.position), state: data.state };
+          const stored: StoredProjectionState = {
+            version: data.version,
+            position: BigInt(data.position),
+            state: data.state,
+          };
           return stored;
         }
       } catch (err) {
@@ -177,7 +211,12 @@ function esdbProjectionStates(client: EventStoreDBClient): ProjectionStates {
       }
       return undefined;
     },
-    save: (name, saved) => write(name, SAVED, { version: saved.version, position: saved.position.toString(), state: saved.state as JSONType }),
+    save: (name, saved) =>
+      write(name, SAVED, {
+        version: saved.version,
+        position: saved.position.toString(),
+        state: saved.state as JSONType,
+      }),
     drop: (name) => write(name, DROPPED, {}),
   };
 }

@@ -8,7 +8,13 @@ import {
   type AppendExpectedRevision,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { StoreUnavailable, WrongExpectedRevision, type ExpectedRevision, type GlobalPosition, type RecordedEvent } from '../port.js';
+import {
+  StoreUnavailable,
+  WrongExpectedRevision,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '../port.js';
 
 // Pure translation between the port and @eventstore/db-client 6.x, kept apart from the client
 // calls so it is unit-tested without a server.
@@ -39,10 +45,16 @@ export function toGlobalPosition(position: { commit: bigint } | undefined): Glob
 export const INTERNAL_STREAM_PREFIX = 'rights-store-internal-';
 
 export function isPortVisible(event: { streamId: string; type: string }): boolean {
-  return !event.type.startsWith('$') && !event.streamId.startsWith('$') && !event.streamId.startsWith(INTERNAL_STREAM_PREFIX);
+  return (
+    !event.type.startsWith('$') && !event.streamId.startsWith('$') && !event.streamId.startsWith(INTERNAL_STREAM_PREFIX)
+  );
 }
 
-export function toRecordedEvent(event: AllStreamRecordedEvent | (Omit<AllStreamRecordedEvent, 'position'> & { position?: AllStreamRecordedEvent['position'] })): RecordedEvent {
+export function toRecordedEvent(
+  event:
+    | AllStreamRecordedEvent
+    | (Omit<AllStreamRecordedEvent, 'position'> & { position?: AllStreamRecordedEvent['position'] }),
+): RecordedEvent {
   const metadata = event.metadata;
   return {
     id: event.id,
@@ -66,10 +78,18 @@ const GRPC_UNAVAILABLE = 14;
 export function translateEsdbError(err: unknown, context?: { stream: string; expected: ExpectedRevision }): unknown {
   if (err instanceof WrongExpectedVersionError) {
     const actual = err.actualVersion;
-    return new WrongExpectedRevision(context?.stream ?? err.streamName, context?.expected ?? fromEsdbExpected(err.expectedVersion), typeof actual === 'bigint' ? actual : 'no_stream');
+    return new WrongExpectedRevision(
+      context?.stream ?? err.streamName,
+      context?.expected ?? fromEsdbExpected(err.expectedVersion),
+      typeof actual === 'bigint' ? actual : 'no_stream',
+    );
   }
-  if (err instanceof UnavailableError) return new StoreUnavailable(`EventStoreDB unavailable: ${err.message}`, { cause: err });
-  if (err instanceof Error && ((err as { code?: unknown }).code === GRPC_UNAVAILABLE || /^14 UNAVAILABLE/.test(err.message))) {
+  if (err instanceof UnavailableError)
+    return new StoreUnavailable(`EventStoreDB unavailable: ${err.message}`, { cause: err });
+  if (
+    err instanceof Error &&
+    ((err as { code?: unknown }).code === GRPC_UNAVAILABLE || /^14 UNAVAILABLE/.test(err.message))
+  ) {
     return new StoreUnavailable(`EventStoreDB unavailable: ${err.message}`, { cause: err });
   }
   return err;

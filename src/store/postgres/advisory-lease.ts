@@ -9,15 +9,23 @@ import type { Lease } from '../sql/sql-driver.js';
  * a silently dead connection; then the lease is reported lost and this process stops leading before
  * anyone else can take over (the server has already ended the session and its lock).
  */
-export async function tryAdvisoryLease(config: pg.PoolConfig, key: string, log?: Logger, heartbeatMs = 2_000): Promise<Lease | undefined> {
+export async function tryAdvisoryLease(
+  config: pg.PoolConfig,
+  key: string,
+  log?: Logger,
+  heartbeatMs = 2_000,
+): Promise<Lease | undefined> {
   const client = new pg.Client({ ...config, keepAlive: true });
   let lostResolve!: () => void;
-  const lost = new Promise<void>((resolve) => { lostResolve = resolve; });
+  const lost = new Promise<void>((resolve) => {
+    lostResolve = resolve;
+  });
   let released = false;
   let heartbeat: NodeJS.Timeout | undefined;
   const end = (why: string, err?: unknown) => {
     if (heartbeat) clearInterval(heartbeat);
-    if (!released) log?.warn({ err: err ? { message: (err as Error).message } : undefined, lease: key }, `leadership lost: ${why}`);
+    if (!released)
+      log?.warn({ err: err ? { message: (err as Error).message } : undefined, lease: key }, `leadership lost: ${why}`);
     released = true;
     lostResolve();
     client.end().catch(() => {});
@@ -25,7 +33,12 @@ export async function tryAdvisoryLease(config: pg.PoolConfig, key: string, log?:
   client.on('error', (err) => end('connection error', err));
   try {
     await client.connect();
-    const [row] = (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtext('rights-preflight.lease'), hashtext($1 || '/' || coalesce(current_schema(), ''))) AS ok`, [key])).rows;
+    const [row] = (
+      await client.query<{ ok: boolean }>(
+        `SELECT pg_try_advisory_lock(hashtext('rights-preflight.lease'), hashtext($1 || '/' || coalesce(current_schema(), ''))) AS ok`,
+        [key],
+      )
+    ).rows;
     if (!row?.ok) {
       released = true;
       await client.end().catch(() => {});

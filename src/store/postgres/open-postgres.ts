@@ -10,7 +10,10 @@ import { translatePgError } from './unavailable.js';
  * puts the store's tables in that schema (created if missing) via the connection's search_path;
  * the tests use it to give every store instance a database of its own.
  */
-export async function openPostgresStore(url: string, opts: SqlEventStoreOptions = {}): Promise<EventStoreWithProjections> {
+export async function openPostgresStore(
+  url: string,
+  opts: SqlEventStoreOptions = {},
+): Promise<EventStoreWithProjections> {
   const { connectionString, schema } = splitSchema(url);
   const config: pg.PoolConfig = { connectionString, max: 10 };
   if (schema !== undefined) config.options = `-c search_path=${schema}`;

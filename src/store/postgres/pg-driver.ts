@@ -54,7 +54,12 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
 }
 
 /** One LISTEN connection, reconnected with backoff until stopped. */
-async function listen(config: pg.PoolConfig, channel: string, wake: () => void, log?: Logger): Promise<() => Promise<void>> {
+async function listen(
+  config: pg.PoolConfig,
+  channel: string,
+  wake: () => void,
+  log?: Logger,
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -89,10 +94,13 @@ async function listen(config: pg.PoolConfig, channel: string, wake: () => void, 
     failed.end().catch(() => {});
     if (stopped || retryTimer) return;
     failures++;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void connect();
-    }, Math.min(10_000, 200 * 2 ** failures));
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = undefined;
+        void connect();
+      },
+      Math.min(10_000, 200 * 2 ** failures),
+    );
     retryTimer.unref();
   };
 

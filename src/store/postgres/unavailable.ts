@@ -3,7 +3,16 @@ import { StoreUnavailable } from '../port.js';
 // Errors that mean "the PostgreSQL server cannot be reached or went away", as opposed to errors in
 // what we asked it to do. Only these become StoreUnavailable (the HTTP layer answers 503 and the
 // subscription loop retries); everything else is a bug or a conflict and passes through.
-const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+const NODE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
 const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300)/; // connection exception, admin/crash shutdown, cannot connect now, too many connections
 
 export function translatePgError(err: unknown): unknown {

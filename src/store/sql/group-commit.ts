@@ -23,7 +23,8 @@ export function groupCommit<Request, Result>(
   commit: (batch: readonly Request[]) => Promise<Outcome<Result>[]>,
   maxBatch = 256,
 ): (request: Request) => Promise<Result> {
-  if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
+  if (!Number.isInteger(maxBatch) || maxBatch < 1)
+    throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
   let queue: Pending<Request, Result>[] = [];
   let draining = false;
 
@@ -36,7 +37,8 @@ export function groupCommit<Request, Result>(
         let outcomes: Outcome<Result>[];
         try {
           outcomes = await commit(batch.map((p) => p.request));
-          if (outcomes.length !== batch.length) throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} requests`);
+          if (outcomes.length !== batch.length)
+            throw new Error(`group commit: ${outcomes.length} outcomes for ${batch.length} requests`);
         } catch (error) {
           outcomes = batch.map(() => ({ ok: false, error }));
         }
@@ -51,8 +53,9 @@ export function groupCommit<Request, Result>(
     }
   }
 
-  return (request) => new Promise<Result>((resolve, reject) => {
-    queue.push({ request, resolve, reject });
-    if (!draining) void drain();
-  });
+  return (request) =>
+    new Promise<Result>((resolve, reject) => {
+      queue.push({ request, resolve, reject });
+      if (!draining) void drain();
+    });
 }

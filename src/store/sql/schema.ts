@@ -41,7 +41,9 @@ export async function migrate(db: SqlDriver, schema: string | undefined): Promis
     // Transaction-scoped: released by COMMIT/ROLLBACK even if this process dies mid-migration.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('rights-preflight.migrate'), hashtext($1))`, [schema ?? '']);
     if (schema !== undefined) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS store_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS store_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`,
+    );
     const rows = await tx.query<{ version: number }>(`SELECT version FROM store_migrations`);
     const applied = new Set(rows.map((r) => Number(r.version)));
     for (const [index, ddl] of MIGRATIONS.entries()) {
@@ -55,7 +57,10 @@ export async function migrate(db: SqlDriver, schema: string | undefined): Promis
 
 // Extended-protocol queries (what both drivers use with parameters) take one statement each.
 function splitStatements(ddl: string): string[] {
-  return ddl.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.length > 0);
+  return ddl
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;

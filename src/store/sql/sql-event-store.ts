@@ -30,7 +30,11 @@ import {
 
 const UNIQUE_VIOLATION = '23505';
 
-interface AppendRequest { stream: string; events: NewEvent[]; expected: ExpectedRevision }
+interface AppendRequest {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
 const NO_STREAM = -1n;
 
 export interface SqlEventStoreOptions {
@@ -57,7 +61,10 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   const translate = (err: unknown) => db.translateError(err);
 
   async function append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    assertEventIds(stream, events.map((e) => e.id));
+    assertEventIds(
+      stream,
+      events.map((e) => e.id),
+    );
     const result = await appendGrouped({ stream, events, expected });
     if (events.length > 0) doorbell.ring();
     return result;
@@ -101,7 +108,12 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   }
 
   /** One request inside a batch's transaction, which already holds the append-order lock. */
-  async function appendInTransaction(tx: SqlQueryable, stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async function appendInTransaction(
+    tx: SqlQueryable,
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const head = await readHead(tx, stream);
     const ids = events.map((e) => e.id.toLowerCase());
 
@@ -116,7 +128,9 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     }
 
     if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
-    const payload = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
+    const payload = JSON.stringify(
+      events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })),
+    );
     const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payload]);
     const last = rows.reduce((max, r) => (BigInt(r.position) > max ? BigInt(r.position) : max), 0n);
     return { nextExpectedRevision: head + BigInt(events.length), position: last };
@@ -131,7 +145,8 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   }
 
   async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
-    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`readAll limit must be a non-negative integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 0)
+      throw new RangeError(`readAll limit must be a non-negative integer, got ${limit}`);
     try {
       return (await db.query<EventRow>(READ_ALL, [from.toString(), limit])).map(toRecordedEvent);
     } catch (err) {
@@ -140,11 +155,20 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   }
 
   function subscribeAll(from: GlobalPosition, onEvent: (e: RecordedEvent) => void | Promise<void>): Subscription {
-    stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch((err) => {
-      opts.log?.warn({ err }, 'cannot watch for other writers; subscriptions fall back to polling');
-      return async () => {};
+    stopWatching ??= db
+      .watchOtherWriters(() => doorbell.ring())
+      .catch((err) => {
+        opts.log?.warn({ err }, 'cannot watch for other writers; subscriptions fall back to polling');
+        return async () => {};
+      });
+    const inner = catchUpSubscription({
+      readAll,
+      from,
+      onEvent,
+      doorbell,
+      pollMs: opts.pollMs ?? 1_000,
+      log: opts.log,
     });
-    const inner = catchUpSubscription({ readAll, from, onEvent, doorbell, pollMs: opts.pollMs ?? 1_000, log: opts.log });
     const sub: Subscription = {
       async close() {
         subscriptions.delete(sub);
@@ -186,13 +210,22 @@ async function lastPosition(db: SqlQueryable, stream: string): Promise<GlobalPos
 }
 
 /** A retry of an append that already landed at `start`: same ids, same order, same place. */
-async function alreadyAppendedAt(db: SqlQueryable, stream: string, start: bigint, ids: string[]): Promise<AppendResult | undefined> {
+async function alreadyAppendedAt(
+  db: SqlQueryable,
+  stream: string,
+  start: bigint,
+  ids: string[],
+): Promise<AppendResult | undefined> {
   if (ids.length === 0) return undefined;
   const rows = await db.query<PositionedIdRow>(STREAM_FROM_REVISION, [stream, start.toString(), ids.length]);
   return sameRun(rows, ids);
 }
 
-async function alreadyAppendedAnywhere(db: SqlQueryable, stream: string, ids: string[]): Promise<AppendResult | undefined> {
+async function alreadyAppendedAnywhere(
+  db: SqlQueryable,
+  stream: string,
+  ids: string[],
+): Promise<AppendResult | undefined> {
   if (ids.length === 0) return undefined;
   const rows = await db.query<PositionedIdRow>(STREAM_EVENTS_WITH_IDS, [stream, JSON.stringify(ids)]);
   return sameRun(rows, ids);

@@ -16,7 +16,11 @@ export function sqlProjectionStates(db: SqlDriver): ProjectionStates {
       run(async () => {
         const [row] = await db.query<{ version: number; position: string; state: unknown }>(LOAD_PROJECTION, [name]);
         if (!row) return undefined;
-        const stored: StoredProjectionState = { version: Number(row.version), position: BigInt(row.position), state: row.state };
+        const stored: StoredProjectionState = {
+          version: Number(row.version),
+          position: BigInt(row.position),
+          state: row.state,
+        };
         return stored;
       }),
     save: (name, saved) =>

@@ -6,7 +6,9 @@ import Koa from 'koa';
 
 const body = { ok: true, padding: 'x'.repeat(1000) };
 const app = new Koa();
-app.use((ctx) => { ctx.body = body; });
+app.use((ctx) => {
+  ctx.body = body;
+});
 const server = http.createServer(app.callback()).listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
 });

@@ -48,14 +48,25 @@ const BULK_INSERT = `
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(ev, ord)
   ORDER BY x.ord`;
 
-interface Row { stream: string; revision: number; event: NewEvent }
+interface Row {
+  stream: string;
+  revision: number;
+  event: NewEvent;
+}
 
-type Histories = Iterable<{ stream: string; events: NewEvent[] }> | AsyncIterable<{ stream: string; events: NewEvent[] }>;
+type Histories =
+  | Iterable<{ stream: string; events: NewEvent[] }>
+  | AsyncIterable<{ stream: string; events: NewEvent[] }>;
 
 /** `histories` may be async (purchaseHistoriesInWorker), so generating overlaps with inserting. */
-export async function bulkLoad(sql: SqlDriver, histories: Histories, opts: BulkLoadOptions = {}): Promise<BulkLoadResult> {
+export async function bulkLoad(
+  sql: SqlDriver,
+  histories: Histories,
+  opts: BulkLoadOptions = {},
+): Promise<BulkLoadResult> {
   const batchEvents = opts.batchEvents ?? 2000;
-  if (!Number.isInteger(batchEvents) || batchEvents < 1) throw new RangeError(`batchEvents must be a positive integer, got ${batchEvents}`);
+  if (!Number.isInteger(batchEvents) || batchEvents < 1)
+    throw new RangeError(`batchEvents must be a positive integer, got ${batchEvents}`);
   const result: BulkLoadResult = { events: 0, streams: 0, bytes: 0 };
   const counted = countStreams(histories, result);
   let parts: string[] = [];
@@ -80,7 +91,9 @@ export async function bulkLoad(sql: SqlDriver, histories: Histories, opts: BulkL
       const data = JSON.stringify(row.event.data ?? null);
       result.bytes += Buffer.byteLength(data, 'utf8');
       result.events++;
-      parts.push(`{"s":${JSON.stringify(row.stream)},"r":${row.revision},"i":${JSON.stringify(row.event.id)},"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}}`);
+      parts.push(
+        `{"s":${JSON.stringify(row.stream)},"r":${row.revision},"i":${JSON.stringify(row.event.id)},"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}}`,
+      );
       if (parts.length >= batchEvents) await flush();
     }
     await flush();
@@ -96,14 +109,18 @@ export async function bulkLoad(sql: SqlDriver, histories: Histories, opts: BulkL
 async function* countStreams(histories: Histories, result: BulkLoadResult) {
   for await (const h of histories) {
     if (h.events.length === 0) continue;
-    assertEventIds(h.stream, h.events.map((e) => e.id));
+    assertEventIds(
+      h.stream,
+      h.events.map((e) => e.id),
+    );
     result.streams++;
     yield h;
   }
 }
 
 async function* consecutive(histories: AsyncIterable<{ stream: string; events: NewEvent[] }>): AsyncGenerator<Row> {
-  for await (const h of histories) for (let i = 0; i < h.events.length; i++) yield { stream: h.stream, revision: i, event: h.events[i]! };
+  for await (const h of histories)
+    for (let i = 0; i < h.events.length; i++) yield { stream: h.stream, revision: i, event: h.events[i]! };
 }
 
 /** Round-robin over a window of streams; a finished stream's place goes to the next one. */

@@ -67,10 +67,27 @@ import { initialRefundState, type RefundState } from '../../../streams/refund/st
 export const PURCHASE_MIX = [
   { path: 'delivered', share: 0.85, events: 'Quoted Offered AuthorizationCheckpointed Settled Delivered' },
   { path: 'abandoned', share: 0.05, events: 'Quoted (the buyer never paid)' },
-  { path: 'submitted', share: 0.03, events: 'Quoted Offered AuthorizationCheckpointed SettlementSubmitted Settled Delivered' },
-  { path: 'held', share: 0.03, events: 'settlement failed or mismatched → Held; or Delivered → Held (buyer report); some closed by an operator' },
-  { path: 'lock_stuck', share: 0.02, events: 'AuthorizationCheckpointed [SettlementSubmitted…] LockStuck (still open)' },
-  { path: 'operator_moved', share: 0.02, events: 'LockStuck → OperatorMoved: retry_settlement → Settled Delivered (60%) | accept_settlement → Delivered (15%) | closed_no_charge (25%)' },
+  {
+    path: 'submitted',
+    share: 0.03,
+    events: 'Quoted Offered AuthorizationCheckpointed SettlementSubmitted Settled Delivered',
+  },
+  {
+    path: 'held',
+    share: 0.03,
+    events: 'settlement failed or mismatched → Held; or Delivered → Held (buyer report); some closed by an operator',
+  },
+  {
+    path: 'lock_stuck',
+    share: 0.02,
+    events: 'AuthorizationCheckpointed [SettlementSubmitted…] LockStuck (still open)',
+  },
+  {
+    path: 'operator_moved',
+    share: 0.02,
+    events:
+      'LockStuck → OperatorMoved: retry_settlement → Settled Delivered (60%) | accept_settlement → Delivered (15%) | closed_no_charge (25%)',
+  },
 ] as const;
 export type PurchasePath = (typeof PURCHASE_MIX)[number]['path'];
 
@@ -133,23 +150,37 @@ interface Publisher {
 }
 
 function publishers(): Publisher[] {
-  const P = (host: string, name: string, sections: string[], via: Publisher['via'], docs: (h: string, n: string) => Record<string, string>): Publisher =>
-    ({ host, name, sections, via, docs: docs(host, name) });
-  const freeNoTrain = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/" lastmod="2026-09-14T08:00:00Z">
+  const P = (
+    host: string,
+    name: string,
+    sections: string[],
+    via: Publisher['via'],
+    docs: (h: string, n: string) => Record<string, string>,
+  ): Publisher => ({ host, name, sections, via, docs: docs(host, name) });
+  const freeNoTrain = (h: string, n: string) => ({
+    '/license.xml': rslDoc(
+      `  <content url="/" lastmod="2026-09-14T08:00:00Z">
     <license>
       <permits type="usage">ai-input ai-index search</permits>
       <prohibits type="usage">ai-train</prohibits>
       <payment type="free"/>
     </license>
     ${owner(n, h)}
-  </content>`, 7) });
-  const closed = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/">
+  </content>`,
+      7,
+    ),
+  });
+  const closed = (h: string, n: string) => ({
+    '/license.xml': rslDoc(`  <content url="/">
     <license>
       <prohibits type="usage">ai-input ai-index ai-train search</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`) });
-  const purchase = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/" server="https://licensing.${h}">
+  </content>`),
+  });
+  const purchase = (h: string, n: string) => ({
+    '/license.xml': rslDoc(
+      `  <content url="/" server="https://licensing.${h}">
     <license>
       <permits type="usage">ai-input ai-index search</permits>
       <payment type="purchase"><standard>https://rslcollective.org/license</standard></payment>
@@ -158,8 +189,12 @@ function publishers(): Publisher[] {
       <prohibits type="usage">ai-train</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`, 14) });
-  const perUse = (h: string, n: string) => ({ '/rsl.xml': rslDoc(`  <content url="/">
+  </content>`,
+      14,
+    ),
+  });
+  const perUse = (h: string, n: string) => ({
+    '/rsl.xml': rslDoc(`  <content url="/">
     <license>
       <permits type="usage">ai-input search</permits>
       <permits type="user">commercial non-commercial education</permits>
@@ -170,8 +205,11 @@ function publishers(): Publisher[] {
       <prohibits type="usage">ai-train ai-index</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`) });
-  const sections = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/">
+  </content>`),
+  });
+  const sections = (h: string, n: string) => ({
+    '/license.xml': rslDoc(
+      `  <content url="/">
     <license>
       <permits type="usage">search</permits>
       <payment type="free"/>
@@ -192,15 +230,24 @@ function publishers(): Publisher[] {
       <prohibits type="usage">ai-input ai-index ai-train</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`, 3) });
-  const openAll = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/">
+  </content>`,
+      3,
+    ),
+  });
+  const openAll = (h: string, n: string) => ({
+    '/license.xml': rslDoc(
+      `  <content url="/">
     <license>
       <permits type="usage">all</permits>
       <payment type="free"/>
     </license>
     ${owner(n, h)}
-  </content>`, 30) });
-  const education = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/">
+  </content>`,
+      30,
+    ),
+  });
+  const education = (h: string, n: string) => ({
+    '/license.xml': rslDoc(`  <content url="/">
     <license>
       <permits type="usage">ai-input ai-index ai-train search</permits>
       <permits type="user">education non-commercial</permits>
@@ -212,7 +259,8 @@ function publishers(): Publisher[] {
       <payment type="subscription"><custom>https://${h}/licensing</custom></payment>
     </license>
     ${owner(n, h)}
-  </content>`) });
+  </content>`),
+  });
   const conflicting = (h: string, n: string) => ({
     '/license.xml': rslDoc(`  <content url="/">
     <license>
@@ -228,7 +276,8 @@ function publishers(): Publisher[] {
     ${owner(n, h)}
   </content>`),
   });
-  const searchOnly = (h: string, n: string) => ({ '/license.xml': rslDoc(`  <content url="/">
+  const searchOnly = (h: string, n: string) => ({
+    '/license.xml': rslDoc(`  <content url="/">
     <license>
       <permits type="usage">search</permits>
       <payment type="free"/>
@@ -237,7 +286,8 @@ function publishers(): Publisher[] {
       <prohibits type="usage">ai-input ai-index ai-train</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`) });
+  </content>`),
+  });
   return [
     P('www.harborgazette.example', 'Harbor Gazette', ['news', 'business', 'opinion'], 'robots', freeNoTrain),
     P('news.northwindpost.example', 'Northwind Post', ['news', 'world'], 'robots', freeNoTrain),
@@ -255,7 +305,13 @@ function publishers(): Publisher[] {
     P('www.dailycompass.example', 'Daily Compass', ['news', 'premium', 'sport'], 'robots', sections),
     P('www.eveningtribune.example', 'Evening Tribune', ['news', 'premium'], 'robots', sections),
     P('courses.openacademy.example', 'Open Academy', ['courses', 'lectures'], 'robots', education),
-    P('www.greenfieldscience.example', 'Greenfield Science', ['science', 'climate'], 'link-header+html-link', conflicting),
+    P(
+      'www.greenfieldscience.example',
+      'Greenfield Science',
+      ['science', 'climate'],
+      'link-header+html-link',
+      conflicting,
+    ),
     P('www.shopfront-reviews.example', 'Shopfront Reviews', ['reviews', 'deals'], 'robots', searchOnly),
     P('www.travelnotes.example', 'Travel Notes', ['destinations', 'tips'], 'html-link', searchOnly),
     P('www.sportsdesk.example', 'Sports Desk', ['football', 'tennis'], 'robots-404', freeNoTrain),
@@ -268,7 +324,14 @@ const PUBLISHERS = publishers();
 const DECLARED = PUBLISHERS.filter((p) => p.via !== 'none');
 const COVERED = PUBLISHERS.map((p) => `https://${p.host}`);
 const SINGLE_PURPOSES: readonly ReportPurpose[] = ['ai-input', 'ai-index', 'ai-train', 'search'];
-const GATE_PURPOSES: readonly GatePurpose[] = ['rag-ingestion', 'summarization', 'training', 'search-indexing', 'ai-input', 'ai-index'];
+const GATE_PURPOSES: readonly GatePurpose[] = [
+  'rag-ingestion',
+  'summarization',
+  'training',
+  'search-indexing',
+  'ai-input',
+  'ai-index',
+];
 const USER_CLASSES: readonly UserClass[] = ['commercial', 'education', 'non-commercial'];
 const TEMPLATE_PAGE = 'template-article';
 
@@ -277,13 +340,30 @@ function siteOf(p: Publisher): Map<string, { status: number; headers: Record<str
   const site = new Map<string, { status: number; headers: Record<string, string>; body: string }>();
   const base = `https://${p.host}`;
   const docPaths = Object.keys(p.docs);
-  const robotsLicense = p.via === 'robots' || p.via === 'robots-404' ? `License: ${base}${docPaths[0] ?? '/license.xml'}\n` : '';
-  site.set(`${base}/robots.txt`, { status: 200, headers: { 'content-type': 'text/plain' }, body: `# ${p.name}\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n${robotsLicense}\nUser-agent: GPTBot\nDisallow: /premium/\n\nSitemap: ${base}/sitemap.xml\n` });
-  if (p.via !== 'robots-404') for (const [path, body] of Object.entries(p.docs)) site.set(`${base}${path}`, { status: 200, headers: { 'content-type': 'application/rsl+xml', 'cache-control': 'max-age=3600' }, body });
+  const robotsLicense =
+    p.via === 'robots' || p.via === 'robots-404' ? `License: ${base}${docPaths[0] ?? '/license.xml'}\n` : '';
+  site.set(`${base}/robots.txt`, {
+    status: 200,
+    headers: { 'content-type': 'text/plain' },
+    body: `# ${p.name}\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n${robotsLicense}\nUser-agent: GPTBot\nDisallow: /premium/\n\nSitemap: ${base}/sitemap.xml\n`,
+  });
+  if (p.via !== 'robots-404')
+    for (const [path, body] of Object.entries(p.docs))
+      site.set(`${base}${path}`, {
+        status: 200,
+        headers: { 'content-type': 'application/rsl+xml', 'cache-control': 'max-age=3600' },
+        body,
+      });
   // Two page-level associations of equal weight that disagree make a CONFLICT (evaluate.ts, channels).
-  const link: Record<string, string> = p.via === 'link-header' || p.via === 'link-header+html-link' ? { link: `<${base}${docPaths[0]}>; rel="license"; type="application/rsl+xml"` } : {};
+  const link: Record<string, string> =
+    p.via === 'link-header' || p.via === 'link-header+html-link'
+      ? { link: `<${base}${docPaths[0]}>; rel="license"; type="application/rsl+xml"` }
+      : {};
   const htmlDoc = p.via === 'link-header+html-link' ? docPaths[1] : docPaths[0];
-  const head = p.via === 'html-link' || p.via === 'link-header+html-link' ? `<link rel="license" type="application/rsl+xml" href="${base}${htmlDoc}">` : '';
+  const head =
+    p.via === 'html-link' || p.via === 'link-header+html-link'
+      ? `<link rel="license" type="application/rsl+xml" href="${base}${htmlDoc}">`
+      : '';
   for (const section of p.sections) {
     site.set(`${base}/${section}/${TEMPLATE_PAGE}`, {
       status: 200,
@@ -300,15 +380,29 @@ const PAGES = new Map(PUBLISHERS.flatMap((p) => [...siteOf(p)]));
 function memoryFetcher(at: string): Fetcher {
   return {
     async get(url: string): Promise<FetchResult> {
-      const page = PAGES.get(url) ?? { status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>Not found</h1>' };
+      const page = PAGES.get(url) ?? {
+        status: 404,
+        headers: { 'content-type': 'text/html' },
+        body: '<h1>Not found</h1>',
+      };
       const body = Buffer.from(page.body, 'utf8');
-      return { ok: true, url, status: page.status, headers: page.headers, body, sha256: createHash('sha256').update(body).digest('hex'), fetchedAt: at, remoteAddress: '198.51.100.7' };
+      return {
+        ok: true,
+        url,
+        status: page.status,
+        headers: page.headers,
+        body,
+        sha256: createHash('sha256').update(body).digest('hex'),
+        fetchedAt: at,
+        remoteAddress: '198.51.100.7',
+      };
     },
     close() {},
   };
 }
 
-const templateKey = (host: string, section: string, purpose: GatePurpose, userClass: UserClass) => `${host}/${section}|${purpose}|${userClass}`;
+const templateKey = (host: string, section: string, purpose: GatePurpose, userClass: UserClass) =>
+  `${host}/${section}|${purpose}|${userClass}`;
 
 /** One real reading per (publisher, section, purpose, user class); each purchase re-bases one on its page. */
 async function readingTemplates(): Promise<Map<string, ResourceReading>> {
@@ -319,7 +413,12 @@ async function readingTemplates(): Promise<Map<string, ResourceReading>> {
       for (const purpose of [...SINGLE_PURPOSES, ...GATE_PURPOSES]) {
         for (const userClass of USER_CLASSES) {
           const deps = { cache: new FetchCache(memoryFetcher(at)), coveredOrigins: COVERED, now: () => new Date(at) };
-          const reading = await observeAndEvaluate(`https://${p.host}/${section}/${TEMPLATE_PAGE}`, [purpose], { userClass, geo: null, freshnessSeconds: 300 }, deps);
+          const reading = await observeAndEvaluate(
+            `https://${p.host}/${section}/${TEMPLATE_PAGE}`,
+            [purpose],
+            { userClass, geo: null, freshnessSeconds: 300 },
+            deps,
+          );
           out.set(templateKey(p.host, section, purpose, userClass), reading);
         }
       }
@@ -341,7 +440,10 @@ class Rng {
   private c: number;
   private d: number;
   constructor(seed: number) {
-    this.a = 0x9e3779b9; this.b = 0x243f6a88; this.c = 0xb7e15162; this.d = seed >>> 0;
+    this.a = 0x9e3779b9;
+    this.b = 0x243f6a88;
+    this.c = 0xb7e15162;
+    this.d = seed >>> 0;
     for (let i = 0; i < 16; i++) this.u32();
   }
   u32(): number {
@@ -353,11 +455,21 @@ class Rng {
     this.c = (this.c + t) | 0;
     return t >>> 0;
   }
-  next(): number { return this.u32() / 4294967296; }
-  int(n: number): number { return Math.floor(this.next() * n); }
-  between(lo: number, hi: number): number { return lo + this.int(hi - lo + 1); }
-  chance(p: number): boolean { return this.next() < p; }
-  pick<T>(xs: readonly T[]): T { return xs[this.int(xs.length)]!; }
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  between(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)]!;
+  }
   weighted<T>(table: readonly (readonly [T, number])[]): T {
     let r = this.next() * table.reduce((s, [, w]) => s + w, 0);
     for (const [v, w] of table) if ((r -= w) < 0) return v;
@@ -371,7 +483,9 @@ class Rng {
     }
     return s.length === bytes * 2 ? s : s.slice(0, bytes * 2);
   }
-  bytes(n: number): Buffer { return Buffer.from(this.hex(n), 'hex'); }
+  bytes(n: number): Buffer {
+    return Buffer.from(this.hex(n), 'hex');
+  }
   uuid(): string {
     const h = this.hex(16);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[this.int(4)]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -393,12 +507,51 @@ class Stream {
   }
 }
 
-const SLUGS = ['storm-season', 'quarterly-results', 'city-council', 'new-study', 'interview', 'transfer-window', 'recipe-of-the-week', 'how-to', 'long-read', 'explainer', 'live-updates', 'review', 'analysis', 'open-letter', 'field-notes'];
-const GATE_PURPOSE_WEIGHTS = [['rag-ingestion', 45], ['summarization', 20], ['training', 10], ['search-indexing', 10], ['ai-input', 10], ['ai-index', 5]] as const;
-const SINGLE_PURPOSE_WEIGHTS = [['ai-input', 40], ['ai-index', 25], ['ai-train', 20], ['search', 15]] as const;
-const USER_CLASS_WEIGHTS = [['commercial', 88], ['education', 8], ['non-commercial', 4]] as const;
+const SLUGS = [
+  'storm-season',
+  'quarterly-results',
+  'city-council',
+  'new-study',
+  'interview',
+  'transfer-window',
+  'recipe-of-the-week',
+  'how-to',
+  'long-read',
+  'explainer',
+  'live-updates',
+  'review',
+  'analysis',
+  'open-letter',
+  'field-notes',
+];
+const GATE_PURPOSE_WEIGHTS = [
+  ['rag-ingestion', 45],
+  ['summarization', 20],
+  ['training', 10],
+  ['search-indexing', 10],
+  ['ai-input', 10],
+  ['ai-index', 5],
+] as const;
+const SINGLE_PURPOSE_WEIGHTS = [
+  ['ai-input', 40],
+  ['ai-index', 25],
+  ['ai-train', 20],
+  ['search', 15],
+] as const;
+const USER_CLASS_WEIGHTS = [
+  ['commercial', 88],
+  ['education', 8],
+  ['non-commercial', 4],
+] as const;
 // gate.ts: the one-line preview of a gate is its most restrictive entry, in this order.
-const GATE_PREVIEW_ORDER: readonly Classification[] = ['PROHIBITED_BY_OBSERVED_DECLARATION', 'LICENSE_REQUIRED', 'CONFLICT', 'UNKNOWN', 'NO_MACHINE_READABLE_DECLARATION', 'PERMITTED_BY_OBSERVED_DECLARATION'];
+const GATE_PREVIEW_ORDER: readonly Classification[] = [
+  'PROHIBITED_BY_OBSERVED_DECLARATION',
+  'LICENSE_REQUIRED',
+  'CONFLICT',
+  'UNKNOWN',
+  'NO_MACHINE_READABLE_DECLARATION',
+  'PERMITTED_BY_OBSERVED_DECLARATION',
+];
 
 /**
  * `n` purchase histories (plus refund-request streams for ~1% of the delivered ones, yielded a little
@@ -411,8 +564,17 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   const newId = () => rng.uuid();
   let clock = new Date(start);
   const deps = {
-    now: () => clock, baseUrl: BASE_URL, quoteTtlSeconds: QUOTE_TTL_SECONDS, terms: TERMS, evidenceKeyId: BENCH_EVIDENCE_KEY_ID,
-    sign: <P extends Record<string, unknown>>(payload: P) => ({ algorithm: 'Ed25519' as const, format: EVIDENCE_FORMAT, payload, signature: rng.hex(64) }),
+    now: () => clock,
+    baseUrl: BASE_URL,
+    quoteTtlSeconds: QUOTE_TTL_SECONDS,
+    terms: TERMS,
+    evidenceKeyId: BENCH_EVIDENCE_KEY_ID,
+    sign: <P extends Record<string, unknown>>(payload: P) => ({
+      algorithm: 'Ed25519' as const,
+      format: EVIDENCE_FORMAT,
+      payload,
+      signature: rng.hex(64),
+    }),
     drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
   } as unknown as MoneyPathDeps; // the builders use only these fields
   // A few thousand buyers, a handful of them buying most: payer i is drawn with weight ~ 1/sqrt(i).
@@ -429,7 +591,13 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     return { publisher: p, section, resource: `https://${p.host}${path}` };
   };
   /** The template reading, moved onto this page and this moment (some channels served from the fetch cache). */
-  const reading = (pg: ReturnType<typeof page>, purpose: GatePurpose, userClass: UserClass, observedMs: number, freshness: number): ResourceReading => {
+  const reading = (
+    pg: ReturnType<typeof page>,
+    purpose: GatePurpose,
+    userClass: UserClass,
+    observedMs: number,
+    freshness: number,
+  ): ResourceReading => {
     const tpl = TEMPLATES.get(templateKey(pg.publisher.host, pg.section, purpose, userClass))!;
     const tplUrl = tpl.resource;
     const cachedUpTo = Math.min(freshness, 300) * 1000;
@@ -439,9 +607,20 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       freshness_seconds: freshness,
       observed_at: new Date(observedMs).toISOString(),
       observations: tpl.observations.map((o) => {
-        if (o.url === tplUrl) return { ...o, url: pg.resource, sha256: rng.hex(32), bytes: rng.between(18_000, 240_000), fetched_at: new Date(observedMs + rng.between(2, 60)).toISOString() };
+        if (o.url === tplUrl)
+          return {
+            ...o,
+            url: pg.resource,
+            sha256: rng.hex(32),
+            bytes: rng.between(18_000, 240_000),
+            fetched_at: new Date(observedMs + rng.between(2, 60)).toISOString(),
+          };
         const cached = cachedUpTo > 0 && rng.chance(0.6);
-        return { ...o, cached, fetched_at: new Date(observedMs - (cached ? rng.int(cachedUpTo) : -rng.between(1, 80))).toISOString() };
+        return {
+          ...o,
+          cached,
+          fetched_at: new Date(observedMs - (cached ? rng.int(cachedUpTo) : -rng.between(1, 80))).toISOString(),
+        };
       }),
     };
   };
@@ -460,19 +639,34 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const price = singleReportPrice(tier);
     clock = new Date(t0);
     const { signedQuote, expiresAt } = signQuote(deps, price, {
-      purchase_id: id, sku: SINGLE_REPORT_SKU, resource: pg.resource, purpose, tier, user_class: userClass, input_sha256: inputDigest,
+      purchase_id: id,
+      sku: SINGLE_REPORT_SKU,
+      resource: pg.resource,
+      purpose,
+      tier,
+      user_class: userClass,
+      input_sha256: inputDigest,
       decision_preview: { classification: pr.classification, decision: pr.decision },
     });
-    s.run({
-      type: 'Quote',
-      data: {
-        purchase_id: id, sku: SINGLE_REPORT_SKU, input, input_sha256: inputDigest,
-        max_total_micro: rng.pick(['50000', '100000', '150000', '250000', '1000000']), price_micro: price.toString(),
-        decision_preview: { purpose, classification: pr.classification, decision: pr.decision },
-        signed_quote: signedQuote, expires_at: expiresAt, claim_sha256: claimSha256(claim),
-        reading: r as unknown as Record<string, unknown>,
+    s.run(
+      {
+        type: 'Quote',
+        data: {
+          purchase_id: id,
+          sku: SINGLE_REPORT_SKU,
+          input,
+          input_sha256: inputDigest,
+          max_total_micro: rng.pick(['50000', '100000', '150000', '250000', '1000000']),
+          price_micro: price.toString(),
+          decision_preview: { purpose, classification: pr.classification, decision: pr.decision },
+          signed_quote: signedQuote,
+          expires_at: expiresAt,
+          claim_sha256: claimSha256(claim),
+          reading: r as unknown as Record<string, unknown>,
+        },
       },
-    }, clock);
+      clock,
+    );
     return { key: claim, source: 'x-service-claim' };
   }
 
@@ -486,8 +680,19 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const purpose = rng.weighted(GATE_PURPOSE_WEIGHTS);
     const userClass = rng.weighted(USER_CLASS_WEIGHTS);
     const tier: Tier = rng.chance(0.85) ? 'fresh' : 'deep';
-    const freshness = rng.weighted([[300, 80], [0, 10], [3600, 10]] as const);
-    const g = gateInput({ resources: pages.map((p) => p.resource), purpose, user_class: userClass, geo: null, freshness_seconds: freshness, tier });
+    const freshness = rng.weighted([
+      [300, 80],
+      [0, 10],
+      [3600, 10],
+    ] as const);
+    const g = gateInput({
+      resources: pages.map((p) => p.resource),
+      purpose,
+      user_class: userClass,
+      geo: null,
+      freshness_seconds: freshness,
+      tier,
+    });
     const key = rng.hex(32); // the buyer's X-Service-Request: the purchase's key and its claim
     const id = purchaseId({ sku: GATE_SKU, key_sha256: keySha256(key), input_sha256: g.input_sha256 });
     const readings = pages.map((pg) => reading(pg, purpose, userClass, t0 - rng.between(300, 4000), freshness));
@@ -497,21 +702,50 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const pinned = payer();
     clock = new Date(t0);
     const { signedQuote, expiresAt } = signQuote(deps, g.price_micro, {
-      purchase_id: id, sku: GATE_SKU, resource: gateUrl, resources: g.body.resources, purpose, tier, user_class: userClass, geo: null,
-      freshness_seconds: freshness, input_sha256: g.input_sha256, classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })), payer: pinned,
+      purchase_id: id,
+      sku: GATE_SKU,
+      resource: gateUrl,
+      resources: g.body.resources,
+      purpose,
+      tier,
+      user_class: userClass,
+      geo: null,
+      freshness_seconds: freshness,
+      input_sha256: g.input_sha256,
+      classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })),
+      payer: pinned,
     });
-    const input: GateQuotedInput = { sku: GATE_SKU, resource: gateUrl, purpose, tier, user_class: userClass, geo: null, freshness_seconds: freshness, resources: g.body.resources };
+    const input: GateQuotedInput = {
+      sku: GATE_SKU,
+      resource: gateUrl,
+      purpose,
+      tier,
+      user_class: userClass,
+      geo: null,
+      freshness_seconds: freshness,
+      resources: g.body.resources,
+    };
     const gateReadings: GateReadings = { version: 'rsl-gate-readings-v1', readings };
-    s.run({
-      type: 'Quote',
-      data: {
-        purchase_id: id, sku: GATE_SKU, input: input as unknown as PurchaseEventData<'Quoted'>['input'], input_sha256: g.input_sha256,
-        max_total_micro: (g.price_micro + BigInt(rng.pick([0, 0, 20_000, 100_000]))).toString(), price_micro: g.price_micro.toString(),
-        decision_preview: { purpose, classification: combined, decision: decisionFor(combined) },
-        signed_quote: signedQuote, expires_at: expiresAt, claim_sha256: keySha256(key),
-        reading: gateReadings as unknown as Record<string, unknown>, payer: pinned,
+    s.run(
+      {
+        type: 'Quote',
+        data: {
+          purchase_id: id,
+          sku: GATE_SKU,
+          input: input as unknown as PurchaseEventData<'Quoted'>['input'],
+          input_sha256: g.input_sha256,
+          max_total_micro: (g.price_micro + BigInt(rng.pick([0, 0, 20_000, 100_000]))).toString(),
+          price_micro: g.price_micro.toString(),
+          decision_preview: { purpose, classification: combined, decision: decisionFor(combined) },
+          signed_quote: signedQuote,
+          expires_at: expiresAt,
+          claim_sha256: keySha256(key),
+          reading: gateReadings as unknown as Record<string, unknown>,
+          payer: pinned,
+        },
       },
-    }, clock);
+      clock,
+    );
     return { key, source: 'x-service-request' };
   }
 
@@ -525,24 +759,49 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       x402Version: 2,
       resource: o.payment_required.resource,
       accepted: o.requirements,
-      payload: { signature: `0x${rng.hex(65)}`, authorization: { from, to: o.requirements.payTo, value: o.requirements.amount, validAfter: '0', validBefore, nonce: o.nonce } },
+      payload: {
+        signature: `0x${rng.hex(65)}`,
+        authorization: {
+          from,
+          to: o.requirements.payTo,
+          value: o.requirements.amount,
+          validAfter: '0',
+          validBefore,
+          nonce: o.nonce,
+        },
+      },
       extensions: o.payment_required.extensions,
     };
     clock = new Date(at);
-    s.run({
-      type: 'CheckpointAuthorization',
-      data: {
-        sealed_payment: sealSync(JSON.stringify(payload), checkpointAad(q.purchase_id), rng.bytes(12)),
-        payment_sha256: createHash('sha256').update(canonicalJson(payload), 'utf8').digest('hex'),
-        payer: from, nonce: o.nonce, amount: o.requirements.amount, valid_before: validBefore, at: clock.toISOString(),
-        from_block: blockAt(at - 400),
+    s.run(
+      {
+        type: 'CheckpointAuthorization',
+        data: {
+          sealed_payment: sealSync(JSON.stringify(payload), checkpointAad(q.purchase_id), rng.bytes(12)),
+          payment_sha256: createHash('sha256').update(canonicalJson(payload), 'utf8').digest('hex'),
+          payer: from,
+          nonce: o.nonce,
+          amount: o.requirements.amount,
+          valid_before: validBefore,
+          at: clock.toISOString(),
+          from_block: blockAt(at - 400),
+        },
       },
-    }, clock);
+      clock,
+    );
   }
 
-  const settlement = (s: Stream, at: number, transaction = tx()): PurchaseEventData<'Settled'> =>
-    ({ network: TERMS.network, transaction, payer: s.state.checkpoint!.payer, amount: s.state.checkpoint!.amount, block: blockAt(at) });
-  const settle = (s: Stream, at: number, transaction?: `0x${string}`) => { clock = new Date(at); s.run({ type: 'RecordSettlement', data: settlement(s, at, transaction) }, clock); };
+  const settlement = (s: Stream, at: number, transaction = tx()): PurchaseEventData<'Settled'> => ({
+    network: TERMS.network,
+    transaction,
+    payer: s.state.checkpoint!.payer,
+    amount: s.state.checkpoint!.amount,
+    block: blockAt(at),
+  });
+  const settle = (s: Stream, at: number, transaction?: `0x${string}`) => {
+    clock = new Date(at);
+    s.run({ type: 'RecordSettlement', data: settlement(s, at, transaction) }, clock);
+  };
   const deliver = (s: Stream, at: number) => {
     clock = new Date(at);
     if (s.state.status !== 'settled') throw new Error(`deliver from ${s.state.status}`);
@@ -550,17 +809,48 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   };
   const submit = (s: Stream, at: number, transaction: `0x${string}` | null) => {
     clock = new Date(at);
-    const reason = transaction ? rng.pick(['settlement_pending', 'receipt_without_transfer_log', 'submission_outcome_unknown:timeout']) : rng.pick(['facilitator_unavailable:TimeoutError', 'settle_threw:HttpRequestError', 'submission_outcome_unknown:unknown']);
+    const reason = transaction
+      ? rng.pick(['settlement_pending', 'receipt_without_transfer_log', 'submission_outcome_unknown:timeout'])
+      : rng.pick([
+          'facilitator_unavailable:TimeoutError',
+          'settle_threw:HttpRequestError',
+          'submission_outcome_unknown:unknown',
+        ]);
     s.run({ type: 'RecordSubmission', data: { transaction, reason, at: clock.toISOString() } }, clock);
   };
-  const operatorMove = (s: Stream, at: number, target: PurchaseEventData<'OperatorMoved'>['target'], note: string, extra: Partial<PurchaseEventData<'OperatorMoved'>> = {}) => {
+  const operatorMove = (
+    s: Stream,
+    at: number,
+    target: PurchaseEventData<'OperatorMoved'>['target'],
+    note: string,
+    extra: Partial<PurchaseEventData<'OperatorMoved'>> = {},
+  ) => {
     clock = new Date(at);
-    s.run({ type: 'OperatorMove', data: { target, note, operator: rng.pick(OPERATORS), at: clock.toISOString(), ...extra } }, clock);
+    s.run(
+      {
+        type: 'OperatorMove',
+        data: { target, note, operator: rng.pick(OPERATORS), at: clock.toISOString(), ...extra },
+      },
+      clock,
+    );
   };
   const stuck = (s: Stream, at: number, reason: string, details: Record<string, unknown>, thisPass: string[]) => {
     clock = new Date(at);
     const tried = [...Array.from({ length: s.state.submissions }, () => 'submit_settlement'), ...thisPass];
-    s.run({ type: 'MarkLockStuck', data: { reason, details, last_step: s.state.status, tried, at: clock.toISOString(), since: s.state.checkpoint!.at } }, clock);
+    s.run(
+      {
+        type: 'MarkLockStuck',
+        data: {
+          reason,
+          details,
+          last_step: s.state.status,
+          tried,
+          at: clock.toISOString(),
+          since: s.state.checkpoint!.at,
+        },
+      },
+      clock,
+    );
   };
 
   function refund(s: Stream, binding: Binding, at: number): PurchaseHistory {
@@ -572,7 +862,11 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       events.push(...toNewEvents(decided, newId));
     };
     const st = s.state;
-    const reason: RefundReason = rng.weighted([['VERIFICATION_FAILED', 30], ['CHARGED_INCORRECTLY', 25], ['OTHER', 45]] as const);
+    const reason: RefundReason = rng.weighted([
+      ['VERIFICATION_FAILED', 30],
+      ['CHARGED_INCORRECTLY', 25],
+      ['OTHER', 45],
+    ] as const);
     const message = rng.pick([
       'The report came back but our verifier rejected the evidence signature; please check and refund if the delivery was faulty.',
       'We were charged for this report, but the same resource was already covered by an earlier purchase made by our pipeline minutes before.',
@@ -580,24 +874,56 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       'Charged twice according to our ledger (see our second transaction on the same day). Please review.',
       '',
     ]);
-    step({
-      type: 'RequestRefund',
-      data: {
-        purchase_id: st.quoted!.purchase_id, reason, message, claim: binding.key,
-        purchase: {
-          status: st.status, closedWithoutCharge: false,
-          authorization: { amount: st.checkpoint!.amount, payer: st.checkpoint!.payer },
-          settlement: { amount: st.settled!.amount, payer: st.settled!.payer, transaction: st.settled!.transaction },
+    step(
+      {
+        type: 'RequestRefund',
+        data: {
+          purchase_id: st.quoted!.purchase_id,
+          reason,
+          message,
+          claim: binding.key,
+          purchase: {
+            status: st.status,
+            closedWithoutCharge: false,
+            authorization: { amount: st.checkpoint!.amount, payer: st.checkpoint!.payer },
+            settlement: { amount: st.settled!.amount, payer: st.settled!.payer, transaction: st.settled!.transaction },
+          },
         },
       },
-    }, at);
+      at,
+    );
     if (rng.chance(0.7)) {
       const approved = rng.chance(0.55);
       const reviewed = at + rng.between(2, 72) * 3_600_000;
-      step({ type: 'ReviewRefund', data: { decision: approved ? 'approved' : 'rejected', note: approved ? 'confirmed on chain; refund goodwill' : 'report verified against the published key; delivered as sold', operator: rng.pick(OPERATORS), at: new Date(reviewed).toISOString() } }, reviewed);
+      step(
+        {
+          type: 'ReviewRefund',
+          data: {
+            decision: approved ? 'approved' : 'rejected',
+            note: approved
+              ? 'confirmed on chain; refund goodwill'
+              : 'report verified against the published key; delivered as sold',
+            operator: rng.pick(OPERATORS),
+            at: new Date(reviewed).toISOString(),
+          },
+        },
+        reviewed,
+      );
       if (approved && rng.chance(0.5)) {
         const paid = reviewed + rng.between(1, 48) * 3_600_000;
-        step({ type: 'RecordRefundPayment', data: { transaction: tx(), amount_micro: st.settled!.amount, note: 'refunded in full from the recipient wallet', operator: rng.pick(OPERATORS), at: new Date(paid).toISOString() } }, paid);
+        step(
+          {
+            type: 'RecordRefundPayment',
+            data: {
+              transaction: tx(),
+              amount_micro: st.settled!.amount,
+              note: 'refunded in full from the recipient wallet',
+              operator: rng.pick(OPERATORS),
+              at: new Date(paid).toISOString(),
+            },
+          },
+          paid,
+        );
       }
     }
     return { stream: refundStream(st.quoted!.purchase_id), events, path: 'refund' };
@@ -619,30 +945,67 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** ~40% settlement refused, ~25% settled to other terms, ~35% held after delivery; some resolved. */
     held(s, t) {
-      const kind = rng.weighted([['failed', 40], ['mismatch', 25], ['after_delivery', 35]] as const);
+      const kind = rng.weighted([
+        ['failed', 40],
+        ['mismatch', 25],
+        ['after_delivery', 35],
+      ] as const);
       if (kind === 'failed') {
         clock = new Date((t += rng.between(1500, 6000)));
-        const settleReason = rng.pick(['invalid_exact_evm_insufficient_balance', 'invalid_exact_evm_payload_authorization_valid_before', 'invalid_exact_evm_transaction_failed', 'invalid_exact_evm_nonce_already_used']);
-        s.run({ type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: settleReason }, at: clock.toISOString() } }, clock);
-        if (rng.chance(0.4)) operatorMove(s, (t += rng.between(1, 48) * 3_600_000), 'closed_no_charge', 'settlement refused before broadcast; no transfer on chain');
+        const settleReason = rng.pick([
+          'invalid_exact_evm_insufficient_balance',
+          'invalid_exact_evm_payload_authorization_valid_before',
+          'invalid_exact_evm_transaction_failed',
+          'invalid_exact_evm_nonce_already_used',
+        ]);
+        s.run(
+          {
+            type: 'Hold',
+            data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: settleReason }, at: clock.toISOString() },
+          },
+          clock,
+        );
+        if (rng.chance(0.4))
+          operatorMove(
+            s,
+            (t += rng.between(1, 48) * 3_600_000),
+            'closed_no_charge',
+            'settlement refused before broadcast; no transfer on chain',
+          );
       } else if (kind === 'mismatch') {
         // The transfer found on chain differs from the offer: the decider itself answers Held.
         const good = settlement(s, (t += rng.between(1500, 6000)));
-        const bad = rng.chance(0.5) ? { ...good, amount: String(BigInt(good.amount) - 1n) } : { ...good, payer: getAddress(`0x${rng.hex(20)}`) };
+        const bad = rng.chance(0.5)
+          ? { ...good, amount: String(BigInt(good.amount) - 1n) }
+          : { ...good, payer: getAddress(`0x${rng.hex(20)}`) };
         clock = new Date(t);
         s.run({ type: 'RecordSettlement', data: bad }, clock);
       } else {
         t = afterCheckpoint.delivered(s, t);
         clock = new Date((t += rng.between(1, 96) * 3_600_000));
-        const details = { field: rng.pick(['evidence', 'delivery_proof', 'report']), reported_by: 'buyer', note: 'buyer verifier rejected the delivered report' };
+        const details = {
+          field: rng.pick(['evidence', 'delivery_proof', 'report']),
+          reported_by: 'buyer',
+          note: 'buyer verifier rejected the delivered report',
+        };
         s.run({ type: 'Hold', data: { reason: 'BUYER_REPORTED_MISMATCH', details, at: clock.toISOString() } }, clock);
-        if (rng.chance(0.5)) operatorMove(s, (t += rng.between(1, 48) * 3_600_000), 'closed_settled_delivered', 'report re-verified against the published key; delivery stands');
+        if (rng.chance(0.5))
+          operatorMove(
+            s,
+            (t += rng.between(1, 48) * 3_600_000),
+            'closed_settled_delivered',
+            'report re-verified against the published key; delivery stands',
+          );
       }
       return t;
     },
     lock_stuck(s, t) {
       const [reason, details, thisPass] = rng.pick([
-        ['WINDOW_PASSED_UNSETTLED', { valid_before: s.state.checkpoint!.valid_before }, ['read_authorization_state', 'check_validity_window']],
+        [
+          'WINDOW_PASSED_UNSETTLED',
+          { valid_before: s.state.checkpoint!.valid_before },
+          ['read_authorization_state', 'check_validity_window'],
+        ],
         ['AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']],
         ['CHAIN_UNREACHABLE', {}, ['read_authorization_state']],
       ] as const);
@@ -650,27 +1013,68 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** Stuck, then an operator: resubmit (→ settled, delivered), accept a transfer found by hand, or close. */
     operator_moved(s, t) {
-      const target = rng.weighted([['retry_settlement', 60], ['accept_settlement', 15], ['closed_no_charge', 25]] as const);
+      const target = rng.weighted([
+        ['retry_settlement', 60],
+        ['accept_settlement', 15],
+        ['closed_no_charge', 25],
+      ] as const);
       if (target === 'closed_no_charge') {
-        t = stuckAfterSubmissions(s, t, 'WINDOW_PASSED_UNSETTLED', { valid_before: s.state.checkpoint!.valid_before }, ['read_authorization_state', 'check_validity_window']);
-        operatorMove(s, (t += rng.between(1, 72) * 3_600_000), target, 'authorization expired unused (authorizationState false after validBefore); nothing was charged');
+        t = stuckAfterSubmissions(s, t, 'WINDOW_PASSED_UNSETTLED', { valid_before: s.state.checkpoint!.valid_before }, [
+          'read_authorization_state',
+          'check_validity_window',
+        ]);
+        operatorMove(
+          s,
+          (t += rng.between(1, 72) * 3_600_000),
+          target,
+          'authorization expired unused (authorizationState false after validBefore); nothing was charged',
+        );
         return t;
       }
       if (target === 'retry_settlement') {
         t = stuckAfterSubmissions(s, t, 'CHAIN_UNREACHABLE', {}, ['read_authorization_state']);
-        operatorMove(s, (t += rng.between(1, 72) * 3_600_000), target, 'chain reachable again; resubmitting the sealed authorization');
+        operatorMove(
+          s,
+          (t += rng.between(1, 72) * 3_600_000),
+          target,
+          'chain reachable again; resubmitting the sealed authorization',
+        );
         settle(s, (t += rng.between(2000, 20_000)));
       } else {
-        t = stuckAfterSubmissions(s, t, 'AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']);
+        t = stuckAfterSubmissions(s, t, 'AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, [
+          'read_authorization_state',
+          'find_transfer',
+        ]);
         const found = settlement(s, t - rng.between(60_000, 600_000));
-        operatorMove(s, (t += rng.between(1, 72) * 3_600_000), target, 'found the transfer on the block explorer; accepting it', { settlement: found });
+        operatorMove(
+          s,
+          (t += rng.between(1, 72) * 3_600_000),
+          target,
+          'found the transfer on the block explorer; accepting it',
+          { settlement: found },
+        );
       }
       deliver(s, (t += rng.between(20, 400)));
       return t;
     },
   };
-  function stuckAfterSubmissions(s: Stream, t: number, reason: string, details: Record<string, unknown>, thisPass: string[]): number {
-    for (let k = rng.weighted([[0, 50], [1, 30], [2, 20]] as const); k > 0; k--) submit(s, (t += rng.between(10_000, 60_000)), rng.chance(0.5) ? tx() : null);
+  function stuckAfterSubmissions(
+    s: Stream,
+    t: number,
+    reason: string,
+    details: Record<string, unknown>,
+    thisPass: string[],
+  ): number {
+    for (
+      let k = rng.weighted([
+        [0, 50],
+        [1, 30],
+        [2, 20],
+      ] as const);
+      k > 0;
+      k--
+    )
+      submit(s, (t += rng.between(10_000, 60_000)), rng.chance(0.5) ? tx() : null);
     stuck(s, (t += rng.between(60_000, 900_000)), reason, details, thisPass);
     return t;
   }
@@ -705,24 +1109,37 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
 
 const WORKER_TAG = 'purchase-histories-worker';
 const CHUNK = 256;
-interface Reply { chunk: PurchaseHistory[]; done: boolean; error?: unknown }
+interface Reply {
+  chunk: PurchaseHistory[];
+  done: boolean;
+  error?: unknown;
+}
 
 /** purchaseHistories(n, opts), made in a worker thread; same histories, same order. */
-export async function* purchaseHistoriesInWorker(n: number, opts: HistoryOptions = {}): AsyncGenerator<PurchaseHistory> {
+export async function* purchaseHistoriesInWorker(
+  n: number,
+  opts: HistoryOptions = {},
+): AsyncGenerator<PurchaseHistory> {
   // Node 20 does not carry tsx's loader into workers: the worker registers it, then imports this module.
   const boot = `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register(); await import(${JSON.stringify(import.meta.url)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: { tag: WORKER_TAG, n, seed: opts.seed, start: opts.start?.toISOString() } });
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
+    workerData: { tag: WORKER_TAG, n, seed: opts.seed, start: opts.start?.toISOString() },
+  });
   const waiting: ((r: Reply) => void)[] = [];
   let failure: unknown;
-  const fail = (error: unknown) => { failure ??= error; for (const w of waiting.splice(0)) w({ chunk: [], done: true, error }); };
+  const fail = (error: unknown) => {
+    failure ??= error;
+    for (const w of waiting.splice(0)) w({ chunk: [], done: true, error });
+  };
   worker.on('message', (r: Reply) => waiting.shift()?.(r));
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`purchase-histories worker exited (${code}) before it was done`)));
-  const ask = () => new Promise<Reply>((resolve) => {
-    if (failure !== undefined) return resolve({ chunk: [], done: true, error: failure });
-    waiting.push(resolve);
-    worker.postMessage(CHUNK);
-  });
+  const ask = () =>
+    new Promise<Reply>((resolve) => {
+      if (failure !== undefined) return resolve({ chunk: [], done: true, error: failure });
+      waiting.push(resolve);
+      worker.postMessage(CHUNK);
+    });
   try {
     let next = ask();
     for (;;) {
@@ -740,14 +1157,20 @@ export async function* purchaseHistoriesInWorker(n: number, opts: HistoryOptions
 
 if (!isMainThread && parentPort && (workerData as { tag?: unknown } | null)?.tag === WORKER_TAG) {
   const d = workerData as { n: number; seed?: number; start?: string };
-  const source = purchaseHistories(d.n, { ...(d.seed !== undefined ? { seed: d.seed } : {}), ...(d.start ? { start: new Date(d.start) } : {}) });
+  const source = purchaseHistories(d.n, {
+    ...(d.seed !== undefined ? { seed: d.seed } : {}),
+    ...(d.start ? { start: new Date(d.start) } : {}),
+  });
   const port = parentPort;
   port.on('message', (size: number) => {
     const chunk: PurchaseHistory[] = [];
     let done = false;
     while (chunk.length < size) {
       const r = source.next();
-      if (r.done) { done = true; break; }
+      if (r.done) {
+        done = true;
+        break;
+      }
       chunk.push(r.value);
     }
     port.postMessage({ chunk, done } satisfies Reply);
@@ -763,7 +1186,12 @@ function sealSync(plaintext: string, aad: string, iv: Buffer): SealedBox {
 }
 
 /** The shares of a generated set by path, for a benchmark's printout. */
-export function summarizeMix(histories: Iterable<Pick<PurchaseHistory, 'path' | 'events'>>): { purchases: number; refunds: number; events: number; byPath: Record<string, number> } {
+export function summarizeMix(histories: Iterable<Pick<PurchaseHistory, 'path' | 'events'>>): {
+  purchases: number;
+  refunds: number;
+  events: number;
+  byPath: Record<string, number>;
+} {
   const byPath: Record<string, number> = {};
   let purchases = 0;
   let refunds = 0;
@@ -771,8 +1199,10 @@ export function summarizeMix(histories: Iterable<Pick<PurchaseHistory, 'path' | 
   for (const h of histories) {
     events += h.events.length;
     if (h.path === 'refund') refunds++;
-    else { purchases++; byPath[h.path] = (byPath[h.path] ?? 0) + 1; }
+    else {
+      purchases++;
+      byPath[h.path] = (byPath[h.path] ?? 0) + 1;
+    }
   }
   return { purchases, refunds, events, byPath };
 }
-

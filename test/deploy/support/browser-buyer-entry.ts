@@ -13,11 +13,14 @@ interface PageConfig {
 
 async function run(config: PageConfig): Promise<unknown> {
   // What a plain browser fetch may read across origins: the exposed payment header.
-  const quote = await fetch(`${config.serviceUrl}/v1/rights/quote`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+  const quote = (await fetch(`${config.serviceUrl}/v1/rights/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ resource: config.resource, purpose: 'ai-index', tier: 'fresh', max_total_micro: '20000' }),
-  }).then((r) => r.json()) as { report_url: string; claim_token: string };
-  const offer = await fetch(`${config.serviceUrl}${quote.report_url}`, { headers: { 'X-Service-Claim': quote.claim_token } });
+  }).then((r) => r.json())) as { report_url: string; claim_token: string };
+  const offer = await fetch(`${config.serviceUrl}${quote.report_url}`, {
+    headers: { 'X-Service-Claim': quote.claim_token },
+  });
   const paymentRequiredReadable = (offer.headers.get('PAYMENT-REQUIRED') ?? '').length > 0;
 
   const buyer = createBuyer({
@@ -37,5 +40,9 @@ async function run(config: PageConfig): Promise<unknown> {
 const config = JSON.parse(document.getElementById('config')!.textContent!) as PageConfig;
 run(config).then(
   (result) => fetch('/result', { method: 'POST', body: JSON.stringify({ ok: true, result }) }),
-  (err: unknown) => fetch('/result', { method: 'POST', body: JSON.stringify({ ok: false, error: String((err as Error)?.stack ?? err) }) }),
+  (err: unknown) =>
+    fetch('/result', {
+      method: 'POST',
+      body: JSON.stringify({ ok: false, error: String((err as Error)?.stack ?? err) }),
+    }),
 );

@@ -6,7 +6,11 @@ import type { AddressInfo } from 'node:net';
 //   dropSendAnswer   forward the first eth_sendRawTransaction, then cut the connection (answer lost)
 //   hideReceipts     answer every eth_getTransactionReceipt with null (never confirmed, as if slow)
 
-export interface FlakyRpc { url: string; sends: number; close(): Promise<void> }
+export interface FlakyRpc {
+  url: string;
+  sends: number;
+  close(): Promise<void>;
+}
 
 export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideReceipts'): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
@@ -25,7 +29,11 @@ export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideRec
       const text = await upstream.text();
       if (call.method === 'eth_sendRawTransaction') {
         state.sends++;
-        if (mode === 'dropSendAnswer' && !state.dropped) { state.dropped = true; req.socket.destroy(); return; }
+        if (mode === 'dropSendAnswer' && !state.dropped) {
+          state.dropped = true;
+          req.socket.destroy();
+          return;
+        }
       }
       res.writeHead(upstream.status, { 'content-type': 'application/json' });
       res.end(text);
@@ -34,7 +42,12 @@ export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideRec
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get sends() { return state.sends; },
-    async close() { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); },
+    get sends() {
+      return state.sends;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }

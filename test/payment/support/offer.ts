@@ -16,18 +16,39 @@ export const MAX_TIMEOUT_SECONDS = 300;
 
 export function offer(payTo: Hex, over: Partial<PaymentRequirements> = {}): PaymentRequirements {
   return {
-    scheme: 'exact', network: 'eip155:8453', asset: BASE_USDC, amount: PRICE, payTo: getAddress(payTo),
-    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS, extra: { ...USDC['eip155:8453'].eip712 }, ...over,
+    scheme: 'exact',
+    network: 'eip155:8453',
+    asset: BASE_USDC,
+    amount: PRICE,
+    payTo: getAddress(payTo),
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { ...USDC['eip155:8453'].eip712 },
+    ...over,
   };
 }
 
 /** A bound nonce for a purchase, as the routes derive it (a fresh claim-like key per call unless given). */
-export function nonceFor(resource: string, key: string, input: unknown = { sku: 'rights.preflight.v1', resource, purpose: 'ai-input', tier: 'fresh', user_class: 'commercial' }): Hex {
+export function nonceFor(
+  resource: string,
+  key: string,
+  input: unknown = {
+    sku: 'rights.preflight.v1',
+    resource,
+    purpose: 'ai-input',
+    tier: 'fresh',
+    user_class: 'commercial',
+  },
+): Hex {
   return boundNonce({ resource, key, input_sha256: inputSha256(input) });
 }
 
 export interface PayOver {
-  from?: Hex; to?: Hex; value?: string; validAfter?: string; validBefore?: string; nonce?: Hex;
+  from?: Hex;
+  to?: Hex;
+  value?: string;
+  validAfter?: string;
+  validBefore?: string;
+  nonce?: Hex;
   /** Sign with this key instead of the buyer's (the payload still says from = buyer). */
   signerKey?: Hex;
   /** Sign over this domain instead of the offer's. */
@@ -36,7 +57,12 @@ export interface PayOver {
   x402Version?: number;
 }
 
-export async function pay(buyerKey: Hex, req: PaymentRequirements, nonce: Hex, o: PayOver = {}): Promise<PaymentPayload> {
+export async function pay(
+  buyerKey: Hex,
+  req: PaymentRequirements,
+  nonce: Hex,
+  o: PayOver = {},
+): Promise<PaymentPayload> {
   const buyer = privateKeyToAccount(buyerKey);
   const signer = o.signerKey ? privateKeyToAccount(o.signerKey) : buyer;
   const now = Math.floor(Date.now() / 1000);
@@ -50,12 +76,20 @@ export async function pay(buyerKey: Hex, req: PaymentRequirements, nonce: Hex, o
   };
   const signature = await signer.signTypedData({
     domain: {
-      name: String(req.extra.name), version: String(req.extra.version), chainId: 8453, verifyingContract: getAddress(req.asset),
+      name: String(req.extra.name),
+      version: String(req.extra.version),
+      chainId: 8453,
+      verifyingContract: getAddress(req.asset),
       ...o.domain,
     },
     types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value: BigInt(authorization.value), validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
   });
   return {
     x402Version: o.x402Version ?? 2,
@@ -68,6 +102,10 @@ export async function pay(buyerKey: Hex, req: PaymentRequirements, nonce: Hex, o
 /** Exactly what an unmodified @x402/evm client produces for our offer: a random nonce. */
 export async function stockClientPayment(buyerKey: Hex, req: PaymentRequirements): Promise<PaymentPayload> {
   const client = new x402Client().register('eip155:*', new ExactEvmClientScheme(privateKeyToAccount(buyerKey)));
-  const pr = { x402Version: 2, resource: { url: 'http://127.0.0.1/v1/rights/reports/x' }, accepts: [req] } as CorePaymentRequired;
+  const pr = {
+    x402Version: 2,
+    resource: { url: 'http://127.0.0.1/v1/rights/reports/x' },
+    accepts: [req],
+  } as CorePaymentRequired;
   return (await client.createPaymentPayload(pr)) as unknown as PaymentPayload;
 }

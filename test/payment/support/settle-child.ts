@@ -6,6 +6,13 @@ import { createSelfSettlement } from '../../../src/payment/settlement/self.js';
 const chunks: Buffer[] = [];
 for await (const c of process.stdin) chunks.push(c as Buffer);
 const job = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-const settlement = createSelfSettlement({ rpcUrl: job.rpcUrl, relayerPrivateKey: job.relayerPrivateKey, network: 'eip155:8453', asset: job.asset });
+const settlement = createSelfSettlement({
+  rpcUrl: job.rpcUrl,
+  relayerPrivateKey: job.relayerPrivateKey,
+  network: 'eip155:8453',
+  asset: job.asset,
+});
 const outcome = await settlement.settle(job.payload, job.requirements);
-process.stdout.write(`${JSON.stringify({ kind: outcome.kind, transaction: 'transaction' in outcome ? outcome.transaction : null })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ kind: outcome.kind, transaction: 'transaction' in outcome ? outcome.transaction : null })}\n`,
+);

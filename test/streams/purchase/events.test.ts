@@ -1,17 +1,34 @@
 import test from 'ava';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import * as t_ from 'io-ts';
+import type * as t_ from 'io-ts';
 import {
-  AuthorizationCheckpointedData, isPurchaseEventType, PurchaseEvent, PurchaseEventType, QuotedData, SettledData,
+  AuthorizationCheckpointedData,
+  isPurchaseEventType,
+  PurchaseEvent,
+  PurchaseEventType,
+  QuotedData,
+  SettledData,
 } from '../../../streams/purchase/events.js';
 import { sealedBoxOfCompact } from '../../../src/crypto/seal.js';
 import { sealCompact } from '../../support/legacy-seal.js';
 import { CLEAR_PAYMENT, checkpointData, ev, quotedData, settledData } from './fixtures.js';
 
 const every = [
-  ev.quoted(), ev.quoted({ payer: (`0x${'aa'.repeat(20)}` as const), report_id: 'r-1', claim_sha256: null }), ev.offered(), ev.checkpointed(),
-  ev.submitted(), ev.submitted({ transaction: null }), ev.settled(), ev.settled({ block: null }), ev.delivered(), ev.held(), ev.stuck(),
-  ev.moved('retry_settlement'), ev.moved('accept_settlement', { settlement: settledData() }), ev.moved('closed_no_charge'), ev.moved('closed_settled_delivered'),
+  ev.quoted(),
+  ev.quoted({ payer: `0x${'aa'.repeat(20)}` as const, report_id: 'r-1', claim_sha256: null }),
+  ev.offered(),
+  ev.checkpointed(),
+  ev.submitted(),
+  ev.submitted({ transaction: null }),
+  ev.settled(),
+  ev.settled({ block: null }),
+  ev.delivered(),
+  ev.held(),
+  ev.stuck(),
+  ev.moved('retry_settlement'),
+  ev.moved('accept_settlement', { settlement: settledData() }),
+  ev.moved('closed_no_charge'),
+  ev.moved('closed_settled_delivered'),
 ];
 
 test('every event type is covered by the fixtures and named by a constant', (t) => {
@@ -34,21 +51,31 @@ for (const [i, e] of every.entries()) {
 
 test('a clear authorization never passes as sealed_payment; both sealed forms do', (t) => {
   t.true(isLeft(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: CLEAR_PAYMENT }))));
-  t.true(isLeft(AuthorizationCheckpointedData.decode({ ...checkpointData(), sealed_payment: JSON.parse(CLEAR_PAYMENT) as unknown })));
+  t.true(
+    isLeft(
+      AuthorizationCheckpointedData.decode({
+        ...checkpointData(),
+        sealed_payment: JSON.parse(CLEAR_PAYMENT) as unknown,
+      }),
+    ),
+  );
   const compact = sealCompact(new Uint8Array(32), CLEAR_PAYMENT);
   t.true(isRight(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: compact }))));
-  t.true(isRight(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: sealedBoxOfCompact(compact) }))));
+  t.true(
+    isRight(AuthorizationCheckpointedData.decode(checkpointData({ sealed_payment: sealedBoxOfCompact(compact) }))),
+  );
 });
 
 test('formats are enforced: hex digests, integer micro amounts, ISO times, addresses', (t) => {
-  const bad = (codec: t_.Mixed, value: unknown) => t.true(isLeft(codec.decode(value)), JSON.stringify(value).slice(0, 80));
+  const bad = (codec: t_.Mixed, value: unknown) =>
+    t.true(isLeft(codec.decode(value)), JSON.stringify(value).slice(0, 80));
   bad(QuotedData, quotedData({ input_sha256: 'A'.repeat(64) }));
   bad(QuotedData, quotedData({ price_micro: '20000.5' }));
   bad(QuotedData, quotedData({ price_micro: '020000' }));
   bad(QuotedData, { ...quotedData(), max_total_micro: 50000 });
   bad(QuotedData, quotedData({ expires_at: 'tomorrow' }));
   bad(SettledData, settledData({ payer: '0x1234' }));
-  bad(SettledData, settledData({ transaction: (`0x${'ab'.repeat(31)}` as const) }));
+  bad(SettledData, settledData({ transaction: `0x${'ab'.repeat(31)}` as const }));
   bad(SettledData, { ...settledData(), block: 1234 });
   bad(PurchaseEvent, { type: 'Quoted', data: settledData() }); // data of another type
   bad(PurchaseEvent, { type: 'Refunded', data: {} });

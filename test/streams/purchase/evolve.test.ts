@@ -7,7 +7,10 @@ test('the happy path folds to each status in turn, counting versions', (t) => {
   const steps = history.delivered();
   const statuses: string[] = [];
   let s = initialState;
-  for (const e of steps) { s = evolve(s, e); statuses.push(s.status); }
+  for (const e of steps) {
+    s = evolve(s, e);
+    statuses.push(s.status);
+  }
   t.deepEqual(statuses, ['quoted', 'offered', 'checkpointed', 'settled', 'delivered']);
   t.is(s.version, 5);
   t.is(s.checkpoint?.payment_sha256, PAYMENT_SHA256);
@@ -16,7 +19,13 @@ test('the happy path folds to each status in turn, counting versions', (t) => {
 });
 
 test('recorded events straight from the store (extra fields such as id/revision) fold the same', (t) => {
-  const recorded = history.settled().map((e, i) => ({ id: `id-${i}`, stream: 'purchase-x', revision: BigInt(i), type: e.type, data: JSON.parse(JSON.stringify(e.data)) as unknown }));
+  const recorded = history.settled().map((e, i) => ({
+    id: `id-${i}`,
+    stream: 'purchase-x',
+    revision: BigInt(i),
+    type: e.type,
+    data: JSON.parse(JSON.stringify(e.data)) as unknown,
+  }));
   t.deepEqual(fold(recorded), fold(history.settled()));
 });
 
@@ -37,14 +46,22 @@ test('held and stuck remember where the purchase was; an operator move clears th
   t.is(moved.status, 'checkpointed');
   t.is(moved.stuck, undefined);
   t.is(moved.locked_from, undefined);
-  t.deepEqual(moved.operator_moves.map((m) => m.target), ['retry_settlement']);
+  t.deepEqual(
+    moved.operator_moves.map((m) => m.target),
+    ['retry_settlement'],
+  );
   t.is(moved.checkpoint?.payment_sha256, PAYMENT_SHA256, 'the checkpoint is never dropped');
 });
 
 test('evolve does not mutate the state it is given (pure)', (t) => {
   const before = fold(history.offered());
   const snapshot = structuredClone(before);
-  const deepFreeze = (o: unknown): void => { if (o && typeof o === 'object') { Object.freeze(o); Object.values(o).forEach(deepFreeze); } };
+  const deepFreeze = (o: unknown): void => {
+    if (o && typeof o === 'object') {
+      Object.freeze(o);
+      Object.values(o).forEach(deepFreeze);
+    }
+  };
   deepFreeze(before);
   const after = evolve(before, ev.checkpointed());
   t.deepEqual(before, snapshot);
@@ -55,12 +72,20 @@ test('evolve does not mutate the state it is given (pure)', (t) => {
 
 test('an unknown event type or a malformed event stops the fold loudly', (t) => {
   t.throws(() => evolve(initialState, { type: 'Refunded', data: {} }), { instanceOf: UnknownPurchaseEvent });
-  t.throws(() => evolve(initialState, { type: 'Quoted', data: { purchase_id: 'x' } }), { instanceOf: UnknownPurchaseEvent });
+  t.throws(() => evolve(initialState, { type: 'Quoted', data: { purchase_id: 'x' } }), {
+    instanceOf: UnknownPurchaseEvent,
+  });
   const s: PurchaseState = fold(history.offered());
-  t.throws(() => evolve(s, { type: 'AuthorizationCheckpointed', data: checkpointData({ payment_sha256: 'NOT-HEX' }) }), { instanceOf: UnknownPurchaseEvent });
+  t.throws(
+    () => evolve(s, { type: 'AuthorizationCheckpointed', data: checkpointData({ payment_sha256: 'NOT-HEX' }) }),
+    { instanceOf: UnknownPurchaseEvent },
+  );
 });
 
 test('an order decide never emits (a delivery before any settlement) stops the fold loudly', (t) => {
-  t.throws(() => fold([...history.checkpointed(), ev.delivered()]), { instanceOf: PurchaseEventOutOfOrder, message: /needs settled/ });
+  t.throws(() => fold([...history.checkpointed(), ev.delivered()]), {
+    instanceOf: PurchaseEventOutOfOrder,
+    message: /needs settled/,
+  });
   t.throws(() => fold([ev.offered()]), { instanceOf: PurchaseEventOutOfOrder, message: /needs quoted/ });
 });

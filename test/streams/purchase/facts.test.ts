@@ -26,10 +26,18 @@ test('property: isPurchaseFacts agrees with PurchaseFacts.is on mutated and fore
     return { type: f.type, facts };
   });
   const foreign = fc.record({
-    type: fc.oneof(fc.constantFrom(...new Set(valid.map((f) => f.type)), '__proto__', 'toString', 'constructor', 'hasOwnProperty'), fc.string()),
+    type: fc.oneof(
+      fc.constantFrom(...new Set(valid.map((f) => f.type)), '__proto__', 'toString', 'constructor', 'hasOwnProperty'),
+      fc.string(),
+    ),
     facts: fc.anything(),
   });
-  const swapped = fc.tuple(fc.constantFrom(...valid), fc.constantFrom(...valid)).map(([a, b]) => ({ type: a.type, facts: b.facts }));
-  fc.assert(fc.property(fc.oneof(mutated, foreign, swapped), (x) => isPurchaseFacts(x) === PurchaseFacts.is(x)), { numRuns: 3000 });
+  const swapped = fc
+    .tuple(fc.constantFrom(...valid), fc.constantFrom(...valid))
+    .map(([a, b]) => ({ type: a.type, facts: b.facts }));
+  fc.assert(
+    fc.property(fc.oneof(mutated, foreign, swapped), (x) => isPurchaseFacts(x) === PurchaseFacts.is(x)),
+    { numRuns: 3000 },
+  );
   t.pass();
 });

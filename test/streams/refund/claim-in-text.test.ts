@@ -8,7 +8,12 @@ import { decideRefund, RefundRefused, type PurchaseCharge, type RefundState } fr
 
 const claim = randomBytes(32).toString('hex');
 const PAYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const SETTLED: PurchaseCharge = { status: 'delivered', authorization: { amount: '20000', payer: PAYER }, settlement: { amount: '20000', payer: PAYER, transaction: `0x${'12'.repeat(32)}` }, closedWithoutCharge: false };
+const SETTLED: PurchaseCharge = {
+  status: 'delivered',
+  authorization: { amount: '20000', payer: PAYER },
+  settlement: { amount: '20000', payer: PAYER, transaction: `0x${'12'.repeat(32)}` },
+  closedWithoutCharge: false,
+};
 const split = (s: string, sep: string, every = 8) => s.match(new RegExp(`.{1,${every}}`, 'g'))!.join(sep);
 const fullwidth = (s: string) => [...s].map((ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0)).join('');
 
@@ -27,11 +32,16 @@ for (const [name, hidden] of Object.entries(DISGUISES)) {
     const message = `please refund, my token is ${hidden} thanks`;
     t.true(carriesClaim(message, claim));
     const state: RefundState = { status: 'none' } as RefundState;
-    const error = t.throws(() => decideRefund({
-      type: 'RequestRefund',
-      data: { purchase_id: 'a'.repeat(64), reason: 'OTHER', message, claim, purchase: SETTLED },
-      metadata: { now: new Date() },
-    }, state));
+    const error = t.throws(() =>
+      decideRefund(
+        {
+          type: 'RequestRefund',
+          data: { purchase_id: 'a'.repeat(64), reason: 'OTHER', message, claim, purchase: SETTLED },
+          metadata: { now: new Date() },
+        },
+        state,
+      ),
+    );
     t.true(error instanceof RefundRefused);
     t.is((error as RefundRefused).code, 'REFUND_MESSAGE_INVALID');
     t.false(redactTokenLike(message).includes(hidden), 'ops output hides it too');

@@ -1,9 +1,19 @@
 import { assertEventIds } from '../../../src/store/event-id.js';
 import {
-  WrongExpectedRevision, type AppendResult, type ExpectedRevision, type GlobalPosition, type NewEvent, type OnEvent, type RecordedEvent,
+  WrongExpectedRevision,
+  type AppendResult,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type OnEvent,
+  type RecordedEvent,
   type Subscription,
 } from '../../../src/store/port.js';
-import type { EventStoreWithProjections, ProjectionStates, StoredProjectionState } from '../../../src/store/projection-states.js';
+import type {
+  EventStoreWithProjections,
+  ProjectionStates,
+  StoredProjectionState,
+} from '../../../src/store/projection-states.js';
 
 // An event store in this process's memory, for tests only: it passes test/store/conformance.ts (see
 // test/store/memory.test.ts) so a test that runs the money path on it exercises the same contract as
@@ -20,23 +30,39 @@ export interface MemoryStorage {
   listeners: Set<() => void>;
 }
 
-export const memoryStorage = (): MemoryStorage => ({ events: [], appends: new Map(), projections: new Map(), listeners: new Set() });
+export const memoryStorage = (): MemoryStorage => ({
+  events: [],
+  appends: new Map(),
+  projections: new Map(),
+  listeners: new Set(),
+});
 
 export function memoryEventStore(storage: MemoryStorage = memoryStorage()): EventStoreWithProjections {
   const mine = new Set<() => void>();
-  const listen = (l: () => void) => { mine.add(l); storage.listeners.add(l); };
-  const unlisten = (l: () => void) => { mine.delete(l); storage.listeners.delete(l); };
+  const listen = (l: () => void) => {
+    mine.add(l);
+    storage.listeners.add(l);
+  };
+  const unlisten = (l: () => void) => {
+    mine.delete(l);
+    storage.listeners.delete(l);
+  };
   const lastRevision = (stream: string): bigint | 'no_stream' => {
     let last: bigint | 'no_stream' = 'no_stream';
     for (const e of storage.events) if (e.stream === stream) last = e.revision;
     return last;
   };
-  const wake = () => { for (const l of storage.listeners) l(); };
+  const wake = () => {
+    for (const l of storage.listeners) l();
+  };
 
   const store: EventStoreWithProjections = {
     kind: 'embedded',
     async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-      assertEventIds(stream, events.map((e) => e.id));
+      assertEventIds(
+        stream,
+        events.map((e) => e.id),
+      );
       const first = events[0];
       if (!first) throw new TypeError(`stream ${stream}: nothing to append`);
       const earlier = storage.appends.get(first.id.toLowerCase());
@@ -49,7 +75,11 @@ export function memoryEventStore(storage: MemoryStorage = memoryStorage()): Even
         revision += 1n;
         position += 1n;
         storage.events.push({
-          id: e.id, stream, type: e.type, revision, position,
+          id: e.id,
+          stream,
+          type: e.type,
+          revision,
+          position,
           data: JSON.parse(JSON.stringify(e.data ?? null)) as unknown,
           metadata: JSON.parse(JSON.stringify(e.metadata ?? {})) as Record<string, unknown>,
           created: new Date(),
@@ -84,17 +114,32 @@ export function memoryEventStore(storage: MemoryStorage = memoryStorage()): Even
         }
         if (!closed && storage.events.some((x) => x.position > next)) void pump();
       };
-      const listener = () => { void pump(); };
+      const listener = () => {
+        void pump();
+      };
       listen(listener);
       void pump();
-      return { async close() { closed = true; unlisten(listener); } };
+      return {
+        async close() {
+          closed = true;
+          unlisten(listener);
+        },
+      };
     },
-    async close() { for (const l of [...mine]) unlisten(l); },
+    async close() {
+      for (const l of [...mine]) unlisten(l);
+    },
     projectionStates(): ProjectionStates {
       return {
-        async load(name) { return storage.projections.get(name); },
-        async save(name, saved) { storage.projections.set(name, saved); },
-        async drop(name) { storage.projections.delete(name); },
+        async load(name) {
+          return storage.projections.get(name);
+        },
+        async save(name, saved) {
+          storage.projections.set(name, saved);
+        },
+        async drop(name) {
+          storage.projections.delete(name);
+        },
       };
     },
     onAppend(listener: () => void) {

@@ -21,14 +21,30 @@ export function gateInputSha256(body: unknown, coveredOrigins: string[]): string
 export const intentHeader = (i: { payer: string; resource: string; input_sha256: string; network?: string }) =>
   paymentIntentHeader({ ...i, network: i.network ?? 'eip155:8453' });
 
-export async function siwxHeader(o: { signerKey: Hex; gateUrl: string; key: string; inputSha256: string; network?: string; issuedAt?: string }): Promise<string> {
+export async function siwxHeader(o: {
+  signerKey: Hex;
+  gateUrl: string;
+  key: string;
+  inputSha256: string;
+  network?: string;
+  issuedAt?: string;
+}): Promise<string> {
   const account = privateKeyToAccount(o.signerKey);
-  const info = siwxChallenge({ gateUrl: o.gateUrl, key: o.key, inputSha256: o.inputSha256, network: o.network ?? 'eip155:8453' }, o.issuedAt ?? new Date().toISOString());
+  const info = siwxChallenge(
+    { gateUrl: o.gateUrl, key: o.key, inputSha256: o.inputSha256, network: o.network ?? 'eip155:8453' },
+    o.issuedAt ?? new Date().toISOString(),
+  );
   return encodeSIWxHeader(await createSIWxPayload(info, account, o.gateUrl));
 }
 
 /** All three gate headers for `payerKey`, for `body`, under `key`. */
-export async function gateHeaders(o: { url: string; body: unknown; key: string; payerKey: Hex; coveredOrigins: string[] }): Promise<Record<string, string>> {
+export async function gateHeaders(o: {
+  url: string;
+  body: unknown;
+  key: string;
+  payerKey: Hex;
+  coveredOrigins: string[];
+}): Promise<Record<string, string>> {
   const gateUrl = `${o.url}/v1/rights/ingestion-gate`;
   const inputSha256 = gateInputSha256(o.body, o.coveredOrigins);
   const payer = privateKeyToAccount(o.payerKey).address;

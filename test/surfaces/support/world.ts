@@ -9,11 +9,19 @@ export const ARTICLE = (n: number) => `${PUB}/articles/${n}`;
 export const BARE = 'https://bare.example/page';
 
 function site() {
-  const article = (n: number) => ({ body: `<html><head><title>Article ${n}</title></head><body>Article ${n}</body></html>` });
+  const article = (n: number) => ({
+    body: `<html><head><title>Article ${n}</title></head><body>Article ${n}</body></html>`,
+  });
   return {
     'pub.example': {
-      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n' },
-      '/license.xml': { type: 'application/rsl+xml', body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }) },
+      '/robots.txt': {
+        type: 'text/plain',
+        body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n',
+      },
+      '/license.xml': {
+        type: 'application/rsl+xml',
+        body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }),
+      },
       ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`/articles/${n}`, article(n)])),
     },
     'bare.example': {
@@ -26,9 +34,15 @@ function site() {
 
 export type SurfacesWorld = LocalWorld;
 
-export const surfacesWorld = (): Promise<SurfacesWorld> => startLocalWorld(site(), { logLevel: 'debug', tmpPrefix: 'rights-surfaces-' });
+export const surfacesWorld = (): Promise<SurfacesWorld> =>
+  startLocalWorld(site(), { logLevel: 'debug', tmpPrefix: 'rights-surfaces-' });
 
-export interface Answer { status: number; headers: Headers; text: string; body: any }
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
 
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(url, {
@@ -38,6 +52,10 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   });
   const text = await res.text();
   let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
