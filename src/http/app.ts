@@ -4,7 +4,7 @@ import { Refusal } from '../refusal.js';
 import { errorBody } from './errors.js';
 import { presentRefusal } from './status-of.js';
 import { requestIdOf } from './request-id.js';
-import type { Logger } from '../log.js';
+import { unredactedChild, type Logger } from '../log.js';
 
 export interface AppDeps {
   log: Logger;
@@ -18,6 +18,8 @@ export interface AppDeps {
 
 /** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error shape; logs without secrets. */
 function errorMiddleware(log: Logger): Koa.Middleware {
+  // The access line's fields are fixed and never secret: it skips the redaction pass.
+  const access = unredactedChild(log);
   return async (ctx, next) => {
     const started = performance.now();
     const requestId = requestIdOf(ctx);
@@ -53,7 +55,7 @@ function errorMiddleware(log: Logger): Koa.Middleware {
       }
     } finally {
       // Only method, path and status: headers and bodies may carry claims, bindings and signatures.
-      log.info(
+      access.info(
         {
           requestId,
           method: ctx.method,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { Capabilities } from '../../contract/capabilities.js';
 import { GATE_BASE_PRICE, GATE_PER_URL_PRICE, MAX_BUDGET_MICRO, SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
@@ -102,11 +103,33 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
   });
 }
 
+/**
+ * The capabilities body is built at most once a second (its `generated_at` has second precision) and
+ * sent as ready JSON text; its ETag covers everything but `generated_at`, so a client that already
+ * holds the same coverage, prices, terms and keys gets 304 Not Modified.
+ */
 export function capabilitiesRouter(deps: CapabilitiesDeps): Router {
   const router = new Router();
+  let cached: { second: number; json: string; etag: string } | undefined;
+  const current = () => {
+    const second = Math.floor(deps.now().getTime() / 1000);
+    if (cached?.second === second) return cached;
+    const body = buildCapabilities(deps);
+    const { generated_at: _at, ...content } = body;
+    const etag = `W/"${createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 32)}"`;
+    cached = { second, json: JSON.stringify(body), etag };
+    return cached;
+  };
   router.get('/v1/capabilities', (ctx) => {
+    const c = current();
     ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.body = buildCapabilities(deps);
+    ctx.set('ETag', c.etag);
+    if (ctx.get('If-None-Match') === c.etag) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json';
+    ctx.body = c.json;
   });
   return router;
 }

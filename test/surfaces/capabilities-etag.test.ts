@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import Koa from 'koa';
+import { Capabilities } from '../../src/contract/capabilities.js';
+import { capabilitiesRouter, type CapabilitiesDeps } from '../../src/http/routes/capabilities.js';
+
+// Capabilities is built at most once a second and sent as ready JSON; its ETag ignores generated_at, so
+// a client holding the same content gets 304, and a change of coverage changes the ETag.
+
+async function serve(deps: CapabilitiesDeps) {
+  const app = new Koa().use(capabilitiesRouter(deps).routes());
+  const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/capabilities`;
+  return { url, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('same content → same ETag and 304 for If-None-Match; other coverage → another ETag', async (t) => {
+  let clock = Date.parse('2026-11-24T12:00:00.100Z');
+  let origins = ['https://pub.example'];
+  const deps: CapabilitiesDeps = {
+    coveredOrigins: () => origins,
+    terms: {
+      network: 'eip155:8453',
+      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      payTo: '0x1111111111111111111111111111111111111111',
+      eip712: { name: 'USD Coin', version: '2' },
+      maxTimeoutSeconds: 300,
+    },
+    evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
+    quoteTtlSeconds: 900,
+    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    rateLimits: [],
+    now: () => new Date(clock),
+  };
+  const s = await serve(deps);
+  try {
+    const first = await fetch(s.url);
+    t.is(first.status, 200);
+    t.regex(first.headers.get('content-type') ?? '', /^application\/json/);
+    const body = await first.json();
+    t.true(Capabilities.is(body), 'the body still decodes with its codec');
+    const etag = first.headers.get('etag')!;
+    t.regex(etag, /^W\/"[0-9a-f]{32}"$/);
+
+    clock += 5_000; // a later second: generated_at changes, the content does not
+    const again = await fetch(s.url);
+    t.is(again.headers.get('etag'), etag);
+    t.not(
+      ((await again.json()) as { generated_at: string }).generated_at,
+      (body as { generated_at: string }).generated_at,
+    );
+
+    const cached = await fetch(s.url, { headers: { 'if-none-match': etag } });
+    t.is(cached.status, 304);
+    t.is(await cached.text(), '');
+
+    origins = ['https://pub.example', 'https://news.example'];
+    clock += 1_000;
+    const changed = await fetch(s.url, { headers: { 'if-none-match': etag } });
+    t.is(changed.status, 200);
+    t.not(changed.headers.get('etag'), etag);
+  } finally {
+    await s.close();
+  }
+});
