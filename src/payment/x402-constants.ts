@@ -1,5 +1,5 @@
 // Names and numbers of x402 v2 (scheme `exact`, EIP-3009) as this service uses them, in one place.
-// Sources: ../shared/reference/x402.md §1.1 (headers), §2.2 (assets and EIP-712 domains).
+// Sources: docs/reference/x402.md §1.1 (headers), §2.2 (assets and EIP-712 domains).
 
 export const X402_VERSION = 2 as const;
 export const SCHEME_EXACT = 'exact' as const;

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { Address, Nonce } from '../contract/primitives.js';
 
-// io-ts codecs for the x402 v2 objects the service sends and accepts (../shared/reference/x402.md
+// io-ts codecs for the x402 v2 objects the service sends and accepts (docs/reference/x402.md
 // §1.2), restricted to what scheme `exact` with an EIP-3009 payload needs. They are the source of
 // truth for "is this well-formed"; whether it matches our offer is src/payment/verify-authorization.ts.
 // Objects are open (t.type, not exact): x402 clients may add fields, and extensions are free-form.

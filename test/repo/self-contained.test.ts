@@ -1,11 +1,11 @@
 import test from 'ava';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // A clone of this repository alone must work: no tracked file may point at a path outside it
-// (a sibling `../shared/...` folder, an absolute path of a developer's machine).
+// (a sibling checkout's `shared` folder, an absolute path of a developer's machine).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RELATIVE = /(?:^|[\s'"`(=:])((?:\.\.\/)+[A-Za-z0-9_@.-][^\s'"`)]*)/g;
@@ -16,7 +16,9 @@ export function outsidePaths(file: string, text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(RELATIVE)) {
     const target = path.resolve(path.dirname(path.join(ROOT, file)), m[1]!);
-    if (target !== ROOT && !target.startsWith(ROOT + path.sep)) found.push(m[1]!);
+    // Outside the repository, or inside it under a folder that does not exist (`src/payment` naming
+    // a sibling `shared` folder lands in `src/shared`, which only a sibling checkout would have meant).
+    if ((target !== ROOT && !target.startsWith(ROOT + path.sep)) || !existsSync(path.dirname(target))) found.push(m[1]!);
   }
   for (const m of text.matchAll(ABSOLUTE)) found.push(m[1]!);
   return found;
@@ -42,7 +44,9 @@ test('the check finds a sibling folder and an absolute machine path (it can fail
     up(3, 'shared/fixtures/rsl'),
   ]);
   t.deepEqual(outsidePaths('README.md', `see ${up(1, 'shared/spec')}`), [up(1, 'shared/spec')]);
-  t.deepEqual(outsidePaths('src/a.ts', `import x from '${up(1, 'evidence/keys.js')}';`), []);
+  const nested = up(2, 'shared/reference/x402.md');
+  t.deepEqual(outsidePaths('src/payment/x402-wire.ts', `// see ${nested}`), [nested], 'inside the tree, but no such folder');
+  t.deepEqual(outsidePaths('src/http/a.ts', `import x from '${up(1, 'evidence/keys.js')}';`), []);
   const machine = ['', 'work', 'shared', 'fixtures'].join('/');
   t.deepEqual(outsidePaths('docs/x.md', `fixtures live in ${machine}`), [machine]);
 });
