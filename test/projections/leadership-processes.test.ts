@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
-import { READ_MODEL_TABLES, readCheckpoint } from '../../projections/schema.js';
+import { readCheckpoint } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { readModelTables } from './support/tables.js';
 
 // Two service processes on one PostgreSQL schema: exactly one leads (runs the projector and the
 // recovery worker). kill -9 the leader and the other takes over within seconds; after a burst of
@@ -29,17 +29,6 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
     await new Promise((r) => setTimeout(r, 50));
   }
   return Date.now() - started;
-}
-
-async function tables(db: SqlQueryable): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const table of READ_MODEL_TABLES) {
-    const [r] = await db.query<{ rows: string | null }>(
-      `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
-    );
-    out[table] = JSON.parse(r?.rows ?? '[]');
-  }
-  return out;
 }
 
 /** A burst on one process: quotes (some abandoned) and paid deliveries. */
@@ -123,11 +112,11 @@ if (!PG) {
         await follower.stop();
         running.length = 0;
 
-        const live = await tables(readModels.db);
+        const live = await readModelTables(readModels.db);
         t.is((live.rm_purchases as unknown[]).length, 36, 'one report-view row per quoted purchase');
         t.is((live.rm_compliance as unknown[]).length, 6, 'one compliance row per delivered report');
         await rebuild(readModels.db, readModels.feed);
-        t.deepEqual(live, await tables(readModels.db), 'nothing missed, nothing applied twice');
+        t.deepEqual(live, await readModelTables(readModels.db), 'nothing missed, nothing applied twice');
       } finally {
         await readModels.close();
         await store.close();

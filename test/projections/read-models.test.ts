@@ -8,10 +8,8 @@ import { complianceDaily, complianceRows } from '../../projections/queries/compl
 import { listPurchases, purchaseIdsWithPrefix, queueItems, reportRow } from '../../projections/queries/purchases.js';
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
 import { openReadModels } from '../../projections/read-models.js';
-import { READ_MODEL_TABLES } from '../../projections/schema.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { refundStream } from '../../streams/refund/events.js';
@@ -19,21 +17,11 @@ import { checkpointed, deliveredData, deliveredPurchase, run, stuckPurchase } fr
 import { heldData, NOW, PAYER, PRICE, settledData, TX } from '../streams/purchase/fixtures.js';
 import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { readModelTables } from './support/tables.js';
 
 // The read models on a real store (embedded PGlite and PostgreSQL): the database's facts column says
 // exactly what the TypeScript extraction says; the tables follow the streams' own evolve; a live
 // projector and a rebuild from zero end in the same rows; only held and stuck purchases are queued.
-
-async function tables(db: SqlQueryable): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const table of READ_MODEL_TABLES) {
-    const [r] = await db.query<{ rows: string | null }>(
-      `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
-    );
-    out[table] = JSON.parse(r?.rows ?? '[]');
-  }
-  return out;
-}
 
 async function seedMix(store: EventStoreWithProjections) {
   const delivered = await deliveredPurchase(store);
@@ -158,10 +146,10 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         t.is((await listPurchases(models.db, { status: 'lock_stuck' })).length, 0);
         t.is((await listPurchases(models.db)).length, 6);
 
-        const live = await tables(models.db);
+        const live = await readModelTables(models.db);
         await projector.stop();
         await rebuild(models.db, sqlFactFeed(store.sql!));
-        t.deepEqual(await tables(models.db), live, 'a rebuild from zero gives the same rows');
+        t.deepEqual(await readModelTables(models.db), live, 'a rebuild from zero gives the same rows');
         await models.close();
       } finally {
         await under.dispose();
