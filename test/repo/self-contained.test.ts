@@ -18,7 +18,8 @@ export function outsidePaths(file: string, text: string): string[] {
     const target = path.resolve(path.dirname(path.join(ROOT, file)), m[1]!);
     // Outside the repository, or inside it under a folder that does not exist (`src/payment` naming
     // a sibling `shared` folder lands in `src/shared`, which only a sibling checkout would have meant).
-    if ((target !== ROOT && !target.startsWith(ROOT + path.sep)) || !existsSync(path.dirname(target))) found.push(m[1]!);
+    if ((target !== ROOT && !target.startsWith(ROOT + path.sep)) || !existsSync(path.dirname(target)))
+      found.push(m[1]!);
   }
   for (const m of text.matchAll(ABSOLUTE)) found.push(m[1]!);
   return found;
@@ -45,7 +46,11 @@ test('the check finds a sibling folder and an absolute machine path (it can fail
   ]);
   t.deepEqual(outsidePaths('README.md', `see ${up(1, 'shared/spec')}`), [up(1, 'shared/spec')]);
   const nested = up(2, 'shared/reference/x402.md');
-  t.deepEqual(outsidePaths('src/payment/x402-wire.ts', `// see ${nested}`), [nested], 'inside the tree, but no such folder');
+  t.deepEqual(
+    outsidePaths('src/payment/x402-wire.ts', `// see ${nested}`),
+    [nested],
+    'inside the tree, but no such folder',
+  );
   t.deepEqual(outsidePaths('src/http/a.ts', `import x from '${up(1, 'evidence/keys.js')}';`), []);
   const machine = ['', 'work', 'shared', 'fixtures'].join('/');
   t.deepEqual(outsidePaths('docs/x.md', `fixtures live in ${machine}`), [machine]);
