@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 // Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
 
 import { Address, IsoTime, pattern, TxHash } from './primitives.js';
+import { Reason } from '../rsl/vocabulary.js';
 
 export { Address, IsoTime, TxHash };
 
@@ -61,6 +62,13 @@ export type PaymentTermsWire = t.TypeOf<typeof PaymentTermsWire>;
 
 /** Classification and single-resource decision vocabulary (spec §2.5): one definition, the RSL module's. */
 export { Classification, Decision } from '../rsl/vocabulary.js';
+
+/** One entry of a report resource's `reasons` (docs/wire.md §5, "Reasons"). Reports delivered since
+ *  2026-11-24 carry the evaluator's structured `Reason`; reports delivered before carried the same
+ *  record as a JSON string. A reader must accept both: a delivered report is kept byte for byte, so the
+ *  older form stays valid evidence for ever. The service only ever writes the object. */
+export const ReportReason = t.union([Reason, t.string], 'ReportReason');
+export type ReportReason = t.TypeOf<typeof ReportReason>;
 
 /** Spec §2.6 signed envelope as it appears on the wire; payload fields per envelope are listed in docs/wire.md. */
 export const SignedEnvelopeWire = t.type({

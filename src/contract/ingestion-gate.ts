@@ -11,6 +11,7 @@ import {
   IsoTime,
   PurchaseId,
   REPORT_PROFILE,
+  ReportReason,
   SignedEnvelopeWire,
   Tier,
   UserClass,
@@ -110,7 +111,7 @@ export const GateReportResource = t.type({
   classification: Classification,
   legal_clearance: t.literal(false),
   declaration_found: t.boolean,
-  reasons: t.array(t.string),
+  reasons: t.array(ReportReason),
   checkpoint: t.null,
 });
 export type GateReportResource = t.TypeOf<typeof GateReportResource>;

@@ -8,6 +8,7 @@ import {
   Network,
   PaidPurpose,
   REPORT_PROFILE,
+  ReportReason,
   SignedEnvelopeWire,
   SINGLE_REPORT_SKU,
   Tier,
@@ -24,7 +25,7 @@ export const ReportResource = t.intersection([
     decision: Decision,
     legal_clearance: t.literal(false),
     declaration_found: t.boolean,
-    reasons: t.array(t.string),
+    reasons: t.array(ReportReason),
   }),
   t.partial({ checkpoint: t.union([t.UnknownRecord, t.null]) }),
 ]);

@@ -5,6 +5,7 @@ import type { ResourceReading } from '../rsl/reading.js';
 import type { GatePurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
 import type { ReportDrafter } from '../purchase/report-drafter.js';
+import { reportReasons } from '../purchase/report-reasons.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
@@ -28,8 +29,6 @@ export interface GateReadings {
   readings: ResourceReading[];
 }
 
-const reasonText = (r: unknown) => (typeof r === 'string' ? r : JSON.stringify(r));
-
 export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
   const pr = reading.purposes.find((p) => p.purpose === purpose);
   if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
@@ -38,7 +37,7 @@ export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
     classification: pr.classification as Classification,
     legal_clearance: false as const,
     declaration_found: reading.declaration_found,
-    reasons: [...new Set(pr.tokens.flatMap((tk) => tk.reasons.map(reasonText)))],
+    reasons: reportReasons(pr),
     checkpoint: null,
   };
 }

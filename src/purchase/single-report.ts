@@ -4,6 +4,7 @@ import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import type { Tier } from '../pricing/prices.js';
 import type { ReportDrafter } from './report-drafter.js';
+import { reportReasons } from './report-reasons.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 
@@ -21,9 +22,6 @@ export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
   const reading = q.reading as unknown as ResourceReading;
   const pr = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
-  const reasons = [
-    ...new Set(pr.tokens.flatMap((tk) => tk.reasons.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))))),
-  ];
   const report: Report = {
     sku: SINGLE_REPORT_SKU,
     profile: REPORT_PROFILE,
@@ -40,7 +38,7 @@ export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
         decision: pr.decision,
         legal_clearance: false,
         declaration_found: reading.declaration_found,
-        reasons,
+        reasons: reportReasons(pr),
         checkpoint: null,
       },
     ],

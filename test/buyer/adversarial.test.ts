@@ -35,9 +35,9 @@ test.serial('a paid report with one byte changed is held: no report is returned'
   proxy.rewrite = (ex, res) => {
     if (!isPaid(ex) || ex.status !== 200) return undefined;
     const text = res.body.toString('utf8');
-    const at = text.indexOf('"reasons":["') + '"reasons":["'.length;
+    const at = text.indexOf('"detail":"') + '"detail":"'.length;
     const body = Buffer.from(text, 'utf8');
-    body[at] = body[at] === 0x41 ? 0x42 : 0x41; // one byte: the first character of the first reason
+    body[at] = body[at] === 0x41 ? 0x42 : 0x41; // one byte: the first character of the first reason's detail
     return { headers: res.headers, body };
   };
   const before = await w.devnet.balanceOf(b.address);

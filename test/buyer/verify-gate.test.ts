@@ -33,7 +33,7 @@ interface Variant {
 }
 
 /** A signed gate response for the question {A, B, ai-input}, whose report claims `v` instead. */
-function gateResponse(v: Variant = {}) {
+function gateResponse(v: Variant = {}, reasons: unknown[] = []) {
   const asked = gateInput({ resources: [A, B], purpose: 'ai-input' });
   const nonce = boundNonce({ resource: GATE, key: 'key', input_sha256: asked.input_sha256 });
   const purchase_id = 'f'.repeat(64);
@@ -54,7 +54,7 @@ function gateResponse(v: Variant = {}) {
       classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
       legal_clearance: false,
       declaration_found: true,
-      reasons: [],
+      reasons,
       checkpoint: null,
     })),
   };
@@ -129,5 +129,44 @@ for (const [what, variant] of [
       ok: false,
       reason: 'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)',
     });
+  });
+}
+
+// docs/wire.md §5 "Reasons": the service writes structured records; reports delivered before the
+// 2026-11-24 profile revision carry the same records as JSON strings and stay valid evidence.
+const reason = {
+  rule: 'permitted-free',
+  outcome: 'permitted',
+  channel: 'robots',
+  document_url: 'https://pub.example/license.xml',
+  document_sha256: 'c'.repeat(64),
+  content_url: '/',
+  content_index: 0,
+  license_index: 0,
+  detail: 'ai-input is permitted free of charge',
+};
+
+test('structured reasons verify', (t) => {
+  const { response, binding } = gateResponse({}, [reason]);
+  const v = verifyPaidReport({ response, binding }, signer.publicKey);
+  t.true(v.ok, v.ok ? '' : v.reason);
+});
+
+test('reasons as JSON strings (reports delivered before the revision) still verify', (t) => {
+  const { response, binding } = gateResponse({}, [JSON.stringify(reason)]);
+  const v = verifyPaidReport({ response, binding }, signer.publicKey);
+  t.true(v.ok, v.ok ? '' : v.reason);
+});
+
+for (const [what, bad] of [
+  ['a number', 42],
+  ['a record missing its rule', (({ rule: _, ...rest }) => rest)(reason)],
+  ['a record with an unknown channel', { ...reason, channel: 'dns' }],
+] as const) {
+  test(`a signed report whose reason is ${what} is refused as not a paid report`, (t) => {
+    const { response, binding } = gateResponse({}, [bad]);
+    const v = verifyPaidReport({ response, binding }, signer.publicKey);
+    t.false(v.ok);
+    if (!v.ok) t.regex(v.reason, /not a paid report/);
   });
 }

@@ -94,6 +94,17 @@ test.serial(
     t.false(body.legal_clearance);
     t.false(body.report.resources[0].legal_clearance);
     t.is(body.report.resources[0].decision, 'ALLOW_DECLARED');
+    // Reasons are the evaluator's records (docs/wire.md §5), each one found in the signed reading.
+    const reasons = body.report.resources[0].reasons as Record<string, unknown>[];
+    t.true(reasons.length > 0);
+    const signedReasons = body.evidence.payload.resources[0].reading.purposes
+      .find((p: { purpose: string }) => p.purpose === 'ai-input')
+      .tokens.flatMap((tk: { reasons: unknown[] }) => tk.reasons);
+    for (const r of reasons) {
+      t.is(typeof r, 'object');
+      t.regex(String(r.rule), /^[a-z-]+$/);
+      t.true(signedReasons.some((s: unknown) => JSON.stringify(s) === JSON.stringify(r)));
+    }
     t.true(await verifyEnvelope(body.evidence, key));
     t.true(await verifyEnvelope(body.delivery_proof, key));
     const proof = body.delivery_proof.payload;

@@ -1,0 +1,21 @@
+import type { Reason } from '../rsl/vocabulary.js';
+import type { PurposeReading } from '../rsl/reading.js';
+import { canonicalJson } from '../evidence/canonical-json.js';
+
+// The `reasons` of one report resource: every explanation step of the purpose's tokens, each once, in
+// the evaluator's order. Several tokens of one purpose (rag-ingestion reads ai-input and search) often
+// cite the same scope and rule; the report names it once. Shared by every SKU's drafter.
+
+export function reportReasons(purpose: PurposeReading): Reason[] {
+  const seen = new Set<string>();
+  const out: Reason[] = [];
+  for (const token of purpose.tokens) {
+    for (const reason of token.reasons) {
+      const key = canonicalJson(reason);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(reason);
+    }
+  }
+  return out;
+}
