@@ -35,21 +35,24 @@ export const OfferReceiptExtension = t.type({
 });
 
 /** JSON body of every 402 (the one error shape; the machine-readable offer is the header). */
-export const PaymentRequiredBody = t.type({
-  error: t.type({
-    code: t.string, // PAYMENT_REQUIRED, or the refusal code of a rejected PAYMENT-SIGNATURE
-    message: t.string,
-    details: t.type({
-      purchase_id: PurchaseId,
-      charge_micro: MicroString,
-      network: Network,
-      asset: Address,
-      pay_to: Address,
-      nonce: Bytes32,
-      expires_at: IsoTime,
+export const PaymentRequiredBody = t.type(
+  {
+    error: t.type({
+      code: t.string, // PAYMENT_REQUIRED, or the refusal code of a rejected PAYMENT-SIGNATURE
+      message: t.string,
+      details: t.type({
+        purchase_id: PurchaseId,
+        charge_micro: MicroString,
+        network: Network,
+        asset: Address,
+        pay_to: Address,
+        nonce: Bytes32,
+        expires_at: IsoTime,
+      }),
     }),
-  }),
-});
+  },
+  'PaymentRequiredBody',
+);
 export type PaymentRequiredBody = t.TypeOf<typeof PaymentRequiredBody>;
 
 /** JSON-Schema advertised with the binding extension (x402 extension shape `{info, schema}`). */

@@ -1,7 +1,9 @@
 import type Koa from 'koa';
+import type * as t from 'io-ts';
+import { checkedBody } from './checked-body.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
 import { encodePaymentRequired, encodePaymentResponse } from '../payment/x402-headers.js';
-import type { PaymentRequiredBody } from '../contract/offer.js';
+import { PaymentRequiredBody } from '../contract/offer.js';
 import type { Redemption } from '../purchase/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -21,10 +23,19 @@ export interface HttpAnswer {
   body: unknown;
 }
 
-export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: unknown }): HttpAnswer {
+/** The codecs of a route's two product bodies; the offer's 402 body is the same for every route. */
+export interface RedemptionBodies {
+  delivered: t.Any;
+  unavailable: t.Any;
+}
+
+export function redemptionAnswer(
+  r: Redemption | { kind: 'unavailable'; body: unknown },
+  bodies: RedemptionBodies,
+): HttpAnswer {
   switch (r.kind) {
     case 'unavailable':
-      return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: r.body };
+      return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: checkedBody(bodies.unavailable, r.body) };
     case 'delivered':
       return {
         status: 200,
@@ -32,7 +43,7 @@ export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: un
           'PAYMENT-RESPONSE': encodePaymentResponse(canonical(r.delivered.payment_response)),
           'Cache-Control': 'private, no-store',
         },
-        body: r.delivered.response,
+        body: checkedBody(bodies.delivered, r.delivered.response),
       };
     case 'offer': {
       const o = r.offered;
@@ -59,7 +70,7 @@ export function redemptionAnswer(r: Redemption | { kind: 'unavailable'; body: un
       return {
         status: STATUS_OF.PAYMENT_REQUIRED!,
         headers: { 'PAYMENT-REQUIRED': header, 'Cache-Control': 'no-store' },
-        body,
+        body: checkedBody(PaymentRequiredBody, body),
       };
     }
   }

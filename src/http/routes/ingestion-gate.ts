@@ -1,7 +1,12 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
-import { GATE_PATH, IngestionGateRequest } from '../../contract/ingestion-gate.js';
+import {
+  GATE_PATH,
+  IngestionGateRequest,
+  IngestionGateResponse,
+  IngestionGateUnavailable,
+} from '../../contract/ingestion-gate.js';
 import { ingestionGate, type GateDeps } from '../../gate/gate.js';
 import { redemptionAnswer, send } from '../present-redemption.js';
 
@@ -17,7 +22,7 @@ export function ingestionGateRouter(deps: GateDeps): Router {
       siwx: ctx.get('sign-in-with-x') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome));
+    send(ctx, redemptionAnswer(outcome, { delivered: IngestionGateResponse, unavailable: IngestionGateUnavailable }));
   });
   return router;
 }

@@ -10,6 +10,7 @@ import { DEFAULT_USER_CLASS, InspectPurpose, NullableGeo, UserClass } from '../.
 import { TokenReading } from '../../rsl/reading.js';
 import { checkResourceUrlSyntax } from '../../rsl/resource-url.js';
 import { Classification, Decision } from '../../rsl/vocabulary.js';
+import { checkedBody } from '../checked-body.js';
 
 // POST /v1/rights/inspect — the free XML inspection path (spec §2.1, §4). It evaluates only the
 // RSL XML the caller supplies, never fetches anything, signs nothing, charges nothing, and says
@@ -123,11 +124,9 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
         })),
       },
     };
-    // Never send a body the published codec would reject (e.g. a reading without a classification).
-    if (!InspectResponse.is(answer)) throw new Error('inspection answer does not satisfy InspectResponse');
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 200;
-    ctx.body = InspectResponse.encode(answer);
+    ctx.body = checkedBody(InspectResponse, answer); // e.g. never a reading without a classification
   });
   return router;
 }

@@ -5,6 +5,9 @@ import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.j
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
 import { redemptionAnswer, send } from '../present-redemption.js';
+import { PaidReportResponse } from '../../contract/report.js';
+import { UnavailableQuote } from '../../contract/quote.js';
+import { checkedBody } from '../checked-body.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
 const isEmptyObject = (v: unknown) =>
@@ -21,7 +24,7 @@ export function preflightRouter(deps: PreflightDeps): Router {
     const raw = await readJsonBody(ctx, { allowEmpty: true });
     if (raw === undefined || isEmptyObject(raw)) {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = PreflightDiscovery.encode(preflightDiscovery(deps));
+      ctx.body = checkedBody(PreflightDiscovery, preflightDiscovery(deps));
       return;
     }
     const outcome = await preflight(deps, {
@@ -29,7 +32,7 @@ export function preflightRouter(deps: PreflightDeps): Router {
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome));
+    send(ctx, redemptionAnswer(outcome, { delivered: PaidReportResponse, unavailable: UnavailableQuote }));
   });
   return router;
 }

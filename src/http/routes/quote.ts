@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
-import { QuoteRequest } from '../../contract/quote.js';
+import { QuoteRequest, QuoteResponse } from '../../contract/quote.js';
+import { checkedBody } from '../checked-body.js';
 import { IdempotencyKey } from '../../contract/common.js';
 import { Refusal } from '../../refusal.js';
 import { quote, type QuoteDeps } from '../../purchase/quote.js';
@@ -15,7 +16,7 @@ export function quoteRouter(deps: QuoteDeps): Router {
     if (key !== undefined && !IdempotencyKey.is(key))
       throw new Refusal('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 16 to 128 characters of A-Z a-z 0-9 _ -');
     ctx.set('Cache-Control', 'no-store'); // the answer carries a private claim token
-    ctx.body = await quote(deps, body, key);
+    ctx.body = checkedBody(QuoteResponse, await quote(deps, body, key));
   });
   return router;
 }

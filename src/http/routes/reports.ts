@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import { redeemReport } from '../../purchase/redeem-report.js';
 import type { ResumeDeps } from '../../purchase/resume.js';
 import { redemptionAnswer, send } from '../present-redemption.js';
+import { PaidReportResponse } from '../../contract/report.js';
+import { UnavailableQuote } from '../../contract/quote.js';
 
 // GET /v1/rights/reports/{id}: claim + optional PAYMENT-SIGNATURE in, 402 / 200 / error out.
 export function reportsRouter(deps: ResumeDeps): Router {
@@ -12,7 +14,7 @@ export function reportsRouter(deps: ResumeDeps): Router {
       claim: ctx.get('x-service-claim') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome));
+    send(ctx, redemptionAnswer(outcome, { delivered: PaidReportResponse, unavailable: UnavailableQuote }));
   });
   return router;
 }
