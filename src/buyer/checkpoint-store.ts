@@ -1,5 +1,6 @@
 import { openText, sealText, SealedBox } from '../crypto/aes-gcm.js';
 import { isRight } from 'fp-ts/lib/Either.js';
+import type { ExpectedSettlement } from './verify-report.js';
 
 // The buyer's checkpoint: the exact signed PAYMENT-SIGNATURE header (plus what is needed to resend
 // it), persisted ENCRYPTED before the payment leaves the process, so an ambiguous outcome is resumed
@@ -21,16 +22,7 @@ export interface BuyerCheckpoint {
   /** The signed PAYMENT-SIGNATURE header value. Secret. */
   payment_signature: string;
   /** What the buyer expects the settlement to be (for verification after a resume). */
-  expected: {
-    network: string;
-    asset: string;
-    pay_to: string;
-    amount: string;
-    payer: string;
-    nonce: string;
-    resource: string;
-    input_sha256: string;
-  };
+  expected: ExpectedSettlement & { resource: string; input_sha256: string };
   /** The offer receipt envelope the service signed (kept for offline verification). */
   offer_receipt: unknown;
   created_at: string;

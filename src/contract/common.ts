@@ -36,14 +36,8 @@ export const IdempotencyKey = pattern(
 export const PaidPurpose = t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null });
 export type PaidPurpose = t.TypeOf<typeof PaidPurpose>;
 export const Tier = t.keyof({ fresh: null, deep: null });
-export const UserClass = t.keyof({
-  commercial: null,
-  'non-commercial': null,
-  education: null,
-  government: null,
-  personal: null,
-});
-export type UserClass = t.TypeOf<typeof UserClass>;
+/** The user classes RSL's `<user>` names (one definition, the RSL module's). */
+export { UserClass } from '../rsl/purposes.js';
 export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
 /** How the payment terms read wherever the service states them (quote, preflight discovery, capabilities). */

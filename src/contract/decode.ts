@@ -133,3 +133,11 @@ export function strictType<R extends t.Props, O extends t.Props>(
     { strictProps: { required, optional } },
   );
 }
+
+/** The first failure of a decode as "path message" (`root` when it is the whole value). The offending
+ *  value is never echoed: it may be part of a signed authorization. */
+export function firstProblem(errors: t.Errors, root: string): string {
+  const first = errors[0];
+  if (!first) return `${root} is not valid`;
+  return `${pathOf(first) || root} ${first.message ?? 'is not valid'}`;
+}

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { strictType } from './decode.js';
 import { boundedArray, intRange, patternString, withDefault } from './constrained.js';
-import { GatePurpose } from '../rsl/purposes.js';
+import { DEFAULT_USER_CLASS, GatePurpose } from '../rsl/purposes.js';
 import {
   Address,
   BudgetMicro,
@@ -12,11 +12,10 @@ import {
   PurchaseId,
   REPORT_PROFILE,
   ReportReason,
-  SignedEnvelopeWire,
   Tier,
   UserClass,
 } from './common.js';
-import { PaymentSettlement } from './report.js';
+import { paidResponseOf } from './report.js';
 import { ResourceUrl } from './preflight.js';
 import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
 
@@ -35,7 +34,6 @@ export const GeoCode = patternString(
   'must be two upper-case letters (ISO 3166-1 alpha-2) or null',
 );
 
-export const DEFAULT_USER_CLASS = 'commercial' as const;
 export const DEFAULT_FRESHNESS_SECONDS = 300;
 export const DEFAULT_TIER = 'fresh' as const;
 
@@ -133,15 +131,7 @@ export const GateReport = t.type({
 export type GateReport = t.TypeOf<typeof GateReport>;
 
 /** Spec §2.4. */
-export const IngestionGateResponse = t.type({
-  version: t.literal(GATEWAY_VERSION),
-  input_sha256: Hex64,
-  legal_clearance: t.literal(false),
-  report: GateReport,
-  evidence: SignedEnvelopeWire,
-  delivery_proof: SignedEnvelopeWire,
-  payment_settlement: PaymentSettlement,
-});
+export const IngestionGateResponse = paidResponseOf(GateReport, 'IngestionGateResponse');
 export type IngestionGateResponse = t.TypeOf<typeof IngestionGateResponse>;
 
 /** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote); FETCH_FAILED when one could not be read. */

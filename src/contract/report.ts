@@ -51,13 +51,20 @@ export const PaymentSettlement = t.type({
 });
 export type PaymentSettlement = t.TypeOf<typeof PaymentSettlement>;
 
-export const PaidReportResponse = t.type({
-  version: t.literal(GATEWAY_VERSION),
-  input_sha256: Hex64,
-  legal_clearance: t.literal(false),
-  report: Report,
-  evidence: SignedEnvelopeWire, // payload fields: docs/wire.md §5
-  delivery_proof: SignedEnvelopeWire, // payload fields: docs/wire.md §5
-  payment_settlement: PaymentSettlement,
-});
+/** Spec §2.4: the paid 200 around a SKU's report, the same envelope for every SKU. */
+export const paidResponseOf = <R extends t.Mixed>(report: R, name: string) =>
+  t.type(
+    {
+      version: t.literal(GATEWAY_VERSION),
+      input_sha256: Hex64,
+      legal_clearance: t.literal(false),
+      report,
+      evidence: SignedEnvelopeWire, // payload fields: docs/wire.md §5
+      delivery_proof: SignedEnvelopeWire, // payload fields: docs/wire.md §5
+      payment_settlement: PaymentSettlement,
+    },
+    name,
+  );
+
+export const PaidReportResponse = paidResponseOf(Report, 'PaidReportResponse');
 export type PaidReportResponse = t.TypeOf<typeof PaidReportResponse>;

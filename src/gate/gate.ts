@@ -11,14 +11,14 @@ import type { GatePurpose } from '../rsl/purposes.js';
 import type { ObserveContext } from '../rsl/observe.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import { assertWithinBudget } from '../pricing/budget.js';
-import { purchaseId, type PurchaseState } from '../../streams/purchase/index.js';
+import { purchaseId, type PurchaseEventData, type PurchaseState } from '../../streams/purchase/index.js';
 import type { Binding } from '../purchase/offer.js';
 import { redeem } from '../purchase/redeem.js';
 import type { Redemption } from '../purchase/redemption.js';
 import { decisionFor } from '../rsl/vocabulary.js';
 import { signQuote } from '../purchase/signed-quote.js';
 import type { ResumeDeps } from '../purchase/resume.js';
-import { loadPurchase, runPurchaseCommand } from '../purchase/purchase-stream.js';
+import { loadPurchase, recordQuote } from '../purchase/purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
 import { checkPaymentIntent } from './intent.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
@@ -167,36 +167,23 @@ async function quoteGate(
   });
   // An identical concurrent request may quote first: this one then continues on its stream (an offer to
   // another signed-in payer is refused by decide).
-  const run = await runPurchaseCommand(
+  const state = await recordQuote(
     deps,
-    id,
-    (state) =>
-      state.quoted
-        ? undefined
-        : {
-            type: 'Quote',
-            data: {
-              purchase_id: id,
-              sku: GATE_SKU,
-              input: input as unknown as {
-                sku: string;
-                resource: string;
-                purpose: string;
-                tier: string;
-                user_class: string;
-              },
-              input_sha256: n.input_sha256,
-              max_total_micro: n.max_total_micro,
-              price_micro: price,
-              decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
-              signed_quote: signedQuote,
-              expires_at: expiresAt,
-              claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
-              reading: reading as unknown as Record<string, unknown>,
-              payer,
-            },
-          },
+    {
+      purchase_id: id,
+      sku: GATE_SKU,
+      input: input as unknown as PurchaseEventData<'Quoted'>['input'],
+      input_sha256: n.input_sha256,
+      max_total_micro: n.max_total_micro,
+      price_micro: price,
+      decision_preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
+      signed_quote: signedQuote,
+      expires_at: expiresAt,
+      claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
+      reading: reading as unknown as Record<string, unknown>,
+      payer,
+    },
     { retryOnConflict: 1 },
   );
-  return { state: run.state };
+  return { state };
 }

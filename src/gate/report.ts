@@ -1,10 +1,9 @@
 import { GATE_SKU, type GateReport } from '../contract/ingestion-gate.js';
-import { REPORT_PROFILE } from '../contract/common.js';
 import type { Classification } from '../contract/common.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import type { GatePurpose, UserClass } from '../rsl/purposes.js';
 import type { Tier } from '../pricing/prices.js';
-import type { ReportDrafter } from '../purchase/report-drafter.js';
+import { reportHeader, type ReportDrafter } from '../purchase/report-drafter.js';
 import { reportReasons } from '../purchase/report-reasons.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
@@ -47,13 +46,7 @@ export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
   const { readings } = q.reading as unknown as GateReadings;
   const entries = readings.map((r) => gateEntry(r, input.purpose));
   const report: GateReport = {
-    sku: GATE_SKU,
-    profile: REPORT_PROFILE,
-    legal_clearance: false,
-    purchase_id: q.purchase_id,
-    purpose: input.purpose,
-    tier: input.tier,
-    user_class: input.user_class,
+    ...reportHeader(GATE_SKU, q, input),
     geo: input.geo,
     freshness_seconds: input.freshness_seconds,
     observed_at: readings.map((r) => r.observed_at).sort()[0]!,

@@ -5,6 +5,7 @@ import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authori
 import { looksBound } from './binding.js';
 import { chainIdOf, SCHEME_EXACT, X402_VERSION } from './x402-constants.js';
 import { PaymentPayload, type Eip3009Authorization } from './x402-wire.js';
+import { firstProblem } from '../contract/decode.js';
 
 // Every check DESIGN.md §4 requires before a payment authorization may be checkpointed, each with
 // its own refusal code (src/payment/authorization-refusals.ts). Pure: no I/O, the clock is an input,
@@ -65,15 +66,7 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
   if (raw.x402Version !== X402_VERSION)
     return refuse('X402_VERSION_UNSUPPORTED', `got x402Version ${JSON.stringify(raw.x402Version ?? null)}`);
   const decoded = PaymentPayload.decode(raw);
-  if (isLeft(decoded)) {
-    const first = decoded.left[0];
-    const at =
-      first?.context
-        .map((c) => c.key)
-        .filter(Boolean)
-        .join('.') || 'payload';
-    return refuse('PAYMENT_PAYLOAD_INVALID', `${at} ${first?.message ?? 'is not valid'}`);
-  }
+  if (isLeft(decoded)) return refuse('PAYMENT_PAYLOAD_INVALID', firstProblem(decoded.left, 'payload'));
   const p = decoded.right;
   const acc = p.accepted;
   const a = p.payload.authorization;

@@ -15,6 +15,7 @@ import type {
 } from '@x402/core/types';
 import { plainJsonProblem } from './plain-json.js';
 import { PaymentPayload, PaymentRequired, SettleResponse } from './x402-wire.js';
+import { firstProblem } from '../contract/decode.js';
 
 // The three x402 v2 headers: base64 (standard alphabet, padded) of JSON. The byte format is the
 // official helpers' (@x402/core/http); what counts as valid is plain JSON (./plain-json.ts) that our
@@ -37,16 +38,7 @@ function decodeWith<A>(
   const unsound = plainJsonProblem(json);
   if (unsound) return { ok: false, problem: `${what}: ${unsound}` };
   const decoded = codec.decode(json);
-  if (isLeft(decoded)) {
-    const first = decoded.left[0];
-    const at =
-      first?.context
-        .map((c) => c.key)
-        .filter(Boolean)
-        .join('.') || 'value';
-    // The offending value is not echoed: it may be part of a signed authorization.
-    return { ok: false, problem: `${what}: ${at} ${first?.message ?? 'is not valid'}` };
-  }
+  if (isLeft(decoded)) return { ok: false, problem: `${what}: ${firstProblem(decoded.left, 'value')}` };
   return { ok: true, value: decoded.right };
 }
 

@@ -4,6 +4,7 @@ import {
   purchaseDecider,
   streamName,
   type PurchaseCommandBody,
+  type PurchaseEventData,
   type PurchaseState,
 } from '../../streams/purchase/index.js';
 
@@ -36,4 +37,21 @@ export async function runPurchaseCommand(
   };
   const handled = await handleCommand(deps.store, streamName(id), purchaseDecider, withClock, options);
   return { state: handled.state, appended: handled.events.length > 0 };
+}
+
+/** Records the quote of a new purchase. An identical concurrent request may have quoted first: then
+ *  nothing is asked, and the caller continues on the stream as it stands (decide refuses what would
+ *  contradict it later, e.g. an offer to another signed-in payer). */
+export async function recordQuote(
+  deps: { store: EventStore; now: () => Date },
+  data: PurchaseEventData<'Quoted'>,
+  options: HandleOptions = {},
+): Promise<PurchaseState> {
+  const run = await runPurchaseCommand(
+    deps,
+    data.purchase_id,
+    (state) => (state.quoted ? undefined : { type: 'Quote', data }),
+    options,
+  );
+  return run.state;
 }

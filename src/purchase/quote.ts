@@ -13,7 +13,7 @@ import { inputSha256 } from '../payment/binding.js';
 import { purchaseId, type PurchaseEventData } from '../../streams/purchase/index.js';
 import { claimSha256, claimTokenFor } from './claim.js';
 import type { MoneyPathDeps } from './deps.js';
-import { loadPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { loadPurchase, recordQuote } from './purchase-stream.js';
 import { reportPath } from './report-path.js';
 import { paymentTermsOnWire } from './payment-terms.js';
 import { signQuote } from './signed-quote.js';
@@ -92,37 +92,30 @@ export async function quote(
   });
   // Two identical Idempotency-Key quotes may race: the second finds the stream quoted and asks nothing,
   // so both answer with the stored quote.
-  const run = await runPurchaseCommand(
+  const state = await recordQuote(
     deps,
-    id,
-    (state) =>
-      state.quoted
-        ? undefined
-        : {
-            type: 'Quote',
-            data: {
-              purchase_id: id,
-              sku: SINGLE_REPORT_SKU,
-              input,
-              input_sha256: inputDigest,
-              max_total_micro: req.max_total_micro,
-              price_micro: price.toString(),
-              decision_preview: {
-                purpose: req.purpose,
-                classification: purposeReading.classification,
-                decision: purposeReading.decision,
-              },
-              signed_quote: signedQuote,
-              expires_at: expiresAt,
-              claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
-              reading,
-            },
-          },
+    {
+      purchase_id: id,
+      sku: SINGLE_REPORT_SKU,
+      input,
+      input_sha256: inputDigest,
+      max_total_micro: req.max_total_micro,
+      price_micro: price.toString(),
+      decision_preview: {
+        purpose: req.purpose,
+        classification: purposeReading.classification,
+        decision: purposeReading.decision,
+      },
+      signed_quote: signedQuote,
+      expires_at: expiresAt,
+      claim_sha256: claimSha256(opts.claimIsKey && idempotencyKey ? idempotencyKey : claim),
+      reading,
+    },
     { retryOnConflict: idempotencyKey ? 1 : 0 },
   );
   // Quote was decided or was already recorded, so only a stream nobody could write is still none.
-  if (run.state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);
-  return availableFrom(deps, run.state.quoted);
+  if (state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);
+  return availableFrom(deps, state.quoted);
 }
 
 /** The quote response rebuilt from the stream (the claim is re-derived, never stored). */

@@ -1,6 +1,7 @@
 import type { GateReport } from '../contract/ingestion-gate.js';
 import type { Report } from '../contract/report.js';
 import type { PurchaseEventData } from '../../streams/purchase/index.js';
+import { REPORT_PROFILE } from '../contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.
@@ -16,3 +17,20 @@ export type ReportDrafter = (quoted: PurchaseEventData<'Quoted'>, evidenceKeyId:
 
 /** Drafters by SKU. */
 export type ReportDrafters = Readonly<Record<string, ReportDrafter>>;
+
+/** The fields every SKU's report opens with: what was asked, as the quote recorded it. */
+export function reportHeader<S extends string, I extends { purpose: string; tier: string; user_class: string }>(
+  sku: S,
+  quoted: PurchaseEventData<'Quoted'>,
+  input: I,
+) {
+  return {
+    sku,
+    profile: REPORT_PROFILE,
+    legal_clearance: false as const,
+    purchase_id: quoted.purchase_id,
+    purpose: input.purpose as I['purpose'],
+    tier: input.tier as I['tier'],
+    user_class: input.user_class as I['user_class'],
+  };
+}

@@ -1,9 +1,9 @@
-import { REPORT_PROFILE, SINGLE_REPORT_SKU } from '../contract/common.js';
+import { SINGLE_REPORT_SKU } from '../contract/common.js';
 import type { Report } from '../contract/report.js';
 import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
 import type { ResourceReading } from '../rsl/reading.js';
 import type { Tier } from '../pricing/prices.js';
-import type { ReportDrafter } from './report-drafter.js';
+import { reportHeader, type ReportDrafter } from './report-drafter.js';
 import { reportReasons } from './report-reasons.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
@@ -23,13 +23,7 @@ export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
   const pr = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
   const report: Report = {
-    sku: SINGLE_REPORT_SKU,
-    profile: REPORT_PROFILE,
-    legal_clearance: false,
-    purchase_id: q.purchase_id,
-    purpose: input.purpose,
-    tier: input.tier,
-    user_class: input.user_class,
+    ...reportHeader(SINGLE_REPORT_SKU, q, input),
     observed_at: reading.observed_at,
     resources: [
       {
