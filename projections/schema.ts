@@ -23,9 +23,10 @@ export const READ_MODEL_TABLES = [
 const CREATE_TABLES = [
   `CREATE TABLE rm_purchases (
      purchase_id text PRIMARY KEY, status text NOT NULL, submissions integer NOT NULL, locked_from text,
-     sku text NOT NULL, resource text NOT NULL, origin text, purpose text NOT NULL, user_class text NOT NULL, tier text NOT NULL,
-     geo text, classification text NOT NULL, decision text NOT NULL, observed_at text, rsl_document_sha256 jsonb NOT NULL,
-     price_micro text NOT NULL, expires_at text NOT NULL, quoted_at text NOT NULL, payer text, settled_amount_micro text,
+     sku text NOT NULL, resource text NOT NULL, origin text, purpose text NOT NULL, user_class text NOT NULL,
+     tier text NOT NULL, geo text, classification text NOT NULL, decision text NOT NULL, observed_at text,
+     rsl_document_sha256 jsonb NOT NULL, price_micro text NOT NULL, expires_at text NOT NULL,
+     quoted_at text NOT NULL, payer text, settled_amount_micro text,
      network text, transaction text, evidence_key_id text, report_sha256 text, evidence_sha256 text,
      delivery_proof_sha256 text, delivered_at text, lock_reason text, updated_position bigint NOT NULL)`,
   `CREATE TABLE rm_queue (
@@ -37,9 +38,10 @@ const CREATE_TABLES = [
   `CREATE TABLE rm_compliance (
      purchase_id text PRIMARY KEY, sku text NOT NULL, resource text NOT NULL, origin text, purpose text NOT NULL,
      user_class text NOT NULL, geo text, classification text NOT NULL, decision text NOT NULL, observed_at text,
-     rsl_document_sha256 jsonb NOT NULL, evidence_key_id text, report_sha256 text NOT NULL, evidence_sha256 text NOT NULL,
-     delivery_proof_sha256 text NOT NULL, payer text, amount_micro text, network text, transaction text,
-     delivered_at text NOT NULL, delivered_day text NOT NULL, held boolean NOT NULL, held_reason text, refund_status text NOT NULL)`,
+     rsl_document_sha256 jsonb NOT NULL, evidence_key_id text, report_sha256 text NOT NULL,
+     evidence_sha256 text NOT NULL, delivery_proof_sha256 text NOT NULL, payer text, amount_micro text,
+     network text, transaction text, delivered_at text NOT NULL, delivered_day text NOT NULL,
+     held boolean NOT NULL, held_reason text, refund_status text NOT NULL)`,
   `CREATE TABLE rm_compliance_daily (
      day text NOT NULL, origin text NOT NULL, purpose text NOT NULL, classification text NOT NULL,
      reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL, refunded bigint NOT NULL,
@@ -50,7 +52,8 @@ const CREATE_TABLES = [
 // at the end (cheaper than maintaining them row by row while every row is written).
 const CREATE_INDEXES = [
   // Recovery candidates are an index scan, however many purchases were ever quoted.
-  `CREATE INDEX rm_purchases_recovery ON rm_purchases (updated_position) WHERE status IN ('checkpointed', 'settlement_submitted', 'settled')`,
+  `CREATE INDEX rm_purchases_recovery ON rm_purchases (updated_position)
+     WHERE status IN ('checkpointed', 'settlement_submitted', 'settled')`,
   `CREATE INDEX rm_purchases_status ON rm_purchases (status, quoted_at)`,
   `CREATE INDEX rm_purchases_quoted ON rm_purchases (quoted_at, purchase_id)`,
   `CREATE INDEX rm_purchases_prefix ON rm_purchases (purchase_id text_pattern_ops)`,
@@ -72,10 +75,13 @@ export interface Checkpoint {
 export async function ensureReadModels(db: SqlDriver): Promise<{ created: boolean }> {
   return db.transaction(async (tx) => {
     await tx.query(
-      `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.read-models'), hashtext(coalesce(current_schema(), '')))`,
+      `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.read-models'),
+        hashtext(coalesce(current_schema(), '')))`,
     );
     await tx.query(
-      `CREATE TABLE IF NOT EXISTS rm_checkpoint (name text PRIMARY KEY, version integer NOT NULL, position bigint NOT NULL, updated timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS rm_checkpoint (
+         name text PRIMARY KEY, version integer NOT NULL, position bigint NOT NULL,
+         updated timestamptz NOT NULL DEFAULT now())`,
     );
     const [row] = await tx.query<{ version: number }>(`SELECT version FROM rm_checkpoint WHERE name = $1`, [
       CHECKPOINT,

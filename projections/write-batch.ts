@@ -68,7 +68,8 @@ async function moveCheckpoint(tx: SqlQueryable, from: bigint, to: bigint): Promi
   // page is simply applied again: the read models need no flush to disk on every commit.
   await tx.query(`SET LOCAL synchronous_commit = off`);
   const moved = await tx.query(
-    `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint RETURNING position`,
+    `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint
+      RETURNING position`,
     [CHECKPOINT, from.toString(), to.toString()],
   );
   if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
@@ -169,9 +170,10 @@ async function upsert(
   if (rows.length === 0) return;
   const cols = columns.join(', ');
   const updates = columns.filter((c) => c !== 'purchase_id');
+  const excluded = updates.map((c) => `EXCLUDED.${c}`);
   await tx.query(
     `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(null::${table}, $1::jsonb)
-     ON CONFLICT (purchase_id) DO UPDATE SET (${updates.join(', ')}) = ROW(${updates.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+     ON CONFLICT (purchase_id) DO UPDATE SET (${updates.join(', ')}) = ROW(${excluded.join(', ')})`,
     [JSON.stringify(rows)],
   );
 }
@@ -190,9 +192,11 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   );
   if (c.daily.length > 0) {
     await tx.query(
-      `INSERT INTO rm_compliance_daily AS d (day, origin, purpose, classification, reports, amount_micro, held, refunded)
+      `INSERT INTO rm_compliance_daily AS d
+         (day, origin, purpose, classification, reports, amount_micro, held, refunded)
        SELECT day, origin, purpose, classification, reports, amount_micro, held, refunded
-       FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text, reports bigint, amount_micro numeric, held bigint, refunded bigint)
+       FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text,
+         reports bigint, amount_micro numeric, held bigint, refunded bigint)
        ON CONFLICT (day, origin, purpose, classification) DO UPDATE SET
          reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
          held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded`,

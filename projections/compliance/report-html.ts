@@ -5,7 +5,8 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 // auditor can open offline or attach to an email. Pure: string in, string out (the generation time is
 // an input, never read from a clock).
 //
-//   const html = renderComplianceReport({ generatedAt: now.toISOString(), range, daily: await complianceDaily(db, range) });
+//   const daily = await complianceDaily(db, range);
+//   const html = renderComplianceReport({ generatedAt: now.toISOString(), range, daily });
 //
 // Self-contained means no request of any kind: inline CSS, charts as inline SVG, system fonts, no
 // script, no image, no link. A Content-Security-Policy of default-src 'none' makes that a promise the
@@ -86,11 +87,12 @@ export function rangeText(range: DayRange): string {
 }
 
 function header(input: ComplianceReportInput): string {
+  const generatedAt = escapeHtml(input.generatedAt);
   return [
     '<header>',
     '<h1>Compliance report</h1>',
     `<p>Delivered reports, ${escapeHtml(rangeText(input.range))} (UTC days of delivery, both ends included).</p>`,
-    `<p class="generated">Generated <time datetime="${escapeHtml(input.generatedAt)}">${escapeHtml(input.generatedAt)}</time>.</p>`,
+    `<p class="generated">Generated <time datetime="${generatedAt}">${generatedAt}</time>.</p>`,
     '</header>',
   ].join('\n');
 }
@@ -210,19 +212,21 @@ function originTable(origin: string, rows: readonly ComplianceDaily[]): string {
   const byPurpose = sumBy(rows, (d) => d.purpose);
   const byClass = sumBy(rows, (d) => d.classification);
   const name = origin === '' ? '<em>(no origin)</em>' : escapeHtml(origin);
+  const headCells = classifications.map((c) => `<th scope="col">${escapeHtml(label(c))}</th>`).join('');
+  const footCells = classifications.map((c) => `<td>${byClass.get(c) ?? 0}</td>`).join('');
   return [
     '<article class="origin">',
     `<h3>${name}</h3>`,
     `<p>${t.reports} reports · ${formatUsdc(t.amountMicro)} USDC · ${t.held} held · ${t.refunded} refunded</p>`,
     '<table>',
-    `<thead><tr><th scope="col">Purpose</th>${classifications.map((c) => `<th scope="col">${escapeHtml(label(c))}</th>`).join('')}<th scope="col">Total</th></tr></thead>`,
+    `<thead><tr><th scope="col">Purpose</th>${headCells}<th scope="col">Total</th></tr></thead>`,
     '<tbody>',
-    ...purposes.map(
-      (p) =>
-        `<tr><th scope="row">${escapeHtml(label(p))}</th>${classifications.map((c) => `<td>${cells.get(`${p}\u0000${c}`) ?? 0}</td>`).join('')}<td>${byPurpose.get(p) ?? 0}</td></tr>`,
-    ),
+    ...purposes.map((p) => {
+      const row = classifications.map((c) => `<td>${cells.get(`${p}\u0000${c}`) ?? 0}</td>`).join('');
+      return `<tr><th scope="row">${escapeHtml(label(p))}</th>${row}<td>${byPurpose.get(p) ?? 0}</td></tr>`;
+    }),
     '</tbody>',
-    `<tfoot><tr><th scope="row">Total</th>${classifications.map((c) => `<td>${byClass.get(c) ?? 0}</td>`).join('')}<td>${t.reports}</td></tr></tfoot>`,
+    `<tfoot><tr><th scope="row">Total</th>${footCells}<td>${t.reports}</td></tr></tfoot>`,
     '</table>',
     '</article>',
   ].join('\n');
@@ -247,7 +251,7 @@ function page(title: string, body: string): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
@@ -264,8 +268,13 @@ ${body}
 `;
 }
 
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 const STYLE = `
-body { margin: 0; background: #fff; color: #1a1a1a; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+body {
+  margin: 0; background: #fff; color: #1a1a1a;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+}
 main { max-width: 1000px; margin: 0 auto; padding: 24px; }
 h1 { margin: 0 0 4px; font-size: 24px; }
 h2 { margin: 32px 0 12px; font-size: 18px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }

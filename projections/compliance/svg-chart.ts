@@ -62,7 +62,8 @@ export function svgBarChart(input: BarChartInput): string {
   const y = (v: number) => plot.bottom - (v / top) * (plot.bottom - plot.top);
 
   const parts = [
-    `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(input.title)}" ${FONT}>`,
+    `<svg class="chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" ` +
+      `aria-label="${escapeHtml(input.title)}" ${FONT}>`,
     `<title>${escapeHtml(input.title)}</title>`,
     `<text x="${plot.left}" y="16" font-weight="bold">${escapeHtml(input.title)}</text>`,
     legend.svg,
@@ -70,7 +71,8 @@ export function svgBarChart(input: BarChartInput): string {
   ];
   if (input.categories.length === 0 || max === 0) {
     parts.push(
-      `<text x="${n((plot.left + plot.right) / 2)}" y="${n((plot.top + plot.bottom) / 2)}" text-anchor="middle" fill="#666">no data</text>`,
+      `<text x="${n((plot.left + plot.right) / 2)}" y="${n((plot.top + plot.bottom) / 2)}" ` +
+        'text-anchor="middle" fill="#666">no data</text>',
     );
   } else {
     parts.push(bars(input.categories, series, layout, plot, y), xLabels(input.categories, plot));
@@ -104,7 +106,8 @@ function yAxis(plot: Plot, top: number, step: number, y: (v: number) => number):
   const lines: string[] = [];
   for (let v = 0; v <= top; v += step) {
     lines.push(
-      `<line x1="${plot.left}" x2="${plot.right}" y1="${n(y(v))}" y2="${n(y(v))}" stroke="${v === 0 ? '#333' : '#ddd'}"/>`,
+      `<line x1="${plot.left}" x2="${plot.right}" y1="${n(y(v))}" y2="${n(y(v))}" ` +
+        `stroke="${v === 0 ? '#333' : '#ddd'}"/>`,
     );
     lines.push(`<text x="${plot.left - 6}" y="${n(y(v) + 4)}" text-anchor="end">${v}</text>`);
   }
@@ -129,20 +132,19 @@ function bars(
       if (value <= 0) return;
       const tip = `<title>${escapeHtml(`${category} · ${s.name}: ${value}`)}</title>`;
       if (layout === 'stacked') {
-        out.push(
-          `<rect x="${n(x0)}" y="${n(y(base + value))}" width="${n(barWidth)}" height="${n(y(base) - y(base + value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`,
-        );
+        out.push(rect(x0, y(base + value), barWidth, y(base) - y(base + value), s.color, tip));
         base += value;
       } else {
         const w = barWidth / series.length;
-        out.push(
-          `<rect x="${n(x0 + w * j)}" y="${n(y(value))}" width="${n(w)}" height="${n(y(0) - y(value))}" fill="${escapeHtml(s.color)}">${tip}</rect>`,
-        );
+        out.push(rect(x0 + w * j, y(value), w, y(0) - y(value), s.color, tip));
       }
     });
   });
   return out.join('\n');
 }
+
+const rect = (x: number, y: number, w: number, h: number, color: string, tip: string) =>
+  `<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}" fill="${escapeHtml(color)}">${tip}</rect>`;
 
 // Labels that would overlap are thinned to every k-th one; long ones are cut (the bars' titles keep
 // the full text).
@@ -154,7 +156,8 @@ function xLabels(categories: readonly string[], plot: Plot): string {
     .map((c, i) =>
       i % every !== 0
         ? ''
-        : `<text x="${n(plot.left + band * (i + 0.5))}" y="${plot.bottom + 16}" text-anchor="middle">${escapeHtml(cut(c))}</text>`,
+        : `<text x="${n(plot.left + band * (i + 0.5))}" y="${plot.bottom + 16}" text-anchor="middle">` +
+          `${escapeHtml(cut(c))}</text>`,
     )
     .filter((s) => s !== '')
     .join('\n');
@@ -172,7 +175,8 @@ function legendRow(series: readonly Colored[], width: number): { svg: string; he
     }
     const ly = 26 + row * 18;
     items.push(
-      `<rect x="${x}" y="${ly}" width="12" height="12" fill="${escapeHtml(s.color)}"/><text x="${x + 18}" y="${ly + 10}">${escapeHtml(cut(s.name))}</text>`,
+      `<rect x="${x}" y="${ly}" width="12" height="12" fill="${escapeHtml(s.color)}"/>` +
+        `<text x="${x + 18}" y="${ly + 10}">${escapeHtml(cut(s.name))}</text>`,
     );
     x += w;
   }

@@ -11,8 +11,10 @@ import type { FactFeed } from './feed.js';
 const PAGE = `
   SELECT '[' || coalesce(string_agg(
            '["' || p.position::text || '",' || to_json(p.stream)::text || ',' || to_json(p.type)::text || ','
-           || coalesce(p.facts_v1::text, 'null') || ',' || to_json(p.created)::text || ']', ',' ORDER BY p.position), '') || ']' AS page
-  FROM (SELECT position, stream, type, facts_v1, created FROM events WHERE position > $1::bigint ORDER BY events.position LIMIT $2) p`;
+           || coalesce(p.facts_v1::text, 'null') || ',' || to_json(p.created)::text || ']',
+         ',' ORDER BY p.position), '') || ']' AS page
+  FROM (SELECT position, stream, type, facts_v1, created FROM events WHERE position > $1::bigint
+    ORDER BY events.position LIMIT $2) p`;
 
 const DATA_AT = `SELECT position::text AS position, data FROM events WHERE position = ANY($1::bigint[])`;
 

@@ -61,7 +61,8 @@ export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): P
     held: string;
     refunded: string;
   }>(
-    `SELECT day, origin, purpose, classification, reports::text AS reports, amount_micro::text AS amount_micro, held::text AS held, refunded::text AS refunded
+    `SELECT day, origin, purpose, classification, reports::text AS reports, amount_micro::text AS amount_micro,
+      held::text AS held, refunded::text AS refunded
      FROM rm_compliance_daily WHERE ${where.join(' AND ')} ORDER BY day, origin, purpose, classification`,
     params,
   );

@@ -39,9 +39,11 @@ export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): P
   if (f.origin) where.push(`origin = ${param(f.origin)}`);
   if (f.after)
     where.push(
-      `(quoted_at, purchase_id) < (SELECT quoted_at, purchase_id FROM rm_purchases WHERE purchase_id = ${param(f.after)})`,
+      `(quoted_at, purchase_id) <
+       (SELECT quoted_at, purchase_id FROM rm_purchases WHERE purchase_id = ${param(f.after)})`,
     );
-  const sql = `SELECT json_agg(p)::text AS page FROM (SELECT * FROM rm_purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const sql = `SELECT json_agg(p)::text AS page FROM (SELECT * FROM rm_purchases ${filter}
                ORDER BY quoted_at DESC, purchase_id DESC LIMIT ${param(f.limit ?? 100)}) p`;
   const [r] = await db.query<{ page: string | null }>(sql, params);
   return rowsOf<ReportRow>(r?.page).map(withPosition);

@@ -20,7 +20,8 @@ export async function refundRow(db: SqlQueryable, purchaseId: string): Promise<L
 /** Refund requests, oldest request first; only the open ones unless `all`. */
 export async function refundRows(db: SqlQueryable, opts: { all: boolean; limit?: number }): Promise<ListedRefund[]> {
   const [r] = await db.query<{ page: string | null }>(
-    `SELECT json_agg(r)::text AS page FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`} ORDER BY requested_at, purchase_id LIMIT $1) r`,
+    `SELECT json_agg(r)::text AS page FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`}
+     ORDER BY requested_at, purchase_id LIMIT $1) r`,
     [opts.limit ?? 500],
   );
   return JSON.parse(r?.page ?? '[]') as ListedRefund[];

@@ -31,7 +31,8 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
     }
     default:
       throw new TypeError(
-        `EVENT_STORE_URL ${JSON.stringify(redact(url))}: expected file:<dir>, postgres://…, esdb://… or kurrentdb://…`,
+        `EVENT_STORE_URL ${JSON.stringify(redact(url))}: ` +
+          'expected file:<dir>, postgres://…, esdb://… or kurrentdb://…',
       );
   }
 }

@@ -13,7 +13,9 @@ import { promisify } from 'node:util';
 export async function initEmbeddedCluster(dir: string): Promise<void> {
   if (existsSync(path.join(dir, 'PG_VERSION'))) return;
   const pglite = import.meta.resolve('@electric-sql/pglite');
-  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(process.argv[1]); await db.close();`;
+  const script =
+    `const { PGlite } = await import(${JSON.stringify(pglite)});` +
+    ' const db = await PGlite.create(process.argv[1]); await db.close();';
   try {
     await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dir], { timeout: 120_000 });
   } catch (err) {

@@ -95,7 +95,8 @@ function isAlive(pid: number): boolean {
 function lockedBy(dir: string, lockPath: string, pid: number): StoreLocked {
   const who = pid === process.pid ? 'this process (opened twice)' : `process ${pid}`;
   return new StoreLocked(
-    `event store directory ${dir} is in use by ${who}. Stop that process or set EVENT_STORE_URL to another directory; ` +
+    `event store directory ${dir} is in use by ${who}. ` +
+      'Stop that process or set EVENT_STORE_URL to another directory; ' +
       `if no such process exists, delete ${lockPath}.`,
   );
 }

@@ -97,7 +97,8 @@ export function translateEsdbError(err: unknown, context?: { stream: string; exp
 
 function fromEsdbExpected(expected: AppendExpectedRevision): ExpectedRevision {
   if (typeof expected === 'bigint') return expected;
-  return expected === NO_STREAM ? 'no_stream' : 'any'; // 'stream_exists' has no port equivalent; 'any' is the closest honest report
+  // 'stream_exists' has no port equivalent; 'any' is the closest honest report.
+  return expected === NO_STREAM ? 'no_stream' : 'any';
 }
 
 function decodeBinary(data: unknown): unknown {

@@ -35,7 +35,8 @@ export async function tryAdvisoryLease(
     await client.connect();
     const [row] = (
       await client.query<{ ok: boolean }>(
-        `SELECT pg_try_advisory_lock(hashtext('rights-preflight.lease'), hashtext($1 || '/' || coalesce(current_schema(), ''))) AS ok`,
+        `SELECT pg_try_advisory_lock(hashtext('rights-preflight.lease'), hashtext($1 || '/' ||
+          coalesce(current_schema(), ''))) AS ok`,
         [key],
       )
     ).rows;

@@ -13,7 +13,8 @@ const NODE_NETWORK_CODES = new Set([
   'ENETUNREACH',
   'EPIPE',
 ]);
-const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300)/; // connection exception, admin/crash shutdown, cannot connect now, too many connections
+// Connection exception, admin/crash shutdown, cannot connect now, too many connections.
+const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300)/;
 
 export function translatePgError(err: unknown): unknown {
   if (!(err instanceof Error) || err instanceof StoreUnavailable) return err;

@@ -29,12 +29,15 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
         'origin', to_jsonb(coalesce(data#>>'{reading,origin}', data#>>'{reading,readings,0,origin}')),
         'geo', to_jsonb(coalesce(data#>>'{reading,geo}', data#>>'{input,geo}')),
         'observed_at', to_jsonb(coalesce(data#>>'{reading,observed_at}',
-          (SELECT min(x) FROM jsonb_array_elements_text(jsonb_path_query_array(data->'reading', '$.readings[*].observed_at ? (@.type() == "string")')) AS x))),
+          (SELECT min(x) FROM jsonb_array_elements_text(jsonb_path_query_array(data->'reading',
+            '$.readings[*].observed_at ? (@.type() == "string")')) AS x))),
         'rsl_documents', jsonb_path_query_array(data->'reading', '$.documents[*].sha256 ? (@.type() == "string")')
-                      || jsonb_path_query_array(data->'reading', '$.readings[*].documents[*].sha256 ? (@.type() == "string")'))
+                      || jsonb_path_query_array(data->'reading',
+                        '$.readings[*].documents[*].sha256 ? (@.type() == "string")'))
       WHEN 'Offered' THEN jsonb_build_object('nonce', data->'nonce', 'expires_at', data->'expires_at')
       WHEN 'AuthorizationCheckpointed' THEN jsonb_build_object(
-        'payer', data->'payer', 'amount', data->'amount', 'nonce', data->'nonce', 'valid_before', data->'valid_before', 'at', data->'at')
+        'payer', data->'payer', 'amount', data->'amount', 'nonce', data->'nonce', 'valid_before',
+          data->'valid_before', 'at', data->'at')
       WHEN 'Delivered' THEN jsonb_build_object(
         'report_sha256', data#>'{response,delivery_proof,payload,report_sha256}',
         'evidence_sha256', data#>'{response,delivery_proof,payload,evidence_sha256}',

@@ -42,7 +42,8 @@ export async function migrate(db: SqlDriver, schema: string | undefined): Promis
     await tx.query(`SELECT pg_advisory_xact_lock(hashtext('rights-preflight.migrate'), hashtext($1))`, [schema ?? '']);
     if (schema !== undefined) await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await tx.query(
-      `CREATE TABLE IF NOT EXISTS store_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS store_migrations (
+         version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`,
     );
     const rows = await tx.query<{ version: number }>(`SELECT version FROM store_migrations`);
     const applied = new Set(rows.map((r) => Number(r.version)));

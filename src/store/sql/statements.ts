@@ -11,7 +11,8 @@
  * Keyed on the schema so separate stores in one database do not wait for each other.
  * Cost: appends are serialized per store, like EventStoreDB's single writer.
  */
-export const APPEND_ORDER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.append'), hashtext(coalesce(current_schema(), '')))`;
+export const APPEND_ORDER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('rights-preflight.append'),
+  hashtext(coalesce(current_schema(), '')))`;
 
 export const STREAM_HEAD = `SELECT max(revision)::text AS revision FROM events WHERE stream = $1`;
 
@@ -37,7 +38,8 @@ export const INSERT_EVENTS = `
   ORDER BY x.ord
   RETURNING position::text AS position`;
 
-const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id, type, data, metadata, created`;
+const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id,
+  type, data, metadata, created`;
 
 export const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY events.revision`;
 
