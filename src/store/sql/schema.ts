@@ -29,6 +29,10 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // 2: the read models' facts column (see event-facts-sql.ts).
   EVENT_FACTS_V1,
+  // 3: a stream's events are found through events_stream_revision (a stream holds a handful), so the
+  // retried-append lookup by id needs no index of its own; this one cost every append a second
+  // random-keyed B-tree insert, which is what grew with the store (docs/decisions.md, "Read side").
+  `DROP INDEX IF EXISTS events_stream_id`,
 ];
 
 /**
