@@ -76,7 +76,8 @@ const COMMANDS: Record<string, CommandEntry> = {
     usage: [
       [
         'move <purchase-id> --to <target> --note "…" --operator <name> [--settlement \'<json>\']',
-        'move a held/stuck purchase on (retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)',
+        'move a held/stuck purchase on ' +
+          '(retry_settlement | accept_settlement | closed_no_charge | closed_settled_delivered)',
       ],
     ],
   },

@@ -69,7 +69,8 @@ async function main(): Promise<number> {
         if (r.classification !== c.expect || before - after !== BigInt(result.amount_micro)) failures++;
       } else if (result.status === 'unavailable') {
         say(
-          `  ✔ available:false (${result.reason}), charged ${result.charge_micro}; buyer balance unchanged: ${before === after}`,
+          `  ✔ available:false (${result.reason}), charged ${result.charge_micro}; ` +
+            `buyer balance unchanged: ${before === after}`,
         );
         if (c.expect !== 'unavailable' || before !== after) failures++;
       } else {

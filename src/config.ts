@@ -114,7 +114,8 @@ export type Config = {
   coveredOrigins: string[];
   fetchAllowLoopback: boolean;
   fetchExtraCaFile: string | undefined;
-  /** Like curl --connect-to: "host:127.0.0.1:8443,host2:127.0.0.1:9443"; only honoured with FETCH_ALLOW_LOOPBACK (tests, demo). */
+  /** Like curl --connect-to: "host:127.0.0.1:8443,host2:127.0.0.1:9443"; only honoured with
+   *  FETCH_ALLOW_LOOPBACK (tests, demo). */
   fetchConnectTo: Record<string, { address: string; port: number }>;
   evidenceKeyHex: string | undefined;
   checkpointKeyHex: string | undefined;

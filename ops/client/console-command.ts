@@ -29,8 +29,10 @@ export async function consoleCommand(ctx: OperatorContext, args: ParsedArgs): Pr
     throw new UsageError('--port must be a port number');
   const listener = await reachOperatorListener(ctx.config);
   if (!listener) {
+    const tcp = ctx.config.operatorListen;
     ctx.err(
-      `the service is not running (no operator listener at ${ctx.config.operatorSocket}${ctx.config.operatorListen ? ` or ${ctx.config.operatorListen.host}:${ctx.config.operatorListen.port}` : ''}): start it with npm start`,
+      `the service is not running (no operator listener at ${ctx.config.operatorSocket}` +
+        `${tcp ? ` or ${tcp.host}:${tcp.port}` : ''}): start it with npm start`,
     );
     return EXIT.cannotRun;
   }

@@ -30,7 +30,8 @@ export function demoSite(): OriginSite {
     'open.demo.example': {
       '/robots.txt': robots('open.demo.example'),
       '/license.xml': license(
-        '<permits type="usage">ai-input ai-index search</permits><prohibits type="usage">ai-train</prohibits><payment type="free"/>',
+        '<permits type="usage">ai-input ai-index search</permits>' +
+          '<prohibits type="usage">ai-train</prohibits><payment type="free"/>',
       ),
       '/articles/climate': page('Climate'),
       '/articles/weather': page('Weather'),

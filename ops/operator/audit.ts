@@ -134,7 +134,8 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
               v(
                 e,
                 'proof',
-                `delivery_proof.settlement.transaction ${String(proof.transaction)} is not the settled ${settlement.transaction}`,
+                `delivery_proof.settlement.transaction ${String(proof.transaction)} ` +
+                  `is not the settled ${settlement.transaction}`,
               );
             if (proof.network !== undefined && proof.network !== settlement.network)
               v(e, 'proof', `delivery_proof.settlement.network ${String(proof.network)} is not ${settlement.network}`);
@@ -236,12 +237,14 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     }
     ctx.out('');
     ctx.out(
-      `audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`,
+      `audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ` +
+        `${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`,
     );
     if (refunds.length > 0) {
       for (const a of badRefunds) printViolations(`refund-${a.purchase_id}`, a.violations);
       ctx.out(
-        `audited ${refunds.length} refund request stream(s): ${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`,
+        `audited ${refunds.length} refund request stream(s): ` +
+          `${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`,
       );
     }
   }

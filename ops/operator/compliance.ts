@@ -33,7 +33,8 @@ const isFormat = (s: string): s is Format => (FORMATS as readonly string[]).incl
 const EXPORT_PAGE_ROWS = 500;
 
 const USAGE =
-  'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE] | compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]';
+  'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE] | ' +
+  'compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]';
 
 export async function compliance(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   const [sub, ...extra] = args.positionals;

@@ -44,7 +44,8 @@ export async function withStore<T>(
   if (ctx.attached) return work(ctx.attached.store);
   if (!(await storeExists(ctx.config.eventStoreUrl))) {
     throw new OperatorNoStore(
-      `NoStore: there is no event store at ${redactUrl(ctx.config.eventStoreUrl)} (DATA_DIR=${ctx.config.dataDir}); nothing was created. ` +
+      `NoStore: there is no event store at ${redactUrl(ctx.config.eventStoreUrl)} ` +
+        `(DATA_DIR=${ctx.config.dataDir}); nothing was created. ` +
         "Point DATA_DIR (or --data-dir) or EVENT_STORE_URL at the service's store.",
     );
   }

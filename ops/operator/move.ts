@@ -112,7 +112,8 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: r }));
     else
       ctx.err(
-        `refused ${r.code}: ${r.message}${r.details && Object.keys(r.details).length ? ' ' + JSON.stringify(r.details) : ''}`,
+        `refused ${r.code}: ${r.message}` +
+          `${r.details && Object.keys(r.details).length ? ' ' + JSON.stringify(r.details) : ''}`,
       );
     return EXIT.finding;
   }
@@ -120,7 +121,8 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
   if (args.flags.has('json')) ctx.out(JSON.stringify({ moved: { purchase_id: outcome.purchaseId, ...m } }));
   else
     ctx.out(
-      `moved ${streamName(outcome.purchaseId)}: ${m.from} → ${m.to} (OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`,
+      `moved ${streamName(outcome.purchaseId)}: ${m.from} → ${m.to} ` +
+        `(OperatorMoved at revision ${m.revision}, position ${m.position}) by ${operator}`,
     );
   return EXIT.ok;
 }

@@ -33,7 +33,8 @@ export function parsePurchaseIdArg(arg: string): PurchaseIdArg {
   const hex = (arg.startsWith(STREAM_PREFIX) ? arg.slice(STREAM_PREFIX.length) : arg).toLowerCase();
   if (!/^[0-9a-f]+$/.test(hex) || hex.length > HEX_ID) {
     throw new UsageError(
-      `${JSON.stringify(arg)} is not a purchase id: give the 64 hex characters (or purchase-<id>) or a unique prefix of at least ${MIN_PREFIX}`,
+      `${JSON.stringify(arg)} is not a purchase id: ` +
+        `give the 64 hex characters (or purchase-<id>) or a unique prefix of at least ${MIN_PREFIX}`,
     );
   }
   if (hex.length < MIN_PREFIX)
@@ -64,7 +65,9 @@ export async function resolvePurchaseId(
   return {
     refused: {
       code: 'AMBIGUOUS_PREFIX',
-      message: `${count} purchase ids start with ${wanted}; give more characters: ${candidates.join(', ')}${found.length > MAX_CANDIDATES ? ', …' : ''}`,
+      message:
+        `${count} purchase ids start with ${wanted}; ` +
+        `give more characters: ${candidates.join(', ')}${found.length > MAX_CANDIDATES ? ', …' : ''}`,
       details: { candidates },
     },
   };

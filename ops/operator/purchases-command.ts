@@ -18,7 +18,8 @@ const MAX_LIMIT = 10_000;
 const DEFAULT_LIMIT = 100;
 
 type ListedStatus = Exclude<PurchaseStatus, 'none'>;
-/** Every status a report-view row can have (a row exists from the quote on, so never 'none'); a Record, so a new status must be added here. */
+/** Every status a report-view row can have (a row exists from the quote on, so never 'none'); a
+ *  Record, so a new status must be added here. */
 const LISTED: Record<ListedStatus, true> = {
   quoted: true,
   offered: true,
@@ -48,7 +49,8 @@ export function parseSince(value: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:\d{2})?)?$/.exec(value);
   if (!m || !isCalendarDay(m[1]!))
     throw new UsageError(
-      `--since must be a day (YYYY-MM-DD) or an ISO time (YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]); got ${JSON.stringify(value)}`,
+      '--since must be a day (YYYY-MM-DD) or an ISO time (YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]); ' +
+        `got ${JSON.stringify(value)}`,
     );
   const at = new Date(m[2] ? `${m[1]}T${m[2]}${m[3] ?? 'Z'}` : `${m[1]}T00:00:00Z`);
   if (Number.isNaN(at.getTime())) throw new UsageError(`--since ${JSON.stringify(value)} is not a time`);
@@ -119,7 +121,9 @@ export async function purchases(ctx: OperatorContext, args: ParsedArgs): Promise
   for (const l of purchaseTable(rows)) ctx.out(l);
   ctx.out('');
   ctx.out(
-    `${rows.length} purchase(s), newest first${rows.length === filter.limit ? ` (the first ${filter.limit}; --limit for more)` : ''}; price in micro-USDC, quoted_at in UTC`,
+    `${rows.length} purchase(s), newest first` +
+      `${rows.length === filter.limit ? ` (the first ${filter.limit}; --limit for more)` : ''}; ` +
+      'price in micro-USDC, quoted_at in UTC',
   );
   ctx.out('full rows: --json; one purchase: npm run ops -- show <id>');
   return EXIT.ok;

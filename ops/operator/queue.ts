@@ -44,7 +44,8 @@ export async function queue(ctx: OperatorContext, args: ParsedArgs): Promise<num
   }
   ctx.out('');
   ctx.out(
-    `${entries.length} purchase(s); move one on with: npm run ops -- move <purchase-id> --to <target> --note "…" --operator <name>`,
+    `${entries.length} purchase(s); ` +
+      'move one on with: npm run ops -- move <purchase-id> --to <target> --note "…" --operator <name>',
   );
   return EXIT.ok;
 }

@@ -26,7 +26,9 @@ import { shortId, table } from './table.js';
 // at once cannot both succeed.
 
 const USAGE =
-  'refunds [--all] [--json] | refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
+  'refunds [--all] [--json] | ' +
+  'refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | ' +
+  'refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
 
 interface Listed {
   purchase_id: string;
@@ -94,7 +96,8 @@ async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   }
   ctx.out('');
   ctx.out(
-    'review one with: npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>',
+    'review one with: ' +
+      'npm run ops -- refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>',
   );
   return EXIT.ok;
 }

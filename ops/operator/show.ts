@@ -49,14 +49,17 @@ function printShown(out: (line: string) => void, { purchase: p, history, refund 
   out(`history (${history.length} event(s)):`);
   for (const h of history)
     out(
-      `  #${h.position.padStart(6)}  rev ${h.revision.padStart(2)}  ${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`,
+      `  #${h.position.padStart(6)}  rev ${h.revision.padStart(2)}  ` +
+        `${h.at}  ${h.type.padEnd(26)} ${JSON.stringify(h.summary)}`,
     );
   out('');
   if (!refund) out('refund: none requested');
   else {
     out(
-      `refund: ${refund.status} (${refund.reason}, ${refund.amount_micro} micro-USDC, requested ${refund.requested_at}` +
-        `${refund.reviewed_at ? `, reviewed ${refund.reviewed_at}` : ''}${refund.paid_transaction ? `, paid in ${refund.paid_transaction}` : ''})`,
+      `refund: ${refund.status} (${refund.reason}, ${refund.amount_micro} micro-USDC, ` +
+        `requested ${refund.requested_at}` +
+        `${refund.reviewed_at ? `, reviewed ${refund.reviewed_at}` : ''}` +
+        `${refund.paid_transaction ? `, paid in ${refund.paid_transaction}` : ''})`,
     );
   }
 }

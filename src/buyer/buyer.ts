@@ -51,7 +51,8 @@ export interface BuyerOptions {
    */
   publicUrl?: string;
   fetch?: typeof globalThis.fetch;
-  /** Progress events; they carry ids, amounts and transaction hashes only — never a claim, key, signature or checkpoint. */
+  /** Progress events; they carry ids, amounts and transaction hashes only — never a claim, key,
+   *  signature or checkpoint. */
   log?: (e: BuyerLogEvent) => void;
   /** Resume policy for ambiguous outcomes after the payment was sent. */
   resume?: { attempts?: number; delayMs?: number; requestTimeoutMs?: number };
@@ -221,7 +222,8 @@ export function createBuyer(opts: BuyerOptions) {
         const taskBound = maxPerTask - spent < maxPerReport;
         throw new BuyerRefused(
           taskBound ? 'TASK_BUDGET_EXHAUSTED' : 'PRICE_ABOVE_REPORT_BUDGET',
-          `the price exceeds ${taskBound ? 'the remaining task budget' : 'the per-report cap'} (${body.max_total_micro})`,
+          `the price exceeds ${taskBound ? 'the remaining task budget' : 'the per-report cap'} ` +
+            `(${body.max_total_micro})`,
         );
       }
       throw new BuyerRefused('SERVICE_ERROR', `quote refused: ${e.code} ${e.message}`, {

@@ -228,7 +228,9 @@ export async function main(
           return 1;
         }
         out(
-          `OK purchase ${result.purchase_id}: ${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; paid ${result.amount} by ${result.payer} in ${result.transaction}`,
+          `OK purchase ${result.purchase_id}: ` +
+            `${result.classifications.map((c) => `${c.resource} ${c.classification}`).join(', ')}; ` +
+            `paid ${result.amount} by ${result.payer} in ${result.transaction}`,
         );
         return 0;
       }

@@ -56,7 +56,8 @@ export function boundedArray<C extends t.Mixed>(name: string, item: C, min: numb
       (u, c) => {
         if (Array.isArray(u) && (u.length < min || u.length > max))
           return t.failure(u, c, `must have ${min} to ${max} items`);
-        return base.validate(u, t.appendContext(c, '', base, u)); // a non-array is a wrong type, reported as the array's
+        // a non-array is a wrong type, reported as the array's
+        return base.validate(u, t.appendContext(c, '', base, u));
       },
       (a) => base.encode(a),
     ),

@@ -134,7 +134,8 @@ export type GateReport = t.TypeOf<typeof GateReport>;
 export const IngestionGateResponse = paidResponseOf(GateReport, 'IngestionGateResponse');
 export type IngestionGateResponse = t.TypeOf<typeof IngestionGateResponse>;
 
-/** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote); FETCH_FAILED when one could not be read. */
+/** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote);
+ *  FETCH_FAILED when one could not be read. */
 export const IngestionGateUnavailable = t.intersection(
   [
     t.type({

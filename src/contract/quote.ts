@@ -18,7 +18,8 @@ import {
   UserClass,
 } from './common.js';
 
-// POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not define (400 UNKNOWN_FIELD).
+// POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not
+// define (400 UNKNOWN_FIELD).
 
 export const QuoteRequest = strictType(
   {

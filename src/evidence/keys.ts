@@ -81,7 +81,8 @@ export async function loadEvidenceKey(
   if (legacy !== undefined) return evidenceKeyFromSeed(seedFromHex(legacy, LEGACY_EVIDENCE_KEY_FILE));
   if (opts.generate === false)
     throw new Error(
-      `no evidence key: set EVIDENCE_KEY (64 hex characters) or provide ${file}; keys are never generated in production`,
+      `no evidence key: set EVIDENCE_KEY (64 hex characters) or provide ${file}; ` +
+        'keys are never generated in production',
     );
 
   const seed = new Uint8Array(randomBytes(32));
@@ -143,7 +144,8 @@ export async function loadOrCreateSecret(
   if (text === undefined) {
     if (opts.generate === false)
       throw new Error(
-        `no ${opts.variable ?? 'secret'}: set ${opts.variable ?? 'it'} (64 hex characters) or provide ${p}; secrets are never generated in production`,
+        `no ${opts.variable ?? 'secret'}: set ${opts.variable ?? 'it'} (64 hex characters) or provide ${p}; ` +
+          'secrets are never generated in production',
       );
     await createExclusive(p, randomBytes(32).toString('hex') + '\n');
     text = await readFile(p, 'utf8');

@@ -18,7 +18,9 @@ export function checkPaymentIntent(header: string | undefined, e: IntentExpectat
   if (!header) {
     throw new Refusal(
       'PAYMENT_INTENT_REQUIRED',
-      `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}; do not sign a payment before it is accepted`,
+      `send X-Service-Payment-Intent: base64 JSON {version:'${PAYMENT_INTENT_VERSION}', ` +
+        'payer, resource, input_sha256, network}; ' +
+        'do not sign a payment before it is accepted',
     );
   }
   let parsed: unknown;
@@ -32,7 +34,8 @@ export function checkPaymentIntent(header: string | undefined, e: IntentExpectat
   if (isLeft(decoded))
     throw new Refusal(
       'PAYMENT_INTENT_MALFORMED',
-      `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', payer, resource, input_sha256, network}`,
+      `X-Service-Payment-Intent must be exactly {version:'${PAYMENT_INTENT_VERSION}', ` +
+        'payer, resource, input_sha256, network}',
     );
   const intent = decoded.right;
   const mismatch = (field: string, expected: string) =>

@@ -6,7 +6,9 @@ import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
 // address and issuedAt is fixed by the request, so the buyer computes it itself and the service
 // recomputes it to verify. Browser-safe (the buyer client signs it in a page).
 
-export const SIWX_STATEMENT = `Sign in as the payer of one rights ingestion-gate request (${GATE_SIWX_PROFILE}). This is not a payment authorization.`;
+export const SIWX_STATEMENT =
+  `Sign in as the payer of one rights ingestion-gate request (${GATE_SIWX_PROFILE}). ` +
+  'This is not a payment authorization.';
 export const SIWX_MAX_AGE_SECONDS = 900;
 
 export const inputResourceUrn = (inputSha256: string) => `urn:service-request:input-sha256:${inputSha256}`;

@@ -31,7 +31,9 @@ export async function verifySiwxHeader(header: string | undefined, b: SiwxBindin
       ok: false,
       code: 'SIWX_REQUIRED',
       reason: 'missing',
-      message: `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; its statement is details.statement; docs/wire.md §8`,
+      message:
+        `send a SIGN-IN-WITH-X proof (profile ${GATE_SIWX_PROFILE}) signed by the payer; ` +
+        'its statement is details.statement; docs/wire.md §8',
     };
   }
   let parsed: unknown;

@@ -16,7 +16,8 @@ export interface AppDeps {
   outer?: Koa.Middleware[];
 }
 
-/** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error shape; logs without secrets. */
+/** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error
+ *  shape; logs without secrets. */
 function errorMiddleware(log: Logger): Koa.Middleware {
   // The access line's fields are fixed and never secret: it skips the redaction pass.
   const access = unredactedChild(log);

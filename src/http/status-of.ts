@@ -92,7 +92,8 @@ export const PURCHASE_REFUSAL_ON_WIRE: Readonly<Record<RefusalCode, WireRefusal>
   PURCHASE_ALREADY_PAYING: {
     code: 'PAYMENT_CONFLICT',
     message:
-      'another payment authorization is already recorded for this purchase; retry with that one (nothing was charged for this one)',
+      'another payment authorization is already recorded for this purchase; ' +
+      'retry with that one (nothing was charged for this one)',
   },
   NOT_CHECKPOINTED: inProgress('the payment is not recorded yet; retry the same request'),
   ALREADY_SETTLED: inProgress('this purchase is already settled; retry the same request to receive the report'),

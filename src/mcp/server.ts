@@ -12,7 +12,9 @@ export function buildMcpServer(deps: McpDeps, version: string): McpServer {
     {
       capabilities: { tools: { listChanged: false } },
       instructions:
-        "Rights Preflight Service: read capabilities and prepare quotes only. Paid reports are bought over HTTP x402, never through MCP. A quote's claim_token is a private secret.",
+        'Rights Preflight Service: read capabilities and prepare quotes only. ' +
+        'Paid reports are bought over HTTP x402, never through MCP. ' +
+        "A quote's claim_token is a private secret.",
     },
   );
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));

@@ -19,7 +19,8 @@ export interface McpDeps {
 
 export const SENSITIVE_META_KEY = 'io.service/sensitive';
 export const CLAIM_WARNING =
-  'claim_token is a PRIVATE SECRET: it is the credential of this report. Never place it in shared logs, transcripts or model context; ' +
+  'claim_token is a PRIVATE SECRET: it is the credential of this report. ' +
+  'Never place it in shared logs, transcripts or model context; ' +
   'send it only as the X-Service-Claim header of GET report_url (402 offer, then the bound payment).';
 
 const objectSchema = (s: Record<string, unknown>) => ({ type: 'object' as const, ...s });
@@ -29,7 +30,8 @@ export const TOOLS: Tool[] = [
     name: 'service_capabilities',
     title: 'Service capabilities',
     description:
-      'Reads the live capability listing (covered origins, enabled products, prices in micro-USDC, payment terms, evidence keys). Free, read-only, no report.',
+      'Reads the live capability listing (covered origins, enabled products, prices in micro-USDC, payment terms, ' +
+      'evidence keys). Free, read-only, no report.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: objectSchema(jsonSchemaOf(Capabilities)),
     annotations: { title: 'Service capabilities', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -38,8 +40,10 @@ export const TOOLS: Tool[] = [
     name: 'service_rights_quote',
     title: 'Prepare a rights report quote',
     description:
-      "Prepares a quote for one HTTPS resource and purpose (same contract as POST /v1/rights/quote). May fetch the resource's RSL metadata and consume quota: do not call it speculatively. " +
-      'Returns available:false with charge_micro "0" when no declaration is found. An available quote returns a claim_token that is a private secret (see the result\'s _meta). ' +
+      'Prepares a quote for one HTTPS resource and purpose (same contract as POST /v1/rights/quote). ' +
+      "May fetch the resource's RSL metadata and consume quota: do not call it speculatively. " +
+      'Returns available:false with charge_micro "0" when no declaration is found. ' +
+      "An available quote returns a claim_token that is a private secret (see the result's _meta). " +
       'Nothing is paid or delivered through MCP.',
     inputSchema: objectSchema(jsonSchemaOf(QuoteRequest)) as Tool['inputSchema'],
     outputSchema: objectSchema(jsonSchemaOf(QuoteResponse)),
@@ -55,7 +59,8 @@ export const TOOLS: Tool[] = [
     name: 'service_quote',
     title: 'DISABLED legacy provider-routing quote',
     description:
-      'DISABLED. Legacy provider-routing quote tool: provider routing is not offered by this service, so this tool always refuses. Exclude it from any allowlist; use service_rights_quote.',
+      'DISABLED. Legacy provider-routing quote tool: provider routing is not offered by this service, ' +
+      'so this tool always refuses. Exclude it from any allowlist; use service_rights_quote.',
     inputSchema: { type: 'object', properties: {} },
     annotations: { title: 'DISABLED legacy provider-routing quote', readOnlyHint: true, openWorldHint: false },
     _meta: { 'io.service/disabled': true },
@@ -85,7 +90,10 @@ export async function callTool(deps: McpDeps, name: string, args: unknown): Prom
             // What a model may read: the quote without its secret, and the warning.
             {
               type: 'text',
-              text: `${CLAIM_WARNING}\n${JSON.stringify({ ...shareable, claim_token: '[withheld: private secret, see the user-only block]' })}`,
+              text: `${CLAIM_WARNING}\n${JSON.stringify({
+                ...shareable,
+                claim_token: '[withheld: private secret, see the user-only block]',
+              })}`,
             },
             // The secret for its owner only (MCP audience annotation): hosts must not forward it to a model.
             { type: 'text', text: JSON.stringify({ claim_token }), annotations: { audience: ['user'], priority: 1 } },
@@ -97,7 +105,8 @@ export async function callTool(deps: McpDeps, name: string, args: unknown): Prom
       case 'service_quote':
         return errorResult(
           'TOOL_DISABLED',
-          'service_quote is disabled: provider routing is not offered by this service. Use service_rights_quote; nothing was quoted or charged.',
+          'service_quote is disabled: provider routing is not offered by this service. ' +
+            'Use service_rights_quote; nothing was quoted or charged.',
         );
       default:
         return errorResult('UNKNOWN_TOOL', `no tool named ${name}`);

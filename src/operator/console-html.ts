@@ -15,11 +15,14 @@ const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1a1a1a}
 header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-decoration:none;font-weight:600}
 main{padding:1rem 1.2rem;max-width:1200px}h2{margin:1.4rem 0 .5rem;font-size:1.1rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 th{background:#f3f4f6}code{font:12px ui-monospace,monospace}.cards{display:flex;gap:1rem}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}.card b{display:block;font-size:1.5rem}
-.charts{display:flex;gap:1.5rem;flex-wrap:wrap}form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
-input[name=note]{min-width:22rem}.result{font-weight:600}.result[data-state=refused]{color:#b00}.result[data-state=done]{color:#060}
+.charts{display:flex;gap:1.5rem;flex-wrap:wrap}
+form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
+input[name=note]{min-width:22rem}.result{font-weight:600}
+.result[data-state=refused]{color:#b00}.result[data-state=done]{color:#060}
 .empty{color:#666}`;
 
 // Posts the form's fields as JSON to its data-api route; the answer (or refusal code) goes under it.
@@ -30,24 +33,34 @@ for (const form of document.querySelectorAll('form[data-api]')) {
     const result = form.querySelector('.result');
     result.dataset.state = 'sending';
     result.textContent = 'sending…';
-    const res = await fetch(form.dataset.api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(new FormData(form))) });
+    const res = await fetch(form.dataset.api, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(Object.fromEntries(new FormData(form))),
+    });
     const answer = await res.json().catch(() => ({}));
     if (res.ok) {
       result.dataset.state = 'done';
-      result.textContent = answer.moved ? 'moved ' + answer.moved.from + ' → ' + answer.moved.to + ' (revision ' + answer.moved.revision + ')'
+      result.textContent = answer.moved
+        ? 'moved ' + answer.moved.from + ' → ' + answer.moved.to + ' (revision ' + answer.moved.revision + ')'
         : answer.refund ? 'refund request ' + answer.refund.from + ' → ' + answer.refund.to : 'done';
       for (const input of form.querySelectorAll('button')) input.disabled = true;
     } else {
       result.dataset.state = 'refused';
-      result.textContent = 'refused ' + ((answer.refused && answer.refused.code) || res.status) + ': ' + ((answer.refused && answer.refused.message) || '');
+      result.textContent =
+        'refused ' + ((answer.refused && answer.refused.code) || res.status) + ': ' +
+        ((answer.refused && answer.refused.message) || '');
     }
   });
 }`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><header><a href="/console">Rights Preflight · operator console</a></header><main>${body}</main><script>${SCRIPT}</script></body></html>`;
+<body><header><a href="/console">Rights Preflight · operator console</a></header>` +
+    `<main>${body}</main><script>${SCRIPT}</script></body></html>`
+  );
 }
 
 /** "42 s", "5 min", "3 h", "2 d": how long something has waited. */
@@ -69,17 +82,26 @@ const summaryText = (summary: Record<string, unknown>) =>
 
 function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
   if (rows.length === 0) return `<p class="empty" id="${id}">${esc(empty)}</p>`;
-  return `<table id="${id}"><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+  const head = headers.map((h) => `<th>${esc(h)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('');
+  return `<table id="${id}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function operatorFields(): string {
-  return `<input name="note" required placeholder="note: what was checked and why"><input name="operator" required placeholder="operator name">`;
+  return (
+    '<input name="note" required placeholder="note: what was checked and why">' +
+    '<input name="operator" required placeholder="operator name">'
+  );
 }
 
 function reviewForm(r: RefundEntry): string {
   if (r.status !== 'requested' || r.revision === null) return '';
-  return `<form data-api="${OPERATOR_API}/refunds/${esc(r.purchase_id)}/review"><input type="hidden" name="expected_revision" value="${esc(r.revision)}">
-<select name="decision"><option value="approve">approve</option><option value="reject">reject</option></select>${operatorFields()}<button>review</button><span class="result"></span></form>`;
+  return (
+    `<form data-api="${OPERATOR_API}/refunds/${esc(r.purchase_id)}/review">` +
+    `<input type="hidden" name="expected_revision" value="${esc(r.revision)}">
+<select name="decision"><option value="approve">approve</option><option value="reject">reject</option></select>` +
+    `${operatorFields()}<button>review</button><span class="result"></span></form>`
+  );
 }
 
 export function homePage(input: {
@@ -90,9 +112,26 @@ export function homePage(input: {
 }): string {
   const { summary, queue, refunds, now } = input;
   const total = summary.by_status.reduce((n, s) => n + s.purchases, 0);
-  const cards = `<div class="cards"><div class="card">queue<b id="queue-count">${queue.length}</b></div><div class="card">open refund requests<b>${refunds.length}</b></div><div class="card">purchases<b>${total}</b></div></div>`;
-  const charts = `<div class="charts">${svgBarChart({ title: 'Purchases by status', categories: summary.by_status.map((s) => s.status), series: [{ name: 'purchases', values: summary.by_status.map((s) => s.purchases) }], width: 520, height: 260 })}
-${svgBarChart({ title: 'Quotes per day (UTC, last 14 days)', categories: summary.quotes_per_day.map((d) => d.day.slice(5)), series: [{ name: 'quotes', values: summary.quotes_per_day.map((d) => d.quotes) }], width: 520, height: 260 })}</div>`;
+  const cards =
+    `<div class="cards"><div class="card">queue<b id="queue-count">${queue.length}</b></div>` +
+    `<div class="card">open refund requests<b>${refunds.length}</b></div>` +
+    `<div class="card">purchases<b>${total}</b></div></div>`;
+  const byStatus = svgBarChart({
+    title: 'Purchases by status',
+    categories: summary.by_status.map((s) => s.status),
+    series: [{ name: 'purchases', values: summary.by_status.map((s) => s.purchases) }],
+    width: 520,
+    height: 260,
+  });
+  const perDay = svgBarChart({
+    title: 'Quotes per day (UTC, last 14 days)',
+    categories: summary.quotes_per_day.map((d) => d.day.slice(5)),
+    series: [{ name: 'quotes', values: summary.quotes_per_day.map((d) => d.quotes) }],
+    width: 520,
+    height: 260,
+  });
+  const charts = `<div class="charts">${byStatus}
+${perDay}</div>`;
   const queueRows = queue.map((q) => [
     purchaseLink(q.purchase_id),
     esc(q.kind),
@@ -108,11 +147,23 @@ ${svgBarChart({ title: 'Quotes per day (UTC, last 14 days)', categories: summary
     esc(age(r.requested_at, now)),
     reviewForm(r),
   ]);
+  const queueTable = table(
+    ['purchase', 'kind', 'reason', 'locked from', 'age'],
+    queueRows,
+    'The investigation queue is empty.',
+    'queue',
+  );
+  const refundTable = table(
+    ['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'],
+    refundRows,
+    'No refund request waits for an operator.',
+    'refunds',
+  );
   return page(
     'Operator console',
     `<h2>Summary</h2>${cards}${charts}
-<h2>Investigation queue</h2>${table(['purchase', 'kind', 'reason', 'locked from', 'age'], queueRows, 'The investigation queue is empty.', 'queue')}
-<h2>Refund requests</h2>${table(['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'], refundRows, 'No refund request waits for an operator.', 'refunds')}`,
+<h2>Investigation queue</h2>${queueTable}
+<h2>Refund requests</h2>${refundTable}`,
   );
 }
 
@@ -142,17 +193,22 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
   ];
   const move =
     locked && t.revision !== null
-      ? `<h2>Move on</h2><form id="move" data-api="${OPERATOR_API}/purchases/${esc(p.purchase_id)}/move"><input type="hidden" name="expected_revision" value="${esc(t.revision)}">
-<select name="target">${TARGETS.map((x) => `<option value="${esc(x)}">${esc(x)}</option>`).join('')}</select>${operatorFields()}<button>move</button><span class="result"></span></form>`
+      ? `<h2>Move on</h2><form id="move" data-api="${OPERATOR_API}/purchases/${esc(p.purchase_id)}/move">` +
+        `<input type="hidden" name="expected_revision" value="${esc(t.revision)}">
+<select name="target">${TARGETS.map((x) => `<option value="${esc(x)}">${esc(x)}</option>`).join('')}</select>` +
+        `${operatorFields()}<button>move</button><span class="result"></span></form>`
       : '';
   const refund = t.refund
-    ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ${esc(t.refund.amount_micro)} micro-USDC, requested ${esc(t.refund.requested_at)} (review it on <a href="/console">the console's first page</a>)</p>`
+    ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ` +
+      `${esc(t.refund.amount_micro)} micro-USDC, requested ${esc(t.refund.requested_at)} ` +
+      `(review it on <a href="/console">the console's first page</a>)</p>`
     : '';
+  const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
   return page(
     `Purchase ${short(p.purchase_id)}`,
     `<h2>Purchase <code>${esc(short(p.purchase_id))}</code></h2>
 <table id="purchase">${fields.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>
-<h2>Timeline</h2>${table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline')}${move}${refund}`,
+<h2>Timeline</h2>${timeline}${move}${refund}`,
   );
 }
 

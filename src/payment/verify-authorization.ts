@@ -109,7 +109,8 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
       ? refuse('NONCE_BOUND_TO_OTHER_REQUEST', 'this authorization was made for another report; nothing was charged')
       : refuse(
           'NONCE_NOT_BOUND',
-          "an unmodified random-nonce x402 client is not compatible with this service; sign the nonce from the offer's service-request-binding extension. Nothing was charged",
+          'an unmodified random-nonce x402 client is not compatible with this service; ' +
+            "sign the nonce from the offer's service-request-binding extension. Nothing was charged",
         );
   }
 

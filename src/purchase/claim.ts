@@ -50,7 +50,8 @@ export async function loadClaimSecret(
   }
   if (opts.generate === false)
     throw new Error(
-      `no CLAIM_SECRET: set CLAIM_SECRET (64 hex characters) or provide ${file}; secrets are never generated in production`,
+      `no CLAIM_SECRET: set CLAIM_SECRET (64 hex characters) or provide ${file}; ` +
+        'secrets are never generated in production',
     );
   await mkdir(dataDir, { recursive: true });
   const secret = randomBytes(32);

@@ -1,7 +1,8 @@
 import type { PaymentTerms } from './deps.js';
 import type { PaymentTermsWire } from '../contract/common.js';
 
-/** How the payment terms read on the wire wherever the service states them (quote, preflight discovery, capabilities). */
+/** How the payment terms read on the wire wherever the service states them (quote, preflight
+ *  discovery, capabilities). */
 export const paymentTermsOnWire = (terms: PaymentTerms): PaymentTermsWire => ({
   protocol: 'x402' as const,
   x402_version: 2 as const,

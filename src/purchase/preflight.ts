@@ -39,7 +39,8 @@ export async function preflight(
   if (loaded.quoted && loaded.quoted.claim_sha256 !== keySha256(key)) {
     throw new Refusal(
       'SERVICE_REQUEST_KEY_REUSED',
-      'this X-Service-Request value was already used as an Idempotency-Key for a quote; use a fresh private key (nothing was charged)',
+      'this X-Service-Request value was already used as an Idempotency-Key for a quote; ' +
+        'use a fresh private key (nothing was charged)',
     );
   }
   return redeem(
@@ -68,13 +69,15 @@ export function preflightDiscovery(deps: Pick<PreflightDeps, 'terms'>): Prefligh
         name: 'X-Service-Request',
         required: true,
         description:
-          'your private random retry key (32-128 chars [A-Za-z0-9_-]); the same key and body always reach the same purchase; never share or log it',
+          'your private random retry key (32-128 chars [A-Za-z0-9_-]); ' +
+          'the same key and body always reach the same purchase; never share or log it',
       },
       {
         name: 'PAYMENT-SIGNATURE',
         required: false,
         description:
-          'on the second call only: base64 x402 v2 PaymentPayload (exact, EIP-3009) whose nonce is the bound nonce of the 402 offer',
+          'on the second call only: base64 x402 v2 PaymentPayload (exact, EIP-3009) ' +
+          'whose nonce is the bound nonce of the 402 offer',
       },
     ],
     purposes: [...REPORT_PURPOSES],
@@ -84,13 +87,16 @@ export function preflightDiscovery(deps: Pick<PreflightDeps, 'terms'>): Prefligh
       extension: 'service-request-binding',
       version: 'service-request-v1',
       nonce_prefix: NONCE_PREFIX,
-      nonce_rule: `nonce = ${NONCE_PREFIX} + first 48 hex of sha256(JCS({version:'service-request-v1', resource, key: X-Service-Request, input_sha256}))`,
+      nonce_rule:
+        `nonce = ${NONCE_PREFIX} + first 48 hex of ` +
+        "sha256(JCS({version:'service-request-v1', resource, key: X-Service-Request, input_sha256}))",
     },
     steps: [
       'POST the request body with X-Service-Request: 200 available:false (no fee) or 402 with PAYMENT-REQUIRED',
       'check price, network, asset, recipient and the bound nonce in PAYMENT-REQUIRED; stop on any mismatch',
       'sign exactly that offer and nonce; persist the authorization encrypted before sending it',
-      'POST the same body with the same X-Service-Request and PAYMENT-SIGNATURE: 200 with report, evidence, payment_settlement, delivery_proof',
+      'POST the same body with the same X-Service-Request and PAYMENT-SIGNATURE: ' +
+        '200 with report, evidence, payment_settlement, delivery_proof',
       'on an ambiguous answer retry the same request with the same PAYMENT-SIGNATURE; never sign a replacement',
     ],
     charge_micro: '0',

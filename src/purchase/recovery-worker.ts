@@ -20,7 +20,8 @@ export interface RecoveryPassDeps {
   catchUpMs: number;
 }
 
-/** One recovery pass: how many purchases it resumed. A purchase whose resume fails is logged and left to the next pass. */
+/** One recovery pass: how many purchases it resumed. A purchase whose resume fails is logged and
+ *  left to the next pass. */
 export function recoveryPass(deps: RecoveryPassDeps): () => Promise<number> {
   return async () => {
     try {

@@ -11,14 +11,19 @@ export function requireServiceRequestKey(value: string | undefined): string {
   if (!value) {
     throw new Refusal(
       'SERVICE_REQUEST_REQUIRED',
-      'X-Service-Request is required on a prepared request: choose a private random key (32 to 128 characters of A-Z a-z 0-9 _ -), keep it secret and send the same value on every retry. Do not sign any payment without it: the payment nonce is bound to it, and a payment signed for another nonce is refused.',
+      'X-Service-Request is required on a prepared request: ' +
+        'choose a private random key (32 to 128 characters of A-Z a-z 0-9 _ -), ' +
+        'keep it secret and send the same value on every retry. ' +
+        'Do not sign any payment without it: the payment nonce is bound to it, ' +
+        'and a payment signed for another nonce is refused.',
       { header: 'X-Service-Request' },
     );
   }
   if (!ServiceRequestKey.is(value)) {
     throw new Refusal(
       'SERVICE_REQUEST_INVALID',
-      'X-Service-Request must be 32 to 128 characters of A-Z a-z 0-9 _ - (a private random key); do not sign a payment until it is accepted',
+      'X-Service-Request must be 32 to 128 characters of A-Z a-z 0-9 _ - (a private random key); ' +
+        'do not sign a payment until it is accepted',
       { header: 'X-Service-Request' },
     );
   }

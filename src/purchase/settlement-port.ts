@@ -36,7 +36,8 @@ export interface SettlementPort {
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
   /** The token's own record: has this (payer, nonce) authorization been used or cancelled? */
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
-  /** The transfer that used the authorization, searching logs from `fromBlock` (default: the backend's start, else 0). */
+  /** The transfer that used the authorization, searching logs from `fromBlock` (default: the
+   *  backend's start, else 0). */
   findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
   /** The chain's current block number (recorded at checkpoint time to bound recovery's log search). */
   blockNumber(): Promise<bigint>;

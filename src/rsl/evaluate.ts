@@ -124,7 +124,8 @@ const EU_MEMBERS = new Set([
   'SE',
 ]);
 
-/** Does a usage token list cover the question token? `all` ⊇ `ai-all` ⊇ ai-train/ai-input/ai-index; `search` is not AI. */
+/** Does a usage token list cover the question token? `all` ⊇ `ai-all` ⊇
+ *  ai-train/ai-input/ai-index; `search` is not AI. */
 export function usageCovers(list: readonly string[], token: EvaluatedToken): boolean {
   if (list.includes('all')) return true;
   // `crawl` is not an RSL usage token: only "any automated processing" (`all`) speaks to it.
@@ -170,7 +171,8 @@ function licenseVerdict(license: License, content: Content, doc: DocumentInput, 
     return v(
       'prohibited',
       conflict ? 'permit-vs-prohibit' : 'usage-prohibited',
-      `prohibits usage "${prohibits.join(' ')}" covers ${q.token}${conflict ? `; the same license permits "${permits!.join(' ')}" but prohibition wins` : ''}`,
+      `prohibits usage "${prohibits.join(' ')}" covers ${q.token}` +
+        `${conflict ? `; the same license permits "${permits!.join(' ')}" but prohibition wins` : ''}`,
     );
   }
   const legacy = prohibits.find((t) => LEGACY_USAGE_ALIASES[t] === q.token);
@@ -381,7 +383,8 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
   return { outcome: 'silent', obligations: [], reasons: silentReasons };
 }
 
-/** A grant under narrower terms-only scopes needs those terms: LICENSE_REQUIRED, or UNKNOWN when a term is not understood. */
+/** A grant under narrower terms-only scopes needs those terms: LICENSE_REQUIRED, or UNKNOWN when a
+ *  term is not understood. */
 function withNarrowerTerms(decider: Verdict, terms: Verdict[]): Verdict {
   if (!isAllow(decider.outcome) || terms.length === 0) return decider;
   const withTerms = merge(decider.outcome, [decider, ...terms]);

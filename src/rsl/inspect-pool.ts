@@ -50,7 +50,9 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   const spawn = (): Slot => {
     // Node 20 does not carry tsx's loader into workers: the worker registers it, then imports its entry.
     const entry = new URL('./inspect-worker.ts', import.meta.url).href;
-    const boot = `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register(); await import(${JSON.stringify(entry)});`;
+    const boot =
+      `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); ` +
+      `register(); await import(${JSON.stringify(entry)});`;
     const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
       workerData: { tag: INSPECT_WORKER_TAG },
     });

@@ -98,7 +98,8 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
         if (pinned !== undefined && !sameHex(d.payer, pinned))
           refuse(
             'PAYMENT_FROM_NOT_SIGNER',
-            "the authorization's from is not the signed-in payer of this purchase; sign the offer with that wallet (nothing was charged)",
+            "the authorization's from is not the signed-in payer of this purchase; " +
+              'sign the offer with that wallet (nothing was charged)',
             { field: 'payer' },
           );
         if (Number(d.valid_before) * 1000 <= now.getTime())

@@ -100,9 +100,11 @@ async function startBareKoa(): Promise<{ url: string; child: ChildProcess }> {
 function inspectBody(): string {
   const scopes = ['/news/', '/archive/', '/video/', '/podcasts/', '/docs/']
     .map(
-      (p) => `
+      (p) =>
+        `
   <content url="${p}*" lastmod="2026-10-01T00:00:00Z">
-    <license><permits type="usage">search ai-index</permits><prohibits type="usage">ai-train</prohibits><payment type="free"/></license>
+    <license><permits type="usage">search ai-index</permits><prohibits type="usage">ai-train</prohibits>` +
+        `<payment type="free"/></license>
   </content>`,
     )
     .join('');
@@ -259,7 +261,8 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.store} | ${r.target} | ${r.connections} | ${r.req_per_s} | ${r.p50_ms} | ${r.p99_ms} | ${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} |`,
+    `| ${r.store} | ${r.target} | ${r.connections} | ${r.req_per_s} | ${r.p50_ms} | ${r.p99_ms} | ` +
+      `${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} |`,
   );
 }
 for (const [store, p] of Object.entries(paid)) console.log(`paid redemption (${store}): ${JSON.stringify(p)}`);

@@ -31,7 +31,9 @@ function worstCases(): Record<string, string> {
     'root with 45k attributes': `<rsl xmlns="${NS}" ${attrs}>${tail}`,
     '330 elements × 60 attributes': `<rsl xmlns="${NS}">${manyAttrElements}${tail}`,
     '19k foreign elements': `<rsl xmlns="${NS}">${manyElements}${tail}`,
-    '500 KB of text': `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all ${'x '.repeat(250_000)}</permits></license></content></rsl>`,
+    '500 KB of text':
+      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all ${'x '.repeat(250_000)}</permits>` +
+      '</license></content></rsl>',
   };
 }
 
@@ -76,11 +78,17 @@ try {
         statuses[res.status] = (statuses[res.status] || 0) + 1;
         const row = (perDoc[d.name] ||= { n: 0, failures: {} });
         row.n++;
-        const code = (json && ((json.document && json.document.failure && json.document.failure.code) || (json.error && json.error.code))) || 'none';
+        const code =
+          (json &&
+            ((json.document && json.document.failure && json.document.failure.code) ||
+              (json.error && json.error.code))) ||
+          'none';
         row.failures[code] = (row.failures[code] || 0) + 1;
       }
     };
-    Promise.all(Array.from({ length: clients }, (_, c) => client(c))).then(() => parentPort.postMessage({ statuses, perDoc }));
+    Promise.all(Array.from({ length: clients }, (_, c) => client(c))).then(() =>
+      parentPort.postMessage({ statuses, perDoc }),
+    );
   `;
   const flood = () =>
     new Promise<void>((resolve, reject) => {

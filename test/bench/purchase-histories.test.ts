@@ -114,41 +114,44 @@ test('event sizes are in the range the real service writes', (t) => {
   t.true(average > 3_000 && average < 5_500, `average ${Math.round(average)} bytes per event`);
 });
 
-test('purchases vary: ~20 origins, several purposes and classifications, deliveries over ~30 days, many payers', (t) => {
-  const quotes = purchases.map(
-    (h) =>
-      h.events[0]!.data as {
-        input: { purpose: string; resource: string; resources?: string[] };
-        decision_preview: { classification: string };
-        reading: { readings?: { origin: string }[]; origin?: string };
-      },
-  );
-  const origins = new Set(
-    quotes.flatMap((q) => (q.reading.readings ? q.reading.readings.map((r) => r.origin) : [q.reading.origin!])),
-  );
-  t.true(origins.size >= 18, `${origins.size} origins`);
-  t.true(new Set(quotes.map((q) => q.input.purpose)).size >= 6);
-  t.true(new Set(quotes.map((q) => q.decision_preview.classification)).size >= 4);
-  t.true(new Set(quotes.map((q) => q.input.resource)).size > 250);
-  const delivered = purchases.flatMap((h) =>
-    h.events
-      .filter((e) => e.type === 'Delivered')
-      .map((e) =>
-        Date.parse(
-          (e.data as { response: { delivery_proof: { payload: { delivered_at: string } } } }).response.delivery_proof
-            .payload.delivered_at,
+test(
+  'purchases vary: ~20 origins, several purposes and classifications, ' + 'deliveries over ~30 days, many payers',
+  (t) => {
+    const quotes = purchases.map(
+      (h) =>
+        h.events[0]!.data as {
+          input: { purpose: string; resource: string; resources?: string[] };
+          decision_preview: { classification: string };
+          reading: { readings?: { origin: string }[]; origin?: string };
+        },
+    );
+    const origins = new Set(
+      quotes.flatMap((q) => (q.reading.readings ? q.reading.readings.map((r) => r.origin) : [q.reading.origin!])),
+    );
+    t.true(origins.size >= 18, `${origins.size} origins`);
+    t.true(new Set(quotes.map((q) => q.input.purpose)).size >= 6);
+    t.true(new Set(quotes.map((q) => q.decision_preview.classification)).size >= 4);
+    t.true(new Set(quotes.map((q) => q.input.resource)).size > 250);
+    const delivered = purchases.flatMap((h) =>
+      h.events
+        .filter((e) => e.type === 'Delivered')
+        .map((e) =>
+          Date.parse(
+            (e.data as { response: { delivery_proof: { payload: { delivered_at: string } } } }).response.delivery_proof
+              .payload.delivered_at,
+          ),
         ),
+    );
+    const days = (Math.max(...delivered) - Math.min(...delivered)) / 86_400_000;
+    t.true(days > HISTORY_DAYS - 3 && days < HISTORY_DAYS + 1, `deliveries over ${days.toFixed(1)} days`);
+    const payers = new Set(
+      purchases.flatMap((h) =>
+        h.events.filter((e) => e.type === 'AuthorizationCheckpointed').map((e) => (e.data as { payer: string }).payer),
       ),
-  );
-  const days = (Math.max(...delivered) - Math.min(...delivered)) / 86_400_000;
-  t.true(days > HISTORY_DAYS - 3 && days < HISTORY_DAYS + 1, `deliveries over ${days.toFixed(1)} days`);
-  const payers = new Set(
-    purchases.flatMap((h) =>
-      h.events.filter((e) => e.type === 'AuthorizationCheckpointed').map((e) => (e.data as { payer: string }).payer),
-    ),
-  );
-  t.true(payers.size > 100, `${payers.size} payers`);
-});
+    );
+    t.true(payers.size > 100, `${payers.size} payers`);
+  },
+);
 
 test('the sealed authorization opens to the x402 payload whose digest is payment_sha256', async (t) => {
   const h = purchases.find((p) => p.events.some((e) => e.type === 'AuthorizationCheckpointed'))!;

@@ -93,7 +93,8 @@ console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   const base = results.find((b) => b.adapter === r.adapter)!;
   console.log(
-    `| ${r.adapter} | ${r.purchases} | ${r.events} | ${r.rebuild_seconds} | ${r.events_per_second} | ${r.microseconds_per_event} | ${(r.microseconds_per_event / base.microseconds_per_event).toFixed(2)}× |`,
+    `| ${r.adapter} | ${r.purchases} | ${r.events} | ${r.rebuild_seconds} | ${r.events_per_second} | ` +
+      `${r.microseconds_per_event} | ${(r.microseconds_per_event / base.microseconds_per_event).toFixed(2)}× |`,
   );
 }
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');

@@ -12,13 +12,15 @@ const NS = 'https://rslstandard.org/rsl';
 
 /** A realistic document: site-wide terms plus section scopes with several licenses each. */
 function documentOfAbout(targetBytes: number): string {
-  const section = (i: number) => `
+  const section = (i: number) =>
+    `
   <content url="/section-${i}/*" server="https://licensing.example.com" lastmod="2026-10-01T00:00:00Z">
     <license>
       <permits type="usage">search ai-input ai-index</permits>
       <permits type="user">commercial non-commercial education</permits>
       <prohibits type="geo">RU</prohibits>
-      <payment type="use"><amount currency="USD">0.0${(i % 9) + 1}</amount><accepts type="application/x402+json"><![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
+      <payment type="use"><amount currency="USD">0.0${(i % 9) + 1}</amount>` +
+    `<accepts type="application/x402+json"><![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
       <reporting type="telemetry" profile="https://profiles.example/telemetry"/>
     </license>
     <license>
@@ -27,7 +29,8 @@ function documentOfAbout(targetBytes: number): string {
     <copyright type="organization" contactUrl="https://example.com/contact">Example Media</copyright>
     <terms>https://example.com/legal/ai-terms</terms>
   </content>`;
-  let body = `<content url="/"><license><permits type="usage">search</permits><payment type="free"/></license></content>`;
+  let body =
+    '<content url="/"><license><permits type="usage">search</permits><payment type="free"/></license></content>';
   let i = 0;
   while (Buffer.byteLength(body + section(i)) < targetBytes - 90) body += section(i++);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rsl xmlns="${NS}" max-age="7">${body}\n</rsl>\n`;

@@ -118,7 +118,8 @@ console.log('| mode | after start | after quotes | peak | devnet process | quote
 console.log('|---|---|---|---|---|---|');
 for (const r of rows)
   console.log(
-    `| ${r.mode} | ${r.service_rss_after_start_mb} | ${r.service_rss_after_quotes_mb} | ${r.service_peak_rss_mb} | ${r.devnet_rss_mb ?? '(in the service)'} | ${r.quotes_ok} |`,
+    `| ${r.mode} | ${r.service_rss_after_start_mb} | ${r.service_rss_after_quotes_mb} | ${r.service_peak_rss_mb} | ` +
+      `${r.devnet_rss_mb ?? '(in the service)'} | ${r.quotes_ok} |`,
   );
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
 await mkdir(out, { recursive: true });

@@ -144,7 +144,8 @@ test.serial(
 );
 
 test.serial(
-  'when every paid answer is lost the checkpoint is kept (RESUME_EXHAUSTED, never re-signed); resume() later redelivers it',
+  'when every paid answer is lost the checkpoint is kept (RESUME_EXHAUSTED, never re-signed); ' +
+    'resume() later redelivers it',
   async (t) => {
     const b = buyerFor(w, { baseUrl: proxy.url, buyerIndex: 3 });
     proxy.rewrite = (ex) => (isPaid(ex) ? 'drop' : undefined);

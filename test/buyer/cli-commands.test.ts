@@ -35,21 +35,24 @@ test.after.always(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test('--help prints the usage on stdout and exits 0; --version prints the package version; no command exits 2', async (t) => {
-  const help = await run(['--help']);
-  t.is(help.code, 0);
-  t.regex(help.stdout, /^usage: rights-preflight/);
-  t.regex(help.stdout, /refund <purchase_id> --reason/);
-  const version = await run(['--version']);
-  t.is(version.code, 0);
-  t.is(
-    version.stdout.trim(),
-    (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
-  );
-  const none = await run([]);
-  t.is(none.code, 2);
-  t.regex(none.stderr, /usage:/);
-});
+test(
+  '--help prints the usage on stdout and exits 0; ' + '--version prints the package version; no command exits 2',
+  async (t) => {
+    const help = await run(['--help']);
+    t.is(help.code, 0);
+    t.regex(help.stdout, /^usage: rights-preflight/);
+    t.regex(help.stdout, /refund <purchase_id> --reason/);
+    const version = await run(['--version']);
+    t.is(version.code, 0);
+    t.is(
+      version.stdout.trim(),
+      (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    );
+    const none = await run([]);
+    t.is(none.code, 2);
+    t.regex(none.stderr, /usage:/);
+  },
+);
 
 test('an invalid --purpose (or --tier) is refused before any request is sent', async (t) => {
   let requests = 0;

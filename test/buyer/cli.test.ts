@@ -179,7 +179,10 @@ test.serial(
     t.is(v.code, 0, v.stderr);
     t.regex(
       v.stdout,
-      /open\.demo\.example\/articles\/oceans PERMITTED_BY_OBSERVED_DECLARATION, https:\/\/closed\.demo\.example\/articles\/markets PROHIBITED/,
+      new RegExp(
+        /open\.demo\.example\/articles\/oceans PERMITTED_BY_OBSERVED_DECLARATION, /.source +
+          /https:\/\/closed\.demo\.example\/articles\/markets PROHIBITED/.source,
+      ),
     );
     const saved = JSON.parse(await readFile(out, 'utf8'));
     saved.response.report.resources.reverse();

@@ -83,18 +83,21 @@ test('a proof signed by another wallet than the address it names does not verify
   t.is((checked as { reason: string }).reason, 'signature');
 });
 
-test("the payment intent header decodes to its payer under the service's rules, and a changed field is refused", (t) => {
-  const intent = {
-    payer: account.address,
-    resource: binding.gateUrl,
-    input_sha256: binding.inputSha256,
-    network: 'eip155:8453',
-  };
-  const expectation = { gateUrl: binding.gateUrl, inputSha256: binding.inputSha256, network: 'eip155:8453' };
-  t.deepEqual(checkPaymentIntent(paymentIntentHeader(intent), expectation), { payer: account.address });
-  const err = t.throws(
-    () => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation),
-    { instanceOf: Refusal },
-  );
-  t.is(err?.code, 'PAYMENT_INTENT_MISMATCH');
-});
+test(
+  "the payment intent header decodes to its payer under the service's rules, " + 'and a changed field is refused',
+  (t) => {
+    const intent = {
+      payer: account.address,
+      resource: binding.gateUrl,
+      input_sha256: binding.inputSha256,
+      network: 'eip155:8453',
+    };
+    const expectation = { gateUrl: binding.gateUrl, inputSha256: binding.inputSha256, network: 'eip155:8453' };
+    t.deepEqual(checkPaymentIntent(paymentIntentHeader(intent), expectation), { payer: account.address });
+    const err = t.throws(
+      () => checkPaymentIntent(paymentIntentHeader({ ...intent, input_sha256: 'e'.repeat(64) }), expectation),
+      { instanceOf: Refusal },
+    );
+    t.is(err?.code, 'PAYMENT_INTENT_MISMATCH');
+  },
+);

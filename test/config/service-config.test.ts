@@ -8,34 +8,41 @@ const RPC = 'http://127.0.0.1:8545';
 const PAY_TO = `0x${'11'.repeat(20)}` as const;
 const RELAYER = `0x${'22'.repeat(32)}` as const;
 
-test('the devnet is wanted only in development without RPC_URL, and never forced into production or beside RPC_URL', (t) => {
-  t.is(loadConfig({}).devnet, 'auto');
-  t.is(loadConfig({ RPC_URL: RPC }).devnet, 'off');
-  t.is(loadConfig({ NODE_ENV: 'production' }).devnet, 'off');
-  t.is(loadConfig({ DEVNET: 'off' }).devnet, 'off');
-  t.throws(() => loadConfig({ NODE_ENV: 'production', DEVNET: 'auto' }), {
-    instanceOf: ConfigError,
-    message: /DEVNET/,
-  });
-  t.throws(() => loadConfig({ RPC_URL: RPC, DEVNET: 'auto' }), { instanceOf: ConfigError, message: /DEVNET/ });
-});
+test(
+  'the devnet is wanted only in development without RPC_URL, ' + 'and never forced into production or beside RPC_URL',
+  (t) => {
+    t.is(loadConfig({}).devnet, 'auto');
+    t.is(loadConfig({ RPC_URL: RPC }).devnet, 'off');
+    t.is(loadConfig({ NODE_ENV: 'production' }).devnet, 'off');
+    t.is(loadConfig({ DEVNET: 'off' }).devnet, 'off');
+    t.throws(() => loadConfig({ NODE_ENV: 'production', DEVNET: 'auto' }), {
+      instanceOf: ConfigError,
+      message: /DEVNET/,
+    });
+    t.throws(() => loadConfig({ RPC_URL: RPC, DEVNET: 'auto' }), { instanceOf: ConfigError, message: /DEVNET/ });
+  },
+);
 
-test('operator tools load a configuration without a chain; a service needs RPC_URL, PAY_TO and (self) RELAYER_PRIVATE_KEY', (t) => {
-  const off = loadConfig({ DEVNET: 'off' });
-  t.is(off.rpcUrl, undefined);
-  t.throws(() => serviceConfig(off), { instanceOf: ConfigError, message: /RPC_URL/ });
-  t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC })), { instanceOf: ConfigError, message: /PAY_TO/ });
-  t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO })), {
-    instanceOf: ConfigError,
-    message: /RELAYER_PRIVATE_KEY/,
-  });
-  t.is(
-    serviceConfig(
-      loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO, SETTLEMENT: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9' }),
-    ).rpcUrl,
-    RPC,
-  );
-});
+test(
+  'operator tools load a configuration without a chain; ' +
+    'a service needs RPC_URL, PAY_TO and (self) RELAYER_PRIVATE_KEY',
+  (t) => {
+    const off = loadConfig({ DEVNET: 'off' });
+    t.is(off.rpcUrl, undefined);
+    t.throws(() => serviceConfig(off), { instanceOf: ConfigError, message: /RPC_URL/ });
+    t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC })), { instanceOf: ConfigError, message: /PAY_TO/ });
+    t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO })), {
+      instanceOf: ConfigError,
+      message: /RELAYER_PRIVATE_KEY/,
+    });
+    t.is(
+      serviceConfig(
+        loadConfig({ RPC_URL: RPC, PAY_TO: PAY_TO, SETTLEMENT: 'facilitator', FACILITATOR_URL: 'http://127.0.0.1:9' }),
+      ).rpcUrl,
+      RPC,
+    );
+  },
+);
 
 test('the devnet fills only what the environment leaves out', (t) => {
   const devnet = {

@@ -38,7 +38,15 @@ import { createBuyer, memoryCheckpointStore, type BuyResult } from 'rights-prefl
 import { fileCheckpointStore } from 'rights-preflight/buyer/node';
 const store = fileCheckpointStore('./checkpoints', new Uint8Array(32));
 export type Delivered = Extract<BuyResult, { status: 'delivered' }>['transaction'];
-export const make = () => createBuyer({ baseUrl: 'https://x', account: undefined as never, pins: { network: 'eip155:8453', asset: '0x', recipient: '0x', evidenceKey: 'ab' }, maxPerReportMicro: 1n, maxPerTaskMicro: 1n, checkpointStore: store ?? memoryCheckpointStore() });
+export const make = () =>
+  createBuyer({
+    baseUrl: 'https://x',
+    account: undefined as never,
+    pins: { network: 'eip155:8453', asset: '0x', recipient: '0x', evidenceKey: 'ab' },
+    maxPerReportMicro: 1n,
+    maxPerTaskMicro: 1n,
+    checkpointStore: store ?? memoryCheckpointStore(),
+  });
 `;
 
 // Serial steps, each one a test: a pack plus a fresh install takes a minute or two, and AVA's

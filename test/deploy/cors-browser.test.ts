@@ -82,7 +82,8 @@ test('a page on another origin buys and verifies a report with the bundled buyer
   let config = '';
   const page = await pageServer(
     () =>
-      `<!doctype html><html><body><script type="application/json" id="config">${config}</script><script type="module" src="/buyer.js"></script></body></html>`,
+      `<!doctype html><html><body><script type="application/json" id="config">${config}</script>` +
+      '<script type="module" src="/buyer.js"></script></body></html>',
     bundle.outputFiles[0]!.text,
   );
   t.teardown(page.close);
@@ -130,59 +131,62 @@ test('a page on another origin buys and verifies a report with the bundled buyer
   t.is(await w.devnet.balanceOf(buyerKey.address), before - 20_000n, 'exactly the price moved, once');
 });
 
-test('CORS answers only the configured origins, allows the buyer headers and exposes the payment headers', async (t) => {
-  const { createApp } = await import('../../src/http/app.js');
-  const { browserCors, BUYER_REQUEST_HEADERS } = await import('../../src/http/cors.js');
-  const { createLogger } = await import('../../src/log.js');
-  const Router = (await import('@koa/router')).default;
-  const { Writable } = await import('node:stream');
-  const router = new Router();
-  router.get('/paid', (ctx) => {
-    ctx.status = 402;
-    ctx.set('PAYMENT-REQUIRED', 'e30=');
-    ctx.body = {};
-  });
-  const app = createApp({
-    log: createLogger(
-      'silent',
-      new Writable({
-        write(_c, _e, cb) {
-          cb();
-        },
-      }),
-    ),
-    ready: async () => true,
-    routers: [router],
-    outer: [browserCors(['http://app.example:8080'])!],
-  });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+test(
+  'CORS answers only the configured origins, ' + 'allows the buyer headers and exposes the payment headers',
+  async (t) => {
+    const { createApp } = await import('../../src/http/app.js');
+    const { browserCors, BUYER_REQUEST_HEADERS } = await import('../../src/http/cors.js');
+    const { createLogger } = await import('../../src/log.js');
+    const Router = (await import('@koa/router')).default;
+    const { Writable } = await import('node:stream');
+    const router = new Router();
+    router.get('/paid', (ctx) => {
+      ctx.status = 402;
+      ctx.set('PAYMENT-REQUIRED', 'e30=');
+      ctx.body = {};
+    });
+    const app = createApp({
+      log: createLogger(
+        'silent',
+        new Writable({
+          write(_c, _e, cb) {
+            cb();
+          },
+        }),
+      ),
+      ready: async () => true,
+      routers: [router],
+      outer: [browserCors(['http://app.example:8080'])!],
+    });
+    const server = http.createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const pre = await fetch(`${url}/paid`, {
-    method: 'OPTIONS',
-    headers: {
-      Origin: 'http://app.example:8080',
-      'Access-Control-Request-Method': 'GET',
-      'Access-Control-Request-Headers': 'x-service-claim,payment-signature',
-    },
-  });
-  t.is(pre.status, 204);
-  t.is(pre.headers.get('access-control-allow-origin'), 'http://app.example:8080');
-  const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
-  for (const h of BUYER_REQUEST_HEADERS) t.true(allowed.includes(h.toLowerCase()), h);
-  const got = await fetch(`${url}/paid`, { headers: { Origin: 'http://app.example:8080' } });
-  t.is(got.headers.get('access-control-allow-origin'), 'http://app.example:8080');
-  const exposed = (got.headers.get('access-control-expose-headers') ?? '').split(',');
-  t.true(exposed.includes('PAYMENT-REQUIRED') && exposed.includes('PAYMENT-RESPONSE'));
-  const other = await fetch(`${url}/paid`, { headers: { Origin: 'http://evil.example' } });
-  t.is(other.headers.get('access-control-allow-origin'), null, 'another origin gets no CORS headers');
-  t.is(other.status, 402);
-});
+    const pre = await fetch(`${url}/paid`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://app.example:8080',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'x-service-claim,payment-signature',
+      },
+    });
+    t.is(pre.status, 204);
+    t.is(pre.headers.get('access-control-allow-origin'), 'http://app.example:8080');
+    const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+    for (const h of BUYER_REQUEST_HEADERS) t.true(allowed.includes(h.toLowerCase()), h);
+    const got = await fetch(`${url}/paid`, { headers: { Origin: 'http://app.example:8080' } });
+    t.is(got.headers.get('access-control-allow-origin'), 'http://app.example:8080');
+    const exposed = (got.headers.get('access-control-expose-headers') ?? '').split(',');
+    t.true(exposed.includes('PAYMENT-REQUIRED') && exposed.includes('PAYMENT-RESPONSE'));
+    const other = await fetch(`${url}/paid`, { headers: { Origin: 'http://evil.example' } });
+    t.is(other.headers.get('access-control-allow-origin'), null, 'another origin gets no CORS headers');
+    t.is(other.status, 402);
+  },
+);

@@ -57,30 +57,33 @@ test('the lint can fail: an operation without security is an error', async (t) =
   t.true(errors > 0);
 });
 
-test('every operation has a unique operationId, a declared tag and security; bodies document 413/415, /v1 calls 429', (t) => {
-  const ids = operations.map((o) => o.op.operationId);
-  t.is(new Set(ids).size, ids.length);
-  const tags = new Set((doc.tags as { name: string }[]).map((x) => x.name));
-  for (const { key, op } of operations) {
-    t.regex(op.operationId ?? '', /^[a-z][A-Za-z]+$/, key);
-    t.true(op.tags?.length === 1 && tags.has(op.tags[0]), key);
-    t.true(Array.isArray(op.security), key);
-    for (const requirement of op.security)
-      for (const scheme of Object.keys(requirement))
-        t.truthy(doc.components.securitySchemes[scheme], `${key}: ${scheme}`);
-    if (op.requestBody) {
-      t.truthy(op.responses[413], key);
-      t.truthy(op.responses[415], key);
+test(
+  'every operation has a unique operationId, a declared tag and security; ' + 'bodies document 413/415, /v1 calls 429',
+  (t) => {
+    const ids = operations.map((o) => o.op.operationId);
+    t.is(new Set(ids).size, ids.length);
+    const tags = new Set((doc.tags as { name: string }[]).map((x) => x.name));
+    for (const { key, op } of operations) {
+      t.regex(op.operationId ?? '', /^[a-z][A-Za-z]+$/, key);
+      t.true(op.tags?.length === 1 && tags.has(op.tags[0]), key);
+      t.true(Array.isArray(op.security), key);
+      for (const requirement of op.security)
+        for (const scheme of Object.keys(requirement))
+          t.truthy(doc.components.securitySchemes[scheme], `${key}: ${scheme}`);
+      if (op.requestBody) {
+        t.truthy(op.responses[413], key);
+        t.truthy(op.responses[415], key);
+      }
+      if (key.includes(' /v1/')) t.truthy(op.responses[429], key);
     }
-    if (key.includes(' /v1/')) t.truthy(op.responses[429], key);
-  }
-  t.deepEqual(doc.paths['/v1/rights/reports/{id}'].get.security, [
-    { ServiceClaim: [] },
-    { ServiceClaim: [], PaymentSignature: [] },
-  ]);
-  t.is(doc.components.securitySchemes.PaymentSignature.name, 'PAYMENT-SIGNATURE');
-  t.true(doc.components.securitySchemes.SignInWithX.description.includes(SIWX_STATEMENT));
-});
+    t.deepEqual(doc.paths['/v1/rights/reports/{id}'].get.security, [
+      { ServiceClaim: [] },
+      { ServiceClaim: [], PaymentSignature: [] },
+    ]);
+    t.is(doc.components.securitySchemes.PaymentSignature.name, 'PAYMENT-SIGNATURE');
+    t.true(doc.components.securitySchemes.SignInWithX.description.includes(SIWX_STATEMENT));
+  },
+);
 
 test('an operation missing from the table is refused, not served anonymously', (t) => {
   t.throws(() => withOperations({ paths: { '/v1/new': { get: { responses: {} } } }, components: {} }), {

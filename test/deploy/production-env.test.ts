@@ -45,69 +45,72 @@ test('keys generate prints three fresh 32-byte secrets and the evidence public k
   t.is(new Set([json.EVIDENCE_KEY, json.CHECKPOINT_KEY, json.CLAIM_SECRET]).size, 3);
 });
 
-test('npm start -- --env-file FILE starts in production on the generated keys; the environment wins over the file', async (t) => {
-  const generated = JSON.parse(
-    (
-      await run('npm', ['run', '--silent', 'ops', '--', 'keys', 'generate', '--json'], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+test(
+  'npm start -- --env-file FILE starts in production on the generated keys; ' + 'the environment wins over the file',
+  async (t) => {
+    const generated = JSON.parse(
+      (
+        await run('npm', ['run', '--silent', 'ops', '--', 'keys', 'generate', '--json'], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        })
+      ).stdout,
+    ) as Record<string, string>;
+    // The example file, filled in: every key of it is a known setting.
+    const example = await readFile(path.join(ROOT, '.env.example'), 'utf8');
+    const values: Record<string, string> = {
+      EVIDENCE_KEY: generated.EVIDENCE_KEY!,
+      CHECKPOINT_KEY: generated.CHECKPOINT_KEY!,
+      CLAIM_SECRET: generated.CLAIM_SECRET!,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_BASE_URL: 'https://preflight.test',
+      EVENT_STORE_URL: `file:${path.join(parts.dataDir, 'events')}`,
+      PAY_TO: parts.devnet.payTo,
+      RPC_URL: parts.devnet.rpcUrl,
+      RELAYER_PRIVATE_KEY: parts.devnet.relayer.privateKey,
+      COVERED_ORIGINS: parts.origins.env.COVERED_ORIGINS!,
+      METRICS_LISTEN: 'off',
+      LOG_LEVEL: 'info',
+    };
+    const filled = example
+      .split('\n')
+      .map((line) => {
+        const m = /^([A-Z_]+)=/.exec(line);
+        return m && values[m[1]!] !== undefined ? `${m[1]}=${values[m[1]!]}` : line;
       })
-    ).stdout,
-  ) as Record<string, string>;
-  // The example file, filled in: every key of it is a known setting.
-  const example = await readFile(path.join(ROOT, '.env.example'), 'utf8');
-  const values: Record<string, string> = {
-    EVIDENCE_KEY: generated.EVIDENCE_KEY!,
-    CHECKPOINT_KEY: generated.CHECKPOINT_KEY!,
-    CLAIM_SECRET: generated.CLAIM_SECRET!,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    PUBLIC_BASE_URL: 'https://preflight.test',
-    EVENT_STORE_URL: `file:${path.join(parts.dataDir, 'events')}`,
-    PAY_TO: parts.devnet.payTo,
-    RPC_URL: parts.devnet.rpcUrl,
-    RELAYER_PRIVATE_KEY: parts.devnet.relayer.privateKey,
-    COVERED_ORIGINS: parts.origins.env.COVERED_ORIGINS!,
-    METRICS_LISTEN: 'off',
-    LOG_LEVEL: 'info',
-  };
-  const filled = example
-    .split('\n')
-    .map((line) => {
-      const m = /^([A-Z_]+)=/.exec(line);
-      return m && values[m[1]!] !== undefined ? `${m[1]}=${values[m[1]!]}` : line;
-    })
-    .join('\n');
-  const file = path.join(parts.dataDir, 'production.env');
-  await writeFile(file, filled, { mode: 0o600 });
+      .join('\n');
+    const file = path.join(parts.dataDir, 'production.env');
+    await writeFile(file, filled, { mode: 0o600 });
 
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATA_DIR: parts.dataDir,
-    ...parts.origins.env,
-    LOG_LEVEL: 'info',
-  };
-  delete env.COVERED_ORIGINS;
-  const s = await startServiceCommand('npm', env, ['--env-file', file]);
-  t.teardown(s.kill);
-  const caps = (await (await fetch(`${s.url}/v1/capabilities`)).json()) as {
-    evidence: { keys: { public_key: string; key_id: string }[] };
-  };
-  t.is(caps.evidence.keys[0]!.public_key, generated.evidence_public_key!);
-  t.is(caps.evidence.keys[0]!.key_id, generated.evidence_key_id!);
-  t.false(
-    s.output().includes(generated.EVIDENCE_KEY!) || s.output().includes(generated.CLAIM_SECRET!),
-    'no secret in the log',
-  );
-  process.kill(s.nodePid, 'SIGTERM');
-  t.is(await s.exited, 0);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: parts.dataDir,
+      ...parts.origins.env,
+      LOG_LEVEL: 'info',
+    };
+    delete env.COVERED_ORIGINS;
+    const s = await startServiceCommand('npm', env, ['--env-file', file]);
+    t.teardown(s.kill);
+    const caps = (await (await fetch(`${s.url}/v1/capabilities`)).json()) as {
+      evidence: { keys: { public_key: string; key_id: string }[] };
+    };
+    t.is(caps.evidence.keys[0]!.public_key, generated.evidence_public_key!);
+    t.is(caps.evidence.keys[0]!.key_id, generated.evidence_key_id!);
+    t.false(
+      s.output().includes(generated.EVIDENCE_KEY!) || s.output().includes(generated.CLAIM_SECRET!),
+      'no secret in the log',
+    );
+    process.kill(s.nodePid, 'SIGTERM');
+    t.is(await s.exited, 0);
 
-  // A variable set in the environment wins over the file: a wrong one stops the start, naming it.
-  const overridden = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', '--env-file', file], {
-    cwd: ROOT,
-    env: { ...env, PORT: 'eighty' },
-  }).catch((e: { code: number; stderr: string }) => e);
-  t.is((overridden as { code: number }).code, 2);
-  t.regex((overridden as { stderr: string }).stderr, /PORT/);
-});
+    // A variable set in the environment wins over the file: a wrong one stops the start, naming it.
+    const overridden = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', '--env-file', file], {
+      cwd: ROOT,
+      env: { ...env, PORT: 'eighty' },
+    }).catch((e: { code: number; stderr: string }) => e);
+    t.is((overridden as { code: number }).code, 2);
+    t.regex((overridden as { stderr: string }).stderr, /PORT/);
+  },
+);

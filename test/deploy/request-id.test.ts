@@ -11,48 +11,51 @@ import { createLogger } from '../../src/log.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test('a valid X-Request-Id is used and echoed (also in the log and a 500 answer); an invalid one is replaced', async (t) => {
-  let logged = '';
-  const log = createLogger(
-    'info',
-    new Writable({
-      write(c, _e, cb) {
-        logged += c.toString('utf8');
-        cb();
-      },
-    }),
-  );
-  const router = new Router();
-  router.get('/boom', () => {
-    throw new Error('unexpected');
-  });
-  const server = http.createServer(createApp({ log, ready: async () => true, routers: [router] }).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
+test(
+  'a valid X-Request-Id is used and echoed (also in the log and a 500 answer); ' + 'an invalid one is replaced',
+  async (t) => {
+    let logged = '';
+    const log = createLogger(
+      'info',
+      new Writable({
+        write(c, _e, cb) {
+          logged += c.toString('utf8');
+          cb();
+        },
       }),
-  );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const idOf = async (path: string, id?: string) =>
-    (await fetch(`${url}${path}`, id === undefined ? {} : { headers: { 'X-Request-Id': id } })).headers.get(
-      'x-request-id',
     );
+    const router = new Router();
+    router.get('/boom', () => {
+      throw new Error('unexpected');
+    });
+    const server = http.createServer(createApp({ log, ready: async () => true, routers: [router] }).callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const idOf = async (path: string, id?: string) =>
+      (await fetch(`${url}${path}`, id === undefined ? {} : { headers: { 'X-Request-Id': id } })).headers.get(
+        'x-request-id',
+      );
 
-  const mine = 'buyer-7.trace_0001';
-  t.is(await idOf('/healthz', mine), mine);
-  t.true(logged.includes(`"requestId":"${mine}"`));
-  const longest = 'a'.repeat(128);
-  t.is(await idOf('/healthz', longest), longest);
-  const boom = await fetch(`${url}/boom`, { headers: { 'X-Request-Id': mine } });
-  t.is(boom.status, 500);
-  t.is(((await boom.json()) as { error: { details: { request_id: string } } }).error.details.request_id, mine);
+    const mine = 'buyer-7.trace_0001';
+    t.is(await idOf('/healthz', mine), mine);
+    t.true(logged.includes(`"requestId":"${mine}"`));
+    const longest = 'a'.repeat(128);
+    t.is(await idOf('/healthz', longest), longest);
+    const boom = await fetch(`${url}/boom`, { headers: { 'X-Request-Id': mine } });
+    t.is(boom.status, 500);
+    t.is(((await boom.json()) as { error: { details: { request_id: string } } }).error.details.request_id, mine);
 
-  for (const bad of ['a'.repeat(129), 'has space', 'semi;colon', 'ünïcode', '"quoted"', '']) {
-    const got = await idOf('/healthz', bad);
-    t.regex(got ?? '', UUID, JSON.stringify(bad));
-  }
-  t.regex((await idOf('/healthz')) ?? '', UUID, 'none sent: generated');
-});
+    for (const bad of ['a'.repeat(129), 'has space', 'semi;colon', 'ünïcode', '"quoted"', '']) {
+      const got = await idOf('/healthz', bad);
+      t.regex(got ?? '', UUID, JSON.stringify(bad));
+    }
+    t.regex((await idOf('/healthz')) ?? '', UUID, 'none sent: generated');
+  },
+);

@@ -60,7 +60,8 @@ async function drainsAndExits(
   });
   const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.write(
-    `POST /v1/rights/inspect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+    'POST /v1/rights/inspect HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
   );
   await sleep(300);
 

@@ -133,7 +133,8 @@ test.serial('TCP: without a token or with a wrong one every route is 401; with t
 });
 
 test.serial(
-  'a stuck purchase and a refund request show within a second; a move at a stale revision is 409 CONCURRENT_CHANGE; the move records operator and note',
+  'a stuck purchase and a refund request show within a second; ' +
+    'a move at a stale revision is 409 CONCURRENT_CHANGE; the move records operator and note',
   async (t) => {
     const store = w.service!.store;
     const stuck = await stuckPurchase(store);
@@ -241,7 +242,8 @@ test.serial('purchases page on with next; audit, replay status and summary answe
 });
 
 test.serial(
-  'the CLI reaches the service over TCP with OPERATOR_LISTEN and OPERATOR_TOKEN (no socket in its DATA_DIR), and is refused with a wrong token',
+  'the CLI reaches the service over TCP with OPERATOR_LISTEN and OPERATOR_TOKEN ' +
+    '(no socket in its DATA_DIR), and is refused with a wrong token',
   async (t) => {
     const elsewhere = await mkdtemp(path.join(tmpdir(), 'rights-ops-tcp-'));
     t.teardown(() => rm(elsewhere, { recursive: true, force: true }));

@@ -22,10 +22,11 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TIME = '/usr/bin/time';
 
 const INSERT = `
-  INSERT INTO rm_compliance (purchase_id, sku, resource, origin, purpose, user_class, geo, classification, decision, observed_at,
-    rsl_document_sha256, evidence_key_id, report_sha256, evidence_sha256, delivery_proof_sha256, payer, amount_micro, network,
-    transaction, delivered_at, delivered_day, held, held_reason, refund_status)
-  SELECT lpad(to_hex(g), 64, '0'), 'rights.preflight.v1', 'https://publisher.example/news/story-' || g, 'https://publisher.example',
+  INSERT INTO rm_compliance (purchase_id, sku, resource, origin, purpose, user_class, geo, classification, decision,
+    observed_at, rsl_document_sha256, evidence_key_id, report_sha256, evidence_sha256, delivery_proof_sha256, payer,
+    amount_micro, network, transaction, delivered_at, delivered_day, held, held_reason, refund_status)
+  SELECT lpad(to_hex(g), 64, '0'), 'rights.preflight.v1', 'https://publisher.example/news/story-' || g,
+    'https://publisher.example',
     'ai-input', 'commercial', NULL, 'PERMITTED_BY_OBSERVED_DECLARATION', 'ALLOW_DECLARED', '2026-11-22T11:59:00.000Z',
     jsonb_build_array(md5(g::text) || md5((g + 1)::text)), '0123456789abcdef', md5('r' || g) || md5('R' || g),
     md5('e' || g) || md5('E' || g), md5('p' || g) || md5('P' || g), '0x' || repeat('b1', 20), '20000', 'eip155:8453',
@@ -74,47 +75,55 @@ function measuredCli(args: string[], env: Record<string, string>): Promise<Measu
   });
 }
 
-test(`compliance export of ${ROWS} rows as CSV grows peak RSS by less than ${BUDGET_MB} MB over an empty export`, async (t) => {
-  const dir = await freshEmbeddedDir();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-export-memory-'));
-  try {
-    const url = `file:${dir}`;
-    const store = await openStore(url);
-    const models = await openReadModels(store, { readStoreUrl: url });
-    await models.db.query(INSERT);
-    const [count] = await models.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM rm_compliance`);
-    await models.close();
-    await store.close();
-    t.is(Number(count!.n), ROWS);
+test(
+  `compliance export of ${ROWS} rows as CSV ` + `grows peak RSS by less than ${BUDGET_MB} MB over an empty export`,
+  async (t) => {
+    const dir = await freshEmbeddedDir();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-export-memory-'));
+    try {
+      const url = `file:${dir}`;
+      const store = await openStore(url);
+      const models = await openReadModels(store, { readStoreUrl: url });
+      await models.db.query(INSERT);
+      const [count] = await models.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM rm_compliance`);
+      await models.close();
+      await store.close();
+      t.is(Number(count!.n), ROWS);
 
-    const env = { EVENT_STORE_URL: url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
-    const emptyFile = path.join(dataDir, 'empty.csv');
-    const fullFile = path.join(dataDir, 'full.csv');
-    const empty = await measuredCli(
-      ['compliance', 'export', '--from', '2001-01-01', '--to', '2001-01-31', '--format', 'csv', '--out', emptyFile],
-      env,
-    );
-    t.is(empty.code, 0, empty.stderr);
-    const full = await measuredCli(
-      ['compliance', 'export', '--from', '2026-11-01', '--to', '2026-11-30', '--format', 'csv', '--out', fullFile],
-      env,
-    );
-    t.is(full.code, 0, full.stderr);
-    t.regex(full.stderr, new RegExp(`exported ${ROWS} compliance row\\(s\\)`));
+      const env = { EVENT_STORE_URL: url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
+      const emptyFile = path.join(dataDir, 'empty.csv');
+      const fullFile = path.join(dataDir, 'full.csv');
+      const empty = await measuredCli(
+        ['compliance', 'export', '--from', '2001-01-01', '--to', '2001-01-31', '--format', 'csv', '--out', emptyFile],
+        env,
+      );
+      t.is(empty.code, 0, empty.stderr);
+      const full = await measuredCli(
+        ['compliance', 'export', '--from', '2026-11-01', '--to', '2026-11-30', '--format', 'csv', '--out', fullFile],
+        env,
+      );
+      t.is(full.code, 0, full.stderr);
+      t.regex(full.stderr, new RegExp(`exported ${ROWS} compliance row\\(s\\)`));
 
-    const lines = (await readFile(fullFile, 'utf8')).split('\r\n');
-    t.is(lines.pop(), '', 'the last row ends with CRLF');
-    t.is(lines.length, ROWS + 1, 'the header and one line per row');
-    t.is((await readFile(emptyFile, 'utf8')).split('\r\n').filter(Boolean).length, 1, 'the empty export is its header');
+      const lines = (await readFile(fullFile, 'utf8')).split('\r\n');
+      t.is(lines.pop(), '', 'the last row ends with CRLF');
+      t.is(lines.length, ROWS + 1, 'the header and one line per row');
+      t.is(
+        (await readFile(emptyFile, 'utf8')).split('\r\n').filter(Boolean).length,
+        1,
+        'the empty export is its header',
+      );
 
-    const growthMb = (full.peakKb - empty.peakKb) / 1024;
-    t.log(
-      `peak RSS: empty export ${(empty.peakKb / 1024).toFixed(1)} MB, ${ROWS} rows ${(full.peakKb / 1024).toFixed(1)} MB, growth ${growthMb.toFixed(1)} MB`,
-    );
-    t.true(empty.peakKb > 0 && full.peakKb > 0, 'peak RSS was measured');
-    t.true(growthMb < BUDGET_MB, `the ${ROWS}-row export grew peak RSS by ${growthMb.toFixed(1)} MB`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+      const growthMb = (full.peakKb - empty.peakKb) / 1024;
+      t.log(
+        `peak RSS: empty export ${(empty.peakKb / 1024).toFixed(1)} MB, ` +
+          `${ROWS} rows ${(full.peakKb / 1024).toFixed(1)} MB, growth ${growthMb.toFixed(1)} MB`,
+      );
+      t.true(empty.peakKb > 0 && full.peakKb > 0, 'peak RSS was measured');
+      t.true(growthMb < BUDGET_MB, `the ${ROWS}-row export grew peak RSS by ${growthMb.toFixed(1)} MB`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+);

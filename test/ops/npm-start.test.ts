@@ -99,7 +99,8 @@ async function npmStart(): Promise<Started> {
 }
 
 test.serial(
-  'npm start on a fresh machine: the service answers on the embedded store, the devnet runs in its own process, SIGTERM stops both',
+  'npm start on a fresh machine: the service answers on the embedded store, ' +
+    'the devnet runs in its own process, SIGTERM stops both',
   async (t) => {
     const s = await npmStart();
     try {

@@ -73,7 +73,8 @@ interface Row {
 
 function suite(label: string, factory: StoreFactory): void {
   test.serial(
-    `${label}: purchases lists the report view newest first, filtered by status, origin and since; bad filters are usage errors`,
+    `${label}: purchases lists the report view newest first, ` +
+      'filtered by status, origin and since; bad filters are usage errors',
     async (t) => {
       const w = await world(factory);
       try {
@@ -126,7 +127,9 @@ function suite(label: string, factory: StoreFactory): void {
         t.regex(
           text.stdout,
           new RegExp(
-            `^${delivered.slice(0, 12)}\\s+delivered\\s+rights\\.preflight\\.v1\\s+publisher\\.example/(news/story|\\S*…)\\s+ai-input\\s+PERMITTED\\s+20000\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$`,
+            `^${delivered.slice(0, 12)}\\s+delivered\\s+rights\\.preflight\\.v1\\s+` +
+              'publisher\\.example/(news/story|\\S*…)' +
+              '\\s+ai-input\\s+PERMITTED\\s+20000\\s+\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$',
             'm',
           ),
         );
@@ -318,7 +321,8 @@ function suite(label: string, factory: StoreFactory): void {
   );
 
   test.serial(
-    `${label}: compliance export writes the delivered purchases with their stored digests (csv, jsonl; file mode 0600) and report writes the totals as HTML`,
+    `${label}: compliance export writes the delivered purchases with their stored ` +
+      'digests (csv, jsonl; file mode 0600) and report writes the totals as HTML',
     async (t) => {
       const w = await world(factory);
       try {
@@ -436,28 +440,34 @@ function suite(label: string, factory: StoreFactory): void {
 
 suite('embedded', embeddedStore);
 
-test("--help and -h print the command's usage and exit 0, for every command, whatever else is on the line", async (t) => {
-  const commands = ['replay', 'audit', 'queue', 'purchases', 'show', 'move', 'refunds', 'compliance', 'keys'];
-  const runs = commands
-    .flatMap((c) => [
-      [c, '--help'],
-      [c, '-h'],
-    ])
-    .concat([
-      ['audit', '--purchase', '--help'],
-      ['move', 'abcd', '--to', 'x', '-h'],
-      ['compliance', 'export', '--help'],
-    ]);
-  const results = await Promise.all(runs.map((args) => cli(args, {})));
-  runs.forEach((args, i) => {
-    const r = results[i]!;
-    t.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
-    t.true(r.stdout.startsWith(`usage: npm run ops -- ${args[0]} `), `${args.join(' ')} prints its usage: ${r.stdout}`);
-    t.true(r.stdout.includes(`\n  ${args[0]} `), `${args.join(' ')} shows its synopsis`);
-  });
-  const unknown = await cli(['nope', '--help'], {});
-  t.is(unknown.code, 2, 'an unknown command stays an error');
-});
+test(
+  "--help and -h print the command's usage and exit 0, " + 'for every command, whatever else is on the line',
+  async (t) => {
+    const commands = ['replay', 'audit', 'queue', 'purchases', 'show', 'move', 'refunds', 'compliance', 'keys'];
+    const runs = commands
+      .flatMap((c) => [
+        [c, '--help'],
+        [c, '-h'],
+      ])
+      .concat([
+        ['audit', '--purchase', '--help'],
+        ['move', 'abcd', '--to', 'x', '-h'],
+        ['compliance', 'export', '--help'],
+      ]);
+    const results = await Promise.all(runs.map((args) => cli(args, {})));
+    runs.forEach((args, i) => {
+      const r = results[i]!;
+      t.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      t.true(
+        r.stdout.startsWith(`usage: npm run ops -- ${args[0]} `),
+        `${args.join(' ')} prints its usage: ${r.stdout}`,
+      );
+      t.true(r.stdout.includes(`\n  ${args[0]} `), `${args.join(' ')} shows its synopsis`);
+    });
+    const unknown = await cli(['nope', '--help'], {});
+    t.is(unknown.code, 2, 'an unknown command stays an error');
+  },
+);
 
 const pgUrl = requiredServerUrl(test as TestFn, 'PG_TEST_URL', 'operator read commands on PostgreSQL', {
   requiredInCi: true,

@@ -88,14 +88,17 @@ const transfer = (over: Partial<TransferFound> = {}): TransferFound => ({
 });
 const success: SettleOutcome = { kind: 'success', transaction: TX, payer: PAYER, amount: PRICE };
 
-test('success: the same sealed authorization is submitted once, the transfer recorded, the report delivered', async (t) => {
-  const w = await world(history.checkpointed(), { used: [false], settle: success, transfer: transfer() });
-  const state = await resumePurchase(w.deps, PURCHASE_ID);
-  t.is(state.status, 'delivered');
-  t.deepEqual(await w.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered']);
-  t.is(w.settlement.calls.filter((c) => c === 'settle').length, 1);
-  t.is(state.settled?.pay_to, PAY_TO, 'the recipient the chain showed is recorded');
-});
+test(
+  'success: the same sealed authorization is submitted once, ' + 'the transfer recorded, the report delivered',
+  async (t) => {
+    const w = await world(history.checkpointed(), { used: [false], settle: success, transfer: transfer() });
+    const state = await resumePurchase(w.deps, PURCHASE_ID);
+    t.is(state.status, 'delivered');
+    t.deepEqual(await w.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered']);
+    t.is(w.settlement.calls.filter((c) => c === 'settle').length, 1);
+    t.is(state.settled?.pay_to, PAY_TO, 'the recipient the chain showed is recorded');
+  },
+);
 
 test('ambiguous: recorded as a submission and decided later, nothing else', async (t) => {
   const w = await world(history.checkpointed(), {
@@ -108,48 +111,57 @@ test('ambiguous: recorded as a submission and decided later, nothing else', asyn
   t.deepEqual((await w.types()).slice(3), ['SettlementSubmitted']);
 });
 
-test('reverted (a definite refusal, the authorization still unused): held for an operator, never retried', async (t) => {
-  const w = await world(history.checkpointed(), {
-    used: [false, false],
-    settle: { kind: 'failed', reason: 'reverted' },
-  });
-  const state = await resumePurchase(w.deps, PURCHASE_ID);
-  t.is(state.status, 'held');
-  t.is(state.held?.reason, 'SETTLEMENT_FAILED');
-  const refused = await t.throwsAsync(
-    redeem(w.deps, {
-      purchaseId: PURCHASE_ID,
-      binding: { key: 'k', source: 'x-service-claim' },
-      paymentSignature: undefined,
-    }),
-  );
-  t.true(refused instanceof Refusal);
-  t.is((refused as Refusal).code, 'SETTLEMENT_FAILED');
-});
+test(
+  'reverted (a definite refusal, the authorization still unused): ' + 'held for an operator, never retried',
+  async (t) => {
+    const w = await world(history.checkpointed(), {
+      used: [false, false],
+      settle: { kind: 'failed', reason: 'reverted' },
+    });
+    const state = await resumePurchase(w.deps, PURCHASE_ID);
+    t.is(state.status, 'held');
+    t.is(state.held?.reason, 'SETTLEMENT_FAILED');
+    const refused = await t.throwsAsync(
+      redeem(w.deps, {
+        purchaseId: PURCHASE_ID,
+        binding: { key: 'k', source: 'x-service-claim' },
+        paymentSignature: undefined,
+      }),
+    );
+    t.true(refused instanceof Refusal);
+    t.is((refused as Refusal).code, 'SETTLEMENT_FAILED');
+  },
+);
 
-test('transfer found on recovery: the used authorization is recorded from the chain without submitting anything', async (t) => {
-  const w = await world(history.submitted(), { used: [true], transfer: transfer() });
-  const state = await resumePurchase(w.deps, PURCHASE_ID);
-  t.is(state.status, 'delivered');
-  t.false(w.settlement.calls.includes('settle'));
-});
+test(
+  'transfer found on recovery: ' + 'the used authorization is recorded from the chain without submitting anything',
+  async (t) => {
+    const w = await world(history.submitted(), { used: [true], transfer: transfer() });
+    const state = await resumePurchase(w.deps, PURCHASE_ID);
+    t.is(state.status, 'delivered');
+    t.false(w.settlement.calls.includes('settle'));
+  },
+);
 
-test('a transfer that differs from the offer (recipient, asset, network) is Held by decide, with what differed', async (t) => {
-  const other = `0x${'ee'.repeat(20)}` as const;
-  const w = await world(history.submitted(), {
-    used: [true],
-    transfer: transfer({ to: other, asset: other, network: 'eip155:84532' }),
-  });
-  const state = await resumePurchase(w.deps, PURCHASE_ID);
-  t.is(state.status, 'held');
-  t.is(state.held?.reason, 'SETTLEMENT_MISMATCH');
-  t.deepEqual(Object.keys((state.held?.details as { mismatches: object }).mismatches).sort(), [
-    'asset',
-    'network',
-    'recipient',
-  ]);
-  t.is((await loadPurchase(w.deps.store, PURCHASE_ID)).status, 'held');
-});
+test(
+  'a transfer that differs from the offer (recipient, asset, network) is Held by decide, ' + 'with what differed',
+  async (t) => {
+    const other = `0x${'ee'.repeat(20)}` as const;
+    const w = await world(history.submitted(), {
+      used: [true],
+      transfer: transfer({ to: other, asset: other, network: 'eip155:84532' }),
+    });
+    const state = await resumePurchase(w.deps, PURCHASE_ID);
+    t.is(state.status, 'held');
+    t.is(state.held?.reason, 'SETTLEMENT_MISMATCH');
+    t.deepEqual(Object.keys((state.held?.details as { mismatches: object }).mismatches).sort(), [
+      'asset',
+      'network',
+      'recipient',
+    ]);
+    t.is((await loadPurchase(w.deps.store, PURCHASE_ID)).status, 'held');
+  },
+);
 
 test('a delivered purchase answers its stored delivery without touching the chain', async (t) => {
   const w = await world(history.delivered(), { used: [true] });
@@ -162,40 +174,47 @@ test('a delivered purchase answers its stored delivery without touching the chai
   t.deepEqual(w.settlement.calls, []);
 });
 
-test('a PAYMENT-SIGNATURE that is not plain JSON is refused before anything is hashed (deep nesting, lone surrogate, 1e400)', async (t) => {
-  const w = await world(history.offered(), { used: [false] });
-  const header = (json: string) => Buffer.from(json, 'utf8').toString('base64');
-  for (const json of ['['.repeat(40) + ']'.repeat(40), '{"x402Version":2,"a":"\\ud800"}', '{"x402Version":1e400}']) {
-    const err = await t.throwsAsync(
-      redeem(w.deps, {
-        purchaseId: PURCHASE_ID,
-        binding: { key: 'k', source: 'x-service-claim' },
-        paymentSignature: header(json),
-      }),
-    );
-    t.is((err as Refusal).code, 'PAYMENT_SIGNATURE_MALFORMED', json.slice(0, 20));
-  }
-  t.deepEqual(await w.types(), ['Quoted', 'Offered']);
-});
+test(
+  'a PAYMENT-SIGNATURE that is not plain JSON is refused before ' +
+    'anything is hashed (deep nesting, lone surrogate, 1e400)',
+  async (t) => {
+    const w = await world(history.offered(), { used: [false] });
+    const header = (json: string) => Buffer.from(json, 'utf8').toString('base64');
+    for (const json of ['['.repeat(40) + ']'.repeat(40), '{"x402Version":2,"a":"\\ud800"}', '{"x402Version":1e400}']) {
+      const err = await t.throwsAsync(
+        redeem(w.deps, {
+          purchaseId: PURCHASE_ID,
+          binding: { key: 'k', source: 'x-service-claim' },
+          paymentSignature: header(json),
+        }),
+      );
+      t.is((err as Refusal).code, 'PAYMENT_SIGNATURE_MALFORMED', json.slice(0, 20));
+    }
+    t.deepEqual(await w.types(), ['Quoted', 'Offered']);
+  },
+);
 
-test('a request that read the purchase as offered joins a payment another request recorded meanwhile (no refusal)', async (t) => {
-  const stale = fold(history.offered());
-  const delivered = await world(history.delivered(), { used: [true] });
-  const r = await redeem(
-    delivered.deps,
-    { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined },
-    stale,
-  );
-  t.is(r.kind, 'delivered', 'the delivery made meanwhile is the answer');
-
-  const paying = await world(history.checkpointed(), { used: [false] });
-  const err = await t.throwsAsync(
-    redeem(
-      paying.deps,
+test(
+  'a request that read the purchase as offered joins a ' + 'payment another request recorded meanwhile (no refusal)',
+  async (t) => {
+    const stale = fold(history.offered());
+    const delivered = await world(history.delivered(), { used: [true] });
+    const r = await redeem(
+      delivered.deps,
       { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined },
       stale,
-    ),
-  );
-  t.is((err as Refusal).code, 'PURCHASE_IN_PROGRESS', 'retry the same request, never PURCHASE_ALREADY_PAYING');
-  t.deepEqual(await paying.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed'], 'nothing appended');
-});
+    );
+    t.is(r.kind, 'delivered', 'the delivery made meanwhile is the answer');
+
+    const paying = await world(history.checkpointed(), { used: [false] });
+    const err = await t.throwsAsync(
+      redeem(
+        paying.deps,
+        { purchaseId: PURCHASE_ID, binding: { key: 'k', source: 'x-service-claim' }, paymentSignature: undefined },
+        stale,
+      ),
+    );
+    t.is((err as Refusal).code, 'PURCHASE_IN_PROGRESS', 'retry the same request, never PURCHASE_ALREADY_PAYING');
+    t.deepEqual(await paying.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed'], 'nothing appended');
+  },
+);

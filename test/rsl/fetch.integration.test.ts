@@ -74,7 +74,8 @@ test.before(async () => {
     send(
       200,
       'text/plain',
-      'User-agent: OtherBot\nLicense: https://publisher.test/other.xml\n\nUser-agent: *\nAllow: /\nLicense: https://publisher.test/license.xml\n',
+      'User-agent: OtherBot\nLicense: https://publisher.test/other.xml\n\n' +
+        'User-agent: *\nAllow: /\nLicense: https://publisher.test/license.xml\n',
     ),
   );
   o.route('publisher.test', '/license.xml', send(200, RSL, fixture('10-naulon-free-search-priced-ai-input-x402.xml')));
@@ -90,7 +91,9 @@ test.before(async () => {
     'link.test',
     '/page',
     send(200, 'text/plain', 'hello', {
-      link: `<https://link.test/rsl.xml>; rel="license"; type="${RSL}", <https://creativecommons.org/licenses/by/4.0/>; rel="license"`,
+      link:
+        `<https://link.test/rsl.xml>; rel="license"; type="${RSL}", ` +
+        '<https://creativecommons.org/licenses/by/4.0/>; rel="license"',
     }),
   );
   o.route('link.test', '/rsl.xml', send(200, RSL, fixture('06-spec-sitewide-prohibit-ai-all.xml')));
@@ -105,7 +108,8 @@ test.before(async () => {
       HTML,
       `<!doctype html><html><head>
     <link rel="license" type="${RSL}" href="/page-license.xml">
-    <script type="${RSL}"><rsl xmlns="${NS}"><content url=""><license><prohibits type="usage">ai-train</prohibits></license></content></rsl></script>
+    <script type="${RSL}"><rsl xmlns="${NS}"><content url="">` +
+        `<license><prohibits type="usage">ai-train</prohibits></license></content></rsl></script>
     </head><body><p>story</p></body></html>`,
     ),
   );
@@ -115,7 +119,8 @@ test.before(async () => {
     send(
       200,
       RSL,
-      `<rsl xmlns="${NS}"><content url="/story"><license><permits type="usage">ai-input search</permits><payment type="free"/></license></content></rsl>`,
+      `<rsl xmlns="${NS}"><content url="/story"><license><permits type="usage">ai-input search</permits>` +
+        '<payment type="free"/></license></content></rsl>',
     ),
   );
 
@@ -136,7 +141,8 @@ test.before(async () => {
     send(
       200,
       RSL,
-      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content></rsl>`,
+      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits>` +
+        '<payment type="free"/></license></content></rsl>',
     ),
   );
   o.route('forbidden.test', '/page', send(403, 'text/html', '<h1>forbidden</h1>'));
@@ -189,7 +195,8 @@ test.before(async () => {
     send(
       200,
       RSL,
-      `<?xml version="1.0"?><!DOCTYPE rsl [${lol}]><rsl xmlns="${NS}"><content url="/"><license><permits type="usage">&lol9;</permits></license></content></rsl>`,
+      `<?xml version="1.0"?><!DOCTYPE rsl [${lol}]><rsl xmlns="${NS}"><content url="/">` +
+        '<license><permits type="usage">&lol9;</permits></license></content></rsl>',
     ),
   );
   o.route('bomb.test', '/page', send(200, HTML, '<html></html>'));
@@ -222,37 +229,45 @@ test.after.always(async () => {
   await origins?.close();
 });
 
-test('robots * group License → fixture 10: free search, priced ai-input, ai-train closed; every observation recorded', async (t) => {
-  const e = engine();
-  try {
-    const r = await read(e, 'https://publisher.test/articles/rsl', ['search', 'ai-input', 'ai-train', 'rag-ingestion']);
-    t.is(cls(r, 'search'), 'PERMITTED_BY_OBSERVED_DECLARATION');
-    t.is(cls(r, 'ai-input'), 'LICENSE_REQUIRED');
-    t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
-    t.deepEqual(
-      r.purposes.find((p) => p.purpose === 'rag-ingestion')!.tokens.map((x) => x.token),
-      ['ai-index', 'ai-input'],
-    );
-    t.true(r.declaration_found);
-    t.true(r.discovery_complete);
-    const doc = r.observations.find((o) => o.url === 'https://publisher.test/license.xml')!;
-    t.is(doc.channel, 'robots');
-    t.is(doc.status, 200);
-    t.is(
-      doc.sha256,
-      createHash('sha256').update(fixture('10-naulon-free-search-priced-ai-input-x402.xml')).digest('hex'),
-    );
-    t.false(Number.isNaN(Date.parse(doc.fetched_at)));
-    t.deepEqual(r.observations.map((o) => o.channel).sort(), ['resource', 'robots', 'robots']);
-    t.true(r.diagnostics.some((d) => d.includes('otherbot')));
-    t.is(origins.hits('publisher.test', '/other.xml'), 0);
-    const reason = r.purposes.find((p) => p.purpose === 'ai-input')!.tokens[0]!.reasons[0]!;
-    t.is(reason.content_url, '/articles/*');
-    t.is(reason.document_sha256, doc.sha256);
-  } finally {
-    e.close();
-  }
-});
+test(
+  'robots * group License → fixture 10: free search, ' + 'priced ai-input, ai-train closed; every observation recorded',
+  async (t) => {
+    const e = engine();
+    try {
+      const r = await read(e, 'https://publisher.test/articles/rsl', [
+        'search',
+        'ai-input',
+        'ai-train',
+        'rag-ingestion',
+      ]);
+      t.is(cls(r, 'search'), 'PERMITTED_BY_OBSERVED_DECLARATION');
+      t.is(cls(r, 'ai-input'), 'LICENSE_REQUIRED');
+      t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
+      t.deepEqual(
+        r.purposes.find((p) => p.purpose === 'rag-ingestion')!.tokens.map((x) => x.token),
+        ['ai-index', 'ai-input'],
+      );
+      t.true(r.declaration_found);
+      t.true(r.discovery_complete);
+      const doc = r.observations.find((o) => o.url === 'https://publisher.test/license.xml')!;
+      t.is(doc.channel, 'robots');
+      t.is(doc.status, 200);
+      t.is(
+        doc.sha256,
+        createHash('sha256').update(fixture('10-naulon-free-search-priced-ai-input-x402.xml')).digest('hex'),
+      );
+      t.false(Number.isNaN(Date.parse(doc.fetched_at)));
+      t.deepEqual(r.observations.map((o) => o.channel).sort(), ['resource', 'robots', 'robots']);
+      t.true(r.diagnostics.some((d) => d.includes('otherbot')));
+      t.is(origins.hits('publisher.test', '/other.xml'), 0);
+      const reason = r.purposes.find((p) => p.purpose === 'ai-input')!.tokens[0]!.reasons[0]!;
+      t.is(reason.content_url, '/articles/*');
+      t.is(reason.document_sha256, doc.sha256);
+    } finally {
+      e.close();
+    }
+  },
+);
 
 test('Link header association (404 robots.txt is "no rules", not a failure)', async (t) => {
   const e = engine();

@@ -226,19 +226,28 @@ test('robots 03: a global License line with an allow-all * group', (t) => {
   t.deepEqual(r.otherGroups, []);
 });
 
-test('robots: License after the * group stays in it (strict RFC 9309), relative values resolved and flagged, http refused', (t) => {
-  const text =
-    'User-agent: *\nDisallow: /private\n\nSitemap: https://p.test/s.xml\nLicense: /license.xml\nLicense: http://p.test/plain.xml\nlicense:https://p.test/b.xml # comment\n';
-  const r = readRobotsLicenses(text, 'https://p.test/robots.txt');
-  t.is(r.selectedFrom, 'star-group');
-  t.deepEqual(r.candidates, ['https://p.test/license.xml', 'https://p.test/b.xml']);
-  t.deepEqual(r.resolvedRelative, ['/license.xml']);
-  t.is(r.rejected.length, 1);
-});
+test(
+  'robots: License after the * group stays in it (strict RFC 9309), ' +
+    'relative values resolved and flagged, http refused',
+  (t) => {
+    const text =
+      'User-agent: *\nDisallow: /private\n\nSitemap: https://p.test/s.xml\nLicense: /license.xml\n' +
+      'License: http://p.test/plain.xml\nlicense:https://p.test/b.xml # comment\n';
+    const r = readRobotsLicenses(text, 'https://p.test/robots.txt');
+    t.is(r.selectedFrom, 'star-group');
+    t.deepEqual(r.candidates, ['https://p.test/license.xml', 'https://p.test/b.xml']);
+    t.deepEqual(r.resolvedRelative, ['/license.xml']);
+    t.is(r.rejected.length, 1);
+  },
+);
 
 test('two documents that disagree at equal weight are a CONFLICT; page-level beats robots', (t) => {
-  const permit = `<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-input</permits><payment type="free"/></license></content></rsl>`;
-  const prohibit = `<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><prohibits type="usage">ai-input</prohibits></license></content></rsl>`;
+  const permit =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-input</permits>' +
+    '<payment type="free"/></license></content></rsl>';
+  const prohibit =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/">' +
+    '<license><prohibits type="usage">ai-input</prohibits></license></content></rsl>';
   const a = docInput(permit, { url: 'https://publisher.test/a.xml' });
   const b = docInput(prohibit, { url: 'https://publisher.test/b.xml' });
   t.is(ask([a, b], 'https://publisher.test/x', 'ai-input').classification, 'CONFLICT');
@@ -258,7 +267,9 @@ test('two documents that disagree at equal weight are a CONFLICT; page-level bea
 });
 
 test('user and geo axes: a license for other clients does not apply; EU token covers member states', (t) => {
-  const xml = `<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-input</permits><permits type="user">education</permits><permits type="geo">EU</permits></license></content></rsl>`;
+  const xml =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-input</permits>' +
+    '<permits type="user">education</permits><permits type="geo">EU</permits></license></content></rsl>';
   const doc = docInput(xml);
   const q = (userClass: 'commercial' | 'education', geo: string | null) =>
     evaluate([doc], { resource: 'https://publisher.test/', token: 'ai-input', userClass, geo });
@@ -269,7 +280,11 @@ test('user and geo axes: a license for other clients does not apply; EU token co
 });
 
 test('Guardian shape: permits ai-input with payment and prohibits all in one license: prohibited', (t) => {
-  const xml = `<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">ai-train ai-input</permits><payment type="subscription"><custom>https://licensing.example/</custom></payment><prohibits type="usage">all</prohibits></license></content></rsl>`;
+  const xml =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/">' +
+    '<license><permits type="usage">ai-train ai-input</permits>' +
+    '<payment type="subscription"><custom>https://licensing.example/</custom></payment>' +
+    '<prohibits type="usage">all</prohibits></license></content></rsl>';
   const e = ask([docInput(xml)], 'https://publisher.test/', 'ai-input');
   t.is(e.classification, X);
   t.is(e.reasons[0]!.rule, 'permit-vs-prohibit');

@@ -42,17 +42,20 @@ test('a full queue is refused at once with InspectPoolBusy', async (t) => {
   }
 });
 
-test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN, and the pool keeps answering with a replaced worker', async (t) => {
-  const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 1 });
-  const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
-  try {
-    for (let i = 0; i < 3; i++) {
-      const late = await pool.inspect(xml, Q);
-      t.false(late.parse.ok);
-      t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
-      t.is(late.evaluation.classification, 'UNKNOWN');
+test(
+  'a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN, ' + 'and the pool keeps answering with a replaced worker',
+  async (t) => {
+    const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 1 });
+    const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const late = await pool.inspect(xml, Q);
+        t.false(late.parse.ok);
+        t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
+        t.is(late.evaluation.classification, 'UNKNOWN');
+      }
+    } finally {
+      await pool.close();
     }
-  } finally {
-    await pool.close();
-  }
-});
+  },
+);

@@ -89,7 +89,8 @@ const content = fc
   .tuple(scope, fc.boolean(), fc.array(license, { minLength: 1, maxLength: 2 }))
   .map(
     ([url, server, ls]) =>
-      `<content url="${url.replace(/&/g, '&amp;')}"${server ? ' server="https://ls.publisher.test/"' : ''}>${ls.join('')}</content>`,
+      `<content url="${url.replace(/&/g, '&amp;')}"` +
+      `${server ? ' server="https://ls.publisher.test/"' : ''}>${ls.join('')}</content>`,
   );
 const document = fc
   .tuple(fc.boolean(), fc.array(content, { minLength: 1, maxLength: 3 }))

@@ -66,7 +66,9 @@ test('legacy crawl is read only through `all`', async (t) => {
 });
 
 test('user_class and geo are applied; url="" means the inspected resource', async (t) => {
-  const xml = `<rsl xmlns="${NS}"><content url=""><license><permits type="usage">ai-input</permits><permits type="user">education</permits></license></content></rsl>`;
+  const xml =
+    `<rsl xmlns="${NS}"><content url=""><license><permits type="usage">ai-input</permits>` +
+    '<permits type="user">education</permits></license></content></rsl>';
   const edu = await post({
     resource: 'https://publisher.test/a',
     purpose: 'ai-input',

@@ -77,7 +77,8 @@ function toXml(d: GenDoc, reverse = false): string {
     return `<license>${rev(children).join('')}</license>`;
   };
   const cont = (c: GenContent) =>
-    `<content url="${c.url}"${c.server ? ' server="https://ls.example"' : ''}>${rev(c.licenses).map(lic).join('')}</content>`;
+    `<content url="${c.url}"${c.server ? ' server="https://ls.example"' : ''}>` +
+    `${rev(c.licenses).map(lic).join('')}</content>`;
   return `<rsl xmlns="https://rslstandard.org/rsl">${rev(d.contents).map(cont).join('')}</rsl>`;
 }
 

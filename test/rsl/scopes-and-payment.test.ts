@@ -50,7 +50,8 @@ test('a scope conflict inside one of two page-level documents still has a classi
 
 test('type="free" with an <amount> is not free', (t) => {
   const e = ask(
-    '<content url="/"><license><permits type="usage">ai-input</permits><payment type="free"><amount currency="USD">5.00</amount></payment></license></content>',
+    '<content url="/"><license><permits type="usage">ai-input</permits>' +
+      '<payment type="free"><amount currency="USD">5.00</amount></payment></license></content>',
   );
   t.is(e.classification, 'LICENSE_REQUIRED');
   t.true(e.obligations.some((o) => o.startsWith('payment:free-with-price 5.00 USD')));
@@ -66,7 +67,8 @@ const BROAD_FREE =
 test('the most specific scope governs its paths even when it names only payment terms', (t) => {
   const e = ask(
     BROAD_FREE +
-      '<content url="/premium/"><license><payment type="purchase"><amount currency="USD">10</amount></payment></license></content>',
+      '<content url="/premium/"><license>' +
+      '<payment type="purchase"><amount currency="USD">10</amount></payment></license></content>',
   );
   t.is(e.classification, 'LICENSE_REQUIRED');
   t.true(e.obligations.includes('payment:purchase 10 USD'));
@@ -84,7 +86,8 @@ test('the most specific scope governs its paths even when it names only payment 
 test('a narrower license server or unknown payment type is never dropped for a broader free permit', (t) => {
   const server = ask(
     BROAD_FREE +
-      '<content url="/premium/" server="https://license.publisher.test/"><license><payment type="free"/></license></content>',
+      '<content url="/premium/" server="https://license.publisher.test/">' +
+      '<license><payment type="free"/></license></content>',
   );
   t.is(server.classification, 'LICENSE_REQUIRED');
   t.true(server.obligations.some((o) => o.startsWith('license-server-token:')));
@@ -94,7 +97,8 @@ test('a narrower license server or unknown payment type is never dropped for a b
 
 test('narrower payment terms never lift a broader prohibition, and alone they grant nothing', (t) => {
   const prohibited = ask(
-    '<content url="/"><license><prohibits type="usage">ai-input</prohibits></license></content><content url="/premium/"><license><payment type="purchase"/></license></content>',
+    '<content url="/"><license><prohibits type="usage">ai-input</prohibits></license></content>' +
+      '<content url="/premium/"><license><payment type="purchase"/></license></content>',
   );
   t.is(prohibited.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
   const alone = ask('<content url="/premium/"><license><payment type="purchase"/></license></content>');

@@ -7,7 +7,8 @@ import { docInput, RSL_NS } from './helpers.js';
 // ⇒ no valid document ⇒ unlicensed). Each case below is a permitting document made not
 // well-formed in one way the XML 1.0 recommendation forbids; none may permit anything.
 
-const PERMIT_ALL = `<rsl xmlns="${RSL_NS}"><content url="/"><license><permits type="usage">all</permits></license></content></rsl>`;
+const PERMIT_ALL =
+  `<rsl xmlns="${RSL_NS}"><content url="/">` + '<license><permits type="usage">all</permits></license></content></rsl>';
 
 const NOT_WELL_FORMED: Record<string, string> = {
   // XML 1.0 §3.1 WFC "Unique Att Spec"

@@ -58,7 +58,8 @@ export function makeCerts(hosts: readonly string[]): TestCerts {
   ]);
   writeFileSync(
     path.join(dir, 'ext.cnf'),
-    `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n`,
+    `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}\n` +
+      'basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature\n',
   );
   run([
     'x509',

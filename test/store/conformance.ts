@@ -276,7 +276,8 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
   );
 
   serial(
-    `${adapter}: concurrent appends to many streams: a conflict fails only its own append, each result is readable once it resolves`,
+    `${adapter}: concurrent appends to many streams: ` +
+      'a conflict fails only its own append, each result is readable once it resolves',
     (t) =>
       using(fresh, async ({ store }) => {
         const streams = Array.from({ length: 60 }, () => name('burst'));

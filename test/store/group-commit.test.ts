@@ -67,7 +67,10 @@ test('batches never exceed maxBatch, and order is kept', async (t) => {
   t.throws(() => groupCommit(r.commit, 0), { instanceOf: RangeError });
 });
 
-test('a commit answering the wrong number of outcomes rejects its batch instead of leaving callers waiting', async (t) => {
-  const append = groupCommit<number, number>(async () => []);
-  await t.throwsAsync(append(1), { message: /0 outcomes for 1 requests/ });
-});
+test(
+  'a commit answering the wrong number of outcomes ' + 'rejects its batch instead of leaving callers waiting',
+  async (t) => {
+    const append = groupCommit<number, number>(async () => []);
+    await t.throwsAsync(append(1), { message: /0 outcomes for 1 requests/ });
+  },
+);

@@ -14,7 +14,8 @@ if (baseUrl) {
   storeConformance(test, 'postgres', postgresStore(baseUrl));
 
   test.serial(
-    'postgres: two OS processes race on one stream, exactly one wins each round (and migrate the fresh schema together)',
+    'postgres: two OS processes race on one stream, ' +
+      'exactly one wins each round (and migrate the fresh schema together)',
     async (t) => {
       const schema = freshSchemaName(); // not created yet: both children run the migration at once
       const url = withSchema(baseUrl, schema);
@@ -31,7 +32,8 @@ if (baseUrl) {
           winners.push(parsed.filter((p) => p.outcome === 'won').length);
         }
         t.log(
-          `postgres (two OS processes, pids ${children.map((c) => c.pid).join(' and ')}): winners per round = [${winners.join(', ')}]`,
+          `postgres (two OS processes, pids ${children.map((c) => c.pid).join(' and ')}): ` +
+            `winners per round = [${winners.join(', ')}]`,
         );
         t.deepEqual(winners, [1, 1, 1, 1, 1]);
 

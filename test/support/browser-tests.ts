@@ -18,12 +18,14 @@ export function browserTests(file: string, title: string, register: () => void):
   if (process.env.CI === 'true') {
     test(title, (t) => {
       t.fail(
-        `${why}. CI=true requires a real browser for this test: .ci/run installs Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH.`,
+        `${why}. CI=true requires a real browser for this test: ` +
+          ".ci/run installs Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH.",
       );
     });
   } else {
     console.warn(
-      `${file} skipped: ${why}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH); under CI=true this is a failure.`,
+      `${file} skipped: ${why}. Install it with \`apt-get install chromium\` (or set CHROMIUM_PATH); ` +
+        'under CI=true this is a failure.',
     );
     test.skip(`${title} (skipped: ${why}; apt-get install chromium)`, () => {});
   }

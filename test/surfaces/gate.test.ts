@@ -164,7 +164,8 @@ test.serial('a duplicated URL is priced and reported once, and the normalized in
 });
 
 test.serial('budget: a price above max_total_micro is refused before anything is fetched or stored', async (t) => {
-  const body = { resources: [ARTICLE(1), ARTICLE(2)], purpose: 'ai-input', tier: 'deep', max_total_micro: '139999' }; // price 140,000
+  // price 140,000
+  const body = { resources: [ARTICLE(1), ARTICLE(2)], purpose: 'ai-input', tier: 'deep', max_total_micro: '139999' };
   const key = newKey();
   const fetched = w.origins.requests.length;
   const { res } = await offerFor(body, key);
@@ -311,7 +312,8 @@ test.serial(
     const again = await post(gate, body, { ...headers, 'payment-signature': payment });
     t.is(again.status, 200);
     t.is(again.text, paid.text);
-    const fresh = await gateHeaders({ url: w.url, body, key, payerKey: buyerA().privateKey, coveredOrigins: covered }); // a new sign-in, same key
+    // a new sign-in, same key
+    const fresh = await gateHeaders({ url: w.url, body, key, payerKey: buyerA().privateKey, coveredOrigins: covered });
     const reread = await post(gate, body, fresh);
     t.is(reread.text, paid.text);
     t.is(await w.devnet.balanceOf(a), after);

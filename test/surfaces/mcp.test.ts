@@ -29,22 +29,25 @@ async function connect() {
   return client;
 }
 
-test('the SDK client lists the three tools; the legacy one is described as disabled; schemas come from the codecs', async (t) => {
-  const client = await connect();
-  const { tools } = await client.listTools();
-  t.deepEqual(tools.map((x) => x.name).sort(), ['service_capabilities', 'service_quote', 'service_rights_quote']);
-  const legacy = tools.find((x) => x.name === 'service_quote')!;
-  t.regex(legacy.description ?? '', /^DISABLED/);
-  t.regex(legacy.description ?? '', /provider routing is not offered/);
-  const quote = tools.find((x) => x.name === 'service_rights_quote')!;
-  t.deepEqual(quote.inputSchema, { type: 'object', ...jsonSchemaOf(QuoteRequest) } as typeof quote.inputSchema);
-  t.false((quote.inputSchema as { additionalProperties?: boolean }).additionalProperties);
-  t.false(
-    tools.some((x) => /report|pay|deliver|redeem/i.test(x.name)),
-    'no tool delivers or pays',
-  );
-  await client.close();
-});
+test(
+  'the SDK client lists the three tools; ' + 'the legacy one is described as disabled; schemas come from the codecs',
+  async (t) => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    t.deepEqual(tools.map((x) => x.name).sort(), ['service_capabilities', 'service_quote', 'service_rights_quote']);
+    const legacy = tools.find((x) => x.name === 'service_quote')!;
+    t.regex(legacy.description ?? '', /^DISABLED/);
+    t.regex(legacy.description ?? '', /provider routing is not offered/);
+    const quote = tools.find((x) => x.name === 'service_rights_quote')!;
+    t.deepEqual(quote.inputSchema, { type: 'object', ...jsonSchemaOf(QuoteRequest) } as typeof quote.inputSchema);
+    t.false((quote.inputSchema as { additionalProperties?: boolean }).additionalProperties);
+    t.false(
+      tools.some((x) => /report|pay|deliver|redeem/i.test(x.name)),
+      'no tool delivers or pays',
+    );
+    await client.close();
+  },
+);
 
 test('service_capabilities returns what GET /v1/capabilities serves', async (t) => {
   const client = await connect();
@@ -58,55 +61,64 @@ test('service_capabilities returns what GET /v1/capabilities serves', async (t) 
   await client.close();
 });
 
-test('service_rights_quote prepares a real quote through the quote service and marks the claim as a private secret', async (t) => {
-  const client = await connect();
-  const res = await client.callTool({
-    name: 'service_rights_quote',
-    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
-  });
-  t.falsy(res.isError, JSON.stringify(res));
-  const q = res.structuredContent as AvailableQuote;
-  t.true(isRight(AvailableQuote.decode(q)));
-  claims.push(q.claim_token);
-  const meta = (res._meta as Record<string, any>)[SENSITIVE_META_KEY];
-  t.deepEqual(meta.fields, ['claim_token']);
-  t.true(meta.secret);
-  const content = res.content as { type: string; text: string; annotations?: { audience?: string[] } }[];
-  t.regex(content[0]!.text, /PRIVATE SECRET/);
-  t.false(content[0]!.text.includes(q.claim_token), 'the model-facing text withholds the claim');
-  t.deepEqual(content[1]!.annotations?.audience, ['user']);
-  t.true(content[1]!.text.includes(q.claim_token));
-  // It is the same quote service: the claim opens the report URL's 402 offer over HTTP (paid there, never via MCP).
-  const offer = await fetch(`${w.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
-  t.is(offer.status, 402);
-  t.truthy(offer.headers.get('payment-required'));
-  const none = await client.callTool({
-    name: 'service_rights_quote',
-    arguments: { resource: BARE, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
-  });
-  t.deepEqual([(none.structuredContent as any).available, (none.structuredContent as any).charge_micro], [false, '0']);
-  await client.close();
-});
+test(
+  'service_rights_quote prepares a real quote through the ' + 'quote service and marks the claim as a private secret',
+  async (t) => {
+    const client = await connect();
+    const res = await client.callTool({
+      name: 'service_rights_quote',
+      arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
+    });
+    t.falsy(res.isError, JSON.stringify(res));
+    const q = res.structuredContent as AvailableQuote;
+    t.true(isRight(AvailableQuote.decode(q)));
+    claims.push(q.claim_token);
+    const meta = (res._meta as Record<string, any>)[SENSITIVE_META_KEY];
+    t.deepEqual(meta.fields, ['claim_token']);
+    t.true(meta.secret);
+    const content = res.content as { type: string; text: string; annotations?: { audience?: string[] } }[];
+    t.regex(content[0]!.text, /PRIVATE SECRET/);
+    t.false(content[0]!.text.includes(q.claim_token), 'the model-facing text withholds the claim');
+    t.deepEqual(content[1]!.annotations?.audience, ['user']);
+    t.true(content[1]!.text.includes(q.claim_token));
+    // It is the same quote service: the claim opens the report URL's 402 offer over HTTP (paid there, never via MCP).
+    const offer = await fetch(`${w.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
+    t.is(offer.status, 402);
+    t.truthy(offer.headers.get('payment-required'));
+    const none = await client.callTool({
+      name: 'service_rights_quote',
+      arguments: { resource: BARE, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
+    });
+    t.deepEqual(
+      [(none.structuredContent as any).available, (none.structuredContent as any).charge_micro],
+      [false, '0'],
+    );
+    await client.close();
+  },
+);
 
-test('service_quote always refuses with isError; bad arguments to service_rights_quote are refused by the codec', async (t) => {
-  const client = await connect();
-  const legacy = await client.callTool({ name: 'service_quote', arguments: { resource: ARTICLE(1) } });
-  t.true(legacy.isError);
-  t.is(JSON.parse((legacy.content as { text: string }[])[0]!.text).error.code, 'TOOL_DISABLED');
-  const extra = await client.callTool({
-    name: 'service_rights_quote',
-    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000', provider: 'x' },
-  });
-  t.true(extra.isError);
-  t.is(JSON.parse((extra.content as { text: string }[])[0]!.text).error.code, 'UNKNOWN_FIELD');
-  const budget = await client.callTool({
-    name: 'service_rights_quote',
-    arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'deep', max_total_micro: '01' },
-  });
-  t.true(budget.isError);
-  t.is(JSON.parse((budget.content as { text: string }[])[0]!.text).error.details.field, 'max_total_micro');
-  await client.close();
-});
+test(
+  'service_quote always refuses with isError; ' + 'bad arguments to service_rights_quote are refused by the codec',
+  async (t) => {
+    const client = await connect();
+    const legacy = await client.callTool({ name: 'service_quote', arguments: { resource: ARTICLE(1) } });
+    t.true(legacy.isError);
+    t.is(JSON.parse((legacy.content as { text: string }[])[0]!.text).error.code, 'TOOL_DISABLED');
+    const extra = await client.callTool({
+      name: 'service_rights_quote',
+      arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000', provider: 'x' },
+    });
+    t.true(extra.isError);
+    t.is(JSON.parse((extra.content as { text: string }[])[0]!.text).error.code, 'UNKNOWN_FIELD');
+    const budget = await client.callTool({
+      name: 'service_rights_quote',
+      arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'deep', max_total_micro: '01' },
+    });
+    t.true(budget.isError);
+    t.is(JSON.parse((budget.content as { text: string }[])[0]!.text).error.details.field, 'max_total_micro');
+    await client.close();
+  },
+);
 
 test('stateless endpoint: GET and DELETE /mcp are 405, no session id is issued', async (t) => {
   t.is((await fetch(`${w.url}/mcp`, { headers: { accept: 'text/event-stream' } })).status, 405);

@@ -136,7 +136,8 @@ test.serial(
     const body = { resource: ARTICLE(3), purpose: 'ai-index', tier: 'fresh', max_total_micro: '20000' };
     const first = await post(preflightUrl, body, { 'x-service-request': key });
     const fetched = w.origins.requests.length;
-    const second = await post(preflightUrl, { ...body, user_class: 'commercial' }, { 'x-service-request': key }); // defaults spelled out: same input
+    // defaults spelled out: same input
+    const second = await post(preflightUrl, { ...body, user_class: 'commercial' }, { 'x-service-request': key });
     t.is(first.status, 402);
     t.is(second.headers.get('payment-required'), first.headers.get('payment-required'));
     t.is(w.origins.requests.length, fetched);

@@ -64,25 +64,33 @@ test('quote, preflight, gate and inspect give the same RESOURCE_* code for each 
 
 // Spec §7 "no verifiable declaration" vs. "we could not look": both charge nothing, but a buyer
 // must be able to tell them apart. FETCH_FAILED names each channel that could not be read.
-test('a resource that cannot be read answers available:false FETCH_FAILED with details, charging nothing', async (t) => {
-  const body = { resource: 'https://bare.example/down', purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' };
-  for (const [route, res] of [
-    ['quote', await post(`${w.url}/v1/rights/quote`, body)],
-    ['preflight', await post(`${w.url}/v1/rights/preflight`, body, { 'x-service-request': newKey() })],
-  ] as const) {
-    t.is(res.status, 200, `${route}: ${res.text}`);
-    t.true(isRight(UnavailableQuote.decode(res.body)), `${route}: ${res.text}`);
-    t.is(res.body.available, false);
-    t.is(res.body.reason, 'FETCH_FAILED');
-    t.is(res.body.charge_micro, '0');
-    t.deepEqual(res.body.details.failures, [
-      { channel: 'resource', url: 'https://bare.example/down', kind: 'http-status', code: 'HTTP_503', status: 503 },
-    ]);
-  }
-  const none = await post(`${w.url}/v1/rights/quote`, { ...body, resource: 'https://bare.example/page' });
-  t.is(none.body.reason, 'NO_VERIFIABLE_DECLARATION');
-  t.is(none.body.details, undefined);
-});
+test(
+  'a resource that cannot be read answers available:false FETCH_FAILED with details, ' + 'charging nothing',
+  async (t) => {
+    const body = {
+      resource: 'https://bare.example/down',
+      purpose: 'ai-input',
+      tier: 'fresh',
+      max_total_micro: '20000',
+    };
+    for (const [route, res] of [
+      ['quote', await post(`${w.url}/v1/rights/quote`, body)],
+      ['preflight', await post(`${w.url}/v1/rights/preflight`, body, { 'x-service-request': newKey() })],
+    ] as const) {
+      t.is(res.status, 200, `${route}: ${res.text}`);
+      t.true(isRight(UnavailableQuote.decode(res.body)), `${route}: ${res.text}`);
+      t.is(res.body.available, false);
+      t.is(res.body.reason, 'FETCH_FAILED');
+      t.is(res.body.charge_micro, '0');
+      t.deepEqual(res.body.details.failures, [
+        { channel: 'resource', url: 'https://bare.example/down', kind: 'http-status', code: 'HTTP_503', status: 503 },
+      ]);
+    }
+    const none = await post(`${w.url}/v1/rights/quote`, { ...body, resource: 'https://bare.example/page' });
+    t.is(none.body.reason, 'NO_VERIFIABLE_DECLARATION');
+    t.is(none.body.details, undefined);
+  },
+);
 
 test('capabilities publish the per-address rate limits the service applies', async (t) => {
   const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;

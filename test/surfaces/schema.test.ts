@@ -82,31 +82,38 @@ function agree(t: import('ava').ExecutionContext, codec: t.Mixed, samples: unkno
   return verdicts;
 }
 
-test("GET /v1/rights/preflight serves the request schema ($schema 2020-12), generated from the route's codec", async (t) => {
-  const res = await fetch(`${w.url}/v1/rights/preflight`);
-  t.is(res.status, 200);
-  const schema = (await res.json()) as Record<string, unknown>;
-  t.is(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
-  const { $schema: _s, description: _d, ...rest } = schema;
-  t.deepEqual(rest, jsonSchemaOf(PreflightRequest));
-  t.false(schema.additionalProperties as boolean);
-  t.deepEqual(schema.required, ['resource', 'purpose', 'tier', 'max_total_micro']);
-  t.is((schema.properties as any).max_total_micro.pattern, '^(0|[1-9][0-9]{0,10}|100000000000)$');
-  t.is((schema.properties as any).resource.maxLength, 2048);
-});
+test(
+  'GET /v1/rights/preflight serves the request schema ($schema 2020-12), ' + "generated from the route's codec",
+  async (t) => {
+    const res = await fetch(`${w.url}/v1/rights/preflight`);
+    t.is(res.status, 200);
+    const schema = (await res.json()) as Record<string, unknown>;
+    t.is(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+    const { $schema: _s, description: _d, ...rest } = schema;
+    t.deepEqual(rest, jsonSchemaOf(PreflightRequest));
+    t.false(schema.additionalProperties as boolean);
+    t.deepEqual(schema.required, ['resource', 'purpose', 'tier', 'max_total_micro']);
+    t.is((schema.properties as any).max_total_micro.pattern, '^(0|[1-9][0-9]{0,10}|100000000000)$');
+    t.is((schema.properties as any).resource.maxLength, 2048);
+  },
+);
 
-test('preflight: ajv on the served schema, the codec and the route give the same verdict for every sample', async (t) => {
-  const served = (await (await fetch(`${w.url}/v1/rights/preflight`)).json()) as Record<string, unknown>;
-  const validateServed = ajv().compile(served);
-  const verdicts = agree(t, PreflightRequest, preflightSamples);
-  for (const [i, sample] of preflightSamples.entries()) {
-    t.is(validateServed(sample) as boolean, verdicts[i]!);
-    // No X-Service-Request: a body that passes the contract reaches the key check (428); others are refused as bodies.
-    const res = await post(`${w.url}/v1/rights/preflight`, sample);
-    if (verdicts[i]) t.is(res.status, 428, `${JSON.stringify(sample)} → ${res.text}`);
-    else t.true(res.status === 400 || res.status === 422, `${JSON.stringify(sample).slice(0, 80)} → ${res.status}`);
-  }
-});
+test(
+  'preflight: ajv on the served schema, ' + 'the codec and the route give the same verdict for every sample',
+  async (t) => {
+    const served = (await (await fetch(`${w.url}/v1/rights/preflight`)).json()) as Record<string, unknown>;
+    const validateServed = ajv().compile(served);
+    const verdicts = agree(t, PreflightRequest, preflightSamples);
+    for (const [i, sample] of preflightSamples.entries()) {
+      t.is(validateServed(sample) as boolean, verdicts[i]!);
+      // No X-Service-Request: a body that passes the contract reaches the key check (428); others
+      // are refused as bodies.
+      const res = await post(`${w.url}/v1/rights/preflight`, sample);
+      if (verdicts[i]) t.is(res.status, 428, `${JSON.stringify(sample)} → ${res.text}`);
+      else t.true(res.status === 400 || res.status === 422, `${JSON.stringify(sample).slice(0, 80)} → ${res.status}`);
+    }
+  },
+);
 
 test('ingestion gate: schema and codec agree on every sample (field rules of spec §2.3)', (t) => {
   agree(t, IngestionGateRequest, gateSamples);
@@ -124,45 +131,49 @@ test('ingestion gate: schema and codec agree on every sample (field rules of spe
   t.is(schema.properties.tier.default, 'fresh');
 });
 
-test('GET /openapi.json: OpenAPI 3.1 of every endpoint, schemas from the codecs, headers and the error shape documented', async (t) => {
-  const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
-  t.is(doc.openapi, '3.1.0');
-  t.deepEqual(Object.keys(doc.paths).sort(), [
-    '/healthz',
-    '/mcp',
-    '/openapi.json',
-    '/readyz',
-    '/v1/capabilities',
-    '/v1/rights/ingestion-gate',
-    '/v1/rights/inspect',
-    '/v1/rights/preflight',
-    '/v1/rights/quote',
-    '/v1/rights/refund-requests',
-    '/v1/rights/refund-requests/{purchase_id}',
-    '/v1/rights/reports/{id}',
-  ]);
-  t.truthy(doc.paths['/v1/rights/preflight'].get && doc.paths['/v1/rights/preflight'].post);
-  t.deepEqual(doc.components.schemas.IngestionGateRequest, jsonSchemaOf(IngestionGateRequest));
-  t.deepEqual(doc.components.schemas.PreflightRequest, jsonSchemaOf(PreflightRequest));
-  const names = JSON.stringify(doc)
-    .match(/"name":"[A-Za-z-]+","in":"header"/g)!
-    .map((s) => s.split('"')[3]);
-  for (const h of [
-    'X-Service-Claim',
-    'X-Service-Request',
-    'PAYMENT-SIGNATURE',
-    'X-Service-Payment-Intent',
-    'SIGN-IN-WITH-X',
-  ])
-    t.true(names.includes(h), h);
-  for (const h of ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']) t.truthy(doc.components.headers[h]);
-  t.deepEqual(doc.components.schemas.ErrorBody.required, ['error']);
-  // Every component schema compiles as JSON Schema 2020-12 (the OpenAPI 3.1 dialect).
-  const a = ajv();
-  for (const [name, s] of Object.entries(doc.components.schemas)) t.notThrows(() => a.compile(s as object), name);
-  // And the documented response schemas accept what the service really answers.
-  const caps = await (await fetch(`${w.url}/v1/capabilities`)).json();
-  t.true(a.compile(doc.components.schemas.Capabilities)(caps) as boolean);
-  const discovery = await post(`${w.url}/v1/rights/preflight`, undefined);
-  t.true(a.compile(doc.components.schemas.PreflightDiscovery)(discovery.body) as boolean);
-});
+test(
+  'GET /openapi.json: OpenAPI 3.1 of every endpoint, ' +
+    'schemas from the codecs, headers and the error shape documented',
+  async (t) => {
+    const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
+    t.is(doc.openapi, '3.1.0');
+    t.deepEqual(Object.keys(doc.paths).sort(), [
+      '/healthz',
+      '/mcp',
+      '/openapi.json',
+      '/readyz',
+      '/v1/capabilities',
+      '/v1/rights/ingestion-gate',
+      '/v1/rights/inspect',
+      '/v1/rights/preflight',
+      '/v1/rights/quote',
+      '/v1/rights/refund-requests',
+      '/v1/rights/refund-requests/{purchase_id}',
+      '/v1/rights/reports/{id}',
+    ]);
+    t.truthy(doc.paths['/v1/rights/preflight'].get && doc.paths['/v1/rights/preflight'].post);
+    t.deepEqual(doc.components.schemas.IngestionGateRequest, jsonSchemaOf(IngestionGateRequest));
+    t.deepEqual(doc.components.schemas.PreflightRequest, jsonSchemaOf(PreflightRequest));
+    const names = JSON.stringify(doc)
+      .match(/"name":"[A-Za-z-]+","in":"header"/g)!
+      .map((s) => s.split('"')[3]);
+    for (const h of [
+      'X-Service-Claim',
+      'X-Service-Request',
+      'PAYMENT-SIGNATURE',
+      'X-Service-Payment-Intent',
+      'SIGN-IN-WITH-X',
+    ])
+      t.true(names.includes(h), h);
+    for (const h of ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE']) t.truthy(doc.components.headers[h]);
+    t.deepEqual(doc.components.schemas.ErrorBody.required, ['error']);
+    // Every component schema compiles as JSON Schema 2020-12 (the OpenAPI 3.1 dialect).
+    const a = ajv();
+    for (const [name, s] of Object.entries(doc.components.schemas)) t.notThrows(() => a.compile(s as object), name);
+    // And the documented response schemas accept what the service really answers.
+    const caps = await (await fetch(`${w.url}/v1/capabilities`)).json();
+    t.true(a.compile(doc.components.schemas.Capabilities)(caps) as boolean);
+    const discovery = await post(`${w.url}/v1/rights/preflight`, undefined);
+    t.true(a.compile(doc.components.schemas.PreflightDiscovery)(discovery.body) as boolean);
+  },
+);

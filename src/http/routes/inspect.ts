@@ -26,7 +26,8 @@ export const InspectRequest = strictType(
 export type InspectRequest = t.TypeOf<typeof InspectRequest>;
 
 export const INSPECTION_NOTICE =
-  'Inspection of the XML you supplied, nothing else: the resource was not fetched, nothing was observed or signed, and nothing was charged. ' +
+  'Inspection of the XML you supplied, nothing else: the resource was not fetched, nothing was observed or signed, ' +
+  'and nothing was charged. ' +
   'This is not a report, not a license, not legal advice and not legal clearance.';
 
 export const InspectResponse = t.type({

@@ -76,11 +76,13 @@ const header = (name: string, description: string) => ({ type: 'apiKey', in: 'he
 const SECURITY_SCHEMES = {
   ServiceClaim: header(
     'X-Service-Claim',
-    `The claim_token of a quote (64 hex), or the X-Service-Request key of a preflight or gate purchase. Reads the report and files refund requests. ${SECRET}`,
+    'The claim_token of a quote (64 hex), or the X-Service-Request key of a preflight or gate purchase. ' +
+      `Reads the report and files refund requests. ${SECRET}`,
   ),
   ServiceRequest: header(
     'X-Service-Request',
-    `The buyer's own random key (32–128 of [A-Za-z0-9_-]) binding the payment nonce and making retries idempotent. ${SECRET}`,
+    "The buyer's own random key (32–128 of [A-Za-z0-9_-]) binding the payment nonce and making retries idempotent. " +
+      SECRET,
   ),
   PaymentSignature: header(
     'PAYMENT-SIGNATURE',
@@ -92,7 +94,8 @@ const SECURITY_SCHEMES = {
   ),
   SignInWithX: header(
     'SIGN-IN-WITH-X',
-    `base64 of the JSON SiwxProof: an EIP-4361 message signed by the payer, statement "${SIWX_STATEMENT}" (docs/wire.md §8).`,
+    'base64 of the JSON SiwxProof: an EIP-4361 message signed by the payer, ' +
+      `statement "${SIWX_STATEMENT}" (docs/wire.md §8).`,
   ),
 };
 
@@ -117,14 +120,16 @@ type Doc = {
   [k: string]: unknown;
 };
 
-/** Adds operationIds, tags, security and the HTTP layer's own answers; throws on an operation missing from OPERATIONS. */
+/** Adds operationIds, tags, security and the HTTP layer's own answers; throws on an operation
+ *  missing from OPERATIONS. */
 export function withOperations<D extends Doc>(doc: D): D {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const meta = OPERATIONS[`${method} ${path}`];
       if (!meta)
         throw new Error(
-          `OpenAPI: no operationId, tag and security for ${method.toUpperCase()} ${path} (src/http/schema/openapi-operations.ts)`,
+          `OpenAPI: no operationId, tag and security for ${method.toUpperCase()} ${path} ` +
+            '(src/http/schema/openapi-operations.ts)',
         );
       op.operationId = meta.operationId;
       op.tags = [meta.tag];

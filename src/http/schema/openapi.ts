@@ -72,28 +72,36 @@ const parameters = {
     in: 'header',
     required: true,
     schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{32,128}$' },
-    description: `The buyer's private retry and binding key (spec §5.4). Same key + same input = same purchase. ${PRIVATE} Without it, do not sign: the nonce is bound to it.`,
+    description:
+      "The buyer's private retry and binding key (spec §5.4). Same key + same input = same purchase. " +
+      `${PRIVATE} Without it, do not sign: the nonce is bound to it.`,
   },
   PaymentSignature: {
     name: 'PAYMENT-SIGNATURE',
     in: 'header',
     required: false,
     schema: { type: 'string' },
-    description: `base64 x402 v2 PaymentPayload (scheme exact, EIP-3009) whose nonce is the bound nonce of the offer. ${PRIVATE}`,
+    description:
+      'base64 x402 v2 PaymentPayload (scheme exact, EIP-3009) whose nonce is the bound nonce of the offer. ' + PRIVATE,
   },
   XServicePaymentIntent: {
     name: 'X-Service-Payment-Intent',
     in: 'header',
     required: true,
     schema: { type: 'string' },
-    description: `base64 JSON of PaymentIntent: the unsigned pre-binding {version, payer, resource (canonical gate URL), input_sha256, network}. ${PRIVATE}`,
+    description:
+      'base64 JSON of PaymentIntent: the unsigned pre-binding ' +
+      `{version, payer, resource (canonical gate URL), input_sha256, network}. ${PRIVATE}`,
   },
   SignInWithX: {
     name: 'SIGN-IN-WITH-X',
     in: 'header',
     required: true,
     schema: { type: 'string' },
-    description: `base64 JSON of SiwxProof (x402 sign-in-with-x payload, profile ${GATE_SIWX_PROFILE}): EIP-4361 message signed by the payer; nonce = the 48 hex of the bound nonce, uri = gate URL, resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]. ${PRIVATE}`,
+    description:
+      `base64 JSON of SiwxProof (x402 sign-in-with-x payload, profile ${GATE_SIWX_PROFILE}): ` +
+      'EIP-4361 message signed by the payer; nonce = the 48 hex of the bound nonce, uri = gate URL, ' +
+      `resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]. ${PRIVATE}`,
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',
@@ -107,7 +115,8 @@ const parameters = {
 const headers = {
   'PAYMENT-REQUIRED': {
     description:
-      'base64 x402 v2 PaymentRequired: accepts[0] (exact, network, asset, payTo, amount), extensions service-request-binding (bound nonce) and service-offer-receipt (Ed25519-signed offer).',
+      'base64 x402 v2 PaymentRequired: accepts[0] (exact, network, asset, payTo, amount), ' +
+      'extensions service-request-binding (bound nonce) and service-offer-receipt (Ed25519-signed offer).',
     schema: { type: 'string' },
   },
   'PAYMENT-RESPONSE': {
@@ -136,7 +145,9 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       title: 'Rights Preflight Service',
       version: opts.version,
       description:
-        'Signed reports of the RSL declarations observed for supported HTTPS URLs, sold per report in USDC over HTTP x402 v2. legal_clearance is always false: a report is not a license or legal advice.',
+        'Signed reports of the RSL declarations observed for supported HTTPS URLs, ' +
+        'sold per report in USDC over HTTP x402 v2. ' +
+        'legal_clearance is always false: a report is not a license or legal advice.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     paths: {
@@ -225,12 +236,16 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
         },
         post: {
           summary:
-            'Preflight: empty body = discovery only; a prepared request with X-Service-Request = 200 unavailable or 402 offer; the same request with PAYMENT-SIGNATURE = the paid report',
+            'Preflight: empty body = discovery only; ' +
+            'a prepared request with X-Service-Request = 200 unavailable or 402 offer; ' +
+            'the same request with PAYMENT-SIGNATURE = the paid report',
           parameters: [
             {
               ...parameters.XServiceRequest,
               required: false,
-              description: `${parameters.XServiceRequest.description} Required on a prepared request (428 SERVICE_REQUEST_REQUIRED otherwise); not needed for discovery.`,
+              description:
+                `${parameters.XServiceRequest.description} ` +
+                'Required on a prepared request (428 SERVICE_REQUEST_REQUIRED otherwise); not needed for discovery.',
             },
             paramRef('PaymentSignature'),
           ],
@@ -241,7 +256,8 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
           responses: {
             200: {
               description:
-                'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), or the paid report',
+                'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), ' +
+                'or the paid report',
               headers: {
                 'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' },
               },
@@ -276,10 +292,12 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
               content: json({ anyOf: [ref('IngestionGateResponse'), ref('IngestionGateUnavailable')] }),
             },
             400: error(
-              'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_INTENT_MALFORMED, SIWX_MALFORMED, PAYMENT_SIGNATURE_MALFORMED',
+              'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_INTENT_MALFORMED, ' +
+                'SIWX_MALFORMED, PAYMENT_SIGNATURE_MALFORMED',
             ),
             401: error(
-              'SIWX_INVALID (details.reason: domain_mismatch, uri_mismatch, chain_mismatch, statement_mismatch, nonce_mismatch, resources_mismatch, issued_at_*, expired, not_yet_valid, signature)',
+              'SIWX_INVALID (details.reason: domain_mismatch, uri_mismatch, chain_mismatch, statement_mismatch, ' +
+                'nonce_mismatch, resources_mismatch, issued_at_*, expired, not_yet_valid, signature)',
             ),
             403: error("SIWX_SIGNER_NOT_PAYER: the proof is not signed by the intent's payer"),
             422: error('VALIDATION_FAILED, RESOURCE_* (URL rule), PRICE_EXCEEDS_BUDGET, PAYMENT_INTENT_MISMATCH'),
@@ -287,7 +305,9 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
             ...paymentResponses,
             402: {
               ...paymentResponses[402],
-              description: `${paymentResponses[402].description} PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.`,
+              description:
+                `${paymentResponses[402].description} ` +
+                "PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.",
             },
           },
         },
@@ -295,7 +315,9 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       [REFUND_REQUESTS_PATH]: {
         post: {
           summary:
-            'Ask for a refund of a charged purchase: an operator-reviewed record, never an automatic transfer (spec §3). One request per purchase; filing the same request again answers 200 with it.',
+            'Ask for a refund of a charged purchase: an operator-reviewed record, ' +
+            'never an automatic transfer (spec §3). ' +
+            'One request per purchase; filing the same request again answers 200 with it.',
           parameters: [paramRef('XServiceClaim')],
           requestBody: { required: true, content: json(ref('RefundRequestBody')) },
           responses: {
@@ -313,7 +335,8 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       [`${REFUND_REQUESTS_PATH}/{purchase_id}`]: {
         get: {
           summary:
-            'Where a refund request stands: requested, approved, rejected or paid (by an operator, with the transaction)',
+            'Where a refund request stands: requested, approved, rejected or paid ' +
+            '(by an operator, with the transaction)',
           parameters: [
             { name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
             paramRef('XServiceClaim'),
@@ -327,7 +350,8 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
       '/mcp': {
         post: {
           summary:
-            'MCP (Streamable HTTP, stateless, JSON responses): tools service_capabilities, service_rights_quote; service_quote is listed disabled and always refuses. No paid delivery.',
+            'MCP (Streamable HTTP, stateless, JSON responses): tools service_capabilities, service_rights_quote; ' +
+            'service_quote is listed disabled and always refuses. No paid delivery.',
           requestBody: {
             required: true,
             content: json({

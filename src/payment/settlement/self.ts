@@ -18,7 +18,8 @@ export interface SelfSettlementOptions {
   confirmationTimeoutMs?: number;
   /** Test-only: called after the transfer is mined, before the outcome is returned. */
   afterSettle?: () => void;
-  /** Test-only: called right after the transaction is handed to the node. Default: TEST_CRASH_AFTER_SUBMIT (test-crash-hook.ts). */
+  /** Test-only: called right after the transaction is handed to the node. Default:
+   *  TEST_CRASH_AFTER_SUBMIT (test-crash-hook.ts). */
   afterSubmit?: AfterSubmitHook;
 }
 

@@ -92,7 +92,8 @@ export async function bulkLoad(
       result.bytes += Buffer.byteLength(data, 'utf8');
       result.events++;
       parts.push(
-        `{"s":${JSON.stringify(row.stream)},"r":${row.revision},"i":${JSON.stringify(row.event.id)},"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}}`,
+        `{"s":${JSON.stringify(row.stream)},"r":${row.revision},"i":${JSON.stringify(row.event.id)},` +
+          `"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}}`,
       );
       if (parts.length >= batchEvents) await flush();
     }

@@ -61,7 +61,8 @@ import { initialRefundState, type RefundState } from '../../../streams/refund/st
 // Everything is deterministic from `seed`: the same seed gives the same histories, ids included.
 //
 //   for (const h of purchaseHistories(300, { seed: 7 })) await store.append(h.stream, h.events, 'no_stream');
-//   await bulkLoad(store.sql!, purchaseHistoriesInWorker(100_000, { seed: 7 }), { interleave: true }); // ./bulk-load.ts
+//   // ./bulk-load.ts
+//   await bulkLoad(store.sql!, purchaseHistoriesInWorker(100_000, { seed: 7 }), { interleave: true });
 
 /** The paths a purchase takes, and the share of purchases that take each one. */
 export const PURCHASE_MIX = [
@@ -86,7 +87,8 @@ export const PURCHASE_MIX = [
     path: 'operator_moved',
     share: 0.02,
     events:
-      'LockStuck → OperatorMoved: retry_settlement → Settled Delivered (60%) | accept_settlement → Delivered (15%) | closed_no_charge (25%)',
+      'LockStuck → OperatorMoved: retry_settlement → Settled Delivered (60%) | ' +
+      'accept_settlement → Delivered (15%) | closed_no_charge (25%)',
   },
 ] as const;
 export type PurchasePath = (typeof PURCHASE_MIX)[number]['path'];
@@ -135,9 +137,11 @@ const OPERATORS = ['ops@rights-service.example', 'maria.k@rights-service.example
 
 const NS = 'https://rslstandard.org/rsl';
 const rslDoc = (body: string, maxAge?: number) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<rsl xmlns="${NS}"${maxAge ? ` max-age="${maxAge}"` : ''}>\n${body}\n</rsl>\n`;
+  `<?xml version="1.0" encoding="UTF-8"?>\n` +
+  `<rsl xmlns="${NS}"${maxAge ? ` max-age="${maxAge}"` : ''}>\n${body}\n</rsl>\n`;
 const owner = (name: string, host: string) =>
-  `<copyright type="organization" contactEmail="licensing@${host}" contactUrl="https://${host}/contact">${name}</copyright>\n    <terms>https://${host}/legal/ai-terms</terms>`;
+  `<copyright type="organization" contactEmail="licensing@${host}" contactUrl="https://${host}/contact">` +
+  `${name}</copyright>\n    <terms>https://${host}/legal/ai-terms</terms>`;
 
 interface Publisher {
   host: string;
@@ -194,18 +198,21 @@ function publishers(): Publisher[] {
     ),
   });
   const perUse = (h: string, n: string) => ({
-    '/rsl.xml': rslDoc(`  <content url="/">
+    '/rsl.xml': rslDoc(
+      `  <content url="/">
     <license>
       <permits type="usage">ai-input search</permits>
       <permits type="user">commercial non-commercial education</permits>
-      <payment type="use"><amount currency="USD">0.002</amount><accepts type="application/x402+json"><![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
+      <payment type="use"><amount currency="USD">0.002</amount><accepts type="application/x402+json">` +
+        `<![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
       <reporting type="telemetry" profile="https://${h}/rsl/telemetry"/>
     </license>
     <license>
       <prohibits type="usage">ai-train ai-index</prohibits>
     </license>
     ${owner(n, h)}
-  </content>`),
+  </content>`,
+    ),
   });
   const sections = (h: string, n: string) => ({
     '/license.xml': rslDoc(
@@ -345,7 +352,9 @@ function siteOf(p: Publisher): Map<string, { status: number; headers: Record<str
   site.set(`${base}/robots.txt`, {
     status: 200,
     headers: { 'content-type': 'text/plain' },
-    body: `# ${p.name}\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n${robotsLicense}\nUser-agent: GPTBot\nDisallow: /premium/\n\nSitemap: ${base}/sitemap.xml\n`,
+    body:
+      `# ${p.name}\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n${robotsLicense}\n` +
+      `User-agent: GPTBot\nDisallow: /premium/\n\nSitemap: ${base}/sitemap.xml\n`,
   });
   if (p.via !== 'robots-404')
     for (const [path, body] of Object.entries(p.docs))
@@ -488,7 +497,10 @@ class Rng {
   }
   uuid(): string {
     const h = this.hex(16);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[this.int(4)]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return (
+      `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-` +
+      `${'89ab'[this.int(4)]}${h.slice(17, 20)}-${h.slice(20, 32)}`
+    );
   }
 }
 
@@ -587,7 +599,9 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
   const page = (p: Publisher) => {
     const section = rng.pick(p.sections);
     const d = new Date(start - rng.int(400) * 86_400_000);
-    const path = `/${section}/${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${rng.pick(SLUGS)}-${rng.int(50_000)}`;
+    const path =
+      `/${section}/${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/` +
+      `${rng.pick(SLUGS)}-${rng.int(50_000)}`;
     return { publisher: p, section, resource: `https://${p.host}${path}` };
   };
   /** The template reading, moved onto this page and this moment (some channels served from the fetch cache). */
@@ -634,7 +648,8 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const pr = r.purposes[0]!;
     const input = singleReportInput(pg.resource, purpose, tier, userClass);
     const inputDigest = inputSha256(input);
-    const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: keySha256(rng.hex(32)), input_sha256: inputDigest }); // key: the quote's random report id
+    // key: the quote's random report id
+    const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: keySha256(rng.hex(32)), input_sha256: inputDigest });
     const claim = claimTokenFor(CLAIM_SECRET, id);
     const price = singleReportPrice(tier);
     clock = new Date(t0);
@@ -868,8 +883,10 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       ['OTHER', 45],
     ] as const);
     const message = rng.pick([
-      'The report came back but our verifier rejected the evidence signature; please check and refund if the delivery was faulty.',
-      'We were charged for this report, but the same resource was already covered by an earlier purchase made by our pipeline minutes before.',
+      'The report came back but our verifier rejected the evidence signature; ' +
+        'please check and refund if the delivery was faulty.',
+      'We were charged for this report, but the same resource was already covered ' +
+        'by an earlier purchase made by our pipeline minutes before.',
       'Our ingestion job was cancelled before the report was used. Requesting a refund as a courtesy; no urgency.',
       'Charged twice according to our ledger (see our second transaction on the same day). Please review.',
       '',
@@ -1121,7 +1138,9 @@ export async function* purchaseHistoriesInWorker(
   opts: HistoryOptions = {},
 ): AsyncGenerator<PurchaseHistory> {
   // Node 20 does not carry tsx's loader into workers: the worker registers it, then imports this module.
-  const boot = `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register(); await import(${JSON.stringify(import.meta.url)});`;
+  const boot =
+    `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); ` +
+    `register(); await import(${JSON.stringify(import.meta.url)});`;
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
     workerData: { tag: WORKER_TAG, n, seed: opts.seed, start: opts.start?.toISOString() },
   });

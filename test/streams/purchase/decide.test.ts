@@ -31,15 +31,18 @@ test('§3 none → quoted: an available quote appends Quoted', (t) => {
   t.is(after.quoted?.claim_sha256, quotedData().claim_sha256); // only the digest of the claim is kept
 });
 
-test('§3 none → no report: an unavailable quote leaves no stream, and nothing can be offered, paid or settled on it', (t) => {
-  // NO_VERIFIABLE_DECLARATION appends nothing (the application never sends Quote), so the stream is empty:
-  const none = given([]);
-  t.is(none.state.status, 'none');
-  none.when({ type: 'Offer', data: offeredData() }).thenRefused(t, 'NOT_QUOTED');
-  none.when({ type: 'CheckpointAuthorization', data: checkpointData() }).thenRefused(t, 'NOT_QUOTED');
-  none.when({ type: 'RecordSettlement', data: settledData() }).thenRefused(t, 'NOT_QUOTED');
-  none.when({ type: 'Deliver', data: deliveredData() }).thenRefused(t, 'NOT_QUOTED');
-});
+test(
+  '§3 none → no report: an unavailable quote leaves no stream, ' + 'and nothing can be offered, paid or settled on it',
+  (t) => {
+    // NO_VERIFIABLE_DECLARATION appends nothing (the application never sends Quote), so the stream is empty:
+    const none = given([]);
+    t.is(none.state.status, 'none');
+    none.when({ type: 'Offer', data: offeredData() }).thenRefused(t, 'NOT_QUOTED');
+    none.when({ type: 'CheckpointAuthorization', data: checkpointData() }).thenRefused(t, 'NOT_QUOTED');
+    none.when({ type: 'RecordSettlement', data: settledData() }).thenRefused(t, 'NOT_QUOTED');
+    none.when({ type: 'Deliver', data: deliveredData() }).thenRefused(t, 'NOT_QUOTED');
+  },
+);
 
 test('§3 none → quoted with UNKNOWN preview: an unsupported declaration is still a purchasable report', (t) => {
   const unknown = { purpose: 'ai-input', classification: 'UNKNOWN', decision: 'UNKNOWN' };
@@ -72,40 +75,48 @@ test('§3 offered → delivered: a valid bound payment is checkpointed, settled,
   t.is(d.delivered?.response.payment_settlement.transaction, TX);
 });
 
-test('§3 offered, submission ambiguous → resumed with the same checkpoint: no new quote, no new authorization, one settlement', (t) => {
-  const ambiguous = given(history.submitted());
-  t.is(ambiguous.state.status, 'settlement_submitted');
-  ambiguous.when({ type: 'CheckpointAuthorization', data: checkpointData({ at: iso(30) }) }, at(30)).thenNothing(t); // same payment: idempotent
-  ambiguous.when({ type: 'Quote', data: quotedData() }).thenRefused(t, 'ALREADY_QUOTED');
-  ambiguous
-    .when({ type: 'CheckpointAuthorization', data: checkpointData({ payment_sha256: 'e'.repeat(64) }) })
-    .thenRefused(t, 'PURCHASE_ALREADY_PAYING');
-  ambiguous
-    .when({ type: 'RecordSubmission', data: submittedData({ at: iso(40) }) }, at(40))
-    .then(t, [ev.submitted({ at: iso(40) })]);
-  const settled = ambiguous.when({ type: 'RecordSettlement', data: settledData() }, at(50)).then(t, [ev.settled()]);
-  t.is(settled.status, 'settled');
-  t.is(settled.submissions, 1);
-  given([...history.submitted(), ev.settled()])
-    .when({ type: 'Deliver', data: deliveredData() })
-    .then(t, [ev.delivered()]);
-});
+test(
+  '§3 offered, submission ambiguous → resumed with the same checkpoint: ' +
+    'no new quote, no new authorization, one settlement',
+  (t) => {
+    const ambiguous = given(history.submitted());
+    t.is(ambiguous.state.status, 'settlement_submitted');
+    // same payment: idempotent
+    ambiguous.when({ type: 'CheckpointAuthorization', data: checkpointData({ at: iso(30) }) }, at(30)).thenNothing(t);
+    ambiguous.when({ type: 'Quote', data: quotedData() }).thenRefused(t, 'ALREADY_QUOTED');
+    ambiguous
+      .when({ type: 'CheckpointAuthorization', data: checkpointData({ payment_sha256: 'e'.repeat(64) }) })
+      .thenRefused(t, 'PURCHASE_ALREADY_PAYING');
+    ambiguous
+      .when({ type: 'RecordSubmission', data: submittedData({ at: iso(40) }) }, at(40))
+      .then(t, [ev.submitted({ at: iso(40) })]);
+    const settled = ambiguous.when({ type: 'RecordSettlement', data: settledData() }, at(50)).then(t, [ev.settled()]);
+    t.is(settled.status, 'settled');
+    t.is(settled.submissions, 1);
+    given([...history.submitted(), ev.settled()])
+      .when({ type: 'Deliver', data: deliveredData() })
+      .then(t, [ev.delivered()]);
+  },
+);
 
-test('§3 delivered → held: a buyer-reported verification failure is recorded; the delivery and checkpoint stay', (t) => {
-  const held = given(history.delivered())
-    .when({ type: 'Hold', data: heldData('BUYER_REPORTED_MISMATCH') })
-    .then(t, [ev.held('BUYER_REPORTED_MISMATCH')]);
-  t.is(held.status, 'held');
-  t.truthy(held.delivered, 'the stored delivery is still there to re-serve');
-  t.is(held.checkpoint?.payment_sha256, PAYMENT_SHA256, 'the sealed checkpoint is kept');
-  t.is(held.locked_from, 'delivered');
-  const resolved = given([...history.delivered(), ev.held()])
-    .when({ type: 'OperatorMove', data: movedData('closed_settled_delivered') })
-    .then(t, [ev.moved('closed_settled_delivered')]);
-  t.is(resolved.status, 'delivered');
-  t.is(resolved.held, undefined);
-  t.is(resolved.operator_moves.length, 1);
-});
+test(
+  '§3 delivered → held: a buyer-reported verification failure is recorded; ' + 'the delivery and checkpoint stay',
+  (t) => {
+    const held = given(history.delivered())
+      .when({ type: 'Hold', data: heldData('BUYER_REPORTED_MISMATCH') })
+      .then(t, [ev.held('BUYER_REPORTED_MISMATCH')]);
+    t.is(held.status, 'held');
+    t.truthy(held.delivered, 'the stored delivery is still there to re-serve');
+    t.is(held.checkpoint?.payment_sha256, PAYMENT_SHA256, 'the sealed checkpoint is kept');
+    t.is(held.locked_from, 'delivered');
+    const resolved = given([...history.delivered(), ev.held()])
+      .when({ type: 'OperatorMove', data: movedData('closed_settled_delivered') })
+      .then(t, [ev.moved('closed_settled_delivered')]);
+    t.is(resolved.status, 'delivered');
+    t.is(resolved.held, undefined);
+    t.is(resolved.operator_moves.length, 1);
+  },
+);
 
 // ── Idempotent retries ──────────────────────────────────────────────────────────────────────────
 test('Offer again while the offer is valid → no new event (the route answers the stored offer)', (t) => {
@@ -306,14 +317,17 @@ const everyNonOperatorCommand: PurchaseCommandBody[] = [
   { type: 'MarkLockStuck', data: stuckData() },
 ];
 
-test('a stuck lock is never moved by anything but an operator command (not even the same payment or a settlement)', (t) => {
-  for (const h of [
-    [...history.checkpointed(), ev.stuck()],
-    [...history.submitted(), ev.stuck()],
-  ]) {
-    for (const command of everyNonOperatorCommand) given(h).when(command).thenRefused(t, 'PURCHASE_LOCKED');
-  }
-});
+test(
+  'a stuck lock is never moved by anything but an operator ' + 'command (not even the same payment or a settlement)',
+  (t) => {
+    for (const h of [
+      [...history.checkpointed(), ev.stuck()],
+      [...history.submitted(), ev.stuck()],
+    ]) {
+      for (const command of everyNonOperatorCommand) given(h).when(command).thenRefused(t, 'PURCHASE_LOCKED');
+    }
+  },
+);
 
 test('a held purchase is locked the same way, wherever it was held', (t) => {
   for (const h of [
@@ -343,7 +357,8 @@ test('operator moves: only on held/stuck purchases, only to targets their histor
     .then(t, [ev.moved('accept_settlement', { settlement: settledData() })]);
   t.is(accepted.status, 'settled');
   t.is(accepted.settled?.transaction, TX);
-  stuck.when({ type: 'OperatorMove', data: movedData('accept_settlement') }).thenRefused(t, 'OPERATOR_TARGET_INVALID'); // no settlement to accept
+  // no settlement to accept
+  stuck.when({ type: 'OperatorMove', data: movedData('accept_settlement') }).thenRefused(t, 'OPERATOR_TARGET_INVALID');
   stuck
     .when({ type: 'OperatorMove', data: movedData('closed_settled_delivered') })
     .thenRefused(t, 'OPERATOR_TARGET_INVALID');

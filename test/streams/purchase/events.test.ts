@@ -38,7 +38,8 @@ test('every event type is covered by the fixtures and named by a constant', (t) 
 });
 
 for (const [i, e] of every.entries()) {
-  test(`codec round trip #${i}: ${e.type}${e.type === 'OperatorMoved' ? ` (${(e.data as { target: string }).target})` : ''}`, (t) => {
+  const target = e.type === 'OperatorMoved' ? ` (${(e.data as { target: string }).target})` : '';
+  test(`codec round trip #${i}: ${e.type}${target}`, (t) => {
     const encoded = PurchaseEvent.encode(e);
     const decoded = PurchaseEvent.decode(encoded);
     if (!isRight(decoded)) return t.fail('does not decode');

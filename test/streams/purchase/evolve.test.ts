@@ -37,21 +37,24 @@ test('ambiguous submissions are counted; a checkpoint starts the count at zero',
   t.is(fold(history.checkpointed()).submissions, 0);
 });
 
-test('held and stuck remember where the purchase was; an operator move clears the lock but keeps the audit trail', (t) => {
-  const stuck = fold([...history.submitted(), ev.stuck()]);
-  t.is(stuck.status, 'lock_stuck');
-  t.is(stuck.locked_from, 'settlement_submitted');
-  t.is(stuck.stuck?.reason, 'WINDOW_PASSED_UNSETTLED');
-  const moved = fold([...history.submitted(), ev.stuck(), ev.moved('retry_settlement')]);
-  t.is(moved.status, 'checkpointed');
-  t.is(moved.stuck, undefined);
-  t.is(moved.locked_from, undefined);
-  t.deepEqual(
-    moved.operator_moves.map((m) => m.target),
-    ['retry_settlement'],
-  );
-  t.is(moved.checkpoint?.payment_sha256, PAYMENT_SHA256, 'the checkpoint is never dropped');
-});
+test(
+  'held and stuck remember where the purchase was; ' + 'an operator move clears the lock but keeps the audit trail',
+  (t) => {
+    const stuck = fold([...history.submitted(), ev.stuck()]);
+    t.is(stuck.status, 'lock_stuck');
+    t.is(stuck.locked_from, 'settlement_submitted');
+    t.is(stuck.stuck?.reason, 'WINDOW_PASSED_UNSETTLED');
+    const moved = fold([...history.submitted(), ev.stuck(), ev.moved('retry_settlement')]);
+    t.is(moved.status, 'checkpointed');
+    t.is(moved.stuck, undefined);
+    t.is(moved.locked_from, undefined);
+    t.deepEqual(
+      moved.operator_moves.map((m) => m.target),
+      ['retry_settlement'],
+    );
+    t.is(moved.checkpoint?.payment_sha256, PAYMENT_SHA256, 'the checkpoint is never dropped');
+  },
+);
 
 test('evolve does not mutate the state it is given (pure)', (t) => {
   const before = fold(history.offered());

@@ -69,20 +69,23 @@ test('a settled purchase: RefundRequested names the charge and its transaction',
   ]);
 });
 
-test('a checkpointed authorization whose outcome is unresolved may be the subject of a request (transaction null)', (t) => {
-  const stuck: PurchaseCharge = {
-    status: 'lock_stuck',
-    authorization: { amount: '50000', payer: PAYER },
-    closedWithoutCharge: false,
-  };
-  const [e] = decideRefund({ ...request(stuck), metadata: { now: NOW } }, initialRefundState);
-  t.deepEqual(e!.type === 'RefundRequested' && e!.data.charge, {
-    purchase_status: 'lock_stuck',
-    amount_micro: '50000',
-    payer: PAYER,
-    transaction: null,
-  });
-});
+test(
+  'a checkpointed authorization whose outcome is unresolved ' + 'may be the subject of a request (transaction null)',
+  (t) => {
+    const stuck: PurchaseCharge = {
+      status: 'lock_stuck',
+      authorization: { amount: '50000', payer: PAYER },
+      closedWithoutCharge: false,
+    };
+    const [e] = decideRefund({ ...request(stuck), metadata: { now: NOW } }, initialRefundState);
+    t.deepEqual(e!.type === 'RefundRequested' && e!.data.charge, {
+      purchase_status: 'lock_stuck',
+      amount_micro: '50000',
+      payer: PAYER,
+      transaction: null,
+    });
+  },
+);
 
 for (const [what, purchase] of [
   ['a quoted purchase (no payment accepted)', { status: 'quoted', closedWithoutCharge: false }],
