@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
+import { siblingModule } from '../../src/sibling-module.js';
 
 // The devnet in its own process (ops/devnet/main.ts --json): the development chain `npm start` runs
 // beside the service (src/devnet-child.ts), and tests whose chain must outlive the service process
@@ -9,7 +10,7 @@ import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
 // to the chain over HTTP like any other client.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = path.join(ROOT, 'ops/devnet/main.ts');
+const MAIN = siblingModule(import.meta.url, './main');
 
 export interface DevnetProcess extends Devnet {
   child: ChildProcess;
@@ -21,9 +22,8 @@ export async function startDevnetProcess(
   opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {},
 ): Promise<DevnetProcess> {
   const args = [
-    '--import',
-    'tsx',
-    MAIN,
+    ...(MAIN.typescript ? ['--import', 'tsx'] : []),
+    fileURLToPath(MAIN.url),
     '--json',
     '--exit-with-parent',
     '--port',

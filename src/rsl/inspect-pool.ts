@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { evaluateParsed, type InspectOutcome, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
+import { siblingModule } from '../sibling-module.js';
 
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted
 // documents never runs on the event loop that answers /healthz, capabilities and paid redemptions.
@@ -41,6 +42,14 @@ export interface InspectPool {
   close(): Promise<void>;
 }
 
+/** Node 20 does not carry tsx's loader into workers: under tsx the worker registers it, then imports its entry. */
+function tsxBoot(entry: URL): URL {
+  const boot =
+    `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); ` +
+    `register(); await import(${JSON.stringify(entry.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+}
+
 export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   const queue: Job[] = [];
   const slots: Slot[] = [];
@@ -48,12 +57,8 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   let closed = false;
 
   const spawn = (): Slot => {
-    // Node 20 does not carry tsx's loader into workers: the worker registers it, then imports its entry.
-    const entry = new URL('./inspect-worker.ts', import.meta.url).href;
-    const boot =
-      `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); ` +
-      `register(); await import(${JSON.stringify(entry)});`;
-    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
+    const entry = siblingModule(import.meta.url, './inspect-worker');
+    const worker = new Worker(entry.typescript ? tsxBoot(entry.url) : entry.url, {
       workerData: { tag: INSPECT_WORKER_TAG },
     });
     worker.unref();

@@ -47,10 +47,14 @@ const parts = await startLocalParts(
   { 'pub.example': { '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' } } },
   'rights-bench-inspect-',
 );
-const service = await startServiceProcess({
-  ...localServiceEnv({ ...parts, logLevel: 'info' }),
-  ...(process.env.INSPECT_WORKERS ? { INSPECT_WORKERS: process.env.INSPECT_WORKERS } : {}),
-});
+const service = await startServiceProcess(
+  {
+    ...localServiceEnv({ ...parts, logLevel: 'info' }),
+    ...(process.env.INSPECT_WORKERS ? { INSPECT_WORKERS: process.env.INSPECT_WORKERS } : {}),
+  },
+  undefined,
+  { compiled: true },
+);
 const world = { url: service.url };
 try {
   const docs = Object.entries(worstCases()).map(([name, xml]) => ({

@@ -1,8 +1,8 @@
 // npm run bench:rss — the service process's own memory (VmRSS from /proc/<pid>/status) after start and
-// after 200 quotes, started as `src/main.ts` is in development (the devnet as its child process) and
-// with DEVNET=off against a devnet started outside it. The devnet child's RSS is reported beside it.
-// Embedded store in a fresh temp DATA_DIR, real HTTPS publishers on loopback. Prints a table, writes
-// bench/results/service-rss.json.
+// after 200 quotes, started as `npm start` runs it (compiled into build/) in development (the devnet as
+// its child process), the same under tsx, and with DEVNET=off against a devnet started outside it. The
+// devnet child's RSS is reported beside it. Embedded store in a fresh temp DATA_DIR, real HTTPS
+// publishers on loopback. Prints a table, writes bench/results/service-rss.json.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,7 @@ async function measure(
   mode: string,
   chainEnv: Record<string, string>,
   originsEnv: Record<string, string>,
+  compiled = true,
 ): Promise<Row> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-bench-rss-'));
   let logs = '';
@@ -65,6 +66,7 @@ async function measure(
     (s) => {
       logs += s;
     },
+    { compiled },
   );
   try {
     const pid = service.child.pid!;
@@ -94,6 +96,15 @@ try {
   // since issue 11; inside the service process before it).
   rows.push(
     await measure('development (devnet started by main.ts)', { DEVNET: '', RPC_URL: '', NODE_ENV: '' }, origins.env),
+  );
+  // The same under tsx, as the tests run it: what compiling ahead of time saves.
+  rows.push(
+    await measure(
+      'development, under tsx (before build/)',
+      { DEVNET: '', RPC_URL: '', NODE_ENV: '' },
+      origins.env,
+      false,
+    ),
   );
   const devnet = await startDevnetProcess();
   try {

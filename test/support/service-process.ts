@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,11 +17,21 @@ export interface ServiceProcess {
   kill9(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Run the service as `npm start` does: compiled into build/ first, then plain node (benchmarks). */
+  compiled?: boolean;
+}
+
 export async function startServiceProcess(
   env: Record<string, string>,
   sink?: (chunk: string) => void,
+  opts: StartOptions = {},
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+  if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
+  const argv = opts.compiled
+    ? [path.join(ROOT, 'build/src/main.js')]
+    : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_LISTEN: '127.0.0.1:0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
