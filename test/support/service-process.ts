@@ -20,6 +20,8 @@ export interface ServiceProcess {
 export interface StartOptions {
   /** Run the service as `npm start` does: compiled into build/ first, then plain node (benchmarks). */
   compiled?: boolean;
+  /** Extra node options (e.g. --cpu-prof to profile a benchmark's service). */
+  nodeArgs?: string[];
 }
 
 export async function startServiceProcess(
@@ -28,9 +30,10 @@ export async function startServiceProcess(
   opts: StartOptions = {},
 ): Promise<ServiceProcess> {
   if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
-  const argv = opts.compiled
-    ? [path.join(ROOT, 'build/src/main.js')]
-    : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+  const argv = [
+    ...(opts.nodeArgs ?? []),
+    ...(opts.compiled ? [path.join(ROOT, 'build/src/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')]),
+  ];
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', METRICS_LISTEN: '127.0.0.1:0', LOG_LEVEL: 'info', ...env },
