@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { findChromium, FLAGS } from '../support/chromium.js';
 import { DECLARED, moneyWorld, type MoneyWorld } from '../support/money-env.js';
+import { listen } from '../support/listen.js';
 
 // A buyer in a real browser on another origin: headless Chromium opens a page served from one
 // loopback origin, whose bundled buyer buys and verifies a report from the service on another, on
@@ -158,16 +159,9 @@ test(
       routers: [router],
       outer: [browserCors(['http://app.example:8080'])!],
     });
-    const server = http.createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.teardown(
-      () =>
-        new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeAllConnections();
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await listen(app);
+    t.teardown(server.close);
+    const url = server.base;
 
     const pre = await fetch(`${url}/paid`, {
       method: 'OPTIONS',

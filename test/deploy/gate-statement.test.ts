@@ -14,41 +14,34 @@ test.after.always(async () => {
   await w?.close();
 });
 
-test(
-  '428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement; ' + 'OpenAPI SiwxProof.statement is that const',
-  async (t) => {
-    const gate = `${w.url}/v1/rights/ingestion-gate`;
-    const body = { resources: [ARTICLE(1)], purpose: 'rag-ingestion', max_total_micro: '60000' };
-    const headers = await gateHeaders({
+test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement; OpenAPI SiwxProof.statement is that const', async (t) => {
+  const gate = `${w.url}/v1/rights/ingestion-gate`;
+  const body = { resources: [ARTICLE(1)], purpose: 'rag-ingestion', max_total_micro: '60000' };
+  const headersForNewKey = () =>
+    gateHeaders({
       url: w.url,
       body,
       key: newKey(),
       payerKey: w.devnet.buyers[0]!.privateKey,
       coveredOrigins: w.origins.origins,
     });
-    const { 'sign-in-with-x': proof, ...noProof } = headers;
-    const missing = await post(gate, body, noProof);
-    t.is(missing.status, 428);
-    t.is(missing.body.error.code, 'SIWX_REQUIRED');
-    t.is(missing.body.error.details.statement, SIWX_STATEMENT);
-    // The proof of another request (another key): nonce_mismatch, 401.
-    const other = await gateHeaders({
-      url: w.url,
-      body,
-      key: newKey(),
-      payerKey: w.devnet.buyers[0]!.privateKey,
-      coveredOrigins: w.origins.origins,
-    });
-    const wrong = await post(gate, body, { ...headers, 'sign-in-with-x': other['sign-in-with-x']! });
-    t.is(wrong.status, 401);
-    t.is(wrong.body.error.details.reason, 'nonce_mismatch');
-    t.is(wrong.body.error.details.statement, SIWX_STATEMENT);
-    t.truthy(proof);
+  const headers = await headersForNewKey();
+  const { 'sign-in-with-x': proof, ...noProof } = headers;
+  const missing = await post(gate, body, noProof);
+  t.is(missing.status, 428);
+  t.is(missing.body.error.code, 'SIWX_REQUIRED');
+  t.is(missing.body.error.details.statement, SIWX_STATEMENT);
+  // The proof of another request (another key): nonce_mismatch, 401.
+  const other = await headersForNewKey();
+  const wrong = await post(gate, body, { ...headers, 'sign-in-with-x': other['sign-in-with-x']! });
+  t.is(wrong.status, 401);
+  t.is(wrong.body.error.details.reason, 'nonce_mismatch');
+  t.is(wrong.body.error.details.statement, SIWX_STATEMENT);
+  t.truthy(proof);
 
-    const openapi = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
-    const siwx = openapi.components.schemas.SiwxProof;
-    const statement = [siwx, ...(siwx.allOf ?? [])].map((p: any) => p.properties?.statement).find(Boolean);
-    t.is(statement.const, SIWX_STATEMENT);
-    t.is(openapi.paths['/v1/rights/ingestion-gate'].post.operationId, 'ingestionGate');
-  },
-);
+  const openapi = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
+  const siwx = openapi.components.schemas.SiwxProof;
+  const statement = [siwx, ...(siwx.allOf ?? [])].map((p: any) => p.properties?.statement).find(Boolean);
+  t.is(statement.const, SIWX_STATEMENT);
+  t.is(openapi.paths['/v1/rights/ingestion-gate'].post.operationId, 'ingestionGate');
+});

@@ -1,11 +1,10 @@
 import test from 'ava';
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import { createApp } from '../../src/http/app.js';
 import { chainAnswers, createReadiness } from '../../src/http/readiness.js';
 import { createLogger } from '../../src/log.js';
 import { startTcpRelay } from '../support/tcp-relay.js';
+import { listen } from '../support/listen.js';
 import { moneyWorld } from '../support/money-env.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 
@@ -22,18 +21,10 @@ const quiet = () =>
     }),
   );
 
-async function serve(app: ReturnType<typeof createApp>) {
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
+const serve = async (app: ReturnType<typeof createApp>) => {
+  const l = await listen(app);
+  return { url: l.base, close: l.close };
+};
 
 test('readiness states: starting 503, ready 200, a failing or silent probe 503, draining 503', async (t) => {
   let storeUp = true;

@@ -1,10 +1,9 @@
 import test from 'ava';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Router from '@koa/router';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/log.js';
+import { listen } from '../support/listen.js';
 
 // X-Request-Id: a valid incoming id (1–128 of [A-Za-z0-9._-]) is used for the request, echoed and
 // logged; any other value is replaced by a fresh UUID, so a header cannot inject text into the logs.
@@ -28,16 +27,9 @@ test(
     router.get('/boom', () => {
       throw new Error('unexpected');
     });
-    const server = http.createServer(createApp({ log, ready: async () => true, routers: [router] }).callback());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.teardown(
-      () =>
-        new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeAllConnections();
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await listen(createApp({ log, ready: async () => true, routers: [router] }));
+    t.teardown(server.close);
+    const url = server.base;
     const idOf = async (path: string, id?: string) =>
       (await fetch(`${url}${path}`, id === undefined ? {} : { headers: { 'X-Request-Id': id } })).headers.get(
         'x-request-id',
