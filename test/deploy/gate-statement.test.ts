@@ -14,7 +14,7 @@ test.after.always(async () => {
   await w?.close();
 });
 
-test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement; OpenAPI SiwxProof.statement is that const', async (t) => {
+test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement, the const of SiwxProof.statement', async (t) => {
   const gate = `${w.url}/v1/rights/ingestion-gate`;
   const body = { resources: [ARTICLE(1)], purpose: 'rag-ingestion', max_total_micro: '60000' };
   const headersForNewKey = () =>
