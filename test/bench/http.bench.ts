@@ -22,6 +22,7 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
 const CONNECTIONS = [50, 500];
 const REDEMPTIONS = Number(process.env.BENCH_HTTP_REDEMPTIONS ?? 400);
 const REDEMPTION_CONCURRENCY = 50;
@@ -67,18 +68,24 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function cannon(opts: { url: string; connections: number; method?: 'GET' | 'POST'; body?: string }) {
+async function cannon(opts: {
+  url: string;
+  connections: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  seconds?: number;
+}) {
   const r = await autocannon({
     url: opts.url,
     connections: opts.connections,
-    duration: SECONDS,
+    duration: opts.seconds ?? SECONDS,
     timeout: 10,
     method: opts.method ?? 'GET',
     ...(opts.body ? { body: opts.body, headers: { 'content-type': 'application/json' } } : {}),
   });
   return {
     req_per_s: Math.round(r.requests.average),
-    ok_per_s: Math.round(r['2xx'] / SECONDS),
+    ok_per_s: Math.round(r['2xx'] / (opts.seconds ?? SECONDS)),
     p50_ms: r.latency.p50,
     p99_ms: r.latency.p99,
     errors: r.errors,
@@ -214,6 +221,9 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
         body: quoteBody,
       },
     ];
+    // Warm-up, not measured: the first target would otherwise be timed while V8 still compiles its path.
+    await cannon({ url: bare, connections: 50, seconds: WARMUP_SECONDS });
+    for (const t of targets) await cannon({ ...t, connections: 50, seconds: WARMUP_SECONDS });
     for (const connections of CONNECTIONS) {
       const ceiling = await cannon({ url: bare, connections });
       rows.push({ store, target: 'bare Koa (1 KB JSON)', connections, ...ceiling, vs_bare_koa: 1, peak_rss_mb: null });
