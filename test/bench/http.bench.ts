@@ -194,7 +194,7 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
   let service: ServiceProcess | undefined;
   try {
     const env = localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) });
-    service = await startServiceProcess(env, () => {}, { compiled: true });
+    service = await startServiceProcess(env, () => {}, { compiled: true, dropOutputAfterStart: true });
     const quoteBody = JSON.stringify({
       resource: DECLARED,
       purpose: 'ai-input',

@@ -53,7 +53,7 @@ const service = await startServiceProcess(
     ...(process.env.INSPECT_WORKERS ? { INSPECT_WORKERS: process.env.INSPECT_WORKERS } : {}),
   },
   undefined,
-  { compiled: true },
+  { compiled: true, dropOutputAfterStart: true },
 );
 const world = { url: service.url };
 try {

@@ -22,6 +22,9 @@ export interface StartOptions {
   compiled?: boolean;
   /** Extra node options (e.g. --cpu-prof to profile a benchmark's service). */
   nodeArgs?: string[];
+  /** Keep only the output up to the "listening" line (benchmarks: a service under load logs a line per
+   *  request, and holding it all would cost this process, which shares the machine, CPU and memory). */
+  dropOutputAfterStart?: boolean;
 }
 
 export async function startServiceProcess(
@@ -40,7 +43,9 @@ export async function startServiceProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let keep = true;
   const onData = (chunk: Buffer) => {
+    if (!keep) return;
     const s = chunk.toString('utf8');
     out += s;
     sink?.(s);
@@ -52,18 +57,25 @@ export async function startServiceProcess(
   );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    // Each chunk is scanned from where the previous scan stopped, and the scan ends with the start.
+    let scanned = 0;
     const check = () => {
-      for (const line of out.split('\n')) {
+      const end = out.lastIndexOf('\n') + 1;
+      const lines = out.slice(scanned, end).split('\n');
+      scanned = end;
+      for (const line of lines) {
         if (!line.startsWith('{')) continue;
         try {
           const rec = JSON.parse(line) as { msg?: string; url?: string };
           if (rec.msg === 'rights preflight service listening' && rec.url) {
             clearTimeout(timer);
+            child.stdout!.off('data', check);
+            if (opts.dropOutputAfterStart) keep = false;
             resolve(rec.url);
             return;
           }
         } catch {
-          /* partial line */
+          /* not a log record */
         }
       }
     };
