@@ -94,6 +94,7 @@ export const ConfigEnv = t.partial({
   RATE_LIMIT_QUOTE_BURST: PositiveIntString,
   INSPECT_WORKERS: PositiveIntString,
   INSPECT_QUEUE: PositiveIntString,
+  INSPECT_QUEUE_CHARS: PositiveIntString,
   // Operator listener (src/operator/): a Unix socket in DATA_DIR always; TCP on loopback only with a token.
   OPERATOR_LISTEN: t.string,
   OPERATOR_TOKEN: t.string,
@@ -136,6 +137,7 @@ export type Config = {
   /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
   inspectWorkers: number;
   inspectQueue: number;
+  inspectQueueChars: number;
   /** The operator API's Unix socket (mode 0600): DATA_DIR/operator.sock. */
   operatorSocket: string;
   /** OPERATOR_LISTEN=127.0.0.1:PORT: the operator API on loopback TCP too, behind OPERATOR_TOKEN. */
@@ -207,7 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // One core stays free for the event loop that answers health checks and paid redemptions.
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
-    inspectQueue: e.INSPECT_QUEUE ?? 32,
+    inspectQueue: e.INSPECT_QUEUE ?? 256,
+    inspectQueueChars: e.INSPECT_QUEUE_CHARS ?? 16 * 1024 * 1024,
     ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
     ...deployConfig(e),
   };

@@ -166,6 +166,7 @@ export async function startService(
     const inspectPool = createInspectPool({
       size: config.inspectWorkers,
       maxQueue: config.inspectQueue,
+      maxQueueChars: config.inspectQueueChars,
       jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis,
     });
     cleanups.push(() => inspectPool.close());

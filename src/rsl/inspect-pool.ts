@@ -6,7 +6,10 @@ import { siblingModule } from '../sibling-module.js';
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted
 // documents never runs on the event loop that answers /healthz, capabilities and paid redemptions.
 // Each worker takes one job at a time. Jobs wait in a bounded queue; when it is full the caller is
-// told to come back (InspectPoolBusy → 503 + Retry-After). A job that outlives its deadline (a
+// told to come back (InspectPoolBusy → 503 + Retry-After). The queue is bounded by count and by the
+// documents' total size, so it can be deep for small documents without holding much memory: under a
+// burst of small ones, waiting a few milliseconds beats a refusal that the client answers by sending
+// the same request again at once. A job that outlives its deadline (a
 // parser stuck somewhere the in-loop budget does not reach) has its worker terminated and
 // replaced, and is answered as PARSE_TIME_LIMIT: no valid document, never a permission.
 
@@ -14,6 +17,9 @@ export interface InspectPoolOptions {
   size: number;
   /** Jobs allowed to wait for a worker; more are refused at once. */
   maxQueue: number;
+  /** Characters of documents allowed to wait, summed: what bounds the queue's memory (a few large
+   *  documents fill it, many small ones do not). Default: no bound beyond maxQueue. */
+  maxQueueChars?: number;
   /** Hard deadline per job, well above the parser's own time budget. */
   jobTimeoutMs: number;
 }
@@ -55,6 +61,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   const slots: Slot[] = [];
   let nextId = 1;
   let closed = false;
+  let queuedChars = 0;
 
   const spawn = (): Slot => {
     const entry = siblingModule(import.meta.url, './inspect-worker');
@@ -101,6 +108,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     for (const slot of slots) {
       if (slot.job || queue.length === 0) continue;
       const job = queue.shift()!;
+      queuedChars -= job.xml.length;
       slot.job = job;
       slot.timer = setTimeout(() => {
         // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
@@ -123,14 +131,19 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   return {
     inspect(xml, question) {
       if (closed) return Promise.reject(new Error('inspection pool is closed'));
-      if (queue.length >= opts.maxQueue) return Promise.reject(new InspectPoolBusy());
+      const full =
+        queue.length >= opts.maxQueue ||
+        (queue.length > 0 && queuedChars + xml.length > (opts.maxQueueChars ?? Number.POSITIVE_INFINITY));
+      if (full) return Promise.reject(new InspectPoolBusy());
       return new Promise<InspectOutcome>((resolve, reject) => {
+        queuedChars += xml.length;
         queue.push({ id: nextId++, xml, question, resolve, reject });
         pump();
       });
     },
     async close() {
       closed = true;
+      queuedChars = 0;
       for (const job of queue.splice(0)) job.reject(new Error('inspection pool is closed'));
       await Promise.all(
         slots.splice(0).map((s) => {

@@ -42,20 +42,33 @@ test('a full queue is refused at once with InspectPoolBusy', async (t) => {
   }
 });
 
-test(
-  'a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN, ' + 'and the pool keeps answering with a replaced worker',
-  async (t) => {
-    const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 1 });
-    const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
-    try {
-      for (let i = 0; i < 3; i++) {
-        const late = await pool.inspect(xml, Q);
-        t.false(late.parse.ok);
-        t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
-        t.is(late.evaluation.classification, 'UNKNOWN');
-      }
-    } finally {
-      await pool.close();
+test('the queue is also bounded by the size of the documents waiting: many small ones, few large ones', async (t) => {
+  const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
+  // Room for two documents of this size; the count alone would allow eight.
+  const pool = createInspectPool({ size: 1, maxQueue: 8, maxQueueChars: xml.length * 2, jobTimeoutMs: 30_000 });
+  try {
+    // The first goes straight to the worker; two wait; a third waiting one would pass the size bound.
+    const accepted = [pool.inspect(xml, Q), pool.inspect(xml, Q), pool.inspect(xml, Q)];
+    await t.throwsAsync(pool.inspect(xml, Q), { instanceOf: InspectPoolBusy });
+    t.is((await Promise.all(accepted)).length, 3);
+    // Once they are done the queue is empty again and takes documents.
+    t.truthy(await pool.inspect(xml, Q));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN; the pool answers on with a replaced worker', async (t) => {
+  const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 1 });
+  const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
+  try {
+    for (let i = 0; i < 3; i++) {
+      const late = await pool.inspect(xml, Q);
+      t.false(late.parse.ok);
+      t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
+      t.is(late.evaluation.classification, 'UNKNOWN');
     }
-  },
-);
+  } finally {
+    await pool.close();
+  }
+});
