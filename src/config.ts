@@ -209,7 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // One core stays free for the event loop that answers health checks and paid redemptions.
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
-    inspectQueue: e.INSPECT_QUEUE ?? 256,
+    inspectQueue: e.INSPECT_QUEUE ?? 1024,
     inspectQueueChars: e.INSPECT_QUEUE_CHARS ?? 16 * 1024 * 1024,
     ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
     ...deployConfig(e),
