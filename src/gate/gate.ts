@@ -22,7 +22,7 @@ import { loadPurchase, recordQuote } from '../purchase/purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
 import { checkPaymentIntent } from './intent.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
-import { gateEntry, type GateQuotedInput, type GateReadings } from './report.js';
+import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from './report.js';
 import { verifySiwxHeader } from './siwx.js';
 import { unavailability } from '../rsl/unavailability.js';
 import { SIWX_STATEMENT } from './siwx-challenge.js';
@@ -88,17 +88,6 @@ export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<Gat
   return redeem(deps, { purchaseId: id, binding, paymentSignature: call.paymentSignature, payer }, state);
 }
 
-// The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
-// demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
-const RESTRICTIVENESS = [
-  'PROHIBITED_BY_OBSERVED_DECLARATION',
-  'LICENSE_REQUIRED',
-  'CONFLICT',
-  'UNKNOWN',
-  'NO_MACHINE_READABLE_DECLARATION',
-  'PERMITTED_BY_OBSERVED_DECLARATION',
-] as const;
-
 async function quoteGate(
   deps: GateDeps,
   id: string,
@@ -138,7 +127,7 @@ async function quoteGate(
     };
   }
   const entries = readings.map((r) => gateEntry(r, b.purpose));
-  const combined = RESTRICTIVENESS.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
+  const combined = gatePreview(entries);
   const price = n.price_micro.toString();
   const input: GateQuotedInput = {
     sku: GATE_SKU,

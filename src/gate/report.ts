@@ -41,6 +41,21 @@ export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
   };
 }
 
+// The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
+// demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
+const PREVIEW_ORDER: readonly Classification[] = [
+  'PROHIBITED_BY_OBSERVED_DECLARATION',
+  'LICENSE_REQUIRED',
+  'CONFLICT',
+  'UNKNOWN',
+  'NO_MACHINE_READABLE_DECLARATION',
+  'PERMITTED_BY_OBSERVED_DECLARATION',
+];
+
+/** The classification a gate quote previews: its entries' most restrictive one. */
+export const gatePreview = (entries: readonly { classification: Classification }[]): Classification =>
+  PREVIEW_ORDER.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
+
 export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
   const input = q.input as unknown as GateQuotedInput;
   const { readings } = q.reading as unknown as GateReadings;

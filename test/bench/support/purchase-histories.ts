@@ -6,7 +6,7 @@ import { canonicalJson } from '../../../src/evidence/canonical-json.js';
 import { EVIDENCE_FORMAT } from '../../../src/evidence/envelope.js';
 import { keyIdOf } from '../../../src/evidence/public-key.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
-import { gateEntry, type GateQuotedInput, type GateReadings } from '../../../src/gate/report.js';
+import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from '../../../src/gate/report.js';
 import { gateInput } from '../../../src/gate/gate-input.js';
 import { GATE_PATH, GATE_SKU } from '../../../src/contract/ingestion-gate.js';
 import { SINGLE_REPORT_SKU } from '../../../src/contract/common.js';
@@ -26,7 +26,7 @@ import { observeAndEvaluate } from '../../../src/rsl/observe.js';
 import type { GatePurpose, ReportPurpose, UserClass } from '../../../src/rsl/purposes.js';
 import type { ResourceReading } from '../../../src/rsl/reading.js';
 import type { FetchResult, Fetcher } from '../../../src/rsl/safe-fetch.js';
-import { decisionFor, type Classification } from '../../../src/rsl/vocabulary.js';
+import { decisionFor } from '../../../src/rsl/vocabulary.js';
 import type { NewEvent } from '../../../src/store/port.js';
 import { toNewEvents } from '../../../src/command/new-events.js';
 import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
@@ -555,15 +555,6 @@ const USER_CLASS_WEIGHTS = [
   ['education', 8],
   ['non-commercial', 4],
 ] as const;
-// gate.ts: the one-line preview of a gate is its most restrictive entry, in this order.
-const GATE_PREVIEW_ORDER: readonly Classification[] = [
-  'PROHIBITED_BY_OBSERVED_DECLARATION',
-  'LICENSE_REQUIRED',
-  'CONFLICT',
-  'UNKNOWN',
-  'NO_MACHINE_READABLE_DECLARATION',
-  'PERMITTED_BY_OBSERVED_DECLARATION',
-];
 
 /**
  * `n` purchase histories (plus refund-request streams for ~1% of the delivered ones, yielded a little
@@ -712,7 +703,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     const id = purchaseId({ sku: GATE_SKU, key_sha256: keySha256(key), input_sha256: g.input_sha256 });
     const readings = pages.map((pg) => reading(pg, purpose, userClass, t0 - rng.between(300, 4000), freshness));
     const entries = readings.map((r) => gateEntry(r, purpose));
-    const combined = GATE_PREVIEW_ORDER.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
+    const combined = gatePreview(entries);
     const gateUrl = BASE_URL + GATE_PATH;
     const pinned = payer();
     clock = new Date(t0);
