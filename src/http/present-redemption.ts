@@ -4,6 +4,8 @@ import { checkedBody } from './checked-body.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
 import { encodePaymentRequired, encodePaymentResponse } from '../payment/x402-headers.js';
 import { PaymentRequiredBody } from '../contract/offer.js';
+import { UnavailableQuote } from '../contract/quote.js';
+import { PaidReportResponse } from '../contract/report.js';
 import type { Redemption } from '../purchase/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -28,6 +30,9 @@ export interface RedemptionBodies {
   delivered: t.Any;
   unavailable: t.Any;
 }
+
+/** The single report's bodies, sold by GET /v1/rights/reports/{id} and by preflight. */
+export const SINGLE_REPORT_BODIES: RedemptionBodies = { delivered: PaidReportResponse, unavailable: UnavailableQuote };
 
 export function redemptionAnswer(
   r: Redemption | { kind: 'unavailable'; body: unknown },

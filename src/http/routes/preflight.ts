@@ -4,9 +4,7 @@ import { decodeOrThrow } from '../../contract/decode.js';
 import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
-import { redemptionAnswer, send } from '../present-redemption.js';
-import { PaidReportResponse } from '../../contract/report.js';
-import { UnavailableQuote } from '../../contract/quote.js';
+import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';
 import { checkedBody } from '../checked-body.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
@@ -32,7 +30,7 @@ export function preflightRouter(deps: PreflightDeps): Router {
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome, { delivered: PaidReportResponse, unavailable: UnavailableQuote }));
+    send(ctx, redemptionAnswer(outcome, SINGLE_REPORT_BODIES));
   });
   return router;
 }

@@ -1,9 +1,7 @@
 import Router from '@koa/router';
 import { redeemReport } from '../../purchase/redeem-report.js';
 import type { ResumeDeps } from '../../purchase/resume.js';
-import { redemptionAnswer, send } from '../present-redemption.js';
-import { PaidReportResponse } from '../../contract/report.js';
-import { UnavailableQuote } from '../../contract/quote.js';
+import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';
 
 // GET /v1/rights/reports/{id}: claim + optional PAYMENT-SIGNATURE in, 402 / 200 / error out.
 export function reportsRouter(deps: ResumeDeps): Router {
@@ -14,7 +12,7 @@ export function reportsRouter(deps: ResumeDeps): Router {
       claim: ctx.get('x-service-claim') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome, { delivered: PaidReportResponse, unavailable: UnavailableQuote }));
+    send(ctx, redemptionAnswer(outcome, SINGLE_REPORT_BODIES));
   });
   return router;
 }
