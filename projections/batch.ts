@@ -1,5 +1,4 @@
 import { complianceOf, contribution, type DailyContribution } from './compliance/compliance-of.js';
-import type { ComplianceRow } from './compliance/compliance-row.js';
 import type { FactEvent } from './feed/fact-event.js';
 import { queueChange, type QueueItem } from './investigation-queue/queue-item.js';
 import { applyToRefundRow, type RefundRow } from './refunds/refund-row.js';
@@ -19,7 +18,7 @@ export interface BatchChanges {
   refunds: RefundRow[];
   queuePut: QueueItem[];
   queueRemove: string[];
-  compliance: ComplianceRow[];
+  /** What the batch adds to (or takes from) each day's compliance aggregate; the rows are a view. */
   daily: DailyContribution[];
 }
 
@@ -72,7 +71,6 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     }
   }
 
-  const compliance: ComplianceRow[] = [];
   const daily = new Map<string, DailyContribution>();
   const add = (c: DailyContribution | undefined) => {
     if (!c) return;
@@ -88,12 +86,9 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
   };
   for (const id of touched) {
     if (!reports.get(id)?.delivered_at) continue; // no compliance row until delivered, and none is ever removed
-    const before = complianceOf(loaded.reports.get(id), loaded.refunds.get(id));
-    const after = complianceOf(reports.get(id), refunds.get(id));
-    if (!after || JSON.stringify(before) === JSON.stringify(after)) continue;
-    compliance.push(after);
-    add(contribution(before, -1));
-    add(contribution(after, 1));
+    // An unchanged row adds and takes the same contribution; the sums that end at zero are dropped below.
+    add(contribution(complianceOf(loaded.reports.get(id), loaded.refunds.get(id)), -1));
+    add(contribution(complianceOf(reports.get(id), refunds.get(id)), 1));
   }
 
   return {
@@ -101,7 +96,6 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     refunds: [...changedRefunds].map((id) => refunds.get(id)!),
     queuePut: [...queuePut.values()],
     queueRemove: [...queueRemove],
-    compliance,
     daily: [...daily.values()].filter(
       (d) => d.reports !== 0 || d.amount_micro !== 0n || d.held !== 0 || d.refunded !== 0,
     ),

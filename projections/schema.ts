@@ -1,24 +1,26 @@
 import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 
 // The read models' tables. They live in the SQL database of the events (or, for EventStoreDB, in the
-// read store): one row per purchase, per open investigation, per refund request, per delivered
-// report, per day × origin × purpose × classification, and one checkpoint for all of them.
+// read store): one row per purchase, per open investigation, per refund request, per day × origin ×
+// purpose × classification, and one checkpoint for all of them. The compliance read model (one row
+// per delivered report) is a view over the purchase and refund rows: everything it shows is already
+// written there, and writing it again cost a third of a PostgreSQL rebuild (docs/decisions.md).
 //
 // All read models advance together: one transaction per batch writes every table's row changes and
 // the checkpoint, so they always describe the same prefix of `$all`. Bump READ_MODEL_VERSION whenever
 // a table or a projection's meaning changes: the tables are then dropped, recreated and rebuilt from
 // the first event, in the background (the service answers meanwhile).
 
-export const READ_MODEL_VERSION = 1;
+export const READ_MODEL_VERSION = 2;
 export const CHECKPOINT = 'read-models';
 
-export const READ_MODEL_TABLES = [
-  'rm_purchases',
-  'rm_queue',
-  'rm_refunds',
-  'rm_compliance',
-  'rm_compliance_daily',
-] as const;
+const TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance_daily'] as const;
+const COMPLIANCE_VIEW = 'rm_compliance';
+/** Every read model a reader can select from: the tables and the compliance view. */
+export const READ_MODEL_TABLES = [...TABLES, COMPLIANCE_VIEW] as const;
+
+// The view's day column. The export's index is on this very expression, so the planner uses it.
+const DELIVERED_DAY = 'left(delivered_at, 10)';
 
 const CREATE_TABLES = [
   `CREATE TABLE rm_purchases (
@@ -35,17 +37,22 @@ const CREATE_TABLES = [
   `CREATE TABLE rm_refunds (
      purchase_id text PRIMARY KEY, status text NOT NULL, reason text NOT NULL, amount_micro text NOT NULL,
      requested_at text NOT NULL, reviewed_at text, paid_transaction text, updated_position bigint NOT NULL)`,
-  `CREATE TABLE rm_compliance (
-     purchase_id text PRIMARY KEY, sku text NOT NULL, resource text NOT NULL, origin text, purpose text NOT NULL,
-     user_class text NOT NULL, geo text, classification text NOT NULL, decision text NOT NULL, observed_at text,
-     rsl_document_sha256 jsonb NOT NULL, evidence_key_id text, report_sha256 text NOT NULL,
-     evidence_sha256 text NOT NULL, delivery_proof_sha256 text NOT NULL, payer text, amount_micro text,
-     network text, transaction text, delivered_at text NOT NULL, delivered_day text NOT NULL,
-     held boolean NOT NULL, held_reason text, refund_status text NOT NULL)`,
   `CREATE TABLE rm_compliance_daily (
      day text NOT NULL, origin text NOT NULL, purpose text NOT NULL, classification text NOT NULL,
      reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL, refunded bigint NOT NULL,
      PRIMARY KEY (day, origin, purpose, classification))`,
+  // complianceOf (compliance/compliance-of.ts) says the same in TypeScript, for the daily aggregates;
+  // test/projections/read-models.test.ts holds the two equal.
+  `CREATE VIEW ${COMPLIANCE_VIEW} AS
+     SELECT p.purchase_id, p.sku, p.resource, p.origin, p.purpose, p.user_class, p.geo, p.classification,
+       p.decision, p.observed_at, p.rsl_document_sha256, p.evidence_key_id, p.report_sha256, p.evidence_sha256,
+       p.delivery_proof_sha256, p.payer, p.settled_amount_micro AS amount_micro, p.network, p.transaction,
+       p.delivered_at, ${DELIVERED_DAY} AS delivered_day, p.status = 'held' AS held,
+       CASE WHEN p.status = 'held' THEN p.lock_reason END AS held_reason,
+       coalesce(r.status, 'none') AS refund_status
+     FROM rm_purchases p LEFT JOIN rm_refunds r ON r.purchase_id = p.purchase_id
+     WHERE p.delivered_at IS NOT NULL AND p.report_sha256 IS NOT NULL AND p.evidence_sha256 IS NOT NULL
+       AND p.delivery_proof_sha256 IS NOT NULL`,
 ];
 
 // Secondary indexes: created with the tables, except during a full rebuild, which builds them once
@@ -59,7 +66,8 @@ const CREATE_INDEXES = [
   `CREATE INDEX rm_purchases_prefix ON rm_purchases (purchase_id text_pattern_ops)`,
   `CREATE INDEX rm_refunds_status ON rm_refunds (status, requested_at)`,
   // Exports page through one range of days in (delivered_day, purchase_id) order.
-  `CREATE INDEX rm_compliance_day ON rm_compliance (delivered_day, purchase_id)`,
+  `CREATE INDEX rm_purchases_delivered ON rm_purchases (${DELIVERED_DAY}, purchase_id)
+     WHERE delivered_at IS NOT NULL`,
 ];
 
 export interface Checkpoint {
@@ -94,7 +102,8 @@ export async function ensureReadModels(db: SqlDriver): Promise<{ created: boolea
 
 /** Drops and recreates every read-model table, checkpoint at 0 (inside the caller's transaction). */
 export async function resetTables(tx: SqlQueryable, opts: { indexes: boolean } = { indexes: true }): Promise<void> {
-  for (const table of READ_MODEL_TABLES) await tx.query(`DROP TABLE IF EXISTS ${table}`);
+  await dropCompliance(tx);
+  for (const table of TABLES) await tx.query(`DROP TABLE IF EXISTS ${table}`);
   for (const ddl of CREATE_TABLES) await tx.query(ddl);
   if (opts.indexes) await createIndexes(tx);
   await tx.query(
@@ -102,6 +111,16 @@ export async function resetTables(tx: SqlQueryable, opts: { indexes: boolean } =
      ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = 0, updated = now()`,
     [CHECKPOINT, READ_MODEL_VERSION],
   );
+}
+
+/** Drops the compliance view, or the table it was up to READ_MODEL_VERSION 1. */
+async function dropCompliance(tx: SqlQueryable): Promise<void> {
+  const [r] = await tx.query<{ relkind: string }>(
+    `SELECT c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relname = $1 AND n.nspname = current_schema()`,
+    [COMPLIANCE_VIEW],
+  );
+  if (r) await tx.query(`DROP ${r.relkind === 'v' ? 'VIEW' : 'TABLE'} ${COMPLIANCE_VIEW}`);
 }
 
 export async function createIndexes(tx: SqlQueryable): Promise<void> {

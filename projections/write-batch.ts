@@ -1,6 +1,5 @@
 import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 import { rowsToLoad, type BatchChanges, type BatchRows } from './batch.js';
-import { dayOf } from './compliance/compliance-of.js';
 import type { FactEvent } from './feed/fact-event.js';
 import type { RefundRow } from './refunds/refund-row.js';
 import type { ReportRow } from './report-view/report-row.js';
@@ -133,33 +132,6 @@ const REFUND_COLUMNS: readonly (keyof RefundRow)[] = [
   'updated_position',
 ];
 const QUEUE_COLUMNS = ['purchase_id', 'kind', 'reason', 'details', 'locked_from', 'since_position', 'since'];
-const COMPLIANCE_COLUMNS = [
-  'purchase_id',
-  'sku',
-  'resource',
-  'origin',
-  'purpose',
-  'user_class',
-  'geo',
-  'classification',
-  'decision',
-  'observed_at',
-  'rsl_document_sha256',
-  'evidence_key_id',
-  'report_sha256',
-  'evidence_sha256',
-  'delivery_proof_sha256',
-  'payer',
-  'amount_micro',
-  'network',
-  'transaction',
-  'delivered_at',
-  'delivered_day',
-  'held',
-  'held_reason',
-  'refund_status',
-];
-
 /** One multi-row upsert: the rows travel as one JSON array and become records in the database. */
 async function upsert(
   tx: SqlQueryable,
@@ -184,12 +156,6 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   if (c.queueRemove.length > 0)
     await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
   await upsert(tx, 'rm_queue', QUEUE_COLUMNS, c.queuePut);
-  await upsert(
-    tx,
-    'rm_compliance',
-    COMPLIANCE_COLUMNS,
-    c.compliance.map((r) => ({ ...r, delivered_day: dayOf(r.delivered_at) })),
-  );
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d

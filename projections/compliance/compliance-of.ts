@@ -4,8 +4,12 @@ import type { ComplianceRow } from './compliance-row.js';
 
 // A delivered purchase's compliance row, from its report row and its refund request (if any). Pure;
 // undefined until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
+// The rm_compliance view (schema.ts) says the same in SQL; the daily aggregates are computed from this.
 
-export function complianceOf(report: ReportRow | undefined, refund: RefundRow | undefined): ComplianceRow | undefined {
+export function complianceOf(
+  report: ReportRow | undefined,
+  refund: Pick<RefundRow, 'status'> | null | undefined,
+): ComplianceRow | undefined {
   if (
     !report ||
     report.delivered_at === null ||

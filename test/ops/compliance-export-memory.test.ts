@@ -10,9 +10,9 @@ import { openStore } from '../../src/store/open.js';
 import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 import { EVIDENCE_SEED_HEX } from './seed.js';
 
-// `compliance export` runs in constant memory: 100,000 compliance rows (inserted straight into
-// rm_compliance with one INSERT … SELECT over generate_series; with no events, the CLI's catch-up is a
-// no-op) exported as CSV by the CLI as a child process must raise its peak RSS by less than 50 MB over
+// `compliance export` runs in constant memory: 100,000 compliance rows (delivered purchases inserted
+// straight into rm_purchases, which the rm_compliance view shows, with one INSERT … SELECT over
+// generate_series; with no events, the CLI's catch-up is a no-op) exported as CSV by the CLI as a child process must raise its peak RSS by less than 50 MB over
 // the same command exporting an empty range of the same table. Peak RSS is measured by
 // /usr/bin/time -v (maximum resident set size), or by polling /proc/<pid>/status VmHWM without it.
 
@@ -22,16 +22,18 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TIME = '/usr/bin/time';
 
 const INSERT = `
-  INSERT INTO rm_compliance (purchase_id, sku, resource, origin, purpose, user_class, geo, classification, decision,
-    observed_at, rsl_document_sha256, evidence_key_id, report_sha256, evidence_sha256, delivery_proof_sha256, payer,
-    amount_micro, network, transaction, delivered_at, delivered_day, held, held_reason, refund_status)
-  SELECT lpad(to_hex(g), 64, '0'), 'rights.preflight.v1', 'https://publisher.example/news/story-' || g,
-    'https://publisher.example',
-    'ai-input', 'commercial', NULL, 'PERMITTED_BY_OBSERVED_DECLARATION', 'ALLOW_DECLARED', '2026-11-22T11:59:00.000Z',
-    jsonb_build_array(md5(g::text) || md5((g + 1)::text)), '0123456789abcdef', md5('r' || g) || md5('R' || g),
-    md5('e' || g) || md5('E' || g), md5('p' || g) || md5('P' || g), '0x' || repeat('b1', 20), '20000', 'eip155:8453',
-    '0x' || md5('t' || g) || md5('T' || g), '2026-11-' || lpad((1 + g % 28)::text, 2, '0') || 'T12:00:00.000Z',
-    '2026-11-' || lpad((1 + g % 28)::text, 2, '0'), false, NULL, 'none'
+  INSERT INTO rm_purchases (purchase_id, status, submissions, sku, resource, origin, purpose, user_class, tier, geo,
+    classification, decision, observed_at, rsl_document_sha256, price_micro, expires_at, quoted_at, payer,
+    settled_amount_micro, network, transaction, evidence_key_id, report_sha256, evidence_sha256,
+    delivery_proof_sha256, delivered_at, updated_position)
+  SELECT lpad(to_hex(g), 64, '0'), 'delivered', 1, 'rights.preflight.v1',
+    'https://publisher.example/news/story-' || g, 'https://publisher.example', 'ai-input', 'commercial', 'standard',
+    NULL, 'PERMITTED_BY_OBSERVED_DECLARATION', 'ALLOW_DECLARED', '2026-11-22T11:59:00.000Z',
+    jsonb_build_array(md5(g::text) || md5((g + 1)::text)), '20000', '2026-11-22T12:04:00.000Z',
+    '2026-11-22T11:59:00.000Z', '0x' || repeat('b1', 20), '20000', 'eip155:8453',
+    '0x' || md5('t' || g) || md5('T' || g), '0123456789abcdef', md5('r' || g) || md5('R' || g),
+    md5('e' || g) || md5('E' || g), md5('p' || g) || md5('P' || g),
+    '2026-11-' || lpad((1 + g % 28)::text, 2, '0') || 'T12:00:00.000Z', g
   FROM generate_series(1, ${ROWS}) AS g`;
 
 interface Measured {

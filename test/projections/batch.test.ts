@@ -1,5 +1,7 @@
 import test from 'ava';
 import { applyBatch, type BatchChanges } from '../../projections/batch.js';
+import { complianceOf } from '../../projections/compliance/compliance-of.js';
+import type { ComplianceRow } from '../../projections/compliance/compliance-row.js';
 import { deliveredFactsFromData, incompleteDelivered } from '../../projections/feed/delivered-digests.js';
 import { factsOf } from '../../projections/feed/event-facts.js';
 import { decodeFactEvent, type FactEvent } from '../../projections/feed/fact-event.js';
@@ -98,15 +100,25 @@ function fullRun(batches: FactEvent[][]) {
   const reports = new Map<string, ReportRow>();
   const refunds = new Map<string, RefundRow>();
   const queue = new Map<string, string>();
-  const compliance = new Map<string, unknown>();
+  const daily = new Map<string, string>();
   for (const batch of batches) {
     const c: BatchChanges = applyBatch(batch, { reports, refunds });
     for (const r of c.reports) reports.set(r.purchase_id, r);
+    for (const r of c.refunds) refunds.set(r.purchase_id, r);
     for (const id of c.queueRemove) queue.delete(id);
     for (const q of c.queuePut) queue.set(q.purchase_id, q.kind);
-    for (const r of c.compliance) compliance.set(r.purchase_id, r);
+    for (const d of c.daily) {
+      const [n, held] = (daily.get(d.key) ?? '0,0').split(',').map(Number);
+      daily.set(d.key, `${n! + d.reports},${held! + d.held}`);
+    }
   }
-  return { reports, queue, compliance };
+  // The compliance rows are a view of the report and refund rows (complianceOf says the same in TypeScript).
+  const compliance = new Map<string, ComplianceRow>();
+  for (const [id, r] of reports) {
+    const row = complianceOf(r, refunds.get(id));
+    if (row) compliance.set(id, row);
+  }
+  return { reports, queue, compliance, daily: [...daily].filter(([, v]) => v !== '0,0') };
 }
 
 const built = scripts.map(([name, script]) => {
@@ -116,7 +128,7 @@ const built = scripts.map(([name, script]) => {
 const interleaved = built.flatMap((b) => b.events).sort((a, b) => Number(a.position - b.position));
 
 test('every status is the one the stream fold reaches; the queue holds only held and stuck purchases', (t) => {
-  const { reports, queue, compliance } = fullRun([interleaved]);
+  const { reports, queue, compliance, daily } = fullRun([interleaved]);
   for (const b of built) t.is(reports.get(b.id)!.status, b.state.status, b.name);
   t.deepEqual([...queue.entries()].map(([id, kind]) => `${built.find((b) => b.id === id)!.name}:${kind}`).sort(), [
     'held-after-delivery:held',
@@ -127,8 +139,13 @@ test('every status is the one the stream fold reaches; the queue holds only held
     'held-after-delivery',
     'held-resolved',
   ]);
-  t.true((compliance.get(built.find((b) => b.name === 'held-after-delivery')!.id) as { held: boolean }).held);
-  t.false((compliance.get(built.find((b) => b.name === 'held-resolved')!.id) as { held: boolean }).held);
+  t.true(compliance.get(built.find((b) => b.name === 'held-after-delivery')!.id)!.held);
+  t.false(compliance.get(built.find((b) => b.name === 'held-resolved')!.id)!.held);
+  // Every delivered report counted once in its day's aggregate, the held one as held.
+  t.deepEqual(
+    daily.map(([, v]) => v),
+    ['3,1'],
+  );
 });
 
 test('the rows do not depend on how the events are cut into batches', (t) => {
@@ -140,6 +157,7 @@ test('the rows do not depend on how the events are cut into batches', (t) => {
     t.deepEqual([...cut.reports.entries()].sort(), [...whole.reports.entries()].sort(), `batches of ${size}`);
     t.deepEqual([...cut.queue.entries()].sort(), [...whole.queue.entries()].sort());
     t.deepEqual([...cut.compliance.entries()].sort(), [...whole.compliance.entries()].sort());
+    t.deepEqual(cut.daily.sort(), whole.daily.sort(), `daily aggregates, batches of ${size}`);
   }
 });
 

@@ -4,9 +4,11 @@ import { rebuild } from '../../projections/catch-up.js';
 import { factsOf } from '../../projections/feed/event-facts.js';
 import { sqlFactFeed } from '../../projections/feed/sql-feed.js';
 import { startProjector } from '../../projections/projector.js';
+import { complianceOf } from '../../projections/compliance/compliance-of.js';
 import { complianceDaily, complianceRows } from '../../projections/queries/compliance.js';
 import { listPurchases, purchaseIdsWithPrefix, queueItems, reportRow } from '../../projections/queries/purchases.js';
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
+import { refundRow } from '../../projections/queries/refunds.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
@@ -129,6 +131,13 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
           t.is(r.report_sha256, digestOf(response.report));
           t.is(r.evidence_sha256, digestOf(response.evidence));
           t.is(r.delivery_proof_sha256, digestOf(response.delivery_proof));
+        }
+        for (const r of rows) {
+          const expected = complianceOf(
+            await reportRow(models.db, r.purchase_id),
+            await refundRow(models.db, r.purchase_id),
+          );
+          t.deepEqual(r, expected, 'the rm_compliance view says what complianceOf says');
         }
         t.true(rows.find((r) => r.purchase_id === ids.heldAfter)!.held);
         t.is(rows.find((r) => r.purchase_id === ids.delivered)!.refund_status, 'requested');
