@@ -95,6 +95,7 @@ export const ConfigEnv = t.partial({
   INSPECT_WORKERS: PositiveIntString,
   INSPECT_QUEUE: PositiveIntString,
   INSPECT_QUEUE_CHARS: PositiveIntString,
+  INSPECT_PARSE_CACHE_CHARS: PositiveIntString,
   // Operator listener (src/operator/): a Unix socket in DATA_DIR always; TCP on loopback only with a token.
   OPERATOR_LISTEN: t.string,
   OPERATOR_TOKEN: t.string,
@@ -138,6 +139,8 @@ export type Config = {
   inspectWorkers: number;
   inspectQueue: number;
   inspectQueueChars: number;
+  /** Characters of parsed documents each worker keeps, to answer the same document without parsing it. */
+  inspectParseCacheChars: number;
   /** The operator API's Unix socket (mode 0600): DATA_DIR/operator.sock. */
   operatorSocket: string;
   /** OPERATOR_LISTEN=127.0.0.1:PORT: the operator API on loopback TCP too, behind OPERATOR_TOKEN. */
@@ -211,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     inspectQueue: e.INSPECT_QUEUE ?? 1024,
     inspectQueueChars: e.INSPECT_QUEUE_CHARS ?? 16 * 1024 * 1024,
+    inspectParseCacheChars: e.INSPECT_PARSE_CACHE_CHARS ?? 1024 * 1024,
     ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
     ...deployConfig(e),
   };

@@ -167,6 +167,8 @@ export async function startService(
       size: config.inspectWorkers,
       maxQueue: config.inspectQueue,
       maxQueueChars: config.inspectQueueChars,
+      parseCacheChars: config.inspectParseCacheChars,
+      perWorker: 4,
       jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis,
     });
     cleanups.push(() => inspectPool.close());

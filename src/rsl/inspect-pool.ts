@@ -22,6 +22,10 @@ export interface InspectPoolOptions {
   maxQueueChars?: number;
   /** Hard deadline per job, well above the parser's own time budget. */
   jobTimeoutMs: number;
+  /** Jobs posted ahead to each worker (default 1), so it never idles while its next job is on the way. */
+  perWorker?: number;
+  /** Characters of parsed documents each worker keeps to answer the same document again (parse-cache.ts). */
+  parseCacheChars?: number;
 }
 
 export class InspectPoolBusy extends Error {
@@ -39,7 +43,9 @@ interface Job {
 }
 interface Slot {
   worker: Worker;
-  job: Job | null;
+  /** Jobs posted to the worker, in the order it takes them; the first is the one it is working on. */
+  jobs: Job[];
+  /** The deadline of the first job, started when the worker took it up. */
   timer: NodeJS.Timeout | null;
 }
 
@@ -62,18 +68,20 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   let nextId = 1;
   let closed = false;
   let queuedChars = 0;
+  const perWorker = Math.max(1, opts.perWorker ?? 1);
 
   const spawn = (): Slot => {
     const entry = siblingModule(import.meta.url, './inspect-worker');
     const worker = new Worker(entry.typescript ? tsxBoot(entry.url) : entry.url, {
-      workerData: { tag: INSPECT_WORKER_TAG },
+      workerData: { tag: INSPECT_WORKER_TAG, parseCacheChars: opts.parseCacheChars ?? 0 },
     });
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null };
+    const slot: Slot = { worker, jobs: [], timer: null };
     worker.on('message', (m: { id: number; outcome?: InspectOutcome; error?: string }) => {
-      const job = slot.job;
+      const job = slot.jobs[0];
       if (!job || job.id !== m.id) return;
-      finish(slot);
+      slot.jobs.shift();
+      startDeadline(slot);
       if (m.outcome) job.resolve(m.outcome);
       else job.reject(new Error(m.error ?? 'inspection failed'));
       pump();
@@ -85,19 +93,39 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     return slot;
   };
 
-  const finish = (slot: Slot) => {
+  // The worker takes its jobs in order, so when one is answered it starts the next: that is when the
+  // next one's deadline starts.
+  const startDeadline = (slot: Slot) => {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
-    slot.job = null;
+    const job = slot.jobs[0];
+    if (!job) return;
+    slot.timer = setTimeout(() => {
+      // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
+      const timedOut = evaluateParsed(job.xml, job.question, {
+        ok: false,
+        code: 'PARSE_TIME_LIMIT',
+        message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
+        problems: [],
+      });
+      slot.jobs.shift();
+      replace(slot);
+      job.resolve(timedOut);
+    }, opts.jobTimeoutMs);
   };
 
-  const replace = (slot: Slot, err: Error) => {
-    const job = slot.job;
-    finish(slot);
+  /** Stops a worker and starts another. Its first job fails with `err`; the jobs behind it wait again, first in line. */
+  const replace = (slot: Slot, err?: Error) => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const [current, ...behind] = slot.jobs.splice(0);
     const i = slots.indexOf(slot);
     if (i >= 0) slots.splice(i, 1);
     void slot.worker.terminate();
-    if (job) job.reject(err);
+    if (current && err) current.reject(err);
+    else if (current) behind.unshift(current);
+    for (const job of behind) queuedChars += job.xml.length;
+    queue.unshift(...behind);
     if (!closed) {
       slots.push(spawn());
       pump();
@@ -106,23 +134,13 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
 
   const pump = () => {
     for (const slot of slots) {
-      if (slot.job || queue.length === 0) continue;
-      const job = queue.shift()!;
-      queuedChars -= job.xml.length;
-      slot.job = job;
-      slot.timer = setTimeout(() => {
-        // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
-        const timedOut = evaluateParsed(job.xml, job.question, {
-          ok: false,
-          code: 'PARSE_TIME_LIMIT',
-          message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
-          problems: [],
-        });
-        slot.job = null;
-        replace(slot, new Error('unreachable'));
-        job.resolve(timedOut);
-      }, opts.jobTimeoutMs);
-      slot.worker.postMessage({ id: job.id, xml: job.xml, question: job.question });
+      while (slot.jobs.length < perWorker && queue.length > 0) {
+        const job = queue.shift()!;
+        queuedChars -= job.xml.length;
+        slot.jobs.push(job);
+        if (slot.jobs.length === 1) startDeadline(slot);
+        slot.worker.postMessage({ id: job.id, xml: job.xml, question: job.question });
+      }
     }
   };
 
@@ -147,7 +165,8 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
       for (const job of queue.splice(0)) job.reject(new Error('inspection pool is closed'));
       await Promise.all(
         slots.splice(0).map((s) => {
-          finish(s);
+          if (s.timer) clearTimeout(s.timer);
+          for (const job of s.jobs.splice(0)) job.reject(new Error('inspection pool is closed'));
           return s.worker.terminate();
         }),
       );

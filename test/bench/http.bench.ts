@@ -27,6 +27,12 @@ const CONNECTIONS = [50, 500];
 const REDEMPTIONS = Number(process.env.BENCH_HTTP_REDEMPTIONS ?? 400);
 const REDEMPTION_CONCURRENCY = 50;
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
+const UNLIMITED = Object.fromEntries(
+  ['INSPECT', 'QUOTE'].flatMap((route) => [
+    [`RATE_LIMIT_${route}_PER_MINUTE`, '1000000000'],
+    [`RATE_LIMIT_${route}_BURST`, '1000000000'],
+  ]),
+);
 
 interface Row {
   store: string;
@@ -193,7 +199,11 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
   const parts = await startLocalParts(publisherSite(), 'rights-bench-http-');
   let service: ServiceProcess | undefined;
   try {
-    const env = localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) });
+    const env = {
+      ...localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) }),
+      // One client sends everything here: per-address limits would measure 429s, not the paths.
+      ...UNLIMITED,
+    };
     service = await startServiceProcess(env, () => {}, { compiled: true, dropOutputAfterStart: true });
     const quoteBody = JSON.stringify({
       resource: DECLARED,

@@ -14,17 +14,20 @@ const Q: InspectQuestion = {
   geo: null,
 };
 
-test('a worker answers exactly what the in-process evaluation answers', async (t) => {
-  const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 30_000 });
+test('a worker answers exactly what the in-process evaluation answers, from its parse cache too', async (t) => {
+  const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 30_000, parseCacheChars: 1 << 20 });
   try {
-    for (const name of [
+    const names = [
       '10-naulon-free-search-priced-ai-input-x402.xml',
       '16-LEGACY-MALFORMED-curly-quotes-train-ai.xml',
       '11-skeleton-all-elements.xml',
-    ]) {
-      const xml = fixture(name);
-      t.deepEqual(await pool.inspect(xml, Q), inspectDocument(xml, Q), name);
-    }
+    ];
+    // The second round is answered from parses the worker kept, for other questions as well.
+    for (const q of [Q, Q, { ...Q, purpose: 'ai-train' as const, geo: 'DE' }])
+      for (const name of names) {
+        const xml = fixture(name);
+        t.deepEqual(await pool.inspect(xml, q), inspectDocument(xml, q), `${name} ${q.purpose}`);
+      }
   } finally {
     await pool.close();
   }
@@ -65,10 +68,37 @@ test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN; the pool answers on
     for (let i = 0; i < 3; i++) {
       const late = await pool.inspect(xml, Q);
       t.false(late.parse.ok);
-      t.is(!late.parse.ok && late.parse.code, 'PARSE_TIME_LIMIT');
+      t.is(late.parse.failure?.code, 'PARSE_TIME_LIMIT');
       t.is(late.evaluation.classification, 'UNKNOWN');
     }
   } finally {
     await pool.close();
+  }
+});
+
+test('jobs posted ahead to a worker are answered in order, and none is lost when it is replaced', async (t) => {
+  const xml = fixture('11-skeleton-all-elements.xml');
+  const ahead = createInspectPool({ size: 1, maxQueue: 16, jobTimeoutMs: 30_000, perWorker: 4 });
+  try {
+    const questions = ['ai-input', 'ai-train', 'search', 'ai-index', 'ai-input', 'search'].map((purpose) => ({
+      ...Q,
+      purpose: purpose as InspectQuestion['purpose'],
+    }));
+    const answers = await Promise.all(questions.map((q) => ahead.inspect(xml, q)));
+    answers.forEach((a, i) => t.deepEqual(a, inspectDocument(xml, questions[i]!), `job ${i}`));
+  } finally {
+    await ahead.close();
+  }
+  // A 1 ms deadline: the worker is replaced again and again; every job still gets an answer, at worst
+  // PARSE_TIME_LIMIT (UNKNOWN), and the pool is left with its one worker.
+  const late = createInspectPool({ size: 1, maxQueue: 16, jobTimeoutMs: 1, perWorker: 3 });
+  try {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => late.inspect(xml, Q)));
+    t.is(answers.length, 6);
+    for (const a of answers)
+      t.true(a.parse.failure?.code === 'PARSE_TIME_LIMIT' || a.parse.ok, 'an answer, never a lost job');
+    t.true(answers.some((a) => a.parse.failure?.code === 'PARSE_TIME_LIMIT'));
+  } finally {
+    await late.close();
   }
 });

@@ -115,8 +115,8 @@ export function inspectRouter(deps: InspectDeps = {}): Router {
         sha256,
         bytes: Buffer.byteLength(body.xml, 'utf8'),
         parsed: parse.ok,
-        conformant: parse.ok && parse.conformant,
-        failure: parse.ok ? null : { code: parse.code, message: parse.message },
+        conformant: parse.conformant,
+        failure: parse.failure,
         problems: parse.problems.map((p) => ({
           severity: p.severity,
           code: p.code,
