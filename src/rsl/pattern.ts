@@ -26,8 +26,7 @@ const NO_MATCH: ScopeMatch = { matches: false, specificity: -1 };
  */
 export function matchContentUrl(pattern: string | null, resource: string, emptyMeansResource: boolean): ScopeMatch {
   if (pattern === null) return NO_MATCH;
-  const target = new URL(resource);
-  const targetPath = comparisonForm(target.pathname + target.search);
+  const { origin: targetOrigin, path: targetPath } = targetOf(resource);
   if (pattern === '') {
     return emptyMeansResource ? { matches: true, specificity: 2 * targetPath.length + 1 } : NO_MATCH;
   }
@@ -40,18 +39,44 @@ export function matchContentUrl(pattern: string | null, resource: string, emptyM
     } catch {
       return NO_MATCH;
     }
-    if (origin !== target.origin) return NO_MATCH;
+    if (origin !== targetOrigin) return NO_MATCH;
     pathPattern = absolute[2] || '/';
   }
   if (!pathPattern.startsWith('/') && !pathPattern.startsWith('*')) return NO_MATCH;
   // Only a final `$` anchors and only a raw `*` is a wildcard (RFC 9309 §2.2.3); each literal
   // piece between them is compared in the same form as the path.
+  const compiled = compiledPattern(pathPattern);
+  return compiled.regex.test(targetPath) ? { matches: true, specificity: compiled.specificity } : NO_MATCH;
+}
+
+// A document's patterns are matched against every resource asked about, for every token: each is
+// compiled once (bounded, emptied when full: patterns come from untrusted documents), and the last
+// resource's parts are kept, since one evaluation asks about one resource many times.
+const COMPILED_MAX = 4096;
+const compiled = new Map<string, { regex: RegExp; specificity: number }>();
+let lastTarget: { resource: string; origin: string; path: string } | undefined;
+
+function targetOf(resource: string): { origin: string; path: string } {
+  if (lastTarget?.resource !== resource) {
+    const url = new URL(resource);
+    lastTarget = { resource, origin: url.origin, path: comparisonForm(url.pathname + url.search) };
+  }
+  return lastTarget;
+}
+
+function compiledPattern(pathPattern: string): { regex: RegExp; specificity: number } {
+  let c = compiled.get(pathPattern);
+  if (c) return c;
   const anchored = pathPattern.endsWith('$');
   const pieces = (anchored ? pathPattern.slice(0, -1) : pathPattern).split('*').map(comparisonForm);
-  const regex = new RegExp('^' + pieces.map(escapeRegex).join('.*') + (anchored ? '$' : ''), 's');
-  if (!regex.test(targetPath)) return NO_MATCH;
   const literal = pieces.reduce((n, p) => n + p.length, 0);
-  return { matches: true, specificity: 2 * literal + (anchored ? 1 : 0) };
+  c = {
+    regex: new RegExp('^' + pieces.map(escapeRegex).join('.*') + (anchored ? '$' : ''), 's'),
+    specificity: 2 * literal + (anchored ? 1 : 0),
+  };
+  if (compiled.size >= COMPILED_MAX) compiled.clear();
+  compiled.set(pathPattern, c);
+  return c;
 }
 
 function escapeRegex(s: string): string {
