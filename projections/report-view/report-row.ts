@@ -88,26 +88,31 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
     progressOf(row),
     e.type === 'OperatorMoved' ? { type: e.type, target: e.facts.target } : { type: e.type },
   );
-  const next: ReportRow = {
+  // One copy of the row per event: the progress and the event's own fields in one literal.
+  return {
     ...row,
     status: p.status,
     submissions: p.submissions,
     locked_from: p.locked_from ?? null,
     updated_position,
+    ...changesOf(row, e),
   };
+}
+
+/** The columns an event other than Quoted sets, besides the progress. */
+function changesOf(row: ReportRow, e: Exclude<PurchaseFactEvent, { type: 'Quoted' }>): Partial<ReportRow> | undefined {
   switch (e.type) {
     case 'Offered':
-      return next;
+      return undefined;
     case 'AuthorizationCheckpointed':
-      return { ...next, payer: e.facts.payer };
+      return { payer: e.facts.payer };
     case 'SettlementSubmitted':
-      return { ...next, transaction: e.facts.transaction ?? row.transaction };
+      return { transaction: e.facts.transaction ?? row.transaction };
     case 'Settled':
-      return { ...next, ...settlement(e.facts) };
+      return settlement(e.facts);
     case 'Delivered': {
       const f = e.facts;
       return {
-        ...next,
         evidence_key_id: f.evidence_key_id,
         report_sha256: f.report_sha256,
         evidence_sha256: f.evidence_sha256,
@@ -117,10 +122,14 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
     }
     case 'Held':
     case 'LockStuck':
-      return { ...next, lock_reason: e.facts.reason };
+      return { lock_reason: e.facts.reason };
     case 'OperatorMoved': {
       const s = e.facts.target === 'accept_settlement' && e.facts.settlement ? settlement(e.facts.settlement) : {};
-      return { ...next, ...s, lock_reason: null };
+      return { ...s, lock_reason: null };
+    }
+    default: {
+      const unhandled: never = e; // a new purchase event type must be placed here
+      return unhandled;
     }
   }
 }
