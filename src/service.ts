@@ -192,11 +192,12 @@ export async function startService(
         requestMetrics(metrics.httpDuration),
         ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined),
       ],
+      // In the order requests reach them: each router a request passes costs it two middleware steps.
       routers: [
+        capabilitiesRouter(capabilityDeps),
         inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
         quoteRouter(moneyDeps),
         reportsRouter(moneyDeps),
-        capabilitiesRouter(capabilityDeps),
         preflightRouter(moneyDeps),
         ingestionGateRouter(moneyDeps),
         refundsRouter(moneyDeps),
