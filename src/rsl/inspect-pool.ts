@@ -114,7 +114,8 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     }, opts.jobTimeoutMs);
   };
 
-  /** Stops a worker and starts another. Its first job fails with `err`; the jobs behind it wait again, first in line. */
+  /** Stops a worker and starts another. Its first job fails with `err`; the jobs behind it wait again,
+   *  first in line. */
   const replace = (slot: Slot, err?: Error) => {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
