@@ -14,7 +14,8 @@ import { EVIDENCE_SEED_HEX } from './seed.js';
 // straight into rm_purchases, which the rm_compliance view shows, with one INSERT … SELECT over
 // generate_series; with no events, the CLI's catch-up is a no-op) exported as CSV by the CLI as a
 // child process must raise its peak RSS by less than 50 MB over the same command exporting an empty
-// range of the same table. Peak RSS is measured by /usr/bin/time -v (maximum resident set size), or by polling /proc/<pid>/status VmHWM without it.
+// range of the same table. Peak RSS is measured by /usr/bin/time -v (maximum resident set size), or
+// by polling /proc/<pid>/status VmHWM without it.
 
 const ROWS = 100_000;
 const BUDGET_MB = 50;
