@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type * as t from 'io-ts';
-import { checkedBody } from './checked-body.js';
+import { checkedBody } from '../contract/checked-body.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
 import { encodePaymentRequired, encodePaymentResponse } from '../payment/x402-headers.js';
 import { PaymentRequiredBody } from '../contract/offer.js';

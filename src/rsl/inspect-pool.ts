@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { evaluateParsed, type InspectOutcome, type InspectQuestion } from './inspect-document.js';
+import { inspectAnswerText } from '../contract/inspect.js';
+import { evaluateParsed, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
 import { siblingModule } from '../sibling-module.js';
 
@@ -38,7 +39,7 @@ interface Job {
   id: number;
   xml: string;
   question: InspectQuestion;
-  resolve: (o: InspectOutcome) => void;
+  resolve: (answer: string) => void;
   reject: (e: Error) => void;
 }
 interface Slot {
@@ -50,7 +51,8 @@ interface Slot {
 }
 
 export interface InspectPool {
-  inspect(xml: string, question: InspectQuestion): Promise<InspectOutcome>;
+  /** The answer's JSON text (contract/inspect.ts `inspectionAnswer`). */
+  inspect(xml: string, question: InspectQuestion): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -77,12 +79,12 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     });
     worker.unref();
     const slot: Slot = { worker, jobs: [], timer: null };
-    worker.on('message', (m: { id: number; outcome?: InspectOutcome; error?: string }) => {
+    worker.on('message', (m: { id: number; answer?: string; error?: string }) => {
       const job = slot.jobs[0];
       if (!job || job.id !== m.id) return;
       slot.jobs.shift();
       startDeadline(slot);
-      if (m.outcome) job.resolve(m.outcome);
+      if (m.answer !== undefined) job.resolve(m.answer);
       else job.reject(new Error(m.error ?? 'inspection failed'));
       pump();
     });
@@ -102,12 +104,16 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     if (!job) return;
     slot.timer = setTimeout(() => {
       // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
-      const timedOut = evaluateParsed(job.xml, job.question, {
-        ok: false,
-        code: 'PARSE_TIME_LIMIT',
-        message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
-        problems: [],
-      });
+      const timedOut = inspectAnswerText(
+        job.question,
+        evaluateParsed(job.xml, job.question, {
+          ok: false,
+          code: 'PARSE_TIME_LIMIT',
+          message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
+          problems: [],
+        }),
+        Buffer.byteLength(job.xml, 'utf8'),
+      );
       slot.jobs.shift();
       replace(slot);
       job.resolve(timedOut);
@@ -154,7 +160,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
         queue.length >= opts.maxQueue ||
         (queue.length > 0 && queuedChars + xml.length > (opts.maxQueueChars ?? Number.POSITIVE_INFINITY));
       if (full) return Promise.reject(new InspectPoolBusy());
-      return new Promise<InspectOutcome>((resolve, reject) => {
+      return new Promise<string>((resolve, reject) => {
         queuedChars += xml.length;
         queue.push({ id: nextId++, xml, question, resolve, reject });
         pump();

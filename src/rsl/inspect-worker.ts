@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { inspectDocument, type InspectQuestion } from './inspect-document.js';
+import { inspectionAnswer } from '../contract/inspect.js';
+import type { InspectQuestion } from './inspect-document.js';
 import { createParseCache } from './parse-cache.js';
 
 // Entry of an inspect-pool worker thread: one job at a time, answered by id. Loaded only inside
@@ -23,7 +24,7 @@ if (parentPort && (workerData as { tag?: string } | null)?.tag === INSPECT_WORKE
   const cache = createParseCache((workerData as { parseCacheChars?: number }).parseCacheChars ?? 0);
   port.on('message', (job: { id: number; xml: string; question: InspectQuestion }) => {
     try {
-      port.postMessage({ id: job.id, outcome: inspectDocument(job.xml, job.question, cache) });
+      port.postMessage({ id: job.id, answer: inspectionAnswer(job.xml, job.question, cache) });
     } catch (err) {
       port.postMessage({ id: job.id, error: (err as Error)?.message ?? 'inspection failed' });
     }

@@ -1,11 +1,14 @@
 import test from 'ava';
 import { createInspectPool, InspectPoolBusy } from '../../src/rsl/inspect-pool.js';
-import { inspectDocument, type InspectQuestion } from '../../src/rsl/inspect-document.js';
+import { inspectionAnswer, type InspectResponse } from '../../src/contract/inspect.js';
+import type { InspectQuestion } from '../../src/rsl/inspect-document.js';
 import { fixture } from './helpers.js';
 
 // Untrusted documents are parsed and evaluated in worker threads (the event loop keeps serving);
 // the answer is the same as in process, a full queue is refused, and a job past its deadline is
 // answered as PARSE_TIME_LIMIT (never a permission) while the pool recovers.
+
+type Answer = InspectResponse;
 
 const Q: InspectQuestion = {
   resource: 'https://publisher.test/articles/x',
@@ -26,7 +29,7 @@ test('a worker answers exactly what the in-process evaluation answers, from its 
     for (const q of [Q, Q, { ...Q, purpose: 'ai-train' as const, geo: 'DE' }])
       for (const name of names) {
         const xml = fixture(name);
-        t.deepEqual(await pool.inspect(xml, q), inspectDocument(xml, q), `${name} ${q.purpose}`);
+        t.deepEqual(await pool.inspect(xml, q), inspectionAnswer(xml, q), `${name} ${q.purpose}`);
       }
   } finally {
     await pool.close();
@@ -66,10 +69,10 @@ test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN; the pool answers on
   const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
   try {
     for (let i = 0; i < 3; i++) {
-      const late = await pool.inspect(xml, Q);
-      t.false(late.parse.ok);
-      t.is(late.parse.failure?.code, 'PARSE_TIME_LIMIT');
-      t.is(late.evaluation.classification, 'UNKNOWN');
+      const late = JSON.parse(await pool.inspect(xml, Q)) as Answer;
+      t.false(late.document.parsed);
+      t.is(late.document.failure?.code, 'PARSE_TIME_LIMIT');
+      t.is(late.classification, 'UNKNOWN');
     }
   } finally {
     await pool.close();
@@ -85,7 +88,7 @@ test('jobs posted ahead to a worker are answered in order, and none is lost when
       purpose: purpose as InspectQuestion['purpose'],
     }));
     const answers = await Promise.all(questions.map((q) => ahead.inspect(xml, q)));
-    answers.forEach((a, i) => t.deepEqual(a, inspectDocument(xml, questions[i]!), `job ${i}`));
+    answers.forEach((a, i) => t.deepEqual(a, inspectionAnswer(xml, questions[i]!), `job ${i}`));
   } finally {
     await ahead.close();
   }
@@ -93,11 +96,13 @@ test('jobs posted ahead to a worker are answered in order, and none is lost when
   // PARSE_TIME_LIMIT (UNKNOWN), and the pool is left with its one worker.
   const late = createInspectPool({ size: 1, maxQueue: 16, jobTimeoutMs: 1, perWorker: 3 });
   try {
-    const answers = await Promise.all(Array.from({ length: 6 }, () => late.inspect(xml, Q)));
+    const answers = (await Promise.all(Array.from({ length: 6 }, () => late.inspect(xml, Q)))).map(
+      (text) => JSON.parse(text) as Answer,
+    );
     t.is(answers.length, 6);
     for (const a of answers)
-      t.true(a.parse.failure?.code === 'PARSE_TIME_LIMIT' || a.parse.ok, 'an answer, never a lost job');
-    t.true(answers.some((a) => a.parse.failure?.code === 'PARSE_TIME_LIMIT'));
+      t.true(a.document.failure?.code === 'PARSE_TIME_LIMIT' || a.document.parsed, 'an answer, never a lost job');
+    t.true(answers.some((a) => a.document.failure?.code === 'PARSE_TIME_LIMIT'));
   } finally {
     await late.close();
   }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkedBody } from '../../src/http/checked-body.js';
+import { checkedBody } from '../../src/contract/checked-body.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
 import { PaymentRequiredBody } from '../../src/contract/offer.js';
 

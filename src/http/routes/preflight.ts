@@ -5,7 +5,7 @@ import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.j
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
 import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';
-import { checkedBody } from '../checked-body.js';
+import { checkedBody } from '../../contract/checked-body.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
 const isEmptyObject = (v: unknown) =>

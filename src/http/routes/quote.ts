@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
 import { QuoteRequest, QuoteResponse } from '../../contract/quote.js';
-import { checkedBody } from '../checked-body.js';
+import { checkedBody } from '../../contract/checked-body.js';
 import { IdempotencyKey } from '../../contract/common.js';
 import { Refusal } from '../../refusal.js';
 import { quote, type QuoteDeps } from '../../purchase/quote.js';
