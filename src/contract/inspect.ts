@@ -56,7 +56,7 @@ export const InspectResponse = t.type({
 export type InspectResponse = t.TypeOf<typeof InspectResponse>;
 
 /** The answer to an inspection, checked against InspectResponse (a body it rejects throws: a logged 500). */
-export function inspectAnswerText(q: InspectQuestion, outcome: InspectOutcome, bytes: number): string {
+export function inspectAnswerText(xml: string, q: InspectQuestion, outcome: InspectOutcome): string {
   const { sha256, parse, evaluation } = outcome;
   const answer: InspectResponse = {
     kind: 'inspection',
@@ -80,10 +80,10 @@ export function inspectAnswerText(q: InspectQuestion, outcome: InspectOutcome, b
     })),
     document: {
       sha256,
-      bytes,
+      bytes: Buffer.byteLength(xml, 'utf8'),
       parsed: parse.ok,
-      conformant: parse.conformant,
-      failure: parse.failure,
+      conformant: parse.ok && parse.conformant,
+      failure: parse.ok ? null : { code: parse.code, message: parse.message },
       problems: parse.problems.map((p) => ({
         severity: p.severity,
         code: p.code,
@@ -97,5 +97,5 @@ export function inspectAnswerText(q: InspectQuestion, outcome: InspectOutcome, b
 
 /** Inspects `xml` and answers in one step: what a worker of the pool runs, and the route in process. */
 export function inspectionAnswer(xml: string, q: InspectQuestion, cache?: ParseCache): string {
-  return inspectAnswerText(q, inspectDocument(xml, q, cache), Buffer.byteLength(xml, 'utf8'));
+  return inspectAnswerText(xml, q, inspectDocument(xml, q, cache));
 }

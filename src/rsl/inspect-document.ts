@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import { evaluatePurpose, type DocumentInput, type PurposeEvaluation } from './evaluate.js';
-import type { ParseFailureCode, ParseResult, Problem } from './model.js';
+import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { ParseCache } from './parse-cache.js';
 import type { InspectPurpose, UserClass } from './purposes.js';
 
 // The free inspection's work on one supplied document: parse, then evaluate it as the only
 // association (channel `supplied`). Pure and synchronous; the same function runs in the worker
-// pool (inspect-pool.ts) and in process. Plain data in, plain data out (structured-clone safe), and
-// only what the answer shows: the parsed document itself stays where it was parsed (copying it back
-// from a worker cost more than evaluating it).
+// pool (inspect-pool.ts), where contract/inspect.ts turns it into the answer's text, and in process.
 
 export interface InspectQuestion {
   resource: string;
@@ -18,17 +16,9 @@ export interface InspectQuestion {
   geo: string | null;
 }
 
-/** What the answer says of the document's parse. */
-export interface ParseSummary {
-  ok: boolean;
-  conformant: boolean;
-  failure: { code: ParseFailureCode; message: string } | null;
-  problems: Problem[];
-}
-
 export interface InspectOutcome {
   sha256: string;
-  parse: ParseSummary;
+  parse: ParseResult;
   evaluation: PurposeEvaluation;
 }
 
@@ -49,12 +39,7 @@ function outcomeOf(sha256: string, q: InspectQuestion, parse: ParseResult): Insp
   const supplied: DocumentInput = { channel: 'supplied', url: q.resource, sha256, parse, failure: null };
   return {
     sha256,
-    parse: {
-      ok: parse.ok,
-      conformant: parse.ok && parse.conformant,
-      failure: parse.ok ? null : { code: parse.code, message: parse.message },
-      problems: parse.problems,
-    },
+    parse,
     evaluation: evaluatePurpose([supplied], {
       resource: q.resource,
       purpose: q.purpose,

@@ -6,12 +6,12 @@ import { siblingModule } from '../sibling-module.js';
 
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted
 // documents never runs on the event loop that answers /healthz, capabilities and paid redemptions.
-// Each worker takes one job at a time. Jobs wait in a bounded queue; when it is full the caller is
-// told to come back (InspectPoolBusy → 503 + Retry-After). The queue is bounded by count and by the
-// documents' total size, so it can be deep for small documents without holding much memory: under a
-// burst of small ones, waiting a few milliseconds beats a refusal that the client answers by sending
-// the same request again at once. A job that outlives its deadline (a
-// parser stuck somewhere the in-loop budget does not reach) has its worker terminated and
+// Each worker works on one job at a time, with up to `perWorker` sent ahead. Jobs wait in a bounded
+// queue; when it is full the caller is told to come back (InspectPoolBusy → 503 + Retry-After). The
+// queue is bounded by count and by the documents' total size, so it can be deep for small documents
+// without holding much memory: under a burst of small ones, waiting a few milliseconds beats a refusal
+// that the client answers by sending the same request again at once. A job that outlives its deadline
+// (a parser stuck somewhere the in-loop budget does not reach) has its worker terminated and
 // replaced, and is answered as PARSE_TIME_LIMIT: no valid document, never a permission.
 
 export interface InspectPoolOptions {
@@ -105,6 +105,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     slot.timer = setTimeout(() => {
       // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
       const timedOut = inspectAnswerText(
+        job.xml,
         job.question,
         evaluateParsed(job.xml, job.question, {
           ok: false,
@@ -112,7 +113,6 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
           message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
           problems: [],
         }),
-        Buffer.byteLength(job.xml, 'utf8'),
       );
       slot.jobs.shift();
       replace(slot);

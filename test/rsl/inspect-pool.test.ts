@@ -8,8 +8,6 @@ import { fixture } from './helpers.js';
 // the answer is the same as in process, a full queue is refused, and a job past its deadline is
 // answered as PARSE_TIME_LIMIT (never a permission) while the pool recovers.
 
-type Answer = InspectResponse;
-
 const Q: InspectQuestion = {
   resource: 'https://publisher.test/articles/x',
   purpose: 'ai-input',
@@ -69,7 +67,7 @@ test('a job past its deadline is PARSE_TIME_LIMIT / UNKNOWN; the pool answers on
   const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
   try {
     for (let i = 0; i < 3; i++) {
-      const late = JSON.parse(await pool.inspect(xml, Q)) as Answer;
+      const late = JSON.parse(await pool.inspect(xml, Q)) as InspectResponse;
       t.false(late.document.parsed);
       t.is(late.document.failure?.code, 'PARSE_TIME_LIMIT');
       t.is(late.classification, 'UNKNOWN');
@@ -93,11 +91,11 @@ test('jobs posted ahead to a worker are answered in order, and none is lost when
     await ahead.close();
   }
   // A 1 ms deadline: the worker is replaced again and again; every job still gets an answer, at worst
-  // PARSE_TIME_LIMIT (UNKNOWN), and the pool is left with its one worker.
+  // PARSE_TIME_LIMIT (UNKNOWN).
   const late = createInspectPool({ size: 1, maxQueue: 16, jobTimeoutMs: 1, perWorker: 3 });
   try {
     const answers = (await Promise.all(Array.from({ length: 6 }, () => late.inspect(xml, Q)))).map(
-      (text) => JSON.parse(text) as Answer,
+      (text) => JSON.parse(text) as InspectResponse,
     );
     t.is(answers.length, 6);
     for (const a of answers)
