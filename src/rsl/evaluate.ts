@@ -1,6 +1,7 @@
 import type { Content, License, ParseResult } from './model.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from './evaluation-budget.js';
 import { LEGACY_USAGE_ALIASES } from './parse.js';
-import { matchContentUrl } from './pattern.js';
+import { matchContentUrl, type ScopeMatch } from './pattern.js';
 import {
   CLASSIFICATION_RESTRICTIVENESS,
   decisionFor,
@@ -331,7 +332,7 @@ function combineEqual(verdicts: Verdict[], conflictRule: string): Verdict {
   );
 }
 
-function documentVerdict(doc: DocumentInput, q: Question): Verdict {
+function documentVerdict(doc: DocumentInput, q: Question, budget: EvaluationBudget): Verdict {
   const whereDoc: Where = { doc, content: null, license: null };
   const failed = (rule: string, detail: string): Verdict => ({
     outcome: 'failed',
@@ -343,9 +344,9 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
   if (!doc.parse.ok) return failed('document-invalid', `${doc.parse.code}: ${doc.parse.message}`);
   const parsed = doc.parse;
   const emptyMeansResource = doc.channel !== 'robots';
-  const matching = parsed.document.contents
-    .map((c) => ({ c, m: matchContentUrl(c.url, q.resource, emptyMeansResource) }))
-    .filter((x) => x.m.matches);
+  const scopes = parsed.document.contents.map((c) => ({ c, m: scopeMatch(c, q.resource, emptyMeansResource, budget) }));
+  const matching = scopes.filter((x) => x.m.matches);
+  const overLimits = scopes.find((x) => x.m.overLimits !== undefined);
   let verdict: Verdict | null = null;
   const silentReasons: Reason[] = [];
   // Terms named by scopes at least as specific as the decider (rsl.md §2.1 rule 3: the narrower
@@ -372,6 +373,16 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
       `non-conformant RSL (${[...new Set(errors)].join(', ')}); nothing it grants is relied on`,
     );
   }
+  if (overLimits) {
+    // A scope we would not match might be the one that decides: only a restriction stands beside it.
+    if (verdict && isRestrictive(verdict.outcome)) return verdict;
+    const where: Where = { doc, content: overLimits.c, license: null };
+    return {
+      outcome: 'failed',
+      obligations: [],
+      reasons: [reason(where, 'pattern-over-limits', 'failed', `${overLimits.m.overLimits}; it was not matched`)],
+    };
+  }
   if (verdict) return verdict;
   if (matching.length === 0) {
     return {
@@ -381,6 +392,14 @@ function documentVerdict(doc: DocumentInput, q: Question): Verdict {
     };
   }
   return { outcome: 'silent', obligations: [], reasons: silentReasons };
+}
+
+// Every token of a purpose asks the same scopes about the same resource: within one budget (one
+// request) each content is matched, and charged, once. The memo lives in the budget, not beside the
+// parse cache, so what a request is charged never depends on what earlier requests asked.
+function scopeMatch(c: Content, resource: string, emptyMeansResource: boolean, budget: EvaluationBudget): ScopeMatch {
+  const key = `${emptyMeansResource ? 1 : 0}${resource}`;
+  return budget.memo(c, key, () => matchContentUrl(c.url, resource, emptyMeansResource, budget));
 }
 
 /** A grant under narrower terms-only scopes needs those terms: LICENSE_REQUIRED, or UNKNOWN when a
@@ -403,8 +422,43 @@ const CLASSIFICATION_OF: Record<Outcome, Classification> = {
   'terms-only': 'UNKNOWN',
 };
 
-/** Evaluate all observed associations for one question token. Pure; order of `documents` is irrelevant. */
-export function evaluate(documents: readonly DocumentInput[], question: Question): Evaluation {
+/**
+ * Evaluate all observed associations for one question token. Pure; order of `documents` is irrelevant.
+ * `budget` bounds the matching work (shared by every token of one request); once it is spent the
+ * answer is UNKNOWN with the rule `evaluation-budget-exceeded`.
+ */
+export function evaluate(
+  documents: readonly DocumentInput[],
+  question: Question,
+  budget: EvaluationBudget = new EvaluationBudget(),
+): Evaluation {
+  try {
+    return evaluateWithin(documents, question, budget);
+  } catch (err) {
+    if (!(err instanceof EvaluationBudgetExceeded)) throw err;
+    const reason: Reason = {
+      rule: 'evaluation-budget-exceeded',
+      outcome: 'failed',
+      // The whole reading ran out, not one document: it is charged to the resource asked about.
+      channel: 'resource',
+      document_url: question.resource,
+      document_sha256: null,
+      content_url: null,
+      content_index: null,
+      license_index: null,
+      detail: `${err.message}; nothing was decided, so nothing is granted`,
+    };
+    return {
+      token: question.token,
+      classification: 'UNKNOWN',
+      decision: decisionFor('UNKNOWN'),
+      obligations: [],
+      reasons: [reason],
+    };
+  }
+}
+
+function evaluateWithin(documents: readonly DocumentInput[], question: Question, budget: EvaluationBudget) {
   const finish = (classification: Classification, obligations: string[], reasons: Reason[]): Evaluation => ({
     token: question.token,
     classification,
@@ -416,7 +470,7 @@ export function evaluate(documents: readonly DocumentInput[], question: Question
 
   const verdicts = documents.map((d) => ({
     level: d.channel === 'robots' ? 'site' : 'page',
-    v: documentVerdict(d, question),
+    v: documentVerdict(d, question, budget),
   }));
   const failures = verdicts.filter((x) => x.v.outcome === 'failed').map((x) => x.v);
   let decider: Verdict | null = null;
@@ -456,9 +510,10 @@ export interface PurposeEvaluation {
 export function evaluatePurpose(
   documents: readonly DocumentInput[],
   q: { resource: string; purpose: GatePurpose | InspectPurpose; userClass: UserClass; geo: string | null },
+  budget: EvaluationBudget = new EvaluationBudget(),
 ): PurposeEvaluation {
   const tokens = tokensForPurpose(q.purpose).map((token) =>
-    evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }),
+    evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }, budget),
   );
   const classification = tokens
     .map((e) => e.classification)

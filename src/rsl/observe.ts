@@ -1,4 +1,5 @@
 import { discover, type DiscoveryLimits } from './discovery.js';
+import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
 import type { FetchCache } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from './purposes.js';
@@ -46,8 +47,11 @@ export async function observeAndEvaluate(
     coveredOrigins: deps.coveredOrigins,
     ...(deps.limits ? { limits: deps.limits } : {}),
   });
+  // One budget for every purpose of this resource: a request's matching work is bounded as a whole.
+  const budget = new EvaluationBudget();
   const readings = [...new Set(purposes)].map((purpose) => {
-    const e = evaluatePurpose(found.inputs, { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo });
+    const q = { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo };
+    const e = evaluatePurpose(found.inputs, q, budget);
     return {
       purpose,
       classification: e.classification,

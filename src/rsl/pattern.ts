@@ -7,12 +7,16 @@
 // `/%7Eeditors/` matches `/~editors/` and `/a$b` matches `/a%24b`: a prohibition is never missed
 // because publisher and buyer spelled the same path differently.
 
+import type { EvaluationBudget } from './evaluation-budget.js';
 import { comparisonForm } from './rfc9309-octets.js';
+import { compileWildcard, matchCost, matchWildcard, WILDCARD_LIMITS, type CompiledWildcard } from './wildcard-match.js';
 
 export interface ScopeMatch {
   matches: boolean;
   /** Higher is more specific: 2 × literal octets of the comparison form + 1 when anchored with `$` (naulon's rule). */
   specificity: number;
+  /** Set when the pattern is over WILDCARD_LIMITS: it was not matched, so whether it applies is unknown. */
+  overLimits?: string;
 }
 
 const NO_MATCH: ScopeMatch = { matches: false, specificity: -1 };
@@ -24,7 +28,12 @@ const NO_MATCH: ScopeMatch = { matches: false, specificity: -1 };
  *   the resource's own Link header, supplied XML) — then it means "this resource"; a document
  *   reached through robots.txt has no such scope and `url=""` governs nothing.
  */
-export function matchContentUrl(pattern: string | null, resource: string, emptyMeansResource: boolean): ScopeMatch {
+export function matchContentUrl(
+  pattern: string | null,
+  resource: string,
+  emptyMeansResource: boolean,
+  budget?: EvaluationBudget,
+): ScopeMatch {
   if (pattern === null) return NO_MATCH;
   const { origin: targetOrigin, path: targetPath } = targetOf(resource);
   if (pattern === '') {
@@ -46,14 +55,17 @@ export function matchContentUrl(pattern: string | null, resource: string, emptyM
   // Only a final `$` anchors and only a raw `*` is a wildcard (RFC 9309 §2.2.3); each literal
   // piece between them is compared in the same form as the path.
   const compiled = compiledPattern(pathPattern);
-  return compiled.regex.test(targetPath) ? { matches: true, specificity: compiled.specificity } : NO_MATCH;
+  if ('overLimits' in compiled) return { matches: false, specificity: -1, overLimits: compiled.overLimits };
+  budget?.spend(matchCost(compiled.wildcard, targetPath));
+  return matchWildcard(compiled.wildcard, targetPath) ? { matches: true, specificity: compiled.specificity } : NO_MATCH;
 }
 
 // A document's patterns are matched against every resource asked about, for every token: each is
 // compiled once (bounded, emptied when full: patterns come from untrusted documents), and the last
 // resource's parts are kept, since one evaluation asks about one resource many times.
 const COMPILED_MAX = 4096;
-const compiled = new Map<string, { regex: RegExp; specificity: number }>();
+type Compiled = { wildcard: CompiledWildcard; specificity: number } | { overLimits: string };
+const compiled = new Map<string, Compiled>();
 let lastTarget: { resource: string; origin: string; path: string } | undefined;
 
 function targetOf(resource: string): { origin: string; path: string } {
@@ -64,21 +76,23 @@ function targetOf(resource: string): { origin: string; path: string } {
   return lastTarget;
 }
 
-function compiledPattern(pathPattern: string): { regex: RegExp; specificity: number } {
+function compiledPattern(pathPattern: string): Compiled {
   let c = compiled.get(pathPattern);
   if (c) return c;
-  const anchored = pathPattern.endsWith('$');
-  const pieces = (anchored ? pathPattern.slice(0, -1) : pathPattern).split('*').map(comparisonForm);
-  const literal = pieces.reduce((n, p) => n + p.length, 0);
-  c = {
-    regex: new RegExp('^' + pieces.map(escapeRegex).join('.*') + (anchored ? '$' : ''), 's'),
-    specificity: 2 * literal + (anchored ? 1 : 0),
-  };
+  c = compile(pathPattern);
   if (compiled.size >= COMPILED_MAX) compiled.clear();
   compiled.set(pathPattern, c);
   return c;
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function compile(pathPattern: string): Compiled {
+  const anchored = pathPattern.endsWith('$');
+  const raw = anchored ? pathPattern.slice(0, -1) : pathPattern;
+  if (raw.length > WILDCARD_LIMITS.maxPatternChars)
+    return { overLimits: `pattern is ${raw.length} characters; the limit is ${WILDCARD_LIMITS.maxPatternChars}` };
+  const pieces = raw.split('*');
+  if (pieces.length - 1 > WILDCARD_LIMITS.maxWildcards)
+    return { overLimits: `pattern has ${pieces.length - 1} wildcards; the limit is ${WILDCARD_LIMITS.maxWildcards}` };
+  const wildcard = compileWildcard(pieces.map(comparisonForm), anchored);
+  return { wildcard, specificity: 2 * wildcard.literal + (anchored ? 1 : 0) };
 }
