@@ -1,0 +1,128 @@
+// npm run bench:hostile — issue 22's hostile publisher pattern cannot stall the service. A real service in
+// its own process (compiled, as `npm start` runs it; local devnet, embedded store, rate limits lifted since
+// every client here is 127.0.0.1) and a real HTTPS publisher serving `<content url="/*a*a*a*ab">`. First
+// one quote alone (its latency), then ROUNDS rounds of 8 quotes and 8 inspections for 2,000-octet paths at
+// once while /healthz is probed every PROBE_MS. Prints latencies and probe percentiles and writes
+// bench/results/hostile-pattern.json. Targets: a quote answers within 100 ms; /healthz p99 < 50 ms.
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
+import { startServiceProcess } from '../support/service-process.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const PROBE_MS = Number(process.env.PROBE_MS ?? 10);
+const NS = 'https://rslstandard.org/rsl';
+const hostileXml =
+  `<rsl xmlns="${NS}">` +
+  `<content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content>` +
+  `<content url="/*a*a*a*ab"><license><prohibits type="usage">all</prohibits></license></content></rsl>`;
+
+const percentile = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! * 10) / 10;
+};
+const summary = (xs: number[]) => ({
+  n: xs.length,
+  p50_ms: percentile(xs, 50),
+  p99_ms: percentile(xs, 99),
+  max_ms: percentile(xs, 100),
+});
+
+const parts = await startLocalParts(
+  {
+    'pub.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/l.xml\n' },
+      '/l.xml': { type: 'application/rsl+xml', body: hostileXml },
+    },
+  },
+  'rights-bench-hostile-',
+);
+const service = await startServiceProcess({ ...localServiceEnv({ ...parts, logLevel: 'info' }) }, undefined, {
+  compiled: true,
+  dropOutputAfterStart: true,
+});
+try {
+  const timed = async (url: string, body: unknown) => {
+    const t0 = performance.now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    return performance.now() - t0;
+  };
+  const quote = (p: string) =>
+    timed(`${service.url}/v1/rights/quote`, {
+      resource: `https://pub.example${p}`,
+      purpose: 'ai-train',
+      tier: 'fresh',
+      max_total_micro: '200000',
+    });
+  const inspect = (p: string) =>
+    timed(`${service.url}/v1/rights/inspect`, {
+      resource: `https://pub.example${p}`,
+      purpose: 'ai-train',
+      xml: hostileXml,
+    });
+
+  // The issue's own request, alone (the first fetches the publisher's documents; later ones are warm).
+  const single: number[] = [];
+  for (let i = 0; i < 20; i++) single.push(await quote('/' + 'a'.repeat(650 + i)));
+
+  const health: number[] = [];
+  const quotes: number[] = [];
+  const inspections: number[] = [];
+  let stop = false;
+  const probe = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      await (await fetch(`${service.url}/healthz`)).arrayBuffer();
+      health.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, PROBE_MS));
+    }
+  })();
+  for (let round = 0; round < ROUNDS; round++) {
+    const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i - round));
+    const [q, n] = await Promise.all([Promise.all(paths.map(quote)), Promise.all(paths.map(inspect))]);
+    quotes.push(...q);
+    inspections.push(...n);
+  }
+  stop = true;
+  await probe;
+
+  const result = {
+    benchmark: 'hostile-pattern',
+    measured_at: new Date().toISOString(),
+    node: process.version,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.availableParallelism(),
+    load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    pattern: '/*a*a*a*ab',
+    single_quote_650: summary(single.slice(1)),
+    concurrent: { rounds: ROUNDS, quotes: summary(quotes), inspections: summary(inspections) },
+    healthz: summary(health),
+    target: 'a hostile quote answers within 100 ms; /healthz p99 < 50 ms during 8 quotes + 8 inspections',
+    met: percentile(single.slice(1), 99) < 100 && percentile(health, 99) < 50,
+  };
+  console.log(`hostile pattern: ${ROUNDS} rounds of 8 quotes + 8 inspections at once (paths of ~2,000 octets)`);
+  console.table({
+    'quote alone (650 a)': result.single_quote_650,
+    'quote (8 at once)': result.concurrent.quotes,
+    'inspect (8 at once)': result.concurrent.inspections,
+    healthz: result.healthz,
+  });
+  console.log(result.met ? 'target met' : 'TARGET MISSED');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  await mkdir(path.join(root, 'bench/results'), { recursive: true });
+  await writeFile(path.join(root, 'bench/results/hostile-pattern.json'), JSON.stringify(result, null, 2) + '\n');
+  console.log('wrote bench/results/hostile-pattern.json');
+  process.exitCode = result.met ? 0 : 1;
+} finally {
+  await service.stop();
+  await parts.closeAll();
+}

@@ -1,0 +1,89 @@
+import test from 'ava';
+import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
+
+// Issue 22: a covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`
+// held the event loop for 5 s (a backtracking RegExp, ~n^4). Here the real service, its real fetcher
+// and a real HTTPS publisher on loopback answer 8 such quotes and 8 such inspections at once while
+// /healthz is probed. The outcome is asserted exactly; the timing only against a stall (a generous
+// bound: the measured figures, p99 in milliseconds, come from `npm run bench:hostile`).
+
+const HOSTILE = '/*a*a*a*ab';
+const NS = 'https://rslstandard.org/rsl';
+const hostileXml =
+  `<rsl xmlns="${NS}">` +
+  `<content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content>` +
+  `<content url="${HOSTILE}"><license><prohibits type="usage">all</prohibits></license></content>` +
+  '</rsl>';
+
+let w: LocalWorld;
+test.before(async () => {
+  w = await startLocalWorld(
+    {
+      'pub.example': {
+        '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/l.xml\n' },
+        '/l.xml': { type: 'application/rsl+xml', body: hostileXml },
+      },
+    },
+    { tmpPrefix: 'rights-hostile-' },
+  );
+});
+test.after.always(async () => {
+  await w?.close();
+});
+
+const quote = (path: string) =>
+  fetch(`${w.url}/v1/rights/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      resource: `https://pub.example${path}`,
+      purpose: 'ai-train',
+      tier: 'fresh',
+      max_total_micro: '200000',
+    }),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+const inspect = (path: string) =>
+  fetch(`${w.url}/v1/rights/inspect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ resource: `https://pub.example${path}`, purpose: 'ai-train', xml: hostileXml }),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+test('the hostile pattern is matched exactly: no b at the end, the site grant; a b at the end, the prohibition', async (t) => {
+  const miss = await quote('/' + 'a'.repeat(650));
+  t.is(miss.status, 200, JSON.stringify(miss.body));
+  t.is(miss.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  const hit = await quote('/' + 'a'.repeat(650) + 'b');
+  t.is(hit.status, 200, JSON.stringify(hit.body));
+  t.is(hit.body.decision_preview.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
+  const inspected = await inspect('/' + 'a'.repeat(2000) + 'b');
+  t.is(inspected.status, 200, JSON.stringify(inspected.body));
+  t.is(inspected.body.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION', JSON.stringify(inspected.body));
+});
+
+test('8 hostile quotes and 8 hostile inspections at once: every answer correct, /healthz never stalls', async (t) => {
+  const probes: number[] = [];
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${w.url}/healthz`);
+      await res.arrayBuffer();
+      probes.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i));
+  const answers = await Promise.all([...paths.map(quote), ...paths.map(inspect)]);
+  running = false;
+  await probe;
+  for (const a of answers) t.is(a.status, 200, JSON.stringify(a.body).slice(0, 300));
+  for (const a of answers.slice(0, 8))
+    t.is(a.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  for (const a of answers.slice(8)) t.is(a.body.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  t.true(probes.length > 0);
+  // Before the linear matcher one such quote held /healthz for ~5 s; a stall of a second fails here.
+  const worst = Math.max(...probes);
+  t.true(worst < 1000, `slowest /healthz during the hostile requests: ${worst.toFixed(1)} ms`);
+});
