@@ -96,6 +96,9 @@ const KNOWN_ELEMENTS = new Set([
   'terms',
 ]);
 
+/** sax's per-node buffer (its MAX_BUFFER_LENGTH, which @types/sax does not declare). */
+const SAX_NODE_CHARS = (sax as unknown as { MAX_BUFFER_LENGTH?: number }).MAX_BUFFER_LENGTH ?? 64 * 1024;
+
 class Fatal extends Error {
   constructor(
     readonly code: ParseFailureCode,
@@ -189,7 +192,13 @@ export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAU
     throw new Fatal('DOCTYPE_REFUSED', 'documents with a DOCTYPE are refused (no DTDs or entity declarations)');
   };
   parser.onerror = (err) => {
-    throw new Fatal('XML_MALFORMED', err.message.split('\n')[0] ?? 'not well-formed XML');
+    const first = err.message.split('\n')[0] ?? 'not well-formed XML';
+    // sax buffers a comment, attribute value, name or processing instruction up to 64 KiB and then
+    // stops: that is our parser's limit, not the publisher's error, so the evidence says so.
+    const node = /^Max buffer length exceeded: (\w+)/.exec(first);
+    if (node)
+      throw new Fatal('XML_NODE_TOO_LARGE', `a ${node[1]} node is over the parser's ${SAX_NODE_CHARS}-character limit`);
+    throw new Fatal('XML_MALFORMED', first);
   };
   parser.onprocessinginstruction = (pi) => {
     if (pi.name.toLowerCase() !== 'xml') return;

@@ -97,3 +97,27 @@ test('the time budget is checked inside the parse loop, not only between slices'
   t.false(unbounded.ok);
   if (!unbounded.ok) t.is(unbounded.code, 'XML_MALFORMED');
 });
+
+test('a comment, attribute value or processing instruction over the parser buffer is XML_NODE_TOO_LARGE', (t) => {
+  const big = 'x'.repeat(70 * 1024);
+  const cases = {
+    comment: PERMIT_ALL.replace('<license>', `<license><!--${big}-->`),
+    'attribute value': PERMIT_ALL.replace('<license>', `<license xmlns:f="urn:f" f:note="${big}">`),
+    'processing instruction': PERMIT_ALL.replace('<license>', `<license><?note ${big}?>`),
+  };
+  for (const [name, xml] of Object.entries(cases)) {
+    const parsed = parseRsl(xml);
+    t.false(parsed.ok, name);
+    if (!parsed.ok) t.is(parsed.code, 'XML_NODE_TOO_LARGE', `${name}: ${parsed.message}`);
+    // Our limit, not the publisher's error, and still never a permission.
+    const question = {
+      resource: 'https://publisher.test/a',
+      token: 'ai-train',
+      userClass: 'commercial',
+      geo: null,
+    } as const;
+    t.is(evaluate([docInput(xml, { channel: 'supplied' })], question).classification, 'UNKNOWN', name);
+  }
+  // A text node of the same size is not a buffer overrun (sax emits text in pieces): it still parses.
+  t.true(parseRsl(PERMIT_ALL.replace('<license>', `<license>${big}`)).ok);
+});
