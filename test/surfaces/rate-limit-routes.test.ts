@@ -159,7 +159,7 @@ test('the MCP quote tool spends the quote bucket and is refused with RATE_LIMITE
 });
 
 for (const trust of ['ranges', 'hops'] as const) {
-  test(`TRUST_PROXY (${trust}): two clients behind one proxy get separate buckets; forged hops are ignored`, async (t) => {
+  test(`TRUST_PROXY (${trust}): two clients behind one proxy get separate buckets; forged hops ignored`, async (t) => {
     const proxy = await startForwardingProxy(services[trust].url);
     proxies.push(proxy);
     const forged = (n: number) => ({ 'x-forwarded-for': `198.51.100.${n}` });

@@ -88,7 +88,7 @@ test('the limits are configurable and default to published values', (t) => {
   t.throws(() => loadConfig({ RATE_LIMIT_QUOTE_PER_MINUTE: '0' }), { message: /RATE_LIMIT_QUOTE_PER_MINUTE/ });
 });
 
-test('TRUST_PROXY: off by default; a hop count or a list of addresses and CIDRs; anything else names the variable', (t) => {
+test('TRUST_PROXY: off by default; a hop count or addresses and CIDRs; anything else names the variable', (t) => {
   t.deepEqual(loadConfig({}).trustProxy, { kind: 'off' });
   t.deepEqual(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, { kind: 'off' });
   t.deepEqual(loadConfig({ TRUST_PROXY: '2' }).trustProxy, { kind: 'hops', hops: 2 });
