@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
 import { originListCodec } from './origin-list-codec.js';
+import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -92,6 +93,11 @@ export const ConfigEnv = t.partial({
   RATE_LIMIT_INSPECT_BURST: PositiveIntString,
   RATE_LIMIT_QUOTE_PER_MINUTE: PositiveIntString,
   RATE_LIMIT_QUOTE_BURST: PositiveIntString,
+  RATE_LIMIT_PREFLIGHT_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_PREFLIGHT_BURST: PositiveIntString,
+  RATE_LIMIT_GATE_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_GATE_BURST: PositiveIntString,
+  TRUST_PROXY: TrustProxySetting,
   INSPECT_WORKERS: PositiveIntString,
   INSPECT_QUEUE: PositiveIntString,
   INSPECT_QUEUE_CHARS: PositiveIntString,
@@ -133,8 +139,10 @@ export type Config = {
   devnet: 'auto' | 'off';
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
-  /** Per client address (IPv6: per /64), published in capabilities `limits.rate_limits`. */
-  rateLimits: { inspect: { perMinute: number; burst: number }; quote: { perMinute: number; burst: number } };
+  /** Per client address (IPv6: per /64), published in capabilities `rate_limits`. */
+  rateLimits: Record<'inspect' | 'quote' | 'preflight' | 'gate', { perMinute: number; burst: number }>;
+  /** Which proxies' X-Forwarded-For to believe for the client address (src/http/trust-proxy.ts); off by default. */
+  trustProxy: TrustProxy;
   /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
   inspectWorkers: number;
   inspectQueue: number;
@@ -209,7 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       inspect: { perMinute: e.RATE_LIMIT_INSPECT_PER_MINUTE ?? 60, burst: e.RATE_LIMIT_INSPECT_BURST ?? 20 },
       quote: { perMinute: e.RATE_LIMIT_QUOTE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_QUOTE_BURST ?? 10 },
+      preflight: { perMinute: e.RATE_LIMIT_PREFLIGHT_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_PREFLIGHT_BURST ?? 10 },
+      gate: { perMinute: e.RATE_LIMIT_GATE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_GATE_BURST ?? 10 },
     },
+    trustProxy: e.TRUST_PROXY ?? TRUST_PROXY_OFF,
     // One core stays free for the event loop that answers health checks and paid redemptions.
     inspectWorkers: e.INSPECT_WORKERS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
     inspectQueue: e.INSPECT_QUEUE ?? 1024,

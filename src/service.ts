@@ -3,7 +3,7 @@ import type { ServiceConfig } from './config.js';
 import type { Logger } from './log.js';
 import { createApp } from './http/app.js';
 import { answerClientError } from './http/client-error.js';
-import { rateLimitMiddleware, type RateLimitedRoute } from './http/rate-limit.js';
+import { createRateLimits, type RateLimitedRoute } from './http/rate-limit.js';
 import { createInspectPool } from './rsl/inspect-pool.js';
 import { DEFAULT_PARSE_LIMITS } from './rsl/parse.js';
 import { listenFirst } from './http/listen-first.js';
@@ -31,6 +31,7 @@ import { preflightRouter } from './http/routes/preflight.js';
 import { ingestionGateRouter } from './http/routes/ingestion-gate.js';
 import { refundsRouter } from './http/routes/refunds.js';
 import { mcpRouter } from './http/routes/mcp.js';
+import { MCP_QUOTE_TOOL } from './mcp/tools.js';
 import { openApiRouter } from './http/routes/openapi.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './purchase/quote.js';
@@ -38,7 +39,7 @@ import type { GateDeps } from './gate/gate.js';
 import { draftGateReport } from './gate/report.js';
 import { draftSingleReport } from './purchase/single-report.js';
 import { SINGLE_REPORT_SKU } from './contract/common.js';
-import { GATE_SKU } from './contract/ingestion-gate.js';
+import { GATE_PATH, GATE_SKU } from './contract/ingestion-gate.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
 import { startLeadership, type Leadership } from '../projections/leadership.js';
 import { startProjector } from '../projections/projector.js';
@@ -159,10 +160,20 @@ export async function startService(
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     };
 
+    // Every public operation that fetches or works before payment; the MCP quote tool spends the quote's.
     const rateLimits: RateLimitedRoute[] = [
       { method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: config.rateLimits.inspect },
-      { method: 'POST', path: '/v1/rights/quote', name: 'quote', limit: config.rateLimits.quote },
+      {
+        method: 'POST',
+        path: '/v1/rights/quote',
+        name: 'quote',
+        limit: config.rateLimits.quote,
+        mcpTools: [MCP_QUOTE_TOOL],
+      },
+      { method: 'POST', path: '/v1/rights/preflight', name: 'preflight', limit: config.rateLimits.preflight },
+      { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate },
     ];
+    const limits = createRateLimits(rateLimits, { trustProxy: config.trustProxy });
     const inspectPool = createInspectPool({
       size: config.inspectWorkers,
       maxQueue: config.inspectQueue,
@@ -187,7 +198,7 @@ export async function startService(
     const app = createApp({
       log,
       ready: () => readiness.ready(),
-      middleware: [rateLimitMiddleware(rateLimits)],
+      middleware: [limits.middleware],
       outer: [
         requestMetrics(metrics.httpDuration),
         ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined),
@@ -201,10 +212,13 @@ export async function startService(
         preflightRouter(moneyDeps),
         ingestionGateRouter(moneyDeps),
         refundsRouter(moneyDeps),
-        mcpRouter({
+        mcpRouter((ctx) => ({
           capabilities: () => buildCapabilities(capabilityDeps),
-          quote: (req) => quote(moneyDeps, req, undefined),
-        }),
+          quote: (req) => {
+            limits.spend('quote', ctx.req);
+            return quote(moneyDeps, req, undefined);
+          },
+        })),
         openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
       ],
     });

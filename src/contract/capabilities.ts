@@ -40,8 +40,18 @@ export const Capabilities = t.type({
     max_total_micro: t.string,
     quote_ttl_seconds: t.number,
   }),
-  /** Per client address (IPv6: per /64); over the limit: 429 RATE_LIMITED with Retry-After. */
-  rate_limits: t.record(t.string, t.type({ path: t.string, requests_per_minute: t.number, burst: t.number })),
+  /** Per client address (IPv6: per /64), whatever the path's spelling; over the limit: 429 RATE_LIMITED with
+   *  Retry-After. `mcp_tools` spend the same bucket (their refusal is the tool's RATE_LIMITED error). */
+  rate_limits: t.record(
+    t.string,
+    t.type({
+      method: t.literal('POST'),
+      path: t.string,
+      requests_per_minute: t.number,
+      burst: t.number,
+      mcp_tools: t.array(t.string),
+    }),
+  ),
   mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
   generated_at: t.string,
 });

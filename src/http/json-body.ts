@@ -61,7 +61,8 @@ function tooLarge(limit: number): Refusal {
   return new Refusal('BODY_TOO_LARGE', `the body exceeds ${limit} bytes`, { limit_bytes: limit });
 }
 
-function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+/** The raw body, refused with 413 BODY_TOO_LARGE once it passes `limit` bytes. */
+export function readCapped(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,23 +1,44 @@
 import type Koa from 'koa';
+import Router from '@koa/router';
+import type { IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { Refusal } from '../refusal.js';
+import { clientAddress, TRUST_PROXY_OFF, type TrustProxy } from './trust-proxy.js';
 
-// Per-client-address rate limits for the public, unpaid endpoints that cost the service work
-// (free inspection parses untrusted XML; a quote fetches from publishers). A token bucket per
-// (route, client): `burst` requests at once, refilled at `perMinute`. Over the limit: 429
-// RATE_LIMITED with Retry-After (whole seconds until the next token). The client is the socket's
-// address (app.proxy is false: X-Forwarded-For is never trusted); IPv6 clients are grouped by
-// their /64, since one host usually holds a whole /64. The limits are published in capabilities.
+// Per-client rate limits for every public operation that costs the service work or may consume a
+// publisher's quota before anything is paid: inspect parses untrusted XML; quote, preflight, the gate
+// and the MCP quote tool fetch from publishers. A token bucket per (limit, client): `burst` requests at
+// once, refilled at `perMinute`. Over the limit: 429 RATE_LIMITED with Retry-After (whole seconds until
+// the next token); through MCP the same refusal is the tool's error. The limits are published in
+// capabilities.
+//
+// The limit is chosen by the route that will answer, never by comparing the path's spelling: the
+// requests are matched by @koa/router with the options the service's routers use, so every spelling
+// the router sends to a handler (`/v1/rights/quote/`, `/V1/RIGHTS/QUOTE`) spends the same bucket. A
+// limit may name other ways into the same operation (the MCP quote tool spends the quote's bucket).
+// The client is the socket's address unless TRUST_PROXY says which proxies to believe
+// (src/http/trust-proxy.ts); IPv6 clients are grouped by their /64, since one host usually holds a
+// whole /64. See docs/decisions.md, "One limiter on the route, not the spelling".
 
 export interface RateLimit {
   perMinute: number;
   burst: number;
 }
 export interface RateLimitedRoute {
-  method: string;
+  method: 'POST';
   path: string;
+  /** The bucket's name, and the key of capabilities `rate_limits`. */
   name: string;
   limit: RateLimit;
+  /** MCP tools that perform the same operation and spend this bucket. */
+  mcpTools?: readonly string[];
+}
+
+export interface RateLimits {
+  /** Spends one request of every limited route the router would match; place it before the routers. */
+  middleware: Koa.Middleware;
+  /** Spends one request of the limit `name` for the client of `req`; throws RATE_LIMITED when none is left. */
+  spend(name: string, req: IncomingMessage): void;
 }
 
 interface Bucket {
@@ -44,16 +65,26 @@ function ipv6Prefix64(a: string): string {
     .join(':');
 }
 
-export function rateLimitMiddleware(
+export function createRateLimits(
   routes: readonly RateLimitedRoute[],
-  now: () => number = () => performance.now(),
-): Koa.Middleware {
+  options: { trustProxy?: TrustProxy; now?: () => number } = {},
+): RateLimits {
+  const trust = options.trustProxy ?? TRUST_PROXY_OFF;
+  const now = options.now ?? (() => performance.now());
+  const limits = new Map(routes.map((r) => [r.name, r.limit]));
   const buckets = new Map<string, Bucket>();
-  return async (ctx, next) => {
-    const route = routes.find((r) => r.method === ctx.method && r.path === ctx.path);
-    if (!route) return next();
-    const { perMinute, burst } = route.limit;
-    const key = `${route.name} ${clientKey(ctx.req.socket.remoteAddress)}`;
+
+  const spend = (name: string, req: IncomingMessage): void => {
+    const limit = limits.get(name);
+    if (!limit) throw new Error(`no rate limit named ${name}`);
+    const { perMinute, burst } = limit;
+    const forwarded = req.headers['x-forwarded-for'];
+    const client = clientAddress(
+      req.socket.remoteAddress,
+      Array.isArray(forwarded) ? forwarded.join(', ') : forwarded,
+      trust,
+    );
+    const key = `${name} ${clientKey(client)}`;
     const t = now();
     const b = buckets.get(key) ?? { tokens: burst, at: t };
     b.tokens = Math.min(burst, b.tokens + ((t - b.at) / 60_000) * perMinute);
@@ -63,7 +94,7 @@ export function rateLimitMiddleware(
       const retryAfter = Math.max(1, Math.ceil(((1 - b.tokens) * 60) / perMinute));
       throw new Refusal(
         'RATE_LIMITED',
-        `too many ${route.name} requests from this address; retry in ${retryAfter} s`,
+        `too many ${name} requests from this address; retry in ${retryAfter} s`,
         { limit: { requests_per_minute: perMinute, burst }, retry_after_seconds: retryAfter },
         retryAfter,
       );
@@ -77,6 +108,14 @@ export function rateLimitMiddleware(
         if (buckets.size <= MAX_TRACKED / 2) break;
       }
     }
-    return next();
   };
+
+  // The same Router class and default options (case-insensitive, trailing slash optional) as the routes.
+  const matcher = new Router();
+  for (const r of routes)
+    matcher.register(r.path, [r.method], (ctx, next) => {
+      spend(r.name, ctx.req);
+      return next();
+    });
+  return { middleware: matcher.routes() as Koa.Middleware, spend };
 }

@@ -22,7 +22,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   INVALID_IDEMPOTENCY_KEY: 400,
   METHOD_NOT_ALLOWED: 405,
   METHOD_NOT_IMPLEMENTED: 501,
-  RATE_LIMITED: 429, // per client address, on inspect and quote; Retry-After says when
+  RATE_LIMITED: 429, // per client address and route: inspect, quote, preflight, gate; Retry-After says when
   INSPECT_BUSY: 503, // every inspection worker busy and the queue full; Retry-After: 1
   ...RESOURCE_URL_STATUS,
   // The money path.

@@ -3,6 +3,7 @@ import { Refusal } from '../refusal.js';
 import { decodeOrThrow } from '../contract/decode.js';
 import { Capabilities } from '../contract/capabilities.js';
 import { QuoteRequest, QuoteResponse } from '../contract/quote.js';
+import { CLAIM_META_KEY, McpClaimMeta, McpQuoteResult } from '../contract/mcp-quote.js';
 import { jsonSchemaOf } from '../http/schema/json-schema.js';
 
 // The MCP tools (spec §4, §1.7): capability reading and quote preparation only. Input schemas are
@@ -17,11 +18,14 @@ export interface McpDeps {
   quote(req: QuoteRequest): Promise<QuoteResponse>;
 }
 
-export const SENSITIVE_META_KEY = 'io.service/sensitive';
-export const CLAIM_WARNING =
-  'claim_token is a PRIVATE SECRET: it is the credential of this report. ' +
-  'Never place it in shared logs, transcripts or model context; ' +
-  'send it only as the X-Service-Claim header of GET report_url (402 offer, then the bound payment).';
+export const MCP_QUOTE_TOOL = 'service_rights_quote';
+export { CLAIM_META_KEY };
+// What the model reads beside the quote: the claim exists, and only the buyer's client holds it.
+export const CLAIM_NOTICE =
+  `The claim_token of this quote is a PRIVATE SECRET, the credential of this report: it is not in this ` +
+  `text or in structuredContent, only in the result's _meta["${CLAIM_META_KEY}"] for the buyer's client, ` +
+  'which sends it as the X-Service-Claim header of GET report_url (402 offer, then the bound payment). ' +
+  'Never copy it into logs, transcripts or model context.';
 
 const objectSchema = (s: Record<string, unknown>) => ({ type: 'object' as const, ...s });
 
@@ -37,16 +41,17 @@ export const TOOLS: Tool[] = [
     annotations: { title: 'Service capabilities', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   {
-    name: 'service_rights_quote',
+    name: MCP_QUOTE_TOOL,
     title: 'Prepare a rights report quote',
     description:
       'Prepares a quote for one HTTPS resource and purpose (same contract as POST /v1/rights/quote). ' +
       "May fetch the resource's RSL metadata and consume quota: do not call it speculatively. " +
       'Returns available:false with charge_micro "0" when no declaration is found. ' +
-      "An available quote returns a claim_token that is a private secret (see the result's _meta). " +
-      'Nothing is paid or delivered through MCP.',
+      "An available quote's claim_token is a private secret: it is returned only in the result's " +
+      `_meta["${CLAIM_META_KEY}"] for the client, never in the text or structuredContent. ` +
+      'Rate-limited with POST /v1/rights/quote (one bucket). Nothing is paid or delivered through MCP.',
     inputSchema: objectSchema(jsonSchemaOf(QuoteRequest)) as Tool['inputSchema'],
-    outputSchema: objectSchema(jsonSchemaOf(QuoteResponse)),
+    outputSchema: objectSchema(jsonSchemaOf(McpQuoteResult)),
     annotations: {
       title: 'Prepare a rights report quote',
       readOnlyHint: false,
@@ -79,27 +84,26 @@ export async function callTool(deps: McpDeps, name: string, args: unknown): Prom
         const caps = Capabilities.encode(deps.capabilities());
         return { content: [{ type: 'text', text: JSON.stringify(caps) }], structuredContent: caps };
       }
-      case 'service_rights_quote': {
+      case MCP_QUOTE_TOOL: {
         const req = decodeOrThrow(QuoteRequest, args ?? {}, { where: 'arguments' });
         const result = QuoteResponse.encode(await deps.quote(req));
-        if (!result.available)
-          return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+        if (!result.available) {
+          const unavailable = McpQuoteResult.encode(result);
+          return { content: [{ type: 'text', text: JSON.stringify(unavailable) }], structuredContent: unavailable };
+        }
+        // The claim leaves only through _meta (docs/wire.md §12): hosts give a model text and structuredContent.
         const { claim_token, ...shareable } = result;
+        const shown = McpQuoteResult.encode({ ...shareable, claim_in_meta: CLAIM_META_KEY });
+        const claim = McpClaimMeta.encode({
+          claim_token,
+          secret: true,
+          header: 'X-Service-Claim',
+          report_url: result.report_url,
+        });
         return {
-          content: [
-            // What a model may read: the quote without its secret, and the warning.
-            {
-              type: 'text',
-              text: `${CLAIM_WARNING}\n${JSON.stringify({
-                ...shareable,
-                claim_token: '[withheld: private secret, see the user-only block]',
-              })}`,
-            },
-            // The secret for its owner only (MCP audience annotation): hosts must not forward it to a model.
-            { type: 'text', text: JSON.stringify({ claim_token }), annotations: { audience: ['user'], priority: 1 } },
-          ],
-          structuredContent: result,
-          _meta: { [SENSITIVE_META_KEY]: { fields: ['claim_token'], secret: true, warning: CLAIM_WARNING } },
+          content: [{ type: 'text', text: `${CLAIM_NOTICE}\n${JSON.stringify(shown)}` }],
+          structuredContent: shown,
+          _meta: { [CLAIM_META_KEY]: claim },
         };
       }
       case 'service_quote':

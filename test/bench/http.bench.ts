@@ -28,7 +28,7 @@ const REDEMPTIONS = Number(process.env.BENCH_HTTP_REDEMPTIONS ?? 400);
 const REDEMPTION_CONCURRENCY = 50;
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
 const UNLIMITED = Object.fromEntries(
-  ['INSPECT', 'QUOTE'].flatMap((route) => [
+  ['INSPECT', 'QUOTE', 'PREFLIGHT', 'GATE'].flatMap((route) => [
     [`RATE_LIMIT_${route}_PER_MINUTE`, '1000000000'],
     [`RATE_LIMIT_${route}_BURST`, '1000000000'],
   ]),

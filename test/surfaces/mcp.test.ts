@@ -7,10 +7,11 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Capabilities } from '../../src/contract/capabilities.js';
-import { AvailableQuote, QuoteRequest } from '../../src/contract/quote.js';
+import { QuoteRequest } from '../../src/contract/quote.js';
+import { CLAIM_META_KEY, McpAvailableQuote, McpClaimMeta, McpQuoteResult } from '../../src/contract/mcp-quote.js';
 import { jsonSchemaOf } from '../../src/http/schema/json-schema.js';
-import { SENSITIVE_META_KEY } from '../../src/mcp/tools.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { signPayment } from '../support/pay.js';
 import { ARTICLE, BARE, surfacesWorld, type SurfacesWorld } from './support/world.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,29 +63,45 @@ test('service_capabilities returns what GET /v1/capabilities serves', async (t) 
 });
 
 test(
-  'service_rights_quote prepares a real quote through the ' + 'quote service and marks the claim as a private secret',
+  'service_rights_quote prepares a real quote; the claim is only in _meta, never in text or structuredContent, ' +
+    'and the buyer redeems with what the tool returned (docs/wire.md §12)',
   async (t) => {
     const client = await connect();
+    const { tools } = await client.listTools();
+    const tool = tools.find((x) => x.name === 'service_rights_quote')!;
+    t.deepEqual(tool.outputSchema, { type: 'object', ...jsonSchemaOf(McpQuoteResult) } as typeof tool.outputSchema);
     const res = await client.callTool({
       name: 'service_rights_quote',
       arguments: { resource: ARTICLE(1), purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
     });
     t.falsy(res.isError, JSON.stringify(res));
-    const q = res.structuredContent as AvailableQuote;
-    t.true(isRight(AvailableQuote.decode(q)));
-    claims.push(q.claim_token);
-    const meta = (res._meta as Record<string, any>)[SENSITIVE_META_KEY];
-    t.deepEqual(meta.fields, ['claim_token']);
-    t.true(meta.secret);
-    const content = res.content as { type: string; text: string; annotations?: { audience?: string[] } }[];
+    const q = res.structuredContent as McpAvailableQuote;
+    t.true(isRight(McpAvailableQuote.decode(q)), 'the SDK client also checked it against the outputSchema');
+    t.is(q.claim_in_meta, CLAIM_META_KEY);
+    const meta = (res._meta as Record<string, unknown>)[CLAIM_META_KEY];
+    t.true(isRight(McpClaimMeta.decode(meta)));
+    const { claim_token: claim, report_url: reportUrl } = meta as McpClaimMeta;
+    claims.push(claim);
+    t.is(reportUrl, q.report_url);
+    // What a host may hand to a model: every text block and structuredContent, as the client received them.
+    const modelFacing = JSON.stringify({ content: res.content, structuredContent: res.structuredContent });
+    t.false(modelFacing.includes(claim), 'no claim in text or structuredContent');
+    t.false('claim_token' in (q as Record<string, unknown>));
+    const content = res.content as { type: string; text: string }[];
+    t.is(content.length, 1);
     t.regex(content[0]!.text, /PRIVATE SECRET/);
-    t.false(content[0]!.text.includes(q.claim_token), 'the model-facing text withholds the claim');
-    t.deepEqual(content[1]!.annotations?.audience, ['user']);
-    t.true(content[1]!.text.includes(q.claim_token));
-    // It is the same quote service: the claim opens the report URL's 402 offer over HTTP (paid there, never via MCP).
-    const offer = await fetch(`${w.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
+    // The buyer's client redeems over HTTP with the claim from _meta: the 402 offer, then the bound payment.
+    const offer = await fetch(`${w.url}${reportUrl}`, { headers: { 'x-service-claim': claim } });
     t.is(offer.status, 402);
-    t.truthy(offer.headers.get('payment-required'));
+    const prHeader = offer.headers.get('payment-required')!;
+    t.truthy(prHeader);
+    const buyer = w.devnet.buyers[0]!;
+    const paid = await fetch(`${w.url}${reportUrl}`, {
+      headers: { 'x-service-claim': claim, 'payment-signature': await signPayment(buyer.privateKey, prHeader) },
+    });
+    t.is(paid.status, 200);
+    const delivered = (await paid.json()) as { report: { purchase_id: string } };
+    t.is(delivered.report.purchase_id, q.purchase_id);
     const none = await client.callTool({
       name: 'service_rights_quote',
       arguments: { resource: BARE, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' },
@@ -93,9 +110,31 @@ test(
       [(none.structuredContent as any).available, (none.structuredContent as any).charge_micro],
       [false, '0'],
     );
+    t.is(none._meta, undefined, 'nothing to claim, nothing in _meta');
     await client.close();
   },
 );
+
+test('an empty JSON-RPC batch gets a JSON-RPC Invalid Request error, not a 202 without a body', async (t) => {
+  const res = await fetch(`${w.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '[]',
+  });
+  t.is(res.status, 400);
+  t.deepEqual(await res.json(), {
+    jsonrpc: '2.0',
+    error: { code: -32600, message: 'Invalid Request: an empty batch' },
+    id: null,
+  });
+  const garbled = await fetch(`${w.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '[{"jsonrpc":',
+  });
+  t.is(garbled.status, 400);
+  t.is(((await garbled.json()) as any).error.code, -32700);
+});
 
 test(
   'service_quote always refuses with isError; ' + 'bad arguments to service_rights_quote are refused by the codec',

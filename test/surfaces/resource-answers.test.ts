@@ -95,8 +95,17 @@ test(
 test('capabilities publish the per-address rate limits the service applies', async (t) => {
   const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
   // The local world configures them (ops/world/local-world.ts); capabilities must echo the configuration.
+  const limit = (path: string, mcp_tools: string[] = []) => ({
+    method: 'POST',
+    path,
+    requests_per_minute: 100000,
+    burst: 10000,
+    mcp_tools,
+  });
   t.deepEqual(caps.rate_limits, {
-    inspect: { path: '/v1/rights/inspect', requests_per_minute: 100000, burst: 10000 },
-    quote: { path: '/v1/rights/quote', requests_per_minute: 100000, burst: 10000 },
+    inspect: limit('/v1/rights/inspect'),
+    quote: limit('/v1/rights/quote', ['service_rights_quote']),
+    preflight: limit('/v1/rights/preflight'),
+    gate: limit('/v1/rights/ingestion-gate'),
   });
 });

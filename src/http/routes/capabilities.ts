@@ -95,7 +95,13 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
     rate_limits: Object.fromEntries(
       deps.rateLimits.map((r) => [
         r.name,
-        { path: r.path, requests_per_minute: r.limit.perMinute, burst: r.limit.burst },
+        {
+          method: r.method,
+          path: r.path,
+          requests_per_minute: r.limit.perMinute,
+          burst: r.limit.burst,
+          mcp_tools: [...(r.mcpTools ?? [])],
+        },
       ]),
     ),
     mcp: { endpoint: '/mcp', paid_delivery: false },

@@ -1,0 +1,87 @@
+import * as t from 'io-ts';
+import { BlockList, isIP } from 'node:net';
+
+// Which address a request comes from, when the service runs behind reverse proxies (TRUST_PROXY).
+// Off (the default): the socket's peer, and X-Forwarded-For is never read, since any client can write
+// it. A hop count N: the proxies are the last N hops, so the client is the N-th address from the right
+// of X-Forwarded-For, exactly as Koa computes `ctx.ip` with `app.proxy = true` and `maxIpsCount = N`
+// (ips = the last N entries, the first of them, else the socket). A CIDR list: the proxies are the peers
+// inside those ranges; starting at the socket, each trusted peer hands over to the address it appended,
+// and the first untrusted one is the client (what Express's `trust proxy` does with a list). Koa's own
+// `app.proxy` is never switched on: it would trust X-Forwarded-Host and -Proto as well.
+// See docs/decisions.md, "One limiter on the route, not the spelling".
+
+export type TrustProxy =
+  | { kind: 'off' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'ranges'; ranges: readonly string[]; list: BlockList };
+
+export const TRUST_PROXY_OFF: TrustProxy = { kind: 'off' };
+const MAX_HOPS = 16;
+
+function range(entry: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | undefined {
+  const [address = '', prefixText, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return undefined;
+  const max = version === 4 ? 32 : 128;
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (prefix > max) return undefined;
+  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** TRUST_PROXY: `off` (also empty, `false`, `0`), a hop count 1..16, or comma-separated addresses/CIDRs. */
+export const TrustProxySetting = new t.Type<TrustProxy, string, unknown>(
+  'TrustProxy',
+  (u): u is TrustProxy => typeof u === 'object' && u !== null && 'kind' in u,
+  (u, c) => {
+    if (typeof u !== 'string') return t.failure(u, c, 'must be off, a hop count or a list of CIDRs');
+    const s = u.trim();
+    if (s === '' || /^(off|false|0)$/i.test(s)) return t.success(TRUST_PROXY_OFF);
+    if (/^\d+$/.test(s)) {
+      const hops = Number(s);
+      return hops <= MAX_HOPS
+        ? t.success({ kind: 'hops', hops })
+        : t.failure(u, c, `a hop count must be 1..${MAX_HOPS}`);
+    }
+    const list = new BlockList();
+    const ranges: string[] = [];
+    for (const entry of s.split(',').map((x) => x.trim())) {
+      const r = range(entry);
+      if (!r)
+        return t.failure(
+          u,
+          c,
+          `"${entry}" is not an address or CIDR: use off, a hop count (1..${MAX_HOPS}) or ` +
+            'comma-separated CIDRs such as 10.0.0.0/8,fd00::/8',
+        );
+      list.addSubnet(r.address, r.prefix, r.family);
+      ranges.push(`${r.address}/${r.prefix}`);
+    }
+    return t.success({ kind: 'ranges', ranges, list });
+  },
+  (a) => (a.kind === 'off' ? 'off' : a.kind === 'hops' ? String(a.hops) : a.ranges.join(',')),
+);
+
+const unmapped = (a: string) => a.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+function trusted(list: BlockList, address: string): boolean {
+  const a = unmapped(address);
+  const version = isIP(a);
+  return version !== 0 && list.check(a, version === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The client's address: `forwardedFor` is the X-Forwarded-For header (Node joins repeated ones with ", "). */
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trust: TrustProxy,
+): string {
+  const socket = socketAddress ?? '';
+  if (trust.kind === 'off' || !forwardedFor) return socket;
+  const hops = forwardedFor.split(',').map((x) => x.trim());
+  if (trust.kind === 'hops') return hops.slice(-trust.hops)[0] || socket;
+  let address = socket;
+  while (hops.length > 0 && trusted(trust.list, address)) address = hops.pop()!;
+  return address;
+}
