@@ -1,24 +1,23 @@
-import { SAXParser } from 'parse5-sax-parser';
-import type { Token } from 'parse5';
+import { html, Parser, type DefaultTreeAdapterMap, type Token, type TreeAdapter } from 'parse5';
 import { isRslType, relHasLicense } from './associations.js';
 
 // The HTML association points (rsl.md §3.3): `<link rel="license" type="application/rsl+xml">`,
 // inline `<script type="application/rsl+xml">`, and the document's `<base href>` that relative
-// targets resolve against. Read from the tokens of parse5's WHATWG tokenizer, with the tree
-// builder's feedback simulated by parse5-sax-parser (RCDATA for textarea/title, RAWTEXT for
-// style/xmp/iframe/noembed/noframes/noscript, script data, plaintext, foreign content), so what is
-// text to a browser — comments, RCDATA/RAWTEXT bodies, CDATA, attribute values — is never read as
-// an element. `<template>` contents are not part of the document (they are inert until cloned), so
-// nothing inside one counts; neither do SVG/MathML elements that merely share a name. Streaming: no
-// tree is built; the page is fed in slices so a time budget bounds it. Pure and synchronous.
+// targets resolve against. Read by parse5 — the WHATWG tokenizer and tree builder jsdom uses — so
+// what a browser treats as text (comments, RCDATA/RAWTEXT bodies, CDATA, attribute values, a
+// `<plaintext>` tail) is never an element, an element in SVG/MathML that merely shares a name is not
+// an HTML one, and `<template>` contents, which are not in the document, do not count. No tree is
+// kept: the tree adapter below holds only parent links (the builder needs them for foster parenting
+// and the adoption agency) and the text of RSL scripts; everything else is garbage as soon as the
+// builder pops it. The page is fed in slices so a time budget bounds the work. Pure and synchronous.
 // See docs/decisions.md "Reading pages as browsers do".
 
 export interface HtmlAssociations {
-  /** href values of RSL `<link>` elements, as the tokenizer decoded them (entities resolved), in document order. */
+  /** href values of RSL `<link>` elements (entities resolved by the tokenizer), in the order they were written. */
   links: string[];
-  /** Text of RSL `<script>` elements, as written, in document order. */
+  /** Text of RSL `<script>` elements, as written, in the order they were written. */
   scripts: string[];
-  /** RSL `<link>` elements after the head was left (an RSL client extension, not conforming HTML). */
+  /** RSL `<link>` elements outside `<head>` (an RSL client extension, not conforming HTML). */
   linksOutsideHead: number;
   /** href of the first `<base href>` in the document (HTML standard: it alone sets the base URL), or null. */
   baseHref: string | null;
@@ -33,106 +32,152 @@ export interface HtmlScanLimits {
 export const DEFAULT_HTML_SCAN_LIMITS: HtmlScanLimits = { timeBudgetMs: 1000 };
 
 const SLICE_CHARS = 64 * 1024;
-/** Elements that may stand in `<head>`; any other start tag means the head was left (HTML §13.2.6.4.4). */
-const HEAD_CONTENT = new Set([
-  'html',
-  'head',
-  'base',
-  'basefont',
-  'bgsound',
-  'link',
-  'meta',
-  'title',
-  'noscript',
-  'noframes',
-  'style',
-  'script',
-  'template',
-]);
+
+interface ScanNode {
+  kind: 'document' | 'fragment' | 'element' | 'comment' | 'doctype';
+  tagName: string;
+  namespaceURI: html.NS;
+  attrs: Token.Attribute[];
+  parent: ScanNode | null;
+  content: ScanNode | null;
+  /** Text of an RSL script element; null for every other node. */
+  text: string[] | null;
+  mode: html.DOCUMENT_MODE;
+}
 
 const attribute = (attrs: Token.Attribute[], name: string): string | undefined =>
   attrs.find((a) => a.name === name && !a.prefix)?.value;
 
-/** parse5's SAX parser, taking its tokens directly (no events, no stream plumbing per token). */
-class AssociationScanner extends SAXParser {
-  readonly found: HtmlAssociations = { links: [], scripts: [], linksOutsideHead: 0, baseHref: null, complete: false };
-  private templateDepth = 0;
-  private afterHead = false;
-  private script: string[] | null = null;
+const node = (kind: ScanNode['kind'], tagName = '', namespaceURI = html.NS.HTML, attrs: Token.Attribute[] = []) =>
+  ({
+    kind,
+    tagName,
+    namespaceURI,
+    attrs,
+    parent: null,
+    content: null,
+    text: null,
+    mode: html.DOCUMENT_MODE.NO_QUIRKS,
+  }) as ScanNode;
 
-  scan(html: string, limits: HtmlScanLimits): HtmlAssociations {
-    const deadline = performance.now() + limits.timeBudgetMs;
-    for (let at = 0; at < html.length || at === 0; at += SLICE_CHARS) {
-      const last = at + SLICE_CHARS >= html.length;
-      this.tokenizer.write(html.slice(at, at + SLICE_CHARS), last);
-      if (!last && performance.now() > deadline) return this.found;
-    }
-    this.found.complete = true;
-    return this.found;
-  }
+/** A tree adapter that keeps what the tree builder needs to decide, and the candidates, nothing more. */
+function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapterMap> {
+  const attach = (parent: ScanNode, child: ScanNode) => {
+    child.parent = parent;
+  };
+  const adapter: TreeAdapter<{
+    node: ScanNode;
+    parentNode: ScanNode;
+    childNode: ScanNode;
+    document: ScanNode;
+    documentFragment: ScanNode;
+    element: ScanNode;
+    commentNode: ScanNode;
+    textNode: ScanNode;
+    template: ScanNode;
+    documentType: ScanNode;
+  }> = {
+    createDocument: () => node('document'),
+    createDocumentFragment: () => node('fragment'),
+    createElement: (tagName, namespaceURI, attrs) => {
+      const el = node('element', tagName, namespaceURI, attrs);
+      if (namespaceURI !== html.NS.HTML) return el;
+      if (tagName === 'link' || tagName === 'base') candidates.push(el);
+      else if (tagName === 'script' && isRslType(attribute(attrs, 'type'))) {
+        el.text = [];
+        candidates.push(el);
+      }
+      return el;
+    },
+    createCommentNode: () => node('comment'),
+    createTextNode: () => node('comment'),
+    appendChild: attach,
+    insertBefore: attach,
+    detachNode: (n) => {
+      n.parent = null;
+    },
+    setTemplateContent: (template, content) => {
+      template.content = content;
+    },
+    getTemplateContent: (template) => template.content!,
+    setDocumentType: () => {},
+    setDocumentMode: (document, mode) => {
+      document.mode = mode;
+    },
+    getDocumentMode: (document) => document.mode,
+    insertText: (parent, text) => {
+      parent.text?.push(text);
+    },
+    insertTextBefore: (parent, text) => {
+      parent.text?.push(text);
+    },
+    adoptAttributes: (recipient, attrs) => {
+      const names = new Set(recipient.attrs.map((a) => a.name));
+      for (const a of attrs) if (!names.has(a.name)) recipient.attrs.push(a);
+    },
+    getFirstChild: () => null,
+    getChildNodes: () => [],
+    getParentNode: (n) => n.parent,
+    getAttrList: (el) => el.attrs,
+    getTagName: (el) => el.tagName,
+    getNamespaceURI: (el) => el.namespaceURI,
+    getTextNodeContent: () => '',
+    getCommentNodeContent: () => '',
+    getDocumentTypeNodeName: () => '',
+    getDocumentTypeNodePublicId: () => '',
+    getDocumentTypeNodeSystemId: () => '',
+    isTextNode: (_n): _n is ScanNode => false,
+    isCommentNode: (n): n is ScanNode => n.kind === 'comment',
+    isDocumentTypeNode: (n): n is ScanNode => n.kind === 'doctype',
+    isElementNode: (n): n is ScanNode => n.kind === 'element',
+    setNodeSourceCodeLocation: () => {},
+    getNodeSourceCodeLocation: () => undefined,
+    updateNodeSourceCodeLocation: () => {},
+  };
+  return adapter as unknown as TreeAdapter<DefaultTreeAdapterMap>;
+}
 
-  private get inHtml(): boolean {
-    return !this.parserFeedbackSimulator.inForeignContent;
+/** Where an element ended up: in the document (not a template's contents, not detached), and under `<head>`. */
+function placement(el: ScanNode): { inDocument: boolean; inHead: boolean } {
+  let inHead = false;
+  for (let n = el.parent; n; n = n.parent) {
+    if (n.kind === 'document') return { inDocument: true, inHead };
+    if (n.tagName === 'head' && n.namespaceURI === html.NS.HTML) inHead = true;
   }
-
-  override onStartTag(token: Token.TagToken): void {
-    // The simulator has already moved into or out of foreign content for this tag.
-    if (!this.inHtml) return;
-    const name = token.tagName;
-    if (name === 'template') {
-      this.templateDepth += 1;
-      return;
-    }
-    if (!HEAD_CONTENT.has(name)) this.afterHead = true;
-    if (this.templateDepth > 0) return;
-    const attrs = token.attrs;
-    if (name === 'link') {
-      const href = attribute(attrs, 'href');
-      if (href === undefined || !relHasLicense(attribute(attrs, 'rel')) || !isRslType(attribute(attrs, 'type'))) return;
-      this.found.links.push(href.trim());
-      if (this.afterHead) this.found.linksOutsideHead += 1;
-    } else if (name === 'script') {
-      if (isRslType(attribute(attrs, 'type'))) this.script = [];
-    } else if (name === 'base' && this.found.baseHref === null) {
-      const href = attribute(attrs, 'href');
-      if (href !== undefined) this.found.baseHref = href;
-    }
-  }
-
-  override onEndTag(token: Token.TagToken): void {
-    const name = token.tagName;
-    if (name === 'template' && this.templateDepth > 0) this.templateDepth -= 1;
-    else if (name === 'script') this.endScript();
-  }
-
-  override onCharacter(token: Token.CharacterToken): void {
-    this.script?.push(token.chars);
-  }
-  override onWhitespaceCharacter(token: Token.CharacterToken): void {
-    this.script?.push(token.chars);
-  }
-  override onNullCharacter(token: Token.CharacterToken): void {
-    this.script?.push(token.chars);
-  }
-  override onComment(): void {}
-  override onDoctype(): void {}
-  override onEof(): void {
-    // An unclosed script holds everything to the end of the page, as the tree builder's does.
-    this.endScript();
-  }
-
-  private endScript(): void {
-    if (this.script === null) return;
-    this.found.scripts.push(this.script.join(''));
-    this.script = null;
-  }
+  return { inDocument: false, inHead };
 }
 
 export function rslAssociationsFromHtml(
-  html: string,
+  page: string,
   limits: HtmlScanLimits = DEFAULT_HTML_SCAN_LIMITS,
 ): HtmlAssociations {
-  return new AssociationScanner().scan(html, limits);
+  const found: HtmlAssociations = { links: [], scripts: [], linksOutsideHead: 0, baseHref: null, complete: false };
+  const candidates: ScanNode[] = [];
+  // Scripting enabled, as in a browser: <noscript> content is text.
+  const parser = new Parser({ treeAdapter: scanningAdapter(candidates), scriptingEnabled: true });
+  const deadline = performance.now() + limits.timeBudgetMs;
+  for (let at = 0; at === 0 || at < page.length; at += SLICE_CHARS) {
+    const last = at + SLICE_CHARS >= page.length;
+    parser.tokenizer.write(page.slice(at, at + SLICE_CHARS), last);
+    if (!last && performance.now() > deadline) return found;
+  }
+  for (const el of candidates) {
+    const where = placement(el);
+    if (!where.inDocument) continue;
+    if (el.tagName === 'base') {
+      const href = attribute(el.attrs, 'href');
+      if (found.baseHref === null && href !== undefined) found.baseHref = href;
+    } else if (el.tagName === 'script') found.scripts.push(el.text!.join(''));
+    else {
+      const href = attribute(el.attrs, 'href');
+      if (href === undefined || !relHasLicense(attribute(el.attrs, 'rel')) || !isRslType(attribute(el.attrs, 'type')))
+        continue;
+      found.links.push(href.trim());
+      if (!where.inHead) found.linksOutsideHead += 1;
+    }
+  }
+  found.complete = true;
+  return found;
 }
 
 /**
