@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
 import type { DocumentInput } from './evaluate.js';
 import type { FetchCache } from './fetch-cache.js';
-import { documentBaseUrl, rslAssociationsFromHtml } from './html-associations.js';
-import { decodeHtml } from './html-encoding.js';
+import { documentBaseUrl, rslAssociationsFromHtml, type HtmlAssociations } from './html-associations.js';
+import { decodeHtml, type DecodedPage } from './html-encoding.js';
 import { readInlineDeclaration } from './inline-declaration.js';
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
@@ -166,9 +166,8 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
         associations.push({ channel: 'link-header', value: href, base: resource });
       const type = (headers['content-type'] ?? '').toLowerCase();
       if (status >= 200 && status < 300 && /text\/html|application\/xhtml\+xml/.test(type)) {
-        const decoded = decodeHtml(page.result.body, headers['content-type']);
+        const { decoded, html } = readPage(page.result.body, headers['content-type']);
         pageObs.encoding = decoded.encoding;
-        const html = decoded.ok ? rslAssociationsFromHtml(decoded.text) : null;
         if (!decoded.ok || !html?.complete) {
           // A page we could not read is never a page that says nothing.
           const code = decoded.ok ? 'PAGE_SCAN_TIME_LIMIT' : 'PAGE_UNDECODABLE';
@@ -283,6 +282,20 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     out.records.push(record(f.url, channels[0]!, sha256, parse, failure));
   }
   return out;
+}
+
+// A response served from the fetch cache is the same object, body included: its reading is kept
+// beside it and dies with it, so a warm-cache quote does not decode and tokenize the page again.
+const pageReadings = new WeakMap<Buffer, { decoded: DecodedPage; html: HtmlAssociations | null }>();
+
+function readPage(body: Buffer, contentType: string | undefined) {
+  const known = pageReadings.get(body);
+  if (known) return known;
+  const decoded = decodeHtml(body, contentType);
+  const reading = { decoded, html: decoded.ok ? rslAssociationsFromHtml(decoded.text) : null };
+  // An incomplete scan (time budget) is not kept: the next look may finish.
+  if (reading.html?.complete !== false) pageReadings.set(body, reading);
+  return reading;
 }
 
 function observation(channel: Channel, result: FetchResult, cached: boolean): Observation {
