@@ -55,7 +55,8 @@ export function decodeHtml(bytes: Uint8Array, contentType: string | undefined): 
     return {
       ok: false,
       encoding,
-      message: `the page's encoding ${encoding.name} (from ${encoding.source}) cannot be decoded: ${(err as Error).message}`,
+      message:
+        `the page's encoding ${encoding.name} (from ${encoding.source}) cannot be decoded: ` + (err as Error).message,
     };
   }
   return { ok: true, text: decoder.decode(bytes), encoding };
