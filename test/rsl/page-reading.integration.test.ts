@@ -372,7 +372,7 @@ test('class 4: an inline prohibition naming its canonical original governs the c
   }
 });
 
-test('class 4: an inline grant naming another work is not relied on, nor does it let the site grant through', async (t) => {
+test('class 4: an inline grant naming another work is not relied on, nor lets the site grant through', async (t) => {
   const e = engine();
   try {
     const copy = await read(e, 'https://copy.test/syndicated/granted');
