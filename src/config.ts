@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
 import { originListCodec } from './origin-list-codec.js';
 import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
+import { ROBOTS_PARSE_LIMIT_BYTES } from './rsl/robots.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -76,6 +77,7 @@ export const ConfigEnv = t.partial({
   FETCH_ALLOW_LOOPBACK: BoolString,
   FETCH_EXTRA_CA_FILE: t.string,
   FETCH_CONNECT_TO: t.string,
+  ROBOTS_PARSE_LIMIT_BYTES: PositiveIntString,
   EVIDENCE_KEY: Hex32Key,
   CHECKPOINT_KEY: Hex32Key,
   CLAIM_SECRET: Hex32Key,
@@ -125,6 +127,8 @@ export type Config = {
   /** Like curl --connect-to: "host:127.0.0.1:8443,host2:127.0.0.1:9443"; only honoured with
    *  FETCH_ALLOW_LOOPBACK (tests, demo). */
   fetchConnectTo: Record<string, { address: string; port: number }>;
+  /** How much of robots.txt is read and parsed: at least RFC 9309's 500 KiB, configurable upward only. */
+  robotsParseLimitBytes: number;
   evidenceKeyHex: string | undefined;
   checkpointKeyHex: string | undefined;
   /** HMAC key deriving claim tokens from purchase ids (src/purchase/claim.ts). */
@@ -184,6 +188,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (settlement === 'facilitator' && !e.FACILITATOR_URL)
     throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
   const production = env.NODE_ENV === 'production';
+  if (e.ROBOTS_PARSE_LIMIT_BYTES !== undefined && e.ROBOTS_PARSE_LIMIT_BYTES < ROBOTS_PARSE_LIMIT_BYTES)
+    throw new ConfigError(
+      'ROBOTS_PARSE_LIMIT_BYTES',
+      `must be at least ${ROBOTS_PARSE_LIMIT_BYTES} (RFC 9309 §2.5: the parsing limit MUST be at least 500 KiB)`,
+    );
   // The development devnet is never started in production or beside a configured chain.
   if (e.DEVNET === 'auto' && production)
     throw new ConfigError('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
@@ -201,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllowLoopback: e.FETCH_ALLOW_LOOPBACK ?? false,
     fetchExtraCaFile: e.FETCH_EXTRA_CA_FILE,
     fetchConnectTo: parseConnectTo(e.FETCH_CONNECT_TO),
+    robotsParseLimitBytes: e.ROBOTS_PARSE_LIMIT_BYTES ?? ROBOTS_PARSE_LIMIT_BYTES,
     evidenceKeyHex: e.EVIDENCE_KEY,
     checkpointKeyHex: e.CHECKPOINT_KEY,
     claimSecretHex: e.CLAIM_SECRET,

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { rslAssociationsFromHtml, rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
+import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
 import type { DocumentInput } from './evaluate.js';
 import type { FetchCache } from './fetch-cache.js';
+import { documentBaseUrl, rslAssociationsFromHtml, type HtmlAssociations } from './html-associations.js';
+import { decodeHtml, type DecodedPage } from './html-encoding.js';
+import { readInlineDeclaration } from './inline-declaration.js';
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
-import { readRobotsLicenses, resolveLicenseUrl } from './robots.js';
+import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
 import { checkFetchable, type FetchResult } from './safe-fetch.js';
 import type { Channel } from './vocabulary.js';
 
@@ -17,6 +20,7 @@ import type { Channel } from './vocabulary.js';
 // "could not look" as "nothing there".
 
 export interface DiscoveryLimits {
+  /** robots.txt is read and parsed up to this many bytes; the rest is never read (RFC 9309 §2.5). */
   robotsMaxBytes: number;
   pageMaxBytes: number;
   documentMaxBytes: number;
@@ -24,7 +28,7 @@ export interface DiscoveryLimits {
   maxDocuments: number;
 }
 export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
-  robotsMaxBytes: 512 * 1024,
+  robotsMaxBytes: ROBOTS_PARSE_LIMIT_BYTES,
   pageMaxBytes: 2 * 1024 * 1024,
   documentMaxBytes: 512 * 1024,
   maxDocuments: 8,
@@ -67,7 +71,11 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   };
 
   const [robots, page] = await Promise.all([
-    deps.cache.get(robotsUrl, freshnessSeconds, { maxBytes: limits.robotsMaxBytes, accept: 'text/plain' }),
+    deps.cache.get(robotsUrl, freshnessSeconds, {
+      maxBytes: limits.robotsMaxBytes,
+      accept: 'text/plain',
+      truncate: true,
+    }),
     deps.cache.get(resource, freshnessSeconds, {
       maxBytes: limits.pageMaxBytes,
       accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5',
@@ -98,7 +106,14 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     } else if ((status >= 200 && status < 300) || (status >= 400 && plain)) {
       // RFC 9309 reads a 4xx as "no rules"; a plain-text 4xx body is still scanned (rsl.md §6.9).
       if (status >= 400) robotsObs.notes.push(`robots.txt answered ${status}; body scanned for License lines anyway`);
-      const r = readRobotsLicenses(robots.result.body.toString('utf8'), robotsUrl);
+      const truncated = robots.result.truncated === true;
+      if (truncated) {
+        robotsObs.notes.push(
+          `robots.txt is longer than ${robots.result.body.length} bytes: only the lines complete within them were ` +
+            'parsed (RFC 9309 §2.5); nothing beyond was read',
+        );
+      }
+      const r = readRobotsLicenses(robotsTextWithinLimit(robots.result.body, truncated), robotsUrl);
       for (const c of r.candidates) associations.push({ channel: 'robots', value: c, base: robotsUrl });
       if (r.ignoredGlobal.length)
         out.diagnostics.push(
@@ -151,20 +166,31 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
         associations.push({ channel: 'link-header', value: href, base: resource });
       const type = (headers['content-type'] ?? '').toLowerCase();
       if (status >= 200 && status < 300 && /text\/html|application\/xhtml\+xml/.test(type)) {
-        const html = rslAssociationsFromHtml(page.result.body.toString('utf8'));
-        for (const href of html.links) associations.push({ channel: 'html-link', value: href, base: resource });
-        if (html.linksOutsideHead)
-          out.diagnostics.push(
-            `html: ${html.linksOutsideHead} RSL <link> element(s) outside <head> (client extension, read anyway)`,
-          );
-        html.scripts.forEach((body, i) => {
-          out.declarationFound = true;
-          const url = `${resource}#rsl-script-${i + 1}`;
-          const sha256 = createHash('sha256').update(body, 'utf8').digest('hex');
-          const parse = inlineRule(parseRsl(body));
-          out.inputs.push({ channel: 'html-inline', url, sha256, parse, failure: null });
-          out.records.push(record(url, 'html-inline', sha256, parse, null));
-        });
+        const { decoded, html } = readPage(page.result.body, headers['content-type']);
+        pageObs.encoding = decoded.encoding;
+        if (!decoded.ok || !html?.complete) {
+          // A page we could not read is never a page that says nothing.
+          const code = decoded.ok ? 'PAGE_SCAN_TIME_LIMIT' : 'PAGE_UNDECODABLE';
+          const message = decoded.ok ? 'the page could not be read within the HTML time budget' : decoded.message;
+          pageObs.error = { code, message };
+          channelFailure('resource', resource, code, message);
+        } else {
+          const base = documentBaseUrl(html.baseHref, resource);
+          if (base !== resource) pageObs.notes.push(`document base URL ${base} (from <base href>)`);
+          for (const href of html.links) associations.push({ channel: 'html-link', value: href, base });
+          if (html.linksOutsideHead)
+            out.diagnostics.push(
+              `html: ${html.linksOutsideHead} RSL <link> element(s) outside <head> (client extension, read anyway)`,
+            );
+          html.scripts.forEach((body, i) => {
+            out.declarationFound = true;
+            const url = `${resource}#rsl-script-${i + 1}`;
+            const sha256 = createHash('sha256').update(body, 'utf8').digest('hex');
+            const parse = readInlineDeclaration(body, resource);
+            out.inputs.push({ channel: 'html-inline', url, sha256, parse, failure: null });
+            out.records.push(record(url, 'html-inline', sha256, parse, null));
+          });
+        }
       }
     }
   }
@@ -186,7 +212,8 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     }
     if (resolved.relative && a.channel !== 'robots')
       out.diagnostics.push(
-        `${a.channel}: relative target ${a.value} resolved against the resource (should be absolute)`,
+        `${a.channel}: relative target ${a.value} resolved against ${a.base === resource ? 'the resource' : a.base}` +
+          ' (should be absolute)',
       );
     const channels = byUrl.get(resolved.href) ?? [];
     if (!channels.includes(a.channel)) channels.push(a.channel);
@@ -257,21 +284,18 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   return out;
 }
 
-/** Inline scripts must hold exactly one `<content>` (rsl.md §3.3); otherwise non-conformant. */
-function inlineRule(parse: ParseResult): ParseResult {
-  if (!parse.ok || parse.document.contents.length === 1) return parse;
-  return {
-    ...parse,
-    conformant: false,
-    problems: [
-      ...parse.problems,
-      {
-        severity: 'error',
-        code: 'INLINE_CONTENT_COUNT',
-        message: `an inline script must hold exactly one <content>, found ${parse.document.contents.length}`,
-      },
-    ],
-  };
+// A response served from the fetch cache is the same object, body included: its reading is kept
+// beside it and dies with it, so a warm-cache quote does not decode and tokenize the page again.
+const pageReadings = new WeakMap<Buffer, { decoded: DecodedPage; html: HtmlAssociations | null }>();
+
+function readPage(body: Buffer, contentType: string | undefined) {
+  const known = pageReadings.get(body);
+  if (known) return known;
+  const decoded = decodeHtml(body, contentType);
+  const reading = { decoded, html: decoded.ok ? rslAssociationsFromHtml(decoded.text) : null };
+  // An incomplete scan (time budget) is not kept: the next look may finish.
+  if (reading.html?.complete !== false) pageReadings.set(body, reading);
+  return reading;
 }
 
 function observation(channel: Channel, result: FetchResult, cached: boolean): Observation {
@@ -300,6 +324,7 @@ function observation(channel: Channel, result: FetchResult, cached: boolean): Ob
     cached,
     error: null,
     notes: [],
+    ...(result.truncated ? { truncated_at_bytes: result.body.length } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { createCoverage, type Coverage } from './coverage.js';
+import { DEFAULT_DISCOVERY_LIMITS } from './discovery.js';
 import { FetchCache } from './fetch-cache.js';
 import { observeAndEvaluate, type ObserveContext } from './observe.js';
 import type { GatePurpose } from './purposes.js';
@@ -16,7 +17,8 @@ export interface RslEngine {
   close(): void;
 }
 
-type EngineConfig = Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'>;
+type EngineConfig = Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'> &
+  Partial<Pick<Config, 'robotsParseLimitBytes'>>;
 
 export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPolicy> = {}): RslEngine {
   const coverage = createCoverage(config.coveredOrigins);
@@ -28,10 +30,14 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
     ...overrides,
   });
   const cache = new FetchCache(fetcher);
+  const limits = {
+    ...DEFAULT_DISCOVERY_LIMITS,
+    robotsMaxBytes: config.robotsParseLimitBytes ?? DEFAULT_DISCOVERY_LIMITS.robotsMaxBytes,
+  };
   return {
     coverage,
     observe: (resourceUrl, purposes, ctx) =>
-      observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins }),
+      observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins, limits }),
     close: () => fetcher.close(),
   };
 }

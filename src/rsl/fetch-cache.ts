@@ -1,4 +1,4 @@
-import type { FetchResponse, FetchResult, Fetcher } from './safe-fetch.js';
+import type { FetchOptions, FetchResponse, FetchResult, Fetcher } from './safe-fetch.js';
 
 // Per-origin response cache in front of the safe fetcher. A cached response is reused only when
 // it is younger than BOTH the caller's `freshness_seconds` (0 = always refetch) and its own
@@ -31,11 +31,7 @@ export class FetchCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(
-    url: string,
-    freshnessSeconds: number,
-    opts: { maxBytes?: number; accept?: string } = {},
-  ): Promise<CachedResult> {
+  async get(url: string, freshnessSeconds: number, opts: FetchOptions = {}): Promise<CachedResult> {
     const origin = originOf(url);
     const byUrl = this.origins.get(origin);
     const entry = byUrl?.get(url);

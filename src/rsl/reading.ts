@@ -1,25 +1,36 @@
 import * as t from 'io-ts';
 import { Channel, Classification, Decision, Reason } from './vocabulary.js';
 import { GatePurpose, UserClass } from './purposes.js';
+import { PageEncoding } from './html-encoding.js';
 
 // ResourceReading: everything the evidence needs about one resource — what was fetched, what was
 // found, how it was read. JSON-safe (strings, numbers, booleans, null; no Dates or bigints) and
 // snake_case, because it is embedded verbatim in events and in the signed evidence payload.
 
-export const Observation = t.type({
-  channel: Channel,
-  url: t.string,
-  status: t.union([t.number, t.null]),
-  /** sha256 of the exact bytes received, lowercase hex; null when nothing was received. */
-  sha256: t.union([t.string, t.null]),
-  bytes: t.union([t.number, t.null]),
-  /** ISO 8601 time of the fetch (of the original fetch when served from cache). */
-  fetched_at: t.string,
-  content_type: t.union([t.string, t.null]),
-  cached: t.boolean,
-  error: t.union([t.type({ code: t.string, message: t.string }), t.null]),
-  notes: t.array(t.string),
-});
+export const Observation = t.intersection([
+  t.type({
+    channel: Channel,
+    url: t.string,
+    status: t.union([t.number, t.null]),
+    /** sha256 of the exact bytes received, lowercase hex; null when nothing was received. */
+    sha256: t.union([t.string, t.null]),
+    bytes: t.union([t.number, t.null]),
+    /** ISO 8601 time of the fetch (of the original fetch when served from cache). */
+    fetched_at: t.string,
+    content_type: t.union([t.string, t.null]),
+    cached: t.boolean,
+    error: t.union([t.type({ code: t.string, message: t.string }), t.null]),
+    notes: t.array(t.string),
+  }),
+  // Added later, so optional: delivered evidence without them stays valid (it is re-served byte for byte).
+  t.partial({
+    /** The HTML page's encoding and how it was chosen (resource channel, when the page was read as HTML). */
+    encoding: PageEncoding,
+    /** robots.txt longer than the parse limit: only this many first bytes were read and parsed. */
+    truncated_at_bytes: t.number,
+  }),
+]);
+
 export type Observation = t.TypeOf<typeof Observation>;
 
 export const DocumentRecord = t.type({

@@ -99,3 +99,17 @@ export function resolveLicenseUrl(
   url.hash = '';
   return { ok: true, href: url.href, relative };
 }
+
+/** RFC 9309 §2.5: crawlers MUST parse at least 500 KiB; this is what the service parses by default. */
+export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
+
+/**
+ * The text of robots.txt to parse. When the body was cut at the parse limit, its last line is
+ * incomplete (a `License:` URL cut short would name another document), so it is dropped: only lines
+ * that ended inside the limit are read, and nothing beyond it can become a grant.
+ */
+export function robotsTextWithinLimit(body: Buffer, truncated: boolean): string {
+  if (!truncated) return body.toString('utf8');
+  const lastBreak = Math.max(body.lastIndexOf(0x0a), body.lastIndexOf(0x0d));
+  return body.subarray(0, lastBreak + 1).toString('utf8');
+}

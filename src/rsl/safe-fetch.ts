@@ -60,6 +60,8 @@ export interface FetchResponse {
   sha256: string;
   fetchedAt: string;
   remoteAddress: string;
+  /** Set when the caller asked for a prefix (`truncate`) and the body was longer: `body` is its first maxBytes. */
+  truncated?: true;
 }
 export interface FetchFailure {
   ok: false;
@@ -72,8 +74,15 @@ export interface FetchFailure {
 }
 export type FetchResult = FetchResponse | FetchFailure;
 
+export interface FetchOptions {
+  maxBytes?: number;
+  accept?: string;
+  /** Keep the first maxBytes of a longer body and stop reading (robots.txt, RFC 9309 §2.5), instead of failing. */
+  truncate?: boolean;
+}
+
 export interface Fetcher {
-  get(url: string, opts?: { maxBytes?: number; accept?: string }): Promise<FetchResult>;
+  get(url: string, opts?: FetchOptions): Promise<FetchResult>;
   close(): void;
 }
 
@@ -152,7 +161,7 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
     });
   };
 
-  async function get(rawUrl: string, opts: { maxBytes?: number; accept?: string } = {}): Promise<FetchResult> {
+  async function get(rawUrl: string, opts: FetchOptions = {}): Promise<FetchResult> {
     const fetchedAt = new Date().toISOString();
     const checked = checkFetchable(rawUrl, policy.coveredOrigins);
     if (!checked.ok)
@@ -231,17 +240,11 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
       req.on('response', (res) => {
         status = res.statusCode ?? 0;
         const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes)
+        if (!opts.truncate && Number.isFinite(declared) && declared > maxBytes)
           return fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${maxBytes}`);
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) return fail('FETCH_TOO_LARGE', `more than ${maxBytes} bytes; aborted`);
-          chunks.push(chunk);
-        });
-        res.on('error', (err) => fail('FETCH_CONNECTION_FAILED', err.message));
-        res.on('end', () => {
+        const complete = (truncated: boolean) => {
           if (settled) return;
           const body = Buffer.concat(chunks);
           const headers: Record<string, string> = {};
@@ -256,8 +259,22 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
             sha256: createHash('sha256').update(body).digest('hex'),
             fetchedAt,
             remoteAddress,
+            ...(truncated ? { truncated: true as const } : {}),
           });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          size += chunk.length;
+          if (size > maxBytes) {
+            if (!opts.truncate) return fail('FETCH_TOO_LARGE', `more than ${maxBytes} bytes; aborted`);
+            chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
+            complete(true);
+            return req.destroy();
+          }
+          chunks.push(chunk);
         });
+        res.on('error', (err) => fail('FETCH_CONNECTION_FAILED', err.message));
+        res.on('end', () => complete(false));
       });
       req.end();
     });

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { refusedAddressReason } from '../../src/rsl/address-policy.js';
-import { rslAssociationsFromHtml, rslLinksFromHeader } from '../../src/rsl/associations.js';
+import { rslLinksFromHeader } from '../../src/rsl/associations.js';
+import { rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
 import { httpLifetime } from '../../src/rsl/fetch-cache.js';
 import { matchContentUrl } from '../../src/rsl/pattern.js';
 

@@ -1,0 +1,196 @@
+import { html, Parser, type DefaultTreeAdapterMap, type Token, type TreeAdapter } from 'parse5';
+import { isRslType, relHasLicense } from './associations.js';
+
+// The HTML association points (rsl.md §3.3): `<link rel="license" type="application/rsl+xml">`,
+// inline `<script type="application/rsl+xml">`, and the document's `<base href>` that relative
+// targets resolve against. Read by parse5 — the WHATWG tokenizer and tree builder jsdom uses — so
+// what a browser treats as text (comments, RCDATA/RAWTEXT bodies, CDATA, attribute values, a
+// `<plaintext>` tail) is never an element, an element in SVG/MathML that merely shares a name is not
+// an HTML one, and `<template>` contents, which are not in the document, do not count. No tree is
+// kept: the tree adapter below holds only parent links (the builder needs them for foster parenting
+// and the adoption agency) and the text of RSL scripts; everything else is garbage as soon as the
+// builder pops it. The page is fed in slices so a time budget bounds the work. Pure and synchronous.
+// See docs/decisions.md "Reading pages as browsers do".
+
+export interface HtmlAssociations {
+  /** href values of RSL `<link>` elements (entities resolved by the tokenizer), in the order they were written. */
+  links: string[];
+  /** Text of RSL `<script>` elements, as written, in the order they were written. */
+  scripts: string[];
+  /** RSL `<link>` elements outside `<head>` (an RSL client extension, not conforming HTML). */
+  linksOutsideHead: number;
+  /** href of the first `<base href>` in the document (HTML standard: it alone sets the base URL), or null. */
+  baseHref: string | null;
+  /** False when the time budget ran out before the end of the page: then nothing above is complete. */
+  complete: boolean;
+}
+
+export interface HtmlScanLimits {
+  /** Wall-clock budget for the whole page. */
+  timeBudgetMs: number;
+}
+export const DEFAULT_HTML_SCAN_LIMITS: HtmlScanLimits = { timeBudgetMs: 1000 };
+
+const SLICE_CHARS = 64 * 1024;
+
+interface ScanNode {
+  kind: 'document' | 'fragment' | 'element' | 'comment' | 'doctype';
+  tagName: string;
+  namespaceURI: html.NS;
+  attrs: Token.Attribute[];
+  parent: ScanNode | null;
+  content: ScanNode | null;
+  /** Text of an RSL script element; null for every other node. */
+  text: string[] | null;
+  mode: html.DOCUMENT_MODE;
+}
+
+const attribute = (attrs: Token.Attribute[], name: string): string | undefined =>
+  attrs.find((a) => a.name === name && !a.prefix)?.value;
+
+const node = (kind: ScanNode['kind'], tagName = '', namespaceURI = html.NS.HTML, attrs: Token.Attribute[] = []) =>
+  ({
+    kind,
+    tagName,
+    namespaceURI,
+    attrs,
+    parent: null,
+    content: null,
+    text: null,
+    mode: html.DOCUMENT_MODE.NO_QUIRKS,
+  }) as ScanNode;
+
+/** A tree adapter that keeps what the tree builder needs to decide, and the candidates, nothing more. */
+function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapterMap> {
+  const attach = (parent: ScanNode, child: ScanNode) => {
+    child.parent = parent;
+  };
+  const adapter: TreeAdapter<{
+    node: ScanNode;
+    parentNode: ScanNode;
+    childNode: ScanNode;
+    document: ScanNode;
+    documentFragment: ScanNode;
+    element: ScanNode;
+    commentNode: ScanNode;
+    textNode: ScanNode;
+    template: ScanNode;
+    documentType: ScanNode;
+  }> = {
+    createDocument: () => node('document'),
+    createDocumentFragment: () => node('fragment'),
+    createElement: (tagName, namespaceURI, attrs) => {
+      const el = node('element', tagName, namespaceURI, attrs);
+      if (namespaceURI !== html.NS.HTML) return el;
+      if (tagName === 'link' || tagName === 'base') candidates.push(el);
+      else if (tagName === 'script' && isRslType(attribute(attrs, 'type'))) {
+        el.text = [];
+        candidates.push(el);
+      }
+      return el;
+    },
+    createCommentNode: () => node('comment'),
+    createTextNode: () => node('comment'),
+    appendChild: attach,
+    insertBefore: attach,
+    detachNode: (n) => {
+      n.parent = null;
+    },
+    setTemplateContent: (template, content) => {
+      template.content = content;
+    },
+    getTemplateContent: (template) => template.content!,
+    setDocumentType: () => {},
+    setDocumentMode: (document, mode) => {
+      document.mode = mode;
+    },
+    getDocumentMode: (document) => document.mode,
+    insertText: (parent, text) => {
+      parent.text?.push(text);
+    },
+    insertTextBefore: (parent, text) => {
+      parent.text?.push(text);
+    },
+    adoptAttributes: (recipient, attrs) => {
+      const names = new Set(recipient.attrs.map((a) => a.name));
+      for (const a of attrs) if (!names.has(a.name)) recipient.attrs.push(a);
+    },
+    getFirstChild: () => null,
+    getChildNodes: () => [],
+    getParentNode: (n) => n.parent,
+    getAttrList: (el) => el.attrs,
+    getTagName: (el) => el.tagName,
+    getNamespaceURI: (el) => el.namespaceURI,
+    getTextNodeContent: () => '',
+    getCommentNodeContent: () => '',
+    getDocumentTypeNodeName: () => '',
+    getDocumentTypeNodePublicId: () => '',
+    getDocumentTypeNodeSystemId: () => '',
+    isTextNode: (_n): _n is ScanNode => false,
+    isCommentNode: (n): n is ScanNode => n.kind === 'comment',
+    isDocumentTypeNode: (n): n is ScanNode => n.kind === 'doctype',
+    isElementNode: (n): n is ScanNode => n.kind === 'element',
+    setNodeSourceCodeLocation: () => {},
+    getNodeSourceCodeLocation: () => undefined,
+    updateNodeSourceCodeLocation: () => {},
+  };
+  return adapter as unknown as TreeAdapter<DefaultTreeAdapterMap>;
+}
+
+/** Where an element ended up: in the document (not a template's contents, not detached), and under `<head>`. */
+function placement(el: ScanNode): { inDocument: boolean; inHead: boolean } {
+  let inHead = false;
+  for (let n = el.parent; n; n = n.parent) {
+    if (n.kind === 'document') return { inDocument: true, inHead };
+    if (n.tagName === 'head' && n.namespaceURI === html.NS.HTML) inHead = true;
+  }
+  return { inDocument: false, inHead };
+}
+
+export function rslAssociationsFromHtml(
+  page: string,
+  limits: HtmlScanLimits = DEFAULT_HTML_SCAN_LIMITS,
+): HtmlAssociations {
+  const found: HtmlAssociations = { links: [], scripts: [], linksOutsideHead: 0, baseHref: null, complete: false };
+  const candidates: ScanNode[] = [];
+  // Scripting enabled, as in a browser: <noscript> content is text.
+  const parser = new Parser({ treeAdapter: scanningAdapter(candidates), scriptingEnabled: true });
+  const deadline = performance.now() + limits.timeBudgetMs;
+  for (let at = 0; at === 0 || at < page.length; at += SLICE_CHARS) {
+    const last = at + SLICE_CHARS >= page.length;
+    parser.tokenizer.write(page.slice(at, at + SLICE_CHARS), last);
+    if (!last && performance.now() > deadline) return found;
+  }
+  for (const el of candidates) {
+    const where = placement(el);
+    if (!where.inDocument) continue;
+    if (el.tagName === 'base') {
+      const href = attribute(el.attrs, 'href');
+      if (found.baseHref === null && href !== undefined) found.baseHref = href;
+    } else if (el.tagName === 'script') found.scripts.push(el.text!.join(''));
+    else {
+      const href = attribute(el.attrs, 'href');
+      if (href === undefined || !relHasLicense(attribute(el.attrs, 'rel')) || !isRslType(attribute(el.attrs, 'type')))
+        continue;
+      found.links.push(href.trim());
+      if (!where.inHead) found.linksOutsideHead += 1;
+    }
+  }
+  found.complete = true;
+  return found;
+}
+
+/**
+ * The document base URL (HTML standard §2.4.1, "frozen base URL"): the first `<base href>` parsed
+ * against the page URL; the page URL when there is none, when it does not parse, or when it is a
+ * `data:` or `javascript:` URL.
+ */
+export function documentBaseUrl(baseHref: string | null, pageUrl: string): string {
+  if (baseHref === null) return pageUrl;
+  try {
+    const url = new URL(baseHref.trim(), pageUrl);
+    return url.protocol === 'data:' || url.protocol === 'javascript:' ? pageUrl : url.href;
+  } catch {
+    return pageUrl;
+  }
+}
