@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
 import type { DocumentInput } from './evaluate.js';
 import type { FetchCache } from './fetch-cache.js';
-import { documentBaseUrl, rslAssociationsFromHtml, type HtmlAssociations } from './html-associations.js';
+import { documentBaseUrl, readHtmlAssociations, type HtmlAssociations } from './html-associations.js';
 import { decodeHtml, type DecodedPage } from './html-encoding.js';
 import { readInlineDeclaration } from './inline-declaration.js';
 import type { ParseResult } from './model.js';
@@ -166,7 +166,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
         associations.push({ channel: 'link-header', value: href, base: resource });
       const type = (headers['content-type'] ?? '').toLowerCase();
       if (status >= 200 && status < 300 && /text\/html|application\/xhtml\+xml/.test(type)) {
-        const { decoded, html } = readPage(page.result.body, headers['content-type']);
+        const { decoded, html } = await readPage(page.result.body, headers['content-type']);
         pageObs.encoding = decoded.encoding;
         if (!decoded.ok || !html?.complete) {
           // A page we could not read is never a page that says nothing.
@@ -288,11 +288,11 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
 // beside it and dies with it, so a warm-cache quote does not decode and tokenize the page again.
 const pageReadings = new WeakMap<Buffer, { decoded: DecodedPage; html: HtmlAssociations | null }>();
 
-function readPage(body: Buffer, contentType: string | undefined) {
+async function readPage(body: Buffer, contentType: string | undefined) {
   const known = pageReadings.get(body);
   if (known) return known;
   const decoded = decodeHtml(body, contentType);
-  const reading = { decoded, html: decoded.ok ? rslAssociationsFromHtml(decoded.text) : null };
+  const reading = { decoded, html: decoded.ok ? await readHtmlAssociations(decoded.text) : null };
   // An incomplete scan (time budget) is not kept: the next look may finish.
   if (reading.html?.complete !== false) pageReadings.set(body, reading);
   return reading;

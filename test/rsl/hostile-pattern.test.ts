@@ -50,7 +50,7 @@ const inspect = (path: string) =>
     body: JSON.stringify({ resource: `https://pub.example${path}`, purpose: 'ai-train', xml: hostileXml }),
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
-test('the hostile pattern is matched exactly: the site grant without a final b, the prohibition with one', async (t) => {
+test('the hostile pattern matched exactly: the site grant without a final b, the prohibition with one', async (t) => {
   const miss = await quote('/' + 'a'.repeat(650));
   t.is(miss.status, 200, JSON.stringify(miss.body));
   t.is(miss.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');

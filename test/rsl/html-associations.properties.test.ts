@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { html as html5, parse, type DefaultTreeAdapterTypes } from 'parse5';
-import { rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
+import { readHtmlAssociations, rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
 
 // Property (issue 23): for random HTML built from a grammar of elements (tables, select, frameset and
 // formatting elements included), comments, RCDATA/RAWTEXT elements, templates, foreign content with
@@ -173,4 +173,27 @@ test('decoys a browser would not read as elements, and one it would (CDATA outsi
   );
   t.deepEqual(r.links, ['/seen.xml', '/after-textarea.xml']);
   t.deepEqual(reference(`<![CDATA[<link rel=license type=${RSL} href=/hidden.xml>]]>`).links, []);
+});
+
+test('the service scan yields between slices of a large page and reads what the whole scan reads', async (t) => {
+  const filler = '<p>' + 'word '.repeat(40) + '</p>';
+  const page =
+    `<head><link rel=license type=${RSL} href=/first.xml></head><body>` +
+    filler.repeat(6000) +
+    `<script type=${RSL}><rsl/></script></body>`;
+  let turns = 0;
+  let ticking = true;
+  const tick = () => {
+    if (!ticking) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const read = await readHtmlAssociations(page);
+  ticking = false;
+  t.deepEqual(read, rslAssociationsFromHtml(page));
+  t.true(read.complete);
+  t.deepEqual(read.links, ['/first.xml']);
+  // ~1.3 M characters in 64 Ki slices: other callbacks ran between them, not only after the scan.
+  t.true(turns >= 10, `${turns} event-loop turns during the scan`);
 });
