@@ -2,14 +2,14 @@ import type { RefundRow } from '../refunds/refund-row.js';
 import type { ReportRow } from '../report-view/report-row.js';
 import type { ComplianceRow } from './compliance-row.js';
 
-// A delivered purchase's compliance row, from its report row and its refund request (if any). Pure;
-// undefined until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
+// A delivered purchase's compliance rows (one per resource it covers), from its report row and its refund
+// request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
 // The rm_compliance view (schema.ts) says the same in SQL; the daily aggregates are computed from this.
 
 export function complianceOf(
   report: ReportRow | undefined,
   refund: Pick<RefundRow, 'status'> | null | undefined,
-): ComplianceRow | undefined {
+): ComplianceRow[] {
   if (
     !report ||
     report.delivered_at === null ||
@@ -17,9 +17,11 @@ export function complianceOf(
     !report.evidence_sha256 ||
     !report.delivery_proof_sha256
   )
-    return undefined;
-  return {
+    return [];
+  const base: ComplianceRow = {
     purchase_id: report.purchase_id,
+    line: 1,
+    lines: 1,
     sku: report.sku,
     resource: report.resource,
     origin: report.origin,
@@ -36,6 +38,7 @@ export function complianceOf(
     delivery_proof_sha256: report.delivery_proof_sha256,
     payer: report.payer,
     amount_micro: report.settled_amount_micro,
+    line_amount_micro: report.settled_amount_micro,
     network: report.network,
     transaction: report.transaction,
     delivered_at: report.delivered_at,
@@ -43,6 +46,22 @@ export function complianceOf(
     held_reason: report.status === 'held' ? report.lock_reason : null,
     refund_status: refund?.status ?? 'none',
   };
+  const lines = report.resources;
+  if (!lines || lines.length === 0) return [base];
+  const amount = report.settled_amount_micro === null ? null : BigInt(report.settled_amount_micro);
+  const n = BigInt(lines.length);
+  return lines.map((l, i) => ({
+    ...base,
+    line: i + 1,
+    lines: lines.length,
+    resource: l.resource,
+    origin: l.origin,
+    classification: l.classification,
+    decision: l.decision ?? report.decision,
+    observed_at: l.observed_at,
+    rsl_document_sha256: l.rsl_documents,
+    line_amount_micro: amount === null ? null : (amount / n + (i === 0 ? amount % n : 0n)).toString(),
+  }));
 }
 
 /** What one compliance row adds to its day's aggregate. */
@@ -71,7 +90,7 @@ export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): Dail
     purpose: row.purpose,
     classification: row.classification,
     reports: sign,
-    amount_micro: BigInt(row.amount_micro ?? '0') * BigInt(sign),
+    amount_micro: BigInt(row.line_amount_micro ?? '0') * BigInt(sign),
     held: row.held ? sign : 0,
     refunded: row.refund_status === 'paid' ? sign : 0,
   };
