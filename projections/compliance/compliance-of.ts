@@ -1,6 +1,7 @@
 import type { RefundRow } from '../refunds/refund-row.js';
 import type { ReportRow } from '../report-view/report-row.js';
 import type { ComplianceRow } from './compliance-row.js';
+import { resourceLinesOf } from '../report-view/resource-lines.js';
 
 // A delivered purchase's compliance rows (one per resource it covers), from its report row and its refund
 // request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
@@ -46,21 +47,14 @@ export function complianceOf(
     held_reason: report.status === 'held' ? report.lock_reason : null,
     refund_status: refund?.status ?? 'none',
   };
-  const lines = report.resources;
-  if (!lines || lines.length === 0) return [base];
+  const lines = resourceLinesOf(report);
   const amount = report.settled_amount_micro === null ? null : BigInt(report.settled_amount_micro);
   const n = BigInt(lines.length);
-  return lines.map((l, i) => ({
+  return lines.map((l) => ({
     ...base,
-    line: i + 1,
+    ...l,
     lines: lines.length,
-    resource: l.resource,
-    origin: l.origin,
-    classification: l.classification,
-    decision: l.decision ?? report.decision,
-    observed_at: l.observed_at,
-    rsl_document_sha256: l.rsl_documents,
-    line_amount_micro: amount === null ? null : (amount / n + (i === 0 ? amount % n : 0n)).toString(),
+    line_amount_micro: amount === null ? null : (amount / n + (l.line === 1 ? amount % n : 0n)).toString(),
   }));
 }
 
