@@ -9,7 +9,8 @@ import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
 
 // `show <id or unique prefix> [--json]`: one purchase — its report-view row (status, what was asked,
 // what was paid, the delivered digests), one line per resource it sold (`resources`: an ingestion gate's
-// URLs each under its own origin and classification, all tied to the one payment), every event of its stream as history.ts summarizes them
+// URLs each under its own origin and classification, all tied to the one payment), every event of its
+// stream as history.ts summarizes them
 // (never the sealed authorization, the claim digest or a payment signature), and its refund request
 // from rm_refunds, if one was filed. Exit 1 when the argument names no single purchase.
 //

@@ -4,7 +4,8 @@ import type { ComplianceRow } from './compliance-row.js';
 import { resourceLinesOf } from '../report-view/resource-lines.js';
 
 // A delivered purchase's compliance rows (one per resource it covers), from its report row and its refund
-// request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
+// request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its
+// rows, marked held).
 // The rm_compliance view (schema.ts) says the same in SQL; the daily aggregates are computed from this.
 
 export function complianceOf(

@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 import { RefundStatusCodec } from '../refunds/refund-status.js';
 
 // One row of the compliance read model: one delivered resource (a single report's, or one of an ingestion
-// gate's lines, under its own origin and classification, all tied to the gate's one payment), with everything an auditor needs to
+// gate's lines, under its own origin and classification, all tied to the gate's one payment), with
+// everything an auditor needs to
 // tie it to the report the buyer holds (the digests `rights-preflight verify` recomputes), what was
 // observed, what was paid, and whether the purchase was later held or refunded. These codecs are the
 // single source of truth for the export formats (CSV columns, JSONL objects) and the HTML report.

@@ -120,7 +120,8 @@ function coversSection(c: ComplianceCoverage): string {
     `<div><dt>${label}</dt><dd data-covers="${key}">${value}</dd></div>`;
   const list = (xs: readonly string[]) => (xs.length ? xs.map(escapeHtml).join(', ') : '—');
   const dev = c.developmentChain
-    ? ' <strong class="development" data-covers="development_chain">DEVELOPMENT CHAIN — test keys, no real funds</strong>'
+    ? ' <strong class="development" data-covers="development_chain">' +
+      'DEVELOPMENT CHAIN — test keys, no real funds</strong>'
     : '';
   return [
     '<dl id="covers" class="covers">',

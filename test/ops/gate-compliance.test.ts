@@ -26,7 +26,7 @@ const verify = (file: string, key: string) =>
   });
 const originOf = (url: string) => new URL(url).origin;
 
-test('a two-origin gate is two lines under two origins, one transaction, in show, export and HTML report', async (t) => {
+test('a two-origin gate: two lines under two origins, one transaction, in show, export, HTML report', async (t) => {
   const w = await startDemoWorld();
   try {
     const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as {
