@@ -87,8 +87,8 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
   for (const id of touched) {
     if (!reports.get(id)?.delivered_at) continue; // no compliance row until delivered, and none is ever removed
     // An unchanged row adds and takes the same contribution; the sums that end at zero are dropped below.
-    add(contribution(complianceOf(loaded.reports.get(id), loaded.refunds.get(id)), -1));
-    add(contribution(complianceOf(reports.get(id), refunds.get(id)), 1));
+    for (const row of complianceOf(loaded.reports.get(id), loaded.refunds.get(id))) add(contribution(row, -1));
+    for (const row of complianceOf(reports.get(id), refunds.get(id))) add(contribution(row, 1));
   }
 
   return {

@@ -11,7 +11,7 @@ import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 // a table or a projection's meaning changes: the tables are then dropped, recreated and rebuilt from
 // the first event, in the background (the service answers meanwhile).
 
-export const READ_MODEL_VERSION = 2;
+export const READ_MODEL_VERSION = 3;
 export const CHECKPOINT = 'read-models';
 
 const TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance_daily'] as const;
@@ -27,7 +27,7 @@ const CREATE_TABLES = [
      purchase_id text PRIMARY KEY, status text NOT NULL, submissions integer NOT NULL, locked_from text,
      sku text NOT NULL, resource text NOT NULL, origin text, purpose text NOT NULL, user_class text NOT NULL,
      tier text NOT NULL, geo text, classification text NOT NULL, decision text NOT NULL, observed_at text,
-     rsl_document_sha256 jsonb NOT NULL, price_micro text NOT NULL, expires_at text NOT NULL,
+     rsl_document_sha256 jsonb NOT NULL, resources jsonb, price_micro text NOT NULL, expires_at text NOT NULL,
      quoted_at text NOT NULL, payer text, settled_amount_micro text,
      network text, transaction text, evidence_key_id text, report_sha256 text, evidence_sha256 text,
      delivery_proof_sha256 text, delivered_at text, lock_reason text, updated_position bigint NOT NULL)`,
@@ -43,14 +43,33 @@ const CREATE_TABLES = [
      PRIMARY KEY (day, origin, purpose, classification))`,
   // complianceOf (compliance/compliance-of.ts) says the same in TypeScript, for the daily aggregates;
   // test/projections/read-models.test.ts holds the two equal.
+  // One row per delivered resource: a gate's lines (rm_purchases.resources) each under their own origin
+  // and classification, a single report its own row. `line_amount_micro` shares the one payment among
+  // the lines (the remainder on line 1), so sums over lines are sums of payments.
   `CREATE VIEW ${COMPLIANCE_VIEW} AS
-     SELECT p.purchase_id, p.sku, p.resource, p.origin, p.purpose, p.user_class, p.geo, p.classification,
-       p.decision, p.observed_at, p.rsl_document_sha256, p.evidence_key_id, p.report_sha256, p.evidence_sha256,
-       p.delivery_proof_sha256, p.payer, p.settled_amount_micro AS amount_micro, p.network, p.transaction,
+     SELECT p.purchase_id, coalesce(x.ord, 1)::integer AS line,
+       CASE WHEN jsonb_typeof(p.resources) = 'array' THEN jsonb_array_length(p.resources) ELSE 1 END AS lines,
+       p.sku, coalesce(x.r->>'resource', p.resource) AS resource,
+       CASE WHEN x.r IS NULL THEN p.origin ELSE x.r->>'origin' END AS origin,
+       p.purpose, p.user_class, p.geo,
+       coalesce(x.r->>'classification', p.classification) AS classification,
+       CASE WHEN x.r IS NULL THEN p.decision ELSE coalesce(x.r->>'decision', p.decision) END AS decision,
+       CASE WHEN x.r IS NULL THEN p.observed_at ELSE x.r->>'observed_at' END AS observed_at,
+       CASE WHEN x.r IS NULL THEN p.rsl_document_sha256 ELSE x.r->'rsl_documents' END AS rsl_document_sha256,
+       p.evidence_key_id, p.report_sha256, p.evidence_sha256,
+       p.delivery_proof_sha256, p.payer, p.settled_amount_micro AS amount_micro,
+       CASE WHEN p.settled_amount_micro IS NULL THEN NULL
+         WHEN x.r IS NULL THEN p.settled_amount_micro
+         ELSE (div(p.settled_amount_micro::numeric, jsonb_array_length(p.resources))
+           + CASE WHEN x.ord = 1 THEN mod(p.settled_amount_micro::numeric, jsonb_array_length(p.resources))
+             ELSE 0 END)::text END AS line_amount_micro,
+       p.network, p.transaction,
        p.delivered_at, ${DELIVERED_DAY} AS delivered_day, p.status = 'held' AS held,
        CASE WHEN p.status = 'held' THEN p.lock_reason END AS held_reason,
        coalesce(r.status, 'none') AS refund_status
      FROM rm_purchases p LEFT JOIN rm_refunds r ON r.purchase_id = p.purchase_id
+       LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.resources) = 'array' THEN p.resources END)
+         WITH ORDINALITY AS x(r, ord) ON true
      WHERE p.delivered_at IS NOT NULL AND p.report_sha256 IS NOT NULL AND p.evidence_sha256 IS NOT NULL
        AND p.delivery_proof_sha256 IS NOT NULL`,
 ];

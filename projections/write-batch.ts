@@ -106,6 +106,7 @@ const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
   'decision',
   'observed_at',
   'rsl_document_sha256',
+  'resources',
   'price_micro',
   'expires_at',
   'quoted_at',

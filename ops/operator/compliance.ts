@@ -5,8 +5,10 @@ import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DayRange } from '../../projections/compliance/compliance-row.js';
 import { writeComplianceExport } from '../../projections/compliance/export-format.js';
-import { renderComplianceReport } from '../../projections/compliance/report-html.js';
-import { complianceDaily, complianceRows } from '../../projections/queries/compliance.js';
+import { renderComplianceReport, type ComplianceCoverage } from '../../projections/compliance/report-html.js';
+import { complianceDaily, complianceKeys, complianceRows } from '../../projections/queries/compliance.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import { ROLE_KEYS } from '../devnet/accounts.js';
 import { dayFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
 
@@ -89,8 +91,16 @@ async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['from', 'to', 'out', 'json']);
   const range = dayRange(args, false);
   const file = outFlag(args, true)!;
-  const daily = await withReadModels(ctx, (_store, models) => complianceDaily(models.db, range));
-  const html = renderComplianceReport({ generatedAt: ctx.now().toISOString(), range, daily });
+  const { daily, keys } = await withReadModels(ctx, async (_store, models) => ({
+    daily: await complianceDaily(models.db, range),
+    keys: await complianceKeys(models.db, range),
+  }));
+  const html = renderComplianceReport({
+    generatedAt: ctx.now().toISOString(),
+    range,
+    daily,
+    covers: coverage(ctx, keys),
+  });
   await writeFileAtomically(file, async (out) => {
     out.write(html);
   });
@@ -99,6 +109,27 @@ async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   if (args.flags.has('json')) ctx.out(JSON.stringify({ wrote: path.resolve(file), reports, days }));
   else ctx.out(`wrote ${file}: ${reports} delivered report(s) over ${days} day(s)`);
   return EXIT.ok;
+}
+
+/**
+ * What the report covers, from the configuration the operator runs with (the service's own) and the
+ * deliveries themselves. A development chain: outside production, or a chain on this machine (the
+ * devnet runs Base's chain id with test keys, so the network alone cannot tell).
+ */
+function coverage(ctx: OperatorContext, keys: { networks: string[]; evidenceKeyIds: string[] }): ComplianceCoverage {
+  const c = ctx.config;
+  const rpcHost = c.rpcUrl ? new URL(c.rpcUrl).hostname : undefined;
+  const localChain =
+    rpcHost === undefined || rpcHost === 'localhost' || rpcHost === '[::1]' || rpcHost.startsWith('127.');
+  return {
+    baseUrl: c.publicBaseUrl ?? `(PUBLIC_BASE_URL not set: the address the service listens on, port ${c.port})`,
+    network: c.network,
+    developmentChain: !c.production || localChain,
+    recipient:
+      c.payTo ?? (c.production ? '(PAY_TO not set)' : `${privateKeyToAccount(ROLE_KEYS.payTo).address} (devnet)`),
+    deliveryNetworks: keys.networks,
+    evidenceKeyIds: keys.evidenceKeyIds,
+  };
 }
 
 /** Ends the stream if the writer did not, and waits until everything is flushed. */

@@ -1,13 +1,16 @@
 import { reportRow } from '../../projections/queries/purchases.js';
 import { refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
+import { soldLinesOf, type SoldLine } from '../../projections/report-view/resource-lines.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withReadModels, type OperatorContext } from './context.js';
 import { purchaseHistory, type HistoryEntry } from './history.js';
 import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
 
 // `show <id or unique prefix> [--json]`: one purchase — its report-view row (status, what was asked,
-// what was paid, the delivered digests), every event of its stream as history.ts summarizes them
+// what was paid, the delivered digests), one line per resource it sold (`resources`: an ingestion gate's
+// URLs each under its own origin and classification, all tied to the one payment), every event of its
+// stream as history.ts summarizes them
 // (never the sealed authorization, the claim digest or a payment signature), and its refund request
 // from rm_refunds, if one was filed. Exit 1 when the argument names no single purchase.
 //
@@ -15,13 +18,14 @@ import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
 
 export interface ShownPurchase {
   purchase: ReportRow;
+  resources: SoldLine[];
   history: HistoryEntry[];
   refund: ListedRefund | null;
 }
 
 const orNone = (v: string | null | undefined): string => v ?? '—';
 
-function printShown(out: (line: string) => void, { purchase: p, history, refund }: ShownPurchase): void {
+function printShown(out: (line: string) => void, { purchase: p, resources, history, refund }: ShownPurchase): void {
   const field = (name: string, value: string) => out(`  ${name.padEnd(22)} ${value}`);
   out(`purchase ${p.purchase_id}`);
   field(
@@ -45,6 +49,10 @@ function printShown(out: (line: string) => void, { purchase: p, history, refund 
   field('report_sha256', orNone(p.report_sha256));
   field('evidence_sha256', orNone(p.evidence_sha256));
   field('delivery_proof_sha256', orNone(p.delivery_proof_sha256));
+  out('');
+  out(`resources (${resources.length}, one payment${p.transaction ? ` ${p.transaction}` : ''}):`);
+  for (const r of resources)
+    out(`  ${String(r.line).padStart(2)}  ${orNone(r.origin).padEnd(32)} ${r.classification.padEnd(35)} ${r.resource}`);
   out('');
   out(`history (${history.length} event(s)):`);
   for (const h of history)
@@ -76,6 +84,7 @@ export async function show(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     if (!purchase) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no purchase ${r.id}` } };
     const shown: ShownPurchase = {
       purchase,
+      resources: soldLinesOf(purchase),
       history: await purchaseHistory(store, r.id),
       refund: await refundRow(models.db, r.id),
     };

@@ -1,15 +1,17 @@
 import type { RefundRow } from '../refunds/refund-row.js';
 import type { ReportRow } from '../report-view/report-row.js';
 import type { ComplianceRow } from './compliance-row.js';
+import { resourceLinesOf } from '../report-view/resource-lines.js';
 
-// A delivered purchase's compliance row, from its report row and its refund request (if any). Pure;
-// undefined until the purchase is delivered (a purchase held after delivery keeps its row, marked held).
+// A delivered purchase's compliance rows (one per resource it covers), from its report row and its refund
+// request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its
+// rows, marked held).
 // The rm_compliance view (schema.ts) says the same in SQL; the daily aggregates are computed from this.
 
 export function complianceOf(
   report: ReportRow | undefined,
   refund: Pick<RefundRow, 'status'> | null | undefined,
-): ComplianceRow | undefined {
+): ComplianceRow[] {
   if (
     !report ||
     report.delivered_at === null ||
@@ -17,9 +19,11 @@ export function complianceOf(
     !report.evidence_sha256 ||
     !report.delivery_proof_sha256
   )
-    return undefined;
-  return {
+    return [];
+  const base: ComplianceRow = {
     purchase_id: report.purchase_id,
+    line: 1,
+    lines: 1,
     sku: report.sku,
     resource: report.resource,
     origin: report.origin,
@@ -36,6 +40,7 @@ export function complianceOf(
     delivery_proof_sha256: report.delivery_proof_sha256,
     payer: report.payer,
     amount_micro: report.settled_amount_micro,
+    line_amount_micro: report.settled_amount_micro,
     network: report.network,
     transaction: report.transaction,
     delivered_at: report.delivered_at,
@@ -43,6 +48,15 @@ export function complianceOf(
     held_reason: report.status === 'held' ? report.lock_reason : null,
     refund_status: refund?.status ?? 'none',
   };
+  const lines = resourceLinesOf(report);
+  const amount = report.settled_amount_micro === null ? null : BigInt(report.settled_amount_micro);
+  const n = BigInt(lines.length);
+  return lines.map((l) => ({
+    ...base,
+    ...l,
+    lines: lines.length,
+    line_amount_micro: amount === null ? null : (amount / n + (l.line === 1 ? amount % n : 0n)).toString(),
+  }));
 }
 
 /** What one compliance row adds to its day's aggregate. */
@@ -71,7 +85,7 @@ export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): Dail
     purpose: row.purpose,
     classification: row.classification,
     reports: sign,
-    amount_micro: BigInt(row.amount_micro ?? '0') * BigInt(sign),
+    amount_micro: BigInt(row.line_amount_micro ?? '0') * BigInt(sign),
     held: row.held ? sign : 0,
     refunded: row.refund_status === 'paid' ? sign : 0,
   };

@@ -1,7 +1,9 @@
 import * as t from 'io-ts';
 import { RefundStatusCodec } from '../refunds/refund-status.js';
 
-// One row of the compliance read model: one delivered report, with everything an auditor needs to
+// One row of the compliance read model: one delivered resource (a single report's, or one of an ingestion
+// gate's lines, under its own origin and classification, all tied to the gate's one payment), with
+// everything an auditor needs to
 // tie it to the report the buyer holds (the digests `rights-preflight verify` recomputes), what was
 // observed, what was paid, and whether the purchase was later held or refunded. These codecs are the
 // single source of truth for the export formats (CSV columns, JSONL objects) and the HTML report.
@@ -11,6 +13,9 @@ const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 export const ComplianceRow = t.type(
   {
     purchase_id: t.string,
+    /** This resource's place in the purchase (1-based) and how many it covers: 1 of 1 for a single report. */
+    line: t.number,
+    lines: t.number,
     sku: t.string,
     resource: t.string,
     origin: nullable(t.string),
@@ -27,7 +32,10 @@ export const ComplianceRow = t.type(
     evidence_sha256: t.string,
     delivery_proof_sha256: t.string,
     payer: nullable(t.string),
+    /** The purchase's whole payment (the same on each of its lines). */
     amount_micro: nullable(t.string),
+    /** This line's share of it: equal shares, the remainder on line 1; the lines' shares sum to the payment. */
+    line_amount_micro: nullable(t.string),
     network: nullable(t.string),
     transaction: nullable(t.string),
     delivered_at: t.string,
@@ -43,7 +51,10 @@ export type ComplianceRow = t.TypeOf<typeof ComplianceRow>;
 /** Column order of the CSV export (and of the JSONL objects' keys). */
 export const COMPLIANCE_COLUMNS = Object.keys(ComplianceRow.props) as (keyof ComplianceRow)[];
 
-/** Daily aggregate: delivered reports per day (UTC, of delivered_at) × origin × purpose × classification. */
+/**
+ * Daily aggregate: delivered resources (compliance rows) per day (UTC, of delivered_at) × origin × purpose ×
+ * classification; `amount_micro` sums their line shares, so a day's amounts sum to its payments.
+ */
 export const ComplianceDaily = t.type(
   {
     day: t.string, // YYYY-MM-DD

@@ -21,9 +21,24 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 // - charts: reports per day, classifications per purpose (stacked), held and refunded per day.
 // - one table per origin: purpose × classification report counts.
 
+/** What a report covers: which service, chain, recipient and evidence keys its deliveries were made with. */
+export interface ComplianceCoverage {
+  /** The service's public base URL. */
+  baseUrl: string;
+  /** The configured network (CAIP-2) and whether it is a development chain (test keys, no real funds). */
+  network: string;
+  developmentChain: boolean;
+  /** The configured payment recipient. */
+  recipient: string;
+  /** The networks the covered deliveries were settled on and the evidence keys that signed them. */
+  deliveryNetworks: readonly string[];
+  evidenceKeyIds: readonly string[];
+}
+
 export interface ComplianceReportInput {
   /** ISO 8601 time of generation, shown as given. */
   generatedAt: string;
+  covers?: ComplianceCoverage;
   range: DayRange;
   daily: readonly ComplianceDaily[];
 }
@@ -93,7 +108,29 @@ function header(input: ComplianceReportInput): string {
     '<h1>Compliance report</h1>',
     `<p>Delivered reports, ${escapeHtml(rangeText(input.range))} (UTC days of delivery, both ends included).</p>`,
     `<p class="generated">Generated <time datetime="${generatedAt}">${generatedAt}</time>.</p>`,
+    '<p>One report counts once per resource it covers: an ingestion gate over n URLs counts n times, each under ' +
+      'its own origin and classification, its payment shared among them.</p>',
+    ...(input.covers ? [coversSection(input.covers)] : []),
     '</header>',
+  ].join('\n');
+}
+
+function coversSection(c: ComplianceCoverage): string {
+  const item = (label: string, key: string, value: string) =>
+    `<div><dt>${label}</dt><dd data-covers="${key}">${value}</dd></div>`;
+  const list = (xs: readonly string[]) => (xs.length ? xs.map(escapeHtml).join(', ') : '—');
+  const dev = c.developmentChain
+    ? ' <strong class="development" data-covers="development_chain">' +
+      'DEVELOPMENT CHAIN — test keys, no real funds</strong>'
+    : '';
+  return [
+    '<dl id="covers" class="covers">',
+    item('Service', 'base_url', escapeHtml(c.baseUrl)),
+    `<div><dt>Network</dt><dd><span data-covers="network">${escapeHtml(c.network)}</span>${dev}</dd></div>`,
+    item('Recipient', 'recipient', escapeHtml(c.recipient)),
+    item('Settled on', 'delivery_networks', list(c.deliveryNetworks)),
+    item('Evidence key id', 'evidence_key_id', list(c.evidenceKeyIds)),
+    '</dl>',
   ].join('\n');
 }
 

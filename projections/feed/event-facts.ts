@@ -1,7 +1,7 @@
 import { REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 
-// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v1`
+// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v2`
 // column (src/store/sql/event-facts-sql.ts). Used where events arrive whole (EventStoreDB feed, the
 // fallback for Delivered events written before they carried their own proof digest).
 // test/projections/event-facts.test.ts holds both to the same output.
@@ -51,6 +51,30 @@ function quotedFacts(data: unknown): J {
       ...strings(list(at(reading, 'documents')).map((d) => at(d, 'sha256'))),
       ...strings(readings.flatMap((r) => list(at(r, 'documents')).map((d) => at(d, 'sha256')))),
     ],
+    resources: readings.length === 0 ? null : readings.map((r) => resourceLine(r, json(data, 'input', 'purpose'))),
+  };
+}
+
+/** One gate reading as a line of what was sold (facts version 2). */
+function resourceLine(r: unknown, purpose: unknown): J {
+  // jsonb_path_query_first: the first entry of the purpose that has the field.
+  const ofPurpose = (field: string) =>
+    json(
+      list(at(r, 'purposes')).find(
+        (p) =>
+          at(p, 'purpose') !== undefined &&
+          JSON.stringify(at(p, 'purpose')) === JSON.stringify(purpose) &&
+          at(p, field) !== undefined,
+      ),
+      field,
+    );
+  return {
+    resource: json(r, 'resource'),
+    origin: json(r, 'origin'),
+    classification: ofPurpose('classification'),
+    decision: ofPurpose('decision'),
+    observed_at: json(r, 'observed_at'),
+    rsl_documents: strings(list(at(r, 'documents')).map((d) => at(d, 'sha256'))),
   };
 }
 

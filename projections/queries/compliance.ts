@@ -1,7 +1,7 @@
 import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
 import type { ComplianceDaily, ComplianceRow, DayRange } from '../compliance/compliance-row.js';
 
-// Reads of the compliance read model. Rows stream in keyset-paged order (delivered_day, purchase_id),
+// Reads of the compliance read model. Rows stream in keyset-paged order (delivered_day, purchase_id, line),
 // one page in memory at a time, so an export of any size runs in constant memory.
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -25,26 +25,29 @@ export async function* complianceRows(
   range: DayRange = {},
   pageSize = 2000,
 ): AsyncGenerator<ComplianceRow> {
-  let after: [string, string] | undefined;
+  let after: [string, string, number] | undefined;
   for (;;) {
     const params: unknown[] = [];
     const where = rangeWhere(range, 'delivered_day', params);
     if (after) {
-      params.push(after[0], after[1]);
-      where.push(`(delivered_day, purchase_id) > ($${params.length - 1}, $${params.length})`);
+      params.push(after[0], after[1], after[2]);
+      const [day, id, line] = [`$${params.length - 2}`, `$${params.length - 1}`, `$${params.length}`];
+      // The first term is the purchases' index range; the second skips the lines already sent.
+      where.push(`(delivered_day, purchase_id) >= (${day}, ${id})`);
+      where.push(`((delivered_day, purchase_id) > (${day}, ${id}) OR line > ${line})`);
     }
     params.push(pageSize);
     const [r] = await db.query<{ page: string | null }>(
-      `SELECT json_agg(c ORDER BY c.delivered_day, c.purchase_id)::text AS page FROM (
+      `SELECT json_agg(c ORDER BY c.delivered_day, c.purchase_id, c.line)::text AS page FROM (
          SELECT * FROM rm_compliance ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-         ORDER BY delivered_day, purchase_id LIMIT $${params.length}) c`,
+         ORDER BY delivered_day, purchase_id, line LIMIT $${params.length}) c`,
       params,
     );
     const page = JSON.parse(r?.page ?? '[]') as (ComplianceRow & { delivered_day: string })[];
     for (const { delivered_day: _day, ...row } of page) yield row;
     if (page.length < pageSize) return;
     const last = page.at(-1)!;
-    after = [last.delivered_day, last.purchase_id];
+    after = [last.delivered_day, last.purchase_id, last.line];
   }
 }
 
@@ -67,4 +70,20 @@ export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): P
     params,
   );
   return rows.map((r) => ({ ...r, reports: Number(r.reports), held: Number(r.held), refunded: Number(r.refunded) }));
+}
+
+/** The networks and evidence keys of the deliveries in a range (what a compliance report covers). */
+export async function complianceKeys(
+  db: SqlQueryable,
+  range: DayRange = {},
+): Promise<{ networks: string[]; evidenceKeyIds: string[] }> {
+  const params: unknown[] = [];
+  const where = rangeWhere(range, 'delivered_day', params);
+  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const rows = await db.query<{ network: string | null; evidence_key_id: string | null }>(
+    `SELECT DISTINCT network, evidence_key_id FROM rm_compliance ${filter} ORDER BY network, evidence_key_id`,
+    params,
+  );
+  const present = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => x !== null))].sort();
+  return { networks: present(rows.map((r) => r.network)), evidenceKeyIds: present(rows.map((r) => r.evidence_key_id)) };
 }

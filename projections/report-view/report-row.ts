@@ -1,5 +1,6 @@
 import { advance } from '../../streams/purchase/progress.js';
 import type { PurchaseStatus } from '../../streams/purchase/state.js';
+import type { ResourceLineFacts } from '../../streams/purchase/facts.js';
 import { isoTime, type PurchaseFactEvent } from '../feed/fact-event.js';
 
 // The report view: one row per purchase. Pure: (row, event) → row. The status, submissions and
@@ -23,6 +24,9 @@ export interface ReportRow {
   decision: string;
   observed_at: string | null;
   rsl_document_sha256: string[];
+  /** An ingestion gate's resources as sold, one line each (origin and classification their own); null for
+   *  a single report, whose line is the row's own resource, origin and classification. */
+  resources: ResourceLineFacts[] | null;
   price_micro: string;
   expires_at: string;
   quoted_at: string;
@@ -67,6 +71,7 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
       decision: f.decision,
       observed_at: f.observed_at,
       rsl_document_sha256: f.rsl_documents,
+      resources: f.resources,
       price_micro: f.price_micro,
       expires_at: f.expires_at,
       quoted_at: isoTime(e.created),

@@ -6,6 +6,7 @@ import { encodePaymentRequired, encodePaymentResponse } from '../payment/x402-he
 import { PaymentRequiredBody } from '../contract/offer.js';
 import { UnavailableQuote } from '../contract/quote.js';
 import { PaidReportResponse } from '../contract/report.js';
+import { GATE_SKU, IngestionGateResponse, IngestionGateUnavailable } from '../contract/ingestion-gate.js';
 import type { Redemption } from '../purchase/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -33,6 +34,15 @@ export interface RedemptionBodies {
 
 /** The single report's bodies, sold by GET /v1/rights/reports/{id} and by preflight. */
 export const SINGLE_REPORT_BODIES: RedemptionBodies = { delivered: PaidReportResponse, unavailable: UnavailableQuote };
+
+/** The ingestion gate's bodies, sold by POST /v1/rights/ingestion-gate and re-served at its report URL. */
+export const GATE_BODIES: RedemptionBodies = {
+  delivered: IngestionGateResponse,
+  unavailable: IngestionGateUnavailable,
+};
+
+/** The bodies of a purchase's product, by its sku (the report URL serves every product's delivery). */
+export const bodiesOfSku = (sku: string): RedemptionBodies => (sku === GATE_SKU ? GATE_BODIES : SINGLE_REPORT_BODIES);
 
 export function redemptionAnswer(
   r: Redemption | { kind: 'unavailable'; body: unknown },

@@ -35,6 +35,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   PAYMENT_CONFLICT: 409, // a different authorization is already checkpointed for this purchase
   PURCHASE_IN_PROGRESS: 409, // settlement of the checkpointed authorization is still running
   PURCHASE_HELD: 409, // Held or LockStuck: on the operator investigation queue
+  REPORT_NOT_DELIVERED: 409, // an ingestion gate's report URL before delivery: it is paid at the gate
   SETTLEMENT_FAILED: 402, // the chain definitively refused the checkpointed authorization; held
   PRICE_EXCEEDS_BUDGET: 422,
   SERVICE_REQUEST_REQUIRED: 428,

@@ -204,10 +204,26 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
       `(review it on <a href="/console">the console's first page</a>)</p>`
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
+  // One row per resource sold: a gate's URLs each under its own origin and classification.
+  const resources = table(
+    ['#', 'origin', 'resource', 'purpose', 'classification', 'report sha256', 'evidence sha256'],
+    t.resources.map((r) => [
+      esc(String(r.line)),
+      esc(r.origin ?? '—'),
+      esc(r.resource),
+      esc(r.purpose),
+      esc(r.classification),
+      `<code>${esc(r.report_sha256 ?? '—')}</code>`,
+      `<code>${esc(r.evidence_sha256 ?? '—')}</code>`,
+    ]),
+    'No resources.',
+    'resources',
+  );
   return page(
     `Purchase ${short(p.purchase_id)}`,
     `<h2>Purchase <code>${esc(short(p.purchase_id))}</code></h2>
 <table id="purchase">${fields.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${v}</td></tr>`).join('')}</table>
+<h2>Resources (${t.resources.length}, one payment)</h2>${resources}
 <h2>Timeline</h2>${timeline}${move}${refund}`,
   );
 }

@@ -140,8 +140,26 @@ export type QueueResponse = t.TypeOf<typeof QueueResponse>;
 export const PurchasesResponse = t.type({ purchases: t.array(ReportRowWire), next: Nullable(t.string) });
 export type PurchasesResponse = t.TypeOf<typeof PurchasesResponse>;
 
+/** One resource a purchase sold (projections/report-view/resource-lines.ts): a gate has one per URL. */
+export const SoldLineWire = t.type({
+  purchase_id: t.string,
+  sku: t.string,
+  purpose: t.string,
+  line: t.number,
+  resource: t.string,
+  origin: Nullable(t.string),
+  classification: t.string,
+  decision: t.string,
+  observed_at: Nullable(t.string),
+  rsl_document_sha256: t.array(t.string),
+  report_sha256: Nullable(t.string),
+  evidence_sha256: Nullable(t.string),
+  transaction: Nullable(t.string),
+});
+
 export const TimelineResponse = t.type({
   purchase: ReportRowWire,
+  resources: t.array(SoldLineWire),
   history: t.array(HistoryEntryWire),
   refund: Nullable(RefundRowWire),
   revision: Nullable(Revision),

@@ -1,4 +1,5 @@
 import { queueItems, reportRow } from '../../projections/queries/purchases.js';
+import { soldLinesOf, type SoldLine } from '../../projections/report-view/resource-lines.js';
 import { refundRows, refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
 import type { QueueItem } from '../../projections/investigation-queue/queue-item.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
@@ -18,6 +19,8 @@ export interface QueueEntry extends QueueItem {
 }
 export interface PurchaseTimeline {
   purchase: ReportRow;
+  /** One line per resource sold: a gate's URLs each under its own origin, tied to the one payment. */
+  resources: SoldLine[];
   history: HistoryEntry[];
   refund: ListedRefund | null;
   revision: string | null;
@@ -50,7 +53,13 @@ export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'm
       const purchase = await reportRow(models.db, id);
       if (!purchase) throw new OperatorRefused('NO_SUCH_PURCHASE', `no purchase ${id}`);
       const history = await purchaseHistory(store, id);
-      return { purchase, history, refund: await refundRow(models.db, id), revision: history.at(-1)?.revision ?? null };
+      return {
+        purchase,
+        resources: soldLinesOf(purchase),
+        history,
+        refund: await refundRow(models.db, id),
+        revision: history.at(-1)?.revision ?? null,
+      };
     },
 
     async refunds(all: boolean): Promise<RefundEntry[]> {

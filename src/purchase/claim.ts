@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../evidence/digest.js';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,6 +28,26 @@ export function claimMatches(presented: string | undefined, storedSha256: string
   const a = Buffer.from(claimSha256(presented), 'hex');
   const b = Buffer.from(storedSha256, 'hex');
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// What a presented claim is compared with when the store holds no digest (no such purchase): random per
+// process, so no claim matches it, and the comparison is the same one as for a purchase that exists.
+const NO_STORED_CLAIM = randomBytes(32);
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The report URL's claim check, the same work whatever the purchase's state (docs/decisions.md,
+ * "Constant-work 404"): sha256 of what was presented (of '' when nothing usable was) and one
+ * constant-time comparison of equal-length digests, against the stored digest or NO_STORED_CLAIM.
+ */
+export function claimDigestMatches(presented: string | undefined, stored: unknown): boolean {
+  const usable = typeof presented === 'string' && presented.length > 0 && presented.length <= 256;
+  const digest = createHash('sha256')
+    .update(usable ? presented : '', 'utf8')
+    .digest();
+  const known = typeof stored === 'string' && SHA256_HEX.test(stored);
+  const equal = timingSafeEqual(digest, known ? Buffer.from(stored, 'hex') : NO_STORED_CLAIM);
+  return equal && known && usable;
 }
 
 /**

@@ -1,4 +1,7 @@
-import { claimMatches } from './claim.js';
+import { GATE_SKU } from '../contract/ingestion-gate.js';
+import { Refusal } from '../refusal.js';
+import { streamName } from '../../streams/purchase/index.js';
+import { claimDigestMatches } from './claim.js';
 import { reportNotFound } from './report-not-found.js';
 import { redeem } from './redeem.js';
 import type { Redemption } from './redemption.js';
@@ -6,22 +9,49 @@ import type { ResumeDeps } from './resume.js';
 import { loadPurchase } from './purchase-stream.js';
 
 // GET /v1/rights/reports/{id}: the claim token is both the reader's credential and the binding key
-// of the payment nonce. Unknown id, missing claim and wrong claim give the same 404, and the claim
-// is compared as sha256 in constant time.
+// of the payment nonce. Unknown id, missing claim and wrong claim give the same 404 after the same
+// work whatever state the purchase is in: one read of the stored claim digest (the first event's field,
+// never the whole stream) and one constant-time comparison (docs/decisions.md, "Constant-work 404").
+// Only the claim's holder gets the stream read and folded.
+//
+// A key-bound purchase (preflight, ingestion gate) answers its key as claim too. An ingestion gate is
+// offered and paid at its own endpoint (the sign-in proof is part of its request); its report URL
+// serves the stored delivery, and before delivery answers 409 REPORT_NOT_DELIVERED (docs/wire.md §9).
+
+const PURCHASE_ID = /^[0-9a-f]{64}$/;
+
+/** The redemption, with the sku that says which product's bodies present it. */
+export interface ReportRedemption {
+  sku: string;
+  redemption: Redemption;
+}
+
 export async function redeemReport(
   deps: ResumeDeps,
   req: { id: string; claim: string | undefined; paymentSignature: string | undefined },
-): Promise<Redemption> {
-  if (!/^[0-9a-f]{64}$/.test(req.id) || !req.claim) throw reportNotFound();
+): Promise<ReportRedemption> {
+  // A malformed id names no purchase whatever the store holds: answering at once tells nothing.
+  if (!PURCHASE_ID.test(req.id)) throw reportNotFound();
+  const stored = await deps.store.readFirstField(streamName(req.id), 'claim_sha256');
+  if (!claimDigestMatches(req.claim, stored)) throw reportNotFound();
   const loaded = await loadPurchase(deps.store, req.id);
-  if (!claimMatches(req.claim, loaded.quoted?.claim_sha256)) throw reportNotFound();
-  return redeem(
+  const sku = loaded.quoted?.sku;
+  if (sku === undefined) throw reportNotFound();
+  if (sku === GATE_SKU && !loaded.delivered && !loaded.held && !loaded.stuck) {
+    throw new Refusal(
+      'REPORT_NOT_DELIVERED',
+      'this ingestion-gate purchase is offered and paid at POST /v1/rights/ingestion-gate with the same headers; ' +
+        'its report URL serves the delivery once it is made',
+    );
+  }
+  const redemption = await redeem(
     deps,
     {
       purchaseId: req.id,
-      binding: { key: req.claim, source: 'x-service-claim' },
+      binding: { key: req.claim!, source: 'x-service-claim' },
       paymentSignature: req.paymentSignature,
     },
     loaded,
   );
+  return { sku, redemption };
 }

@@ -39,6 +39,12 @@ export interface EventStore {
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(stream: string): Promise<RecordedEvent[]>;
+  /**
+   * One top-level field of the data of a stream's first event (revision 0): undefined when the stream
+   * does not exist, null when the field is absent. One read whose cost does not depend on what the stream
+   * holds after its first event (the wrong-claim 404 relies on it: docs/decisions.md, "Constant-work 404").
+   */
+  readFirstField(stream: string, field: string): Promise<unknown>;
   /** Up to `limit` events with position > from, in global order. */
   readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up from `from` (exclusive), then live delivery in global order. */

@@ -23,6 +23,17 @@ const Q = QuotedData.types[0].props;
 const input = Q.input.props;
 const preview = Q.decision_preview.props;
 
+/** One resource a purchase covers, as sold (a gate's reading); a single report's line is its own fields. */
+export const ResourceLineFacts = t.type({
+  resource: t.string,
+  origin: nullable(t.string),
+  classification: t.string,
+  decision: nullable(t.string),
+  observed_at: nullable(t.string),
+  rsl_documents: t.array(t.string),
+});
+export type ResourceLineFacts = t.TypeOf<typeof ResourceLineFacts>;
+
 export const QuotedFacts = t.type({
   sku: Q.sku,
   resource: input.resource,
@@ -41,6 +52,8 @@ export const QuotedFacts = t.type({
   observed_at: nullable(t.string),
   /** sha256 of every RSL document observed, in reading order. */
   rsl_documents: t.array(t.string),
+  /** An ingestion gate's resources, one line per reading in request order; null for a single report. */
+  resources: nullable(t.array(ResourceLineFacts)),
 });
 
 export const OfferedFacts = t.type({ nonce: OfferedData.props.nonce, expires_at: OfferedData.props.expires_at });

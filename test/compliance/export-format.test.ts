@@ -9,6 +9,8 @@ import { csvField, writeComplianceExport } from '../../projections/compliance/ex
 
 const row = (over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   purchase_id: 'p_0001',
+  line: 1,
+  lines: 1,
   sku: 'rsl-preflight/fresh',
   resource: 'https://news.example/article/1',
   origin: 'https://news.example',
@@ -25,6 +27,7 @@ const row = (over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   delivery_proof_sha256: 'e'.repeat(64),
   payer: '0x00000000000000000000000000000000000000aa',
   amount_micro: '150000',
+  line_amount_micro: '150000',
   network: 'eip155:84532',
   transaction: '0x' + 'f'.repeat(64),
   delivered_at: '2026-11-02T10:00:01.000Z',

@@ -115,7 +115,7 @@ function fullRun(batches: FactEvent[][]) {
   // The compliance rows are a view of the report and refund rows (complianceOf says the same in TypeScript).
   const compliance = new Map<string, ComplianceRow>();
   for (const [id, r] of reports) {
-    const row = complianceOf(r, refunds.get(id));
+    const [row] = complianceOf(r, refunds.get(id));
     if (row) compliance.set(id, row);
   }
   return { reports, queue, compliance, daily: [...daily].filter(([, v]) => v !== '0,0') };

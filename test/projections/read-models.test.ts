@@ -13,7 +13,9 @@ import { openReadModels } from '../../projections/read-models.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
 import { fold } from '../../streams/purchase/evolve.js';
-import { streamName } from '../../streams/purchase/purchase-id.js';
+import { purchaseIdOfStream, streamName } from '../../streams/purchase/purchase-id.js';
+import { GATE_SKU } from '../../src/contract/ingestion-gate.js';
+import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { checkpointed, deliveredData, deliveredPurchase, run, stuckPurchase } from '../ops/seed.js';
 import { heldData, NOW, PAYER, PRICE, settledData, TX } from '../streams/purchase/fixtures.js';
@@ -57,7 +59,13 @@ async function seedMix(store: EventStoreWithProjections) {
     ],
     'no_stream',
   );
-  return { delivered, stuck, paid, paid2, heldAfter, fresh };
+  // An ingestion gate over several URLs on several origins, delivered (a benchmark history: the deciders'
+  // own events): one compliance row per resource, each under its own origin.
+  const gate = [...purchaseHistories(200, { seed: 22 })].find(
+    (h) => h.path === 'delivered' && (h.events[0]!.data as { sku: string }).sku === GATE_SKU,
+  )!;
+  await store.append(gate.stream, gate.events, 'no_stream');
+  return { delivered, stuck, paid, paid2, heldAfter, fresh, gate: purchaseIdOfStream(gate.stream)! };
 }
 
 function suite(t: TestFn, label: string, factory: StoreFactory): void {
@@ -65,12 +73,12 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
     const under = await factory();
     try {
       await seedMix(under.store);
-      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v1: unknown }>(
-        `SELECT stream, type, data, facts_v1 FROM events ORDER BY events.position`,
+      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v2: unknown }>(
+        `SELECT stream, type, data, facts_v2 FROM events ORDER BY events.position`,
       );
       t.true(rows.length > 20);
       for (const r of rows)
-        t.deepEqual(r.facts_v1, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+        t.deepEqual(r.facts_v2, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
     } finally {
       await under.dispose();
     }
@@ -120,7 +128,8 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         // Compliance: one row per delivered report, digests as the delivery's own, held and refund joined.
         const rows = [];
         for await (const r of complianceRows(models.db)) rows.push(r);
-        t.deepEqual(rows.map((r) => r.purchase_id).sort(), [ids.delivered, ids.heldAfter, ids.fresh].sort());
+        const delivered = [ids.delivered, ids.heldAfter, ids.fresh, ids.gate].sort();
+        t.deepEqual([...new Set(rows.map((r) => r.purchase_id))].sort(), delivered);
         for (const r of rows) {
           const stream = await store.readStream(streamName(r.purchase_id));
           const response = (
@@ -132,19 +141,49 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
           t.is(r.evidence_sha256, digestOf(response.evidence));
           t.is(r.delivery_proof_sha256, digestOf(response.delivery_proof));
         }
-        for (const r of rows) {
-          const expected = complianceOf(
-            await reportRow(models.db, r.purchase_id),
-            await refundRow(models.db, r.purchase_id),
-          );
-          t.deepEqual(r, expected, 'the rm_compliance view says what complianceOf says');
+        for (const id of delivered) {
+          const expected = complianceOf(await reportRow(models.db, id), await refundRow(models.db, id));
+          const actual = rows.filter((r) => r.purchase_id === id);
+          t.deepEqual(actual, expected, 'the rm_compliance view says what complianceOf says');
         }
+        // The gate: one row per resource it sold, each with its own origin and classification, one payment.
+        const gateRows = rows.filter((r) => r.purchase_id === ids.gate);
+        const quoted = (await store.readStream(streamName(ids.gate)))[0]!.data as {
+          input: { purpose: string };
+          reading: {
+            readings: { resource: string; origin: string; purposes: { purpose: string; classification: string }[] }[];
+          };
+        };
+        const readings = quoted.reading.readings;
+        t.true(readings.length >= 2);
+        t.deepEqual(
+          gateRows.map((r) => [r.line, r.lines, r.resource, r.origin, r.classification]),
+          readings.map((g, i) => [
+            i + 1,
+            readings.length,
+            g.resource,
+            g.origin,
+            g.purposes.find((p) => p.purpose === quoted.input.purpose)!.classification,
+          ]),
+        );
+        t.is(new Set(gateRows.map((r) => r.transaction)).size, 1, 'all tied to the one payment');
+        t.is(
+          gateRows.reduce((sum, r) => sum + BigInt(r.line_amount_micro!), 0n).toString(),
+          gateRows[0]!.amount_micro ?? 'no amount',
+          'the line shares sum to the payment',
+        );
         t.true(rows.find((r) => r.purchase_id === ids.heldAfter)!.held);
         t.is(rows.find((r) => r.purchase_id === ids.delivered)!.refund_status, 'requested');
         const daily = await complianceDaily(models.db);
         t.is(
           daily.reduce((n, d) => n + d.reports, 0),
-          3,
+          3 + readings.length,
+          'one per delivered resource',
+        );
+        t.is(
+          daily.reduce((n, d) => n + BigInt(d.amount_micro), 0n),
+          rows.reduce((n, r) => n + (r.line === 1 ? BigInt(r.amount_micro ?? '0') : 0n), 0n),
+          'the days sum to the payments',
         );
         t.is(
           daily.reduce((n, d) => n + d.held, 0),
@@ -153,7 +192,7 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
 
         t.deepEqual(await purchaseIdsWithPrefix(models.db, ids.fresh.slice(0, 12)), [ids.fresh]);
         t.is((await listPurchases(models.db, { status: 'lock_stuck' })).length, 0);
-        t.is((await listPurchases(models.db)).length, 6);
+        t.is((await listPurchases(models.db)).length, 7);
 
         const live = await readModelTables(models.db);
         await projector.stop();

@@ -37,6 +37,18 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
     }),
   );
 
+  serial(`${adapter}: readFirstField reads one field of a stream's first event only`, (t) =>
+    using(fresh, async ({ store }) => {
+      const s = name('first-field');
+      await store.append(s, [ev('Quoted', { claim_sha256: 'ab'.repeat(32), n: 1 })], 'no_stream');
+      await store.append(s, [ev('Offered', { claim_sha256: 'cd'.repeat(32) })], 0n);
+      t.is(await store.readFirstField(s, 'claim_sha256'), 'ab'.repeat(32), 'the first event, not a later one');
+      t.is(await store.readFirstField(s, 'n'), 1);
+      t.is(await store.readFirstField(s, 'absent'), null);
+      t.is(await store.readFirstField(name('missing'), 'claim_sha256'), undefined);
+    }),
+  );
+
   serial(`${adapter}: expected revision conflicts (no_stream on existing, wrong number, any)`, (t) =>
     using(fresh, async ({ store }) => {
       const s = name('conflicts');

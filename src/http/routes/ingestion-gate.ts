@@ -1,14 +1,9 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
-import {
-  GATE_PATH,
-  IngestionGateRequest,
-  IngestionGateResponse,
-  IngestionGateUnavailable,
-} from '../../contract/ingestion-gate.js';
+import { GATE_PATH, IngestionGateRequest } from '../../contract/ingestion-gate.js';
 import { ingestionGate, type GateDeps } from '../../gate/gate.js';
-import { redemptionAnswer, send } from '../present-redemption.js';
+import { GATE_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): parse, then the application service decides.
 export function ingestionGateRouter(deps: GateDeps): Router {
@@ -22,7 +17,7 @@ export function ingestionGateRouter(deps: GateDeps): Router {
       siwx: ctx.get('sign-in-with-x') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
     });
-    send(ctx, redemptionAnswer(outcome, { delivered: IngestionGateResponse, unavailable: IngestionGateUnavailable }));
+    send(ctx, redemptionAnswer(outcome, GATE_BODIES));
   });
   return router;
 }

@@ -214,13 +214,19 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
           ],
           responses: {
             200: {
-              description: 'the paid report (re-reads return the same delivery, no new charge)',
+              description:
+                'the paid report (re-reads return the same delivery, no new charge); for an ingestion-gate ' +
+                'purchase (claim = its X-Service-Request) the stored gate response',
               headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
-              content: json(ref('PaidReportResponse')),
+              content: json({ anyOf: [ref('PaidReportResponse'), ref('IngestionGateResponse')] }),
             },
             400: error('PAYMENT_SIGNATURE_MALFORMED'),
             404: error('REPORT_NOT_FOUND: unknown id, missing or wrong claim (one answer)'),
             ...paymentResponses,
+            409: error(
+              'PAYMENT_CONFLICT, PURCHASE_IN_PROGRESS (retry the same request), PURCHASE_HELD, or ' +
+                'REPORT_NOT_DELIVERED (an ingestion gate before delivery: it is paid at the gate)',
+            ),
           },
         },
       },

@@ -69,6 +69,25 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     return out;
   }
 
+  async function readFirstField(stream: string, field: string): Promise<unknown> {
+    try {
+      for await (const { event } of client.readStream(stream, {
+        fromRevision: START,
+        direction: FORWARDS,
+        maxCount: 1,
+      })) {
+        if (!event) continue;
+        const data = toRecordedEvent(event).data;
+        const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
+        return value ?? null;
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return undefined;
+      throw translateEsdbError(err);
+    }
+    return undefined;
+  }
+
   async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
     let cursor = toEsdbReadPosition(from);
@@ -151,6 +170,7 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     kind: 'esdb',
     append,
     readStream,
+    readFirstField,
     readAll,
     subscribeAll,
     projectionStates: () => states,

@@ -51,3 +51,32 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
   END
 $fn$;
 ALTER TABLE events ADD COLUMN facts_v1 json GENERATED ALWAYS AS (rp_event_facts_v1(stream, type, data)::json) STORED;`;
+
+// Version 2 (store migration 4): a Quoted event's facts also name each resource it covers, as the
+// purchase sold them: for an ingestion gate one line per reading (resource, origin, the classification
+// and decision of the gate's purpose, observed_at, the RSL documents' sha256), null for a single report
+// (its own fields are its one line). So every read model shows a 4-URL gate as 4 resources under their
+// own origins (docs/decisions.md, "Every resource as it was sold"). The rest is version 1's.
+export const EVENT_FACTS_V2 = `
+CREATE FUNCTION rp_event_facts_v2(stream text, type text, data jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT CASE
+    WHEN stream LIKE 'purchase-%' AND type = 'Quoted' THEN rp_event_facts_v1(stream, type, data)
+      || jsonb_build_object('resources', (
+        SELECT jsonb_agg(jsonb_build_object(
+            'resource', r->'resource',
+            'origin', r->'origin',
+            'classification', jsonb_path_query_first(r, '$.purposes[*] ? (@.purpose == $p).classification',
+              jsonb_build_object('p', data#>'{input,purpose}')),
+            'decision', jsonb_path_query_first(r, '$.purposes[*] ? (@.purpose == $p).decision',
+              jsonb_build_object('p', data#>'{input,purpose}')),
+            'observed_at', r->'observed_at',
+            'rsl_documents', jsonb_path_query_array(r, '$.documents[*].sha256 ? (@.type() == "string")'))
+          ORDER BY x.ord)
+        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(data#>'{reading,readings}') = 'array'
+          THEN data#>'{reading,readings}' ELSE '[]'::jsonb END) WITH ORDINALITY AS x(r, ord)))
+    ELSE rp_event_facts_v1(stream, type, data)
+  END
+$fn$;
+ALTER TABLE events ADD COLUMN facts_v2 json GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED;
+ALTER TABLE events DROP COLUMN facts_v1;`;

@@ -1,4 +1,4 @@
-import { EVENT_FACTS_V1 } from './event-facts-sql.js';
+import { EVENT_FACTS_V1, EVENT_FACTS_V2 } from './event-facts-sql.js';
 import type { SqlDriver } from './sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
@@ -33,6 +33,8 @@ export const MIGRATIONS: readonly string[] = [
   // retried-append lookup by id needs no index of its own; this one cost every append a second
   // random-keyed B-tree insert, which is what grew with the store (docs/decisions.md, "Read side").
   `DROP INDEX IF EXISTS events_stream_id`,
+  // 4: the facts name every resource a purchase covers (event-facts-sql.ts); the feed reads facts_v2.
+  EVENT_FACTS_V2,
 ];
 
 /**

@@ -20,6 +20,7 @@ import {
   INSERT_EVENTS,
   LAST_POSITION_OF_STREAM,
   READ_ALL,
+  READ_FIRST_FIELD,
   READ_STREAM,
   STREAM_EVENTS_WITH_IDS,
   STREAM_FROM_REVISION,
@@ -144,6 +145,15 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     }
   }
 
+  async function readFirstField(stream: string, field: string): Promise<unknown> {
+    try {
+      const [row] = await db.query<{ value: unknown }>(READ_FIRST_FIELD, [stream, field]);
+      return row === undefined ? undefined : (row.value ?? null);
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
   async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
     if (!Number.isInteger(limit) || limit < 0)
       throw new RangeError(`readAll limit must be a non-negative integer, got ${limit}`);
@@ -183,6 +193,7 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     kind: db.kind,
     append,
     readStream,
+    readFirstField,
     readAll,
     subscribeAll,
     projectionStates: () => states,

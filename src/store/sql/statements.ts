@@ -43,6 +43,9 @@ const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS rev
 
 export const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream = $1 ORDER BY events.revision`;
 
+/** One field of the first event's data: served by events_stream_revision, one index probe. */
+export const READ_FIRST_FIELD = `SELECT data->$2 AS value FROM events WHERE stream = $1 AND revision = 0`;
+
 export const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`;
 
 export const LOAD_PROJECTION = `SELECT version, position::text AS position, state FROM projections WHERE name = $1`;

@@ -93,6 +93,12 @@ export function memoryEventStore(storage: MemoryStorage = memoryStorage()): Even
     async readStream(stream: string) {
       return storage.events.filter((e) => e.stream === stream);
     },
+    async readFirstField(stream: string, field: string) {
+      const first = storage.events.find((e) => e.stream === stream && e.revision === 0n);
+      if (!first) return undefined;
+      const data = first.data as Record<string, unknown> | null;
+      return (typeof data === 'object' && data !== null ? data[field] : undefined) ?? null;
+    },
     async readAll(from: GlobalPosition, limit: number) {
       return storage.events.filter((e) => e.position > from).slice(0, Math.max(0, limit));
     },

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
+import { createBuyer, memoryCheckpointStore } from '../../src/buyer/index.js';
+import { digestOf } from '../../src/evidence/digest.js';
+import { findChromium } from '../support/chromium.js';
+import { dumpDom } from '../support/chromium.js';
+import { cli } from './seed.js';
+
+// Every resource as it was sold (issue 22): an ingestion gate over two URLs on two origins with
+// different classifications (the demo's permitted and prohibited publishers) is two lines under two
+// origins in `ops show --json`, in the compliance export and in the HTML report (read back from
+// Chromium's DOM), all tied to the one transaction; the exported rows' digests are the saved report's,
+// which `rights-preflight verify` accepts. The HTML report says what it covers.
+
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
+const verify = (file: string, key: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+const originOf = (url: string) => new URL(url).origin;
+
+test('a two-origin gate: two lines under two origins, one transaction, in show, export, HTML report', async (t) => {
+  const w = await startDemoWorld();
+  try {
+    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as {
+      evidence: { keys: { key_id: string; public_key: string }[] };
+    };
+    const evidenceKey = caps.evidence.keys[0]!;
+    const buyer = createBuyer({
+      baseUrl: w.url,
+      account: privateKeyToAccount(w.devnet.buyers[0]!.privateKey),
+      pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
+      maxPerReportMicro: 150_000n,
+      maxPerTaskMicro: 1_000_000n,
+      checkpointStore: memoryCheckpointStore(),
+    });
+    const resources = [DEMO_RESOURCES.permitted, DEMO_RESOURCES.prohibited];
+    const gate = await buyer.ingestionGate({ resources, purpose: 'rag-ingestion' });
+    if (gate.status !== 'delivered') throw new Error(`the gate was not delivered: ${JSON.stringify(gate)}`);
+    const classes = gate.classifications.map((c) => c.classification);
+    t.deepEqual(classes, ['PERMITTED_BY_OBSERVED_DECLARATION', 'PROHIBITED_BY_OBSERVED_DECLARATION']);
+    const saved = path.join(w.dataDir, 'gate.json');
+    await writeFile(saved, JSON.stringify(gate.saved));
+    await w.service.stop(); // the embedded store admits one process: the operator runs after the service
+
+    const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
+    const expected = resources.map((r, i) => [i + 1, r, originOf(r), classes[i]]);
+
+    // ops show --json
+    const shown = await cli(['show', gate.purchase_id, '--json'], env);
+    t.is(shown.code, 0, shown.stderr);
+    const show = JSON.parse(shown.stdout) as {
+      resources: { line: number; resource: string; origin: string; classification: string; transaction: string }[];
+    };
+    t.deepEqual(
+      show.resources.map((r) => [r.line, r.resource, r.origin, r.classification]),
+      expected,
+    );
+    t.deepEqual(
+      show.resources.map((r) => r.transaction),
+      [gate.transaction, gate.transaction],
+    );
+    const text = await cli(['show', gate.purchase_id], env);
+    for (const r of resources) t.true(text.stdout.includes(r), `ops show lists ${r}`);
+
+    // The compliance export: two rows, the saved report's digests, one transaction; verify accepts the report.
+    const out = path.join(w.dataDir, 'export.jsonl');
+    const exported = await cli(
+      ['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out],
+      env,
+    );
+    t.is(exported.code, 0, exported.stderr);
+    const rows = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.purchase_id === gate.purchase_id);
+    t.deepEqual(
+      rows.map((r) => [r.line, r.resource, r.origin, r.classification]),
+      expected,
+    );
+    const response = gate.response as unknown as { report: unknown; evidence: unknown };
+    for (const r of rows) {
+      t.is(r.transaction, gate.transaction);
+      t.is(r.amount_micro, gate.amount_micro);
+      t.is(r.report_sha256, digestOf(response.report));
+      t.is(r.evidence_sha256, digestOf(response.evidence));
+      t.is(r.evidence_key_id, evidenceKey.key_id);
+    }
+    t.is(
+      rows.reduce((s, r) => s + BigInt(r.line_amount_micro as string), 0n).toString(),
+      gate.amount_micro,
+      'the lines share the one payment',
+    );
+    const v = await verify(saved, evidenceKey.public_key);
+    t.is(v.code, 0, v.stderr);
+    t.regex(v.stdout, new RegExp(`OK purchase ${gate.purchase_id}`));
+
+    // The HTML report, read back from Chromium's DOM: one table per origin, each counting its line.
+    const html = path.join(w.dataDir, 'report.html');
+    const reported = await cli(['compliance', 'report', '--out', html], env);
+    t.is(reported.code, 0, reported.stderr);
+    const chromium = findChromium();
+    const dom = 'path' in chromium ? await dumpDom(html) : await readFile(html, 'utf8');
+    if (!('path' in chromium)) t.log(`Chromium missing (${chromium.missing}): the file itself was read`);
+    for (const r of resources) t.true(dom.includes(originOf(r)), `the report has a table for ${originOf(r)}`);
+    t.is((dom.match(/<article class="origin">/g) ?? []).length, 2, 'one table per origin');
+    t.regex(dom, /data-total="reports">2</, 'two delivered resources');
+    t.regex(dom, /data-total="origins">2</);
+    t.regex(dom, new RegExp(`data-covers="evidence_key_id">${evidenceKey.key_id}<`));
+    t.regex(dom, /data-covers="network">eip155:8453</);
+    t.regex(dom, /data-covers="development_chain"/, 'the devnet is marked as a development chain');
+    t.regex(dom, /data-covers="recipient">0x[0-9a-fA-F]{40}/);
+    t.regex(dom, /data-covers="base_url">/);
+  } finally {
+    await w.close();
+  }
+});
