@@ -66,7 +66,9 @@ export function judgeRefundTransfer(
   if (ofAmount.length === 0)
     return {
       code: 'REFUND_TX_WRONG_AMOUNT',
-      message: `transaction ${tx} transfers ${toPayer.map((t) => t.value).join(', ')} to the payer, not ${expected.amount_micro}`,
+      message:
+        `transaction ${tx} transfers ${toPayer.map((t) => t.value).join(', ')} to the payer, ` +
+        `not ${expected.amount_micro}`,
     };
   const allowed = ofAmount.find(
     (t) =>
