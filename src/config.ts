@@ -63,6 +63,23 @@ const Url = new t.Type<string, string, unknown>(
   },
   String,
 );
+const AddressList = new t.Type<`0x${string}`[], string, unknown>(
+  'AddressList',
+  (u): u is `0x${string}`[] => Array.isArray(u),
+  (u, c) => {
+    const items =
+      typeof u === 'string'
+        ? u
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
+    return typeof u === 'string' && items.every((a) => /^0x[0-9a-fA-F]{40}$/.test(a))
+      ? t.success(items as `0x${string}`[])
+      : t.failure(u, c, 'must be a comma-separated list of 0x-prefixed 20-byte addresses');
+  },
+  (a) => a.join(','),
+);
 const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
 export const ConfigEnv = t.partial({
@@ -84,6 +101,7 @@ export const ConfigEnv = t.partial({
   PAYMENT_NETWORK: Network,
   USDC_ASSET: Address,
   PAY_TO: Address,
+  REFUND_SENDERS: AddressList,
   SETTLEMENT: t.keyof({ self: null, facilitator: null }),
   RPC_URL: Url,
   RELAYER_PRIVATE_KEY: Hex32Key,
@@ -136,6 +154,8 @@ export type Config = {
   network: 'eip155:8453' | 'eip155:84532';
   usdcAsset: `0x${string}`;
   payTo: `0x${string}` | undefined;
+  /** The addresses operators send refunds from (REFUND_SENDERS); empty: any sender (docs/decisions.md). */
+  refundSenders: `0x${string}`[];
   settlement: 'self' | 'facilitator';
   rpcUrl: string | undefined;
   relayerPrivateKey: string | undefined;
@@ -160,44 +180,79 @@ export type Config = {
   operatorToken: string | undefined;
 } & DeployConfig;
 
+/** One wrong or missing setting. */
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+}
+
+/**
+ * Every problem of a configuration at once (docs/decisions.md, "Configuration errors at once"):
+ * `variable` and `problem` are the first one's, the message lists them all, one line each.
+ */
 export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly problem: string,
-  ) {
-    super(`configuration: ${variable} ${problem}`);
+  readonly problems: readonly ConfigProblem[];
+  readonly variable: string;
+  readonly problem: string;
+  constructor(variable: string | readonly ConfigProblem[], problem?: string) {
+    const problems = typeof variable === 'string' ? [{ variable, problem: problem ?? 'is invalid' }] : variable;
+    super(problems.map((p) => `configuration: ${p.variable} ${p.problem}`).join('\n'));
+    this.problems = problems;
+    this.variable = problems[0]?.variable ?? 'environment';
+    this.problem = problems[0]?.problem ?? 'is invalid';
   }
 }
 
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 
-/** Decodes the environment; throws ConfigError naming the first wrong variable. */
+/** Decodes the environment; throws ConfigError naming every wrong variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in ConfigEnv.props && v !== undefined && v !== ''),
-  );
-  const decoded = ConfigEnv.decode(present);
-  if (isLeft(decoded)) {
-    const first = decoded.left[0]!;
-    const variable = first.context.map((c) => c.key).filter(Boolean)[0] ?? 'environment';
-    throw new ConfigError(variable, `is invalid (${JSON.stringify(first.value)}): ${first.message ?? 'wrong format'}`);
+  const { config, problems } = checkConfig(env);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * The configuration of the environment and every problem found in it: each variable is decoded on its
+ * own (a wrong one counts as unset for the rest), and each cross-variable rule is checked, so one start
+ * reports all of them. The config is only meaningful when there are no problems.
+ */
+export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Config; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const problem = (variable: string, text: string) => problems.push({ variable, problem: text });
+  /** A rule that throws ConfigError adds its problems and gives the fallback instead. */
+  const collect = <T>(rule: () => T, fallback: T): T => {
+    try {
+      return rule();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return fallback;
+    }
+  };
+  const decodedEntries: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (!(k in ConfigEnv.props) || v === undefined || v === '') continue;
+    const codec = (ConfigEnv.props as Record<string, t.Mixed>)[k]!;
+    const decoded = codec.decode(v);
+    if (isLeft(decoded)) problem(k, `is invalid (${JSON.stringify(v)}): ${decoded.left[0]?.message ?? 'wrong format'}`);
+    else decodedEntries.push([k, decoded.right]);
   }
-  const e = decoded.right;
+  const e = Object.fromEntries(decodedEntries) as t.TypeOf<typeof ConfigEnv>;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
   const settlement = e.SETTLEMENT ?? 'self';
   if (settlement === 'facilitator' && !e.FACILITATOR_URL)
-    throw new ConfigError('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
+    problem('FACILITATOR_URL', 'is required when SETTLEMENT=facilitator');
   const production = env.NODE_ENV === 'production';
   if (e.ROBOTS_PARSE_LIMIT_BYTES !== undefined && e.ROBOTS_PARSE_LIMIT_BYTES < ROBOTS_PARSE_LIMIT_BYTES)
-    throw new ConfigError(
+    problem(
       'ROBOTS_PARSE_LIMIT_BYTES',
       `must be at least ${ROBOTS_PARSE_LIMIT_BYTES} (RFC 9309 §2.5: the parsing limit MUST be at least 500 KiB)`,
     );
   // The development devnet is never started in production or beside a configured chain.
-  if (e.DEVNET === 'auto' && production)
-    throw new ConfigError('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
-  if (e.DEVNET === 'auto' && e.RPC_URL) throw new ConfigError('DEVNET', 'cannot be auto when RPC_URL is set');
-  return {
+  if (e.DEVNET === 'auto' && production) problem('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
+  if (e.DEVNET === 'auto' && e.RPC_URL) problem('DEVNET', 'cannot be auto when RPC_URL is set');
+  const config: Config = {
     production,
     host: e.HOST ?? '127.0.0.1',
     port: e.PORT ?? 8402,
@@ -209,7 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coveredOrigins: e.COVERED_ORIGINS ?? [],
     fetchAllowLoopback: e.FETCH_ALLOW_LOOPBACK ?? false,
     fetchExtraCaFile: e.FETCH_EXTRA_CA_FILE,
-    fetchConnectTo: parseConnectTo(e.FETCH_CONNECT_TO),
+    fetchConnectTo: collect(() => parseConnectTo(e.FETCH_CONNECT_TO), {}),
     robotsParseLimitBytes: e.ROBOTS_PARSE_LIMIT_BYTES ?? ROBOTS_PARSE_LIMIT_BYTES,
     evidenceKeyHex: e.EVIDENCE_KEY,
     checkpointKeyHex: e.CHECKPOINT_KEY,
@@ -217,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     network: e.PAYMENT_NETWORK ?? 'eip155:8453',
     usdcAsset: e.USDC_ASSET ?? BASE_USDC,
     payTo: e.PAY_TO,
+    refundSenders: e.REFUND_SENDERS ?? [],
     settlement,
     rpcUrl: e.RPC_URL,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
@@ -236,9 +292,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inspectQueue: e.INSPECT_QUEUE ?? 1024,
     inspectQueueChars: e.INSPECT_QUEUE_CHARS ?? 16 * 1024 * 1024,
     inspectParseCacheChars: e.INSPECT_PARSE_CACHE_CHARS ?? 1024 * 1024,
-    ...operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN),
+    ...collect(() => operatorSettings(dataDir, e.OPERATOR_LISTEN, e.OPERATOR_TOKEN), {
+      operatorSocket: path.join(dataDir, 'operator.sock'),
+      operatorListen: undefined,
+      operatorToken: undefined,
+    }),
     ...deployConfig(e),
   };
+  return { config, problems };
 }
 
 const MIN_OPERATOR_TOKEN = 16;
@@ -281,20 +342,46 @@ export interface DevnetChain {
   relayerPrivateKey: `0x${string}`;
 }
 
+const ZERO_ADDRESS = /^0x0{40}$/;
+
+/**
+ * What a service needs of its chain that the environment (or the devnet, passed in) does not give:
+ * RPC_URL, a PAY_TO that can receive (never the zero address: USDC refuses transfers to it, and
+ * publishing it would take payments nobody can spend), and with SETTLEMENT=self a relayer key.
+ */
+export function serviceConfigProblems(config: Config, devnet?: DevnetChain): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const payTo = config.payTo ?? devnet?.payTo;
+  if (!(config.rpcUrl ?? devnet?.rpcUrl))
+    problems.push({
+      variable: 'RPC_URL',
+      problem: 'is required (DEVNET=off or NODE_ENV=production: no development devnet)',
+    });
+  if (!payTo)
+    problems.push({
+      variable: 'PAY_TO',
+      problem: config.production
+        ? 'is required in production (the address reports are paid to)'
+        : 'is required outside the development devnet',
+    });
+  else if (ZERO_ADDRESS.test(payTo))
+    problems.push({ variable: 'PAY_TO', problem: 'must not be the zero address (nothing sent to it can be spent)' });
+  if (config.settlement === 'self' && !(config.relayerPrivateKey ?? devnet?.relayerPrivateKey))
+    problems.push({ variable: 'RELAYER_PRIVATE_KEY', problem: 'is required when SETTLEMENT=self' });
+  return problems;
+}
+
 /**
  * The service's configuration: the environment's chain settings, each missing one taken from the
- * devnet when there is one. Throws ConfigError naming the first one still missing. The operator
+ * devnet when there is one. Throws ConfigError naming every one still missing or wrong. The operator
  * tools need no chain, so loadConfig does not ask for one.
  */
 export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConfig {
-  const rpcUrl = config.rpcUrl ?? devnet?.rpcUrl;
-  const payTo = config.payTo ?? devnet?.payTo;
+  const problems = serviceConfigProblems(config, devnet);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const rpcUrl = (config.rpcUrl ?? devnet?.rpcUrl)!;
+  const payTo = (config.payTo ?? devnet?.payTo)!;
   const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
-  if (!rpcUrl)
-    throw new ConfigError('RPC_URL', 'is required (DEVNET=off or NODE_ENV=production: no development devnet)');
-  if (!payTo) throw new ConfigError('PAY_TO', 'is required outside the development devnet');
-  if (config.settlement === 'self' && !relayerPrivateKey)
-    throw new ConfigError('RELAYER_PRIVATE_KEY', 'is required when SETTLEMENT=self');
   return { ...config, rpcUrl, payTo, relayerPrivateKey };
 }
 

@@ -1,23 +1,29 @@
-import { loadConfig, ConfigError, serviceConfig } from './config.js';
+import { ConfigError, serviceConfig } from './config.js';
+import { startupProblems } from './startup-problems.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
-// child process), and stop cleanly on signals: the service, then the devnet.
+// child process), and stop cleanly on signals: the service, then the devnet. Every configuration
+// problem is reported at once, one line each, and exits CONFIG_EXIT (docs/decisions.md).
+const CONFIG_EXIT = 2;
+
+function refuseConfiguration(problems: ConfigError['problems']): never {
+  for (const p of problems) console.error(`configuration: ${p.variable} ${p.problem}`);
+  console.error(`${problems.length} configuration problem(s); nothing was started`);
+  process.exit(CONFIG_EXIT);
+}
+
 async function main() {
-  let config;
-  loadEnvFileArgument(process.argv.slice(2));
   try {
-    config = loadConfig();
+    loadEnvFileArgument(process.argv.slice(2));
   } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(2);
-    }
-    throw err;
+    refuseConfiguration([{ variable: '--env-file', problem: `cannot be read (${(err as Error).message})` }]);
   }
+  const { config, problems } = await startupProblems(process.env);
+  if (problems.length > 0) refuseConfiguration(problems);
   const log = createLogger(config.logLevel);
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
@@ -47,10 +53,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(2);
-  }
+  if (err instanceof ConfigError) refuseConfiguration(err.problems);
   console.error('fatal:', err instanceof Error ? err.message : err);
   process.exit(1);
 });

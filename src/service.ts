@@ -52,8 +52,14 @@ import { registerReadModelGauges } from './metrics/read-model-gauges.js';
 import { startMetricsServer } from './metrics/server.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { browserCors } from './http/cors.js';
-import { chainAnswers, createReadiness } from './http/readiness.js';
+import { chainAnswers, createReadiness, relayerFunded } from './http/readiness.js';
+import { chainClient } from './payment/settlement/chain-reads.js';
+import { privateKeyToAccount } from 'viem/accounts';
 import { closeGracefully } from './http/graceful-close.js';
+
+/** The address of RELAYER_PRIVATE_KEY, which pays settlement gas (SETTLEMENT=self). */
+const relayerAddress = (config: ServiceConfig) =>
+  privateKeyToAccount(`0x${config.relayerPrivateKey!.replace(/^0x/, '')}`).address;
 
 export interface RunningService {
   url: string;
@@ -194,7 +200,22 @@ export async function startService(
       now: () => new Date(),
     };
     registerReadModelGauges(metrics.registry, readModels);
-    const readiness = createReadiness([() => readModels.feed.head(), chainAnswers(config.rpcUrl)]);
+    const relayer = config.settlement === 'self' && config.relayerPrivateKey ? relayerAddress(config) : undefined;
+    const readiness = createReadiness(
+      [
+        { name: 'store', probe: () => readModels.feed.head() },
+        { name: 'chain_rpc', probe: chainAnswers(config.rpcUrl) },
+        ...(relayer
+          ? [
+              {
+                name: 'relayer_funds' as const,
+                probe: relayerFunded(chainClient(config.rpcUrl, config.network), relayer),
+              },
+            ]
+          : []),
+      ],
+      { log },
+    );
     const app = createApp({
       log,
       ready: () => readiness.ready(),

@@ -3,10 +3,14 @@ import type { RecordedEvent } from '../../src/store/port.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { foldRefund, RefundEvent, REFUND_STREAM_PREFIX } from '../../streams/refund/index.js';
 import { sameHex, type Violation } from './violation.js';
+import { judgeRefundTransfer } from '../../streams/refund/refund-transfer.js';
+import { RefundChainUnavailable } from '../../src/refund/refund-transfer-reads.js';
+import type { RefundChainCheck } from './refunds.js';
 
 // The refund-request half of `audit`: a refund stream must decode and fold, belong to a purchase that
 // exists, describe a charge that purchase really carried (payer, amount, and the settlement transaction
-// when it names one), and never record a refund larger than that charge.
+// when it names one), and never record a refund larger than that charge. A paid refund is read again
+// on the chain (recheckRefundOnChain).
 
 export interface RefundAudit {
   purchase_id: string;
@@ -60,4 +64,51 @@ export function auditRefundStream(
     v(undefined, 'fold', `the stream does not fold: ${(err as Error).message}`);
   }
   return { purchase_id: id, status, events: events.length, violations };
+}
+
+/** Every recorded refund transaction (lowercase) and the purchases whose refunds record it. */
+export function refundTransactions(refunds: readonly { id: string; events: readonly RecordedEvent[] }[]) {
+  const byTransaction = new Map<string, string[]>();
+  for (const r of refunds)
+    for (const e of r.events) {
+      const tx = (e.data as { transaction?: unknown }).transaction;
+      if (e.type === 'RefundPaymentRecorded' && typeof tx === 'string')
+        byTransaction.set(tx.toLowerCase(), [...(byTransaction.get(tx.toLowerCase()) ?? []), r.id]);
+    }
+  return byTransaction;
+}
+
+/**
+ * A paid refund, read again on the chain: the recorded transaction must still be the refund it was
+ * recorded as (the rule of `refunds paid`, streams/refund/refund-transfer.ts), and no other refund may
+ * record it. A chain that cannot be read is a violation too: the refund was not re-checked.
+ */
+export async function recheckRefundOnChain(
+  id: string,
+  events: readonly RecordedEvent[],
+  chain: RefundChainCheck,
+  byTransaction: ReadonlyMap<string, readonly string[]>,
+): Promise<Violation[]> {
+  let s;
+  try {
+    s = foldRefund(events);
+  } catch {
+    return []; // the fold check reports it
+  }
+  if (!s.payment || !s.request) return [];
+  const at = events.find((e) => e.type === 'RefundPaymentRecorded')?.revision.toString() ?? '-';
+  const tx = s.payment.transaction;
+  const usedBy = byTransaction.get(tx.toLowerCase())?.find((other) => other !== id);
+  let onChain;
+  try {
+    onChain = await chain.read()(tx);
+  } catch (err) {
+    if (!(err instanceof RefundChainUnavailable)) throw err;
+    return [{ revision: at, check: 'chain', message: `refund ${tx} not re-checked: ${err.message}` }];
+  }
+  const wrong = judgeRefundTransfer(
+    { ...onChain, ...(usedBy !== undefined ? { usedBy } : {}) },
+    { payer: s.request.charge.payer, amount_micro: s.payment.amount_micro, senders: chain.senders },
+  );
+  return wrong ? [{ revision: at, check: 'chain', message: `${wrong.code}: ${wrong.message}` }] : [];
 }

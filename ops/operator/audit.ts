@@ -8,7 +8,8 @@ import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, withStore, type OperatorContext } from './context.js';
 import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases.js';
-import { auditRefundStream, type RefundAudit } from './audit-refund.js';
+import { auditRefundStream, recheckRefundOnChain, refundTransactions, type RefundAudit } from './audit-refund.js';
+import { refundChainOf } from './refunds.js';
 import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { shortId, table } from './table.js';
 import { sameHex, type Violation } from './violation.js';
@@ -24,7 +25,9 @@ import { sameHex, type Violation } from './violation.js';
 //   delivered    at most one Delivered, and only after a settlement
 //   signatures   signed quote, offer receipt, evidence and delivery proof verify with the evidence key
 //   proof        the delivery proof and payment_settlement name the recorded settlement (tx, network, payer, amount)
-// and every refund-request stream (./audit-refund.ts): decodes, folds, names a charge its purchase carried.
+// and every refund-request stream (./audit-refund.ts): decodes, folds, names a charge its purchase carried,
+// and a paid refund's transaction is, on the chain (RPC_URL), that refund and no other's:
+//   chain        a successful USDC transfer to the payer of the recorded amount, from REFUND_SENDERS (if set)
 
 export interface StreamAudit {
   purchase_id: string;
@@ -188,14 +191,19 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
         });
       else out.push(auditStream(s, events, key.publicKeyHex));
     }
-    const refundStreams = only ? [refundStream(only)] : await streamsNamed(store, REFUND_STREAM_PREFIX);
+    // Every refund stream is read (a transaction recorded twice is found even when auditing one purchase).
+    const refundStreams = await streamsNamed(store, REFUND_STREAM_PREFIX);
+    const refundEvents = [];
+    for (const s of refundStreams)
+      refundEvents.push({ stream: s, id: s.slice(REFUND_STREAM_PREFIX.length), events: await store.readStream(s) });
+    const byTransaction = refundTransactions(refundEvents);
+    const chain = refundChainOf(ctx.config);
     const refundOut: RefundAudit[] = [];
-    for (const s of refundStreams) {
-      const events = await store.readStream(s);
-      if (events.length > 0)
-        refundOut.push(
-          auditRefundStream(s, events, await store.readStream(purchaseStream(s.slice(REFUND_STREAM_PREFIX.length)))),
-        );
+    for (const { stream, id, events } of refundEvents) {
+      if (events.length === 0 || (only && stream !== refundStream(only))) continue;
+      const audited = auditRefundStream(stream, events, await store.readStream(purchaseStream(id)));
+      audited.violations.push(...(await recheckRefundOnChain(id, events, chain, byTransaction)));
+      refundOut.push(audited);
     }
     return { audits: out, refunds: refundOut };
   };

@@ -13,6 +13,14 @@ import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './
 import { EXIT, withStore, type OperatorContext } from './context.js';
 import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 import { streamsNamed } from './purchases.js';
+import { sameHex } from './violation.js';
+import {
+  RefundChainUnavailable,
+  refundTransferReader,
+  type RefundTransferReader,
+} from '../../src/refund/refund-transfer-reads.js';
+import type { Config } from '../../src/config.js';
+import type { RefundEventData, ExpectedRefund } from '../../streams/refund/index.js';
 import { redactTokenLike } from '../../streams/refund/claim-in-text.js';
 import { shortId, table } from './table.js';
 
@@ -20,7 +28,10 @@ import { shortId, table } from './table.js';
 //   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
 //   refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>
 //   refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>
-// `paid` records a refund the operator transferred by hand; the service never sends money itself.
+// `paid` records a refund the operator transferred by hand; the service never sends money itself. The
+// transaction is read on the chain first (RPC_URL) and recorded only if it is that refund: a successful
+// USDC transfer to the purchase's payer of --amount, from REFUND_SENDERS (any sender when unset), not
+// recorded for another refund (streams/refund/refund-transfer.ts; docs/decisions.md).
 // <purchase-id> is the id, `purchase-<id>`, `refund-<id>` or a unique prefix (./purchase-id-arg.ts).
 // Each change is decided on the folded stream and appended at its revision, so two operators acting
 // at once cannot both succeed.
@@ -112,14 +123,16 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (!note) throw new UsageError('--note is required: say what was checked and why');
   if (!operator) throw new UsageError('--operator is required: who takes responsibility');
   const at = ctx.now().toISOString();
-  let command: RefundCommandBody;
+  const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
+  let run: (store: EventStore, purchaseId: string) => Promise<RefundChangeOutcome>;
   if (what === 'review') {
     const decision = stringFlag(args, 'decision');
     if (decision !== 'approve' && decision !== 'reject') throw new UsageError('--decision must be approve or reject');
-    command = {
+    const command: RefundCommandBody = {
       type: 'ReviewRefund',
       data: { decision: decision === 'approve' ? 'approved' : 'rejected', note, operator, at },
     };
+    run = (store, purchaseId) => changeRefund(store, purchaseId, command, ctx.now());
   } else {
     const tx = stringFlag(args, 'tx');
     const amount = stringFlag(args, 'amount');
@@ -127,20 +140,15 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
       throw new UsageError('--tx must be the 0x-prefixed hash of the refund transfer the operator made');
     if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount))
       throw new UsageError('--amount must be the refunded micro-USDC as an integer');
-    command = {
-      type: 'RecordRefundPayment',
-      data: { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at },
-    };
+    const data = { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at };
+    const chain = refundChainOf(ctx.config);
+    run = (store, purchaseId) => recordRefundPayment(store, purchaseId, data, chain, ctx.now());
   }
-
-  const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  const outcome = await withPurchase(ctx, purchase, (store, purchaseId) =>
-    changeRefund(store, purchaseId, command, ctx.now()),
-  );
+  const outcome = await withPurchase(ctx, purchase, run);
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
-    return EXIT.finding;
+    return outcome.refused.code === CHAIN_UNAVAILABLE ? EXIT.cannotRun : EXIT.finding;
   }
   if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: outcome.done }));
   else ctx.out(`${outcome.done.stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
@@ -186,4 +194,73 @@ export async function changeRefund(
       };
     throw err;
   }
+}
+
+const CHAIN_UNAVAILABLE = 'REFUND_CHAIN_UNAVAILABLE';
+
+/** How refund transfers are checked under this configuration: its chain reader and allowed senders. */
+export interface RefundChainCheck {
+  /** Throws RefundChainUnavailable when the configuration names no chain. */
+  read: () => RefundTransferReader;
+  senders: ExpectedRefund['senders'];
+}
+
+export function refundChainOf(config: Config): RefundChainCheck {
+  let reader: RefundTransferReader | undefined;
+  return {
+    read: () => (reader ??= refundTransferReader(config)),
+    senders: config.refundSenders.length > 0 ? config.refundSenders : 'any',
+  };
+}
+
+/** The purchase id of the refund that already records `transaction`, if any (one pass over `$all`). */
+export async function refundRecording(store: EventStore, transaction: string): Promise<string | undefined> {
+  const PAGE = 1000;
+  let at = 0n;
+  for (;;) {
+    const page = await store.readAll(at, PAGE);
+    for (const e of page) {
+      at = e.position;
+      if (
+        e.type === 'RefundPaymentRecorded' &&
+        e.stream.startsWith(REFUND_STREAM_PREFIX) &&
+        sameHex((e.data as { transaction?: unknown }).transaction, transaction)
+      )
+        return e.stream.slice(REFUND_STREAM_PREFIX.length);
+    }
+    if (page.length < PAGE) return undefined;
+  }
+}
+
+/**
+ * `refunds paid`: the transaction is read on the chain and looked for among recorded refunds, then the
+ * decider records it only if it is this refund. Two operators recording one hash for two refunds at
+ * the same moment can both pass the look-up; `audit` finds such a pair (docs/decisions.md).
+ */
+export async function recordRefundPayment(
+  store: EventStore,
+  purchaseId: string,
+  data: RefundEventData<'RefundPaymentRecorded'>,
+  chain: RefundChainCheck,
+  now: Date,
+  expectedRevision?: bigint,
+): Promise<RefundChangeOutcome> {
+  let onChain;
+  try {
+    onChain = await chain.read()(data.transaction);
+  } catch (err) {
+    if (err instanceof RefundChainUnavailable) return { refused: { code: CHAIN_UNAVAILABLE, message: err.message } };
+    throw err;
+  }
+  const usedBy = await refundRecording(store, data.transaction);
+  return changeRefund(
+    store,
+    purchaseId,
+    {
+      type: 'RecordRefundPayment',
+      data: { ...data, onChain: { ...onChain, ...(usedBy !== undefined ? { usedBy } : {}) }, senders: chain.senders },
+    },
+    now,
+    expectedRevision,
+  );
 }

@@ -29,7 +29,7 @@ export interface KeySource {
 
 export const EVIDENCE_KEY_FILE = 'evidence-key.json';
 /** Written by the first (money-path) version of this module; still read so existing dev data keeps its key. */
-const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';
+export const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';
 
 const Seed = new t.Type<string, string, unknown>(
   'Seed',

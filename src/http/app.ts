@@ -5,10 +5,12 @@ import { errorBody } from './errors.js';
 import { presentRefusal } from './status-of.js';
 import { requestIdOf } from './request-id.js';
 import { unredactedChild, type Logger } from '../log.js';
+import type { ReadinessBody } from '../contract/readiness.js';
 
 export interface AppDeps {
   log: Logger;
-  ready: () => Promise<boolean>;
+  /** Readiness: its body (src/contract/readiness.ts), or only whether ready (tests without checks). */
+  ready: () => Promise<boolean | ReadinessBody>;
   routers: Router[];
   /** Run after error mapping and before any route (e.g. rate limits). */
   middleware?: Koa.Middleware[];
@@ -81,9 +83,15 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = { status: 'ok' };
   });
   health.get('/readyz', async (ctx) => {
-    const ok = await deps.ready().catch(() => false);
-    ctx.status = ok ? 200 : 503;
-    ctx.body = { status: ok ? 'ready' : 'not_ready' };
+    const answer = await deps.ready().catch(() => false);
+    const body: ReadinessBody =
+      typeof answer !== 'boolean'
+        ? answer
+        : answer
+          ? { status: 'ready', phase: 'ready', failing: [] }
+          : { status: 'not_ready', phase: 'ready', failing: [{ check: 'lifecycle', reason: 'error' }] };
+    ctx.status = body.status === 'ready' ? 200 : 503;
+    ctx.body = body;
   });
   app.use(health.routes());
   for (const r of deps.routers) {

@@ -1,29 +1,76 @@
+import { formatEther, type Hex, type PublicClient } from 'viem';
+import type { ReadinessBody, ReadinessCheckName, ReadinessFailure } from '../contract/readiness.js';
+import type { Logger } from '../log.js';
+
 // Readiness (GET /readyz): ready only between the end of start-up and the first SIGTERM, and only
-// while every dependency probe (the store, the chain RPC) answers within its timeout. A load
-// balancer stops sending traffic as soon as this turns false, before the listener closes.
-export type ReadinessState = 'starting' | 'ready' | 'draining';
+// while every dependency check (the store, the chain RPC, the relayer's gas money) passes within its
+// timeout. A load balancer stops sending traffic as soon as this turns false, before the listener
+// closes. The body names every failing check (src/contract/readiness.ts), and each change of the answer
+// is logged once, so an operator sees why without polling (docs/decisions.md, "Readiness says why").
+export type ReadinessState = ReadinessBody['phase'];
 
 export interface Readiness {
   state(): ReadinessState;
   markReady(): void;
   markDraining(): void;
-  ready(): Promise<boolean>;
+  ready(): Promise<ReadinessBody>;
 }
 
 export type Probe = () => Promise<unknown>;
+export interface ReadinessCheck {
+  name: Exclude<ReadinessCheckName, 'lifecycle'>;
+  probe: Probe;
+}
 
-export function createReadiness(probes: readonly Probe[], timeoutMs = 2_000): Readiness {
+/** Thrown by a probe to give a more precise reason than `error`. */
+export class ProbeFailed extends Error {
+  constructor(
+    readonly reason: ReadinessFailure['reason'],
+    /** For the operator's log only, never the public body. */
+    readonly detail?: string,
+  ) {
+    super(reason);
+  }
+}
+
+export function createReadiness(
+  checks: readonly ReadinessCheck[],
+  opts: { timeoutMs?: number; log?: Logger } = {},
+): Readiness {
+  const timeoutMs = opts.timeoutMs ?? 2_000;
   let state: ReadinessState = 'starting';
-  const answers = (probe: Probe) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      probe()
+  let last: string | undefined;
+  /** The failure of one check (undefined: it passed), and a detail for the log. */
+  const failure = (check: ReadinessCheck) =>
+    new Promise<{ failed?: ReadinessFailure; detail?: string }>((resolve) => {
+      const timer = setTimeout(() => resolve({ failed: { check: check.name, reason: 'timeout' } }), timeoutMs);
+      check
+        .probe()
         .then(
-          () => resolve(true),
-          () => resolve(false),
+          () => resolve({}),
+          (err) =>
+            resolve({
+              failed: { check: check.name, reason: err instanceof ProbeFailed ? err.reason : 'error' },
+              detail: err instanceof ProbeFailed ? err.detail : (err as Error)?.name,
+            }),
         )
         .finally(() => clearTimeout(timer));
     });
+  const record = (body: ReadinessBody, details: string[] = []): ReadinessBody => {
+    const key = JSON.stringify([body.status, body.failing]);
+    if (key !== last) {
+      // The first answer is logged too: it is a change from "unknown".
+      last = key;
+      if (body.status === 'ready') opts.log?.info({ readiness: body }, 'readiness changed: ready');
+      else opts.log?.warn({ readiness: body, details }, 'readiness changed: not ready');
+    }
+    return body;
+  };
+  const notReady = (phase: ReadinessState, failing: ReadinessFailure[]): ReadinessBody => ({
+    status: 'not_ready',
+    phase,
+    failing,
+  });
   return {
     state: () => state,
     markReady: () => {
@@ -31,10 +78,17 @@ export function createReadiness(probes: readonly Probe[], timeoutMs = 2_000): Re
     },
     markDraining: () => {
       state = 'draining';
+      record(notReady(state, [{ check: 'lifecycle', reason: 'draining' }]));
     },
     async ready() {
-      if (state !== 'ready') return false;
-      return (await Promise.all(probes.map(answers))).every(Boolean);
+      if (state !== 'ready') return record(notReady(state, [{ check: 'lifecycle', reason: state }]));
+      const results = await Promise.all(checks.map(failure));
+      const failing = results.flatMap((r) => (r.failed ? [r.failed] : []));
+      const details = results.flatMap((r) => (r.failed && r.detail ? [`${r.failed.check}: ${r.detail}`] : []));
+      // Draining may have begun while the checks ran.
+      const phase = state as ReadinessState;
+      if (phase !== 'ready') return record(notReady(phase, [{ check: 'lifecycle', reason: phase }]));
+      return record(failing.length === 0 ? { status: 'ready', phase, failing } : notReady(phase, failing), details);
     },
   };
 }
@@ -50,5 +104,30 @@ export function chainAnswers(rpcUrl: string, timeoutMs = 2_000): Probe {
     });
     const body = (await res.json()) as { result?: unknown };
     if (!res.ok || typeof body.result !== 'string') throw new Error(`RPC answered ${res.status}`);
+  };
+}
+
+/**
+ * Gas one settlement's transferWithAuthorization may use: on the devnet's FiatToken v2.2 the first
+ * settlement to a fresh recipient used 95 569, later ones about 78 500 (docs/decisions.md); rounded up.
+ */
+export const SETTLEMENT_GAS = 120_000n;
+
+/**
+ * Probe: the relayer (SETTLEMENT=self) holds at least the ETH one settlement's gas costs at the current
+ * fee (max fee per gas × SETTLEMENT_GAS). Below it the next paid redemption could not be settled.
+ */
+export function relayerFunded(pub: PublicClient, relayer: Hex): Probe {
+  return async () => {
+    const [balance, fees] = await Promise.all([
+      pub.getBalance({ address: relayer }),
+      pub.estimateFeesPerGas().catch(async () => ({ maxFeePerGas: await pub.getGasPrice() })),
+    ]);
+    const need = (fees.maxFeePerGas ?? 0n) * SETTLEMENT_GAS;
+    if (balance < need)
+      throw new ProbeFailed(
+        'insufficient_funds',
+        `relayer ${relayer} holds ${formatEther(balance)} ETH; one settlement needs ${formatEther(need)}`,
+      );
   };
 }

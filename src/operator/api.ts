@@ -10,7 +10,7 @@ import { readCheckpoint } from '../../projections/schema.js';
 import { dayFlag, type ParsedArgs } from '../../ops/operator/args.js';
 import { movePurchase } from '../../ops/operator/move.js';
 import { purchaseFilter } from '../../ops/operator/purchases-command.js';
-import { changeRefund } from '../../ops/operator/refunds.js';
+import { changeRefund, recordRefundPayment, refundChainOf } from '../../ops/operator/refunds.js';
 import { runAttached } from '../../ops/cli.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { REFUND_STREAM_PREFIX } from '../../streams/refund/index.js';
@@ -124,32 +124,30 @@ export function operatorApi(deps: OperatorDeps): Router {
     } satisfies RefundsResponse;
   });
 
+  const refundChain = refundChainOf(deps.config);
   const refundChange = (what: 'review' | 'paid') => async (ctx: Koa.Context) => {
     const at = deps.now().toISOString();
-    let command: RefundCommandBody;
-    let expected: string;
+    let change: (id: string) => ReturnType<typeof changeRefund>;
     let operator: string;
     if (what === 'review') {
       const b = decodeOrThrow(RefundReviewRequest, await readJsonBody(ctx));
       operator = b.operator.trim();
-      command = {
+      const command: RefundCommandBody = {
         type: 'ReviewRefund',
         data: { decision: b.decision === 'approve' ? 'approved' : 'rejected', note: b.note.trim(), operator, at },
       };
-      expected = b.expected_revision;
+      change = (id) => changeRefund(store, id, command, deps.now(), BigInt(b.expected_revision));
     } else {
       const b = decodeOrThrow(RefundPaidRequest, await readJsonBody(ctx));
       operator = b.operator.trim();
-      command = {
-        type: 'RecordRefundPayment',
-        data: { transaction: b.transaction, amount_micro: b.amount_micro, note: b.note.trim(), operator, at },
-      };
-      expected = b.expected_revision;
+      const data = { transaction: b.transaction, amount_micro: b.amount_micro, note: b.note.trim(), operator, at };
+      // Read on the chain before it is recorded (ops/operator/refunds.ts).
+      change = (id) => recordRefundPayment(store, id, data, refundChain, deps.now(), BigInt(b.expected_revision));
     }
     await fresh();
     const arg = ctx.params.id!;
     const id = await purchaseIdOf(arg.startsWith(REFUND_STREAM_PREFIX) ? arg.slice(REFUND_STREAM_PREFIX.length) : arg);
-    const done = orRefuse(await changeRefund(store, id, command, deps.now(), BigInt(expected))).done;
+    const done = orRefuse(await change(id)).done;
     deps.log.info({ purchase_id: id, refund: what, operator }, 'operator changed a refund request');
     ctx.body = { refund: done } satisfies RefundChangeResponse;
   };

@@ -4,6 +4,7 @@
 //   NO_SUCH_PURCHASE, NO_SUCH_REFUND_REQUEST   404  nothing by that id
 //   USAGE, AMBIGUOUS_PREFIX, INVALID_REQUEST…  400  the request names nothing definite or is malformed
 //   CONCURRENT_CHANGE                          409  the stream moved on since the expected revision
+//   REFUND_CHAIN_UNAVAILABLE                   503  the refund transfer cannot be read on the chain now
 //   any decider refusal (NOT_LOCKED, …)        409  the purchase's or request's state does not allow it
 
 const STATUS: Readonly<Record<string, number>> = {
@@ -13,6 +14,7 @@ const STATUS: Readonly<Record<string, number>> = {
   USAGE: 400,
   AMBIGUOUS_PREFIX: 400,
   CONCURRENT_CHANGE: 409,
+  REFUND_CHAIN_UNAVAILABLE: 503,
   UNAUTHORIZED: 401,
 };
 

@@ -50,6 +50,8 @@ export function claimDigestMatches(presented: string | undefined, stored: unknow
   return equal && known && usable;
 }
 
+export const CLAIM_SECRET_FILE = 'claim-secret.hex';
+
 /**
  * CLAIM_SECRET from configuration, else `<dataDir>/claim-secret.hex`, generated (0600) on first start
  * unless `generate: false` (production), where a missing secret is a start-up error naming CLAIM_SECRET.
@@ -60,7 +62,7 @@ export async function loadClaimSecret(
   opts: { generate?: boolean } = {},
 ): Promise<Uint8Array> {
   if (configured) return Buffer.from(configured, 'hex');
-  const file = path.join(dataDir, 'claim-secret.hex');
+  const file = path.join(dataDir, CLAIM_SECRET_FILE);
   try {
     const hex = (await readFile(file, 'utf8')).trim();
     if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');

@@ -6,6 +6,12 @@ import type { Command } from '../decider.js';
 import { Refusal } from '../../src/refusal.js';
 import type { Hex } from '../../src/contract/primitives.js';
 import { carriesClaim } from './claim-in-text.js';
+import {
+  judgeRefundTransfer,
+  REFUND_TRANSFER_REFUSAL_CODES,
+  type ExpectedRefund,
+  type RefundTransferOnChain,
+} from './refund-transfer.js';
 
 // decide(command, state) → events. Pure. The purchase facts a request needs (was anything charged, how
 // much, to whom) are read from the purchase stream by the caller and passed in, so the rule "only a
@@ -19,6 +25,7 @@ export const REFUND_REFUSAL_CODES = [
   'REFUND_NOT_APPROVED', // a payment record for a request that was not approved
   'REFUND_AMOUNT_EXCEEDS_CHARGE', // a recorded refund larger than the charge in question
   'REFUND_INVALID_EVENT', // command data its codec refuses
+  ...REFUND_TRANSFER_REFUSAL_CODES, // the transaction is not the refund it is said to be (./refund-transfer.ts)
 ] as const;
 export type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
 
@@ -50,7 +57,14 @@ export type RefundCommandBody =
       data: { purchase_id: string; reason: RefundReason; message: string; purchase: PurchaseCharge; claim: string };
     }
   | { type: 'ReviewRefund'; data: RefundEventData<'RefundReviewed'> }
-  | { type: 'RecordRefundPayment'; data: RefundEventData<'RefundPaymentRecorded'> };
+  | {
+      type: 'RecordRefundPayment';
+      data: RefundEventData<'RefundPaymentRecorded'> & {
+        /** What the chain says about `transaction`, read by the caller (src/refund/refund-transfer-reads.ts). */
+        onChain: RefundTransferOnChain;
+        senders: ExpectedRefund['senders'];
+      };
+    };
 export type RefundCommand = Command<RefundCommandBody>;
 
 const refuse = (code: RefundRefusalCode, message: string): never => {
@@ -108,13 +122,23 @@ export function decideRefund(command: RefundCommand, state: RefundState): Refund
           'REFUND_NOT_APPROVED',
           `the request is ${state.status}; only an approved refund can be recorded as paid`,
         );
-      const events = checked({ type: 'RefundPaymentRecorded', data: command.data });
-      if (BigInt(command.data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
+      const { onChain, senders, ...data } = command.data;
+      const events = checked({ type: 'RefundPaymentRecorded', data });
+      if (BigInt(data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
         refuse(
           'REFUND_AMOUNT_EXCEEDS_CHARGE',
-          `refund ${command.data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`,
+          `refund ${data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`,
         );
       }
+      // The chain's answer must be about this transaction, and say it is this refund.
+      if (onChain.transaction.toLowerCase() !== data.transaction.toLowerCase())
+        refuse('REFUND_INVALID_EVENT', 'the chain facts are about another transaction');
+      const wrong = judgeRefundTransfer(onChain, {
+        payer: state.request!.charge.payer,
+        amount_micro: data.amount_micro,
+        senders,
+      });
+      if (wrong) refuse(wrong.code, wrong.message);
       return events;
     }
   }

@@ -58,3 +58,52 @@ test('the devnet fills only what the environment leaves out', (t) => {
   t.is(own.payTo, PAY_TO);
   t.is(own.relayerPrivateKey, '44'.repeat(32));
 });
+
+test('loadConfig names every wrong variable at once; the first is `variable`', (t) => {
+  const err = t.throws(
+    () =>
+      loadConfig({
+        PORT: '70000',
+        PAY_TO: 'nope',
+        OPERATOR_LISTEN: '0.0.0.0:8403',
+        NODE_ENV: 'production',
+        DEVNET: 'auto',
+        SETTLEMENT: 'facilitator',
+      }),
+    { instanceOf: ConfigError },
+  );
+  t.deepEqual(err?.problems.map((p) => p.variable).sort(), [
+    'DEVNET',
+    'FACILITATOR_URL',
+    'OPERATOR_LISTEN',
+    'PAY_TO',
+    'PORT',
+  ]);
+  t.is(err?.message.split('\n').length, 5, 'one line per problem');
+  t.true(err!.problems.some((p) => p.variable === err!.variable));
+});
+
+test('a service refuses a zero PAY_TO (anywhere) and names every missing chain setting at once', (t) => {
+  const zero = `0x${'0'.repeat(40)}`;
+  t.throws(() => serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO: zero, RELAYER_PRIVATE_KEY: RELAYER })), {
+    instanceOf: ConfigError,
+    message: /PAY_TO must not be the zero address/,
+  });
+  t.throws(() => serviceConfig(loadConfig({ NODE_ENV: 'production', RPC_URL: RPC, RELAYER_PRIVATE_KEY: RELAYER })), {
+    message: /PAY_TO is required in production/,
+  });
+  const all = t.throws(() => serviceConfig(loadConfig({ DEVNET: 'off' })), { instanceOf: ConfigError });
+  t.deepEqual(
+    all?.problems.map((p) => p.variable),
+    ['RPC_URL', 'PAY_TO', 'RELAYER_PRIVATE_KEY'],
+  );
+});
+
+test('REFUND_SENDERS: a comma-separated address list, empty by default', (t) => {
+  t.deepEqual(loadConfig({}).refundSenders, []);
+  t.deepEqual(loadConfig({ REFUND_SENDERS: `${PAY_TO}, 0x${'ab'.repeat(20)}` }).refundSenders, [
+    PAY_TO,
+    `0x${'ab'.repeat(20)}`,
+  ]);
+  t.throws(() => loadConfig({ REFUND_SENDERS: `${PAY_TO},0x12` }), { message: /REFUND_SENDERS/ });
+});

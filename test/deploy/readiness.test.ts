@@ -2,14 +2,18 @@ import test from 'ava';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/http/app.js';
 import { chainAnswers, createReadiness } from '../../src/http/readiness.js';
+import { ReadinessBody } from '../../src/contract/readiness.js';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createLogger } from '../../src/log.js';
 import { startTcpRelay } from '../support/tcp-relay.js';
 import { listen } from '../support/listen.js';
 import { moneyWorld } from '../support/money-env.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 
-// /readyz: 503 while starting, ready once started, 503 when a dependency stops answering and again
-// ready when it is back, and 503 from the moment draining begins.
+// /readyz: 503 while starting, ready once started, 503 when a dependency stops answering (or the
+// relayer cannot pay for a settlement) and again ready when it is back, and 503 from the moment
+// draining begins; the body names every failing check and each change is logged.
 
 const quiet = () =>
   createLogger(
@@ -26,36 +30,117 @@ const serve = async (app: ReturnType<typeof createApp>) => {
   return { url: l.base, close: l.close };
 };
 
-test('readiness states: starting 503, ready 200, a failing or silent probe 503, draining 503', async (t) => {
-  let storeUp = true;
-  let silent = false;
-  const readiness = createReadiness(
-    [
-      async () => {
-        if (!storeUp) throw new Error('store down');
-      },
-      () => (silent ? new Promise(() => {}) : Promise.resolve()),
-    ],
-    200,
-  );
-  const s = await serve(createApp({ log: quiet(), ready: () => readiness.ready(), routers: [] }));
-  t.teardown(s.close);
-  const status = async () => (await fetch(`${s.url}/readyz`)).status;
-  t.is(await status(), 503, 'starting');
-  readiness.markReady();
-  t.is(await status(), 200);
-  storeUp = false;
-  t.is(await status(), 503, 'store probe fails');
-  storeUp = true;
-  silent = true;
-  t.is(await status(), 503, 'a probe that never answers times out');
-  silent = false;
-  t.is(await status(), 200);
-  readiness.markDraining();
-  t.is(await status(), 503, 'draining');
-  readiness.markReady();
-  t.is(await status(), 503, 'draining is final');
-  t.is(((await (await fetch(`${s.url}/healthz`)).json()) as { status: string }).status, 'ok', 'liveness unaffected');
+test(
+  'readiness states: starting 503, ready 200, a failing or silent check 503 naming it, draining 503; ' +
+    'each change logged once',
+  async (t) => {
+    let storeUp = true;
+    let silent = false;
+    let logged = '';
+    const log = createLogger(
+      'info',
+      new Writable({
+        write(c, _e, cb) {
+          logged += c.toString();
+          cb();
+        },
+      }),
+    );
+    const readiness = createReadiness(
+      [
+        {
+          name: 'store',
+          probe: async () => {
+            if (!storeUp) throw new Error('store down');
+          },
+        },
+        { name: 'chain_rpc', probe: () => (silent ? new Promise(() => {}) : Promise.resolve()) },
+      ],
+      { timeoutMs: 200, log },
+    );
+    const s = await serve(createApp({ log: quiet(), ready: () => readiness.ready(), routers: [] }));
+    t.teardown(s.close);
+    const answer = async () => {
+      const res = await fetch(`${s.url}/readyz`);
+      const body = await res.json();
+      t.true(isRight(ReadinessBody.decode(body)), JSON.stringify(body));
+      return { ...(body as ReadinessBody), http: res.status };
+    };
+    t.like(await answer(), {
+      http: 503,
+      phase: 'starting',
+      failing: [{ check: 'lifecycle', reason: 'starting' }],
+    });
+    readiness.markReady();
+    t.like(await answer(), { http: 200, phase: 'ready', failing: [] });
+    t.like(await answer(), { http: 200 });
+    storeUp = false;
+    t.like(await answer(), { http: 503, phase: 'ready', failing: [{ check: 'store', reason: 'error' }] });
+    silent = true;
+    t.deepEqual(
+      (await answer()).failing,
+      [
+        { check: 'store', reason: 'error' },
+        { check: 'chain_rpc', reason: 'timeout' },
+      ],
+      'every failing check, not the first',
+    );
+    storeUp = true;
+    t.like(await answer(), { http: 503, failing: [{ check: 'chain_rpc', reason: 'timeout' }] });
+    silent = false;
+    t.like(await answer(), { http: 200 });
+    readiness.markDraining();
+    t.like(await answer(), { http: 503, phase: 'draining', failing: [{ check: 'lifecycle', reason: 'draining' }] });
+    readiness.markReady();
+    t.like(await answer(), { http: 503, phase: 'draining' }, 'draining is final');
+    t.is(((await (await fetch(`${s.url}/healthz`)).json()) as { status: string }).status, 'ok', 'liveness unaffected');
+
+    const changes = logged
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; readiness: ReadinessBody })
+      .filter((l) => l.msg.startsWith('readiness changed'))
+      .map((l) => [l.readiness.status, l.readiness.failing.map((f) => `${f.check}:${f.reason}`).join(',')]);
+    t.deepEqual(changes, [
+      ['not_ready', 'lifecycle:starting'],
+      ['ready', ''],
+      ['not_ready', 'store:error'],
+      ['not_ready', 'store:error,chain_rpc:timeout'],
+      ['not_ready', 'chain_rpc:timeout'],
+      ['ready', ''],
+      ['not_ready', 'lifecycle:draining'],
+    ]);
+  },
+);
+
+test('the real service: /readyz names relayer_funds while the relayer cannot pay one settlement', async (t) => {
+  const w = await moneyWorld();
+  t.teardown(() => w.close());
+  const poor = generatePrivateKey();
+  await w.start({ env: { RELAYER_PRIVATE_KEY: poor } });
+  const res = await fetch(`${w.url}/readyz`);
+  t.is(res.status, 503);
+  t.deepEqual(await res.json(), {
+    status: 'not_ready',
+    phase: 'ready',
+    failing: [{ check: 'relayer_funds', reason: 'insufficient_funds' }],
+  });
+  t.regex(w.logs(), /relayer_funds: relayer 0x[0-9a-fA-F]{40} holds 0 ETH.*readiness changed: not ready/);
+  t.false(w.logs().includes(poor.slice(2)), 'the key itself is never logged');
+  await fetch(w.devnet.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'hardhat_setBalance',
+      params: [privateKeyToAccount(poor).address, '0x16345785D8A0000'], // 0.1 ETH
+    }),
+  });
+  const funded = await fetch(`${w.url}/readyz`);
+  t.is(funded.status, 200);
+  t.deepEqual(((await funded.json()) as ReadinessBody).failing, []);
+  t.regex(w.logs(), /readiness changed: ready/);
 });
 
 test('the real service: /readyz goes 503 while the chain RPC does not answer, and back to 200', async (t) => {
@@ -68,7 +153,14 @@ test('the real service: /readyz goes 503 while the chain RPC does not answer, an
   const status = async () => (await fetch(`${w.url}/readyz`)).status;
   t.is(await status(), 200);
   relay.cut();
-  t.is(await status(), 503);
+  const cut = await fetch(`${w.url}/readyz`);
+  t.is(cut.status, 503);
+  const failing = ((await cut.json()) as ReadinessBody).failing;
+  t.true(
+    failing.some((f) => f.check === 'chain_rpc'),
+    JSON.stringify(failing),
+  );
+  t.false(JSON.stringify(failing).includes(String(relay.port)), 'no RPC address in the public body');
   relay.restore();
   t.is(await status(), 200);
 });
@@ -97,7 +189,12 @@ test('the real service on PostgreSQL: /readyz goes 503 while the database does n
   const status = async () => (await fetch(`${w.url}/readyz`)).status;
   t.is(await status(), 200);
   relay.cut();
-  t.is(await status(), 503);
+  const cut = await fetch(`${w.url}/readyz`);
+  t.is(cut.status, 503);
+  t.true(
+    ((await cut.json()) as ReadinessBody).failing.some((f) => f.check === 'store'),
+    'the body names the store',
+  );
   relay.restore();
   let back = 503;
   for (let i = 0; i < 40 && back !== 200; i++) {

@@ -6,6 +6,8 @@ import { runCli } from '../../ops/cli.js';
 import { openStore } from '../../src/store/open.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { signPayment } from '../support/pay.js';
+import { devnetWallet } from '../support/devnet-transfer.js';
+import { ROLE_KEYS } from '../../ops/devnet/accounts.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 
@@ -116,135 +118,192 @@ test.serial(
   },
 );
 
-test.serial('the operator lists, approves and records a refund paid by hand; the buyer then reads it', async (t) => {
-  const p = await paidPurchase(2);
-  t.is((await refund({ purchase_id: p.purchase_id, reason: 'NOT_DELIVERED' }, p.claim_token)).status, 201);
-  const unrequested = await paidPurchase(3);
-  await w.service!.stop(); // the embedded store admits one process at a time
-  const ops = async (...args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(
-      args,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      { ...w.env, LOG_LEVEL: 'silent' },
-    );
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  };
-  try {
-    const listed = await ops('refunds', '--json');
-    t.is(listed.code, 0, listed.err);
-    const open = JSON.parse(listed.out).refunds as any[];
-    t.true(open.some((r) => r.purchase_id === p.purchase_id && r.status === 'requested'));
-    const early = await ops(
-      'refunds',
-      'paid',
-      p.purchase_id,
-      '--tx',
-      `0x${'56'.repeat(32)}`,
-      '--amount',
-      '20000',
-      '--note',
-      'too early',
-      '--operator',
-      'ana',
-    );
-    t.is(early.code, 1);
-    t.regex(early.err, /REFUND_NOT_APPROVED/);
-    const approved = await ops(
-      'refunds',
-      'review',
-      p.purchase_id,
-      '--decision',
-      'approve',
-      '--note',
-      'no delivery recorded for this charge',
-      '--operator',
-      'ana',
-    );
-    t.is(approved.code, 0, approved.err);
-    t.regex(approved.out, /requested → approved by ana/);
-    const paid = await ops(
-      'refunds',
-      'paid',
-      p.purchase_id,
-      '--tx',
-      `0x${'56'.repeat(32)}`,
-      '--amount',
-      '20000',
-      '--note',
-      'sent from the treasury wallet',
-      '--operator',
-      'ana',
-    );
-    t.is(paid.code, 0, paid.err);
-    const usage = await ops(
-      'refunds',
-      'review',
-      p.purchase_id,
-      '--decision',
-      'maybe',
-      '--note',
-      'x',
-      '--operator',
-      'ana',
-    );
-    t.is(usage.code, 2);
-    const rest = JSON.parse((await ops('refunds', '--json')).out).refunds as any[];
-    t.false(
-      rest.some((r) => r.purchase_id === p.purchase_id),
-      'a paid request leaves the open list',
-    );
-    const everything = JSON.parse((await ops('refunds', '--all', '--json')).out).refunds as any[];
-    t.is(everything.find((r) => r.purchase_id === p.purchase_id)?.status, 'paid');
-
-    // audit checks refund streams against their purchases: clean now, and a forged charge is found.
-    const clean = await ops('audit');
-    t.is(clean.code, 0, clean.out + clean.err);
-    t.regex(clean.out, /audited 2 refund request stream\(s\): no violations/);
-    const store = await openStore(w.env.EVENT_STORE_URL!);
-    try {
-      await store.append(
-        refundStream(unrequested.purchase_id),
+test.serial(
+  'the operator lists and approves; `refunds paid` records only the refund transfer the chain shows; ' +
+    'audit re-checks it; the buyer then reads it',
+  async (t) => {
+    const p = await paidPurchase(2);
+    t.is((await refund({ purchase_id: p.purchase_id, reason: 'NOT_DELIVERED' }, p.claim_token)).status, 201);
+    // A second refund to the same payer of the same amount: only "already used" tells its hash apart.
+    const twin = await paidPurchase(2);
+    t.is((await refund({ purchase_id: twin.purchase_id, reason: 'OTHER' }, twin.claim_token)).status, 201);
+    const unrequested = await paidPurchase(3);
+    await w.service!.stop(); // the embedded store admits one process at a time
+    const ops = async (args: string[], env: Record<string, string> = {}) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(
+        args,
+        { out: (l) => out.push(l), err: (l) => err.push(l) },
+        { ...w.env, LOG_LEVEL: 'silent', ...env },
+      );
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const paidWith = (id: string, tx: string, amount = '20000', env: Record<string, string> = {}) =>
+      ops(
         [
-          {
-            id: randomUUID(),
-            type: 'RefundRequested',
-            data: {
-              purchase_id: unrequested.purchase_id,
-              reason: 'OTHER',
-              message: '',
-              at: new Date().toISOString(),
-              charge: {
-                purchase_status: 'delivered',
-                amount_micro: '999999',
-                payer: w.devnet.buyers[3]!.address,
-                transaction: unrequested.transaction,
+          'refunds',
+          'paid',
+          id,
+          '--tx',
+          tx,
+          '--amount',
+          amount,
+          '--note',
+          'sent from the treasury',
+          '--operator',
+          'ana',
+        ],
+        env,
+      );
+    const statusOf = async (id: string) =>
+      (JSON.parse((await ops(['refunds', '--all', '--json'])).out).refunds as any[]).find((r) => r.purchase_id === id)
+        ?.status;
+    let realRefund = '';
+    try {
+      const listed = await ops(['refunds', '--json']);
+      t.is(listed.code, 0, listed.err);
+      const open = JSON.parse(listed.out).refunds as any[];
+      t.true(open.some((r) => r.purchase_id === p.purchase_id && r.status === 'requested'));
+      const early = await paidWith(p.purchase_id, `0x${'56'.repeat(32)}`);
+      t.is(early.code, 1);
+      t.regex(early.err, /REFUND_NOT_APPROVED/);
+      for (const id of [p.purchase_id, twin.purchase_id]) {
+        const approved = await ops([
+          'refunds',
+          'review',
+          id,
+          '--decision',
+          'approve',
+          '--note',
+          'no delivery recorded for this charge',
+          '--operator',
+          'ana',
+        ]);
+        t.is(approved.code, 0, approved.err);
+        t.regex(approved.out, /requested → approved by ana/);
+      }
+
+      // Real transactions on the devnet, sent from the recipient's wallet (the treasury here).
+      const buyer = w.devnet.buyers[2]!.address;
+      const treasury = devnetWallet(w.devnet.rpcUrl, ROLE_KEYS.payTo);
+      const notATransfer = await treasury.eth(buyer, 1n);
+      const toSomeoneElse = await treasury.usdc(w.devnet.buyers[0]!.address, 20_000n);
+      const wrongAmount = await treasury.usdc(buyer, 19_999n);
+      realRefund = await treasury.usdc(buyer, 20_000n);
+      for (const [tx, code, what] of [
+        [`0x${'56'.repeat(32)}`, 'REFUND_TX_NOT_FOUND', 'a hash the chain does not know'],
+        [notATransfer, 'REFUND_TX_NOT_A_TRANSFER', 'an ETH transfer'],
+        [toSomeoneElse, 'REFUND_TX_WRONG_RECIPIENT', 'a USDC transfer to another address'],
+        [unrequested.transaction, 'REFUND_TX_WRONG_RECIPIENT', "another purchase's payment"],
+        [wrongAmount, 'REFUND_TX_WRONG_AMOUNT', 'a transfer of another amount'],
+      ] as const) {
+        const refused = await paidWith(p.purchase_id, tx);
+        t.is(refused.code, 1, what);
+        t.regex(refused.err, new RegExp(`refused ${code}`), what);
+      }
+      t.is(await statusOf(p.purchase_id), 'approved', 'nothing was recorded');
+      const fromElsewhere = await paidWith(p.purchase_id, realRefund, '20000', {
+        REFUND_SENDERS: w.devnet.buyers[0]!.address,
+      });
+      t.is(fromElsewhere.code, 1);
+      t.regex(fromElsewhere.err, /refused REFUND_TX_WRONG_SENDER/);
+      const noChain = await paidWith(p.purchase_id, realRefund, '20000', { RPC_URL: '' });
+      t.is(noChain.code, 2, 'no chain to read: the command cannot run');
+      t.regex(noChain.err, /REFUND_CHAIN_UNAVAILABLE/);
+
+      const paid = await paidWith(p.purchase_id, realRefund, '20000', { REFUND_SENDERS: treasury.address });
+      t.is(paid.code, 0, paid.err);
+      t.regex(paid.out, /approved → paid by ana/);
+      const reused = await paidWith(twin.purchase_id, realRefund);
+      t.is(reused.code, 1);
+      t.regex(reused.err, new RegExp(`refused REFUND_TX_ALREADY_USED: .*refund-${p.purchase_id}`));
+      t.is(await statusOf(twin.purchase_id), 'approved', 'nothing was recorded');
+
+      const usage = await ops([
+        'refunds',
+        'review',
+        p.purchase_id,
+        '--decision',
+        'maybe',
+        '--note',
+        'x',
+        '--operator',
+        'ana',
+      ]);
+      t.is(usage.code, 2);
+      const rest = JSON.parse((await ops(['refunds', '--json'])).out).refunds as any[];
+      t.false(
+        rest.some((r) => r.purchase_id === p.purchase_id),
+        'a paid request leaves the open list',
+      );
+      t.is(await statusOf(p.purchase_id), 'paid');
+
+      // audit checks refund streams against their purchases and paid ones on the chain: clean now; a
+      // forged charge and a forged payment record (a transfer of another amount) are found.
+      const clean = await ops(['audit']);
+      t.is(clean.code, 0, clean.out + clean.err);
+      t.regex(clean.out, /audited 3 refund request stream\(s\): no violations/);
+      const store = await openStore(w.env.EVENT_STORE_URL!);
+      try {
+        await store.append(
+          refundStream(unrequested.purchase_id),
+          [
+            {
+              id: randomUUID(),
+              type: 'RefundRequested',
+              data: {
+                purchase_id: unrequested.purchase_id,
+                reason: 'OTHER',
+                message: '',
+                at: new Date().toISOString(),
+                charge: {
+                  purchase_status: 'delivered',
+                  amount_micro: '999999',
+                  payer: w.devnet.buyers[3]!.address,
+                  transaction: unrequested.transaction,
+                },
               },
             },
-          },
-        ],
-        'no_stream',
-      );
+          ],
+          'no_stream',
+        );
+        const twinEvents = await store.readStream(refundStream(twin.purchase_id));
+        await store.append(
+          refundStream(twin.purchase_id),
+          [
+            {
+              id: randomUUID(),
+              type: 'RefundPaymentRecorded',
+              data: {
+                transaction: wrongAmount,
+                amount_micro: '20000',
+                note: 'forged',
+                operator: 'mallory',
+                at: new Date().toISOString(),
+              },
+            },
+          ],
+          twinEvents.at(-1)!.revision,
+        );
+      } finally {
+        await store.close();
+      }
+      const found = await ops(['audit']);
+      t.is(found.code, 1);
+      t.regex(found.out, /requested charge 999999 is not the purchase's 20000/);
+      t.regex(found.out, new RegExp(`refund-${twin.purchase_id}:\\n.*chain +REFUND_TX_WRONG_AMOUNT`));
+      t.notRegex(found.out, new RegExp(`refund-${p.purchase_id}:`), 'the real refund still passes');
     } finally {
-      await store.close();
+      await w.start();
     }
-    const found = await ops('audit');
-    t.is(found.code, 1);
-    t.regex(found.out, /requested charge 999999 is not the purchase's 20000/);
-  } finally {
-    await w.start();
-  }
-  const view = await status(p.purchase_id, p.claim_token);
-  t.is(view.status, 200);
-  t.is(view.body.status, 'paid');
-  t.is(view.body.review.decision, 'approved');
-  t.deepEqual(view.body.refund, {
-    transaction: `0x${'56'.repeat(32)}`,
-    amount_micro: '20000',
-    at: view.body.refund.at,
-  });
-});
+    const view = await status(p.purchase_id, p.claim_token);
+    t.is(view.status, 200);
+    t.is(view.body.status, 'paid');
+    t.is(view.body.review.decision, 'approved');
+    t.deepEqual(view.body.refund, { transaction: realRefund, amount_micro: '20000', at: view.body.refund.at });
+  },
+);
 
 test.after.always('no claim or payment reached a log line', (t) => {
   if (!w) return;

@@ -18,6 +18,7 @@ import {
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';
+import { ReadinessBody } from '../../contract/readiness.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -32,6 +33,7 @@ const Health = t.type({ status: t.string }, 'Health');
 const COMPONENTS: Record<string, t.Mixed> = {
   ErrorBody,
   Health,
+  ReadinessBody,
   Capabilities,
   QuoteRequest,
   QuoteResponse,
@@ -158,8 +160,11 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
         get: {
           summary: 'Readiness',
           responses: {
-            200: { description: 'ready', content: json(ref('Health')) },
-            503: { description: 'not ready', content: json(ref('Health')) },
+            200: { description: 'ready', content: json(ref('ReadinessBody')) },
+            503: {
+              description: 'not ready: `failing` names every check that failed',
+              content: json(ref('ReadinessBody')),
+            },
           },
         },
       },

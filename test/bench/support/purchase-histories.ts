@@ -919,15 +919,23 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       );
       if (approved && rng.chance(0.5)) {
         const paid = reviewed + rng.between(1, 48) * 3_600_000;
+        const transaction = tx();
         step(
           {
             type: 'RecordRefundPayment',
             data: {
-              transaction: tx(),
+              transaction,
               amount_micro: st.settled!.amount,
               note: 'refunded in full from the recipient wallet',
               operator: rng.pick(OPERATORS),
               at: new Date(paid).toISOString(),
+              // What the chain would say of a refund sent from the recipient wallet.
+              onChain: {
+                transaction,
+                receipt: 'success',
+                transfers: [{ from: TERMS.payTo, to: st.settled!.payer, value: st.settled!.amount }],
+              },
+              senders: 'any',
             },
           },
           paid,

@@ -9,6 +9,7 @@ import {
   type PurchaseCharge,
   type RefundCommandBody,
   type RefundState,
+  type RefundTransferOnChain,
 } from '../../../streams/refund/index.js';
 
 // Given events, when a command, then events or a refusal code (spec §3: refund requests are
@@ -35,9 +36,29 @@ const review = (decision: 'approved' | 'rejected'): RefundCommandBody => ({
   type: 'ReviewRefund',
   data: { decision, note: 'checked the chain', operator: 'ana', at: NOW.toISOString() },
 });
-const paid = (amount = '20000', transaction = REFUND_TX): RefundCommandBody => ({
+const TREASURY = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' as const;
+/** What the chain says of a refund transfer of `amount` from the treasury to the payer, unless `chain` says else. */
+const paid = (
+  amount = '20000',
+  transaction: `0x${string}` = REFUND_TX,
+  chain: Partial<RefundTransferOnChain> = {},
+  senders: readonly `0x${string}`[] | 'any' = 'any',
+): RefundCommandBody => ({
   type: 'RecordRefundPayment',
-  data: { transaction, amount_micro: amount, note: 'sent by hand', operator: 'ana', at: NOW.toISOString() },
+  data: {
+    transaction,
+    amount_micro: amount,
+    note: 'sent by hand',
+    operator: 'ana',
+    at: NOW.toISOString(),
+    onChain: {
+      transaction,
+      receipt: 'success',
+      transfers: [{ from: TREASURY, to: PAYER, value: amount }],
+      ...chain,
+    },
+    senders,
+  },
 });
 
 const given = (...commands: RefundCommandBody[]): RefundState =>
@@ -129,6 +150,44 @@ test('paid: only an approved request, never more than the charge, and a real tra
   t.is(done.status, 'paid');
   t.deepEqual([done.payment?.transaction, done.payment?.amount_micro], [REFUND_TX, '15000']);
   t.is(refusal(paid(), done), 'REFUND_NOT_APPROVED');
+  t.false('onChain' in done.payment! || 'senders' in done.payment!, 'the event holds the record, not the chain facts');
+});
+
+test('paid: only the refund the chain shows — a successful token transfer to the payer of the amount', (t) => {
+  const approved = given(request(), review('approved'));
+  const chain = (c: Partial<RefundTransferOnChain>, amount = '20000') => refusal(paid(amount, REFUND_TX, c), approved);
+  t.is(chain({ receipt: 'missing', transfers: [] }), 'REFUND_TX_NOT_FOUND');
+  t.is(chain({ receipt: 'reverted', transfers: [] }), 'REFUND_TX_FAILED');
+  t.is(chain({ transfers: [] }), 'REFUND_TX_NOT_A_TRANSFER');
+  t.is(chain({ transfers: [{ from: TREASURY, to: TREASURY, value: '20000' }] }), 'REFUND_TX_WRONG_RECIPIENT');
+  t.is(chain({ transfers: [{ from: TREASURY, to: PAYER, value: '19999' }] }), 'REFUND_TX_WRONG_AMOUNT');
+  t.is(chain({ transfers: [{ from: TREASURY, to: PAYER, value: '20000' }] }, '15000'), 'REFUND_TX_WRONG_AMOUNT');
+  t.is(chain({ usedBy: 'b'.repeat(64) }), 'REFUND_TX_ALREADY_USED');
+  // A mint, or the payer paying itself, is no refund whoever may send one.
+  t.is(chain({ transfers: [{ from: `0x${'0'.repeat(40)}`, to: PAYER, value: '20000' }] }), 'REFUND_TX_WRONG_SENDER');
+  t.is(
+    chain({ transfers: [{ from: PAYER.toLowerCase() as `0x${string}`, to: PAYER, value: '20000' }] }),
+    'REFUND_TX_WRONG_SENDER',
+  );
+  // Facts about another transaction prove nothing about this one.
+  t.is(chain({ transaction: `0x${'99'.repeat(32)}` }), 'REFUND_INVALID_EVENT');
+  // One matching transfer among others (a batch payout) is the refund; addresses compare in any case.
+  t.is(
+    chain({
+      transfers: [
+        { from: TREASURY, to: TREASURY, value: '5' },
+        { from: TREASURY, to: PAYER.toLowerCase() as `0x${string}`, value: '20000' },
+      ],
+    }),
+    'accepted',
+  );
+});
+
+test('paid: with REFUND_SENDERS only a transfer from one of them', (t) => {
+  const approved = given(request(), review('approved'));
+  const other = '0x90F79bf6EB2c4f870365E785982E1f101E93b906' as const;
+  t.is(refusal(paid('20000', REFUND_TX, {}, [other]), approved), 'REFUND_TX_WRONG_SENDER');
+  t.is(refusal(paid('20000', REFUND_TX, {}, [other, TREASURY.toLowerCase() as `0x${string}`]), approved), 'accepted');
 });
 
 test('review data its codec refuses is never appended (an empty note)', (t) => {
