@@ -1,41 +1,19 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { privateKeyToAccount } from 'viem/accounts';
 import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
-import { createBuyer, memoryCheckpointStore } from '../../src/buyer/index.js';
 import { digestOf } from '../../src/evidence/digest.js';
+import { demoBuyer, verifyWithCli } from './demo-buyer.js';
 import { cli } from './seed.js';
 
 // The compliance export of the demo's purchases: every delivery the buyer saved is one exported row,
 // and the row's digests are the saved report's own — the report `rights-preflight verify` accepts.
 // The demo world is the one `npm run demo` uses (devnet, HTTPS publishers, service on the embedded store).
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
-const verify = (file: string, key: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-
 test('the compliance export lists each demo delivery with the digests of the report the buyer saved', async (t) => {
   const w = await startDemoWorld();
   try {
-    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as {
-      evidence: { keys: { key_id: string; public_key: string }[] };
-    };
-    const evidenceKey = caps.evidence.keys[0]!;
-    const buyer = createBuyer({
-      baseUrl: w.url,
-      account: privateKeyToAccount(w.devnet.buyers[0]!.privateKey),
-      pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
-      maxPerReportMicro: 150_000n,
-      maxPerTaskMicro: 1_000_000n,
-      checkpointStore: memoryCheckpointStore(),
-    });
+    const { buyer, evidenceKey } = await demoBuyer(w);
     const saved: {
       purchase_id: string;
       file: string;
@@ -75,7 +53,7 @@ test('the compliance export lists each demo delivery with the digests of the rep
       t.is(row.delivery_proof_sha256, digestOf(s.response.delivery_proof));
       t.is(row.evidence_key_id, evidenceKey.key_id);
       t.true((row.rsl_document_sha256 as string[]).length > 0, 'the observed RSL documents are named by digest');
-      const v = await verify(s.file, evidenceKey.public_key);
+      const v = await verifyWithCli(s.file, evidenceKey.public_key);
       t.is(v.code, 0, v.stderr);
       t.regex(v.stdout, new RegExp(`OK purchase ${s.purchase_id}`));
     }

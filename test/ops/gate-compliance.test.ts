@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { privateKeyToAccount } from 'viem/accounts';
 import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
-import { createBuyer, memoryCheckpointStore } from '../../src/buyer/index.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import { findChromium } from '../support/chromium.js';
 import { dumpDom } from '../support/chromium.js';
+import { demoBuyer, verifyWithCli } from './demo-buyer.js';
 import { cli } from './seed.js';
 
 // Every resource as it was sold (issue 22): an ingestion gate over two URLs on two origins with
@@ -17,30 +14,12 @@ import { cli } from './seed.js';
 // Chromium's DOM), all tied to the one transaction; the exported rows' digests are the saved report's,
 // which `rights-preflight verify` accepts. The HTML report says what it covers.
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
-const verify = (file: string, key: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [BIN, 'verify', file, '--key', key], { timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
 const originOf = (url: string) => new URL(url).origin;
 
 test('a two-origin gate: two lines under two origins, one transaction, in show, export, HTML report', async (t) => {
   const w = await startDemoWorld();
   try {
-    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as {
-      evidence: { keys: { key_id: string; public_key: string }[] };
-    };
-    const evidenceKey = caps.evidence.keys[0]!;
-    const buyer = createBuyer({
-      baseUrl: w.url,
-      account: privateKeyToAccount(w.devnet.buyers[0]!.privateKey),
-      pins: { network: w.devnet.network, asset: w.devnet.usdc, recipient: w.devnet.payTo, evidenceKey },
-      maxPerReportMicro: 150_000n,
-      maxPerTaskMicro: 1_000_000n,
-      checkpointStore: memoryCheckpointStore(),
-    });
+    const { buyer, evidenceKey } = await demoBuyer(w);
     const resources = [DEMO_RESOURCES.permitted, DEMO_RESOURCES.prohibited];
     const gate = await buyer.ingestionGate({ resources, purpose: 'rag-ingestion' });
     if (gate.status !== 'delivered') throw new Error(`the gate was not delivered: ${JSON.stringify(gate)}`);
@@ -99,7 +78,7 @@ test('a two-origin gate: two lines under two origins, one transaction, in show, 
       gate.amount_micro,
       'the lines share the one payment',
     );
-    const v = await verify(saved, evidenceKey.public_key);
+    const v = await verifyWithCli(saved, evidenceKey.public_key);
     t.is(v.code, 0, v.stderr);
     t.regex(v.stdout, new RegExp(`OK purchase ${gate.purchase_id}`));
 
