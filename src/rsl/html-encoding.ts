@@ -1,6 +1,6 @@
 import { getBOMEncoding, labelToName } from '@exodus/bytes/encoding-lite.js';
 import sniffEncoding from 'html-encoding-sniffer';
-import * as t from 'io-ts';
+import type { PageEncoding } from './page-encoding.js';
 
 // How an HTML page's bytes become text, as a browser decides it (HTML standard §13.2.3.2, encoding
 // sniffing): a byte order mark, else the HTTP `charset`, else a `<meta charset>` / `http-equiv`
@@ -8,16 +8,6 @@ import * as t from 'io-ts';
 // (windows-1252). The sniffing is html-encoding-sniffer's (jsdom's); Node's TextDecoder (full ICU)
 // decodes. A page whose encoding cannot be decoded (the `replacement` encoding, or one the decoder
 // lacks) is undecodable: discovery reports it as unread, never as a page that says nothing. Pure.
-
-export const EncodingSource = t.keyof({ bom: null, 'http-charset': null, meta: null, default: null });
-export type EncodingSource = t.TypeOf<typeof EncodingSource>;
-
-export const PageEncoding = t.type({
-  /** The WHATWG encoding name used (`UTF-8`, `UTF-16LE`, `windows-1252`, `Shift_JIS`…). */
-  name: t.string,
-  source: EncodingSource,
-});
-export type PageEncoding = t.TypeOf<typeof PageEncoding>;
 
 export const HTML_DEFAULT_ENCODING = 'windows-1252';
 

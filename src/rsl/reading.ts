@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { Channel, Classification, Decision, Reason } from './vocabulary.js';
 import { GatePurpose, UserClass } from './purposes.js';
-import { PageEncoding } from './html-encoding.js';
+import { PageEncoding } from './page-encoding.js';
 
 // ResourceReading: everything the evidence needs about one resource — what was fetched, what was
 // found, how it was read. JSON-safe (strings, numbers, booleans, null; no Dates or bigints) and
