@@ -23,7 +23,10 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
-const CONNECTIONS = [50, 500];
+// A/B runs of one path (e.g. the warm-cache quote before and after a change) may narrow the run:
+// BENCH_HTTP_TARGETS=quote (substrings of the target names), BENCH_HTTP_CONNECTIONS=50, BENCH_HTTP_REDEMPTIONS=0.
+const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '50,500').split(',').map(Number);
+const TARGETS = process.env.BENCH_HTTP_TARGETS?.split(',');
 const REDEMPTIONS = Number(process.env.BENCH_HTTP_REDEMPTIONS ?? 400);
 const REDEMPTION_CONCURRENCY = 50;
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
@@ -232,7 +235,7 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
         method: 'POST' as const,
         body: quoteBody,
       },
-    ];
+    ].filter((t) => !TARGETS || TARGETS.some((name) => t.target.includes(name)));
     // Warm-up, not measured: the first target would otherwise be timed while V8 still compiles its path.
     await cannon({ url: bare, connections: 50, seconds: WARMUP_SECONDS });
     for (const t of targets) await cannon({ ...t, connections: 50, seconds: WARMUP_SECONDS });
@@ -253,7 +256,7 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
         console.log(JSON.stringify(rows.at(-1)));
       }
     }
-    const paid = await redemptions(parts, service, REDEMPTIONS);
+    const paid = REDEMPTIONS > 0 ? await redemptions(parts, service, REDEMPTIONS) : null;
     console.log(JSON.stringify({ store, paid }));
     return paid;
   } finally {
