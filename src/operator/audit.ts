@@ -1,22 +1,20 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { loadEvidenceKeyFromConfig } from '../../src/evidence/keys.js';
-import { verifyEnvelope } from '../../src/evidence/verify.js';
-import type { EventStore, RecordedEvent } from '../../src/store/port.js';
+import { loadEvidenceKeyFromConfig } from '../evidence/keys.js';
+import { verifyEnvelope } from '../evidence/verify.js';
+import type { EventStore, RecordedEvent } from '../store/port.js';
 import { PurchaseEvent, type PurchaseEventData } from '../../streams/purchase/events.js';
 import { fold } from '../../streams/purchase/evolve.js';
-import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withStore, type OperatorContext } from './context.js';
-import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
-import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './purchases.js';
+import { withPurchase, type PurchaseIdArg, type PurchaseIdRefusal } from './purchase-id.js';
+import type { OperatorSession } from './session.js';
+import { idOf, purchaseStream, purchaseStreams, streamsNamed } from './stream-names.js';
 import { auditRefundStream, recheckRefundOnChain, refundTransactions, type RefundAudit } from './audit-refund.js';
 import { refundChainOf } from './refunds.js';
 import { refundStream, REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
-import { shortId, table } from './table.js';
 import { sameHex, type Violation } from './violation.js';
 
-// `audit [--purchase <id>] [--json]`: re-reads every purchase stream (or one, named by its id or a
-// unique prefix: ./purchase-id-arg.ts) and checks the ledger's invariants with the service's evidence
-// public key. Exit 1 on any violation (or a prefix that names no single purchase).
+// The audit (`ops audit [--purchase <id>]`, GET /operator/v1/audit): re-reads every purchase stream (or
+// one, named by its id or a unique prefix: ./purchase-id.ts) and checks the ledger's invariants with the
+// service's evidence public key. The CLI exits 1 on any violation (or a prefix that names no single purchase).
 //
 //   codec        every event decodes with its codec (which also refuses a clear authorization or claim)
 //   secrets      no event carries a field that looks like a clear claim token / payment authorization
@@ -170,13 +168,20 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
   return { purchase_id: id, status, events: events.length, violations };
 }
 
-export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
-  onlyFlags(args, ['purchase', 'json']);
-  if (args.positionals.length > 0) throw new UsageError('audit takes no arguments (use --purchase <id>)');
-  const one = stringFlag(args, 'purchase');
-  const target = one === undefined ? undefined : parsePurchaseIdArg(one);
-  const key = await loadEvidenceKeyFromConfig(ctx.config, { generate: false });
+/** What an audit found: the answer of `ops audit --json` and of GET /operator/v1/audit. */
+export interface AuditReport {
+  key_id: string;
+  purchases: number;
+  violations: number;
+  audits: StreamAudit[];
+  refunds: RefundAudit[];
+}
 
+export async function auditPurchases(
+  session: OperatorSession,
+  target: PurchaseIdArg | undefined,
+): Promise<AuditReport | { refused: PurchaseIdRefusal }> {
+  const key = await loadEvidenceKeyFromConfig(session.config, { generate: false });
   const work = async (store: EventStore, only?: string) => {
     const streams = only ? [purchaseStream(only)] : await purchaseStreams(store);
     const out: StreamAudit[] = [];
@@ -197,7 +202,7 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     for (const s of refundStreams)
       refundEvents.push({ stream: s, id: s.slice(REFUND_STREAM_PREFIX.length), events: await store.readStream(s) });
     const byTransaction = refundTransactions(refundEvents);
-    const chain = refundChainOf(ctx.config);
+    const chain = refundChainOf(session.config);
     const refundOut: RefundAudit[] = [];
     for (const { stream, id, events } of refundEvents) {
       if (events.length === 0 || (only && stream !== refundStream(only))) continue;
@@ -207,54 +212,15 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     }
     return { audits: out, refunds: refundOut };
   };
-  const outcome = target ? await withPurchase(ctx, target, work) : await withStore(ctx, (store) => work(store));
-  if ('refused' in outcome) {
-    if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
-    else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
-    return EXIT.finding;
-  }
+  const outcome = target ? await withPurchase(session, target, work) : await work(await session.store());
+  if ('refused' in outcome) return outcome;
   const { audits, refunds } = outcome;
-
-  const badRefunds = refunds.filter((a) => a.violations.length > 0);
-  const bad = audits.filter((a) => a.violations.length > 0);
-  if (args.flags.has('json'))
-    ctx.out(
-      JSON.stringify({
-        key_id: key.keyId,
-        purchases: audits.length,
-        violations: [...bad, ...badRefunds].reduce((n, a) => n + a.violations.length, 0),
-        audits,
-        refunds,
-      }),
-    );
-  else {
-    const rows = audits.map((a) => [
-      shortId(a.purchase_id),
-      a.status,
-      String(a.events),
-      a.violations.length === 0 ? 'ok' : `${a.violations.length} violation(s)`,
-    ]);
-    for (const l of table(['id', 'status', 'events', 'result'], rows)) ctx.out(l);
-    const printViolations = (label: string, violations: Violation[]) => {
-      ctx.out(`${label}:`);
-      for (const x of violations) ctx.out(`  rev ${x.revision.padStart(3)}  ${x.check.padEnd(10)} ${x.message}`);
-    };
-    for (const a of bad) {
-      ctx.out('');
-      printViolations(a.purchase_id, a.violations);
-    }
-    ctx.out('');
-    ctx.out(
-      `audited ${audits.length} purchase stream(s) with evidence key ${key.keyId}: ` +
-        `${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`,
-    );
-    if (refunds.length > 0) {
-      for (const a of badRefunds) printViolations(`refund-${a.purchase_id}`, a.violations);
-      ctx.out(
-        `audited ${refunds.length} refund request stream(s): ` +
-          `${badRefunds.length === 0 ? 'no violations' : `${badRefunds.length} with violations`}`,
-      );
-    }
-  }
-  return bad.length === 0 && badRefunds.length === 0 ? EXIT.ok : EXIT.finding;
+  const bad = [...audits, ...refunds].filter((a) => a.violations.length > 0);
+  return {
+    key_id: key.keyId,
+    purchases: audits.length,
+    violations: bad.reduce((n, a) => n + a.violations.length, 0),
+    audits,
+    refunds,
+  };
 }

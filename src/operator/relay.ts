@@ -1,26 +1,31 @@
-import { PassThrough } from 'node:stream';
-import type Koa from 'koa';
-import { runAttached } from '../../ops/cli.js';
-import type { OperatorContext } from '../../ops/operator/context.js';
-import type { CliLine, CliRequest } from './contract.js';
+import type Router from '@koa/router';
+import { decodeOrThrow } from '../contract/decode.js';
+import { readJsonBody } from '../http/json-body.js';
+import type { OperatorDeps } from './operator-deps.js';
+import { attachedSession } from './session.js';
+import { UsageError } from './usage-error.js';
+import { runUseCase, UseCaseRequest, type UseCaseAnswer } from './use-cases.js';
 
-// POST /operator/v1/cli: one `npm run ops` command line run here, on the service's open store and
-// read models (OperatorContext.attached), its lines streamed back as NDJSON (contract.ts CliLine) as
-// the command prints them and its exit code last. The CLI prints them as they come
-// (ops/client/relay-command.ts): a local run and a relayed one share every line of command code.
+// POST /operator/v1/use-case: one use-case of `npm run ops` (use-cases.ts), run here on the service's
+// open store and read models while the service runs (the embedded store admits one process). The CLI
+// checked its command line and sends the structured request; it prints the answer as a local run
+// would (ops/client/relayed-service.ts). A refusal is part of the result; an error comes back as what
+// the CLI would have caught: a usage error, or any other failure by its message.
 
-export function relayCli(ctx: Koa.Context, request: CliRequest, base: Omit<OperatorContext, 'out' | 'err'>): void {
-  const body = new PassThrough();
-  const send = (line: CliLine) => {
-    body.write(`${JSON.stringify(line)}\n`);
-  };
-  ctx.status = 200;
-  ctx.type = 'application/x-ndjson';
-  ctx.body = body;
-  void runAttached(request.argv, { ...base, out: (out) => send({ out }), err: (err) => send({ err }) })
-    .catch(() => 2)
-    .then((exit) => {
-      send({ exit });
-      body.end();
-    });
+export function relayRoutes(router: Router, deps: OperatorDeps): void {
+  const session = attachedSession(deps);
+  router.post('/use-case', async (ctx) => {
+    const request = decodeOrThrow(UseCaseRequest, await readJsonBody(ctx));
+    let answer: UseCaseAnswer;
+    try {
+      answer = { result: await runUseCase(session, request) };
+    } catch (err) {
+      if (err instanceof UsageError) answer = { usage: err.message };
+      else {
+        deps.log.error({ err: { message: (err as Error)?.message }, use: request.use }, 'operator use-case failed');
+        answer = { failed: (err as Error)?.message ?? String(err) };
+      }
+    }
+    ctx.body = answer;
+  });
 }
