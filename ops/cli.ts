@@ -22,8 +22,9 @@ import { show } from './operator/show.js';
 // service runs, its operator listener answers (Unix socket in DATA_DIR, or OPERATOR_LISTEN with
 // OPERATOR_TOKEN) and the command's use-cases run there, on the service's open store
 // (ops/client/relayed-service.ts); otherwise the CLI opens the store itself (operator/local-service.ts).
-// The command checks its arguments and prints here either way, so output and exit codes are the same. Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run
-// (usage, configuration, no store, store locked).
+// The command checks its arguments and prints here either way, so output and exit codes are the same.
+// Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run (usage,
+// configuration, no store, store locked).
 
 type Command = (ctx: OperatorContext, args: ParsedArgs) => Promise<number>;
 

@@ -8,9 +8,9 @@ import { withPurchase, type PurchaseIdArg } from './purchase-id.js';
 import type { OperatorSession } from './session.js';
 
 // An operator moves a held or stuck purchase on (`ops move`, POST /operator/v1/purchases/:id/move, the
-// console): the only way such a purchase moves on. The one command handler reads the stream, folds it, asks `decide` for an
-// OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
-// operator) makes the append fail instead of acting on a stale view. Refusals print their code.
+// console): the only way such a purchase moves on. The one command handler reads the stream, folds
+// it, asks `decide` for an OperatorMoved and appends it at the folded revision, so a concurrent
+// change (the service, another operator) makes the append fail instead of acting on a stale view.
 
 export type MoveOutcome =
   | { refused: { code: string; message: string; details?: Record<string, unknown> } }

@@ -19,12 +19,15 @@ import { decodeQuery } from './query.js';
 // The operator API's reads: the queue, purchases (paged), one purchase's timeline, refund requests,
 // where the read models stand, and the console's counts.
 //
-//   GET /queue                                          held and stuck purchases, each with its timeline
-//   GET /purchases?status&since&origin&limit&after      report-view rows, newest first; `next` pages on
-//   GET /purchases/:id                                  one purchase (id or unique prefix): row, timeline, refund, revision
-//   GET /refunds?all=1                                  refund requests (open ones unless all), each with its revision
-//   GET /replay                                         ReplayStatus: the read models' checkpoint against the store's head
-//   GET /summary                                        counts for the console's charts
+//   GET /queue                                     held and stuck purchases, each with its timeline
+//   GET /purchases?status&since&origin&limit&after report-view rows, newest first; `next` pages on
+//   GET /purchases/:id                             one purchase (id or unique prefix): row, timeline,
+//                                                  refund, revision
+//   GET /refunds?all=1                             refund requests (open ones unless all), each with
+//                                                  its revision
+//   GET /replay                                    ReplayStatus: the read models' checkpoint against
+//                                                  the store's head
+//   GET /summary                                   counts for the console's charts
 
 const FullPurchaseId = t.refinement(t.string, (s) => /^[0-9a-f]{64}$/.test(s), 'PurchaseId');
 const PurchasesQuery = t.intersection([PurchaseQuery, t.partial({ after: FullPurchaseId })]);
