@@ -8,8 +8,8 @@ import { UsageError } from './usage-error.js';
 
 // A purchase id as an operator gives it (command line, API path), git style: the full 64-hex id,
 // `purchase-<id>`, or a unique prefix of at least MIN_PREFIX hex characters, looked up in the report
-// view (rm_purchases, which has an index for prefixes). The shape is checked before anything is opened (a usage error); the
-// lookup answers with the id or a refusal:
+// view (rm_purchases, which has an index for prefixes). The shape is checked before anything is
+// opened (a usage error); the lookup answers with the id or a refusal:
 //
 //   NO_SUCH_PURCHASE   no purchase id starts with the prefix (or the full id is unknown)
 //   AMBIGUOUS_PREFIX   several do; the refusal names up to MAX_CANDIDATES of them
