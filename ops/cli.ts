@@ -3,8 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { parseArgs, UsageError, wantsHelp, type OptionKinds, type ParsedArgs } from './operator/args.js';
 import { EXIT, OperatorNoStore, OperatorStoreLocked, type OperatorContext } from './operator/context.js';
+import { localService } from './operator/local-service.js';
 import { reachOperatorListener } from './client/operator-listener.js';
-import { relayCommand } from './client/relay-command.js';
+import { OperatorListenerRefused, relayedService } from './client/relayed-service.js';
 import { consoleCommand } from './client/console-command.js';
 import { audit } from './operator/audit.js';
 import { compliance } from './operator/compliance.js';
@@ -16,13 +17,14 @@ import { replay } from './operator/replay.js';
 import { refunds } from './operator/refunds.js';
 import { show } from './operator/show.js';
 
-// The operator CLI (DESIGN.md §1, `ops/`): `npm run ops -- <command>`. Same configuration as the
+// The operator CLI (`ops/`): `npm run ops -- <command>`. Same configuration as the
 // service (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY; `--data-dir DIR` stands for DATA_DIR). When the
 // service runs, its operator listener answers (Unix socket in DATA_DIR, or OPERATOR_LISTEN with
-// OPERATOR_TOKEN) and the command runs there, on the service's open store (ops/client/relay-command.ts);
-// otherwise the CLI opens the store itself. The same command code runs either way, so output and exit
-// codes are the same. Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run
-// (usage, configuration, no store, store locked).
+// OPERATOR_TOKEN) and the command's use-cases run there, on the service's open store
+// (ops/client/relayed-service.ts); otherwise the CLI opens the store itself (operator/local-service.ts).
+// The command checks its arguments and prints here either way, so output and exit codes are the same.
+// Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run (usage,
+// configuration, no store, store locked).
 
 type Command = (ctx: OperatorContext, args: ParsedArgs) => Promise<number>;
 
@@ -31,7 +33,7 @@ interface CommandEntry {
   /** The command's options for node:util parseArgs (--help/-h and --data-dir are everyone's). */
   options: OptionKinds;
   usage: readonly (readonly [string, string])[];
-  /** Runs in this process even when the service is running (it serves the console, or needs no store). */
+  /** Never reaches the running service's use-cases (it serves the console itself). */
   here?: true;
 }
 
@@ -185,56 +187,26 @@ export async function runCli(
     const dataDir = args.flags.get('data-dir');
     args.flags.delete('data-dir');
     const config = loadConfig(typeof dataDir === 'string' ? { ...env, DATA_DIR: dataDir } : env);
-    if (!command.here) {
-      const listener = await reachOperatorListener(config);
-      if (listener) return await relayCommand(listener, [name, ...toArgv(args)], io);
-    }
-    return await command.run({ config, out: io.out, err: io.err, now: () => new Date() }, args);
+    const now = () => new Date();
+    const listener = command.here ? undefined : await reachOperatorListener(config);
+    const service = listener ? relayedService(listener) : localService(config, now);
+    return await command.run({ config, out: io.out, err: io.err, now, service }, args);
   } catch (err) {
     return failed(name, err, io);
   }
 }
 
-/**
- * Runs one command line inside the service (src/operator/cli-relay.ts) on its open store: the same
- * parsing, commands and error mapping as `runCli`, never relayed again.
- */
-export async function runAttached(argv: readonly string[], ctx: OperatorContext): Promise<number> {
-  const [name, ...rest] = argv;
-  const command =
-    name !== undefined && Object.hasOwn(COMMANDS, name) && !COMMANDS[name]!.here ? COMMANDS[name]! : undefined;
-  if (!name || !command) {
-    ctx.err(`unknown command ${name ?? ''}\n${USAGE}`);
-    return EXIT.cannotRun;
-  }
-  if (wantsHelp(rest)) {
-    ctx.out(commandUsage(name));
-    return EXIT.ok;
-  }
-  try {
-    return await command.run(ctx, parseArgs(rest, command.options));
-  } catch (err) {
-    return failed(name, err, ctx);
-  }
-}
-
 function failed(name: string, err: unknown, io: { err: (l: string) => void }): number {
   if (err instanceof UsageError) io.err(`${name}: ${err.message}\n${commandUsage(name)}`);
-  else if (err instanceof ConfigError || err instanceof OperatorStoreLocked || err instanceof OperatorNoStore)
+  else if (
+    err instanceof ConfigError ||
+    err instanceof OperatorStoreLocked ||
+    err instanceof OperatorNoStore ||
+    err instanceof OperatorListenerRefused
+  )
     io.err(err.message);
   else io.err(`${name} failed: ${(err as Error).message ?? String(err)}`);
   return EXIT.cannotRun;
-}
-
-/**
- * The parsed line written back for the service: `--name=value` (a value may start with a dash), and
- * `--out` made absolute, since the service's working directory is not the operator's.
- */
-function toArgv(args: ParsedArgs): string[] {
-  const flags = [...args.flags].map(([k, v]) =>
-    v === true ? `--${k}` : `--${k}=${k === 'out' ? path.resolve(v) : v}`,
-  );
-  return [...flags, '--', ...args.positionals];
 }
 
 // Run only as the entry point (tests may import runCli).

@@ -1,7 +1,7 @@
 import type { DevnetChain } from './config.js';
 import type { Logger } from './log.js';
-import { devChainBlock } from '../ops/devnet/dev-chain-block.js';
-import { startDevnetProcess } from '../ops/devnet/process.js';
+import { devChainBlock } from './devnet/dev-chain-block.js';
+import { startDevnetProcess } from './devnet/process.js';
 
 // The development chain `npm start` runs beside the service when no RPC_URL is configured: the devnet
 // (ops/devnet/main.ts) in a child process of its own, so the service process is the same in

@@ -1,4 +1,4 @@
-import type { OriginSite } from '../../test/support/https-origin.js';
+import type { OriginSite } from '../world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../world/local-world.js';
 
 // The demo world, shared by `npm run demo` and test/buyer: four RSL publishers (one permitted, one

@@ -1,5 +1,5 @@
 import { startDevnet } from './devnet.js';
-import { devChainBlock } from './dev-chain-block.js';
+import { devChainBlock } from '../../src/devnet/dev-chain-block.js';
 import { startFacilitatorServer, type FacilitatorServer } from './facilitator-server.js';
 
 // `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.

@@ -1,4 +1,8 @@
 import { parseArgs as parseArgv } from 'node:util';
+import { isCalendarDay } from '../../src/operator/calendar-day.js';
+import { UsageError } from '../../src/operator/usage-error.js';
+
+export { isCalendarDay, UsageError };
 
 // The operator CLI's arguments, parsed by `node:util` parseArgs (strict: an unknown option or a
 // missing value is a usage error, never silently ignored) into positionals and a flag map. Each
@@ -9,10 +13,6 @@ import { parseArgs as parseArgv } from 'node:util';
 export interface ParsedArgs {
   positionals: string[];
   flags: Map<string, string | true>;
-}
-
-export class UsageError extends Error {
-  readonly code = 'USAGE';
 }
 
 export type OptionKinds = Readonly<Record<string, 'string' | 'boolean'>>;
@@ -74,15 +74,6 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
 }
 
 export const boolFlag = (args: ParsedArgs, name: string): boolean => args.flags.get(name) === true;
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
-export function isCalendarDay(s: string): boolean {
-  if (!DAY.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
 
 /** A flag holding a day (YYYY-MM-DD, UTC), or undefined when absent. */
 export function dayFlag(args: ParsedArgs, name: string): string | undefined {

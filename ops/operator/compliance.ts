@@ -6,13 +6,13 @@ import { StringDecoder } from 'node:string_decoder';
 import type { DayRange } from '../../projections/compliance/compliance-row.js';
 import { writeComplianceExport } from '../../projections/compliance/export-format.js';
 import { renderComplianceReport, type ComplianceCoverage } from '../../projections/compliance/report-html.js';
-import { complianceDaily, complianceKeys, complianceRows } from '../../projections/queries/compliance.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ROLE_KEYS } from '../devnet/accounts.js';
 import { dayFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withReadModels, type OperatorContext } from './context.js';
+import { EXIT, type OperatorContext } from './context.js';
 
-// `compliance` — the compliance read model for auditors, brought up to date first (withReadModels):
+// `compliance` — the compliance read model for auditors, brought up to date first
+// (src/operator/compliance.ts; files are written here, by the CLI, even beside a running service):
 //   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]
 //       one row per delivered report, streamed page by page (constant memory, whatever the range)
 //       to FILE or stdout; the row count goes to stderr when writing a file
@@ -27,12 +27,6 @@ import { EXIT, withReadModels, type OperatorContext } from './context.js';
 const FORMATS = ['csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 const isFormat = (s: string): s is Format => (FORMATS as readonly string[]).includes(s);
-
-// Rows per page read from rm_compliance. Peak RSS of a 100k-row CSV export on the embedded store, over
-// an empty export (test/ops/compliance-export-memory.test.ts): 78–99 MB with 2000-row pages (each page
-// is one json_agg text, decoded and parsed at once), 10–22 MB with 500. It costs more queries: 12.6 s
-// instead of 6.8 s for 100k rows on a table without statistics, 5.2 s instead of 4.8 s after ANALYZE.
-const EXPORT_PAGE_ROWS = 500;
 
 const USAGE =
   'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE] | ' +
@@ -72,8 +66,7 @@ async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<numbe
   if (args.flags.has('json') && file === undefined)
     throw new UsageError('--json reports on a file written with --out (the rows themselves are --format jsonl)');
 
-  const rows = await withReadModels(ctx, async (_store, models) => {
-    const source = complianceRows(models.db, range, EXPORT_PAGE_ROWS);
+  const rows = await ctx.service.complianceRows(range, async (source) => {
     if (file !== undefined) return writeFileAtomically(file, (out) => writeComplianceExport(source, format, out));
     const out = lineWriter(ctx.out);
     const n = await writeComplianceExport(source, format, out);
@@ -91,10 +84,7 @@ async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['from', 'to', 'out', 'json']);
   const range = dayRange(args, false);
   const file = outFlag(args, true)!;
-  const { daily, keys } = await withReadModels(ctx, async (_store, models) => ({
-    daily: await complianceDaily(models.db, range),
-    keys: await complianceKeys(models.db, range),
-  }));
+  const { daily, keys } = await ctx.service.run({ use: 'compliance-totals', range });
   const html = renderComplianceReport({
     generatedAt: ctx.now().toISOString(),
     range,

@@ -1,68 +1,16 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { handleCommand } from '../../src/command/handle-command.js';
-import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
+import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
 import { OperatorTarget, SettledData, type PurchaseEventData } from '../../streams/purchase/events.js';
-import { purchaseDecider } from '../../streams/purchase/decider.js';
-import { PurchaseRefused } from '../../streams/purchase/refusals.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
-import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
 
 // `move <purchase-id> --to <target> --note "…" --operator <name> [--settlement '<Settled JSON>']`
-// (the id, `purchase-<id>` or a unique prefix: ./purchase-id-arg.ts): the only way a held or stuck
-// purchase moves on. The one command handler reads the stream, folds it, asks `decide` for an
-// OperatorMoved and appends it at the folded revision, so a concurrent change (the service, another
-// operator) makes the append fail instead of acting on a stale view. Refusals print their code.
+// (the id, `purchase-<id>` or a unique prefix): the only way a held or stuck purchase moves on
+// (src/operator/move.ts: decided on the folded stream and appended at its revision, so a concurrent
+// change makes the append fail instead of acting on a stale view). Refusals print their code.
 
 const TARGETS = Object.keys(OperatorTarget.keys).join(' | ');
-
-export type MoveOutcome =
-  | { refused: { code: string; message: string; details?: Record<string, unknown> } }
-  | { moved: { from: string; to: string; position: string; revision: string } };
-
-/**
- * The OperatorMove command through the one command handler; no retry: the operator looks again. With
- * `expectedRevision` (the revision the operator looked at, e.g. on the console) a stream that moved on
- * since is refused CONCURRENT_CHANGE before deciding: the operator decided on what they saw.
- */
-export async function movePurchase(
-  store: EventStore,
-  stream: string,
-  data: PurchaseEventData<'OperatorMoved'>,
-  now: Date,
-  expectedRevision?: bigint,
-): Promise<MoveOutcome> {
-  try {
-    const handled = await handleCommand(
-      store,
-      stream,
-      purchaseDecider,
-      (state) => (state.version === 0 ? undefined : { type: 'OperatorMove' as const, data, metadata: { now } }),
-      expectedRevision !== undefined ? { expectedRevision } : {},
-    );
-    if (handled.before.version === 0) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no stream ${stream}` } };
-    return {
-      moved: {
-        from: handled.before.status,
-        to: data.target,
-        position: String(handled.position),
-        revision: String(handled.revision),
-      },
-    };
-  } catch (err) {
-    if (err instanceof PurchaseRefused)
-      return { refused: { code: err.code, message: err.message, details: err.details } };
-    if (err instanceof WrongExpectedRevision)
-      return {
-        refused: {
-          code: 'CONCURRENT_CHANGE',
-          message: `the stream changed while deciding (${err.message}); run queue and try again`,
-        },
-      };
-    throw err;
-  }
-}
 
 export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['to', 'note', 'operator', 'settlement', 'json']);
@@ -93,19 +41,14 @@ export async function move(ctx: OperatorContext, args: ParsedArgs): Promise<numb
     settlement = decoded.right;
   }
 
-  const now = ctx.now();
   const data: PurchaseEventData<'OperatorMoved'> = {
     target: to,
     note,
     operator,
-    at: now.toISOString(),
+    at: ctx.now().toISOString(),
     ...(settlement ? { settlement } : {}),
   };
-
-  const outcome = await withPurchase(ctx, purchase, async (store, purchaseId) => ({
-    purchaseId,
-    ...(await movePurchase(store, streamName(purchaseId), data, now)),
-  }));
+  const outcome = await ctx.service.run({ use: 'move', purchase, data });
 
   if ('refused' in outcome) {
     const r = outcome.refused;

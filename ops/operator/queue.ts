@@ -1,26 +1,14 @@
-import type { QueueItem } from '../../projections/investigation-queue/queue-item.js';
-import { queueItems } from '../../projections/queries/purchases.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withReadModels, type OperatorContext } from './context.js';
-import { purchaseHistory, type HistoryEntry } from './history.js';
+import { EXIT, type OperatorContext } from './context.js';
 import { shortId, table } from './table.js';
 
 // `queue [--json]`: the investigation queue — held and lock_stuck purchases — from the read model,
-// each with its history read from its stream.
-
-export interface QueueEntry extends QueueItem {
-  history: HistoryEntry[];
-}
+// each with its history read from its stream (src/operator/queue.ts).
 
 export async function queue(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['json']);
   if (args.positionals.length > 0) throw new UsageError('queue takes no arguments');
-  const entries = await withReadModels(ctx, async (store, models) => {
-    const out: QueueEntry[] = [];
-    for (const item of await queueItems(models.db))
-      out.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
-    return out;
-  });
+  const entries = await ctx.service.run({ use: 'queue' });
 
   if (args.flags.has('json')) {
     ctx.out(JSON.stringify({ items: entries }));

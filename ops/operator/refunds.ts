@@ -1,50 +1,25 @@
-import { handleCommand } from '../../src/command/handle-command.js';
-import { WrongExpectedRevision, type EventStore } from '../../src/store/port.js';
-import {
-  foldRefund,
-  refundDecider,
-  refundStream,
-  RefundRefused,
-  REFUND_STREAM_PREFIX,
-  type RefundCommandBody,
-  type RefundState,
-} from '../../streams/refund/index.js';
-import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withStore, type OperatorContext } from './context.js';
-import { parsePurchaseIdArg, withPurchase } from './purchase-id-arg.js';
-import { streamsNamed } from './purchases.js';
-import { sameHex } from './violation.js';
-import {
-  RefundChainUnavailable,
-  refundTransferReader,
-  type RefundTransferReader,
-} from '../../src/refund/refund-transfer-reads.js';
-import type { Config } from '../../src/config.js';
-import type { RefundEventData, ExpectedRefund } from '../../streams/refund/index.js';
+import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
+import { CHAIN_UNAVAILABLE } from '../../src/operator/refunds.js';
+import type { UseCaseResult } from '../../src/operator/use-cases.js';
+import { REFUND_STREAM_PREFIX } from '../../streams/refund/index.js';
 import { redactTokenLike } from '../../streams/refund/claim-in-text.js';
+import { boolFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
+import { EXIT, type OperatorContext } from './context.js';
 import { shortId, table } from './table.js';
 
 // `refunds` — the operator's side of refund requests (spec §3: operator-reviewed, never automatic):
 //   refunds [--all] [--json]                                     open requests (requested, approved); --all: every one
 //   refunds review <purchase-id> --decision approve|reject --note "…" --operator <name>
 //   refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>
-// `paid` records a refund the operator transferred by hand; the service never sends money itself. The
-// transaction is read on the chain first (RPC_URL) and recorded only if it is that refund: a successful
-// USDC transfer to the purchase's payer of --amount, from REFUND_SENDERS (any sender when unset), not
-// recorded for another refund (streams/refund/refund-transfer.ts; docs/decisions.md).
-// <purchase-id> is the id, `purchase-<id>`, `refund-<id>` or a unique prefix (./purchase-id-arg.ts).
-// Each change is decided on the folded stream and appended at its revision, so two operators acting
-// at once cannot both succeed.
+// `paid` records a refund the operator transferred by hand, once the service's use-case found it on
+// the chain (src/operator/refunds.ts). <purchase-id> is the id, `purchase-<id>`, `refund-<id>` or a
+// unique prefix. Each change is decided on the folded stream and appended at its revision, so two
+// operators acting at once cannot both succeed.
 
 const USAGE =
   'refunds [--all] [--json] | ' +
   'refunds review <purchase-id> --decision approve|reject --note "…" --operator <name> | ' +
   'refunds paid <purchase-id> --tx 0x… --amount <micro> --note "…" --operator <name>';
-
-interface Listed {
-  purchase_id: string;
-  state: RefundState;
-}
 
 export async function refunds(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   const [sub, id, ...extra] = args.positionals;
@@ -58,17 +33,7 @@ export async function refunds(ctx: OperatorContext, args: ParsedArgs): Promise<n
 async function list(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['all', 'json']);
   const all = boolFlag(args, 'all');
-  const listed = await withStore(ctx, async (store) => {
-    const out: Listed[] = [];
-    for (const stream of await streamsNamed(store, REFUND_STREAM_PREFIX)) {
-      out.push({
-        purchase_id: stream.slice(REFUND_STREAM_PREFIX.length),
-        state: foldRefund(await store.readStream(stream)),
-      });
-    }
-    return out;
-  });
-  const shown = listed.filter((l) => all || l.state.status === 'requested' || l.state.status === 'approved');
+  const shown = await ctx.service.run({ use: 'refunds', all });
   if (args.flags.has('json')) {
     ctx.out(
       JSON.stringify({
@@ -124,15 +89,17 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (!operator) throw new UsageError('--operator is required: who takes responsibility');
   const at = ctx.now().toISOString();
   const purchase = parsePurchaseIdArg(id.startsWith(REFUND_STREAM_PREFIX) ? id.slice(REFUND_STREAM_PREFIX.length) : id);
-  let run: (store: EventStore, purchaseId: string) => Promise<RefundChangeOutcome>;
+  let outcome: UseCaseResult<'refund-review' | 'refund-paid'>;
   if (what === 'review') {
     const decision = stringFlag(args, 'decision');
     if (decision !== 'approve' && decision !== 'reject') throw new UsageError('--decision must be approve or reject');
-    const command: RefundCommandBody = {
-      type: 'ReviewRefund',
-      data: { decision: decision === 'approve' ? 'approved' : 'rejected', note, operator, at },
+    const data = {
+      decision: decision === 'approve' ? ('approved' as const) : ('rejected' as const),
+      note,
+      operator,
+      at,
     };
-    run = (store, purchaseId) => changeRefund(store, purchaseId, command, ctx.now());
+    outcome = await ctx.service.run({ use: 'refund-review', purchase, data });
   } else {
     const tx = stringFlag(args, 'tx');
     const amount = stringFlag(args, 'amount');
@@ -141,10 +108,8 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
     if (!amount || !/^(0|[1-9][0-9]*)$/.test(amount))
       throw new UsageError('--amount must be the refunded micro-USDC as an integer');
     const data = { transaction: tx as `0x${string}`, amount_micro: amount, note, operator, at };
-    const chain = refundChainOf(ctx.config);
-    run = (store, purchaseId) => recordRefundPayment(store, purchaseId, data, chain, ctx.now());
+    outcome = await ctx.service.run({ use: 'refund-paid', purchase, data });
   }
-  const outcome = await withPurchase(ctx, purchase, run);
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));
     else ctx.err(`refused ${outcome.refused.code}: ${outcome.refused.message}`);
@@ -153,114 +118,4 @@ async function change(ctx: OperatorContext, args: ParsedArgs, id: string, what: 
   if (args.flags.has('json')) ctx.out(JSON.stringify({ refund: outcome.done }));
   else ctx.out(`${outcome.done.stream}: ${outcome.done.from} → ${outcome.done.to} by ${operator}`);
   return EXIT.ok;
-}
-
-export type RefundChangeOutcome =
-  | { refused: { code: string; message: string } }
-  | { done: { stream: string; from: string; to: string } };
-
-/**
- * The refund command through the one command handler, at the folded revision (no retry: the operator
- * looks again). With `expectedRevision` (what the operator looked at) a request that changed since is
- * CONCURRENT_CHANGE.
- */
-export async function changeRefund(
-  store: EventStore,
-  purchaseId: string,
-  command: RefundCommandBody,
-  now: Date,
-  expectedRevision?: bigint,
-): Promise<RefundChangeOutcome> {
-  const stream = refundStream(purchaseId);
-  try {
-    const handled = await handleCommand(
-      store,
-      stream,
-      refundDecider,
-      (state) => (state.version === 0 ? undefined : { ...command, metadata: { now } }),
-      expectedRevision !== undefined ? { expectedRevision } : {},
-    );
-    if (handled.before.version === 0)
-      return { refused: { code: 'NO_SUCH_REFUND_REQUEST', message: `no stream ${stream}` } };
-    return { done: { stream, from: handled.before.status, to: handled.state.status } };
-  } catch (err) {
-    if (err instanceof RefundRefused) return { refused: { code: err.code, message: err.message } };
-    if (err instanceof WrongExpectedRevision)
-      return {
-        refused: {
-          code: 'CONCURRENT_CHANGE',
-          message: 'the request changed since it was looked at; list again and retry',
-        },
-      };
-    throw err;
-  }
-}
-
-const CHAIN_UNAVAILABLE = 'REFUND_CHAIN_UNAVAILABLE';
-
-/** How refund transfers are checked under this configuration: its chain reader and allowed senders. */
-export interface RefundChainCheck {
-  /** Throws RefundChainUnavailable when the configuration names no chain. */
-  read: () => RefundTransferReader;
-  senders: ExpectedRefund['senders'];
-}
-
-export function refundChainOf(config: Config): RefundChainCheck {
-  let reader: RefundTransferReader | undefined;
-  return {
-    read: () => (reader ??= refundTransferReader(config)),
-    senders: config.refundSenders.length > 0 ? config.refundSenders : 'any',
-  };
-}
-
-/** The purchase id of the refund that already records `transaction`, if any (one pass over `$all`). */
-export async function refundRecording(store: EventStore, transaction: string): Promise<string | undefined> {
-  const PAGE = 1000;
-  let at = 0n;
-  for (;;) {
-    const page = await store.readAll(at, PAGE);
-    for (const e of page) {
-      at = e.position;
-      if (
-        e.type === 'RefundPaymentRecorded' &&
-        e.stream.startsWith(REFUND_STREAM_PREFIX) &&
-        sameHex((e.data as { transaction?: unknown }).transaction, transaction)
-      )
-        return e.stream.slice(REFUND_STREAM_PREFIX.length);
-    }
-    if (page.length < PAGE) return undefined;
-  }
-}
-
-/**
- * `refunds paid`: the transaction is read on the chain and looked for among recorded refunds, then the
- * decider records it only if it is this refund. Two operators recording one hash for two refunds at
- * the same moment can both pass the look-up; `audit` finds such a pair (docs/decisions.md).
- */
-export async function recordRefundPayment(
-  store: EventStore,
-  purchaseId: string,
-  data: RefundEventData<'RefundPaymentRecorded'>,
-  chain: RefundChainCheck,
-  now: Date,
-  expectedRevision?: bigint,
-): Promise<RefundChangeOutcome> {
-  let onChain;
-  try {
-    onChain = await chain.read()(data.transaction);
-  } catch (err) {
-    if (err instanceof RefundChainUnavailable) return { refused: { code: CHAIN_UNAVAILABLE, message: err.message } };
-    throw err;
-  }
-  const usedBy = await refundRecording(store, data.transaction);
-  return changeRefund(
-    store,
-    purchaseId,
-    {
-      type: 'RecordRefundPayment',
-      data: { ...data, onChain: { ...onChain, ...(usedBy !== undefined ? { usedBy } : {}) }, senders: chain.senders },
-    },
-    now,
-    expectedRevision,
-  );
 }

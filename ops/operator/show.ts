@@ -1,27 +1,13 @@
-import { reportRow } from '../../projections/queries/purchases.js';
-import { refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
-import type { ReportRow } from '../../projections/report-view/report-row.js';
-import { soldLinesOf, type SoldLine } from '../../projections/report-view/resource-lines.js';
+import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
+import type { ShownPurchase } from '../../src/operator/show.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
-import { EXIT, withReadModels, type OperatorContext } from './context.js';
-import { purchaseHistory, type HistoryEntry } from './history.js';
-import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id-arg.js';
+import { EXIT, type OperatorContext } from './context.js';
 
-// `show <id or unique prefix> [--json]`: one purchase — its report-view row (status, what was asked,
-// what was paid, the delivered digests), one line per resource it sold (`resources`: an ingestion gate's
-// URLs each under its own origin and classification, all tied to the one payment), every event of its
-// stream as history.ts summarizes them
-// (never the sealed authorization, the claim digest or a payment signature), and its refund request
-// from rm_refunds, if one was filed. Exit 1 when the argument names no single purchase.
+// `show <id or unique prefix> [--json]`: one purchase — its report-view row, the resources it sold,
+// its stream's events, its refund request (src/operator/show.ts says what each holds and never holds).
+// Exit 1 when the argument names no single purchase.
 //
 //   npm run ops -- show 3f9a0c1b
-
-export interface ShownPurchase {
-  purchase: ReportRow;
-  resources: SoldLine[];
-  history: HistoryEntry[];
-  refund: ListedRefund | null;
-}
 
 const orNone = (v: string | null | undefined): string => v ?? '—';
 
@@ -77,19 +63,7 @@ export async function show(ctx: OperatorContext, args: ParsedArgs): Promise<numb
   const [arg, ...extra] = args.positionals;
   if (!arg || extra.length > 0) throw new UsageError('show takes one purchase id or unique prefix');
   const wanted = parsePurchaseIdArg(arg);
-  const outcome = await withReadModels(ctx, async (store, models) => {
-    const r = await resolvePurchaseId(models.db, wanted);
-    if ('refused' in r) return r;
-    const purchase = await reportRow(models.db, r.id);
-    if (!purchase) return { refused: { code: 'NO_SUCH_PURCHASE', message: `no purchase ${r.id}` } };
-    const shown: ShownPurchase = {
-      purchase,
-      resources: soldLinesOf(purchase),
-      history: await purchaseHistory(store, r.id),
-      refund: await refundRow(models.db, r.id),
-    };
-    return shown;
-  });
+  const outcome = await ctx.service.run({ use: 'show', purchase: wanted });
 
   if ('refused' in outcome) {
     if (args.flags.has('json')) ctx.out(JSON.stringify({ refused: outcome.refused }));

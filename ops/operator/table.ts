@@ -1,3 +1,5 @@
+export { SHORT_ID, shortId } from '../../src/operator/short-id.js';
+
 // Plain-text tables for terminal output.
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -8,7 +10,3 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
       .trimEnd();
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
-
-/** Ids in tables: their first SHORT_ID hex characters (every command takes such a unique prefix). */
-export const SHORT_ID = 12;
-export const shortId = (id: string): string => id.slice(0, SHORT_ID);

@@ -7,7 +7,7 @@ import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 import { startDevnet, type Devnet } from '../devnet/devnet.js';
-import { startTestOrigins, type OriginSite, type TestOrigins } from '../../test/support/https-origin.js';
+import { startTestOrigins, type OriginSite, type TestOrigins } from './https-origin.js';
 
 // A whole local world on one machine, for `npm run demo` and every test that drives the real service:
 // a fresh in-process devnet (Base USDC at its real address, funded buyers), real HTTPS RSL publishers on

@@ -1,7 +1,7 @@
 import { escapeHtml as esc, svgBarChart } from '../../projections/compliance/svg-chart.js';
 import type { OperatorSummary } from '../../projections/queries/summary.js';
-import type { HistoryEntry } from '../../ops/operator/history.js';
-import { shortId as short } from '../../ops/operator/table.js';
+import type { HistoryEntry } from './history.js';
+import { shortId as short } from './short-id.js';
 import { OperatorTarget } from '../../streams/purchase/events.js';
 import { OPERATOR_API } from './contract.js';
 import type { PurchaseTimeline, QueueEntry, RefundEntry } from './reads.js';

@@ -39,14 +39,6 @@ export const RefundPaidRequest = t.type({
 });
 export type RefundPaidRequest = t.TypeOf<typeof RefundPaidRequest>;
 
-/** One CLI command run inside the service: the argv after `npm run ops --`. */
-export const CliRequest = t.type({ argv: t.array(t.string) });
-export type CliRequest = t.TypeOf<typeof CliRequest>;
-
-/** The CLI relay answers NDJSON, one of these a line, ending with `exit`. */
-export const CliLine = t.union([t.type({ out: t.string }), t.type({ err: t.string }), t.type({ exit: t.number })]);
-export type CliLine = t.TypeOf<typeof CliLine>;
-
 /** Every refusal of the operator API, whatever its status. */
 export const OperatorRefusal = t.type({
   refused: t.intersection([t.type({ code: t.string, message: t.string }), t.partial({ details: t.UnknownRecord })]),

@@ -4,7 +4,7 @@ import { chmod, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../../ops/operator/args.js';
+import { UsageError } from './usage-error.js';
 import { STATUS_OF } from '../http/status-of.js';
 import { Refusal } from '../refusal.js';
 import { operatorApi } from './api.js';

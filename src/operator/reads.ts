@@ -1,10 +1,11 @@
-import { queueItems, reportRow } from '../../projections/queries/purchases.js';
+import { reportRow } from '../../projections/queries/purchases.js';
 import { soldLinesOf, type SoldLine } from '../../projections/report-view/resource-lines.js';
 import { refundRows, refundRow, type ListedRefund } from '../../projections/queries/refunds.js';
-import type { QueueItem } from '../../projections/investigation-queue/queue-item.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
-import { purchaseHistory, type HistoryEntry } from '../../ops/operator/history.js';
-import { parsePurchaseIdArg, resolvePurchaseId } from '../../ops/operator/purchase-id-arg.js';
+import { purchaseHistory, type HistoryEntry } from './history.js';
+import { parsePurchaseIdArg, resolvePurchaseId } from './purchase-id.js';
+import { queueEntries, type QueueEntry } from './queue.js';
+import { attachedSession } from './session.js';
 import { refundStream } from '../../streams/refund/index.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { orRefuse, OperatorRefused } from './operator-refused.js';
@@ -14,9 +15,7 @@ import { orRefuse, OperatorRefused } from './operator-refused.js';
 
 const CATCH_UP_MS = 5_000;
 
-export interface QueueEntry extends QueueItem {
-  history: HistoryEntry[];
-}
+export type { QueueEntry };
 export interface PurchaseTimeline {
   purchase: ReportRow;
   /** One line per resource sold: a gate's URLs each under its own origin, tied to the one payment. */
@@ -29,7 +28,8 @@ export interface RefundEntry extends ListedRefund {
   revision: string | null;
 }
 
-export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'models'>) {
+export function operatorReads(deps: Pick<OperatorDeps, 'config' | 'now' | 'store' | 'models'>) {
+  const { store, models } = deps;
   const fresh = () => models.caughtUp(CATCH_UP_MS);
   const revisionOf = async (stream: string) => (await store.readStream(stream)).at(-1)?.revision.toString() ?? null;
   /** The full id an argument names (id, purchase-<id> or unique prefix), or a refusal. */
@@ -39,13 +39,7 @@ export function operatorReads({ store, models }: Pick<OperatorDeps, 'store' | 'm
     fresh,
     purchaseIdOf,
 
-    async queue(): Promise<QueueEntry[]> {
-      await fresh();
-      const items: QueueEntry[] = [];
-      for (const item of await queueItems(models.db))
-        items.push({ ...item, history: await purchaseHistory(store, item.purchase_id) });
-      return items;
-    },
+    queue: (): Promise<QueueEntry[]> => queueEntries(attachedSession(deps)),
 
     async timeline(arg: string): Promise<PurchaseTimeline> {
       await fresh();

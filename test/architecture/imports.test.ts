@@ -3,13 +3,35 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// No HTTP in the domain: nothing under the domain folders imports from src/http (the one place that
-// picks statuses and builds x402 answers). Every relative import is resolved, so a path that reaches
-// src/http through ../.. is caught too.
+// Every layer points down (docs/decisions.md, "Every layer points down"). Each rule names folders
+// whose files must not import from other folders; every relative import is resolved, so a path that
+// reaches a forbidden folder through ../.. is caught too.
+//
+//   domain ↛ src/http   no HTTP in the domain: src/http is the one place that picks statuses and x402 answers
+//   src ↛ ops, test     the running service never imports its tools or its tests
+//   ops ↛ test          the tools never import the tests (shared pieces live in ops/ and tests import them)
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DOMAIN = ['src/purchase', 'src/gate', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'];
-const HTTP = path.join(root, 'src/http');
+
+interface Rule {
+  name: string;
+  from: readonly string[];
+  forbidden: readonly string[];
+  /** At least this many files are scanned, so a moved folder does not make the rule vacuous. */
+  atLeast: number;
+}
+
+const RULES: readonly Rule[] = [
+  {
+    name: 'nothing in the domain imports from src/http',
+    from: ['src/purchase', 'src/gate', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'],
+    forbidden: ['src/http'],
+    atLeast: 50,
+  },
+  { name: 'nothing in src imports from ops/', from: ['src'], forbidden: ['ops'], atLeast: 150 },
+  { name: 'nothing in src imports from test/', from: ['src'], forbidden: ['test'], atLeast: 150 },
+  { name: 'nothing in ops imports from test/', from: ['ops'], forbidden: ['test'], atLeast: 20 },
+];
 
 async function tsFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -23,31 +45,61 @@ async function tsFiles(dir: string): Promise<string[]> {
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-test('nothing in the domain imports from src/http', async (t) => {
-  const offenders: string[] = [];
-  let scanned = 0;
-  for (const dir of DOMAIN) {
-    for (const file of await tsFiles(path.join(root, dir))) {
-      scanned++;
-      const source = await readFile(file, 'utf8');
-      for (const m of source.matchAll(IMPORT)) {
-        const spec = m[1] ?? m[2]!;
-        if (!spec.startsWith('.')) continue;
-        const target = path.resolve(path.dirname(file), spec);
-        if (target === HTTP || target.startsWith(HTTP + path.sep))
-          offenders.push(`${path.relative(root, file)} → ${spec}`);
+const within = (target: string, folder: string): boolean => {
+  const dir = path.join(root, folder);
+  return target === dir || target.startsWith(dir + path.sep);
+};
+
+/** The imports of `source` (a file at `file`) that reach a folder the rule forbids. */
+function offences(rule: Rule, file: string, source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2]!;
+    if (!spec.startsWith('.')) continue;
+    const target = path.resolve(path.dirname(file), spec);
+    if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → ${spec}`);
+  }
+  return out;
+}
+
+for (const rule of RULES) {
+  test(rule.name, async (t) => {
+    const offenders: string[] = [];
+    let scanned = 0;
+    for (const dir of rule.from) {
+      for (const file of await tsFiles(path.join(root, dir))) {
+        scanned++;
+        offenders.push(...offences(rule, file, await readFile(file, 'utf8')));
       }
     }
-  }
-  t.true(scanned > 50, `scanned ${scanned} files`);
-  t.deepEqual(offenders, []);
-});
+    t.true(scanned >= rule.atLeast, `scanned ${scanned} files`);
+    t.deepEqual(offenders, []);
+  });
+}
 
-test('the scan sees an import of src/http when there is one', (t) => {
-  // Built at run time: as a literal it would read, from this file's folder, as a path that does not exist.
-  const target = ['..', 'http', 'status-of.js'].join('/');
-  const sample = `import { STATUS_OF } from '${target}';\n`;
-  const spec = [...sample.matchAll(IMPORT)][0]?.[1];
-  t.is(spec, target);
-  t.true(path.resolve(path.join(root, 'src/purchase'), spec!).startsWith(HTTP));
-});
+// Each rule fails on a sample that breaks it. Specs are built at run time: as literals they would read,
+// from this file's folder, as paths that do not exist.
+const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
+  {
+    rule: 'nothing in the domain imports from src/http',
+    file: 'src/purchase/x.ts',
+    spec: ['..', 'http', 'status-of.js'],
+  },
+  { rule: 'nothing in src imports from ops/', file: 'src/operator/x.ts', spec: ['..', '..', 'ops', 'cli.js'] },
+  { rule: 'nothing in src imports from ops/', file: 'src/x.ts', spec: ['..', 'ops', 'devnet', 'process.js'] },
+  { rule: 'nothing in src imports from test/', file: 'src/x.ts', spec: ['..', 'test', 'support', 'pay.js'] },
+  { rule: 'nothing in ops imports from test/', file: 'ops/world/x.ts', spec: ['..', '..', 'test', 'support', 'x.js'] },
+];
+
+for (const sample of SAMPLES) {
+  test(`the scan sees a broken rule: ${sample.file} importing ${sample.spec.join('/')}`, (t) => {
+    const rule = RULES.find((r) => r.name === sample.rule)!;
+    const spec = sample.spec.join('/');
+    const file = path.join(root, sample.file);
+    const dynamic = `const m = await import('${spec}');\n`;
+    for (const source of [`import { x } from '${spec}';\n`, `export type { X } from '${spec}';\n`, dynamic])
+      t.deepEqual(offences(rule, file, source), [`${sample.file} → ${spec}`], source);
+    // The same import from a folder the rule does not cover, or to a neighbour, is no offence.
+    t.deepEqual(offences(rule, file, `import { x } from './neighbour.js';\n`), []);
+  });
+}

@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnetProcess } from '../../ops/devnet/process.js';
+import { startDevnetProcess } from '../../src/devnet/process.js';
 import { DECLARED, publisherSite } from '../support/money-env.js';
 import { startServiceProcess } from '../support/service-process.js';
-import { startTestOrigins } from '../support/https-origin.js';
+import { startTestOrigins } from '../../ops/world/https-origin.js';
 
 const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 200);
 const CONCURRENCY = 8;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { movePurchase } from '../../ops/operator/move.js';
+import { movePurchase } from '../../src/operator/move.js';
 import { queueItems, reportRow } from '../../projections/queries/purchases.js';
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
 import { signPayment } from '../support/pay.js';

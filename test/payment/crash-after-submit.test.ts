@@ -2,20 +2,20 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnetProcess, type DevnetProcess } from '../../ops/devnet/process.js';
+import { startDevnetChainProcess, type DevnetChainProcess } from '../../ops/devnet/chain-process.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import { crashAfterSubmitFromEnv } from '../../src/payment/settlement/test-crash-hook.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
-// The devnet runs in its own process (startDevnetProcess); a settling process is SIGKILLed by the
+// The devnet runs in its own process (startDevnetChainProcess); a settling process is SIGKILLed by the
 // TEST_CRASH_AFTER_SUBMIT hook right after its transaction reached the node. The chain, asked by
 // another process, shows the payment exactly once, and settling the same authorization again moves
 // nothing.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let d: DevnetProcess;
+let d: DevnetChainProcess;
 test.before(async () => {
-  d = await startDevnetProcess();
+  d = await startDevnetChainProcess();
 });
 test.after.always(async () => {
   await d?.stop();

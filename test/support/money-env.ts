@@ -4,7 +4,7 @@ import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 import type { Devnet } from '../../ops/devnet/devnet.js';
 import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { rslDocument, type TestOrigins } from './https-origin.js';
+import { rslDocument, type TestOrigins } from '../../ops/world/https-origin.js';
 
 // One money-path world for a test file: a real devnet (this process), real HTTPS publishers on
 // loopback, and the real service on a real store, with every log line kept for the secret grep.

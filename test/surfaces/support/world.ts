@@ -1,4 +1,4 @@
-import { rslDocument } from '../../support/https-origin.js';
+import { rslDocument } from '../../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../../ops/world/local-world.js';
 
 // One world per test file for the paid surfaces: the real devnet (Base USDC at its real address),

@@ -1,10 +1,21 @@
-import type { DevnetInfo } from './devnet.js';
+import type { Hex } from 'viem';
+
+/** What the service reads of the devnet's ready line (ops/devnet/devnet.ts DevnetInfo has it all). */
+export interface DevChainInfo {
+  rpcUrl: string;
+  chainId: number;
+  network: string;
+  usdc: Hex;
+  payTo: Hex;
+  relayer: { address: Hex; privateKey: Hex };
+  buyers: { address: Hex; privateKey: Hex }[];
+}
 
 // The one block `npm start` (development, DEVNET=auto) and `npm run devnet` print so a developer, or a
 // third-party buyer under test, can reach the local chain: RPC URL, chain id, USDC, recipient, and the
 // funded accounts with their keys. Those keys are Hardhat's public test keys: development only.
 export function devChainBlock(
-  info: Pick<DevnetInfo, 'rpcUrl' | 'chainId' | 'network' | 'usdc' | 'payTo' | 'buyers'>,
+  info: Pick<DevChainInfo, 'rpcUrl' | 'chainId' | 'network' | 'usdc' | 'payTo' | 'buyers'>,
   extra: [string, string][] = [],
 ): string {
   const rule = '─'.repeat(78);

@@ -5,10 +5,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
-// Real HTTPS publishers on loopback under their real names (shared by every test that needs an RSL
-// origin). One self-signed certificate covers all the hostnames; the service reaches them through
-// FETCH_CONNECT_TO and trusts the certificate through FETCH_EXTRA_CA_FILE, exactly as in production
-// but for the address the name resolves to.
+// Real HTTPS publishers on loopback under their real names (shared by the local world, the demo and
+// every test that needs an RSL origin). One self-signed certificate covers all the hostnames; the
+// service reaches them through FETCH_CONNECT_TO and trusts the certificate through
+// FETCH_EXTRA_CA_FILE, exactly as in production but for the address the name resolves to.
 
 export interface OriginPage {
   status?: number;

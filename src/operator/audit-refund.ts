@@ -1,10 +1,10 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { RecordedEvent } from '../../src/store/port.js';
+import type { RecordedEvent } from '../store/port.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { foldRefund, RefundEvent, REFUND_STREAM_PREFIX } from '../../streams/refund/index.js';
 import { sameHex, type Violation } from './violation.js';
 import { judgeRefundTransfer } from '../../streams/refund/refund-transfer.js';
-import { RefundChainUnavailable } from '../../src/refund/refund-transfer-reads.js';
+import { RefundChainUnavailable } from '../refund/refund-transfer-reads.js';
 import type { RefundChainCheck } from './refunds.js';
 
 // The refund-request half of `audit`: a refund stream must decode and fold, belong to a purchase that

@@ -1,4 +1,4 @@
-import type { EventStore } from '../../src/store/port.js';
+import type { EventStore } from '../store/port.js';
 import { STREAM_PREFIX, streamName } from '../../streams/purchase/purchase-id.js';
 
 const PAGE = 1000;

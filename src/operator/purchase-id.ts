@@ -1,14 +1,15 @@
 import { purchaseIdsWithPrefix } from '../../projections/queries/purchases.js';
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import * as t from 'io-ts';
+import type { SqlQueryable } from '../store/sql/sql-driver.js';
+import type { EventStoreWithProjections } from '../store/projection-states.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
-import { UsageError } from './args.js';
-import { withReadModels, withStore, type OperatorContext } from './context.js';
+import type { OperatorSession } from './session.js';
+import { UsageError } from './usage-error.js';
 
-// A purchase id on the command line, git style: the full 64-hex id, `purchase-<id>`, or a unique
-// prefix of at least MIN_PREFIX hex characters, looked up in the report view (rm_purchases, which
-// has an index for prefixes). The shape is checked before anything is opened (a usage error); the
-// lookup answers with the id or a refusal:
+// A purchase id as an operator gives it (command line, API path), git style: the full 64-hex id,
+// `purchase-<id>`, or a unique prefix of at least MIN_PREFIX hex characters, looked up in the report
+// view (rm_purchases, which has an index for prefixes). The shape is checked before anything is
+// opened (a usage error); the lookup answers with the id or a refusal:
 //
 //   NO_SUCH_PURCHASE   no purchase id starts with the prefix (or the full id is unknown)
 //   AMBIGUOUS_PREFIX   several do; the refusal names up to MAX_CANDIDATES of them
@@ -20,6 +21,11 @@ export const MIN_PREFIX = 4;
 export const MAX_CANDIDATES = 10;
 const HEX_ID = 64;
 
+/** A checked argument: what parsePurchaseIdArg returns, and what a relayed request carries. */
+export const PurchaseIdArg = t.union([
+  t.type({ id: t.refinement(t.string, (s) => /^[0-9a-f]{64}$/.test(s), 'PurchaseId') }),
+  t.type({ prefix: t.refinement(t.string, (s) => /^[0-9a-f]{4,63}$/.test(s), 'PurchaseIdPrefix') }),
+]);
 export type PurchaseIdArg = { id: string } | { prefix: string };
 
 export interface PurchaseIdRefusal {
@@ -78,13 +84,12 @@ export async function resolvePurchaseId(
  * opened, as the commands always did. A prefix opens the read models, brought up to date first.
  */
 export async function withPurchase<T>(
-  ctx: OperatorContext,
+  session: OperatorSession,
   arg: PurchaseIdArg,
   work: (store: EventStoreWithProjections, purchaseId: string) => Promise<T>,
 ): Promise<T | { refused: PurchaseIdRefusal }> {
-  if ('id' in arg) return withStore(ctx, (store) => work(store, arg.id));
-  return withReadModels(ctx, async (store, models) => {
-    const r = await resolvePurchaseId(models.db, arg);
-    return 'refused' in r ? r : work(store, r.id);
-  });
+  if ('id' in arg) return work(await session.store(), arg.id);
+  const models = await session.models();
+  const r = await resolvePurchaseId(models.db, arg);
+  return 'refused' in r ? r : work(await session.store(), r.id);
 }

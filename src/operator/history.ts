@@ -1,4 +1,4 @@
-import type { EventStore } from '../../src/store/port.js';
+import type { EventStore } from '../store/port.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 
 // A purchase's timeline for operators, read from its stream when asked (the read models keep no

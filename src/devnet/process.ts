@@ -1,26 +1,31 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
-import { siblingModule } from '../../src/sibling-module.js';
+import type { DevChainInfo } from './dev-chain-block.js';
+import { siblingModule } from '../sibling-module.js';
 
 // The devnet in its own process (ops/devnet/main.ts --json): the development chain `npm start` runs
 // beside the service (src/devnet-child.ts), and tests whose chain must outlive the service process
 // they kill and restart. The parent reads the one JSON "ready" line and then talks
-// to the chain over HTTP like any other client.
+// to the chain over HTTP like any other client. The devnet is started by its path, never imported:
+// the service does not import ops/ (docs/decisions.md, "Every layer points down");
+// ops/devnet/chain-process.ts adds the chain's test operations (mint, balances) for tests.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = siblingModule(import.meta.url, './main');
+const MAIN = siblingModule(import.meta.url, '../../ops/devnet/main');
 
-export interface DevnetProcess extends Devnet {
+/** The ready line's facts (`Info`: what the caller reads of them), the child, and how to stop it. */
+export type DevnetProcess<Info extends DevChainInfo = DevChainInfo> = Info & DevnetChildProcess;
+export interface DevnetChildProcess {
   child: ChildProcess;
   /** Set when started with { facilitator: true }: a local x402 facilitator server on the same chain. */
   facilitatorUrl?: string;
+  stop(): Promise<void>;
 }
 
-export async function startDevnetProcess(
+export async function startDevnetProcess<Info extends DevChainInfo = DevChainInfo>(
   opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {},
-): Promise<DevnetProcess> {
+): Promise<DevnetProcess<Info>> {
   const args = [
     ...(MAIN.typescript ? ['--import', 'tsx'] : []),
     fileURLToPath(MAIN.url),
@@ -40,7 +45,7 @@ export async function startDevnetProcess(
   let out = '';
   let err = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const info = await new Promise<DevnetInfo & { facilitatorUrl?: string }>((resolve, reject) => {
+  const info = await new Promise<Info & { facilitatorUrl?: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`devnet process did not start in time:\n${err}`));
@@ -53,8 +58,8 @@ export async function startDevnetProcess(
       const line = out.split('\n').find((l) => l.startsWith('{') && l.includes('"devnet":"ready"'));
       if (!line) return;
       clearTimeout(timer);
-      const { devnet: _ready, ...rest } = JSON.parse(line) as DevnetInfo & { devnet: string; facilitatorUrl?: string };
-      resolve(rest);
+      const { devnet: _ready, ...rest } = JSON.parse(line) as { devnet: string };
+      resolve(rest as Info & { facilitatorUrl?: string });
     });
     void exited.then(() => {
       clearTimeout(timer);
@@ -63,7 +68,6 @@ export async function startDevnetProcess(
   });
   return {
     ...info,
-    ...devnetOperations(info),
     child,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -1,0 +1,31 @@
+import { rebuild } from '../../projections/catch-up.js';
+import { openReadModels } from '../../projections/read-models.js';
+import { READ_MODEL_TABLES } from '../../projections/schema.js';
+import type { OperatorSession } from './session.js';
+
+// Empties every read-model table and rebuilds them all from the first event of `$all` with the
+// projection code the service runs (`ops replay`). They are rebuilt together because they advance
+// together (one checkpoint, one transaction per page).
+
+export interface ReplayResult {
+  table: string;
+  rows: number;
+}
+
+export async function replayReadModels(
+  session: OperatorSession,
+): Promise<{ results: ReplayResult[]; position: string; events: number }> {
+  const store = await session.store();
+  const models = await openReadModels(store, { readStoreUrl: session.config.readStoreUrl });
+  try {
+    const done = await rebuild(models.db, models.feed);
+    const results: ReplayResult[] = [];
+    for (const name of READ_MODEL_TABLES) {
+      const [r] = await models.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${name}`);
+      results.push({ table: name, rows: Number(r?.n ?? 0) });
+    }
+    return { results, position: done.position.toString(), events: done.events };
+  } finally {
+    await models.close();
+  }
+}

@@ -1,0 +1,113 @@
+import * as t from 'io-ts';
+import { TxHash } from '../contract/primitives.js';
+import { listPurchases } from '../../projections/queries/purchases.js';
+import type { ReportRow } from '../../projections/report-view/report-row.js';
+import { SettledData, OperatorTarget } from '../../streams/purchase/events.js';
+import { RefundDecision } from '../../streams/refund/events.js';
+import { auditPurchases } from './audit.js';
+import { complianceTotals, DayRangeWire } from './compliance.js';
+import { moveNamedPurchase } from './move.js';
+import { PurchaseIdArg } from './purchase-id.js';
+import { purchaseFilter, PurchaseQuery } from './purchase-filter.js';
+import { queueEntries } from './queue.js';
+import { listRefundRequests, recordNamedRefundPayment, reviewNamedRefund } from './refunds.js';
+import { replayReadModels } from './replay.js';
+import type { OperatorSession } from './session.js';
+import { showPurchase } from './show.js';
+
+// The operator's use-cases, one request shape each: what `npm run ops` asks, run on a session
+// (session.ts) of its own when no service runs, or sent to the running service's operator listener
+// (POST /operator/v1/use-case, relay.ts) and run there on its open store. The CLI checks the command
+// line and prints the answer; the request between them is this structured value, never a command
+// line. Compliance rows stream through GET /operator/v1/compliance/rows instead (routes/compliance.ts).
+//
+//   runUseCase(session, { use: 'show', purchase: { prefix: '3f9a' } })   // ShownPurchase | { refused }
+
+/** Strings as the operator gave them: the decider checks them, as it did for the command line. */
+const Text = t.string;
+
+export const UseCaseRequest = t.union([
+  t.type({ use: t.literal('queue') }),
+  t.type({ use: t.literal('purchases'), query: PurchaseQuery }),
+  t.type({ use: t.literal('show'), purchase: PurchaseIdArg }),
+  t.type({
+    use: t.literal('move'),
+    purchase: PurchaseIdArg,
+    data: t.intersection([
+      t.type({ target: OperatorTarget, note: Text, operator: Text, at: Text }),
+      t.partial({ settlement: SettledData }),
+    ]),
+  }),
+  t.type({ use: t.literal('refunds'), all: t.boolean }),
+  t.type({
+    use: t.literal('refund-review'),
+    purchase: PurchaseIdArg,
+    data: t.type({ decision: RefundDecision, note: Text, operator: Text, at: Text }),
+  }),
+  t.type({
+    use: t.literal('refund-paid'),
+    purchase: PurchaseIdArg,
+    data: t.type({
+      transaction: TxHash,
+      amount_micro: Text,
+      note: Text,
+      operator: Text,
+      at: Text,
+    }),
+  }),
+  t.intersection([t.type({ use: t.literal('audit') }), t.partial({ purchase: PurchaseIdArg })]),
+  t.type({ use: t.literal('replay') }),
+  t.type({ use: t.literal('compliance-totals'), range: DayRangeWire }),
+]);
+export type UseCaseRequest = t.TypeOf<typeof UseCaseRequest>;
+export type UseCaseName = UseCaseRequest['use'];
+export type RequestOf<U extends UseCaseName> = Extract<UseCaseRequest, { use: U }>;
+
+type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
+
+/** What each use-case answers (JSON as it is: the relay sends it as it comes). */
+export interface UseCaseResults {
+  queue: Answer<typeof queueEntries>;
+  purchases: ReportRow[];
+  show: Answer<typeof showPurchase>;
+  move: Answer<typeof moveNamedPurchase>;
+  refunds: Answer<typeof listRefundRequests>;
+  'refund-review': Answer<typeof reviewNamedRefund>;
+  'refund-paid': Answer<typeof recordNamedRefundPayment>;
+  audit: Answer<typeof auditPurchases>;
+  replay: Answer<typeof replayReadModels>;
+  'compliance-totals': Answer<typeof complianceTotals>;
+}
+export type UseCaseResult<U extends UseCaseName> = UseCaseResults[U];
+
+const USE_CASES: { [U in UseCaseName]: (s: OperatorSession, r: RequestOf<U>) => Promise<UseCaseResults[U]> } = {
+  queue: (s) => queueEntries(s),
+  purchases: async (s, r) => listPurchases((await s.models()).db, purchaseFilter(r.query)),
+  show: (s, r) => showPurchase(s, r.purchase),
+  move: (s, r) => moveNamedPurchase(s, r.purchase, r.data),
+  refunds: (s, r) => listRefundRequests(s, r.all),
+  'refund-review': (s, r) => reviewNamedRefund(s, r.purchase, r.data),
+  'refund-paid': (s, r) => recordNamedRefundPayment(s, r.purchase, r.data),
+  audit: (s, r) => auditPurchases(s, r.purchase),
+  replay: (s) => replayReadModels(s),
+  'compliance-totals': (s, r) => complianceTotals(s, r.range),
+};
+
+export function runUseCase<U extends UseCaseName>(
+  session: OperatorSession,
+  request: RequestOf<U>,
+): Promise<UseCaseResult<U>> {
+  const run = USE_CASES[request.use as U];
+  return run(session, request);
+}
+
+/**
+ * The listener's answer to a relayed use-case: its result, or how it failed, so the CLI prints what a
+ * local run prints (a usage error with the command's usage, any other error as `<command> failed`).
+ */
+export const UseCaseAnswer = t.union([
+  t.type({ result: t.unknown }),
+  t.type({ usage: t.string }),
+  t.type({ failed: t.string }),
+]);
+export type UseCaseAnswer = t.TypeOf<typeof UseCaseAnswer>;
