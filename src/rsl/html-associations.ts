@@ -43,6 +43,11 @@ interface ScanNode {
   content: ScanNode | null;
   /** Text of an RSL script element; null for every other node. */
   text: string[] | null;
+  /** Order among its parent's children (see siblingKey); compared as a sequence. */
+  key: number[];
+  /** Children appended so far, and nodes inserted before this one so far. */
+  appended: number;
+  insertedBefore: number;
   mode: html.DOCUMENT_MODE;
 }
 
@@ -58,13 +63,54 @@ const node = (kind: ScanNode['kind'], tagName = '', namespaceURI = html.NS.HTML,
     parent: null,
     content: null,
     text: null,
+    key: [],
+    appended: 0,
+    insertedBefore: 0,
     mode: html.DOCUMENT_MODE.NO_QUIRKS,
   }) as ScanNode;
 
+// Tree order without child lists. Foster parenting inserts an element before its table, so the order
+// elements are created in is not the document's order, and the first `<base href>` is the first in tree
+// order. An appended child's key is one more than any before it; a child inserted before `ref` gets
+// ref's key with its last part lowered by a half and then a counter: after everything already inserted
+// before `ref`, before `ref`, after ref's previous sibling.
+const appendKey = (parent: ScanNode): number[] => [++parent.appended];
+const insertBeforeKey = (ref: ScanNode): number[] => [
+  ...ref.key.slice(0, -1),
+  ref.key[ref.key.length - 1]! - 0.5,
+  ++ref.insertedBefore,
+];
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** Document order of two elements of the same document. */
+function compareTreeOrder(a: ScanNode, b: ScanNode): number {
+  const path = (n: ScanNode) => {
+    const keys: number[][] = [];
+    for (let at: ScanNode | null = n; at?.parent; at = at.parent) keys.unshift(at.key);
+    return keys;
+  };
+  const pa = path(a);
+  const pb = path(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const c = compareKeys(pa[i]!, pb[i]!);
+    if (c !== 0) return c;
+  }
+  return pa.length - pb.length;
+}
+
 /** A tree adapter that keeps what the tree builder needs to decide, and the candidates, nothing more. */
 function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapterMap> {
-  const attach = (parent: ScanNode, child: ScanNode) => {
+  const append = (parent: ScanNode, child: ScanNode) => {
     child.parent = parent;
+    child.key = appendKey(parent);
+  };
+  const insertBefore = (parent: ScanNode, child: ScanNode, ref: ScanNode) => {
+    child.parent = parent;
+    child.key = insertBeforeKey(ref);
   };
   const adapter: TreeAdapter<{
     node: ScanNode;
@@ -92,8 +138,8 @@ function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapter
     },
     createCommentNode: () => node('comment'),
     createTextNode: () => node('comment'),
-    appendChild: attach,
-    insertBefore: attach,
+    appendChild: append,
+    insertBefore,
     detachNode: (n) => {
       n.parent = null;
     },
@@ -193,12 +239,12 @@ function* scanHtml(page: string, limits: HtmlScanLimits): Generator<void, HtmlAs
     if (spent > limits.timeBudgetMs) return found;
     yield;
   }
+  const bases: ScanNode[] = [];
   for (const el of candidates) {
     const where = placement(el);
     if (!where.inDocument) continue;
     if (el.tagName === 'base') {
-      const href = attribute(el.attrs, 'href');
-      if (found.baseHref === null && href !== undefined) found.baseHref = href;
+      if (attribute(el.attrs, 'href') !== undefined) bases.push(el);
     } else if (el.tagName === 'script') found.scripts.push(el.text!.join(''));
     else {
       const href = attribute(el.attrs, 'href');
@@ -208,6 +254,8 @@ function* scanHtml(page: string, limits: HtmlScanLimits): Generator<void, HtmlAs
       if (!where.inHead) found.linksOutsideHead += 1;
     }
   }
+  const first = bases.reduce<ScanNode | null>((a, b) => (a === null || compareTreeOrder(b, a) < 0 ? b : a), null);
+  found.baseHref = first ? attribute(first.attrs, 'href')! : null;
   found.complete = true;
   return found;
 }

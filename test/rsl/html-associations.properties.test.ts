@@ -197,3 +197,15 @@ test('the service scan yields between slices of a large page and reads what the 
   // ~1.3 M characters in 64 Ki slices: other callbacks ran between them, not only after the scan.
   t.true(turns >= 10, `${turns} event-loop turns during the scan`);
 });
+
+test('the first <base href> is the first in tree order: foster parenting puts a later one before its table', (t) => {
+  const source =
+    '<svg><foreignObject><table><td><base href="/a.xml"></td><base href=/decoy/></table></foreignObject></svg>';
+  t.is(reference(source).baseHref, '/decoy/');
+  t.is(rslAssociationsFromHtml(source).baseHref, '/decoy/');
+  t.is(
+    rslAssociationsFromHtml('<table><td><base href=/in-cell></td><base href=/fostered></table>').baseHref,
+    '/fostered',
+  );
+  t.is(rslAssociationsFromHtml('<base href=/first><table><base href=/second></table>').baseHref, '/first');
+});

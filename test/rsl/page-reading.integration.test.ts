@@ -387,7 +387,7 @@ test('class 4: an inline grant naming another work is not relied on, nor lets th
   }
 });
 
-test('class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing beyond becomes a grant', async (t) => {
+test.serial('class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing beyond becomes a grant', async (t) => {
   const e = engine();
   try {
     const r = await read(e, 'https://big.test/page');
@@ -407,7 +407,7 @@ test('class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing
   }
 });
 
-test('class 5: the limit is configurable upward only', async (t) => {
+test.serial('class 5: the limit is configurable upward only', async (t) => {
   t.is(loadConfig({}).robotsParseLimitBytes, 500 * 1024);
   t.is(loadConfig({ ROBOTS_PARSE_LIMIT_BYTES: '1048576' }).robotsParseLimitBytes, 1_048_576);
   const error = t.throws(() => loadConfig({ ROBOTS_PARSE_LIMIT_BYTES: '100000' }), { instanceOf: ConfigError });
