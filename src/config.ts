@@ -86,6 +86,8 @@ export const ConfigEnv = t.partial({
   RELAYER_PRIVATE_KEY: Hex32Key,
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
+  CHAIN_BLOCK_MS: PositiveIntString,
+  DEVNET_BLOCK_MS: PositiveIntString,
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
   RATE_LIMIT_INSPECT_PER_MINUTE: PositiveIntString,
@@ -131,6 +133,10 @@ export type Config = {
   relayerPrivateKey: string | undefined;
   facilitatorUrl: string | undefined;
   devnet: 'auto' | 'off';
+  /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
+  chainBlockMs?: number | undefined;
+  /** DEVNET_BLOCK_MS: the development devnet mines a block this often instead of one per transaction. */
+  devnetBlockMs?: number | undefined;
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
   /** Per client address (IPv6: per /64), published in capabilities `limits.rate_limits`. */
@@ -204,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
+    chainBlockMs: e.CHAIN_BLOCK_MS,
+    devnetBlockMs: e.DEVNET_BLOCK_MS,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
     rateLimits: {

@@ -14,7 +14,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient } from './chain-reads.js';
+import { chainClient, type ChainTiming } from './chain-reads.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
 // wallet for the relayer key, submitting to RPC_URL (reference/x402.md §3.3). Used in-process by the
@@ -26,6 +26,7 @@ export interface RelayerFacilitatorOptions {
   rpcUrl: string;
   relayerPrivateKey: Hex;
   network: string;
+  timing?: ChainTiming;
   /** How long settle waits for the receipt before answering settlement_pending (default 60 s). */
   confirmationTimeoutMs?: number;
   /** Called right after the transaction was handed to the node (test crash hook). */
@@ -42,7 +43,7 @@ export interface RelayerFacilitator {
 export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerFacilitator {
   if (chainIdOf(o.network) === undefined) throw new Error(`not an eip155 network: ${o.network}`);
   const account = privateKeyToAccount(o.relayerPrivateKey);
-  const pub = chainClient(o.rpcUrl, o.network);
+  const pub = chainClient(o.rpcUrl, o.network, o.timing);
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
   const wallet = createWalletClient({
     account,
