@@ -266,6 +266,8 @@ export interface DevnetChain {
   rpcUrl: string;
   payTo: `0x${string}`;
   relayerPrivateKey: `0x${string}`;
+  /** The devnet's DEVNET_BLOCK_MS: the service polls at that pace unless CHAIN_BLOCK_MS says otherwise. */
+  blockMs?: number;
 }
 
 /**
@@ -282,7 +284,8 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
   if (!payTo) throw new ConfigError('PAY_TO', 'is required outside the development devnet');
   if (config.settlement === 'self' && !relayerPrivateKey)
     throw new ConfigError('RELAYER_PRIVATE_KEY', 'is required when SETTLEMENT=self');
-  return { ...config, rpcUrl, payTo, relayerPrivateKey };
+  const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
+  return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {

@@ -19,7 +19,7 @@ export interface DevnetProcess extends Devnet {
 }
 
 export async function startDevnetProcess(
-  opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {},
+  opts: { port?: number; timeoutMs?: number; facilitator?: boolean; blockMs?: number } = {},
 ): Promise<DevnetProcess> {
   const args = [
     ...(MAIN.typescript ? ['--import', 'tsx'] : []),
@@ -29,6 +29,7 @@ export async function startDevnetProcess(
     '--port',
     String(opts.port ?? 0),
     ...(opts.facilitator ? ['--facilitator'] : []),
+    ...(opts.blockMs !== undefined ? ['--block-ms', String(opts.blockMs)] : []),
   ];
   // Its own process group, so a Ctrl-C meant for the parent does not stop the chain under the parent's
   // drain (the parent stops it last); stdin is its lifeline: when the parent dies, it exits too.
