@@ -76,8 +76,7 @@ export interface DevnetOptions {
 }
 
 /** The devnet is chain id 8453, so it is Base to viem (2 s blocks) unless it mines at another pace. */
-export const devnetChain = (rpcUrl: string, blockMs?: number): Chain =>
-  chainAt(rpcUrl, 'eip155:8453', { blockMs });
+export const devnetChain = (rpcUrl: string, blockMs?: number): Chain => chainAt(rpcUrl, 'eip155:8453', { blockMs });
 
 const account = (privateKey: Hex): DevAccount => ({ address: privateKeyToAccount(privateKey).address, privateKey });
 

@@ -60,8 +60,7 @@ export async function startFacilitatorServer(o: {
       }
       try {
         if (path === '/verify') json(res, 200, await f.verify(body.paymentPayload, body.paymentRequirements));
-        else
-          json(res, 200, (await relayer.track(() => f.settle(body.paymentPayload!, body.paymentRequirements!))).result);
+        else json(res, 200, (await relayer.settle(body.paymentPayload, body.paymentRequirements)).result);
       } catch (err) {
         json(res, 500, { error: (err as Error).name });
       }

@@ -57,7 +57,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
       const fallback = { payer: getAddress(auth.from), amount: auth.value };
       let tracked;
       try {
-        tracked = await relayer.track(() => relayer.facilitator.settle(payload, req));
+        tracked = await relayer.settle(payload, req);
       } catch (err) {
         // The SDK catches submission errors itself; a throw here means our own wrapper or an RPC read
         // failed in a way it did not expect. We cannot tell whether anything was sent.
