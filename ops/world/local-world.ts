@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
-import { startDevnet, type Devnet } from '../devnet/devnet.js';
+import { startDevnet, type Devnet, type DevnetOptions } from '../devnet/devnet.js';
 import { startTestOrigins, type OriginSite, type TestOrigins } from '../../test/support/https-origin.js';
 
 // A whole local world on one machine, for `npm run demo` and every test that drives the real service:
@@ -72,7 +72,11 @@ export interface LocalWorldParts {
 }
 
 /** Devnet, publishers and a temp data dir, torn down in reverse order (also when a later step fails). */
-export async function startLocalParts(site: OriginSite, tmpPrefix: string): Promise<LocalWorldParts> {
+export async function startLocalParts(
+  site: OriginSite,
+  tmpPrefix: string,
+  devnetOptions: DevnetOptions = {},
+): Promise<LocalWorldParts> {
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -84,7 +88,7 @@ export async function startLocalParts(site: OriginSite, tmpPrefix: string): Prom
     }
   };
   try {
-    const devnet = await startDevnet();
+    const devnet = await startDevnet(devnetOptions);
     cleanups.push(() => devnet.stop());
     const origins = await startTestOrigins(site);
     cleanups.push(() => origins.close());

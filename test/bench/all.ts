@@ -2,7 +2,7 @@
 // never colour another's numbers. Each prints its table and writes bench/results/<name>.json.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['store', 'rsl', 'sign', 'replay', 'quote', 'http', 'inspect-flood'];
+const benches = ['store', 'rsl', 'sign', 'replay', 'quote', 'http', 'inspect-flood', 'settle'];
 let failed = 0;
 for (const name of benches) {
   console.log(`\n== bench:${name} ==`);
