@@ -42,7 +42,7 @@ interface Row {
   p99_ms: number;
 }
 
-/** Quotes, offers and signs `n` purchases before the clock starts. */
+/** Quotes, offers and signs `n` purchases before the clock starts, ten at a time. */
 async function prepare(parts: LocalWorldParts, service: ServiceProcess, n: number) {
   const quoteBody = JSON.stringify({
     resource: DECLARED,
@@ -50,28 +50,33 @@ async function prepare(parts: LocalWorldParts, service: ServiceProcess, n: numbe
     tier: 'fresh',
     max_total_micro: '20000',
   });
-  return Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const q = (await (
-        await fetch(`${service.url}/v1/rights/quote`, {
+  const signed: { url: string; headers: Record<string, string> }[] = [];
+  await Promise.all(
+    Array.from({ length: 10 }, async (_, lane) => {
+      for (let i = lane; i < n; i += 10) {
+        const quoted = await fetch(`${service.url}/v1/rights/quote`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: quoteBody,
-        })
-      ).json()) as { claim_token: string; report_url: string };
-      const offer = await fetch(`${service.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
-      await offer.arrayBuffer();
-      if (offer.status !== 402) throw new Error(`offer: ${offer.status}`);
-      const buyer = parts.devnet.buyers[i % parts.devnet.buyers.length]!;
-      return {
-        url: `${service.url}${q.report_url}`,
-        headers: {
-          'x-service-claim': q.claim_token,
-          'payment-signature': await signPayment(buyer.privateKey, offer.headers.get('payment-required')!),
-        },
-      };
+        });
+        const text = await quoted.text();
+        if (quoted.status !== 200 && quoted.status !== 201) throw new Error(`quote: ${quoted.status} ${text}`);
+        const q = JSON.parse(text) as { claim_token: string; report_url: string };
+        const offer = await fetch(`${service.url}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
+        await offer.arrayBuffer();
+        if (offer.status !== 402) throw new Error(`offer: ${offer.status}`);
+        const buyer = parts.devnet.buyers[i % parts.devnet.buyers.length]!;
+        signed.push({
+          url: `${service.url}${q.report_url}`,
+          headers: {
+            'x-service-claim': q.claim_token,
+            'payment-signature': await signPayment(buyer.privateKey, offer.headers.get('payment-required')!),
+          },
+        });
+      }
     }),
   );
+  return signed;
 }
 
 async function run(store: string, eventStoreUrl: string | undefined, mode: 'self' | 'facilitator', blockMs: number) {
