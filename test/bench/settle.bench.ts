@@ -8,6 +8,7 @@
 // and the local facilitator server run in this process.
 //
 //   BENCH_SETTLE_N=50  BENCH_SETTLE_BLOCK_MS=2000,250  BENCH_SETTLE_MODES=self,facilitator
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,13 @@ interface Row {
   blocks_elapsed: number;
   p50_ms: number;
   p99_ms: number;
+  /** CPU the service process spent on the N paid redemptions (user + system), ms. */
+  service_cpu_ms: number;
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Quotes, offers and signs `n` purchases before the clock starts, ten at a time. */
@@ -105,6 +113,7 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
     const latencies: number[] = [];
     let errors = 0;
     let last = 0;
+    const cpu0 = cpuSeconds(service.child.pid!);
     const t0 = performance.now();
     await Promise.all(
       signed.map(async (s) => {
@@ -118,6 +127,7 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
         } else errors++;
       }),
     );
+    const cpu = cpuSeconds(service.child.pid!) - cpu0;
     const blocks = (await Promise.all(devnet.buyers.map((b) => devnet.transfers(b.address as Hex, devnet.payTo))))
       .flat()
       .map((x) => x.blockNumber)
@@ -137,6 +147,7 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
       blocks_elapsed: blocks.length ? Number(blocks.reduce((m, x) => (x > m ? x : m)) - startBlock) : 0,
       p50_ms: q(0.5),
       p99_ms: q(0.99),
+      service_cpu_ms: Math.round(cpu * 1000),
     };
     console.log(JSON.stringify(row));
     return row;
@@ -165,13 +176,13 @@ for (const [store, base] of stores)
 console.log(`\n${N} buyers paying at once, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
 console.log(
   '| store | settlement | block ms | delivered | errors | first payment → last delivery ms | blocks with transfers ' +
-    '| blocks elapsed | p50 ms | p99 ms |',
+    '| blocks elapsed | p50 ms | p99 ms | service CPU ms |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows)
   console.log(
     `| ${r.store} | ${r.settlement} | ${r.block_ms} | ${r.delivered}/${r.buyers} | ${r.errors} | ${r.wall_ms} | ` +
-      `${r.blocks_with_transfers} | ${r.blocks_elapsed} | ${r.p50_ms} | ${r.p99_ms} |`,
+      `${r.blocks_with_transfers} | ${r.blocks_elapsed} | ${r.p50_ms} | ${r.p99_ms} | ${r.service_cpu_ms} |`,
   );
 const out = path.resolve(ROOT, 'bench/results');
 await mkdir(out, { recursive: true });
