@@ -144,7 +144,7 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
       errors,
       wall_ms: Math.round(last - t0),
       blocks_with_transfers: new Set(blocks).size,
-      blocks_elapsed: blocks.length ? Number(blocks.reduce((m, x) => (x > m ? x : m)) - startBlock) : 0,
+      blocks_elapsed: blocks.length ? Math.max(...blocks.map((x) => Number(x - startBlock))) : 0,
       p50_ms: q(0.5),
       p99_ms: q(0.99),
       service_cpu_ms: Math.round(cpu * 1000),
