@@ -2,6 +2,8 @@ import test from 'ava';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { startFacilitatorServer } from '../../ops/devnet/facilitator-server.js';
+import { createFacilitatorSettlement } from '../../src/payment/settlement/facilitator.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { SettleOutcome } from '../../src/payment/settlement/settlement.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
@@ -94,4 +96,37 @@ test.serial('a nonce used by another process is read from the chain again, and t
     ).length,
     1,
   );
+});
+
+test.serial('the local facilitator server settles concurrent requests together, through its own relayer', async (t) => {
+  const server = await startFacilitatorServer({
+    rpcUrl: d.rpcUrl,
+    relayerPrivateKey: d.facilitatorRelayer.privateKey,
+    network: d.network,
+    timing: { blockMs: BLOCK_MS },
+  });
+  try {
+    const remote = createFacilitatorSettlement({
+      facilitatorUrl: server.url,
+      rpcUrl: d.rpcUrl,
+      network: 'eip155:8453',
+      asset: d.usdc,
+      timing: { blockMs: BLOCK_MS },
+    });
+    const paid = await payments(12, (i) => d.buyers[i % d.buyers.length]!.privateKey);
+    const outcomes = await Promise.all(paid.map((p) => remote.settle(p.payload as never, p.req as never)));
+    const pub = createPublicClient({ transport: http(d.rpcUrl) });
+    const mined = await Promise.all(
+      outcomes.map((o) =>
+        o.kind === 'success' ? pub.getTransaction({ hash: o.transaction }) : Promise.reject(new Error(show(o))),
+      ),
+    );
+    t.true(mined.every((x) => x.from.toLowerCase() === d.facilitatorRelayer.address.toLowerCase()));
+    const blocks = new Set(mined.map((x) => x.blockNumber));
+    t.true(blocks.size <= 2, `mined in ${blocks.size} blocks`);
+    for (const p of paid)
+      t.true(await remote.authorizationState(d.buyers[p.payer % d.buyers.length]!.address, p.nonce));
+  } finally {
+    await server.close();
+  }
 });
