@@ -1,6 +1,6 @@
 import test from 'ava';
 import { base, baseSepolia } from 'viem/chains';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config.js';
 import { chainAt, chainClient, pollingFor } from '../../src/payment/settlement/chain-reads.js';
 
 // Settlement polls for receipts and caches the block number at the pace of the chain it is on: Base's
@@ -45,4 +45,15 @@ test('CHAIN_BLOCK_MS and DEVNET_BLOCK_MS are positive integers of milliseconds, 
   t.is(loadConfig({ DEVNET_BLOCK_MS: '2000' }).devnetBlockMs, 2000);
   t.throws(() => loadConfig({ CHAIN_BLOCK_MS: '0' }), { message: /CHAIN_BLOCK_MS/ });
   t.throws(() => loadConfig({ DEVNET_BLOCK_MS: 'fast' }), { message: /DEVNET_BLOCK_MS/ });
+});
+
+test("npm start's service polls at the devnet's DEVNET_BLOCK_MS unless CHAIN_BLOCK_MS says otherwise", (t) => {
+  const devnet = {
+    rpcUrl: RPC,
+    payTo: `0x${'11'.repeat(20)}` as const,
+    relayerPrivateKey: `0x${'22'.repeat(32)}` as const,
+  };
+  t.is(serviceConfig(loadConfig({}), { ...devnet, blockMs: 250 }).chainBlockMs, 250);
+  t.is(serviceConfig(loadConfig({ CHAIN_BLOCK_MS: '1000' }), { ...devnet, blockMs: 250 }).chainBlockMs, 1000);
+  t.is(serviceConfig(loadConfig({}), devnet).chainBlockMs, undefined, 'automine: Base timing');
 });
