@@ -121,14 +121,20 @@ export interface LocalWorld {
 
 export async function startLocalWorld(
   site: OriginSite,
-  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions } = {},
+  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions; devnet?: DevnetOptions } = {},
 ): Promise<LocalWorld> {
-  const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-');
+  const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-', o.devnet);
   try {
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
+    const blockMs = o.devnet?.blockMs;
     const service = await startService(
-      serviceConfig(loadConfig(localServiceEnv({ ...parts, logLevel: level }))),
+      serviceConfig(
+        loadConfig({
+          ...localServiceEnv({ ...parts, logLevel: level }),
+          ...(blockMs !== undefined ? { CHAIN_BLOCK_MS: String(blockMs) } : {}),
+        }),
+      ),
       logger.log,
       o.service,
     );
