@@ -7,7 +7,8 @@ import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
 // four RSL publishers over real HTTPS on loopback and the service; then a buyer (pinned network, asset,
 // recipient and evidence key; per-report and per-task caps) buys a report for each, then one
 // ingestion-gate report for all four, printing every step, the verified classifications and the
-// on-chain transfers. Exits 0 when everything came out as expected.
+// on-chain transfers. Exits 0 when everything came out as expected. DEVNET_BLOCK_MS=2000 runs it on a
+// devnet that mines like Base, and each purchase then shows how long its payment took to settle.
 
 const usdc = (micro: bigint | string) => `${formatUnits(BigInt(micro), 6)} USDC`;
 const say = (line = '') => process.stdout.write(`${line}\n`);
@@ -16,7 +17,13 @@ const TASK_CAP = 300_000n;
 async function main(): Promise<number> {
   say('Rights Preflight Service — demo');
   say('starting devnet, HTTPS publishers and the service …');
-  const w = await startDemoWorld();
+  const blockText = process.env.DEVNET_BLOCK_MS || undefined;
+  const blockMs = blockText === undefined ? undefined : Number(blockText);
+  if (blockMs !== undefined && !(Number.isInteger(blockMs) && blockMs > 0)) {
+    say('DEVNET_BLOCK_MS must be a positive integer of milliseconds');
+    return 2;
+  }
+  const w = await startDemoWorld(blockMs !== undefined ? { blockMs } : {});
   try {
     // biome-ignore lint/suspicious/noExplicitAny: the demo prints a few fields of the live capabilities document
     const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
@@ -24,6 +31,7 @@ async function main(): Promise<number> {
     say(`service     ${w.url}`);
     say(`devnet      ${w.devnet.rpcUrl} (${w.devnet.network}), USDC ${w.devnet.usdc}`);
     say(`recipient   ${w.devnet.payTo}`);
+    say(`blocks      ${blockMs !== undefined ? `every ${blockMs} ms (DEVNET_BLOCK_MS)` : 'one per transaction'}`);
     say(`evidence    Ed25519 key ${evidenceKey.key_id}`);
     say(`publishers  ${w.origins.origins.join(', ')}`);
 
@@ -58,14 +66,16 @@ async function main(): Promise<number> {
       say();
       say(`▶ ${c.label}: ${c.resource} (purpose ai-input, tier fresh)`);
       const before = await w.devnet.balanceOf(account.address);
+      const started = performance.now();
       const result = await buyer.buyReport({ resource: c.resource, purpose: 'ai-input', tier: 'fresh' });
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
       results.push({ label: c.label, result });
       const after = await w.devnet.balanceOf(account.address);
       if (result.status === 'delivered') {
         const r = result.classifications[0]!;
         say(`  ✔ verified report: ${r.classification} (${r.decision})`);
         say(`    transfer ${result.transaction}: ${usdc(result.amount_micro)} ${result.payer} → ${w.devnet.payTo}`);
-        say(`    buyer balance ${usdc(before)} → ${usdc(after)}`);
+        say(`    buyer balance ${usdc(before)} → ${usdc(after)}; quote to verified report in ${seconds} s`);
         if (r.classification !== c.expect || before - after !== BigInt(result.amount_micro)) failures++;
       } else if (result.status === 'unavailable') {
         say(

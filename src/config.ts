@@ -107,6 +107,8 @@ export const ConfigEnv = t.partial({
   RELAYER_PRIVATE_KEY: Hex32Key,
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
+  CHAIN_BLOCK_MS: PositiveIntString,
+  DEVNET_BLOCK_MS: PositiveIntString,
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
   RATE_LIMIT_INSPECT_PER_MINUTE: PositiveIntString,
@@ -161,6 +163,10 @@ export type Config = {
   relayerPrivateKey: string | undefined;
   facilitatorUrl: string | undefined;
   devnet: 'auto' | 'off';
+  /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
+  chainBlockMs?: number | undefined;
+  /** DEVNET_BLOCK_MS: the development devnet mines a block this often instead of one per transaction. */
+  devnetBlockMs?: number | undefined;
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
   /** Per client address (IPv6: per /64), published in capabilities `rate_limits`. */
@@ -278,6 +284,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
+    chainBlockMs: e.CHAIN_BLOCK_MS,
+    devnetBlockMs: e.DEVNET_BLOCK_MS,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,
     rateLimits: {
@@ -340,6 +348,8 @@ export interface DevnetChain {
   rpcUrl: string;
   payTo: `0x${string}`;
   relayerPrivateKey: `0x${string}`;
+  /** The devnet's DEVNET_BLOCK_MS: the service polls at that pace unless CHAIN_BLOCK_MS says otherwise. */
+  blockMs?: number;
 }
 
 const ZERO_ADDRESS = /^0x0{40}$/;
@@ -382,7 +392,8 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
   const rpcUrl = (config.rpcUrl ?? devnet?.rpcUrl)!;
   const payTo = (config.payTo ?? devnet?.payTo)!;
   const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
-  return { ...config, rpcUrl, payTo, relayerPrivateKey };
+  const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
+  return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {

@@ -15,8 +15,9 @@ export interface DevnetChild {
   stop(): Promise<void>;
 }
 
-export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
-  const devnet = await startDevnetProcess();
+export async function startDevnetChild(log: Logger, blockMs?: number): Promise<DevnetChild> {
+  // DEVNET_BLOCK_MS: blocks on the clock as on Base, instead of one per transaction.
+  const devnet = await startDevnetProcess(blockMs !== undefined ? { blockMs } : {});
   let stopping = false;
   devnet.child.once('exit', (code, signal) => {
     if (!stopping)
@@ -30,6 +31,7 @@ export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
     {
       devnet_rpc_url: devnet.rpcUrl,
       devnet_pid: devnet.child.pid,
+      devnet_block_ms: devnet.blockMs ?? 'automine',
       usdc: devnet.usdc,
       pay_to: devnet.payTo,
       buyer_keys: devnet.buyers.map((b) => `${b.address}:${b.privateKey}`),
@@ -39,7 +41,12 @@ export async function startDevnetChild(log: Logger): Promise<DevnetChild> {
   // The block a third-party buyer needs (RPC URL, chain id, USDC, funded test accounts), for people.
   process.stderr.write(devChainBlock(devnet));
   return {
-    chain: { rpcUrl: devnet.rpcUrl, payTo: devnet.payTo, relayerPrivateKey: devnet.relayer.privateKey },
+    chain: {
+      rpcUrl: devnet.rpcUrl,
+      payTo: devnet.payTo,
+      relayerPrivateKey: devnet.relayer.privateKey,
+      ...(devnet.blockMs !== undefined ? { blockMs: devnet.blockMs } : {}),
+    },
     async stop() {
       stopping = true;
       await devnet.stop();

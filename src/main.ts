@@ -27,7 +27,10 @@ async function main() {
   const log = createLogger(config.logLevel);
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
-  const devnet = config.devnet === 'auto' ? await (await import('./devnet-child.js')).startDevnetChild(log) : undefined;
+  const devnet =
+    config.devnet === 'auto'
+      ? await (await import('./devnet-child.js')).startDevnetChild(log, config.devnetBlockMs)
+      : undefined;
   const service = await startService(
     serviceConfig(config, devnet?.chain),
     log,

@@ -58,5 +58,9 @@ export function demoSite(): OriginSite {
 
 export type DemoWorld = LocalWorld;
 
-export const startDemoWorld = (opts: { logLevel?: string } = {}): Promise<DemoWorld> =>
-  startLocalWorld(demoSite(), { tmpPrefix: 'rights-demo-', ...(opts.logLevel ? { logLevel: opts.logLevel } : {}) });
+export const startDemoWorld = (opts: { logLevel?: string; blockMs?: number } = {}): Promise<DemoWorld> =>
+  startLocalWorld(demoSite(), {
+    tmpPrefix: 'rights-demo-',
+    ...(opts.logLevel ? { logLevel: opts.logLevel } : {}),
+    ...(opts.blockMs !== undefined ? { devnet: { blockMs: opts.blockMs } } : {}),
+  });

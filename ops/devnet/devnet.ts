@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
-  defineChain,
   getAddress,
   http,
   numberToHex,
@@ -17,6 +16,7 @@ import {
   type Transport,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { chainAt, pollingFor } from '../../src/payment/settlement/chain-reads.js';
 import { ROLE_KEYS, DEV_KEYS } from './accounts.js';
 import { BASE_USDC, MULTICALL3, deployMulticall3, deployUsdcAtBaseAddress } from './deploy-usdc.js';
 import { serveJsonRpc, type Eip1193 } from './rpc-server.js';
@@ -53,6 +53,8 @@ export interface DevnetInfo {
   payTo: Hex;
   /** Funded with USDC (buyerFundsMicro each) and ETH. */
   buyers: DevAccount[];
+  /** DEVNET_BLOCK_MS: a block every this many ms (interval mining); absent: one block per transaction. */
+  blockMs?: number;
 }
 
 export interface Devnet extends DevnetInfo {
@@ -68,15 +70,13 @@ export interface DevnetOptions {
   port?: number;
   /** USDC minted to each buyer, in micro-USDC (default 100 USDC). */
   buyerFundsMicro?: bigint;
+  /** Mine a block every this many ms, like Base (2000) or Flashblocks (200), instead of one block per
+   *  transaction. Tests keep automine (the default) unless block timing is what they are about. */
+  blockMs?: number;
 }
 
-export const devnetChain = (rpcUrl: string): Chain =>
-  defineChain({
-    id: 8453,
-    name: 'devnet-base',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
+/** The devnet is chain id 8453, so it is Base to viem (2 s blocks) unless it mines at another pace. */
+export const devnetChain = (rpcUrl: string, blockMs?: number): Chain => chainAt(rpcUrl, 'eip155:8453', { blockMs });
 
 const account = (privateKey: Hex): DevAccount => ({ address: privateKeyToAccount(privateKey).address, privateKey });
 
@@ -111,7 +111,11 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const provider = await createEdrProvider();
   const rpc = await serveJsonRpc(provider, { port: opts.port ?? 0 });
   try {
-    const info: DevnetInfo = { rpcUrl: rpc.url, ...devnetAccounts() };
+    const info: DevnetInfo = {
+      rpcUrl: rpc.url,
+      ...devnetAccounts(),
+      ...(opts.blockMs !== undefined ? { blockMs: opts.blockMs } : {}),
+    };
     const transport = custom(provider);
     const chain = devnetChain(rpc.url);
     const pub = createPublicClient({ chain, transport }) as PublicClient;
@@ -127,6 +131,11 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     for (const b of info.buyers) {
       await provider.request({ method: 'hardhat_setBalance', params: [b.address, numberToHex(parseEther('100'))] });
       await ops.mint(b.address, funds);
+    }
+    // Set-up is mined at once; from here on, blocks come on the clock as on a real chain.
+    if (opts.blockMs !== undefined) {
+      await provider.request({ method: 'evm_setAutomine', params: [false] });
+      await provider.request({ method: 'evm_setIntervalMining', params: [opts.blockMs] });
     }
     return {
       ...info,
@@ -149,11 +158,11 @@ const tokenAbi = parseAbi([
 
 /** mint / balanceOf / transfers against a devnet, in this process or (by URL) in another one. */
 export function devnetOperations(
-  info: Pick<DevnetInfo, 'rpcUrl' | 'admin' | 'usdc'>,
+  info: Pick<DevnetInfo, 'rpcUrl' | 'admin' | 'usdc' | 'blockMs'>,
   transport: Transport = http(info.rpcUrl),
-  chain = devnetChain(info.rpcUrl),
+  chain = devnetChain(info.rpcUrl, info.blockMs),
 ) {
-  const pub = createPublicClient({ chain, transport });
+  const pub = createPublicClient({ chain, transport, ...pollingFor(chain) });
   const admin = createWalletClient({ account: privateKeyToAccount(info.admin.privateKey), chain, transport });
   // The admin key mints one transaction at a time so its own account nonces never collide.
   let queue: Promise<unknown> = Promise.resolve();
@@ -188,7 +197,12 @@ export function devnetOperations(
 }
 
 /** Read-only client of a devnet running in another process (tests, demo). */
-export function devnetClient(rpcUrl: string) {
-  const ops = devnetOperations({ rpcUrl, usdc: BASE_USDC, admin: account(ROLE_KEYS.admin) });
+export function devnetClient(rpcUrl: string, blockMs?: number) {
+  const ops = devnetOperations({
+    rpcUrl,
+    usdc: BASE_USDC,
+    admin: account(ROLE_KEYS.admin),
+    ...(blockMs !== undefined ? { blockMs } : {}),
+  });
   return { balanceOf: ops.balanceOf, transfers: ops.transfers };
 }

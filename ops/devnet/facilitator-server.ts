@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { ChainTiming } from '../../src/payment/settlement/chain-reads.js';
 import { createRelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
 
 // A small real x402 facilitator over HTTP (POST /verify, POST /settle, GET /supported — the x402 v2
@@ -19,12 +20,14 @@ export async function startFacilitatorServer(o: {
   rpcUrl: string;
   relayerPrivateKey: Hex;
   network: string;
+  timing?: ChainTiming;
   port?: number;
 }): Promise<FacilitatorServer> {
   const relayer = createRelayerFacilitator({
     rpcUrl: o.rpcUrl,
     relayerPrivateKey: o.relayerPrivateKey,
     network: o.network,
+    ...(o.timing ? { timing: o.timing } : {}),
   });
   const f = relayer.facilitator;
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -57,8 +60,7 @@ export async function startFacilitatorServer(o: {
       }
       try {
         if (path === '/verify') json(res, 200, await f.verify(body.paymentPayload, body.paymentRequirements));
-        else
-          json(res, 200, (await relayer.track(() => f.settle(body.paymentPayload!, body.paymentRequirements!))).result);
+        else json(res, 200, (await relayer.settle(body.paymentPayload, body.paymentRequirements)).result);
       } catch (err) {
         json(res, 500, { error: (err as Error).name });
       }

@@ -7,6 +7,8 @@ import { startFacilitatorServer, type FacilitatorServer } from './facilitator-se
 //               process (startDevnetProcess) reads it. Development keys only: public Hardhat keys.
 //   --port N    listen on 127.0.0.1:N (default: a free port; DEVNET_PORT also works)
 //   --facilitator  also serve a local x402 facilitator (for SETTLEMENT=facilitator) and print its URL
+//   --block-ms N  mine a block every N ms (interval mining, as Base: 2000) instead of one per
+//               transaction (default; DEVNET_BLOCK_MS also works)
 //   --exit-with-parent  stop when stdin ends: the parent that reads the JSON line holds it open, so a
 //               parent that dies (even by SIGKILL) never leaves a chain behind
 const args = process.argv.slice(2);
@@ -18,14 +20,23 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const blockArg = args.indexOf('--block-ms');
+const blockText = blockArg >= 0 ? args[blockArg + 1] : process.env.DEVNET_BLOCK_MS || undefined;
+const blockMs = blockText === undefined ? undefined : Number(blockText);
+if (blockMs !== undefined && !(Number.isInteger(blockMs) && blockMs > 0)) {
+  console.error('devnet: --block-ms (DEVNET_BLOCK_MS) must be a positive integer of milliseconds');
+  process.exit(2);
+}
+
 const started = Date.now();
-const devnet = await startDevnet({ port });
+const devnet = await startDevnet({ port, ...(blockMs !== undefined ? { blockMs } : {}) });
 let facilitator: FacilitatorServer | undefined;
 if (args.includes('--facilitator')) {
   facilitator = await startFacilitatorServer({
     rpcUrl: devnet.rpcUrl,
     relayerPrivateKey: devnet.facilitatorRelayer.privateKey,
     network: devnet.network,
+    ...(blockMs !== undefined ? { timing: { blockMs } } : {}),
   });
 }
 const info = {
@@ -39,6 +50,7 @@ const info = {
   facilitatorRelayer: devnet.facilitatorRelayer,
   payTo: devnet.payTo,
   buyers: devnet.buyers,
+  ...(blockMs !== undefined ? { blockMs } : {}),
   ...(facilitator ? { facilitatorUrl: facilitator.url } : {}),
 };
 if (json) {
@@ -47,6 +59,7 @@ if (json) {
   process.stdout.write(
     devChainBlock(devnet, [
       ['Multicall3', devnet.multicall3],
+      ['blocks', blockMs !== undefined ? `every ${blockMs} ms (DEVNET_BLOCK_MS)` : 'one per transaction (automine)'],
       ['RELAYER_KEY', `${devnet.relayer.privateKey}  (${devnet.relayer.address}; RELAYER_PRIVATE_KEY)`],
       ...(facilitator
         ? [

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
-import { startDevnet, type Devnet } from '../devnet/devnet.js';
+import { startDevnet, type Devnet, type DevnetOptions } from '../devnet/devnet.js';
 import { startTestOrigins, type OriginSite, type TestOrigins } from './https-origin.js';
 
 // A whole local world on one machine, for `npm run demo` and every test that drives the real service:
@@ -76,7 +76,11 @@ export interface LocalWorldParts {
 }
 
 /** Devnet, publishers and a temp data dir, torn down in reverse order (also when a later step fails). */
-export async function startLocalParts(site: OriginSite, tmpPrefix: string): Promise<LocalWorldParts> {
+export async function startLocalParts(
+  site: OriginSite,
+  tmpPrefix: string,
+  devnetOptions: DevnetOptions = {},
+): Promise<LocalWorldParts> {
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const c of cleanups.splice(0).reverse()) {
@@ -88,7 +92,7 @@ export async function startLocalParts(site: OriginSite, tmpPrefix: string): Prom
     }
   };
   try {
-    const devnet = await startDevnet();
+    const devnet = await startDevnet(devnetOptions);
     cleanups.push(() => devnet.stop());
     const origins = await startTestOrigins(site);
     cleanups.push(() => origins.close());
@@ -121,14 +125,20 @@ export interface LocalWorld {
 
 export async function startLocalWorld(
   site: OriginSite,
-  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions } = {},
+  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions; devnet?: DevnetOptions } = {},
 ): Promise<LocalWorld> {
-  const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-');
+  const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-', o.devnet);
   try {
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
+    const blockMs = o.devnet?.blockMs;
     const service = await startService(
-      serviceConfig(loadConfig(localServiceEnv({ ...parts, logLevel: level }))),
+      serviceConfig(
+        loadConfig({
+          ...localServiceEnv({ ...parts, logLevel: level }),
+          ...(blockMs !== undefined ? { CHAIN_BLOCK_MS: String(blockMs) } : {}),
+        }),
+      ),
       logger.log,
       o.service,
     );

@@ -9,6 +9,8 @@ export interface DevChainInfo {
   payTo: Hex;
   relayer: { address: Hex; privateKey: Hex };
   buyers: { address: Hex; privateKey: Hex }[];
+  /** Interval mining in ms (DEVNET_BLOCK_MS); absent when the devnet mines each transaction at once. */
+  blockMs?: number;
 }
 
 // The one block `npm start` (development, DEVNET=auto) and `npm run devnet` print so a developer, or a

@@ -24,7 +24,7 @@ export interface DevnetChildProcess {
 }
 
 export async function startDevnetProcess<Info extends DevChainInfo = DevChainInfo>(
-  opts: { port?: number; timeoutMs?: number; facilitator?: boolean } = {},
+  opts: { port?: number; timeoutMs?: number; facilitator?: boolean; blockMs?: number } = {},
 ): Promise<DevnetProcess<Info>> {
   const args = [
     ...(MAIN.typescript ? ['--import', 'tsx'] : []),
@@ -34,6 +34,7 @@ export async function startDevnetProcess<Info extends DevChainInfo = DevChainInf
     '--port',
     String(opts.port ?? 0),
     ...(opts.facilitator ? ['--facilitator'] : []),
+    ...(opts.blockMs !== undefined ? ['--block-ms', String(opts.blockMs)] : []),
   ];
   // Its own process group, so a Ctrl-C meant for the parent does not stop the chain under the parent's
   // drain (the parent stops it last); stdin is its lifeline: when the parent dies, it exits too.

@@ -2,7 +2,18 @@
 // never colour another's numbers. Each prints its table and writes bench/results/<name>.json.
 import { spawnSync } from 'node:child_process';
 
-const benches = ['store', 'rsl', 'sign', 'replay', 'quote', 'http', 'inspect-flood', 'hostile-pattern', 'claim-404'];
+const benches = [
+  'store',
+  'rsl',
+  'sign',
+  'replay',
+  'quote',
+  'http',
+  'inspect-flood',
+  'hostile-pattern',
+  'claim-404',
+  'settle',
+];
 let failed = 0;
 for (const name of benches) {
   console.log(`\n== bench:${name} ==`);

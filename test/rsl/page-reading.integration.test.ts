@@ -387,25 +387,28 @@ test('class 4: an inline grant naming another work is not relied on, nor lets th
   }
 });
 
-test.serial('class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing beyond becomes a grant', async (t) => {
-  const e = engine();
-  try {
-    const r = await read(e, 'https://big.test/page');
-    t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
-    t.true(r.discovery_complete);
-    const robots = r.observations.find((o) => o.channel === 'robots')!;
-    t.is(robots.truncated_at_bytes, ROBOTS_PARSE_LIMIT_BYTES);
-    t.is(robots.bytes, ROBOTS_PARSE_LIMIT_BYTES);
-    t.true(robots.notes.some((n) => n.includes('RFC 9309')));
-    t.deepEqual(
-      r.documents.map((d) => d.url),
-      ['https://big.test/inside.xml'],
-    );
-    for (const p of ['/beyond.xml', '/cut', '/cut-short-of-its-name.xml']) t.is(origins.hits('big.test', p), 0, p);
-  } finally {
-    e.close();
-  }
-});
+test.serial(
+  'class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing beyond becomes a grant',
+  async (t) => {
+    const e = engine();
+    try {
+      const r = await read(e, 'https://big.test/page');
+      t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
+      t.true(r.discovery_complete);
+      const robots = r.observations.find((o) => o.channel === 'robots')!;
+      t.is(robots.truncated_at_bytes, ROBOTS_PARSE_LIMIT_BYTES);
+      t.is(robots.bytes, ROBOTS_PARSE_LIMIT_BYTES);
+      t.true(robots.notes.some((n) => n.includes('RFC 9309')));
+      t.deepEqual(
+        r.documents.map((d) => d.url),
+        ['https://big.test/inside.xml'],
+      );
+      for (const p of ['/beyond.xml', '/cut', '/cut-short-of-its-name.xml']) t.is(origins.hits('big.test', p), 0, p);
+    } finally {
+      e.close();
+    }
+  },
+);
 
 test.serial('class 5: the limit is configurable upward only', async (t) => {
   t.is(loadConfig({}).robotsParseLimitBytes, 500 * 1024);

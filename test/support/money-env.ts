@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, serviceConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
-import type { Devnet } from '../../ops/devnet/devnet.js';
+import type { Devnet, DevnetOptions } from '../../ops/devnet/devnet.js';
 import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
 import { rslDocument, type TestOrigins } from '../../ops/world/https-origin.js';
 
@@ -46,8 +46,8 @@ export interface MoneyWorld {
   close(): Promise<void>;
 }
 
-export async function moneyWorld(opts: { eventStoreUrl?: string } = {}): Promise<MoneyWorld> {
-  const parts = await startLocalParts(publisherSite(), 'rights-money-');
+export async function moneyWorld(opts: { eventStoreUrl?: string; devnet?: DevnetOptions } = {}): Promise<MoneyWorld> {
+  const parts = await startLocalParts(publisherSite(), 'rights-money-', opts.devnet);
   let logText = '';
   const sink = (chunk: string) => {
     logText += chunk;

@@ -1,6 +1,7 @@
 import {
   createPublicClient,
   defineChain,
+  type Chain,
   getAddress,
   http,
   parseAbi,
@@ -8,6 +9,7 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
+import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '../x402-constants.js';
 import type { TransferFound } from './settlement.js';
 
@@ -21,16 +23,46 @@ export const eip3009ReadAbi = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);
 
-export function chainClient(rpcUrl: string, network: string): PublicClient {
+/** Base and Base Sepolia as viem defines them: their `blockTime` (2 s) sets how often receipts and the
+ *  block number are polled (docs/decisions.md, "Settlement at chain speed"). */
+const KNOWN_CHAINS: Record<number, Chain> = { [base.id]: base, [baseSepolia.id]: baseSepolia };
+
+export interface ChainTiming {
+  /** CHAIN_BLOCK_MS: the node's block time when it is not the chain's own (a devnet, another node). */
+  blockMs?: number | undefined;
+}
+
+/** The chain for `network` reached at `rpcUrl`, with the block time polling is fitted to. */
+export function chainAt(rpcUrl: string, network: string, timing: ChainTiming = {}): Chain {
   const id = chainIdOf(network);
   if (id === undefined) throw new Error(`not an eip155 network: ${network}`);
-  const chain = defineChain({
-    id,
-    name: network,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
-  return createPublicClient({ chain, transport: http(rpcUrl) });
+  const known = KNOWN_CHAINS[id];
+  const chain: Chain = known
+    ? { ...known, rpcUrls: { default: { http: [rpcUrl] } } }
+    : defineChain({
+        id,
+        name: network,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      });
+  if (timing.blockMs === undefined) return chain;
+  // An explicit block time also replaces Base's Flashblocks preconfirmation pace: the node named by
+  // CHAIN_BLOCK_MS mines at that pace and has no preconfirmations to poll for.
+  const { experimental_preconfirmationTime: _preconfirmation, ...rest } = chain;
+  return { ...rest, blockTime: timing.blockMs };
+}
+
+/** How often to poll, and how long a block number is reused: half a block, between 50 ms and 4 s. viem's
+ *  own default never polls faster than 500 ms, too slow for a node mining every 250 ms. */
+export function pollingFor(chain: Chain): { pollingInterval: number; cacheTime: number } {
+  const blockMs = chain.blockTime ?? 12_000;
+  const half = Math.floor(blockMs / 2);
+  return { pollingInterval: Math.min(Math.max(half, 50), 4_000), cacheTime: Math.min(Math.max(half, 25), 4_000) };
+}
+
+export function chainClient(rpcUrl: string, network: string, timing: ChainTiming = {}): PublicClient {
+  const chain = chainAt(rpcUrl, network, timing);
+  return createPublicClient({ chain, transport: http(rpcUrl), ...pollingFor(chain) }) as PublicClient;
 }
 
 export interface ChainReads {

@@ -9,7 +9,7 @@ import type { AfterSubmitHook } from './test-crash-hook.js';
 
 export type SettlementConfig = Pick<
   Config,
-  'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset'
+  'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset' | 'chainBlockMs'
 >;
 
 export class SettlementConfigError extends Error {}
@@ -28,6 +28,7 @@ export function createSettlement(
       rpcUrl,
       network: config.network,
       asset: config.usdcAsset,
+      timing: { blockMs: config.chainBlockMs },
     });
   }
   const key = config.relayerPrivateKey ? (`0x${config.relayerPrivateKey.replace(/^0x/, '')}` as Hex) : undefined;
@@ -37,6 +38,7 @@ export function createSettlement(
     relayerPrivateKey: key,
     network: config.network,
     asset: config.usdcAsset,
+    timing: { blockMs: config.chainBlockMs },
     ...(over.afterSettle ? { afterSettle: over.afterSettle } : {}),
     ...(over.afterSubmit ? { afterSubmit: over.afterSubmit } : {}),
   });

@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem';
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { chainClient, chainReads } from './chain-reads.js';
+import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
 
@@ -15,6 +15,7 @@ export interface FacilitatorSettlementOptions {
   rpcUrl: string;
   network: 'eip155:8453' | 'eip155:84532';
   asset: Hex;
+  timing?: ChainTiming;
   /** Per request (default 90 s, the client's default; settle waits for a receipt remotely). */
   timeoutMs?: number;
 }
@@ -24,7 +25,7 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     url: o.facilitatorUrl.replace(/\/$/, ''),
     timeoutMs: o.timeoutMs ?? 90_000,
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network), o.asset);
+  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset);
   return {
     kind: 'facilitator',
     async verify(payload: PaymentPayload, req: PaymentRequirements) {

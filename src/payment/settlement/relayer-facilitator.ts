@@ -1,31 +1,40 @@
 import {
+  concat,
   createWalletClient,
+  encodeFunctionData,
   http,
-  publicActions,
+  keccak256,
   BaseError,
   EstimateGasExecutionError,
   ContractFunctionRevertedError,
+  type Abi,
   type Hex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient } from './chain-reads.js';
+import { chainClient, type ChainTiming } from './chain-reads.js';
+import { createNonceManager } from './nonce-manager.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
 // wallet for the relayer key, submitting to RPC_URL (reference/x402.md §3.3). Used in-process by the
 // `self` backend and, behind HTTP, by the local facilitator server (ops/devnet/facilitator-server.ts).
-// The relayer's writeContract is wrapped so the caller learns whether a transaction was handed to the
-// node — the SettleResponse alone cannot tell "refused" from "sent, answer lost".
+//
+// Settlements run concurrently (docs/decisions.md, "Settlement at chain speed"): each settle gets its
+// own signer, which records what that one settlement handed to the node — the SettleResponse alone
+// cannot tell "refused" from "sent, answer lost" — and broadcasts through the account's nonce manager,
+// so a settlement waits for its own receipt only, never for the one before it.
 
 export interface RelayerFacilitatorOptions {
   rpcUrl: string;
   relayerPrivateKey: Hex;
   network: string;
+  timing?: ChainTiming;
   /** How long settle waits for the receipt before answering settlement_pending (default 60 s). */
   confirmationTimeoutMs?: number;
   /** Called right after the transaction was handed to the node (test crash hook). */
@@ -33,72 +42,108 @@ export interface RelayerFacilitatorOptions {
 }
 
 export interface RelayerFacilitator {
+  /** For verify and /supported; it never broadcasts. */
   facilitator: x402Facilitator;
   relayer: Hex;
-  /** Runs one settle-like operation, serialized, and reports what the relayer submitted during it. */
-  track<T>(work: () => Promise<T>): Promise<{ result: T; submission: Submission }>;
+  /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
+  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settled>;
+}
+
+export interface Settled {
+  result: SettleResponse;
+  submission: Submission;
+}
+
+interface ContractWrite {
+  address: Hex;
+  abi: Abi;
+  functionName: string;
+  args?: readonly unknown[];
+  dataSuffix?: Hex;
 }
 
 export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerFacilitator {
   if (chainIdOf(o.network) === undefined) throw new Error(`not an eip155 network: ${o.network}`);
   const account = privateKeyToAccount(o.relayerPrivateKey);
-  const pub = chainClient(o.rpcUrl, o.network);
+  const pub = chainClient(o.rpcUrl, o.network, o.timing);
+  const chain = pub.chain!;
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
-  const wallet = createWalletClient({
-    account,
-    chain: pub.chain!,
-    transport: http(o.rpcUrl, { retryCount: 0 }),
-  }).extend(publicActions);
+  const wallet = createWalletClient({ account, chain, transport: http(o.rpcUrl, { retryCount: 0 }) });
+  const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
-  let submission: Submission = { stage: 'not-submitted' };
-  const signer = toFacilitatorEvmSigner(
-    {
-      address: account.address,
-      getCode: (a) => pub.getCode(a),
-      readContract: (a) => pub.readContract(a as never),
-      verifyTypedData: (a) => pub.verifyTypedData(a as never),
-      async writeContract(a) {
-        submission = { stage: 'unknown' };
-        try {
-          const transaction = await wallet.writeContract(a as never);
-          submission = { stage: 'sent', transaction };
-          o.afterSubmit?.(transaction);
-          return transaction;
-        } catch (err) {
-          if (refusedBeforeBroadcast(err)) submission = { stage: 'refused-before-broadcast' };
-          throw err;
-        }
-      },
-      async sendTransaction(a) {
-        submission = { stage: 'unknown' };
-        const transaction = await wallet.sendTransaction(a as never);
-        submission = { stage: 'sent', transaction };
-        return transaction;
-      },
-      waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
-    },
-    { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
-  );
+  /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
+  async function submit(to: Hex, data: Hex, track: { submission: Submission }): Promise<Hex> {
+    let gas: bigint;
+    let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    try {
+      [gas, fees] = await Promise.all([
+        pub.estimateGas({ account: account.address, to, data }),
+        pub.estimateFeesPerGas({ chain, type: 'eip1559' }),
+      ]);
+    } catch (err) {
+      // Nothing was signed yet, so nothing was sent, whichever way the node or the RPC failed.
+      track.submission = refusedBeforeBroadcast(err)
+        ? { stage: 'refused-before-broadcast' }
+        : { stage: 'not-submitted' };
+      throw err;
+    }
+    const transaction = await nonces.broadcast(async (nonce) => {
+      const raw = await account.signTransaction(
+        { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
+        chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
+      );
+      track.submission = { stage: 'unknown' };
+      const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
+      if (hash.toLowerCase() !== keccak256(raw).toLowerCase())
+        throw new Error('node answered another transaction hash');
+      return hash;
+    });
+    track.submission = { stage: 'sent', transaction };
+    o.afterSubmit?.(transaction);
+    return transaction;
+  }
 
-  const facilitator = new x402Facilitator();
+  /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
+  function signerFor(track: { submission: Submission }) {
+    return toFacilitatorEvmSigner(
+      {
+        address: account.address,
+        getCode: (a) => pub.getCode(a),
+        readContract: (a) => pub.readContract(a as never),
+        verifyTypedData: (a) => pub.verifyTypedData(a as never),
+        async writeContract(a) {
+          const w = a as unknown as ContractWrite;
+          const call = encodeFunctionData({ abi: w.abi, functionName: w.functionName, args: w.args ?? [] } as never);
+          return submit(w.address, w.dataSuffix ? concat([call, w.dataSuffix]) : call, track);
+        },
+        async sendTransaction(a) {
+          return submit(a.to, a.data ?? '0x', track);
+        },
+        waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
+      },
+      { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
+    );
+  }
+
   // simulateInSettle: a settle re-checks by eth_call first, so a doomed authorization is refused
   // before anything is broadcast (a definite failure instead of a reverted transaction).
-  facilitator.register(o.network as `${string}:${string}`, new ExactEvmScheme(signer, { simulateInSettle: true }));
+  const schemeFor = (track: { submission: Submission }) => {
+    const f = new x402Facilitator();
+    f.register(o.network as `${string}:${string}`, new ExactEvmScheme(signerFor(track), { simulateInSettle: true }));
+    return f;
+  };
+  const facilitator = schemeFor({ submission: { stage: 'not-submitted' } });
 
-  // One relayer account: one submission at a time, so its transaction nonces never collide and the
-  // tracked submission belongs to exactly one settle call.
-  let queue: Promise<unknown> = Promise.resolve();
   return {
     facilitator,
     relayer: account.address,
-    track<T>(work: () => Promise<T>) {
-      const run = queue.then(async () => {
-        submission = { stage: 'not-submitted' };
-        const result = await work();
-        return { result, submission };
-      });
-      queue = run.catch(() => {});
-      return run;
+    async settle(payload, requirements) {
+      // A facilitator of its own per settle: the submission it records is this settlement's alone, and
+      // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
+      // transaction without a submission of ours) starts empty, so the classification stays exact.
+      const track: { submission: Submission } = { submission: { stage: 'not-submitted' } };
+      const result = await schemeFor(track).settle(payload, requirements);
+      return { result, submission: track.submission };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { getAddress, type Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { chainClient, chainReads } from './chain-reads.js';
+import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator } from './relayer-facilitator.js';
 import { redactFacilitatorMessage, type Settlement, type SettleOutcome } from './settlement.js';
@@ -15,6 +15,7 @@ export interface SelfSettlementOptions {
   relayerPrivateKey: Hex;
   network: 'eip155:8453' | 'eip155:84532';
   asset: Hex;
+  timing?: ChainTiming;
   confirmationTimeoutMs?: number;
   /** Test-only: called after the transfer is mined, before the outcome is returned. */
   afterSettle?: () => void;
@@ -28,12 +29,13 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     rpcUrl: o.rpcUrl,
     relayerPrivateKey: o.relayerPrivateKey,
     network: o.network,
+    ...(o.timing ? { timing: o.timing } : {}),
     ...(o.confirmationTimeoutMs ? { confirmationTimeoutMs: o.confirmationTimeoutMs } : {}),
     ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network), o.asset);
+  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset);
 
   return {
     kind: 'self',
@@ -55,7 +57,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
       const fallback = { payer: getAddress(auth.from), amount: auth.value };
       let tracked;
       try {
-        tracked = await relayer.track(() => relayer.facilitator.settle(payload, req));
+        tracked = await relayer.settle(payload, req);
       } catch (err) {
         // The SDK catches submission errors itself; a throw here means our own wrapper or an RPC read
         // failed in a way it did not expect. We cannot tell whether anything was sent.

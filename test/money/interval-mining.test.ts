@@ -1,0 +1,94 @@
+import test from 'ava';
+import { runCli } from '../../ops/cli.js';
+import { signPayment } from '../support/pay.js';
+import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { assertNoSecretsLogged } from '../support/secrets.js';
+
+// Paid reports on a devnet that mines every 2 s, as Base does (DEVNET_BLOCK_MS), with the service
+// polling at that pace (CHAIN_BLOCK_MS): purchases paid at the same moment settle together, in the
+// block being built or the next, instead of one per block. Asserted on the chain and in the ledger.
+
+const BLOCK_MS = 2000;
+const N = 20;
+let w: MoneyWorld;
+const claims: string[] = [];
+const paymentHeaders: string[] = [];
+test.before(async () => {
+  w = await moneyWorld({ devnet: { blockMs: BLOCK_MS } });
+  await w.start({ env: { CHAIN_BLOCK_MS: String(BLOCK_MS) } });
+});
+test.after.always(async () => {
+  await w?.close();
+});
+
+test.serial(`${N} concurrent purchases settle in at most 2 blocks, one Transfer each, and audit clean`, async (t) => {
+  const paid = await Promise.all(
+    Array.from({ length: N }, async (_, i) => {
+      const q = (
+        await postQuote(w.url, { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' })
+      ).body;
+      const offer = await getReport(w.url, q.report_url, { 'x-service-claim': q.claim_token });
+      t.is(offer.status, 402);
+      const buyer = w.devnet.buyers[i % w.devnet.buyers.length]!;
+      const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+      claims.push(q.claim_token);
+      paymentHeaders.push(header);
+      return { q, buyer, header };
+    }),
+  );
+  const before = await Promise.all(w.devnet.buyers.map((b) => w.devnet.transfers(b.address, w.devnet.payTo)));
+  const known = new Set(before.flat().map((x) => x.transaction));
+
+  const answers = await Promise.all(
+    paid.map((p) =>
+      getReport(w.url, p.q.report_url, { 'x-service-claim': p.q.claim_token, 'payment-signature': p.header }),
+    ),
+  );
+  t.deepEqual(
+    answers.map((a) => a.status),
+    Array(N).fill(200),
+    answers.find((a) => a.status !== 200)?.text,
+  );
+
+  // The chain: N new transfers to the seller, N transactions, in at most 2 blocks.
+  const after = (await Promise.all(w.devnet.buyers.map((b) => w.devnet.transfers(b.address, w.devnet.payTo))))
+    .flat()
+    .filter((x) => !known.has(x.transaction));
+  t.is(after.length, N);
+  t.true(
+    after.every((x) => x.value === 20_000n),
+    'each moved exactly the price',
+  );
+  t.is(new Set(after.map((x) => x.transaction)).size, N, 'one Transfer per transaction');
+  const blocks = new Set(after.map((x) => x.blockNumber));
+  t.true(blocks.size <= 2, `the transfers took ${blocks.size} blocks`);
+
+  // The ledger: each purchase settled once and was delivered, naming a transfer the chain shows.
+  const settledTx: string[] = [];
+  for (const p of paid) {
+    const events = await w.service!.store.readStream(`purchase-${p.q.purchase_id}`);
+    t.deepEqual(
+      events.map((e) => e.type),
+      ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered'],
+    );
+    const settled = events.find((e) => e.type === 'Settled')!.data as { transaction: string; payer: string };
+    t.is(settled.payer, p.buyer.address);
+    settledTx.push(settled.transaction);
+  }
+  t.deepEqual(settledTx.sort(), after.map((x) => x.transaction).sort());
+
+  // `npm run ops -- audit` on the same store (the embedded store admits one process at a time).
+  await w.service!.stop();
+  const out: string[] = [];
+  const code = await runCli(
+    ['audit'],
+    { out: (l) => out.push(l), err: (l) => out.push(l) },
+    { ...w.env, LOG_LEVEL: 'silent' },
+  );
+  t.is(code, 0, out.join('\n'));
+  t.regex(out.join('\n'), new RegExp(`audited ${N} purchase stream\\(s\\) .*: no violations`));
+});
+
+test.serial('the suite logged no claim, payment signature or authorization', (t) => {
+  assertNoSecretsLogged(t, w.logs(), { claims, paymentHeaders });
+});
