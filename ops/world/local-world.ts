@@ -13,8 +13,8 @@ import { startTestOrigins, type OriginSite, type TestOrigins } from './https-ori
 // a fresh in-process devnet (Base USDC at its real address, funded buyers), real HTTPS RSL publishers on
 // loopback (self-signed certificate made at run time, reached through FETCH_CONNECT_TO, trusted through
 // FETCH_EXTRA_CA_FILE) and the real service on the embedded store in a temp data dir, its log captured
-// so tests can grep it for secrets. test/support/https-origin.ts is plain Node (no ava), so it is
-// reused here rather than copied.
+// so tests can grep it for secrets. The publishers (./https-origin.ts) are plain Node (no ava): the tests
+// import them from here.
 
 /** The service environment of a local world: everything but what a test overrides. */
 export function localServiceEnv(o: {
