@@ -43,6 +43,12 @@ function engine(robotsParseLimitBytes?: number): RslEngine {
     UNHURRIED,
   );
 }
+/** What could not be read, for an assertion's message: an UNKNOWN is explained by it. */
+const unread = (r: ResourceReading) =>
+  JSON.stringify([
+    ...r.observations.filter((o) => o.error).map((o) => [o.channel, o.url, o.error]),
+    ...r.documents.filter((d) => d.failure).map((d) => [d.channel, d.url, d.failure]),
+  ]);
 const read = async (e: RslEngine, url: string) => {
   // freshness 0: every test reads what the origin serves now.
   const r = await e.observe(url, ['ai-input', 'ai-train', 'search'], {
@@ -347,7 +353,7 @@ test('class 3: relative targets resolve against the first <base href> outside te
     const trap = origins.hits('base.test', '/articles/page.xml');
     for (const path of ['/articles/story', '/articles/late-base']) {
       const r = await read(e, `https://base.test${path}`);
-      t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION', path);
+      t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION', `${path}: ${unread(r)}`);
       t.true(r.documents.some((d) => d.url === 'https://base.test/licences/page.xml'));
       t.true(resourceObs(r).notes.some((n) => n.includes('https://base.test/licences/')));
     }
@@ -361,7 +367,7 @@ test('class 4: an inline prohibition naming its canonical original governs the c
   const e = engine();
   try {
     const r = await read(e, 'https://copy.test/syndicated/story');
-    t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
+    t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION', unread(r));
     t.is(cls(r, 'ai-input'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
     const inline = r.documents.find((d) => d.channel === 'html-inline')!;
     t.true(inline.problems.some((p) => p.code === 'INLINE_CANONICAL_ELSEWHERE' && p.message.includes('original.test')));
