@@ -17,6 +17,7 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
+import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
 import { chainClient, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
@@ -46,12 +47,21 @@ export interface RelayerFacilitator {
   facilitator: x402Facilitator;
   relayer: Hex;
   /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settled>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: SettleOptions): Promise<Settled>;
 }
 
 export interface Settled {
   result: SettleResponse;
   submission: Submission;
+  /** The write-ahead hook refused (docs/decisions.md, "Write-ahead submission record"): nothing was sent. */
+  writeAheadFailed?: unknown;
+}
+
+/** What one settle's signer records: its submission, and the hook that writes each transaction ahead. */
+interface Track {
+  submission: Submission;
+  beforeBroadcast?: SettleOptions['beforeBroadcast'];
+  writeAheadFailed?: unknown;
 }
 
 interface ContractWrite {
@@ -72,7 +82,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
   /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
-  async function submit(to: Hex, data: Hex, track: { submission: Submission }): Promise<Hex> {
+  async function submit(to: Hex, data: Hex, track: Track): Promise<Hex> {
     let gas: bigint;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     try {
@@ -92,10 +102,26 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
         chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
       );
+      // The hash is known from the signed bytes: it is written ahead before the node sees them.
+      const signed = keccak256(raw);
+      if (track.beforeBroadcast) {
+        try {
+          await track.beforeBroadcast({
+            transaction: signed,
+            relayer: account.address,
+            accountNonce: nonce,
+            gas,
+            maxFeePerGas: fees.maxFeePerGas,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          });
+        } catch (err) {
+          track.writeAheadFailed = err;
+          throw err;
+        }
+      }
       track.submission = { stage: 'unknown' };
       const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
-      if (hash.toLowerCase() !== keccak256(raw).toLowerCase())
-        throw new Error('node answered another transaction hash');
+      if (hash.toLowerCase() !== signed.toLowerCase()) throw new Error('node answered another transaction hash');
       return hash;
     });
     track.submission = { stage: 'sent', transaction };
@@ -104,7 +130,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   }
 
   /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
-  function signerFor(track: { submission: Submission }) {
+  function signerFor(track: Track) {
     return toFacilitatorEvmSigner(
       {
         address: account.address,
@@ -127,7 +153,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
 
   // simulateInSettle: a settle re-checks by eth_call first, so a doomed authorization is refused
   // before anything is broadcast (a definite failure instead of a reverted transaction).
-  const schemeFor = (track: { submission: Submission }) => {
+  const schemeFor = (track: Track) => {
     const f = new x402Facilitator();
     f.register(o.network as `${string}:${string}`, new ExactEvmScheme(signerFor(track), { simulateInSettle: true }));
     return f;
@@ -137,11 +163,11 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   return {
     facilitator,
     relayer: account.address,
-    async settle(payload, requirements) {
+    async settle(payload, requirements, options = {}) {
       // A facilitator of its own per settle: the submission it records is this settlement's alone, and
       // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
       // transaction without a submission of ours) starts empty, so the classification stays exact.
-      const track: { submission: Submission } = { submission: { stage: 'not-submitted' } };
+      const track: Track = { submission: { stage: 'not-submitted' } };
       const result = await schemeFor(track).settle(payload, requirements);
       return { result, submission: track.submission };
     },

@@ -3,7 +3,12 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator } from './relayer-facilitator.js';
-import { redactFacilitatorMessage, type Settlement, type SettleOutcome } from './settlement.js';
+import {
+  redactFacilitatorMessage,
+  type SettleOptions,
+  type Settlement,
+  type SettleOutcome,
+} from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
@@ -52,17 +57,19 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
         return { isValid: false, invalidReason: `verify_failed:${(err as Error).name}` };
       }
     },
-    async settle(payload: PaymentPayload, req: PaymentRequirements): Promise<SettleOutcome> {
+    async settle(payload: PaymentPayload, req: PaymentRequirements, options?: SettleOptions): Promise<SettleOutcome> {
       const auth = (payload.payload as { authorization: { from: Hex; value: string } }).authorization;
       const fallback = { payer: getAddress(auth.from), amount: auth.value };
       let tracked;
       try {
-        tracked = await relayer.settle(payload, req);
+        tracked = await relayer.settle(payload, req, options);
       } catch (err) {
         // The SDK catches submission errors itself; a throw here means our own wrapper or an RPC read
         // failed in a way it did not expect. We cannot tell whether anything was sent.
         return { kind: 'ambiguous', reason: `settle_threw:${(err as Error).name}` };
       }
+      // The write-ahead record could not be written, so the signed transaction was never sent.
+      if (tracked.writeAheadFailed !== undefined) return { kind: 'failed', reason: 'write_ahead_failed' };
       const outcome = classifySelfSettle(tracked.result, tracked.submission, fallback);
       if (outcome.kind === 'success') {
         o.afterSettle?.();
@@ -77,6 +84,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,
+    transactionOutcome: reads.transactionOutcome,
     blockNumber: reads.blockNumber,
   };
 }
