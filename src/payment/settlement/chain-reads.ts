@@ -80,7 +80,8 @@ export interface ChainReads {
 export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bigint } = {}): ChainReads {
   // The chain actually read: what a found transfer is recorded as having settled on.
   const network = `eip155:${pub.chain?.id ?? 'unknown'}`;
-  const ownLogs = (receipt: TransactionReceipt) => receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset));
+  const ownLogs = (receipt: TransactionReceipt) =>
+    receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset));
   /** The payer's Transfer of `asset` in a successful receipt. */
   const transferIn = (receipt: TransactionReceipt, payer: Hex): TransferFound | undefined => {
     if (receipt.status !== 'success') return undefined;
@@ -123,7 +124,9 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       return undefined;
     },
     async transactionOutcome({ transaction, payer, nonce, waitMs = 0 }) {
-      let receipt = await pub.getTransactionReceipt({ hash: transaction }).catch(absentAs(TransactionReceiptNotFoundError));
+      let receipt = await pub
+        .getTransactionReceipt({ hash: transaction })
+        .catch(absentAs(TransactionReceiptNotFoundError));
       if (!receipt) {
         const known = await pub.getTransaction({ hash: transaction }).catch(absentAs(TransactionNotFoundError));
         if (!known) return { state: 'unknown' };
@@ -136,7 +139,9 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       if (receipt.status !== 'success') return { state: 'reverted' };
       // Ours only if it used this very authorization: AuthorizationUsed(payer, nonce) in the same receipt.
       const used = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'AuthorizationUsed', logs: ownLogs(receipt) });
-      const mine = used.some((e) => getAddress(e.args.authorizer) === getAddress(payer) && sameHex(e.args.nonce, nonce));
+      const mine = used.some(
+        (e) => getAddress(e.args.authorizer) === getAddress(payer) && sameHex(e.args.nonce, nonce),
+      );
       const transfer = mine ? transferIn(receipt, payer) : undefined;
       return transfer ? { state: 'mined', transfer } : { state: 'mined' };
     },

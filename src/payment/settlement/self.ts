@@ -3,12 +3,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator } from './relayer-facilitator.js';
-import {
-  redactFacilitatorMessage,
-  type SettleOptions,
-  type Settlement,
-  type SettleOutcome,
-} from './settlement.js';
+import { redactFacilitatorMessage, type SettleOptions, type Settlement, type SettleOutcome } from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
