@@ -167,9 +167,16 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       // A facilitator of its own per settle: the submission it records is this settlement's alone, and
       // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
       // transaction without a submission of ours) starts empty, so the classification stays exact.
-      const track: Track = { submission: { stage: 'not-submitted' } };
+      const track: Track = {
+        submission: { stage: 'not-submitted' },
+        ...(options.beforeBroadcast ? { beforeBroadcast: options.beforeBroadcast } : {}),
+      };
       const result = await schemeFor(track).settle(payload, requirements);
-      return { result, submission: track.submission };
+      return {
+        result,
+        submission: track.submission,
+        ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
+      };
     },
   };
 }
