@@ -82,7 +82,7 @@ test.serial(
     t.is(await chain.getTransactionCount({ address: relayer, blockTag: 'pending' }), sentBefore + 1);
 
     // The ledger: the hash recorded before the broadcast is the one settled and delivered.
-  const service = await w.start();
+    const service = await w.start();
     const events = await service.store.readStream(`purchase-${q.purchase_id}`);
     t.deepEqual(
       events.map((e) => e.type),
