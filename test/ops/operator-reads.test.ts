@@ -184,11 +184,11 @@ function suite(label: string, factory: StoreFactory): void {
         t.is(shown.purchase.delivery_proof_sha256, digestOf(response.delivery_proof));
         t.deepEqual(
           shown.history.map((h) => h.type),
-          ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'SettlementBroadcast', 'Settled', 'Delivered'],
+          ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered'],
         );
         t.deepEqual(
           shown.history.map((h) => h.revision),
-          ['0', '1', '2', '3', '4', '5'],
+          ['0', '1', '2', '3', '4'],
         );
         t.is(shown.refund, null);
 
