@@ -7,8 +7,11 @@ import {
   BaseError,
   EstimateGasExecutionError,
   ContractFunctionRevertedError,
+  TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
   type Abi,
   type Hex,
+  type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
@@ -19,7 +22,7 @@ import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient, type ChainTiming } from './chain-reads.js';
+import { chainClient, pollingFor, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
@@ -40,7 +43,17 @@ export interface RelayerFacilitatorOptions {
   confirmationTimeoutMs?: number;
   /** Called right after the transaction was handed to the node (test crash hook). */
   afterSubmit?: AfterSubmitHook;
+  /** Re-send a transaction left unmined with higher fees (docs/decisions.md, "Stuck transactions"). */
+  bump?: FeeBump;
 }
+
+/** SETTLEMENT_BUMP_BLOCKS and SETTLEMENT_MAX_FEE_GWEI (in wei here). */
+export interface FeeBump {
+  blocks: number;
+  maxFeePerGas: bigint;
+}
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
 export interface RelayerFacilitator {
   /** For verify and /supported; it never broadcasts. */
@@ -55,6 +68,8 @@ export interface Settled {
   submission: Submission;
   /** The write-ahead hook refused (docs/decisions.md, "Write-ahead submission record"): nothing was sent. */
   writeAheadFailed?: unknown;
+  /** The transaction that was mined, when a fee bump replaced the first one. */
+  mined?: Hex;
 }
 
 /** What one settle's signer records: its submission, and the hook that writes each transaction ahead. */
@@ -62,6 +77,9 @@ interface Track {
   submission: Submission;
   beforeBroadcast?: SettleOptions['beforeBroadcast'];
   writeAheadFailed?: unknown;
+  /** What was sent, to re-send it at the same account nonce; every hash sent for it, oldest first. */
+  sent?: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees; hashes: Hex[] };
+  mined?: Hex;
 }
 
 interface ContractWrite {
@@ -97,7 +115,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         : { stage: 'not-submitted' };
       throw err;
     }
-    const transaction = await nonces.broadcast(async (nonce) => {
+    const { hash: transaction, nonce } = await nonces.broadcast(async (nonce) => {
       const raw = await account.signTransaction(
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
         chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
@@ -122,11 +140,77 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       track.submission = { stage: 'unknown' };
       const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
       if (hash.toLowerCase() !== signed.toLowerCase()) throw new Error('node answered another transaction hash');
-      return hash;
+      return { hash, nonce };
     });
     track.submission = { stage: 'sent', transaction };
+    track.sent = { to, data, gas, nonce, fees, hashes: [transaction] };
     o.afterSubmit?.(transaction);
     return transaction;
+  }
+
+  const sign = (t: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees }) =>
+    account.signTransaction(
+      { chainId: chain.id, type: 'eip1559', to: t.to, data: t.data, gas: t.gas, nonce: t.nonce, ...t.fees },
+      chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
+    );
+
+  /**
+   * The receipt of whichever transaction sent for this settlement is mined. Without one after `bump.blocks`
+   * blocks, the same transaction is re-sent at the same account nonce with fees at least 12.5% higher (the
+   * node's replacement minimum is 10%), written ahead like the first, up to `bump.maxFeePerGas`.
+   */
+  async function receiptOf(hash: Hex, track: Track, timeoutMs: number): Promise<TransactionReceipt> {
+    const sent = track.sent;
+    if (!o.bump || !sent || sent.hashes[0] !== hash) return pub.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    const blockMs = chain.blockTime ?? 2_000;
+    for (;;) {
+      const receipt = await firstReceipt(sent.hashes, Math.min(o.bump.blocks * blockMs, deadline - Date.now()));
+      if (receipt) {
+        if (receipt.transactionHash !== hash) track.mined = receipt.transactionHash;
+        return receipt;
+      }
+      if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash });
+      await bumpFees(sent, track, o.bump).catch(() => {}); // a refused bump leaves the last one waiting
+    }
+  }
+
+  async function firstReceipt(hashes: Hex[], withinMs: number): Promise<TransactionReceipt | undefined> {
+    const until = Date.now() + Math.max(withinMs, 0);
+    const poll = pollingFor(chain).pollingInterval;
+    for (;;) {
+      for (const h of hashes) {
+        const r = await pub.getTransactionReceipt({ hash: h }).catch((err) => {
+          if (err instanceof TransactionReceiptNotFoundError) return undefined;
+          throw err;
+        });
+        if (r) return r;
+      }
+      if (Date.now() >= until) return undefined;
+      await new Promise((r) => setTimeout(r, poll));
+    }
+  }
+
+  async function bumpFees(sent: NonNullable<Track['sent']>, track: Track, bump: FeeBump): Promise<void> {
+    const up = (x: bigint) => (x * 1125n + 999n) / 1000n;
+    const fresh = await pub.estimateFeesPerGas({ chain, type: 'eip1559' }).catch(() => sent.fees);
+    const maxFeePerGas = [up(sent.fees.maxFeePerGas), fresh.maxFeePerGas].reduce((a, b) => (a > b ? a : b));
+    const priority = [up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
+    if (maxFeePerGas > bump.maxFeePerGas) return; // at the cap: no replacement the node would take
+    const fees = { maxFeePerGas, maxPriorityFeePerGas: priority > maxFeePerGas ? maxFeePerGas : priority };
+    const raw = await sign({ ...sent, fees });
+    const hash = keccak256(raw);
+    await track.beforeBroadcast?.({
+      transaction: hash,
+      relayer: account.address,
+      accountNonce: sent.nonce,
+      gas: sent.gas,
+      ...fees,
+      replaces: sent.hashes.at(-1)!,
+    });
+    sent.hashes.push(hash);
+    sent.fees = fees;
+    await wallet.sendRawTransaction({ serializedTransaction: raw });
   }
 
   /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
@@ -145,7 +229,8 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         async sendTransaction(a) {
           return submit(a.to, a.data ?? '0x', track);
         },
-        waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
+        waitForTransactionReceipt: (a) =>
+          receiptOf(a.hash, track, (a as { timeout?: number }).timeout ?? o.confirmationTimeoutMs ?? 60_000),
       },
       { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
     );
@@ -176,6 +261,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         result,
         submission: track.submission,
         ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
+        ...(track.mined ? { mined: track.mined } : {}),
       };
     },
   };
