@@ -194,10 +194,10 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   async function bumpFees(sent: NonNullable<Track['sent']>, track: Track, bump: FeeBump): Promise<void> {
     const up = (x: bigint) => (x * 1125n + 999n) / 1000n;
     const fresh = await pub.estimateFeesPerGas({ chain, type: 'eip1559' }).catch(() => sent.fees);
-    const maxFeePerGas = [up(sent.fees.maxFeePerGas), fresh.maxFeePerGas].reduce((a, b) => (a > b ? a : b));
-    const priority = [up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
+    const maxFeePerGas = atLeast(up(sent.fees.maxFeePerGas), fresh.maxFeePerGas);
+    const priority = atLeast(up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas);
     if (maxFeePerGas > bump.maxFeePerGas) return; // at the cap: no replacement the node would take
-    const fees = { maxFeePerGas, maxPriorityFeePerGas: priority > maxFeePerGas ? maxFeePerGas : priority };
+    const fees = { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
     const raw = await sign({ ...sent, fees });
     const hash = keccak256(raw);
     await track.beforeBroadcast?.({
@@ -271,4 +271,14 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
 function refusedBeforeBroadcast(err: unknown): boolean {
   if (!(err instanceof BaseError)) return false;
   return Boolean(err.walk((e) => e instanceof EstimateGasExecutionError || e instanceof ContractFunctionRevertedError));
+}
+
+/** bigint has no Math.max / Math.min. */
+function atLeast(x: bigint, floor: bigint): bigint {
+  if (x < floor) return floor;
+  return x;
+}
+function atMost(x: bigint, ceiling: bigint): bigint {
+  if (x > ceiling) return ceiling;
+  return x;
 }
