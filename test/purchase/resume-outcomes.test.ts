@@ -232,7 +232,7 @@ const signed = (transaction: `0x${string}` = TX): Broadcast => ({
   maxPriorityFeePerGas: 1_000_000_000n,
 });
 
-test('the signed transaction is on the stream before settle answers; the transfer is read from its receipt', async (t) => {
+test('the signed transaction is on the stream before settle answers; its receipt gives the transfer', async (t) => {
   const w = await world(history.checkpointed(), {
     used: [false],
     settle: success,
@@ -294,7 +294,7 @@ test('a recorded transaction still pending after the wait: recorded as a submiss
   t.false(w.settlement.calls.includes('settle'));
 });
 
-test('a recorded transaction the node never kept: the same authorization is sent again, written ahead too', async (t) => {
+test('a recorded transaction the node never kept: the authorization is sent again, written ahead too', async (t) => {
   const w = await world(history.broadcast(), {
     used: [false],
     settle: { ...success, transaction: TX2 },

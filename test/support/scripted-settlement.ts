@@ -9,8 +9,8 @@ import type {
 // A settlement backend that answers from a script instead of a chain: what authorizationState says
 // (one answer per call, the last one repeating), what settle returns, and which transfer the logs
 // hold; the transaction settle writes ahead before "broadcasting", and what the chain says of each
-// recorded hash (unlisted: unknown). For the fast tests of resume and redeem per settlement outcome; the real backends are tested
-// against the devnet (test/payment/).
+// recorded hash (unlisted: unknown). For the fast tests of resume and redeem per settlement outcome;
+// the real backends are tested against the devnet (test/payment/).
 export interface SettlementScript {
   used: boolean[];
   settle?: SettleOutcome;
