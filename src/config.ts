@@ -108,6 +108,8 @@ export const ConfigEnv = t.partial({
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
   CHAIN_BLOCK_MS: PositiveIntString,
+  SETTLEMENT_BUMP_BLOCKS: PositiveIntString,
+  SETTLEMENT_MAX_FEE_GWEI: PositiveIntString,
   DEVNET_BLOCK_MS: PositiveIntString,
   QUOTE_TTL_SECONDS: PositiveIntString,
   RECOVERY_INTERVAL_MS: PositiveIntString,
@@ -165,6 +167,9 @@ export type Config = {
   devnet: 'auto' | 'off';
   /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
   chainBlockMs?: number | undefined;
+  /** SETTLEMENT_BUMP_BLOCKS / SETTLEMENT_MAX_FEE_GWEI: a relayer transaction not mined within this many
+   *  blocks is re-sent at the same account nonce with higher fees, up to this max fee per gas. */
+  settlementBump: { blocks: number; maxFeeGwei: number };
   /** DEVNET_BLOCK_MS: the development devnet mines a block this often instead of one per transaction. */
   devnetBlockMs?: number | undefined;
   quoteTtlSeconds: number;
@@ -285,6 +290,7 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
     chainBlockMs: e.CHAIN_BLOCK_MS,
+    settlementBump: { blocks: e.SETTLEMENT_BUMP_BLOCKS ?? 3, maxFeeGwei: e.SETTLEMENT_MAX_FEE_GWEI ?? 50 },
     devnetBlockMs: e.DEVNET_BLOCK_MS,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,
     recoveryIntervalMs: e.RECOVERY_INTERVAL_MS ?? 30_000,

@@ -108,6 +108,7 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
 function changesOf(row: ReportRow, e: Exclude<PurchaseFactEvent, { type: 'Quoted' }>): Partial<ReportRow> | undefined {
   switch (e.type) {
     case 'Offered':
+    case 'SettlementBroadcast': // a transaction not yet known to be mined: the row names settled ones only
       return undefined;
     case 'AuthorizationCheckpointed':
       return { payer: e.facts.payer };

@@ -12,10 +12,11 @@ export function countedSettlement(settlement: Settlement, metrics: ServiceMetric
     verify: (payload, requirements) => settlement.verify(payload, requirements),
     authorizationState: (payer, nonce) => settlement.authorizationState(payer, nonce),
     findTransfer: (q) => settlement.findTransfer(q),
+    transactionOutcome: (q) => settlement.transactionOutcome(q),
     blockNumber: () => settlement.blockNumber(),
-    async settle(payload, requirements) {
+    async settle(payload, requirements, options) {
       try {
-        const outcome = await settlement.settle(payload, requirements);
+        const outcome = await settlement.settle(payload, requirements, options);
         metrics.settlements.inc({ outcome: outcome.kind });
         return outcome;
       } catch (err) {

@@ -36,6 +36,8 @@ function summarize(type: string, d: D): Record<string, unknown> {
       };
     case 'SettlementSubmitted':
       return { transaction: d.transaction ?? null, reason: d.reason };
+    case 'SettlementBroadcast':
+      return { transaction: d.transaction, account_nonce: d.account_nonce, replaces: d.replaces ?? null };
     case 'Settled':
       return { transaction: d.transaction, payer: d.payer, amount: d.amount, block: d.block };
     case 'Delivered':

@@ -8,19 +8,24 @@ import type {
   SettlingState,
 } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
-import type { SettlementPort, TransferFound } from './settlement-port.js';
+import type { Broadcast, SettlementPort, TransferFound } from './settlement-port.js';
 import { deliver } from './deliver.js';
 import { loadPurchase, revisionOf, runPurchaseCommand } from './purchase-stream.js';
 
 // Moves a checkpointed purchase to its end: settled and delivered, or held / stuck for an operator.
 // The same code runs for the first settlement (right after the checkpoint), for a buyer's retry of
 // the same PAYMENT-SIGNATURE, and for the recovery worker after a crash:
-//   1. the chain first: authorizationState(payer, nonce). Used → find the transfer → RecordSettlement
-//      with what the chain shows (decide answers `Settled`, or `Held` when it differs from the offer).
-//      Used but no transfer found → `LockStuck`.
-//   2. unused and the window still open → submit the same sealed authorization (never a new one).
-//      Ambiguous (timeout, lost receipt) → `SettlementSubmitted`, and the next pass decides.
-//   3. unused and the window closed, or too many ambiguous attempts → `LockStuck`.
+//   1. the chain first: authorizationState(payer, nonce). Used → the transfer, found among the
+//      transactions the stream recorded before broadcasting them (their receipts; a log search only
+//      when none of them made it) → RecordSettlement with what the chain shows (decide answers
+//      `Settled`, or `Held` when it differs from the offer). Used but no transfer found → `LockStuck`.
+//   2. unused, and a recorded transaction still pending at the node → wait for it, never send another
+//      beside it; still pending after the wait → `SettlementSubmitted`, and the next pass decides.
+//   3. unused, nothing pending, and the window still open → submit the same sealed authorization (never
+//      a new one), each signed transaction written ahead as `SettlementBroadcast` before it is sent
+//      (docs/decisions.md, "Write-ahead submission record"). Ambiguous (timeout, lost receipt) →
+//      `SettlementSubmitted`, and the next pass decides.
+//   4. unused and the window closed, or too many ambiguous attempts → `LockStuck`.
 // Nothing is ever deleted or overwritten; only an operator moves a held or stuck purchase on. This
 // file observes and reports; decide.ts judges.
 
@@ -29,6 +34,8 @@ export interface ResumeDeps extends MoneyPathDeps {
 }
 
 export const MAX_AMBIGUOUS_SUBMISSIONS = 5;
+/** How long a pass waits for a recorded transaction the node still holds before leaving it to the next. */
+export const RECORDED_TRANSACTION_WAIT_MS = 15_000;
 
 export async function resumePurchase(deps: ResumeDeps, id: string): Promise<PurchaseState> {
   for (let step = 0; step < 8; step++) {
@@ -49,9 +56,12 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   }
   // Only a checkpointed, unsettled purchase is settled here; delivered, locked or closed ones are done.
   if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return 'done';
-  // Every command reports what was observed against `state`: appended at its revision, or not at all.
-  const record = (command: PurchaseCommandBody) =>
-    runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(state) });
+  // Every command reports what was observed against the state read: appended at its revision, or not
+  // at all. The write-ahead record moves that revision on mid-settle (`current`).
+  let current: PurchaseState = state;
+  const record = async (command: PurchaseCommandBody) => {
+    current = (await runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(current) })).state;
+  };
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>
     record(stuckCommand(deps, state, reason, details, thisPass));
 
@@ -63,13 +73,35 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
     return 'done'; // chain unreachable: the recovery worker tries again later
   }
   if (used) {
-    const transfer = await deps.settlement.findTransfer(transferQuery(c));
+    const recorded = await recordedTransactions(deps.settlement, state, 0).catch(() => undefined);
+    if (recorded === undefined) return 'done'; // chain unreachable: later
+    const transfer = recorded.transfer ?? (await deps.settlement.findTransfer(transferQuery(c)));
     if (!transfer) {
       await stuck('AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']);
       return 'done';
     }
     await record(settlementObserved(transfer));
     return 'again';
+  }
+  if (state.broadcasts.length > 0) {
+    // A transaction written ahead may be waiting at the node (a crash after its broadcast, a slow block):
+    // its fate decides this purchase, and another one beside it would only cost gas.
+    const recorded = await recordedTransactions(deps.settlement, state, RECORDED_TRANSACTION_WAIT_MS).catch(
+      () => undefined,
+    );
+    if (recorded === undefined) return 'done';
+    if (recorded.transfer) {
+      await record(settlementObserved(recorded.transfer));
+      return 'again';
+    }
+    if (recorded.pending) {
+      await record({
+        type: 'RecordSubmission',
+        data: { transaction: recorded.pending, reason: 'broadcast_pending', at: deps.now().toISOString() },
+      });
+      return 'done';
+    }
+    // Every recorded transaction was reverted or is unknown to the node: nothing of ours can still move it.
   }
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (nowSeconds + WINDOW_MARGIN_SECONDS >= Number(c.valid_before)) {
@@ -85,11 +117,29 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   }
 
   const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
-  const outcome = await deps.settlement.settle(payment, state.offered.requirements);
+  let writeAhead: { failed: unknown } | undefined;
+  const outcome = await deps.settlement.settle(payment, state.offered.requirements, {
+    async beforeBroadcast(b) {
+      try {
+        await record({ type: 'RecordBroadcast', data: broadcastRecord(b, deps.now()) });
+      } catch (err) {
+        writeAhead = { failed: err };
+        throw err;
+      }
+    },
+  });
+  // Not written ahead, so not sent: someone else moved the stream (WrongExpectedRevision: look again).
+  if (writeAhead) throw writeAhead.failed;
   const at = deps.now().toISOString();
   if (outcome.kind === 'success') {
     deps.crashAt?.('after-settle');
-    const transfer = await deps.settlement.findTransfer(transferQuery(c));
+    const mined = await deps.settlement
+      .transactionOutcome({ transaction: outcome.transaction, payer: c.payer, nonce: c.nonce })
+      .catch(() => undefined);
+    const transfer =
+      mined?.state === 'mined' && mined.transfer
+        ? mined.transfer
+        : await deps.settlement.findTransfer(transferQuery(c));
     if (!transfer) {
       await record({
         type: 'RecordSubmission',
@@ -112,6 +162,39 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   await record({ type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason }, at } });
   return 'done';
 }
+
+/**
+ * What the chain says of the transactions this purchase recorded before broadcasting them: the transfer
+ * one of them made, else the newest still pending at the node (each waited for up to `waitMs`).
+ */
+async function recordedTransactions(
+  settlement: SettlementPort,
+  state: SettlingState,
+  waitMs: number,
+): Promise<{ transfer?: TransferFound; pending?: PurchaseEventData<'SettlementBroadcast'>['transaction'] }> {
+  const c = state.checkpoint;
+  const outcomes = await Promise.all(
+    state.broadcasts.map((b) =>
+      settlement.transactionOutcome({ transaction: b.transaction, payer: c.payer, nonce: c.nonce, waitMs }),
+    ),
+  );
+  const transfer = outcomes.find((o) => o.state === 'mined' && o.transfer);
+  if (transfer?.state === 'mined' && transfer.transfer) return { transfer: transfer.transfer };
+  const pending = state.broadcasts.filter((_, i) => outcomes[i]!.state === 'pending').at(-1);
+  return pending ? { pending: pending.transaction } : {};
+}
+
+/** The write-ahead record of one signed transaction, as the stream stores it. */
+const broadcastRecord = (b: Broadcast, now: Date): PurchaseEventData<'SettlementBroadcast'> => ({
+  transaction: b.transaction,
+  relayer: b.relayer,
+  account_nonce: String(b.accountNonce),
+  gas: b.gas.toString(),
+  max_fee_per_gas: b.maxFeePerGas.toString(),
+  max_priority_fee_per_gas: b.maxPriorityFeePerGas.toString(),
+  at: now.toISOString(),
+  ...(b.replaces ? { replaces: b.replaces } : {}),
+});
 
 /** The log search for the checkpointed authorization, from the block recorded with it (older streams: from 0). */
 const transferQuery = (c: PurchaseEventData<'AuthorizationCheckpointed'>) => ({

@@ -28,17 +28,50 @@ export interface TransferFound {
   network: string;
 }
 
+/** A signed transaction about to be handed to the node (its hash is keccak256 of the signed bytes). */
+export interface Broadcast {
+  transaction: Hex;
+  relayer: Hex;
+  /** The relayer account's transaction nonce. */
+  accountNonce: number;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  /** A fee bump: the transaction at the same account nonce this one replaces. */
+  replaces?: Hex;
+}
+
+export interface SettleOptions {
+  /**
+   * Write-ahead (docs/decisions.md, "Write-ahead submission record"): called with each signed
+   * transaction before it is broadcast; the broadcast waits for it, and does not happen if it throws
+   * (then settle answers `failed` with reason `write_ahead_failed`: nothing was sent). A backend that
+   * does not broadcast itself (a remote facilitator) never calls it.
+   */
+  beforeBroadcast?: (b: Broadcast) => Promise<void>;
+}
+
+/** What the chain says of one transaction hash (recovery asks about the hashes it recorded). */
+export type TransactionOutcome =
+  | { state: 'mined'; transfer?: TransferFound } // succeeded; `transfer` when it used this authorization
+  | { state: 'reverted' } // mined and reverted: nothing moved
+  | { state: 'pending' } // known to the node, not mined (after waiting, when asked to)
+  | { state: 'unknown' }; // neither mined nor known to the node: never arrived, or dropped
+
 export type VerifyOutcome = { isValid: boolean; invalidReason?: string; payer?: string };
 
 export interface SettlementPort {
   /** The facilitator's own checks incl. an eth_call simulation (balance, nonce unused, domain). */
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyOutcome>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: SettleOptions): Promise<SettleOutcome>;
   /** The token's own record: has this (payer, nonce) authorization been used or cancelled? */
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
   /** The transfer that used the authorization, searching logs from `fromBlock` (default: the
    *  backend's start, else 0). */
   findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
+  /** One recorded transaction: mined (with the transfer of the (payer, nonce) authorization it made, if
+   *  any), reverted, pending or unknown. A pending one is waited for up to `waitMs` (default 0). */
+  transactionOutcome(q: { transaction: Hex; payer: Hex; nonce: Hex; waitMs?: number }): Promise<TransactionOutcome>;
   /** The chain's current block number (recorded at checkpoint time to bound recovery's log search). */
   blockNumber(): Promise<bigint>;
 }

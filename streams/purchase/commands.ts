@@ -16,6 +16,8 @@ export type PurchaseCommandBody =
     }
   /** Before settlement is submitted; the same payment again → no event, another one → refused. */
   | { type: 'CheckpointAuthorization'; data: PurchaseEventData<'AuthorizationCheckpointed'> }
+  /** Write-ahead: a signed transaction about to be broadcast; the same transaction again → no event. */
+  | { type: 'RecordBroadcast'; data: PurchaseEventData<'SettlementBroadcast'> }
   /** An ambiguous submission (timeout, lost receipt): recorded, decided later from the chain. */
   | { type: 'RecordSubmission'; data: PurchaseEventData<'SettlementSubmitted'> }
   /** A confirmed transfer; one that differs from the authorization/offer becomes `Held` instead. */

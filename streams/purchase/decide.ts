@@ -13,6 +13,7 @@ import { LOCKED_STATUSES, type PurchaseState, type SettlingState } from './state
 // Spec §3 and DESIGN.md §3, as enforced here:
 //   none ─Quote→ quoted ─Offer→ offered ─CheckpointAuthorization→ checkpointed
 //   checkpointed ─RecordSubmission→ settlement_submitted (ambiguous; resumed from the same checkpoint)
+//   checkpointed | settlement_submitted ─RecordBroadcast→ the same status, one more transaction on record
 //   checkpointed | settlement_submitted ─RecordSettlement→ settled, or Held when the transfer differs
 //   settled ─Deliver→ delivered (exactly once)
 //   checkpointed … delivered ─Hold→ held;  checkpointed | settlement_submitted ─MarkLockStuck→ lock_stuck
@@ -116,6 +117,22 @@ function decideUnlocked(command: PurchaseCommand, state: PurchaseState, now: Dat
         return [{ type: 'SettlementSubmitted', data: command.data }];
       if (s === 'settled' || s === 'delivered') refuse('ALREADY_SETTLED', 'the purchase is already settled');
       return refuse(notYet(s), 'nothing checkpointed to submit');
+    }
+
+    case 'RecordBroadcast': {
+      // Written before the transaction reaches the node (docs/decisions.md, "Write-ahead submission
+      // record"): once settled, nothing more may be sent for this purchase.
+      const d = command.data;
+      if (state.status === 'checkpointed' || state.status === 'settlement_submitted') {
+        if (state.broadcasts.some((b) => sameHex(b.transaction, d.transaction))) return []; // recorded already
+        if (d.replaces !== undefined && !state.broadcasts.some((b) => sameHex(b.transaction, d.replaces)))
+          refuse('INVALID_EVENT', 'a replacement must name a transaction recorded for this purchase', {
+            paths: ['replaces'],
+          });
+        return [{ type: 'SettlementBroadcast', data: d }];
+      }
+      if (s === 'settled' || s === 'delivered') refuse('ALREADY_SETTLED', 'a settled purchase sends nothing more');
+      return refuse(notYet(s), 'no checkpointed authorization to broadcast');
     }
 
     case 'RecordSettlement': {

@@ -10,6 +10,7 @@ import {
   Micro,
   NonEmpty,
   Nonce,
+  pattern,
   Sha256Hex,
   TxHash,
   UnixSeconds,
@@ -28,6 +29,7 @@ export const PurchaseEventType = {
   Offered: 'Offered',
   AuthorizationCheckpointed: 'AuthorizationCheckpointed',
   SettlementSubmitted: 'SettlementSubmitted',
+  SettlementBroadcast: 'SettlementBroadcast',
   Settled: 'Settled',
   Delivered: 'Delivered',
   Held: 'Held',
@@ -131,6 +133,31 @@ export const SettlementSubmittedData = t.type({
   at: IsoTime,
 });
 
+/** An integer in wei (or gas units) as a decimal string. */
+const Wei = pattern('Wei', /^(0|[1-9][0-9]{0,77})$/, 'must be an integer as a decimal string');
+
+/**
+ * The write-ahead submission record (docs/decisions.md, "Write-ahead submission record"): appended after
+ * the relayer signed a transaction and before it is handed to the node, so a crash at any later moment
+ * leaves the stream naming exactly the transaction that may be on chain. Recovery asks the chain about
+ * these hashes (and the authorization state) instead of searching logs. A replacement at the same
+ * account nonce is another one of these, naming the transaction it replaces.
+ */
+export const SettlementBroadcastData = t.intersection([
+  t.type({
+    /** keccak256 of the signed raw transaction: its hash before the node has seen it. */
+    transaction: TxHash,
+    relayer: Address,
+    /** The relayer account's transaction nonce (not the EIP-3009 authorization nonce). */
+    account_nonce: Wei,
+    gas: Wei,
+    max_fee_per_gas: Wei,
+    max_priority_fee_per_gas: Wei,
+    at: IsoTime,
+  }),
+  t.partial({ /** A fee bump: the earlier transaction at the same account nonce. */ replaces: TxHash }),
+]);
+
 export const SettledData = t.intersection([
   t.type({
     network: t.string,
@@ -216,6 +243,7 @@ export const AuthorizationCheckpointedEvent = event(
   AuthorizationCheckpointedData,
 );
 export const SettlementSubmittedEvent = event(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData);
+export const SettlementBroadcastEvent = event(PurchaseEventType.SettlementBroadcast, SettlementBroadcastData);
 export const SettledEvent = event(PurchaseEventType.Settled, SettledData);
 export const DeliveredEvent = event(PurchaseEventType.Delivered, DeliveredData);
 export const HeldEvent = event(PurchaseEventType.Held, HeldData);
@@ -227,6 +255,7 @@ export const PurchaseEvent = t.union([
   OfferedEvent,
   AuthorizationCheckpointedEvent,
   SettlementSubmittedEvent,
+  SettlementBroadcastEvent,
   SettledEvent,
   DeliveredEvent,
   HeldEvent,

@@ -36,6 +36,8 @@ export function evolve(state: PurchaseState, recorded: { type: string; data: unk
     case 'SettlementSubmitted':
       f.last_submission = e.data;
       break;
+    case 'SettlementBroadcast':
+      break; // kept in `broadcasts` below
     case 'Settled':
       f.settled = e.data;
       break;
@@ -57,6 +59,7 @@ export function evolve(state: PurchaseState, recorded: { type: string; data: unk
   const common = {
     version: state.version + 1,
     submissions: progress.submissions,
+    broadcasts: e.type === 'SettlementBroadcast' ? [...state.broadcasts, e.data] : state.broadcasts,
     operator_moves: e.type === 'OperatorMoved' ? [...state.operator_moves, e.data] : state.operator_moves,
   };
   return shaped(progress.status, progress.locked_from, f, common);
@@ -79,7 +82,7 @@ function shaped(
   status: PurchaseStatus,
   lockedFrom: PurchaseStatus | undefined,
   f: Partial<RecordedFacts>,
-  common: { version: number; submissions: number; operator_moves: PurchaseState['operator_moves'] },
+  common: Pick<PurchaseState, 'version' | 'submissions' | 'broadcasts' | 'operator_moves'>,
 ): PurchaseState {
   const need = <K extends keyof RecordedFacts>(k: K): RecordedFacts[K] => f[k] ?? outOfOrder(status, k);
   const may = <K extends keyof RecordedFacts>(...ks: K[]): Partial<Pick<RecordedFacts, K>> =>

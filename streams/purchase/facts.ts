@@ -8,6 +8,7 @@ import {
   PurchaseEventType,
   QuotedData,
   SettledData,
+  SettlementBroadcastData,
   SettlementSubmittedData,
 } from './events.js';
 import { Sha256Hex } from '../../src/contract/primitives.js';
@@ -82,6 +83,7 @@ export const FACTS_OF_TYPE = {
   [PurchaseEventType.Offered]: OfferedFacts,
   [PurchaseEventType.AuthorizationCheckpointed]: CheckpointedFacts,
   [PurchaseEventType.SettlementSubmitted]: SettlementSubmittedData,
+  [PurchaseEventType.SettlementBroadcast]: SettlementBroadcastData,
   [PurchaseEventType.Settled]: SettledData,
   [PurchaseEventType.Delivered]: DeliveredFacts,
   [PurchaseEventType.Held]: HeldData,
@@ -99,6 +101,7 @@ export const PurchaseFacts = t.union(
     fact(PurchaseEventType.Offered),
     fact(PurchaseEventType.AuthorizationCheckpointed),
     fact(PurchaseEventType.SettlementSubmitted),
+    fact(PurchaseEventType.SettlementBroadcast),
     fact(PurchaseEventType.Settled),
     fact(PurchaseEventType.Delivered),
     fact(PurchaseEventType.Held),

@@ -31,6 +31,8 @@ export function advance(p: PurchaseProgress, step: ProgressStep): PurchaseProgre
       return { ...p, status: 'checkpointed', submissions: 0 };
     case 'SettlementSubmitted':
       return { ...p, status: 'settlement_submitted', submissions: p.submissions + 1 };
+    case 'SettlementBroadcast':
+      return p; // a transaction on record, its fate still unknown: the purchase stands where it was
     case 'Settled':
       return { ...p, status: 'settled' };
     case 'Delivered':

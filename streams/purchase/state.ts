@@ -47,6 +47,11 @@ interface Common {
   version: number;
   /** Ambiguous submissions since the checkpoint (or since the last operator retry). */
   submissions: number;
+  /**
+   * Every transaction recorded before its broadcast, in order (write-ahead; never cleared, since any of
+   * them may still be mined): what recovery asks the chain about.
+   */
+  broadcasts: PurchaseEventData<'SettlementBroadcast'>[];
   /** Every operator move, in order: the audit trail of the stream's investigations. */
   operator_moves: PurchaseEventData<'OperatorMoved'>[];
 }
@@ -89,5 +94,6 @@ export const initialState: PurchaseState = Object.freeze({
   status: 'none',
   version: 0,
   submissions: 0,
+  broadcasts: [],
   operator_moves: [],
 }) as NoneState;

@@ -42,7 +42,7 @@ test.serial('50 concurrent identical PAYMENT-SIGNATURE requests: one transfer, 5
   t.is(await w.devnet.balanceOf(buyer.address), before - 20_000n);
 
   const types = (await w.service!.store.readStream(`purchase-${q.purchase_id}`)).map((e) => e.type);
-  t.deepEqual(types, ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered']);
+  t.deepEqual(types, ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'SettlementBroadcast', 'Settled', 'Delivered']);
   await w.service!.readModels.waitFor(
     (await w.service!.store.readStream(`purchase-${q.purchase_id}`)).at(-1)!.position,
   );

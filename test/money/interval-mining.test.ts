@@ -69,7 +69,7 @@ test.serial(`${N} concurrent purchases settle in at most 2 blocks, one Transfer 
     const events = await w.service!.store.readStream(`purchase-${p.q.purchase_id}`);
     t.deepEqual(
       events.map((e) => e.type),
-      ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered'],
+      ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'SettlementBroadcast', 'Settled', 'Delivered'],
     );
     const settled = events.find((e) => e.type === 'Settled')!.data as { transaction: string; payer: string };
     t.is(settled.payer, p.buyer.address);

@@ -123,6 +123,7 @@ test.serial(
       'AuthorizationCheckpointed',
       'LockStuck',
       'OperatorMoved',
+      'SettlementBroadcast',
       'Settled',
       'Delivered',
     ]);

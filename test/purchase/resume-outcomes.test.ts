@@ -7,7 +7,7 @@ import { InFlight } from '../../src/purchase/inflight.js';
 import { loadPurchase } from '../../src/purchase/purchase-stream.js';
 import { redeem } from '../../src/purchase/redeem.js';
 import { resumePurchase, type ResumeDeps } from '../../src/purchase/resume.js';
-import type { SettleOutcome, TransferFound } from '../../src/purchase/settlement-port.js';
+import type { Broadcast, SettleOutcome, TransferFound } from '../../src/purchase/settlement-port.js';
 import { Refusal } from '../../src/refusal.js';
 import { toNewEvents } from '../../src/command/new-events.js';
 import { fold } from '../../streams/purchase/evolve.js';
@@ -23,8 +23,10 @@ import {
   PAYER,
   PRICE,
   PURCHASE_ID,
+  RELAYER,
   SKU,
   TX,
+  TX2,
 } from '../streams/purchase/fixtures.js';
 
 // The middle layer: resume and redeem on an in-memory store (held to the store conformance suite) with
@@ -218,3 +220,124 @@ test(
     t.deepEqual(await paying.types(), ['Quoted', 'Offered', 'AuthorizationCheckpointed'], 'nothing appended');
   },
 );
+
+// ── Write-ahead submission record (docs/decisions.md, "Write-ahead submission record") ─────────────
+
+const signed = (transaction: `0x${string}` = TX): Broadcast => ({
+  transaction,
+  relayer: RELAYER,
+  accountNonce: 7,
+  gas: 86_000n,
+  maxFeePerGas: 2_000_000_000n,
+  maxPriorityFeePerGas: 1_000_000_000n,
+});
+
+test('the signed transaction is on the stream before settle answers; its receipt gives the transfer', async (t) => {
+  const w = await world(history.checkpointed(), {
+    used: [false],
+    settle: success,
+    broadcast: signed(),
+    outcomes: { [TX]: { state: 'mined', transfer: transfer() } },
+  });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'delivered');
+  t.deepEqual((await w.types()).slice(3), ['SettlementBroadcast', 'Settled', 'Delivered']);
+  const events = await w.deps.store.readStream(streamName(PURCHASE_ID));
+  t.like(events[3]!.data as object, {
+    transaction: TX,
+    relayer: RELAYER,
+    account_nonce: '7',
+    gas: '86000',
+    max_fee_per_gas: '2000000000',
+    max_priority_fee_per_gas: '1000000000',
+  });
+  t.false(w.settlement.calls.includes('findTransfer'), 'no log search: the recorded hash answered');
+});
+
+test('after a crash past the broadcast, a pending recorded transaction is waited for, never sent again', async (t) => {
+  const w = await world(history.broadcast(), {
+    used: [false, true],
+    settle: success,
+    outcomes: { [TX]: { state: 'mined', transfer: transfer() } },
+  });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'delivered');
+  t.is(state.settled?.transaction, TX);
+  t.false(w.settlement.calls.includes('settle'));
+  t.false(w.settlement.calls.includes('findTransfer'));
+  t.true(w.settlement.calls.includes(`transactionOutcome:${TX}`));
+});
+
+test('the authorization used and a transaction on record: its receipt is the settlement, no log search', async (t) => {
+  const w = await world(history.broadcast(), {
+    used: [true],
+    outcomes: { [TX]: { state: 'mined', transfer: transfer() } },
+  });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'delivered');
+  t.deepEqual(
+    w.settlement.calls.filter((c) => c === 'settle' || c === 'findTransfer'),
+    [],
+  );
+});
+
+test('a recorded transaction still pending after the wait: recorded as a submission, nothing sent', async (t) => {
+  const w = await world(history.broadcast(), {
+    used: [false],
+    settle: success,
+    outcomes: { [TX]: { state: 'pending' } },
+  });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'settlement_submitted');
+  t.is(state.last_submission?.reason, 'broadcast_pending');
+  t.is(state.last_submission?.transaction, TX);
+  t.false(w.settlement.calls.includes('settle'));
+});
+
+test('a recorded transaction the node never kept: the authorization is sent again, written ahead too', async (t) => {
+  const w = await world(history.broadcast(), {
+    used: [false],
+    settle: { ...success, transaction: TX2 },
+    broadcast: signed(TX2),
+    outcomes: { [TX2]: { state: 'mined', transfer: transfer({ transaction: TX2 }) } },
+  });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'delivered');
+  t.deepEqual(
+    state.broadcasts.map((b) => b.transaction),
+    [TX, TX2],
+  );
+  t.is(state.settled?.transaction, TX2);
+});
+
+test('a write-ahead record that cannot be appended stops the broadcast: nothing sent, nothing held', async (t) => {
+  const w = await world(history.checkpointed(), {
+    used: [false],
+    settle: success,
+    broadcast: signed(),
+    outcomes: { [TX]: { state: 'mined', transfer: transfer() } },
+  });
+  // Another process moves the stream between this pass's read and its write-ahead append.
+  const settle = w.settlement.settle;
+  let raced = false;
+  w.settlement.settle = async (payload, requirements, options) =>
+    settle(payload, requirements, {
+      async beforeBroadcast(b) {
+        if (!raced) {
+          raced = true;
+          await w.deps.store.append(
+            streamName(PURCHASE_ID),
+            toNewEvents([
+              { type: 'SettlementSubmitted', data: { transaction: null, reason: 'elsewhere', at: NOW.toISOString() } },
+            ]),
+            2n,
+          );
+        }
+        return options?.beforeBroadcast?.(b);
+      },
+    });
+  const state = await resumePurchase(w.deps, PURCHASE_ID);
+  t.is(state.status, 'delivered', 'a refused write-ahead is not a failed settlement: the next look settles');
+  t.deepEqual((await w.types()).slice(3), ['SettlementSubmitted', 'SettlementBroadcast', 'Settled', 'Delivered']);
+  t.is(w.settlement.calls.filter((c) => c === 'settle').length, 2, 'the first settle sent nothing');
+});

@@ -8,10 +8,14 @@ import {
   parseEventLogs,
   type Hex,
   type PublicClient,
+  type TransactionReceipt,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '../x402-constants.js';
-import type { TransferFound } from './settlement.js';
+import type { TransactionOutcome, TransferFound } from './settlement.js';
 
 // The chain reads recovery needs, the same for both backends (a remote facilitator cannot answer
 // them): the token's authorizationState, and the transfer that used an authorization, found through
@@ -68,6 +72,7 @@ export function chainClient(rpcUrl: string, network: string, timing: ChainTiming
 export interface ChainReads {
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
   findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
+  transactionOutcome(q: { transaction: Hex; payer: Hex; nonce: Hex; waitMs?: number }): Promise<TransactionOutcome>;
   blockNumber(): Promise<bigint>;
   blockOf(transaction: Hex): Promise<bigint | undefined>;
 }
@@ -75,6 +80,24 @@ export interface ChainReads {
 export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bigint } = {}): ChainReads {
   // The chain actually read: what a found transfer is recorded as having settled on.
   const network = `eip155:${pub.chain?.id ?? 'unknown'}`;
+  const ownLogs = (receipt: TransactionReceipt) =>
+    receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset));
+  /** The payer's Transfer of `asset` in a successful receipt. */
+  const transferIn = (receipt: TransactionReceipt, payer: Hex): TransferFound | undefined => {
+    if (receipt.status !== 'success') return undefined;
+    const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: ownLogs(receipt) });
+    const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
+    if (!t) return undefined;
+    return {
+      transaction: receipt.transactionHash,
+      from: getAddress(t.args.from),
+      to: getAddress(t.args.to),
+      value: t.args.value,
+      block: receipt.blockNumber,
+      asset: getAddress(asset),
+      network,
+    };
+  };
   return {
     authorizationState: (payer, nonce) =>
       pub.readContract({
@@ -95,25 +118,32 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       });
       for (const log of used) {
         const receipt = await pub.getTransactionReceipt({ hash: log.transactionHash });
-        if (receipt.status !== 'success') continue;
-        const transfers = parseEventLogs({
-          abi: eip3009ReadAbi,
-          eventName: 'Transfer',
-          logs: receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset)),
-        });
-        const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
-        if (t)
-          return {
-            transaction: log.transactionHash,
-            from: getAddress(t.args.from),
-            to: getAddress(t.args.to),
-            value: t.args.value,
-            block: receipt.blockNumber,
-            asset: getAddress(asset),
-            network,
-          };
+        const found = transferIn(receipt, payer);
+        if (found) return found;
       }
       return undefined;
+    },
+    async transactionOutcome({ transaction, payer, nonce, waitMs = 0 }) {
+      let receipt = await pub
+        .getTransactionReceipt({ hash: transaction })
+        .catch(absentAs(TransactionReceiptNotFoundError));
+      if (!receipt) {
+        const known = await pub.getTransaction({ hash: transaction }).catch(absentAs(TransactionNotFoundError));
+        if (!known) return { state: 'unknown' };
+        if (waitMs <= 0) return { state: 'pending' };
+        receipt = await pub
+          .waitForTransactionReceipt({ hash: transaction, timeout: waitMs })
+          .catch(absentAs(WaitForTransactionReceiptTimeoutError));
+        if (!receipt) return { state: 'pending' };
+      }
+      if (receipt.status !== 'success') return { state: 'reverted' };
+      // Ours only if it used this very authorization: AuthorizationUsed(payer, nonce) in the same receipt.
+      const used = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'AuthorizationUsed', logs: ownLogs(receipt) });
+      const mine = used.some(
+        (e) => getAddress(e.args.authorizer) === getAddress(payer) && sameHex(e.args.nonce, nonce),
+      );
+      const transfer = mine ? transferIn(receipt, payer) : undefined;
+      return transfer ? { state: 'mined', transfer } : { state: 'mined' };
     },
     blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
     async blockOf(transaction) {
@@ -125,3 +155,13 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
     },
   };
 }
+
+/** A viem "not found" (or timeout) error of `kind` becomes undefined; any other failure is passed on. */
+const absentAs =
+  (kind: abstract new (...args: never[]) => Error) =>
+  (err: unknown): undefined => {
+    if (err instanceof kind) return undefined;
+    throw err;
+  };
+
+const sameHex = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

@@ -10,7 +10,8 @@ import type { AfterSubmitHook } from './test-crash-hook.js';
 export type SettlementConfig = Pick<
   Config,
   'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset' | 'chainBlockMs'
->;
+> &
+  Partial<Pick<Config, 'settlementBump'>>;
 
 export class SettlementConfigError extends Error {}
 
@@ -39,6 +40,14 @@ export function createSettlement(
     network: config.network,
     asset: config.usdcAsset,
     timing: { blockMs: config.chainBlockMs },
+    ...(config.settlementBump
+      ? {
+          bump: {
+            blocks: config.settlementBump.blocks,
+            maxFeePerGas: BigInt(config.settlementBump.maxFeeGwei) * 1_000_000_000n,
+          },
+        }
+      : {}),
     ...(over.afterSettle ? { afterSettle: over.afterSettle } : {}),
     ...(over.afterSubmit ? { afterSubmit: over.afterSubmit } : {}),
   });

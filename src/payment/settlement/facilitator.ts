@@ -8,7 +8,8 @@ import type { Settlement, SettleOutcome } from './settlement.js';
 // `facilitator` settlement (DESIGN.md §4): a remote x402 facilitator's POST /verify and /settle at
 // FACILITATOR_URL through the official HTTPFacilitatorClient. The facilitator pays the gas; we never
 // see its relayer. Recovery's chain reads still go through our own RPC_URL: a facilitator cannot be
-// asked what happened to an authorization after the fact.
+// asked what happened to an authorization after the fact. It broadcasts nothing itself, so settle's
+// write-ahead hook (SettleOptions.beforeBroadcast) is never called here.
 
 export interface FacilitatorSettlementOptions {
   facilitatorUrl: string;
@@ -74,6 +75,7 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,
+    transactionOutcome: reads.transactionOutcome,
     blockNumber: reads.blockNumber,
   };
 }

@@ -7,8 +7,11 @@ import {
   BaseError,
   EstimateGasExecutionError,
   ContractFunctionRevertedError,
+  TransactionReceiptNotFoundError,
+  WaitForTransactionReceiptTimeoutError,
   type Abi,
   type Hex,
+  type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
@@ -17,8 +20,9 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
+import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient, type ChainTiming } from './chain-reads.js';
+import { chainClient, pollingFor, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
@@ -39,19 +43,43 @@ export interface RelayerFacilitatorOptions {
   confirmationTimeoutMs?: number;
   /** Called right after the transaction was handed to the node (test crash hook). */
   afterSubmit?: AfterSubmitHook;
+  /** Re-send a transaction left unmined with higher fees (docs/decisions.md, "Stuck transactions"). */
+  bump?: FeeBump;
 }
+
+/** SETTLEMENT_BUMP_BLOCKS and SETTLEMENT_MAX_FEE_GWEI (in wei here). */
+export interface FeeBump {
+  blocks: number;
+  maxFeePerGas: bigint;
+}
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
 export interface RelayerFacilitator {
   /** For verify and /supported; it never broadcasts. */
   facilitator: x402Facilitator;
   relayer: Hex;
   /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settled>;
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: SettleOptions): Promise<Settled>;
 }
 
 export interface Settled {
   result: SettleResponse;
   submission: Submission;
+  /** The write-ahead hook refused (docs/decisions.md, "Write-ahead submission record"): nothing was sent. */
+  writeAheadFailed?: unknown;
+  /** The transaction that was mined, when a fee bump replaced the first one. */
+  mined?: Hex;
+}
+
+/** What one settle's signer records: its submission, and the hook that writes each transaction ahead. */
+interface Track {
+  submission: Submission;
+  beforeBroadcast?: SettleOptions['beforeBroadcast'];
+  writeAheadFailed?: unknown;
+  /** What was sent, to re-send it at the same account nonce; every hash sent for it, oldest first. */
+  sent?: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees; hashes: Hex[] };
+  mined?: Hex;
 }
 
 interface ContractWrite {
@@ -72,7 +100,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
   /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
-  async function submit(to: Hex, data: Hex, track: { submission: Submission }): Promise<Hex> {
+  async function submit(to: Hex, data: Hex, track: Track): Promise<Hex> {
     let gas: bigint;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     try {
@@ -87,24 +115,106 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         : { stage: 'not-submitted' };
       throw err;
     }
-    const transaction = await nonces.broadcast(async (nonce) => {
+    const { hash: transaction, nonce } = await nonces.broadcast(async (nonce) => {
       const raw = await account.signTransaction(
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
         chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
       );
+      // The hash is known from the signed bytes: it is written ahead before the node sees them.
+      const signed = keccak256(raw);
+      if (track.beforeBroadcast) {
+        try {
+          await track.beforeBroadcast({
+            transaction: signed,
+            relayer: account.address,
+            accountNonce: nonce,
+            gas,
+            maxFeePerGas: fees.maxFeePerGas,
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+          });
+        } catch (err) {
+          track.writeAheadFailed = err;
+          throw err;
+        }
+      }
       track.submission = { stage: 'unknown' };
       const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
-      if (hash.toLowerCase() !== keccak256(raw).toLowerCase())
-        throw new Error('node answered another transaction hash');
-      return hash;
+      if (hash.toLowerCase() !== signed.toLowerCase()) throw new Error('node answered another transaction hash');
+      return { hash, nonce };
     });
     track.submission = { stage: 'sent', transaction };
+    track.sent = { to, data, gas, nonce, fees, hashes: [transaction] };
     o.afterSubmit?.(transaction);
     return transaction;
   }
 
+  const sign = (t: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees }) =>
+    account.signTransaction(
+      { chainId: chain.id, type: 'eip1559', to: t.to, data: t.data, gas: t.gas, nonce: t.nonce, ...t.fees },
+      chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
+    );
+
+  /**
+   * The receipt of whichever transaction sent for this settlement is mined. Without one after `bump.blocks`
+   * blocks, the same transaction is re-sent at the same account nonce with fees at least 12.5% higher (the
+   * node's replacement minimum is 10%), written ahead like the first, up to `bump.maxFeePerGas`.
+   */
+  async function receiptOf(hash: Hex, track: Track, timeoutMs: number): Promise<TransactionReceipt> {
+    const sent = track.sent;
+    if (!o.bump || !sent || sent.hashes[0] !== hash) return pub.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    const blockMs = chain.blockTime ?? 2_000;
+    for (;;) {
+      const receipt = await firstReceipt(sent.hashes, Math.min(o.bump.blocks * blockMs, deadline - Date.now()));
+      if (receipt) {
+        if (receipt.transactionHash !== hash) track.mined = receipt.transactionHash;
+        return receipt;
+      }
+      if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash });
+      await bumpFees(sent, track, o.bump).catch(() => {}); // a refused bump leaves the last one waiting
+    }
+  }
+
+  async function firstReceipt(hashes: Hex[], withinMs: number): Promise<TransactionReceipt | undefined> {
+    const until = Date.now() + Math.max(withinMs, 0);
+    const poll = pollingFor(chain).pollingInterval;
+    for (;;) {
+      for (const h of hashes) {
+        const r = await pub.getTransactionReceipt({ hash: h }).catch((err) => {
+          if (err instanceof TransactionReceiptNotFoundError) return undefined;
+          throw err;
+        });
+        if (r) return r;
+      }
+      if (Date.now() >= until) return undefined;
+      await new Promise((r) => setTimeout(r, poll));
+    }
+  }
+
+  async function bumpFees(sent: NonNullable<Track['sent']>, track: Track, bump: FeeBump): Promise<void> {
+    const up = (x: bigint) => (x * 1125n + 999n) / 1000n;
+    const fresh = await pub.estimateFeesPerGas({ chain, type: 'eip1559' }).catch(() => sent.fees);
+    const maxFeePerGas = atLeast(up(sent.fees.maxFeePerGas), fresh.maxFeePerGas);
+    const priority = atLeast(up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas);
+    if (maxFeePerGas > bump.maxFeePerGas) return; // at the cap: no replacement the node would take
+    const fees = { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
+    const raw = await sign({ ...sent, fees });
+    const hash = keccak256(raw);
+    await track.beforeBroadcast?.({
+      transaction: hash,
+      relayer: account.address,
+      accountNonce: sent.nonce,
+      gas: sent.gas,
+      ...fees,
+      replaces: sent.hashes.at(-1)!,
+    });
+    sent.hashes.push(hash);
+    sent.fees = fees;
+    await wallet.sendRawTransaction({ serializedTransaction: raw });
+  }
+
   /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
-  function signerFor(track: { submission: Submission }) {
+  function signerFor(track: Track) {
     return toFacilitatorEvmSigner(
       {
         address: account.address,
@@ -119,7 +229,8 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         async sendTransaction(a) {
           return submit(a.to, a.data ?? '0x', track);
         },
-        waitForTransactionReceipt: (a) => pub.waitForTransactionReceipt(a),
+        waitForTransactionReceipt: (a) =>
+          receiptOf(a.hash, track, (a as { timeout?: number }).timeout ?? o.confirmationTimeoutMs ?? 60_000),
       },
       { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
     );
@@ -127,7 +238,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
 
   // simulateInSettle: a settle re-checks by eth_call first, so a doomed authorization is refused
   // before anything is broadcast (a definite failure instead of a reverted transaction).
-  const schemeFor = (track: { submission: Submission }) => {
+  const schemeFor = (track: Track) => {
     const f = new x402Facilitator();
     f.register(o.network as `${string}:${string}`, new ExactEvmScheme(signerFor(track), { simulateInSettle: true }));
     return f;
@@ -137,13 +248,21 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   return {
     facilitator,
     relayer: account.address,
-    async settle(payload, requirements) {
+    async settle(payload, requirements, options = {}) {
       // A facilitator of its own per settle: the submission it records is this settlement's alone, and
       // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
       // transaction without a submission of ours) starts empty, so the classification stays exact.
-      const track: { submission: Submission } = { submission: { stage: 'not-submitted' } };
+      const track: Track = {
+        submission: { stage: 'not-submitted' },
+        ...(options.beforeBroadcast ? { beforeBroadcast: options.beforeBroadcast } : {}),
+      };
       const result = await schemeFor(track).settle(payload, requirements);
-      return { result, submission: track.submission };
+      return {
+        result,
+        submission: track.submission,
+        ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
+        ...(track.mined ? { mined: track.mined } : {}),
+      };
     },
   };
 }
@@ -152,4 +271,14 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
 function refusedBeforeBroadcast(err: unknown): boolean {
   if (!(err instanceof BaseError)) return false;
   return Boolean(err.walk((e) => e instanceof EstimateGasExecutionError || e instanceof ContractFunctionRevertedError));
+}
+
+/** bigint has no Math.max / Math.min. */
+function atLeast(x: bigint, floor: bigint): bigint {
+  if (x < floor) return floor;
+  return x;
+}
+function atMost(x: bigint, ceiling: bigint): bigint {
+  if (x > ceiling) return ceiling;
+  return x;
 }

@@ -2,8 +2,8 @@ import { getAddress, type Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
-import { createRelayerFacilitator } from './relayer-facilitator.js';
-import { redactFacilitatorMessage, type Settlement, type SettleOutcome } from './settlement.js';
+import { createRelayerFacilitator, type FeeBump } from './relayer-facilitator.js';
+import { redactFacilitatorMessage, type SettleOptions, type Settlement, type SettleOutcome } from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
@@ -17,6 +17,8 @@ export interface SelfSettlementOptions {
   asset: Hex;
   timing?: ChainTiming;
   confirmationTimeoutMs?: number;
+  /** Fee bumps of a transaction left unmined (SETTLEMENT_BUMP_BLOCKS, SETTLEMENT_MAX_FEE_GWEI). */
+  bump?: FeeBump;
   /** Test-only: called after the transfer is mined, before the outcome is returned. */
   afterSettle?: () => void;
   /** Test-only: called right after the transaction is handed to the node. Default:
@@ -31,6 +33,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     network: o.network,
     ...(o.timing ? { timing: o.timing } : {}),
     ...(o.confirmationTimeoutMs ? { confirmationTimeoutMs: o.confirmationTimeoutMs } : {}),
+    ...(o.bump ? { bump: o.bump } : {}),
     ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
@@ -52,18 +55,23 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
         return { isValid: false, invalidReason: `verify_failed:${(err as Error).name}` };
       }
     },
-    async settle(payload: PaymentPayload, req: PaymentRequirements): Promise<SettleOutcome> {
+    async settle(payload: PaymentPayload, req: PaymentRequirements, options?: SettleOptions): Promise<SettleOutcome> {
       const auth = (payload.payload as { authorization: { from: Hex; value: string } }).authorization;
       const fallback = { payer: getAddress(auth.from), amount: auth.value };
       let tracked;
       try {
-        tracked = await relayer.settle(payload, req);
+        tracked = await relayer.settle(payload, req, options);
       } catch (err) {
         // The SDK catches submission errors itself; a throw here means our own wrapper or an RPC read
         // failed in a way it did not expect. We cannot tell whether anything was sent.
         return { kind: 'ambiguous', reason: `settle_threw:${(err as Error).name}` };
       }
-      const outcome = classifySelfSettle(tracked.result, tracked.submission, fallback);
+      // The write-ahead record could not be written, so the signed transaction was never sent.
+      if (tracked.writeAheadFailed !== undefined) return { kind: 'failed', reason: 'write_ahead_failed' };
+      const classified = classifySelfSettle(tracked.result, tracked.submission, fallback);
+      // A fee bump mined: the SDK still names the first hash, the chain shows the replacement's.
+      const outcome =
+        classified.kind === 'success' && tracked.mined ? { ...classified, transaction: tracked.mined } : classified;
       if (outcome.kind === 'success') {
         o.afterSettle?.();
         const blockNumber = await reads.blockOf(outcome.transaction);
@@ -77,6 +85,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,
+    transactionOutcome: reads.transactionOutcome,
     blockNumber: reads.blockNumber,
   };
 }

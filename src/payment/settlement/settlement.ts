@@ -6,7 +6,14 @@ import type { SettlementPort } from '../../purchase/settlement-port.js';
 // (src/purchase/settlement-port.ts, where the settle contract is written down), plus their kind.
 
 export type { PaymentPayload, PaymentRequirements };
-export type { SettleOutcome, TransferFound, VerifyOutcome } from '../../purchase/settlement-port.js';
+export type {
+  Broadcast,
+  SettleOptions,
+  SettleOutcome,
+  TransactionOutcome,
+  TransferFound,
+  VerifyOutcome,
+} from '../../purchase/settlement-port.js';
 
 export interface Settlement extends SettlementPort {
   readonly kind: 'self' | 'facilitator';

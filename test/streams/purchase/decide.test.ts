@@ -2,6 +2,7 @@ import test from 'ava';
 import { given } from './given-when-then.js';
 import {
   at,
+  broadcastData,
   CLEAR_PAYMENT,
   checkpointData,
   deliveredData,
@@ -19,6 +20,7 @@ import {
   stuckData,
   submittedData,
   TX,
+  TX2,
 } from './fixtures.js';
 import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 
@@ -296,6 +298,75 @@ test('ambiguous submission and stuck marking need a checkpointed, unsettled purc
   given(history.submitted()).when({ type: 'MarkLockStuck', data: stuckData() }).then(t, [ev.stuck()]);
 });
 
+// ── Write-ahead submission record (docs/decisions.md, "Write-ahead submission record") ─────────────
+
+test('a signed transaction is written ahead on a checkpointed or submitted purchase; its status stays', (t) => {
+  const after = given(history.checkpointed())
+    .when({ type: 'RecordBroadcast', data: broadcastData() })
+    .then(t, [ev.broadcast()]);
+  t.is(after.status, 'checkpointed');
+  t.is(after.submissions, 0, 'a broadcast on record is not an ambiguous submission');
+  t.deepEqual(
+    after.broadcasts.map((b) => b.transaction),
+    [TX],
+  );
+  const resubmitted = given(history.submitted())
+    .when({ type: 'RecordBroadcast', data: broadcastData({ transaction: TX2 }) })
+    .then(t, [ev.broadcast({ transaction: TX2 })]);
+  t.is(resubmitted.status, 'settlement_submitted');
+});
+
+test('the same transaction written ahead twice → no second event (any case of its hash)', (t) => {
+  given(history.broadcast())
+    .when({
+      type: 'RecordBroadcast',
+      data: broadcastData({ transaction: TX.toUpperCase().replace('0X', '0x') as `0x${string}` }),
+    })
+    .thenNothing(t);
+});
+
+test('a replacement names a transaction this purchase recorded, and is kept beside it', (t) => {
+  const both = given(history.broadcast())
+    .when({
+      type: 'RecordBroadcast',
+      data: broadcastData({ transaction: TX2, replaces: TX, max_fee_per_gas: '2200000000' }),
+    })
+    .then(t, [ev.broadcast({ transaction: TX2, replaces: TX, max_fee_per_gas: '2200000000' })]);
+  t.deepEqual(
+    both.broadcasts.map((b) => b.transaction),
+    [TX, TX2],
+  );
+  given(history.checkpointed())
+    .when({ type: 'RecordBroadcast', data: broadcastData({ transaction: TX2, replaces: TX }) })
+    .thenRefused(t, 'INVALID_EVENT');
+});
+
+test('nothing is written ahead before a checkpoint, after settlement, or on a locked purchase', (t) => {
+  given(history.offered()).when({ type: 'RecordBroadcast', data: broadcastData() }).thenRefused(t, 'NOT_CHECKPOINTED');
+  given(history.settled()).when({ type: 'RecordBroadcast', data: broadcastData() }).thenRefused(t, 'ALREADY_SETTLED');
+  given(history.delivered()).when({ type: 'RecordBroadcast', data: broadcastData() }).thenRefused(t, 'ALREADY_SETTLED');
+  given([...history.broadcast(), ev.stuck()])
+    .when({ type: 'RecordBroadcast', data: broadcastData({ transaction: TX2 }) })
+    .thenRefused(t, 'PURCHASE_LOCKED');
+  given(history.checkpointed())
+    .when({ type: 'RecordBroadcast', data: broadcastData({ account_nonce: '-1' }) })
+    .thenRefused(t, 'INVALID_EVENT');
+});
+
+test('a written-ahead purchase settles with the recorded transaction and is delivered once', (t) => {
+  const settled = given(history.broadcast())
+    .when({ type: 'RecordSettlement', data: settledData() })
+    .then(t, [ev.settled()]);
+  t.deepEqual(
+    settled.broadcasts.map((b) => b.transaction),
+    [TX],
+    'the record stays with the settled state',
+  );
+  given([...history.broadcast(), ev.settled()])
+    .when({ type: 'Deliver', data: deliveredData() })
+    .then(t, [ev.delivered()]);
+});
+
 test('nothing is held before a checkpoint (a refused payment is an answer, not a hold)', (t) => {
   given(history.quoted()).when({ type: 'Hold', data: heldData() }).thenRefused(t, 'NOT_OFFERED');
   given(history.offered()).when({ type: 'Hold', data: heldData() }).thenRefused(t, 'NOT_CHECKPOINTED');
@@ -311,6 +382,7 @@ const everyNonOperatorCommand: PurchaseCommandBody[] = [
   { type: 'CheckpointAuthorization', data: checkpointData() },
   { type: 'CheckpointAuthorization', data: checkpointData({ payment_sha256: 'f'.repeat(64) }) },
   { type: 'RecordSubmission', data: submittedData() },
+  { type: 'RecordBroadcast', data: broadcastData() },
   { type: 'RecordSettlement', data: settledData() },
   { type: 'Deliver', data: deliveredData() },
   { type: 'Hold', data: heldData() },

@@ -20,6 +20,8 @@ const every = [
   ev.checkpointed(),
   ev.submitted(),
   ev.submitted({ transaction: null }),
+  ev.broadcast(),
+  ev.broadcast({ transaction: `0x${'cd'.repeat(32)}`, replaces: `0x${'ab'.repeat(32)}`, account_nonce: '0' }),
   ev.settled(),
   ev.settled({ block: null }),
   ev.delivered(),

@@ -130,6 +130,21 @@ export const submittedData = (
   ...over,
 });
 
+export const RELAYER = `0x${'e5'.repeat(20)}` as const as `0x${string}`;
+export const TX2 = `0x${'cd'.repeat(32)}` as const as `0x${string}`;
+export const broadcastData = (
+  over: Partial<PurchaseEventData<'SettlementBroadcast'>> = {},
+): PurchaseEventData<'SettlementBroadcast'> => ({
+  transaction: TX,
+  relayer: RELAYER,
+  account_nonce: '7',
+  gas: '86000',
+  max_fee_per_gas: '2000000000',
+  max_priority_fee_per_gas: '1000000000',
+  at: iso(2),
+  ...over,
+});
+
 export const settledData = (over: Partial<PurchaseEventData<'Settled'>> = {}): PurchaseEventData<'Settled'> => ({
   network: NETWORK,
   transaction: TX,
@@ -221,6 +236,10 @@ export const ev = {
     type: 'SettlementSubmitted',
     data: submittedData(over),
   }),
+  broadcast: (over?: Partial<PurchaseEventData<'SettlementBroadcast'>>): PurchaseEvent => ({
+    type: 'SettlementBroadcast',
+    data: broadcastData(over),
+  }),
   settled: (over?: Partial<PurchaseEventData<'Settled'>>): PurchaseEvent => ({
     type: 'Settled',
     data: settledData(over),
@@ -240,6 +259,8 @@ export const history = {
   offered: () => [ev.quoted(), ev.offered()],
   checkpointed: () => [ev.quoted(), ev.offered(), ev.checkpointed()],
   submitted: () => [ev.quoted(), ev.offered(), ev.checkpointed(), ev.submitted()],
+  /** Written ahead and broadcast, then the process died before anything else was recorded. */
+  broadcast: () => [ev.quoted(), ev.offered(), ev.checkpointed(), ev.broadcast()],
   settled: () => [ev.quoted(), ev.offered(), ev.checkpointed(), ev.settled()],
   delivered: () => [ev.quoted(), ev.offered(), ev.checkpointed(), ev.settled(), ev.delivered()],
 };
