@@ -48,6 +48,23 @@ const Hex32Key = new t.Type<string, string, unknown>(
       : t.failure(u, c, 'must be 32 bytes as 64 hex characters'),
   String,
 );
+const Hex32KeyList = new t.Type<string[], string, unknown>(
+  'Hex32KeyList',
+  (u): u is string[] => Array.isArray(u),
+  (u, c) => {
+    const items =
+      typeof u === 'string'
+        ? u
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
+    return typeof u === 'string' && items.length > 0 && items.every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k))
+      ? t.success([...new Set(items.map((k) => k.replace(/^0x/, '').toLowerCase()))])
+      : t.failure(u, c, 'must be a comma-separated list of 32-byte keys as 64 hex characters');
+  },
+  (a) => a.join(','),
+);
 const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
 const Url = new t.Type<string, string, unknown>(
   'Url',
@@ -105,6 +122,8 @@ export const ConfigEnv = t.partial({
   SETTLEMENT: t.keyof({ self: null, facilitator: null }),
   RPC_URL: Url,
   RELAYER_PRIVATE_KEY: Hex32Key,
+  RELAYER_PRIVATE_KEYS: Hex32KeyList,
+  RELAYER_MIN_SETTLEMENTS: PositiveIntString,
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
   CHAIN_BLOCK_MS: PositiveIntString,
@@ -161,6 +180,10 @@ export type Config = {
   settlement: 'self' | 'facilitator';
   rpcUrl: string | undefined;
   relayerPrivateKey: string | undefined;
+  /** RELAYER_PRIVATE_KEYS: a pool; each instance leases one key of it in the store (docs/decisions.md). */
+  relayerPrivateKeys?: string[] | undefined;
+  /** RELAYER_MIN_SETTLEMENTS: below this many settlements' gas, /readyz is 503 and offers are refused. */
+  relayerMinSettlements: number;
   facilitatorUrl: string | undefined;
   devnet: 'auto' | 'off';
   /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
@@ -258,6 +281,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
   // The development devnet is never started in production or beside a configured chain.
   if (e.DEVNET === 'auto' && production) problem('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
   if (e.DEVNET === 'auto' && e.RPC_URL) problem('DEVNET', 'cannot be auto when RPC_URL is set');
+  if (e.RELAYER_PRIVATE_KEY && e.RELAYER_PRIVATE_KEYS)
+    problem('RELAYER_PRIVATE_KEYS', 'cannot be set with RELAYER_PRIVATE_KEY (a single key is a pool of one)');
   const config: Config = {
     production,
     host: e.HOST ?? '127.0.0.1',
@@ -282,6 +307,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     settlement,
     rpcUrl: e.RPC_URL,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
+    relayerPrivateKeys: e.RELAYER_PRIVATE_KEYS,
+    relayerMinSettlements: e.RELAYER_MIN_SETTLEMENTS ?? 10,
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
     chainBlockMs: e.CHAIN_BLOCK_MS,
@@ -376,7 +403,7 @@ export function serviceConfigProblems(config: Config, devnet?: DevnetChain): Con
     });
   else if (ZERO_ADDRESS.test(payTo))
     problems.push({ variable: 'PAY_TO', problem: 'must not be the zero address (nothing sent to it can be spent)' });
-  if (config.settlement === 'self' && !(config.relayerPrivateKey ?? devnet?.relayerPrivateKey))
+  if (config.settlement === 'self' && !(config.relayerPrivateKey ?? config.relayerPrivateKeys ?? devnet?.relayerPrivateKey))
     problems.push({ variable: 'RELAYER_PRIVATE_KEY', problem: 'is required when SETTLEMENT=self' });
   return problems;
 }
@@ -391,7 +418,9 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
   if (problems.length > 0) throw new ConfigError(problems);
   const rpcUrl = (config.rpcUrl ?? devnet?.rpcUrl)!;
   const payTo = (config.payTo ?? devnet?.payTo)!;
-  const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
+  const relayerPrivateKey = config.relayerPrivateKeys
+    ? undefined
+    : (config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, ''));
   const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
   return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs };
 }

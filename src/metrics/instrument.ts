@@ -13,13 +13,17 @@ export function countedSettlement(settlement: Settlement, metrics: ServiceMetric
     authorizationState: (payer, nonce) => settlement.authorizationState(payer, nonce),
     findTransfer: (q) => settlement.findTransfer(q),
     blockNumber: () => settlement.blockNumber(),
+    ...(settlement.pendingTransactions ? { pendingTransactions: settlement.pendingTransactions } : {}),
     async settle(payload, requirements) {
+      const timer = metrics.settlementLatency.startTimer();
       try {
         const outcome = await settlement.settle(payload, requirements);
         metrics.settlements.inc({ outcome: outcome.kind });
+        timer({ outcome: outcome.kind });
         return outcome;
       } catch (err) {
         metrics.settlements.inc({ outcome: 'error' });
+        timer({ outcome: 'error' });
         throw err;
       }
     },

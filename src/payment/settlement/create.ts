@@ -16,7 +16,7 @@ export class SettlementConfigError extends Error {}
 
 export function createSettlement(
   config: SettlementConfig,
-  over: { afterSettle?: () => void; afterSubmit?: AfterSubmitHook } = {},
+  over: { afterSettle?: () => void; afterSubmit?: AfterSubmitHook; holdsKey?: () => boolean } = {},
 ): Settlement {
   const rpcUrl = config.rpcUrl;
   if (!rpcUrl) throw new SettlementConfigError('RPC_URL is required (settlement and recovery read the chain)');
@@ -41,5 +41,6 @@ export function createSettlement(
     timing: { blockMs: config.chainBlockMs },
     ...(over.afterSettle ? { afterSettle: over.afterSettle } : {}),
     ...(over.afterSubmit ? { afterSubmit: over.afterSubmit } : {}),
+    ...(over.holdsKey ? { holdsKey: over.holdsKey } : {}),
   });
 }

@@ -20,6 +20,7 @@ import type { Submission } from './classify.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
 import { chainClient, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
+import type { PendingTransactions } from './settlement.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
 // wallet for the relayer key, submitting to RPC_URL (reference/x402.md §3.3). Used in-process by the
@@ -39,6 +40,11 @@ export interface RelayerFacilitatorOptions {
   confirmationTimeoutMs?: number;
   /** Called right after the transaction was handed to the node (test crash hook). */
   afterSubmit?: AfterSubmitHook;
+  /**
+   * Whether this process still holds the relayer key's lease (RELAYER_PRIVATE_KEYS pool): asked before
+   * each signature, so a process that lost its lease never signs with a key another may have taken.
+   */
+  holdsKey?: () => boolean;
 }
 
 export interface RelayerFacilitator {
@@ -47,6 +53,8 @@ export interface RelayerFacilitator {
   relayer: Hex;
   /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<Settled>;
+  /** Transactions handed to the node whose settle has not answered yet (for /metrics). */
+  pending(): PendingTransactions;
 }
 
 export interface Settled {
@@ -69,6 +77,8 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const chain = pub.chain!;
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
   const wallet = createWalletClient({ account, chain, transport: http(o.rpcUrl, { retryCount: 0 }) });
+  /** Hash → when it was handed to the node, until its settle answers. */
+  const inFlight = new Map<Hex, number>();
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
   /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
@@ -88,6 +98,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       throw err;
     }
     const transaction = await nonces.broadcast(async (nonce) => {
+      if (o.holdsKey && !o.holdsKey()) throw new Error('the relayer key lease was lost; not signing');
       const raw = await account.signTransaction(
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
         chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
@@ -99,6 +110,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       return hash;
     });
     track.submission = { stage: 'sent', transaction };
+    inFlight.set(transaction, Date.now());
     o.afterSubmit?.(transaction);
     return transaction;
   }
@@ -142,8 +154,17 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
       // transaction without a submission of ours) starts empty, so the classification stays exact.
       const track: { submission: Submission } = { submission: { stage: 'not-submitted' } };
-      const result = await schemeFor(track).settle(payload, requirements);
-      return { result, submission: track.submission };
+      try {
+        const result = await schemeFor(track).settle(payload, requirements);
+        return { result, submission: track.submission };
+      } finally {
+        if (track.submission.stage === 'sent') inFlight.delete(track.submission.transaction);
+      }
+    },
+    pending() {
+      let oldestSentAt: number | undefined;
+      for (const at of inFlight.values()) if (oldestSentAt === undefined || at < oldestSentAt) oldestSentAt = at;
+      return { count: inFlight.size, oldestSentAt };
     },
   };
 }

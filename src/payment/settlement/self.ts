@@ -3,7 +3,12 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator } from './relayer-facilitator.js';
-import { redactFacilitatorMessage, type Settlement, type SettleOutcome } from './settlement.js';
+import {
+  redactFacilitatorMessage,
+  type PendingTransactions,
+  type Settlement,
+  type SettleOutcome,
+} from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
@@ -22,15 +27,20 @@ export interface SelfSettlementOptions {
   /** Test-only: called right after the transaction is handed to the node. Default:
    *  TEST_CRASH_AFTER_SUBMIT (test-crash-hook.ts). */
   afterSubmit?: AfterSubmitHook;
+  /** Whether this process still holds the relayer key's lease (relayer-facilitator.ts). */
+  holdsKey?: () => boolean;
 }
 
-export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { relayer: Hex } {
+export function createSelfSettlement(
+  o: SelfSettlementOptions,
+): Settlement & { relayer: Hex; pendingTransactions(): PendingTransactions } {
   const relayer = createRelayerFacilitator({
     rpcUrl: o.rpcUrl,
     relayerPrivateKey: o.relayerPrivateKey,
     network: o.network,
     ...(o.timing ? { timing: o.timing } : {}),
     ...(o.confirmationTimeoutMs ? { confirmationTimeoutMs: o.confirmationTimeoutMs } : {}),
+    ...(o.holdsKey ? { holdsKey: o.holdsKey } : {}),
     ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
@@ -40,6 +50,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
   return {
     kind: 'self',
     relayer: relayer.relayer,
+    pendingTransactions: () => relayer.pending(),
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
         const v = await relayer.facilitator.verify(payload, req);
