@@ -403,7 +403,10 @@ export function serviceConfigProblems(config: Config, devnet?: DevnetChain): Con
     });
   else if (ZERO_ADDRESS.test(payTo))
     problems.push({ variable: 'PAY_TO', problem: 'must not be the zero address (nothing sent to it can be spent)' });
-  if (config.settlement === 'self' && !(config.relayerPrivateKey ?? config.relayerPrivateKeys ?? devnet?.relayerPrivateKey))
+  if (
+    config.settlement === 'self' &&
+    !(config.relayerPrivateKey ?? config.relayerPrivateKeys ?? devnet?.relayerPrivateKey)
+  )
     problems.push({ variable: 'RELAYER_PRIVATE_KEY', problem: 'is required when SETTLEMENT=self' });
   return problems;
 }

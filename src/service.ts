@@ -153,13 +153,10 @@ export async function startService(
     const relayerKey = config.settlement === 'self' ? await leaseRelayer(config, readModels, log) : undefined;
     if (relayerKey) cleanups.push(() => relayerKey.release());
     // Either backend (SETTLEMENT=self|facilitator).
-    const settlement = createSettlement(
-      relayerKey ? { ...config, relayerPrivateKey: relayerKey.privateKey } : config,
-      {
-        ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
-        ...(relayerKey?.holds ? { holdsKey: relayerKey.holds } : {}),
-      },
-    );
+    const settlement = createSettlement(relayerKey ? { ...config, relayerPrivateKey: relayerKey.privateKey } : config, {
+      ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
+      ...(relayerKey?.holds ? { holdsKey: relayerKey.holds } : {}),
+    });
     const funds = relayerKey
       ? relayerFunds(chainClient(config.rpcUrl, config.network), relayerKey.address, config.relayerMinSettlements)
       : undefined;

@@ -15,8 +15,7 @@ export function registerRelayerGauges(
   // One chain read per scrape, shared by the two gauges (prom-client collects them concurrently).
   let shared: { at: number; read: Promise<RelayerBalance | undefined> } | undefined;
   const read = () => {
-    if (!shared || now() - shared.at > 1_000)
-      shared = { at: now(), read: relayer.funds.read().catch(() => undefined) };
+    if (!shared || now() - shared.at > 1_000) shared = { at: now(), read: relayer.funds.read().catch(() => undefined) };
     return shared.read;
   };
   // An unreadable chain leaves the last values (readiness names chain_rpc); it never fails the scrape.
