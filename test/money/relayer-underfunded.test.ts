@@ -1,7 +1,6 @@
 import test from 'ava';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { runCli } from '../../ops/cli.js';
-import type { ReadinessBody } from '../../src/contract/readiness.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
