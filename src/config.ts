@@ -99,6 +99,15 @@ const AddressList = new t.Type<`0x${string}`[], string, unknown>(
 );
 const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
+/** Variables holding keys or secrets, whose values no error message repeats. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'EVIDENCE_KEY',
+  'CHECKPOINT_KEY',
+  'CLAIM_SECRET',
+  'RELAYER_PRIVATE_KEY',
+  'RELAYER_PRIVATE_KEYS',
+]);
+
 export const ConfigEnv = t.partial({
   HOST: t.string,
   PORT: PortString,
@@ -264,7 +273,9 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     if (!(k in ConfigEnv.props) || v === undefined || v === '') continue;
     const codec = (ConfigEnv.props as Record<string, t.Mixed>)[k]!;
     const decoded = codec.decode(v);
-    if (isLeft(decoded)) problem(k, `is invalid (${JSON.stringify(v)}): ${decoded.left[0]?.message ?? 'wrong format'}`);
+    // A key's value is never repeated: a mistyped pool would print every good key beside the bad one.
+    const shown = SECRET_VARIABLES.has(k) ? '' : ` (${JSON.stringify(v)})`;
+    if (isLeft(decoded)) problem(k, `is invalid${shown}: ${decoded.left[0]?.message ?? 'wrong format'}`);
     else decodedEntries.push([k, decoded.right]);
   }
   const e = Object.fromEntries(decodedEntries) as t.TypeOf<typeof ConfigEnv>;
