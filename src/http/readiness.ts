@@ -118,7 +118,8 @@ export function relayerFunded(funds: RelayerFunds): Probe {
     if (balance < need)
       throw new ProbeFailed(
         'insufficient_funds',
-        `relayer ${funds.address} holds ${formatEther(balance)} ETH; ${settlements} settlements need ${formatEther(need)}`,
+        `relayer ${funds.address} holds ${formatEther(balance)} ETH; ` +
+          `${settlements} settlements need ${formatEther(need)}`,
       );
   };
 }

@@ -18,7 +18,7 @@ const rpc = async (url: string, method: string, params: unknown[]) => {
   return ((await res.json()) as { result: unknown }).result;
 };
 
-test('a relayer with no ETH: /readyz 503 with the reason, the offer refused with its code, no balance moves', async (t) => {
+test('no relayer ETH: /readyz 503 with the reason, the offer refused with its code, no balance moved', async (t) => {
   const w = await moneyWorld();
   t.teardown(() => w.close());
   const poor = generatePrivateKey();
