@@ -90,14 +90,14 @@ if (!PG) {
       const paid = await Promise.all(
         Array.from({ length: N }, async (_, i) => {
           const via = i % 2 ? a : b;
-          const q = (
-            await postQuote(via.url, {
-              resource: DECLARED,
-              purpose: 'ai-input',
-              tier: 'fresh',
-              max_total_micro: '20000',
-            })
-          ).body;
+          const quoted = await postQuote(via.url, {
+            resource: DECLARED,
+            purpose: 'ai-input',
+            tier: 'fresh',
+            max_total_micro: '20000',
+          });
+          if (quoted.status !== 200) throw new Error(`quote ${quoted.status}: ${JSON.stringify(quoted.body)}`);
+          const q = quoted.body;
           const offer = await getReport(via.url, q.report_url, { 'x-service-claim': q.claim_token });
           t.is(offer.status, 402, offer.text);
           const buyer = w.devnet.buyers[i % w.devnet.buyers.length]!;
