@@ -87,26 +87,36 @@ if (!PG) {
       const leased = [leasedBy(a), leasedBy(b)];
       t.deepEqual([...leased].sort(), [...relayers].sort(), 'each process leased its own key of the pool');
 
-      const paid = await Promise.all(
-        Array.from({ length: N }, async (_, i) => {
-          const via = i % 2 ? a : b;
-          const quoted = await postQuote(via.url, {
-            resource: DECLARED,
-            purpose: 'ai-input',
-            tier: 'fresh',
-            max_total_micro: '20000',
-          });
-          if (quoted.status !== 200) throw new Error(`quote ${quoted.status}: ${JSON.stringify(quoted.body)}`);
-          const q = quoted.body;
-          const offer = await getReport(via.url, q.report_url, { 'x-service-claim': q.claim_token });
-          t.is(offer.status, 402, offer.text);
-          const buyer = w.devnet.buyers[i % w.devnet.buyers.length]!;
-          const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
-          claims.push(q.claim_token);
-          paymentHeaders.push(header);
-          return { q, via, buyer, header };
-        }),
-      );
+      // Quotes and offers one after another (each instance fetches the publisher's declaration once and
+      // then reads its cache); what is concurrent is the payments.
+      const paid: {
+        q: { report_url: string; claim_token: string; purchase_id: string };
+        via: ServiceProcess;
+        buyer: (typeof w.devnet.buyers)[number];
+        header: string;
+      }[] = [];
+      for (let i = 0; i < N; i++)
+        paid.push(
+          await (async () => {
+            const via = i % 2 ? a : b;
+            const quoted = await postQuote(via.url, {
+              resource: DECLARED,
+              purpose: 'ai-input',
+              tier: 'fresh',
+              max_total_micro: '20000',
+            });
+            if (quoted.status !== 200 || !quoted.body.report_url)
+              throw new Error(`quote ${quoted.status}: ${JSON.stringify(quoted.body)}`);
+            const q = quoted.body;
+            const offer = await getReport(via.url, q.report_url, { 'x-service-claim': q.claim_token });
+            t.is(offer.status, 402, offer.text);
+            const buyer = w.devnet.buyers[i % w.devnet.buyers.length]!;
+            const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+            claims.push(q.claim_token);
+            paymentHeaders.push(header);
+            return { q, via, buyer, header };
+          })(),
+        );
       const before = await Promise.all(w.devnet.buyers.map((x) => w.devnet.transfers(x.address, w.devnet.payTo)));
       const known = new Set(before.flat().map((x) => x.transaction));
 
