@@ -48,6 +48,23 @@ const Hex32Key = new t.Type<string, string, unknown>(
       : t.failure(u, c, 'must be 32 bytes as 64 hex characters'),
   String,
 );
+const Hex32KeyList = new t.Type<string[], string, unknown>(
+  'Hex32KeyList',
+  (u): u is string[] => Array.isArray(u),
+  (u, c) => {
+    const items =
+      typeof u === 'string'
+        ? u
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
+    return typeof u === 'string' && items.length > 0 && items.every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k))
+      ? t.success([...new Set(items.map((k) => k.replace(/^0x/, '').toLowerCase()))])
+      : t.failure(u, c, 'must be a comma-separated list of 32-byte keys as 64 hex characters');
+  },
+  (a) => a.join(','),
+);
 const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
 const Url = new t.Type<string, string, unknown>(
   'Url',
@@ -82,6 +99,15 @@ const AddressList = new t.Type<`0x${string}`[], string, unknown>(
 );
 const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
+/** Variables holding keys or secrets, whose values no error message repeats. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'EVIDENCE_KEY',
+  'CHECKPOINT_KEY',
+  'CLAIM_SECRET',
+  'RELAYER_PRIVATE_KEY',
+  'RELAYER_PRIVATE_KEYS',
+]);
+
 export const ConfigEnv = t.partial({
   HOST: t.string,
   PORT: PortString,
@@ -105,6 +131,8 @@ export const ConfigEnv = t.partial({
   SETTLEMENT: t.keyof({ self: null, facilitator: null }),
   RPC_URL: Url,
   RELAYER_PRIVATE_KEY: Hex32Key,
+  RELAYER_PRIVATE_KEYS: Hex32KeyList,
+  RELAYER_MIN_SETTLEMENTS: PositiveIntString,
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
   CHAIN_BLOCK_MS: PositiveIntString,
@@ -163,6 +191,10 @@ export type Config = {
   settlement: 'self' | 'facilitator';
   rpcUrl: string | undefined;
   relayerPrivateKey: string | undefined;
+  /** RELAYER_PRIVATE_KEYS: a pool; each instance leases one key of it in the store (docs/decisions.md). */
+  relayerPrivateKeys?: string[] | undefined;
+  /** RELAYER_MIN_SETTLEMENTS: below this many settlements' gas, /readyz is 503 and offers are refused. */
+  relayerMinSettlements: number;
   facilitatorUrl: string | undefined;
   devnet: 'auto' | 'off';
   /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
@@ -246,7 +278,9 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     if (!(k in ConfigEnv.props) || v === undefined || v === '') continue;
     const codec = (ConfigEnv.props as Record<string, t.Mixed>)[k]!;
     const decoded = codec.decode(v);
-    if (isLeft(decoded)) problem(k, `is invalid (${JSON.stringify(v)}): ${decoded.left[0]?.message ?? 'wrong format'}`);
+    // A key's value is never repeated: a mistyped pool would print every good key beside the bad one.
+    const shown = SECRET_VARIABLES.has(k) ? '' : ` (${JSON.stringify(v)})`;
+    if (isLeft(decoded)) problem(k, `is invalid${shown}: ${decoded.left[0]?.message ?? 'wrong format'}`);
     else decodedEntries.push([k, decoded.right]);
   }
   const e = Object.fromEntries(decodedEntries) as t.TypeOf<typeof ConfigEnv>;
@@ -263,6 +297,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
   // The development devnet is never started in production or beside a configured chain.
   if (e.DEVNET === 'auto' && production) problem('DEVNET', 'cannot be auto when NODE_ENV=production (set RPC_URL)');
   if (e.DEVNET === 'auto' && e.RPC_URL) problem('DEVNET', 'cannot be auto when RPC_URL is set');
+  if (e.RELAYER_PRIVATE_KEY && e.RELAYER_PRIVATE_KEYS)
+    problem('RELAYER_PRIVATE_KEYS', 'cannot be set with RELAYER_PRIVATE_KEY (a single key is a pool of one)');
   const config: Config = {
     production,
     host: e.HOST ?? '127.0.0.1',
@@ -287,6 +323,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     settlement,
     rpcUrl: e.RPC_URL,
     relayerPrivateKey: e.RELAYER_PRIVATE_KEY,
+    relayerPrivateKeys: e.RELAYER_PRIVATE_KEYS,
+    relayerMinSettlements: e.RELAYER_MIN_SETTLEMENTS ?? 10,
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
     chainBlockMs: e.CHAIN_BLOCK_MS,
@@ -382,7 +420,10 @@ export function serviceConfigProblems(config: Config, devnet?: DevnetChain): Con
     });
   else if (ZERO_ADDRESS.test(payTo))
     problems.push({ variable: 'PAY_TO', problem: 'must not be the zero address (nothing sent to it can be spent)' });
-  if (config.settlement === 'self' && !(config.relayerPrivateKey ?? devnet?.relayerPrivateKey))
+  if (
+    config.settlement === 'self' &&
+    !(config.relayerPrivateKey ?? config.relayerPrivateKeys ?? devnet?.relayerPrivateKey)
+  )
     problems.push({ variable: 'RELAYER_PRIVATE_KEY', problem: 'is required when SETTLEMENT=self' });
   return problems;
 }
@@ -397,7 +438,9 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
   if (problems.length > 0) throw new ConfigError(problems);
   const rpcUrl = (config.rpcUrl ?? devnet?.rpcUrl)!;
   const payTo = (config.payTo ?? devnet?.payTo)!;
-  const relayerPrivateKey = config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, '');
+  const relayerPrivateKey = config.relayerPrivateKeys
+    ? undefined
+    : (config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, ''));
   const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
   return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs };
 }

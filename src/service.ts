@@ -53,13 +53,37 @@ import { startMetricsServer } from './metrics/server.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { browserCors } from './http/cors.js';
 import { chainAnswers, createReadiness, relayerFunded } from './http/readiness.js';
+import { registerRelayerGauges } from './metrics/relayer-gauges.js';
+import { relayerFunds } from './payment/settlement/relayer-funds.js';
+import { leaseRelayerKey, relayerLeaseName } from './payment/settlement/relayer-key-lease.js';
+import type { Hex } from 'viem';
 import { chainClient } from './payment/settlement/chain-reads.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { closeGracefully } from './http/graceful-close.js';
 
-/** The address of RELAYER_PRIVATE_KEY, which pays settlement gas (SETTLEMENT=self). */
-const relayerAddress = (config: ServiceConfig) =>
-  privateKeyToAccount(`0x${config.relayerPrivateKey!.replace(/^0x/, '')}`).address;
+/**
+ * The relayer key this instance signs with (SETTLEMENT=self). A RELAYER_PRIVATE_KEYS pool: the first key
+ * no other instance leases (start-up fails when every one is taken). A lone RELAYER_PRIVATE_KEY is
+ * leased too when free, but instances sharing it are allowed, as before (they recover from nonce errors).
+ */
+async function leaseRelayer(
+  config: ServiceConfig,
+  readModels: ReadModels,
+  log: Logger,
+): Promise<{ privateKey: string; address: Hex; holds?: () => boolean; release(): Promise<void> } | undefined> {
+  const tryLease = (name: string) => readModels.db.tryLease(name);
+  if (config.relayerPrivateKeys) return leaseRelayerKey(config.relayerPrivateKeys, tryLease, { log });
+  if (!config.relayerPrivateKey) return undefined;
+  const privateKey = `0x${config.relayerPrivateKey.replace(/^0x/, '')}` as Hex;
+  const address = privateKeyToAccount(privateKey).address;
+  const lease = await tryLease(relayerLeaseName(address)).catch(() => undefined);
+  if (!lease)
+    log.warn(
+      { relayer: address },
+      'RELAYER_PRIVATE_KEY is in use by another instance: both sign with it (use RELAYER_PRIVATE_KEYS)',
+    );
+  return { privateKey, address, release: async () => lease?.release() };
+}
 
 export interface RunningService {
   url: string;
@@ -121,14 +145,22 @@ export async function startService(
       eip712: await tokenDomain(config.rpcUrl, config.network, config.usdcAsset),
       maxTimeoutSeconds: 300,
     };
-    // Either backend (SETTLEMENT=self|facilitator).
-    const settlement = createSettlement(
-      config,
-      options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {},
-    );
-
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
     cleanups.push(() => readModels.close());
+
+    // SETTLEMENT=self signs with one relayer key, leased in the store so no other instance signs with it
+    // (RELAYER_PRIVATE_KEYS; a lone RELAYER_PRIVATE_KEY may be shared: docs/decisions.md).
+    const relayerKey = config.settlement === 'self' ? await leaseRelayer(config, readModels, log) : undefined;
+    if (relayerKey) cleanups.push(() => relayerKey.release());
+    // Either backend (SETTLEMENT=self|facilitator).
+    const settlement = createSettlement(relayerKey ? { ...config, relayerPrivateKey: relayerKey.privateKey } : config, {
+      ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
+      ...(relayerKey?.holds ? { holdsKey: relayerKey.holds } : {}),
+      onReplacement: () => metrics.relayerReplacements.inc(),
+    });
+    const funds = relayerKey
+      ? relayerFunds(chainClient(config.rpcUrl, config.network), relayerKey.address, config.relayerMinSettlements)
+      : undefined;
 
     // Bound before anything is built on the base URL (offers and report URLs name it).
     const listener = await listenFirst(config.port, config.host);
@@ -157,6 +189,7 @@ export async function startService(
       inflight,
       drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
+      ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
     } satisfies MoneyPathDeps;
     const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
       ...base,
@@ -200,19 +233,13 @@ export async function startService(
       now: () => new Date(),
     };
     registerReadModelGauges(metrics.registry, readModels);
-    const relayer = config.settlement === 'self' && config.relayerPrivateKey ? relayerAddress(config) : undefined;
+    if (funds && settlement.pendingTransactions)
+      registerRelayerGauges(metrics.registry, { funds, pending: settlement.pendingTransactions });
     const readiness = createReadiness(
       [
         { name: 'store', probe: () => readModels.feed.head() },
         { name: 'chain_rpc', probe: chainAnswers(config.rpcUrl) },
-        ...(relayer
-          ? [
-              {
-                name: 'relayer_funds' as const,
-                probe: relayerFunded(chainClient(config.rpcUrl, config.network), relayer),
-              },
-            ]
-          : []),
+        ...(funds ? [{ name: 'relayer_funds' as const, probe: relayerFunded(funds) }] : []),
       ],
       { log },
     );

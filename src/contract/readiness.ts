@@ -17,7 +17,8 @@ export type ReadinessCheckName = t.TypeOf<typeof ReadinessCheckName>;
 export const ReadinessFailure = t.type(
   {
     check: ReadinessCheckName,
-    /** timeout: no answer within 2 s; error: the probe failed; insufficient_funds: below one settlement's gas;
+    /** timeout: no answer within 2 s; error: the probe failed; insufficient_funds: below the gas of
+     *  RELAYER_MIN_SETTLEMENTS settlements;
      *  starting / draining: the lifecycle phase. */
     reason: t.keyof({ timeout: null, error: null, insufficient_funds: null, starting: null, draining: null }),
   },

@@ -1,4 +1,5 @@
-import { formatEther, type Hex, type PublicClient } from 'viem';
+import { formatEther } from 'viem';
+import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import type { ReadinessBody, ReadinessCheckName, ReadinessFailure } from '../contract/readiness.js';
 import type { Logger } from '../log.js';
 
@@ -108,26 +109,17 @@ export function chainAnswers(rpcUrl: string, timeoutMs = 2_000): Probe {
 }
 
 /**
- * Gas one settlement's transferWithAuthorization may use: on the devnet's FiatToken v2.2 the first
- * settlement to a fresh recipient used 95 569, later ones about 78 500 (docs/decisions.md); rounded up.
+ * Probe: the relayer (SETTLEMENT=self) holds at least the ETH the next RELAYER_MIN_SETTLEMENTS
+ * settlements' gas costs at the current fee. Below it new offers are refused (RELAYER_UNDERFUNDED).
  */
-export const SETTLEMENT_GAS = 120_000n;
-
-/**
- * Probe: the relayer (SETTLEMENT=self) holds at least the ETH one settlement's gas costs at the current
- * fee (max fee per gas × SETTLEMENT_GAS). Below it the next paid redemption could not be settled.
- */
-export function relayerFunded(pub: PublicClient, relayer: Hex): Probe {
+export function relayerFunded(funds: RelayerFunds): Probe {
   return async () => {
-    const [balance, fees] = await Promise.all([
-      pub.getBalance({ address: relayer }),
-      pub.estimateFeesPerGas().catch(async () => ({ maxFeePerGas: await pub.getGasPrice() })),
-    ]);
-    const need = (fees.maxFeePerGas ?? 0n) * SETTLEMENT_GAS;
+    const { balance, need, settlements } = await funds.read();
     if (balance < need)
       throw new ProbeFailed(
         'insufficient_funds',
-        `relayer ${relayer} holds ${formatEther(balance)} ETH; one settlement needs ${formatEther(need)}`,
+        `relayer ${funds.address} holds ${formatEther(balance)} ETH; ` +
+          `${settlements} settlements need ${formatEther(need)}`,
       );
   };
 }

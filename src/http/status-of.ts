@@ -31,6 +31,7 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   PAYMENT_SIGNATURE_MALFORMED: 400, // not plain base64 JSON of an x402 v2 PaymentPayload
   PAYMENT_REJECTED: 402, // the facilitator's verify refused it; details.reason has its code
   PAYMENT_WINDOW_EXPIRED: 402,
+  RELAYER_UNDERFUNDED: 503, // the relayer cannot pay the next RELAYER_MIN_SETTLEMENTS settlements' gas; Retry-After
   OFFER_EXPIRED: 410, // quote/offer lifetime over and no payment was checkpointed: quote again
   PAYMENT_CONFLICT: 409, // a different authorization is already checkpointed for this purchase
   PURCHASE_IN_PROGRESS: 409, // settlement of the checkpointed authorization is still running

@@ -14,13 +14,17 @@ export function countedSettlement(settlement: Settlement, metrics: ServiceMetric
     findTransfer: (q) => settlement.findTransfer(q),
     transactionOutcome: (q) => settlement.transactionOutcome(q),
     blockNumber: () => settlement.blockNumber(),
+    ...(settlement.pendingTransactions ? { pendingTransactions: settlement.pendingTransactions } : {}),
     async settle(payload, requirements, options) {
+      const timer = metrics.settlementLatency.startTimer();
       try {
         const outcome = await settlement.settle(payload, requirements, options);
         metrics.settlements.inc({ outcome: outcome.kind });
+        timer({ outcome: outcome.kind });
         return outcome;
       } catch (err) {
         metrics.settlements.inc({ outcome: 'error' });
+        timer({ outcome: 'error' });
         throw err;
       }
     },

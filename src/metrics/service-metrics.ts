@@ -13,6 +13,10 @@ export interface ServiceMetrics {
   readonly registry: Registry;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly settlements: Counter<'outcome'>;
+  /** From settle called to its outcome: broadcast, the receipt wait and the SDK's checks. */
+  readonly settlementLatency: Histogram<'outcome'>;
+  /** Relayer transactions re-sent at the same account nonce with higher fees (issue 24 item 5). */
+  readonly relayerReplacements: Counter;
   readonly recoveryPasses: Counter<'result'>;
   readonly recoveryResumes: Counter;
   readonly rslFetches: Counter<'channel' | 'outcome'>;
@@ -38,6 +42,19 @@ export function createServiceMetrics(): ServiceMetrics {
       name: 'rights_settlements_total',
       help: 'Settlement attempts by outcome (success, failed, ambiguous, error)',
       labelNames: ['outcome'],
+      registers,
+    }),
+    settlementLatency: new Histogram({
+      name: 'rights_settlement_duration_seconds',
+      help: 'Settlement duration, from settle called to its outcome (receipt included), by outcome',
+      labelNames: ['outcome'],
+      // A 200 ms preconfirmation up to a transaction waiting many 2 s blocks.
+      buckets: [0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30, 60],
+      registers,
+    }),
+    relayerReplacements: new Counter({
+      name: 'rights_relayer_replacements_total',
+      help: 'Relayer transactions replaced at the same account nonce with higher fees',
       registers,
     }),
     recoveryPasses: new Counter({

@@ -46,6 +46,11 @@ export interface MoneyPathDeps {
   inflight: InFlight<unknown>;
   /** Each SKU's report drafter (./report-drafter.ts): the money path signs and binds what they draft. */
   drafters: ReportDrafters;
+  /**
+   * Whether the relayer can pay gas for the next RELAYER_MIN_SETTLEMENTS settlements (SETTLEMENT=self):
+   * when not, new offers and payments are refused (RELAYER_UNDERFUNDED) before anything is stored.
+   */
+  relayerCanPay?: () => Promise<boolean>;
   /** Test-only crash points (SIGKILL tests); undefined in production. */
   crashAt?: (point: 'after-checkpoint' | 'after-settle') => void;
 }

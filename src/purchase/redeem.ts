@@ -56,6 +56,9 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
 
   const payment = req.paymentSignature === undefined ? undefined : paymentFromHeader(req.paymentSignature);
   if (!current.checkpoint) {
+    // Before an offer is made or a payment recorded: a relayer that cannot pay gas would take payments
+    // it cannot settle. Nothing is stored, so nothing is charged (docs/decisions.md, "Relayer health").
+    if (deps.relayerCanPay && !(await deps.relayerCanPay())) throw relayerUnderfunded();
     let offered: PurchaseState;
     try {
       offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 }))
@@ -213,3 +216,11 @@ function finished(state: PurchaseState): Redemption | undefined {
 
 const inProgress = () =>
   new Refusal('PURCHASE_IN_PROGRESS', 'settlement of this purchase is in progress; retry the same request', {}, 2);
+
+const relayerUnderfunded = () =>
+  new Refusal(
+    'RELAYER_UNDERFUNDED',
+    'the service cannot pay settlement gas right now; retry later (nothing was charged)',
+    {},
+    30,
+  );

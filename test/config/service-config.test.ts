@@ -107,3 +107,26 @@ test('REFUND_SENDERS: a comma-separated address list, empty by default', (t) => 
   ]);
   t.throws(() => loadConfig({ REFUND_SENDERS: `${PAY_TO},0x12` }), { message: /REFUND_SENDERS/ });
 });
+
+test('RELAYER_PRIVATE_KEYS is a pool of keys, never beside RELAYER_PRIVATE_KEY; RELAYER_MIN_SETTLEMENTS 10', (t) => {
+  const k1 = `0x${'AB'.repeat(32)}`;
+  const k2 = 'cd'.repeat(32);
+  const pooled = serviceConfig(loadConfig({ RPC_URL: RPC, PAY_TO, RELAYER_PRIVATE_KEYS: ` ${k1} ,${k2},${k2}` }));
+  t.deepEqual(pooled.relayerPrivateKeys, ['ab'.repeat(32), k2], 'normalized, duplicates dropped');
+  t.is(pooled.relayerPrivateKey, undefined);
+  t.is(pooled.relayerMinSettlements, 10);
+  t.is(loadConfig({ RELAYER_MIN_SETTLEMENTS: '3' }).relayerMinSettlements, 3);
+  const bad = t.throws(() => loadConfig({ RELAYER_PRIVATE_KEYS: `${k2},nope` }), {
+    instanceOf: ConfigError,
+    message: /RELAYER_PRIVATE_KEYS/,
+  });
+  t.false(JSON.stringify(bad?.problems).includes(k2), 'the good key is not repeated in the error');
+  t.throws(() => loadConfig({ RELAYER_PRIVATE_KEY: RELAYER, RELAYER_PRIVATE_KEYS: k2 }), {
+    instanceOf: ConfigError,
+    message: /RELAYER_PRIVATE_KEYS.*RELAYER_PRIVATE_KEY/,
+  });
+  t.throws(() => loadConfig({ RELAYER_MIN_SETTLEMENTS: '0' }), { instanceOf: ConfigError });
+  // The devnet's relayer does not replace a configured pool.
+  const devnet = { rpcUrl: RPC, payTo: PAY_TO, relayerPrivateKey: RELAYER };
+  t.is(serviceConfig(loadConfig({ RELAYER_PRIVATE_KEYS: k2 }), devnet).relayerPrivateKey, undefined);
+});

@@ -81,6 +81,15 @@ test.serial(
       1,
     );
     t.true((sample(text, 'rights_event_loop_lag_max_seconds') ?? -1) >= 0);
+    // Relayer health (SETTLEMENT=self): funded, nothing pending after the settle answered, no replacement.
+    t.true(
+      (sample(text, 'rights_relayer_balance_eth') ?? 0) > (sample(text, 'rights_relayer_min_settlements_eth') ?? 1),
+    );
+    t.true((sample(text, 'rights_relayer_min_settlements_eth') ?? 0) > 0);
+    t.is(sample(text, 'rights_relayer_pending_transactions'), 0);
+    t.is(sample(text, 'rights_relayer_oldest_pending_seconds'), 0);
+    t.is(sample(text, 'rights_relayer_replacements_total'), 0);
+    t.is(sample(text, 'rights_settlement_duration_seconds_count{outcome="success"}'), 1);
     for (const secret of [q.body.claim_token, q.body.purchase_id, signature.slice(0, 40)])
       t.false(text.includes(secret), 'no purchase id, claim or payment in the metrics');
 

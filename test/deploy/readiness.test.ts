@@ -113,7 +113,7 @@ test(
   },
 );
 
-test('the real service: /readyz names relayer_funds while the relayer cannot pay one settlement', async (t) => {
+test('the real service: /readyz names relayer_funds while the relayer cannot pay its settlements', async (t) => {
   const w = await moneyWorld();
   t.teardown(() => w.close());
   const poor = generatePrivateKey();

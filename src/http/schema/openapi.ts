@@ -135,6 +135,7 @@ const paymentResponses = {
   },
   409: error('PAYMENT_CONFLICT, PURCHASE_IN_PROGRESS (retry the same request), PURCHASE_HELD, or a key conflict'),
   410: error('OFFER_EXPIRED: nothing was paid; start again'),
+  503: error('RELAYER_UNDERFUNDED: the service cannot pay settlement gas now; no offer, nothing charged (Retry-After)'),
 };
 
 export function buildOpenApi(opts: { version: string; serverUrl?: string }) {

@@ -17,7 +17,12 @@ export class SettlementConfigError extends Error {}
 
 export function createSettlement(
   config: SettlementConfig,
-  over: { afterSettle?: () => void; afterSubmit?: AfterSubmitHook } = {},
+  over: {
+    afterSettle?: () => void;
+    afterSubmit?: AfterSubmitHook;
+    holdsKey?: () => boolean;
+    onReplacement?: () => void;
+  } = {},
 ): Settlement {
   const rpcUrl = config.rpcUrl;
   if (!rpcUrl) throw new SettlementConfigError('RPC_URL is required (settlement and recovery read the chain)');
@@ -50,5 +55,7 @@ export function createSettlement(
       : {}),
     ...(over.afterSettle ? { afterSettle: over.afterSettle } : {}),
     ...(over.afterSubmit ? { afterSubmit: over.afterSubmit } : {}),
+    ...(over.holdsKey ? { holdsKey: over.holdsKey } : {}),
+    ...(over.onReplacement ? { onReplacement: over.onReplacement } : {}),
   });
 }

@@ -24,6 +24,7 @@ import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
 import { chainClient, pollingFor, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
+import type { PendingTransactions } from './settlement.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
 // wallet for the relayer key, submitting to RPC_URL (reference/x402.md §3.3). Used in-process by the
@@ -45,6 +46,13 @@ export interface RelayerFacilitatorOptions {
   afterSubmit?: AfterSubmitHook;
   /** Re-send a transaction left unmined with higher fees (docs/decisions.md, "Stuck transactions"). */
   bump?: FeeBump;
+  /**
+   * Whether this process still holds the relayer key's lease (RELAYER_PRIVATE_KEYS pool): asked before
+   * each signature, so a process that lost its lease never signs with a key another may have taken.
+   */
+  holdsKey?: () => boolean;
+  /** Called once per replacement broadcast (the relayer replacements counter in /metrics). */
+  onReplacement?: () => void;
 }
 
 /** SETTLEMENT_BUMP_BLOCKS and SETTLEMENT_MAX_FEE_GWEI (in wei here). */
@@ -61,6 +69,8 @@ export interface RelayerFacilitator {
   relayer: Hex;
   /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
   settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: SettleOptions): Promise<Settled>;
+  /** Transactions handed to the node whose settle has not answered yet (for /metrics). */
+  pending(): PendingTransactions;
 }
 
 export interface Settled {
@@ -97,6 +107,8 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const chain = pub.chain!;
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
   const wallet = createWalletClient({ account, chain, transport: http(o.rpcUrl, { retryCount: 0 }) });
+  /** Hash → when it was handed to the node, until its settle answers. */
+  const inFlight = new Map<Hex, number>();
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
   /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
@@ -116,6 +128,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       throw err;
     }
     const { hash: transaction, nonce } = await nonces.broadcast(async (nonce) => {
+      if (o.holdsKey && !o.holdsKey()) throw new Error('the relayer key lease was lost; not signing');
       const raw = await account.signTransaction(
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
         chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
@@ -144,6 +157,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     });
     track.submission = { stage: 'sent', transaction };
     track.sent = { to, data, gas, nonce, fees, hashes: [transaction] };
+    inFlight.set(transaction, Date.now());
     o.afterSubmit?.(transaction);
     return transaction;
   }
@@ -197,6 +211,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     const maxFeePerGas = atLeast(up(sent.fees.maxFeePerGas), fresh.maxFeePerGas);
     const priority = atLeast(up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas);
     if (maxFeePerGas > bump.maxFeePerGas) return; // at the cap: no replacement the node would take
+    if (o.holdsKey && !o.holdsKey()) return; // the key's lease is lost: another instance may sign at this nonce
     const fees = { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
     const raw = await sign({ ...sent, fees });
     const hash = keccak256(raw);
@@ -211,6 +226,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     sent.hashes.push(hash);
     sent.fees = fees;
     await wallet.sendRawTransaction({ serializedTransaction: raw });
+    o.onReplacement?.();
   }
 
   /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
@@ -256,13 +272,24 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         submission: { stage: 'not-submitted' },
         ...(options.beforeBroadcast ? { beforeBroadcast: options.beforeBroadcast } : {}),
       };
-      const result = await schemeFor(track).settle(payload, requirements);
-      return {
-        result,
-        submission: track.submission,
-        ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
-        ...(track.mined ? { mined: track.mined } : {}),
-      };
+      try {
+        const result = await schemeFor(track).settle(payload, requirements);
+        return {
+          result,
+          submission: track.submission,
+          ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
+          ...(track.mined ? { mined: track.mined } : {}),
+        };
+      } finally {
+        // The first hash is the one counted pending; a replacement keeps that place until the settle answers.
+        const first = track.sent?.hashes[0];
+        if (first !== undefined) inFlight.delete(first);
+      }
+    },
+    pending() {
+      let oldestSentAt: number | undefined;
+      for (const at of inFlight.values()) if (oldestSentAt === undefined || at < oldestSentAt) oldestSentAt = at;
+      return { count: inFlight.size, oldestSentAt };
     },
   };
 }

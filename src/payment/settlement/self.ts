@@ -3,7 +3,13 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator, type FeeBump } from './relayer-facilitator.js';
-import { redactFacilitatorMessage, type SettleOptions, type Settlement, type SettleOutcome } from './settlement.js';
+import {
+  redactFacilitatorMessage,
+  type PendingTransactions,
+  type SettleOptions,
+  type Settlement,
+  type SettleOutcome,
+} from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
@@ -24,9 +30,14 @@ export interface SelfSettlementOptions {
   /** Test-only: called right after the transaction is handed to the node. Default:
    *  TEST_CRASH_AFTER_SUBMIT (test-crash-hook.ts). */
   afterSubmit?: AfterSubmitHook;
+  /** Whether this process still holds the relayer key's lease (relayer-facilitator.ts). */
+  holdsKey?: () => boolean;
+  onReplacement?: () => void;
 }
 
-export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { relayer: Hex } {
+export function createSelfSettlement(
+  o: SelfSettlementOptions,
+): Settlement & { relayer: Hex; pendingTransactions(): PendingTransactions } {
   const relayer = createRelayerFacilitator({
     rpcUrl: o.rpcUrl,
     relayerPrivateKey: o.relayerPrivateKey,
@@ -34,6 +45,8 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
     ...(o.timing ? { timing: o.timing } : {}),
     ...(o.confirmationTimeoutMs ? { confirmationTimeoutMs: o.confirmationTimeoutMs } : {}),
     ...(o.bump ? { bump: o.bump } : {}),
+    ...(o.holdsKey ? { holdsKey: o.holdsKey } : {}),
+    ...(o.onReplacement ? { onReplacement: o.onReplacement } : {}),
     ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
@@ -43,6 +56,7 @@ export function createSelfSettlement(o: SelfSettlementOptions): Settlement & { r
   return {
     kind: 'self',
     relayer: relayer.relayer,
+    pendingTransactions: () => relayer.pending(),
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
         const v = await relayer.facilitator.verify(payload, req);

@@ -17,6 +17,14 @@ export type {
 
 export interface Settlement extends SettlementPort {
   readonly kind: 'self' | 'facilitator';
+  /** The relayer's transactions handed to the node and not yet answered (`self` only; for /metrics). */
+  pendingTransactions?(): PendingTransactions;
+}
+
+export interface PendingTransactions {
+  count: number;
+  /** When the oldest of them was handed to the node (ms since the epoch); undefined when none. */
+  oldestSentAt: number | undefined;
 }
 /** Facilitator messages may quote calldata (the signed authorization): keep one line, no long hex. */
 export function redactFacilitatorMessage(message: string | undefined): string | undefined {

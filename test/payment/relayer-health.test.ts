@@ -1,0 +1,137 @@
+import test from 'ava';
+import { Registry } from 'prom-client';
+import { createPublicClient, http, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { registerRelayerGauges } from '../../src/metrics/relayer-gauges.js';
+import { chainClient } from '../../src/payment/settlement/chain-reads.js';
+import { relayerFunds, SETTLEMENT_GAS } from '../../src/payment/settlement/relayer-funds.js';
+import { createSelfSettlement } from '../../src/payment/settlement/self.js';
+import { nonceFor, offer, pay } from './support/offer.js';
+
+// Relayer health on a devnet that mines every 2 s (issue 24 item 7): the transactions a relayer handed
+// to the node stay pending until their settle answers, and /metrics shows their count and the oldest
+// one's age; the balance gauge is the chain's balance; the funds check needs RELAYER_MIN_SETTLEMENTS
+// settlements' gas; a process that lost its relayer key lease signs nothing.
+
+const BLOCK_MS = 2000;
+let d: Devnet;
+let n = 0;
+test.before(async () => {
+  d = await startDevnet({ blockMs: BLOCK_MS });
+});
+test.after.always(async () => {
+  await d?.stop();
+});
+
+const sample = (text: string, series: string): number | undefined => {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+};
+const payment = async (buyer: number) => {
+  const req = offer(d.payTo);
+  const nonce = nonceFor('https://pub.example/articles/one', `health-${++n}-${Date.now()}`);
+  return { req, payload: await pay(d.buyers[buyer]!.privateKey, req, nonce) };
+};
+
+test.serial('pending transactions and their oldest age show in /metrics until their settle answers', async (t) => {
+  const self = createSelfSettlement({
+    rpcUrl: d.rpcUrl,
+    relayerPrivateKey: d.relayer.privateKey,
+    network: 'eip155:8453',
+    asset: d.usdc,
+    timing: { blockMs: BLOCK_MS },
+  });
+  const pub = chainClient(d.rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
+  const registry = new Registry();
+  const funds = relayerFunds(pub, self.relayer, 10);
+  registerRelayerGauges(registry, { funds, pending: self.pendingTransactions });
+  t.deepEqual(self.pendingTransactions(), { count: 0, oldestSentAt: undefined });
+
+  const paid = await Promise.all([0, 1, 2].map(payment));
+  const startedAt = Date.now();
+  const settling = Promise.all(paid.map((p) => self.settle(p.payload as never, p.req as never)));
+  // Wait until all three were handed to the node (they are mined at the next 2 s block).
+  while (self.pendingTransactions().count < 3 && Date.now() - startedAt < 10_000)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const pending = self.pendingTransactions();
+  t.is(pending.count, 3);
+  t.true(pending.oldestSentAt! >= startedAt && pending.oldestSentAt! <= Date.now());
+  const text = await registry.metrics();
+  t.is(sample(text, 'rights_relayer_pending_transactions'), 3, text);
+  t.true((sample(text, 'rights_relayer_oldest_pending_seconds') ?? -1) >= 0);
+
+  const outcomes = await settling;
+  t.deepEqual(
+    outcomes.map((o) => o.kind),
+    ['success', 'success', 'success'],
+  );
+  t.deepEqual(self.pendingTransactions(), { count: 0, oldestSentAt: undefined });
+  await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the shared read of the last scrape
+  const after = await registry.metrics();
+  t.is(sample(after, 'rights_relayer_pending_transactions'), 0);
+  t.is(sample(after, 'rights_relayer_oldest_pending_seconds'), 0);
+  const balance = await createPublicClient({ transport: http(d.rpcUrl) }).getBalance({ address: self.relayer });
+  t.is(sample(after, 'rights_relayer_balance_eth'), Number(balance) / 1e18);
+  const read = await funds.read();
+  t.is(read.settlements, 10);
+  t.true(read.need > 0n && read.need % (SETTLEMENT_GAS * 10n) === 0n, 'ten settlements at the max fee per gas');
+  t.is(sample(after, 'rights_relayer_min_settlements_eth'), Number(read.need) / 1e18);
+});
+
+test.serial(
+  'the funds check needs RELAYER_MIN_SETTLEMENTS settlements of gas, read at most once a second',
+  async (t) => {
+    const pub = chainClient(d.rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
+    const relayer = privateKeyToAccount(generatePrivateKey()).address;
+    const setBalance = (wei: bigint) =>
+      fetch(d.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'hardhat_setBalance',
+          params: [relayer, `0x${wei.toString(16)}`],
+        }),
+      });
+    let clock = 0;
+    const funds = relayerFunds(pub, relayer, 10, { now: () => clock });
+    t.false(await funds.sufficient(), 'no ETH');
+    const one = (await funds.read()).need / 10n;
+    // Enough for 9 of the next 10 (with room for the fee to move a little between reads): still refused.
+    await setBalance(one * 9n);
+    clock += 500;
+    t.false(await funds.sufficient(), 'cached for a second');
+    clock += 600;
+    t.false(await funds.sufficient(), 'nine settlements are not ten');
+    await setBalance(one * 20n);
+    t.false(await funds.sufficient(), 'still the cached answer');
+    clock += 1_000;
+    t.true(await funds.sufficient(), 'twenty settlements are enough');
+    // An unreadable chain does not refuse offers by itself (readiness names chain_rpc).
+    const dead = relayerFunds(chainClient('http://127.0.0.1:9/', 'eip155:8453', { blockMs: BLOCK_MS }), relayer, 10);
+    t.true(await dead.sufficient());
+  },
+);
+
+test.serial('a settlement whose relayer key lease is lost signs nothing: failed, no transaction', async (t) => {
+  let holds = false;
+  const self = createSelfSettlement({
+    rpcUrl: d.rpcUrl,
+    relayerPrivateKey: d.relayer.privateKey,
+    network: 'eip155:8453',
+    asset: d.usdc,
+    timing: { blockMs: BLOCK_MS },
+    holdsKey: () => holds,
+  });
+  const pub = createPublicClient({ transport: http(d.rpcUrl) });
+  const nonceBefore = await pub.getTransactionCount({ address: self.relayer as Hex, blockTag: 'pending' });
+  const p = await payment(0);
+  const refused = await self.settle(p.payload as never, p.req as never);
+  t.is(refused.kind, 'failed', JSON.stringify(refused));
+  t.is(await pub.getTransactionCount({ address: self.relayer as Hex, blockTag: 'pending' }), nonceBefore);
+  holds = true;
+  const settled = await self.settle(p.payload as never, p.req as never);
+  t.is(settled.kind, 'success', settled.kind === 'success' ? '' : JSON.stringify(settled));
+});
