@@ -8,16 +8,21 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
 import { startServiceProcess } from '../support/service-process.js';
+import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PROBE_MS = Number(process.env.PROBE_MS ?? 10);
 const NS = 'https://rslstandard.org/rsl';
+// PATTERN=/b* runs the same load with a pattern that costs nothing: the control that shows what the
+// hostile pattern itself adds.
+const PATTERN = process.env.PATTERN ?? '/*a*a*a*ab';
 const hostileXml =
   `<rsl xmlns="${NS}">` +
   `<content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content>` +
-  `<content url="/*a*a*a*ab"><license><prohibits type="usage">all</prohibits></license></content></rsl>`;
+  `<content url="${PATTERN}"><license><prohibits type="usage">all</prohibits></license></content></rsl>`;
 
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -40,7 +45,14 @@ const parts = await startLocalParts(
   },
   'rights-bench-hostile-',
 );
-const service = await startServiceProcess({ ...localServiceEnv({ ...parts, logLevel: 'info' }) }, undefined, {
+// BENCH_STORE=postgres: the service on PostgreSQL (PG_TEST_URL, a fresh schema) instead of the embedded store,
+// whose queries run synchronously on the service's own event loop.
+const pgUrl = process.env.BENCH_STORE === 'postgres' ? process.env.PG_TEST_URL : undefined;
+if (process.env.BENCH_STORE === 'postgres' && !pgUrl) throw new Error('BENCH_STORE=postgres needs PG_TEST_URL');
+const schema = freshSchemaName();
+const eventStoreUrl = pgUrl ? withSchema(pgUrl, schema) : undefined;
+const env = localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) });
+const service = await startServiceProcess(env, undefined, {
   compiled: true,
   dropOutputAfterStart: true,
 });
@@ -77,22 +89,40 @@ try {
   const health: number[] = [];
   const quotes: number[] = [];
   const inspections: number[] = [];
-  let stop = false;
-  const probe = (async () => {
-    while (!stop) {
-      const t0 = performance.now();
-      await (await fetch(`${service.url}/healthz`)).arrayBuffer();
-      health.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, PROBE_MS));
-    }
-  })();
+  // The probe runs in a thread of its own: this process also serves the publishers' TLS, and a probe on
+  // its event loop would time this process's work, not the service's.
+  const PROBE = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { url, every } = workerData;
+    const times = [];
+    let stop = false;
+    parentPort.on('message', () => { stop = true; });
+    (async () => {
+      while (!stop) {
+        const t0 = performance.now();
+        await (await fetch(url)).arrayBuffer();
+        times.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, every));
+      }
+      parentPort.postMessage(times);
+    })();
+  `;
+  const prober = new Worker(PROBE, { eval: true, workerData: { url: `${service.url}/healthz`, every: PROBE_MS } });
+  const probe = new Promise<void>((resolve, reject) => {
+    prober.once('message', (times: number[]) => {
+      health.push(...times);
+      void prober.terminate();
+      resolve();
+    });
+    prober.once('error', reject);
+  });
   for (let round = 0; round < ROUNDS; round++) {
     const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i - round));
     const [q, n] = await Promise.all([Promise.all(paths.map(quote)), Promise.all(paths.map(inspect))]);
     quotes.push(...q);
     inspections.push(...n);
   }
-  stop = true;
+  prober.postMessage('stop');
   await probe;
 
   const result = {
@@ -102,7 +132,8 @@ try {
     cpu: os.cpus()[0]?.model ?? 'unknown',
     cores: os.availableParallelism(),
     load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
-    pattern: '/*a*a*a*ab',
+    pattern: PATTERN,
+    store: pgUrl ? 'postgres' : 'embedded',
     single_quote_650: summary(single.slice(1)),
     concurrent: { rounds: ROUNDS, quotes: summary(quotes), inspections: summary(inspections) },
     healthz: summary(health),
@@ -119,10 +150,12 @@ try {
   console.log(result.met ? 'target met' : 'TARGET MISSED');
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   await mkdir(path.join(root, 'bench/results'), { recursive: true });
-  await writeFile(path.join(root, 'bench/results/hostile-pattern.json'), JSON.stringify(result, null, 2) + '\n');
-  console.log('wrote bench/results/hostile-pattern.json');
+  const file = `hostile-pattern${process.env.PATTERN ? '-control' : ''}${pgUrl ? '-postgres' : ''}.json`;
+  await writeFile(path.join(root, 'bench/results', file), JSON.stringify(result, null, 2) + '\n');
+  console.log(`wrote bench/results/${file}`);
   process.exitCode = result.met ? 0 : 1;
 } finally {
   await service.stop();
   await parts.closeAll();
+  if (pgUrl) await dropSchema(pgUrl, schema);
 }
