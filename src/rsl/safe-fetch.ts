@@ -124,12 +124,14 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
   const totalTimeoutMs = policy.totalTimeoutMs ?? FETCH_DEFAULTS.totalTimeoutMs;
   const defaultMaxBytes = policy.maxBytes ?? FETCH_DEFAULTS.maxBytes;
   const connectTo = policy.allowLoopback ? (policy.connectTo ?? {}) : {};
-  const agent = new https.Agent({
-    keepAlive: false,
-    maxSockets: 32,
+  // One secure context for every connection. Handed `ca`, Node builds a new context per connection and
+  // parses every root certificate again: ~12 ms of the event loop per fetch, which was most of what a
+  // fresh quote held /healthz for (a CPU profile of bench:hostile, docs/decisions.md).
+  const secureContext = tls.createSecureContext({
     ca: policy.extraCaPem ? [...tls.rootCertificates, policy.extraCaPem] : [...tls.rootCertificates],
     minVersion: 'TLSv1.2',
   });
+  const agent = new https.Agent({ keepAlive: false, maxSockets: 32, secureContext });
 
   // Resolve, then refuse the whole answer if any address is not public: a name that also points
   // at a private address is not a publisher we fetch from (and cannot rebind us between lookups).
