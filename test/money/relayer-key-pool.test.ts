@@ -162,7 +162,7 @@ if (!PG) {
           const events = await store.readStream(`purchase-${p.q.purchase_id}`);
           t.deepEqual(
             events.map((e) => e.type),
-            ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered'],
+            ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'SettlementBroadcast', 'Settled', 'Delivered'],
           );
           settledTx.push((events.find((e) => e.type === 'Settled')!.data as { transaction: string }).transaction);
         }

@@ -72,7 +72,7 @@ test('no relayer ETH: /readyz 503 with the reason, the offer refused with its co
   t.true(after.relayerEth < 0x16345785d8a0000n, 'the relayer paid the gas');
   t.deepEqual(
     (await w.service!.store.readStream(`purchase-${q.purchase_id}`)).map((e) => e.type),
-    ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'Settled', 'Delivered'],
+    ['Quoted', 'Offered', 'AuthorizationCheckpointed', 'SettlementBroadcast', 'Settled', 'Delivered'],
   );
   assertNoSecretsLogged(t, w.logs(), { claims: [q.claim_token], paymentHeaders: [header] });
   t.false(w.logs().includes(poor.slice(2)), 'the key itself is never logged');
