@@ -48,17 +48,20 @@ const Hex32Key = new t.Type<string, string, unknown>(
       : t.failure(u, c, 'must be 32 bytes as 64 hex characters'),
   String,
 );
+/** The non-empty, trimmed items of a comma-separated setting (none when it is not a string). */
+const commaList = (u: unknown): string[] =>
+  typeof u === 'string'
+    ? u
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
 const Hex32KeyList = new t.Type<string[], string, unknown>(
   'Hex32KeyList',
   (u): u is string[] => Array.isArray(u),
   (u, c) => {
-    const items =
-      typeof u === 'string'
-        ? u
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [];
+    const items = commaList(u);
     return typeof u === 'string' && items.length > 0 && items.every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k))
       ? t.success([...new Set(items.map((k) => k.replace(/^0x/, '').toLowerCase()))])
       : t.failure(u, c, 'must be a comma-separated list of 32-byte keys as 64 hex characters');
@@ -84,13 +87,7 @@ const AddressList = new t.Type<`0x${string}`[], string, unknown>(
   'AddressList',
   (u): u is `0x${string}`[] => Array.isArray(u),
   (u, c) => {
-    const items =
-      typeof u === 'string'
-        ? u
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : [];
+    const items = commaList(u);
     return typeof u === 'string' && items.every((a) => /^0x[0-9a-fA-F]{40}$/.test(a))
       ? t.success(items as `0x${string}`[])
       : t.failure(u, c, 'must be a comma-separated list of 0x-prefixed 20-byte addresses');
