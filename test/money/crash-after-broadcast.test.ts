@@ -1,6 +1,6 @@
 import test from 'ava';
+import { auditCli } from '../support/audit-cli.js';
 import { createPublicClient, http } from 'viem';
-import { runCli } from '../../ops/cli.js';
 import { devnetChain } from '../../ops/devnet/devnet.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
@@ -96,14 +96,9 @@ test.serial(
     t.is(retry.body.payment_settlement.transaction, transfers[0]!.transaction);
     await service.stop();
 
-    const out: string[] = [];
-    const code = await runCli(
-      ['audit'],
-      { out: (l) => out.push(l), err: (l) => out.push(l) },
-      { ...w.env, LOG_LEVEL: 'silent' },
-    );
-    t.is(code, 0, out.join('\n'));
-    t.regex(out.join('\n'), /no violations/);
+    const audit = await auditCli(w.env);
+    t.is(audit.code, 0, audit.text);
+    t.regex(audit.text, /no violations/);
   },
 );
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { runCli } from '../../ops/cli.js';
+import { auditCli } from '../support/audit-cli.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
@@ -79,14 +79,9 @@ test.serial(`${N} concurrent purchases settle in at most 2 blocks, one Transfer 
 
   // `npm run ops -- audit` on the same store (the embedded store admits one process at a time).
   await w.service!.stop();
-  const out: string[] = [];
-  const code = await runCli(
-    ['audit'],
-    { out: (l) => out.push(l), err: (l) => out.push(l) },
-    { ...w.env, LOG_LEVEL: 'silent' },
-  );
-  t.is(code, 0, out.join('\n'));
-  t.regex(out.join('\n'), new RegExp(`audited ${N} purchase stream\\(s\\) .*: no violations`));
+  const audit = await auditCli(w.env);
+  t.is(audit.code, 0, audit.text);
+  t.regex(audit.text, new RegExp(`audited ${N} purchase stream\\(s\\) .*: no violations`));
 });
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {

@@ -1,8 +1,8 @@
 import test from 'ava';
+import { auditCli } from '../support/audit-cli.js';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { runCli } from '../../ops/cli.js';
 import { openStore } from '../../src/store/open.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
@@ -178,14 +178,9 @@ if (!PG) {
       t.is(leasedBy(c), killedKey);
 
       for (const p of [b, c]) await p.stop();
-      const out: string[] = [];
-      const code = await runCli(
-        ['audit'],
-        { out: (l) => out.push(l), err: (l) => out.push(l) },
-        { ...w.env, LOG_LEVEL: 'silent' },
-      );
-      t.is(code, 0, out.join('\n'));
-      t.regex(out.join('\n'), new RegExp(`audited ${N} purchase stream\\(s\\) .*: no violations`));
+      const audit = await auditCli(w.env);
+      t.is(audit.code, 0, audit.text);
+      t.regex(audit.text, new RegExp(`audited ${N} purchase stream\\(s\\) .*: no violations`));
     },
   );
 

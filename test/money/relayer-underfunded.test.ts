@@ -1,6 +1,6 @@
 import test from 'ava';
+import { auditCli } from '../support/audit-cli.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { runCli } from '../../ops/cli.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
@@ -78,12 +78,7 @@ test('no relayer ETH: /readyz 503 with the reason, the offer refused with its co
   t.false(w.logs().includes(poor.slice(2)), 'the key itself is never logged');
 
   await w.service!.stop();
-  const out: string[] = [];
-  const code = await runCli(
-    ['audit'],
-    { out: (l) => out.push(l), err: (l) => out.push(l) },
-    { ...w.env, LOG_LEVEL: 'silent' },
-  );
-  t.is(code, 0, out.join('\n'));
-  t.regex(out.join('\n'), /audited 1 purchase stream\(s\) .*: no violations/);
+  const audit = await auditCli(w.env);
+  t.is(audit.code, 0, audit.text);
+  t.regex(audit.text, /audited 1 purchase stream\(s\) .*: no violations/);
 });
