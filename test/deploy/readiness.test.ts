@@ -1,4 +1,5 @@
 import test from 'ava';
+import { setDevnetBalance } from '../support/devnet-rpc.js';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/http/app.js';
 import { chainAnswers, createReadiness } from '../../src/http/readiness.js';
@@ -127,16 +128,7 @@ test('the real service: /readyz names relayer_funds while the relayer cannot pay
   });
   t.regex(w.logs(), /relayer_funds: relayer 0x[0-9a-fA-F]{40} holds 0 ETH.*readiness changed: not ready/);
   t.false(w.logs().includes(poor.slice(2)), 'the key itself is never logged');
-  await fetch(w.devnet.rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'hardhat_setBalance',
-      params: [privateKeyToAccount(poor).address, '0x16345785D8A0000'], // 0.1 ETH
-    }),
-  });
+  await setDevnetBalance(w.devnet.rpcUrl, privateKeyToAccount(poor).address, 10n ** 17n); // 0.1 ETH
   const funded = await fetch(`${w.url}/readyz`);
   t.is(funded.status, 200);
   t.deepEqual(((await funded.json()) as ReadinessBody).failing, []);

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { setDevnetBalance } from '../support/devnet-rpc.js';
 import { auditCli } from '../support/audit-cli.js';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
@@ -62,17 +63,7 @@ if (!PG) {
       devnet: { blockMs: BLOCK_MS },
     });
     // Each pool key holds 1 ETH for gas.
-    for (const address of relayers)
-      await fetch(w.devnet.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'hardhat_setBalance',
-          params: [address, '0xDE0B6B3A7640000'],
-        }),
-      });
+    for (const address of relayers) await setDevnetBalance(w.devnet.rpcUrl, address, 10n ** 18n);
   });
   test.after.always(async () => {
     for (const p of running) await p.stop();

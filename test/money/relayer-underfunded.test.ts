@@ -1,4 +1,5 @@
 import test from 'ava';
+import { devnetRpc } from '../support/devnet-rpc.js';
 import { auditCli } from '../support/audit-cli.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { signPayment } from '../support/pay.js';
@@ -9,14 +10,7 @@ import { assertNoSecretsLogged } from '../support/secrets.js';
 // refused with RELAYER_UNDERFUNDED (503, Retry-After) before anyone signs: nothing is stored and no
 // balance moves. Funded again, the same purchase is offered, paid and delivered; the ledger audits clean.
 
-const rpc = async (url: string, method: string, params: unknown[]) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return ((await res.json()) as { result: unknown }).result;
-};
+const rpc = devnetRpc;
 
 test('no relayer ETH: /readyz 503 with the reason, the offer refused with its code, no balance moved', async (t) => {
   const w = await moneyWorld();

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { setDevnetBalance } from '../support/devnet-rpc.js';
 import { Registry } from 'prom-client';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -84,17 +85,7 @@ test.serial(
   async (t) => {
     const pub = chainClient(d.rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
     const relayer = privateKeyToAccount(generatePrivateKey()).address;
-    const setBalance = (wei: bigint) =>
-      fetch(d.rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'hardhat_setBalance',
-          params: [relayer, `0x${wei.toString(16)}`],
-        }),
-      });
+    const setBalance = (wei: bigint) => setDevnetBalance(d.rpcUrl, relayer, wei);
     let clock = 0;
     const funds = relayerFunds(pub, relayer, 10, { now: () => clock });
     t.false(await funds.sufficient(), 'no ETH');
