@@ -14,8 +14,9 @@ import { STATUS_OF } from './status-of.js';
 // repeats the stored offer, its `error` naming why a payment sent with the request was not accepted;
 // a delivery is the paid 200 with the settlement in PAYMENT-RESPONSE. Bodies that are not a purchase
 // (nothing available, no fee) are plain 200s. Headers are encoded from the canonical (RFC 8785) form of
-// their JSON, so they are the same bytes whether the stored event was just built or read back from a
-// store that orders keys its own way (PostgreSQL jsonb).
+// their JSON, and so is the paid body: they are the same bytes whether the delivery was just built (the
+// walk delivers from the state it carries, unread: docs/decisions.md, "One walk for a paid redemption")
+// or read back from a store that orders keys its own way (PostgreSQL jsonb).
 
 /** The same value with its keys in canonical order. */
 const canonical = <T>(value: T): T => JSON.parse(canonicalJson(value)) as T;
@@ -58,7 +59,7 @@ export function redemptionAnswer(
           'PAYMENT-RESPONSE': encodePaymentResponse(canonical(r.delivered.payment_response)),
           'Cache-Control': 'private, no-store',
         },
-        body: checkedBody(bodies.delivered, r.delivered.response),
+        body: canonical(checkedBody(bodies.delivered, r.delivered.response)),
       };
     case 'offer': {
       const o = r.offered;

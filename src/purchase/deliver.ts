@@ -60,12 +60,13 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
   return { response, payment_response: paymentResponse, delivery_proof_sha256: digestOf(deliveryProof) };
 }
 
-export async function deliver(deps: MoneyPathDeps, id: string): Promise<PurchaseState> {
+/** The Deliver command on the settled state the caller holds; a stream moved since fails the append. */
+export async function deliver(deps: MoneyPathDeps, id: string, state: SettledState): Promise<PurchaseState> {
   const run = await runPurchaseCommand(
     deps,
     id,
-    (state) => (state.status === 'settled' ? { type: 'Deliver', data: buildDelivery(deps, state) } : undefined),
-    { retryOnConflict: 1 },
+    { type: 'Deliver', data: buildDelivery(deps, state) },
+    { known: state },
   );
   return run.state;
 }

@@ -1,5 +1,5 @@
 import { handleCommand, readState, type HandleOptions } from '../command/handle-command.js';
-import type { EventStore, ExpectedRevision } from '../store/port.js';
+import type { EventStore } from '../store/port.js';
 import {
   purchaseDecider,
   streamName,
@@ -14,6 +14,9 @@ import {
 export const loadPurchase = async (store: EventStore, id: string): Promise<PurchaseState> =>
   (await readState(store, streamName(id), purchaseDecider)).state;
 
+/** The state with the global position of the stream's last event (where a wait for its next one starts). */
+export const readPurchase = (store: EventStore, id: string) => readState(store, streamName(id), purchaseDecider);
+
 export interface PurchaseRun {
   /** The state after the command (the fold of what was read plus what was appended). */
   state: PurchaseState;
@@ -22,20 +25,30 @@ export interface PurchaseRun {
 }
 
 /** The revision a state was folded at: what a command based on it is appended at. */
-export const revisionOf = (state: PurchaseState): ExpectedRevision =>
+export const revisionOf = (state: PurchaseState): 'no_stream' | bigint =>
   state.version === 0 ? 'no_stream' : BigInt(state.version - 1);
 
+/**
+ * One command through the command handler. `known` is the state the caller holds (the previous step of
+ * its walk): the command is decided on it and appended at its revision without reading the stream, and
+ * a stream that moved meanwhile fails the append with WrongExpectedRevision (or, with `retryOnConflict`,
+ * is read and decided on again).
+ */
 export async function runPurchaseCommand(
   deps: { store: EventStore; now: () => Date },
   id: string,
   command: PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined),
-  options: HandleOptions = {},
+  options: Omit<HandleOptions, 'known'> & { known?: PurchaseState } = {},
 ): Promise<PurchaseRun> {
   const withClock = (state: PurchaseState) => {
     const body = typeof command === 'function' ? command(state) : command;
     return body && { ...body, metadata: { now: deps.now() } };
   };
-  const handled = await handleCommand(deps.store, streamName(id), purchaseDecider, withClock, options);
+  const { known, ...handle } = options;
+  const handled = await handleCommand(deps.store, streamName(id), purchaseDecider, withClock, {
+    ...handle,
+    ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}),
+  });
   return { state: handled.state, appended: handled.events.length > 0 };
 }
 
@@ -45,7 +58,7 @@ export async function runPurchaseCommand(
 export async function recordQuote(
   deps: { store: EventStore; now: () => Date },
   data: PurchaseEventData<'Quoted'>,
-  options: HandleOptions = {},
+  options: Omit<HandleOptions, 'known'> = {},
 ): Promise<PurchaseState> {
   const run = await runPurchaseCommand(
     deps,

@@ -9,13 +9,15 @@ import {
   type PurchaseCommandBody,
   type PurchaseState,
   type RefusalCode,
+  streamName,
 } from '../../streams/purchase/index.js';
 import type { Hex } from './deps.js';
 import { offerCommand, type Binding } from './offer.js';
 import { paymentFromHeader } from './payment-signature.js';
 import type { Redemption } from './redemption.js';
 import { resumePurchase, type ResumeDeps } from './resume.js';
-import { loadPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { loadPurchase, readPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { nextAppend } from '../store/next-append.js';
 
 // Redemption of a quoted purchase, shared by every flow that sells a report against a bound payment:
 // the quote flow (binding key = claim token, found by GET /v1/rights/reports/{id}) and the key-bound
@@ -61,8 +63,8 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
     if (deps.relayerCanPay && !(await deps.relayerCanPay())) throw relayerUnderfunded();
     let offered: PurchaseState;
     try {
-      offered = (await runPurchaseCommand(deps, id, offerCommand(deps, req.binding, req.payer), { retryOnConflict: 1 }))
-        .state;
+      const offer = offerCommand(deps, req.binding, req.payer);
+      offered = (await runPurchaseCommand(deps, id, offer, { known: current, retryOnConflict: 1 })).state;
     } catch (err) {
       // Another request (another process, too) checkpointed a payment or delivered between our read
       // and the Offer command: this request is no longer the first, it joins what is under way.
@@ -82,7 +84,7 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
   } else if (!payment) {
     throw inProgress();
   }
-  return continueCheckpointed(deps, id, payment, { racing: false });
+  return continueCheckpointed(deps, id, payment, { racing: false, known: current });
 }
 
 /** A payment for an offered purchase: the checks decide cannot make, then the checkpoint. */
@@ -122,7 +124,7 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
     );
   }
   try {
-    return await continueCheckpointed(deps, id, payment, { racing: true, fromBlock });
+    return await continueCheckpointed(deps, id, payment, { racing: true, fromBlock, known: state });
   } catch (err) {
     if (err instanceof PurchaseRefused && PAYMENT_REFUSALS.has(err.code)) return answerWithOffer(err.code, err.message);
     throw err;
@@ -134,22 +136,25 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
  * when this very payment is already checkpointed (an identical retry, or the race's winner), refused
  * when another one is. Then settle and deliver, or wait for whoever is doing it: `racing` (the purchase
  * was only offered when this request looked) and nothing appended means another request checkpointed
- * this same payment first, so its outcome is awaited rather than raced.
+ * this same payment first, so its outcome is awaited rather than raced. `known` is the state this request
+ * already read: the command is decided on it, and the walk goes on from the state it leads to.
  */
 async function continueCheckpointed(
   deps: ResumeDeps,
   id: string,
   payment: PaymentPayload,
-  opts: { racing: boolean; fromBlock?: bigint },
+  opts: { racing: boolean; fromBlock?: bigint; known?: PurchaseState },
 ): Promise<Redemption> {
   const command = await checkpointCommand(deps, id, payment, opts.fromBlock);
-  const run = await runPurchaseCommand(deps, id, command, { retryOnConflict: 1 });
+  const run = await runPurchaseCommand(deps, id, command, {
+    retryOnConflict: 1,
+    ...(opts.known ? { known: opts.known } : {}),
+  });
   if (run.appended) deps.crashAt?.('after-checkpoint');
   const loser = opts.racing && !run.appended;
   let outcome: PurchaseState;
   if (loser && !deps.inflight.has(id)) outcome = await waitForOutcome(deps, id, LOSER_WAIT_MS);
-  else outcome = (await deps.inflight.run(id, () => resumePurchase(deps, id))) as PurchaseState;
-  if (!finished(outcome)) outcome = await loadPurchase(deps.store, id);
+  else outcome = (await deps.inflight.run(id, () => resumePurchase(deps, id, run.state))) as PurchaseState;
   const done = finished(outcome);
   if (!done) throw inProgress();
   return done;
@@ -177,16 +182,18 @@ async function checkpointCommand(
   };
 }
 
-/** Waits up to `timeoutMs` for the owner of the purchase (this process: joins it) to finish it. */
+/**
+ * Waits up to `timeoutMs` for the owner of the purchase (this process: joins it) to finish it. Woken by
+ * the store's notification of the stream's next append, never by a timer: each wake reads the stream once.
+ */
 async function waitForOutcome(deps: ResumeDeps, id: string, timeoutMs: number): Promise<PurchaseState> {
   const deadline = Date.now() + timeoutMs;
-  let delay = 25;
   for (;;) {
     if (deps.inflight.has(id)) return (await deps.inflight.run(id, () => resumePurchase(deps, id))) as PurchaseState;
-    const state = await loadPurchase(deps.store, id);
-    if (finished(state) || Date.now() >= deadline) return state;
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 500);
+    const { state, position } = await readPurchase(deps.store, id);
+    const left = deadline - Date.now();
+    if (finished(state) || left <= 0) return state;
+    await nextAppend(deps.store, streamName(id), position, left);
   }
 }
 

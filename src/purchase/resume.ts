@@ -10,7 +10,7 @@ import type {
 import type { MoneyPathDeps } from './deps.js';
 import type { Broadcast, SettlementPort, TransferFound } from './settlement-port.js';
 import { deliver } from './deliver.js';
-import { loadPurchase, revisionOf, runPurchaseCommand } from './purchase-stream.js';
+import { loadPurchase, runPurchaseCommand } from './purchase-stream.js';
 
 // Moves a checkpointed purchase to its end: settled and delivered, or held / stuck for an operator.
 // The same code runs for the first settlement (right after the checkpoint), for a buyer's retry of
@@ -37,31 +37,51 @@ export const MAX_AMBIGUOUS_SUBMISSIONS = 5;
 /** How long a pass waits for a recorded transaction the node still holds before leaving it to the next. */
 export const RECORDED_TRANSACTION_WAIT_MS = 15_000;
 
-export async function resumePurchase(deps: ResumeDeps, id: string): Promise<PurchaseState> {
-  for (let step = 0; step < 8; step++) {
-    const state = await loadPurchase(deps.store, id);
+/**
+ * Walks a purchase from the state the caller holds (or, for the recovery worker, from a fresh read) to
+ * where this pass can take it, and returns the state it reached. Each step observes the world against the
+ * state it was given, records what it saw with the command handler at that state's revision (no read),
+ * and carries the evolved state on: a paid redemption reads its stream once, before the walk. A conflict
+ * means another writer moved the stream: it is read again and the walk goes on from what it shows
+ * (observations made against the old state cannot be re-decided on a new one, so this is the walk's
+ * retry, not the handler's: docs/decisions.md, "One walk for a paid redemption").
+ */
+export async function resumePurchase(deps: ResumeDeps, id: string, known?: PurchaseState): Promise<PurchaseState> {
+  let state = known ?? (await loadPurchase(deps.store, id));
+  for (let step = 0; step < MAX_STEPS; step++) {
     try {
-      if ((await advance(deps, id, state)) === 'done') return loadPurchase(deps.store, id);
+      const next = await advance(deps, id, state);
+      state = next.state;
+      if (next.done) return state;
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevision)) throw err; // someone else moved it: look again
+      if (!(err instanceof WrongExpectedRevision)) throw err;
+      state = await loadPurchase(deps.store, id);
     }
   }
-  return loadPurchase(deps.store, id);
+  return state;
 }
 
-async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Promise<'again' | 'done'> {
-  if (state.status === 'settled') {
-    await deliver(deps, id);
-    return 'again';
-  }
+/** Steps of one pass: settle (a few observations), deliver, and room for conflicts with other writers. */
+const MAX_STEPS = 8;
+
+interface Step {
+  state: PurchaseState;
+  /** Nothing more this pass can do: finished, or waiting on the chain (the next pass decides). */
+  done: boolean;
+}
+
+async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Promise<Step> {
+  if (state.status === 'settled') return { state: await deliver(deps, id, state), done: false };
   // Only a checkpointed, unsettled purchase is settled here; delivered, locked or closed ones are done.
-  if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return 'done';
-  // Every command reports what was observed against the state read: appended at its revision, or not
-  // at all. The write-ahead record moves that revision on mid-settle (`current`).
+  if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return { state, done: true };
+  // Every command records what was observed against the state it was observed on, at that state's
+  // revision. The write-ahead record moves the state on mid-settle (`current`).
   let current: PurchaseState = state;
   const record = async (command: PurchaseCommandBody) => {
-    current = (await runPurchaseCommand(deps, id, command, { expectedRevision: revisionOf(current) })).state;
+    current = (await runPurchaseCommand(deps, id, command, { known: current })).state;
   };
+  const again = (): Step => ({ state: current, done: false });
+  const done = (): Step => ({ state: current, done: true });
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>
     record(stuckCommand(deps, state, reason, details, thisPass));
 
@@ -70,18 +90,18 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   if (used === undefined) {
     if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS)
       await stuck('CHAIN_UNREACHABLE', {}, ['read_authorization_state']);
-    return 'done'; // chain unreachable: the recovery worker tries again later
+    return done(); // chain unreachable: the recovery worker tries again later
   }
   if (used) {
     const recorded = await recordedTransactions(deps.settlement, state, 0).catch(() => undefined);
-    if (recorded === undefined) return 'done'; // chain unreachable: later
+    if (recorded === undefined) return done(); // chain unreachable: later
     const transfer = recorded.transfer ?? (await deps.settlement.findTransfer(transferQuery(c)));
     if (!transfer) {
       await stuck('AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']);
-      return 'done';
+      return done();
     }
     await record(settlementObserved(transfer));
-    return 'again';
+    return again();
   }
   if (state.broadcasts.length > 0) {
     // A transaction written ahead may be waiting at the node (a crash after its broadcast, a slow block):
@@ -89,17 +109,17 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
     const recorded = await recordedTransactions(deps.settlement, state, RECORDED_TRANSACTION_WAIT_MS).catch(
       () => undefined,
     );
-    if (recorded === undefined) return 'done';
+    if (recorded === undefined) return done();
     if (recorded.transfer) {
       await record(settlementObserved(recorded.transfer));
-      return 'again';
+      return again();
     }
     if (recorded.pending) {
       await record({
         type: 'RecordSubmission',
         data: { transaction: recorded.pending, reason: 'broadcast_pending', at: deps.now().toISOString() },
       });
-      return 'done';
+      return done();
     }
     // Every recorded transaction was reverted or is unknown to the node: nothing of ours can still move it.
   }
@@ -109,11 +129,11 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
       'read_authorization_state',
       'check_validity_window',
     ]);
-    return 'done';
+    return done();
   }
   if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS) {
     await stuck('SETTLEMENT_UNDECIDABLE', { submissions: state.submissions }, ['read_authorization_state']);
-    return 'done';
+    return done();
   }
 
   const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
@@ -145,22 +165,22 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
         type: 'RecordSubmission',
         data: { transaction: outcome.transaction, reason: 'receipt_without_transfer_log', at },
       });
-      return 'again';
+      return again();
     }
     await record(settlementObserved(transfer));
-    return 'again';
+    return again();
   }
   if (outcome.kind === 'ambiguous') {
     await record({
       type: 'RecordSubmission',
       data: { transaction: outcome.transaction ?? null, reason: outcome.reason, at },
     });
-    return 'done'; // decided on the next pass (buyer retry or recovery worker), from the chain
+    return done(); // decided on the next pass (buyer retry or recovery worker), from the chain
   }
   // A definite refusal may still hide a transfer made by a concurrent submitter: ask the chain again.
-  if (await deps.settlement.authorizationState(c.payer, c.nonce)) return 'again';
+  if (await deps.settlement.authorizationState(c.payer, c.nonce)) return again();
   await record({ type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason }, at } });
-  return 'done';
+  return done();
 }
 
 /**

@@ -209,7 +209,14 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
       // One client sends everything here: per-address limits would measure 429s, not the paths.
       ...UNLIMITED,
     };
-    service = await startServiceProcess(env, () => {}, { compiled: true, dropOutputAfterStart: true });
+    service = await startServiceProcess(env, () => {}, {
+      compiled: true,
+      dropOutputAfterStart: true,
+      // BENCH_HTTP_CPU_PROF=<dir>: a V8 CPU profile of the service process, written when it stops.
+      ...(process.env.BENCH_HTTP_CPU_PROF
+        ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_HTTP_CPU_PROF}`] }
+        : {}),
+    });
     const quoteBody = JSON.stringify({
       resource: DECLARED,
       purpose: 'ai-input',

@@ -341,3 +341,48 @@ test('a write-ahead record that cannot be appended stops the broadcast: nothing 
   t.deepEqual((await w.types()).slice(3), ['SettlementSubmitted', 'SettlementBroadcast', 'Settled', 'Delivered']);
   t.is(w.settlement.calls.filter((c) => c === 'settle').length, 2, 'the first settle sent nothing');
 });
+
+// ── One walk (docs/decisions.md, "One walk for a paid redemption") ─────────────────────────────────
+
+/** Counts the stream reads a call makes (the store's readStream; readFirstField is not a stream read). */
+function countReads(deps: ResumeDeps): { reads: () => number } {
+  let n = 0;
+  const readStream = deps.store.readStream.bind(deps.store);
+  deps.store.readStream = (stream) => {
+    n++;
+    return readStream(stream);
+  };
+  return { reads: () => n };
+}
+
+test('a walk from the state its caller read settles and delivers without reading the stream again', async (t) => {
+  const w = await world(history.checkpointed(), {
+    used: [false],
+    settle: success,
+    broadcast: signed(),
+    outcomes: { [TX]: { state: 'mined', transfer: transfer() } },
+    transfer: transfer(),
+  });
+  const known = await loadPurchase(w.deps.store, PURCHASE_ID);
+  const counted = countReads(w.deps);
+  const state = await resumePurchase(w.deps, PURCHASE_ID, known);
+  t.is(state.status, 'delivered');
+  t.deepEqual((await w.types()).slice(3), ['SettlementBroadcast', 'Settled', 'Delivered'], 'three appends');
+  t.is(counted.reads() - 1, 0, 'no read between the appends (the one counted is the assertion above)');
+});
+
+test('a walk whose stream another writer moved reads it again and goes on from there', async (t) => {
+  const w = await world(history.checkpointed(), { used: [true], transfer: transfer() });
+  const known = await loadPurchase(w.deps.store, PURCHASE_ID);
+  // Another process recorded the settlement after this request read the stream.
+  await w.deps.store.append(
+    streamName(PURCHASE_ID),
+    toNewEvents(history.settled().slice(3, 4)),
+    BigInt(known.version - 1),
+  );
+  const counted = countReads(w.deps);
+  const state = await resumePurchase(w.deps, PURCHASE_ID, known);
+  t.is(state.status, 'delivered', 'the conflict was met by reading the stream, then delivering');
+  t.deepEqual((await w.types()).slice(3), ['Settled', 'Delivered'], 'the settlement recorded once');
+  t.is(counted.reads() - 1, 1, 'one read: after the conflict');
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionContext, TestFn } from 'ava';
 import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEvent } from '../../src/store/port.js';
 import type { StoreFactory, StoreUnderTest } from './fixtures/store-under-test.js';
+import { nextAppend } from '../../src/store/next-append.js';
 
 // The contract every EventStore adapter must meet (DESIGN.md §2). Each adapter's test file calls
 // storeConformance with a factory of isolated stores. Tests run serially: an embedded store is a
@@ -34,6 +35,23 @@ export function storeConformance(test: TestFn, adapter: string, fresh: StoreFact
       t.is(result.position, read[1]!.position, 'append reports the global position of its last event');
       t.true(read.every((e) => e.created instanceof Date && !Number.isNaN(e.created.getTime())));
       t.deepEqual(await store.readStream(name('missing')), []);
+    }),
+  );
+
+  serial(`${adapter}: nextAppend wakes on the stream's next append, not on other streams, and times out`, (t) =>
+    using(fresh, async ({ store }) => {
+      const s = name('watched');
+      const other = name('other');
+      const first = await store.append(s, [ev('Quoted', { n: 1 })], 'no_stream');
+      t.false(await nextAppend(store, s, first.position, 300), 'nothing appended: false after the timeout');
+      const woken = nextAppend(store, s, first.position, 20_000);
+      await store.append(other, [ev('Quoted', { n: 2 })], 'no_stream');
+      const race = await Promise.race([woken, new Promise((r) => setTimeout(() => r('still waiting'), 300))]);
+      t.is(race, 'still waiting', "another stream's append does not wake the waiter");
+      await store.append(s, [ev('Offered', { n: 3 })], 0n);
+      t.true(await woken, "the stream's own append wakes it");
+      const later = await store.append(s, [ev('Offered', { n: 4 })], 1n);
+      t.true(await nextAppend(store, s, later.position - 1n, 20_000), 'an append made before the wait counts');
     }),
   );
 
