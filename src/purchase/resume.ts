@@ -153,13 +153,17 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
   const at = deps.now().toISOString();
   if (outcome.kind === 'success') {
     deps.crashAt?.('after-settle');
-    const mined = await deps.settlement
-      .transactionOutcome({ transaction: outcome.transaction, payer: c.payer, nonce: c.nonce })
-      .catch(() => undefined);
+    // The receipt settle waited for shows the transfer (self); else the chain is asked for it.
+    const mined = outcome.transfer
+      ? undefined
+      : await deps.settlement
+          .transactionOutcome({ transaction: outcome.transaction, payer: c.payer, nonce: c.nonce })
+          .catch(() => undefined);
     const transfer =
-      mined?.state === 'mined' && mined.transfer
+      outcome.transfer ??
+      (mined?.state === 'mined' && mined.transfer
         ? mined.transfer
-        : await deps.settlement.findTransfer(transferQuery(c));
+        : await deps.settlement.findTransfer(transferQuery(c)));
     if (!transfer) {
       await record({
         type: 'RecordSubmission',

@@ -11,7 +11,15 @@ import type { Hex } from '../contract/primitives.js';
 //              timeout, remote facilitator unreachable mid-call, receipt without the expected
 //              Transfer). `transaction` is set when the hash is known. Decide later from the chain.
 export type SettleOutcome =
-  | { kind: 'success'; transaction: Hex; payer: Hex; amount: string; blockNumber?: bigint }
+  | {
+      kind: 'success';
+      transaction: Hex;
+      payer: Hex;
+      amount: string;
+      blockNumber?: bigint;
+      /** The transfer read from the receipt settle waited for (self): recovery's reads are not needed. */
+      transfer?: TransferFound;
+    }
   | { kind: 'failed'; reason: string; message?: string }
   | { kind: 'ambiguous'; reason: string; transaction?: Hex };
 

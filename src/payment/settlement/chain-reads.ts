@@ -75,30 +75,59 @@ export interface ChainReads {
   transactionOutcome(q: { transaction: Hex; payer: Hex; nonce: Hex; waitMs?: number }): Promise<TransactionOutcome>;
   blockNumber(): Promise<bigint>;
   blockOf(transaction: Hex): Promise<bigint | undefined>;
+  /** The CAIP-2 id of the chain read. */
+  network: string;
 }
 
+/**
+ * What one receipt shows of the (payer, nonce) authorization: the payer's Transfer of `asset` when the
+ * transaction succeeded and used that very authorization (AuthorizationUsed(payer, nonce) in the same
+ * receipt), else undefined. Pure: the settle that waited for the receipt and recovery read it the same way.
+ */
+export function transferOfReceipt(
+  receipt: TransactionReceipt,
+  q: { payer: Hex; nonce: Hex; asset: Hex; network: string },
+): TransferFound | undefined {
+  if (receipt.status !== 'success') return undefined;
+  const logs = receipt.logs.filter((l) => getAddress(l.address) === getAddress(q.asset));
+  const used = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'AuthorizationUsed', logs });
+  if (!used.some((e) => getAddress(e.args.authorizer) === getAddress(q.payer) && sameHex(e.args.nonce, q.nonce)))
+    return undefined;
+  return transferIn(receipt, logs, q.payer, q.asset, q.network);
+}
+
+/** The payer's Transfer among a successful receipt's logs of the asset. */
+function transferIn(
+  receipt: TransactionReceipt,
+  assetLogs: TransactionReceipt['logs'],
+  payer: Hex,
+  asset: Hex,
+  network: string,
+): TransferFound | undefined {
+  if (receipt.status !== 'success') return undefined;
+  const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: assetLogs });
+  const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
+  if (!t) return undefined;
+  return {
+    transaction: receipt.transactionHash,
+    from: getAddress(t.args.from),
+    to: getAddress(t.args.to),
+    value: t.args.value,
+    block: receipt.blockNumber,
+    asset: getAddress(asset),
+    network,
+  };
+}
+
+/** The CAIP-2 id of the chain a client reads: what a transfer found through it is recorded as settled on. */
+export const networkOf = (pub: PublicClient) => `eip155:${pub.chain?.id ?? 'unknown'}`;
+
 export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bigint } = {}): ChainReads {
-  // The chain actually read: what a found transfer is recorded as having settled on.
-  const network = `eip155:${pub.chain?.id ?? 'unknown'}`;
+  const network = networkOf(pub);
   const ownLogs = (receipt: TransactionReceipt) =>
     receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset));
-  /** The payer's Transfer of `asset` in a successful receipt. */
-  const transferIn = (receipt: TransactionReceipt, payer: Hex): TransferFound | undefined => {
-    if (receipt.status !== 'success') return undefined;
-    const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: ownLogs(receipt) });
-    const t = transfers.find((e) => getAddress(e.args.from) === getAddress(payer));
-    if (!t) return undefined;
-    return {
-      transaction: receipt.transactionHash,
-      from: getAddress(t.args.from),
-      to: getAddress(t.args.to),
-      value: t.args.value,
-      block: receipt.blockNumber,
-      asset: getAddress(asset),
-      network,
-    };
-  };
   return {
+    network,
     authorizationState: (payer, nonce) =>
       pub.readContract({
         address: asset,
@@ -118,7 +147,7 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       });
       for (const log of used) {
         const receipt = await pub.getTransactionReceipt({ hash: log.transactionHash });
-        const found = transferIn(receipt, payer);
+        const found = transferIn(receipt, ownLogs(receipt), payer, asset, network);
         if (found) return found;
       }
       return undefined;
@@ -137,15 +166,11 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
         if (!receipt) return { state: 'pending' };
       }
       if (receipt.status !== 'success') return { state: 'reverted' };
-      // Ours only if it used this very authorization: AuthorizationUsed(payer, nonce) in the same receipt.
-      const used = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'AuthorizationUsed', logs: ownLogs(receipt) });
-      const mine = used.some(
-        (e) => getAddress(e.args.authorizer) === getAddress(payer) && sameHex(e.args.nonce, nonce),
-      );
-      const transfer = mine ? transferIn(receipt, payer) : undefined;
+      const transfer = transferOfReceipt(receipt, { payer, nonce, asset, network });
       return transfer ? { state: 'mined', transfer } : { state: 'mined' };
     },
-    blockNumber: () => pub.getBlockNumber({ cacheTime: 0 }),
+    // Reused for half a block (pollingFor): it only bounds recovery's log search, with a margin below it.
+    blockNumber: () => pub.getBlockNumber(),
     async blockOf(transaction) {
       try {
         return (await pub.getTransactionReceipt({ hash: transaction })).blockNumber;

@@ -2,7 +2,14 @@ import {
   concat,
   createWalletClient,
   encodeFunctionData,
+  getAddress,
   http,
+  isAddressEqual,
+  parseAbi,
+  parseErc6492Signature,
+  parseEventLogs,
+  parseSignature,
+  size,
   keccak256,
   BaseError,
   EstimateGasExecutionError,
@@ -16,7 +23,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
+import { eip3009ABI, toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
@@ -80,6 +87,8 @@ export interface Settled {
   writeAheadFailed?: unknown;
   /** The transaction that was mined, when a fee bump replaced the first one. */
   mined?: Hex;
+  /** The receipt settle waited for (success): the transfer is read from it, with no second request. */
+  receipt?: TransactionReceipt;
 }
 
 /** What one settle's signer records: its submission, and the hook that writes each transaction ahead. */
@@ -90,6 +99,7 @@ interface Track {
   /** What was sent, to re-send it at the same account nonce; every hash sent for it, oldest first. */
   sent?: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees; hashes: Hex[] };
   mined?: Hex;
+  receipt?: TransactionReceipt;
 }
 
 interface ContractWrite {
@@ -111,15 +121,44 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   const inFlight = new Map<Hex, number>();
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
 
+  /**
+   * Contract code, kept once seen: the token's code is asked for by every verify and does not change. An
+   * account without code, or with an EIP-7702 delegation (0xef0100…, which its owner may change), is asked
+   * again each time.
+   */
+  const codes = new Map<string, Hex>();
+  async function codeOf(address: Hex): Promise<Hex | undefined> {
+    const key = address.toLowerCase();
+    const known = codes.get(key);
+    if (known) return known;
+    const code = await pub.getCode({ address });
+    if (code && code !== '0x' && !code.toLowerCase().startsWith('0xef0100') && codes.size < 1_000) codes.set(key, code);
+    return code;
+  }
+
+  /**
+   * Fees for the next block, shared by the settlements signed within half a block of each other (the
+   * node's base fee moves once per block): two requests per settlement would otherwise be repeated for
+   * every one of them.
+   */
+  let feeCache: { at: number; value: Promise<Fees> } | undefined;
+  function nextBlockFees(): Promise<Fees> {
+    const now = Date.now();
+    if (feeCache && now - feeCache.at < pollingFor(chain).cacheTime) return feeCache.value;
+    const value = pub.estimateFeesPerGas({ chain, type: 'eip1559' });
+    feeCache = { at: now, value };
+    value.catch(() => {
+      if (feeCache?.value === value) feeCache = undefined;
+    });
+    return value;
+  }
+
   /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
   async function submit(to: Hex, data: Hex, track: Track): Promise<Hex> {
     let gas: bigint;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     try {
-      [gas, fees] = await Promise.all([
-        pub.estimateGas({ account: account.address, to, data }),
-        pub.estimateFeesPerGas({ chain, type: 'eip1559' }),
-      ]);
+      [gas, fees] = await Promise.all([pub.estimateGas({ account: account.address, to, data }), nextBlockFees()]);
     } catch (err) {
       // Nothing was signed yet, so nothing was sent, whichever way the node or the RPC failed.
       track.submission = refusedBeforeBroadcast(err)
@@ -229,14 +268,67 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     o.onReplacement?.();
   }
 
+  /**
+   * One settlement: the node's gas estimate simulates the transfer (a doomed one is refused unsent), then
+   * sign → write ahead → send → wait for this transaction's own receipt. The SDK's settle would first run
+   * its whole verify again (a second signature recovery and four chain requests per settlement); the
+   * service ran it before the checkpoint, and the simulation re-checks what can have changed since
+   * (docs/decisions.md, "One walk for a paid redemption"). The answer has the SDK's SettleResponse shape
+   * and reasons, so the classification (classify.ts) is the same for both.
+   */
+  async function settleAuthorization(
+    payload: PaymentPayload,
+    requirements: PaymentRequirements,
+    track: Track,
+  ): Promise<SettleResponse> {
+    const { authorization: auth, signature } = payload.payload as unknown as Eip3009Payload;
+    const payer = getAddress(auth.from);
+    const network = requirements.network;
+    const asset = getAddress(requirements.asset);
+    let transaction: Hex;
+    try {
+      transaction = await submit(asset, transferWithAuthorizationCall(auth, signature), track);
+    } catch (err) {
+      return { success: false, errorReason: transferErrorReason(err), transaction: '', network, payer };
+    }
+    let receipt: TransactionReceipt;
+    try {
+      receipt = await receiptOf(transaction, track, o.confirmationTimeoutMs ?? 60_000);
+    } catch {
+      return { success: false, errorReason: 'settlement_pending', transaction, network, payer };
+    }
+    const mined = receipt.transactionHash;
+    if (receipt.status !== 'success')
+      return {
+        success: false,
+        errorReason: 'invalid_exact_evm_transaction_failed',
+        transaction: mined,
+        network,
+        payer,
+      };
+    track.receipt = receipt;
+    const moved = parseEventLogs({ abi: transferEventAbi, eventName: 'Transfer', logs: receipt.logs }).some(
+      (l) =>
+        isAddressEqual(l.address, asset) &&
+        isAddressEqual(l.args.from, payer) &&
+        isAddressEqual(l.args.to, auth.to) &&
+        l.args.value === BigInt(auth.value),
+    );
+    if (!moved)
+      return { success: false, errorReason: 'invalid_exact_evm_transfer_event_mismatch', transaction, network, payer };
+    return { success: true, transaction, network, payer };
+  }
+
   /** The signer the SDK drives for one settle; what it submits is recorded in `track`. */
   function signerFor(track: Track) {
     return toFacilitatorEvmSigner(
       {
         address: account.address,
-        getCode: (a) => pub.getCode(a),
+        getCode: (a) => codeOf(a.address),
         readContract: (a) => pub.readContract(a as never),
-        verifyTypedData: (a) => pub.verifyTypedData(a as never),
+        // An EOA's signature is recovered locally first; only what that does not verify (a smart wallet's
+        // ERC-1271 / ERC-6492 signature) costs the deployless validator's eth_call.
+        verifyTypedData: (a) => pub.verifyTypedData({ ...(a as object), mode: 'eoa' } as never),
         async writeContract(a) {
           const w = a as unknown as ContractWrite;
           const call = encodeFunctionData({ abi: w.abi, functionName: w.functionName, args: w.args ?? [] } as never);
@@ -252,8 +344,8 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     );
   }
 
-  // simulateInSettle: a settle re-checks by eth_call first, so a doomed authorization is refused
-  // before anything is broadcast (a definite failure instead of a reverted transaction).
+  // The SDK's scheme verifies (settleAuthorization settles without it). simulateInSettle stays on for
+  // the SDK's own settle path, which the signer still serves should a caller use it.
   const schemeFor = (track: Track) => {
     const f = new x402Facilitator();
     f.register(o.network as `${string}:${string}`, new ExactEvmScheme(signerFor(track), { simulateInSettle: true }));
@@ -273,12 +365,13 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         ...(options.beforeBroadcast ? { beforeBroadcast: options.beforeBroadcast } : {}),
       };
       try {
-        const result = await schemeFor(track).settle(payload, requirements);
+        const result = await settleAuthorization(payload, requirements, track);
         return {
           result,
           submission: track.submission,
           ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
           ...(track.mined ? { mined: track.mined } : {}),
+          ...(track.receipt ? { receipt: track.receipt } : {}),
         };
       } finally {
         // The first hash is the one counted pending; a replacement keeps that place until the settle answers.
@@ -292,6 +385,51 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       return { count: inFlight.size, oldestSentAt };
     },
   };
+}
+
+interface Eip3009Payload {
+  authorization: { from: Hex; to: Hex; value: string; validAfter: string; validBefore: string; nonce: Hex };
+  signature: Hex;
+}
+
+const transferEventAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+
+/** FiatToken's transferWithAuthorization: (v, r, s) for a 65-byte ECDSA signature, else the bytes form. */
+function transferWithAuthorizationCall(auth: Eip3009Payload['authorization'], signature: Hex): Hex {
+  const args = [
+    getAddress(auth.from),
+    getAddress(auth.to),
+    BigInt(auth.value),
+    BigInt(auth.validAfter),
+    BigInt(auth.validBefore),
+    auth.nonce,
+  ] as const;
+  const { signature: inner } = parseErc6492Signature(signature); // a deployed smart wallet's wrapped one
+  if (size(inner) === 65) {
+    const { r, s, v, yParity } = parseSignature(inner);
+    return encodeFunctionData({
+      abi: eip3009ABI,
+      functionName: 'transferWithAuthorization',
+      args: [...args, Number(v ?? BigInt(yParity + 27)), r, s],
+    });
+  }
+  return encodeFunctionData({ abi: eip3009ABI, functionName: 'transferWithAuthorization', args: [...args, inner] });
+}
+
+/** The x402 reason for a transfer the node refused to simulate (the SDK's wording, for classify.ts). */
+function transferErrorReason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/authorization.*(expired|valid before)|AuthorizationExpired/i.test(msg))
+    return 'invalid_exact_evm_payload_authorization_valid_before';
+  if (/authorization.*not.*valid|AuthorizationNotYetValid/i.test(msg))
+    return 'invalid_exact_evm_payload_authorization_valid_after';
+  if (/authorization.*used|AuthorizationAlreadyUsed|AuthorizationUsedOrCanceled/i.test(msg))
+    return 'invalid_exact_evm_nonce_already_used';
+  if (/transfer.*exceeds.*balance|insufficient.*balance|ERC20InsufficientBalance/i.test(msg))
+    return 'invalid_exact_evm_insufficient_balance';
+  if (/invalid.*signature|SignerMismatch|InvalidSignatureV|InvalidSignatureS/i.test(msg))
+    return 'invalid_exact_evm_signature';
+  return 'invalid_exact_evm_transaction_failed';
 }
 
 /** Gas estimation reverted (the node simulated and refused): the transaction was never sent. */

@@ -1,6 +1,6 @@
 import { getAddress, type Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
+import { chainClient, chainReads, transferOfReceipt, type ChainTiming } from './chain-reads.js';
 import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator, type FeeBump } from './relayer-facilitator.js';
 import {
@@ -88,8 +88,17 @@ export function createSelfSettlement(
         classified.kind === 'success' && tracked.mined ? { ...classified, transaction: tracked.mined } : classified;
       if (outcome.kind === 'success') {
         o.afterSettle?.();
-        const blockNumber = await reads.blockOf(outcome.transaction);
-        return { ...outcome, payer: getAddress(outcome.payer), ...(blockNumber !== undefined ? { blockNumber } : {}) };
+        const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+        const transfer = tracked.receipt
+          ? transferOfReceipt(tracked.receipt, { payer: outcome.payer, nonce, asset: o.asset, network: reads.network })
+          : undefined;
+        const blockNumber = tracked.receipt?.blockNumber ?? (await reads.blockOf(outcome.transaction));
+        return {
+          ...outcome,
+          payer: getAddress(outcome.payer),
+          ...(blockNumber !== undefined ? { blockNumber } : {}),
+          ...(transfer ? { transfer } : {}),
+        };
       }
       if (outcome.kind === 'failed') {
         const message = redactFacilitatorMessage(tracked.result.errorMessage);
