@@ -1,4 +1,5 @@
-import { getAddress, hashTypedData, parseSignature, recoverAddress, type Hex } from 'viem';
+import { getAddress, hashTypedData, parseSignature, type Hex } from 'viem';
+import { recoverSignerOf } from './recovered-signers.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { authorizationTypes } from '@x402/evm';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';
@@ -162,7 +163,7 @@ async function recoverSigner(
     },
   });
   try {
-    return await recoverAddress({ hash: digest, signature });
+    return await recoverSignerOf(digest, signature);
   } catch {
     return undefined;
   }

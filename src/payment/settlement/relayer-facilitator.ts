@@ -3,6 +3,7 @@ import {
   createWalletClient,
   encodeFunctionData,
   getAddress,
+  hashTypedData,
   http,
   isAddressEqual,
   parseAbi,
@@ -19,6 +20,7 @@ import {
   type Abi,
   type Hex,
   type TransactionReceipt,
+  type VerifyTypedDataParameters,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
@@ -26,6 +28,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/
 import { eip3009ABI, toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
+import { recoverSignerOf } from '../recovered-signers.js';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
@@ -120,6 +123,20 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   /** Hash → when it was handed to the node, until its settle answers. */
   const inFlight = new Map<Hex, number>();
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+
+  /**
+   * The SDK's signature check. An EOA's 65-byte signature is recovered locally, through the memo that the
+   * service's own check of the same payment filled a moment before (recovered-signers.ts); anything else
+   * (a smart wallet's ERC-1271 / ERC-6492 signature) goes to viem, which asks the chain.
+   */
+  async function verifyTypedDataOnce(a: VerifyTypedDataParameters): Promise<boolean> {
+    if (typeof a.signature === 'string' && size(a.signature) === 65) {
+      const digest = hashTypedData(a as Parameters<typeof hashTypedData>[0]);
+      const signer = await recoverSignerOf(digest, a.signature).catch(() => undefined);
+      if (signer && isAddressEqual(signer, a.address)) return true;
+    }
+    return pub.verifyTypedData(a);
+  }
 
   /**
    * Contract code, kept once seen: the token's code is asked for by every verify and does not change. An
@@ -328,7 +345,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         readContract: (a) => pub.readContract(a as never),
         // An EOA's signature is recovered locally first; only what that does not verify (a smart wallet's
         // ERC-1271 / ERC-6492 signature) costs the deployless validator's eth_call.
-        verifyTypedData: (a) => pub.verifyTypedData({ ...(a as object), mode: 'eoa' } as never),
+        verifyTypedData: (a) => verifyTypedDataOnce(a as VerifyTypedDataParameters),
         async writeContract(a) {
           const w = a as unknown as ContractWrite;
           const call = encodeFunctionData({ abi: w.abi, functionName: w.functionName, args: w.args ?? [] } as never);

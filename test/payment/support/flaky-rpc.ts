@@ -12,6 +12,8 @@ export interface FlakyRpc {
   close(): Promise<void>;
 }
 
+type Call = { id: unknown; method: string };
+
 export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideReceipts'): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
   const server = http.createServer((req, res) => {
@@ -19,10 +21,28 @@ export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideRec
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const call = JSON.parse(body) as { id: unknown; method: string };
-      if (mode === 'hideReceipts' && call.method === 'eth_getTransactionReceipt') {
+      // The service batches its reads (JSON-RPC batch: an array); a hidden receipt is answered here, in
+      // its place in the batch, and everything else goes upstream.
+      const parsed = JSON.parse(body) as Call | Call[];
+      const calls = Array.isArray(parsed) ? parsed : [parsed];
+      const call = calls[0]!;
+      const hides = (c: Call) => mode === 'hideReceipts' && c.method === 'eth_getTransactionReceipt';
+      if (calls.some(hides)) {
+        const forwarded = calls.filter((c) => !hides(c));
+        const answers = forwarded.length
+          ? ((await (
+              await fetch(target, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(forwarded),
+              })
+            ).json()) as { id: unknown }[])
+          : [];
+        const results = calls.map((c) =>
+          hides(c) ? { jsonrpc: '2.0', id: c.id, result: null } : answers.find((a) => a.id === c.id),
+        );
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: null }));
+        res.end(JSON.stringify(Array.isArray(parsed) ? results : results[0]));
         return;
       }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
