@@ -3,14 +3,9 @@ import {
   createWalletClient,
   encodeFunctionData,
   getAddress,
-  hashTypedData,
   http,
   isAddressEqual,
-  parseAbi,
-  parseErc6492Signature,
   parseEventLogs,
-  parseSignature,
-  size,
   keccak256,
   BaseError,
   EstimateGasExecutionError,
@@ -20,15 +15,21 @@ import {
   type Abi,
   type Hex,
   type TransactionReceipt,
-  type VerifyTypedDataParameters,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
-import type { PaymentPayload, PaymentRequirements, SettleResponse } from '@x402/core/types';
-import { eip3009ABI, toFacilitatorEvmSigner } from '@x402/evm';
+import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { chainIdOf } from '../x402-constants.js';
-import { recoverSignerOf } from '../recovered-signers.js';
+import {
+  offChainRefusal,
+  signedBy,
+  transferErrorReason,
+  transferEventAbi,
+  transferWithAuthorizationCall,
+  type Eip3009Payload,
+} from './eip3009-transfer.js';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
@@ -77,6 +78,15 @@ export interface RelayerFacilitator {
   /** For verify and /supported; it never broadcasts. */
   facilitator: x402Facilitator;
   relayer: Hex;
+  /**
+   * The x402 `exact` verify, for the in-process relayer: the payload matches the requirements (network,
+   * recipient, amount, window), the EIP-712 signature recovers to the payer (through the memo the service's
+   * own check of the same payment filled: recovered-signers.ts), the token is a contract, and the transfer
+   * simulated from the relayer succeeds (balance, nonce unused, signature as the token sees it). One
+   * eth_call; the SDK's verify repeats the recovery and asks the chain four times (docs/decisions.md, "One
+   * walk for a paid redemption").
+   */
+  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
   /** One settle through the SDK, and what the relayer submitted during exactly that settle. */
   settle(payload: PaymentPayload, requirements: PaymentRequirements, options?: SettleOptions): Promise<Settled>;
   /** Transactions handed to the node whose settle has not answered yet (for /metrics). */
@@ -123,20 +133,6 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   /** Hash → when it was handed to the node, until its settle answers. */
   const inFlight = new Map<Hex, number>();
   const nonces = createNonceManager(() => pub.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-
-  /**
-   * The SDK's signature check. An EOA's 65-byte signature is recovered locally, through the memo that the
-   * service's own check of the same payment filled a moment before (recovered-signers.ts); anything else
-   * (a smart wallet's ERC-1271 / ERC-6492 signature) goes to viem, which asks the chain.
-   */
-  async function verifyTypedDataOnce(a: VerifyTypedDataParameters): Promise<boolean> {
-    if (typeof a.signature === 'string' && size(a.signature) === 65) {
-      const digest = hashTypedData(a as Parameters<typeof hashTypedData>[0]);
-      const signer = await recoverSignerOf(digest, a.signature).catch(() => undefined);
-      if (signer && isAddressEqual(signer, a.address)) return true;
-    }
-    return pub.verifyTypedData(a);
-  }
 
   /**
    * Contract code, kept once seen: the token's code is asked for by every verify and does not change. An
@@ -345,7 +341,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         readContract: (a) => pub.readContract(a as never),
         // An EOA's signature is recovered locally first; only what that does not verify (a smart wallet's
         // ERC-1271 / ERC-6492 signature) costs the deployless validator's eth_call.
-        verifyTypedData: (a) => verifyTypedDataOnce(a as VerifyTypedDataParameters),
+        verifyTypedData: (a) => pub.verifyTypedData(a as never),
         async writeContract(a) {
           const w = a as unknown as ContractWrite;
           const call = encodeFunctionData({ abi: w.abi, functionName: w.functionName, args: w.args ?? [] } as never);
@@ -373,6 +369,31 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   return {
     facilitator,
     relayer: account.address,
+    async verify(payload, requirements) {
+      const { authorization: auth, signature } = payload.payload as unknown as Eip3009Payload;
+      const payer = getAddress(auth.from);
+      const asset = getAddress(requirements.asset);
+      const refused = offChainRefusal(payload, requirements, auth, Math.floor(Date.now() / 1000));
+      if (refused) return { isValid: false, invalidReason: refused, payer };
+      if (!(await signedBy(auth, signature, requirements, chain.id)))
+        return { isValid: false, invalidReason: 'invalid_exact_evm_signature', payer };
+      const code = await codeOf(asset);
+      if (!code || code === '0x') return { isValid: false, invalidReason: 'asset_not_deployed_contract', payer };
+      try {
+        await pub.call({ account: account.address, to: asset, data: transferWithAuthorizationCall(auth, signature) });
+      } catch (err) {
+        const reason = transferErrorReason(err);
+        return {
+          isValid: false,
+          invalidReason:
+            reason === 'invalid_exact_evm_transaction_failed'
+              ? 'invalid_exact_evm_transaction_simulation_failed'
+              : reason,
+          payer,
+        };
+      }
+      return { isValid: true, payer };
+    },
     async settle(payload, requirements, options = {}) {
       // A facilitator of its own per settle: the submission it records is this settlement's alone, and
       // the SDK's in-memory "pending settlement" cache (which would re-await an earlier call's
@@ -402,51 +423,6 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       return { count: inFlight.size, oldestSentAt };
     },
   };
-}
-
-interface Eip3009Payload {
-  authorization: { from: Hex; to: Hex; value: string; validAfter: string; validBefore: string; nonce: Hex };
-  signature: Hex;
-}
-
-const transferEventAbi = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
-
-/** FiatToken's transferWithAuthorization: (v, r, s) for a 65-byte ECDSA signature, else the bytes form. */
-function transferWithAuthorizationCall(auth: Eip3009Payload['authorization'], signature: Hex): Hex {
-  const args = [
-    getAddress(auth.from),
-    getAddress(auth.to),
-    BigInt(auth.value),
-    BigInt(auth.validAfter),
-    BigInt(auth.validBefore),
-    auth.nonce,
-  ] as const;
-  const { signature: inner } = parseErc6492Signature(signature); // a deployed smart wallet's wrapped one
-  if (size(inner) === 65) {
-    const { r, s, v, yParity } = parseSignature(inner);
-    return encodeFunctionData({
-      abi: eip3009ABI,
-      functionName: 'transferWithAuthorization',
-      args: [...args, Number(v ?? BigInt(yParity + 27)), r, s],
-    });
-  }
-  return encodeFunctionData({ abi: eip3009ABI, functionName: 'transferWithAuthorization', args: [...args, inner] });
-}
-
-/** The x402 reason for a transfer the node refused to simulate (the SDK's wording, for classify.ts). */
-function transferErrorReason(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  if (/authorization.*(expired|valid before)|AuthorizationExpired/i.test(msg))
-    return 'invalid_exact_evm_payload_authorization_valid_before';
-  if (/authorization.*not.*valid|AuthorizationNotYetValid/i.test(msg))
-    return 'invalid_exact_evm_payload_authorization_valid_after';
-  if (/authorization.*used|AuthorizationAlreadyUsed|AuthorizationUsedOrCanceled/i.test(msg))
-    return 'invalid_exact_evm_nonce_already_used';
-  if (/transfer.*exceeds.*balance|insufficient.*balance|ERC20InsufficientBalance/i.test(msg))
-    return 'invalid_exact_evm_insufficient_balance';
-  if (/invalid.*signature|SignerMismatch|InvalidSignatureV|InvalidSignatureS/i.test(msg))
-    return 'invalid_exact_evm_signature';
-  return 'invalid_exact_evm_transaction_failed';
 }
 
 /** Gas estimation reverted (the node simulated and refused): the transaction was never sent. */

@@ -59,7 +59,7 @@ export function createSelfSettlement(
     pendingTransactions: () => relayer.pending(),
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
-        const v = await relayer.facilitator.verify(payload, req);
+        const v = await relayer.verify(payload, req);
         return {
           isValid: v.isValid,
           ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
