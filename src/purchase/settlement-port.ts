@@ -10,10 +10,15 @@ import type { Hex } from '../contract/primitives.js';
 //   ambiguous  something may have been broadcast and its fate is unknown (lost RPC answer, receipt
 //              timeout, remote facilitator unreachable mid-call, receipt without the expected
 //              Transfer). `transaction` is set when the hash is known. Decide later from the chain.
+//   stuck      sent, never mined, and the next fee bump would pass SETTLEMENT_MAX_FEE_GWEI: the relayer
+//              gave up on it and replaced it at its account nonce with a 0-value self-transfer (`filler`,
+//              when the node took it), so at most the original or the filler is mined, never both. Every
+//              hash sent for this settlement is in `transactions` (docs/decisions.md, "Fee cap, filler").
 export type SettleOutcome =
   | { kind: 'success'; transaction: Hex; payer: Hex; amount: string; blockNumber?: bigint }
   | { kind: 'failed'; reason: string; message?: string }
-  | { kind: 'ambiguous'; reason: string; transaction?: Hex };
+  | { kind: 'ambiguous'; reason: string; transaction?: Hex }
+  | { kind: 'stuck'; reason: string; transactions: Hex[]; relayer: Hex; accountNonce: number; filler?: Hex };
 
 /** A transfer as observed on chain: what the purchase stream's decide compares with the offer. */
 export interface TransferFound {

@@ -82,6 +82,16 @@ export function createSelfSettlement(
       }
       // The write-ahead record could not be written, so the signed transaction was never sent.
       if (tracked.writeAheadFailed !== undefined) return { kind: 'failed', reason: 'write_ahead_failed' };
+      // Given up at the fee cap, its account nonce filled: the purchase goes to the operator with its hashes.
+      if (tracked.stuck)
+        return {
+          kind: 'stuck',
+          reason: 'fee_cap_reached',
+          transactions: tracked.stuck.transactions,
+          relayer: relayer.relayer,
+          accountNonce: tracked.stuck.accountNonce,
+          ...(tracked.stuck.filler ? { filler: tracked.stuck.filler } : {}),
+        };
       const classified = classifySelfSettle(tracked.result, tracked.submission, fallback);
       // A fee bump mined: the SDK still names the first hash, the chain shows the replacement's.
       const outcome =
