@@ -227,6 +227,7 @@ const settlementObserved = (t: TransferFound): PurchaseCommandBody => ({
     block: t.block.toString(),
     asset: t.asset,
     pay_to: t.to,
+    ...(t.confirmation ? { confirmation: t.confirmation } : {}),
   },
 });
 

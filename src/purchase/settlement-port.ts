@@ -31,6 +31,8 @@ export interface TransferFound {
   asset: Hex;
   /** The CAIP-2 id of the chain it was read from. */
   network: string;
+  /** Read from a Flashblocks preconfirmation, not yet a sealed block (CONFIRMATION=preconfirmed). */
+  confirmation?: 'preconfirmed';
 }
 
 /** A signed transaction about to be handed to the node (its hash is keccak256 of the signed bytes). */

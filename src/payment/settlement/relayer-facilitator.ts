@@ -7,7 +7,6 @@ import {
   BaseError,
   EstimateGasExecutionError,
   ContractFunctionRevertedError,
-  TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
   type Abi,
   type Hex,
@@ -22,7 +21,7 @@ import { chainIdOf } from '../x402-constants.js';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient, pollingFor, type ChainTiming } from './chain-reads.js';
+import { chainClient, firstReceiptAt, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
 import type { PendingTransactions } from './settlement.js';
 
@@ -188,7 +187,11 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
    */
   async function receiptOf(hash: Hex, track: Track, timeoutMs: number): Promise<TransactionReceipt> {
     const sent = track.sent;
-    if (!o.bump || !sent || sent.hashes[0] !== hash) return pub.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    if (!o.bump || !sent || sent.hashes[0] !== hash) {
+      const receipt = await firstReceipt([hash], timeoutMs);
+      if (!receipt) throw new WaitForTransactionReceiptTimeoutError({ hash });
+      return receipt;
+    }
     const deadline = Date.now() + timeoutMs;
     const blockMs = chain.blockTime ?? 2_000;
     for (;;) {
@@ -242,21 +245,9 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     return { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
   }
 
-  async function firstReceipt(hashes: Hex[], withinMs: number): Promise<TransactionReceipt | undefined> {
-    const until = Date.now() + Math.max(withinMs, 0);
-    const poll = pollingFor(chain).pollingInterval;
-    for (;;) {
-      for (const h of hashes) {
-        const r = await pub.getTransactionReceipt({ hash: h }).catch((err) => {
-          if (err instanceof TransactionReceiptNotFoundError) return undefined;
-          throw err;
-        });
-        if (r) return r;
-      }
-      if (Date.now() >= until) return undefined;
-      await new Promise((r) => setTimeout(r, poll));
-    }
-  }
+  /** The first of `hashes` mined (as CONFIRMATION counts it: chain-reads.ts `receiptAt`) within `withinMs`. */
+  const firstReceipt = async (hashes: Hex[], withinMs: number) =>
+    (await firstReceiptAt(pub, hashes, withinMs, o.timing?.confirmation))?.receipt;
 
   async function bumpFees(
     sent: NonNullable<Track['sent']>,

@@ -51,7 +51,9 @@ export function createSelfSettlement(
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset);
+  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset, {
+    confirmation: o.timing?.confirmation,
+  });
 
   return {
     kind: 'self',

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 // "something was sent but we do not know what became of it" cases for real:
 //   dropSendAnswer   forward the first eth_sendRawTransaction, then cut the connection (answer lost)
 //   hideReceipts     answer every eth_getTransactionReceipt with null (never confirmed, as if slow)
+//   headBehind       answer eth_blockNumber one block behind the node: the newest block's receipts look like
+//                    a Flashblocks endpoint's preconfirmed ones (their block is not sealed yet)
 
 export interface FlakyRpc {
   url: string;
@@ -12,7 +14,10 @@ export interface FlakyRpc {
   close(): Promise<void>;
 }
 
-export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideReceipts'): Promise<FlakyRpc> {
+export async function flakyRpc(
+  target: string,
+  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind',
+): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +31,11 @@ export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideRec
         return;
       }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const text = await upstream.text();
+      let text = await upstream.text();
+      if (mode === 'headBehind' && call.method === 'eth_blockNumber') {
+        const head = BigInt((JSON.parse(text) as { result: string }).result);
+        text = JSON.stringify({ jsonrpc: '2.0', id: call.id, result: `0x${(head - 1n).toString(16)}` });
+      }
       if (call.method === 'eth_sendRawTransaction') {
         state.sends++;
         if (mode === 'dropSendAnswer' && !state.dropped) {
