@@ -133,6 +133,7 @@ export const ConfigEnv = t.partial({
   FACILITATOR_URL: Url,
   DEVNET: t.keyof({ auto: null, off: null }),
   CHAIN_BLOCK_MS: PositiveIntString,
+  CONFIRMATION: t.keyof({ block: null, preconfirmed: null }),
   SETTLEMENT_BUMP_BLOCKS: PositiveIntString,
   SETTLEMENT_MAX_FEE_GWEI: PositiveIntString,
   DEVNET_BLOCK_MS: PositiveIntString,
@@ -196,6 +197,9 @@ export type Config = {
   devnet: 'auto' | 'off';
   /** CHAIN_BLOCK_MS: the node's block time, when it is not the chain's own (Base: 2 s, from viem). */
   chainBlockMs?: number | undefined;
+  /** CONFIRMATION: a settlement counts once its receipt is in a sealed block (`block`, the default) or
+   *  once a Flashblocks-aware node preconfirms it (`preconfirmed`; docs/decisions.md, docs/wire.md). */
+  confirmation: 'block' | 'preconfirmed';
   /** SETTLEMENT_BUMP_BLOCKS / SETTLEMENT_MAX_FEE_GWEI: a relayer transaction not mined within this many
    *  blocks is re-sent at the same account nonce with higher fees, up to this max fee per gas. */
   settlementBump: { blocks: number; maxFeeGwei: number };
@@ -325,6 +329,7 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
     facilitatorUrl: e.FACILITATOR_URL,
     devnet: e.DEVNET ?? (e.RPC_URL || production ? 'off' : 'auto'),
     chainBlockMs: e.CHAIN_BLOCK_MS,
+    confirmation: e.CONFIRMATION ?? 'block',
     settlementBump: { blocks: e.SETTLEMENT_BUMP_BLOCKS ?? 3, maxFeeGwei: e.SETTLEMENT_MAX_FEE_GWEI ?? 50 },
     devnetBlockMs: e.DEVNET_BLOCK_MS,
     quoteTtlSeconds: e.QUOTE_TTL_SECONDS ?? 900,

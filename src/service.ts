@@ -55,34 +55,25 @@ import { browserCors } from './http/cors.js';
 import { chainAnswers, createReadiness, relayerFunded } from './http/readiness.js';
 import { registerRelayerGauges } from './metrics/relayer-gauges.js';
 import { relayerFunds } from './payment/settlement/relayer-funds.js';
-import { leaseRelayerKey, relayerLeaseName } from './payment/settlement/relayer-key-lease.js';
-import type { Hex } from 'viem';
+import { leaseRelayerKey, type LeasedRelayerKey } from './payment/settlement/relayer-key-lease.js';
 import { chainClient } from './payment/settlement/chain-reads.js';
-import { privateKeyToAccount } from 'viem/accounts';
 import { closeGracefully } from './http/graceful-close.js';
 
 /**
- * The relayer key this instance signs with (SETTLEMENT=self). A RELAYER_PRIVATE_KEYS pool: the first key
- * no other instance leases (start-up fails when every one is taken). A lone RELAYER_PRIVATE_KEY is
- * leased too when free, but instances sharing it are allowed, as before (they recover from nonce errors).
+ * The relayer key this instance signs with (SETTLEMENT=self), leased in the store so no two processes ever
+ * sign with one relayer account's nonces: from a RELAYER_PRIVATE_KEYS pool the first key no other instance
+ * holds; a lone RELAYER_PRIVATE_KEY is a pool of one (docs/decisions.md, "Fee cap, filler transaction and
+ * confirmation levels"). Start-up fails, naming RELAYER_PRIVATE_KEYS, when every key is held.
  */
 async function leaseRelayer(
   config: ServiceConfig,
   readModels: ReadModels,
   log: Logger,
-): Promise<{ privateKey: string; address: Hex; holds?: () => boolean; release(): Promise<void> } | undefined> {
+): Promise<LeasedRelayerKey | undefined> {
   const tryLease = (name: string) => readModels.db.tryLease(name);
   if (config.relayerPrivateKeys) return leaseRelayerKey(config.relayerPrivateKeys, tryLease, { log });
   if (!config.relayerPrivateKey) return undefined;
-  const privateKey = `0x${config.relayerPrivateKey.replace(/^0x/, '')}` as Hex;
-  const address = privateKeyToAccount(privateKey).address;
-  const lease = await tryLease(relayerLeaseName(address)).catch(() => undefined);
-  if (!lease)
-    log.warn(
-      { relayer: address },
-      'RELAYER_PRIVATE_KEY is in use by another instance: both sign with it (use RELAYER_PRIVATE_KEYS)',
-    );
-  return { privateKey, address, release: async () => lease?.release() };
+  return leaseRelayerKey([config.relayerPrivateKey], tryLease, { log, variable: 'RELAYER_PRIVATE_KEY' });
 }
 
 export interface RunningService {
@@ -149,7 +140,7 @@ export async function startService(
     cleanups.push(() => readModels.close());
 
     // SETTLEMENT=self signs with one relayer key, leased in the store so no other instance signs with it
-    // (RELAYER_PRIVATE_KEYS; a lone RELAYER_PRIVATE_KEY may be shared: docs/decisions.md).
+    // (RELAYER_PRIVATE_KEYS, or a lone RELAYER_PRIVATE_KEY as a pool of one: docs/decisions.md).
     const relayerKey = config.settlement === 'self' ? await leaseRelayer(config, readModels, log) : undefined;
     if (relayerKey) cleanups.push(() => relayerKey.release());
     // Either backend (SETTLEMENT=self|facilitator).

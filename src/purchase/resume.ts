@@ -181,6 +181,19 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
     });
     return done(); // decided on the next pass (buyer retry or recovery worker), from the chain
   }
+  if (outcome.kind === 'stuck') {
+    // Given up at SETTLEMENT_MAX_FEE_GWEI, its account nonce filled (docs/decisions.md, "Fee cap, filler
+    // transaction"): an operator checks the hashes; whichever one the chain shows mined is the truth.
+    const details = {
+      settle_reason: outcome.reason,
+      transactions: outcome.transactions,
+      relayer: outcome.relayer,
+      account_nonce: String(outcome.accountNonce),
+      ...(outcome.filler ? { filler: outcome.filler } : {}),
+    };
+    await stuck('SETTLEMENT_FEE_CAP', details, ['submit_settlement', 'bump_fees', 'fill_account_nonce']);
+    return done();
+  }
   // A definite refusal may still hide a transfer made by a concurrent submitter: ask the chain again.
   if (await deps.settlement.authorizationState(c.payer, c.nonce)) return again();
   await record({ type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason }, at } });
@@ -238,6 +251,7 @@ const settlementObserved = (t: TransferFound): PurchaseCommandBody => ({
     block: t.block.toString(),
     asset: t.asset,
     pay_to: t.to,
+    ...(t.confirmation ? { confirmation: t.confirmation } : {}),
   },
 });
 

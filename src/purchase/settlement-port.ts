@@ -10,6 +10,10 @@ import type { Hex } from '../contract/primitives.js';
 //   ambiguous  something may have been broadcast and its fate is unknown (lost RPC answer, receipt
 //              timeout, remote facilitator unreachable mid-call, receipt without the expected
 //              Transfer). `transaction` is set when the hash is known. Decide later from the chain.
+//   stuck      sent, never mined, and the next fee bump would pass SETTLEMENT_MAX_FEE_GWEI: the relayer
+//              gave up on it and replaced it at its account nonce with a 0-value self-transfer (`filler`,
+//              when the node took it), so at most the original or the filler is mined, never both. Every
+//              hash sent for this settlement is in `transactions` (docs/decisions.md, "Fee cap, filler").
 export type SettleOutcome =
   | {
       kind: 'success';
@@ -21,7 +25,8 @@ export type SettleOutcome =
       transfer?: TransferFound;
     }
   | { kind: 'failed'; reason: string; message?: string }
-  | { kind: 'ambiguous'; reason: string; transaction?: Hex };
+  | { kind: 'ambiguous'; reason: string; transaction?: Hex }
+  | { kind: 'stuck'; reason: string; transactions: Hex[]; relayer: Hex; accountNonce: number; filler?: Hex };
 
 /** A transfer as observed on chain: what the purchase stream's decide compares with the offer. */
 export interface TransferFound {
@@ -34,6 +39,8 @@ export interface TransferFound {
   asset: Hex;
   /** The CAIP-2 id of the chain it was read from. */
   network: string;
+  /** Read from a Flashblocks preconfirmation, not yet a sealed block (CONFIRMATION=preconfirmed). */
+  confirmation?: 'preconfirmed';
 }
 
 /** A signed transaction about to be handed to the node (its hash is keccak256 of the signed bytes). */

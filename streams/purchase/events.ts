@@ -166,7 +166,12 @@ export const SettledData = t.intersection([
     amount: Micro,
     block: t.union([BlockNumber, t.null]),
   }),
-  t.partial({ asset: Address, pay_to: Address }),
+  t.partial({
+    asset: Address,
+    pay_to: Address,
+    /** Settled on a Flashblocks preconfirmation (CONFIRMATION=preconfirmed); absent: in a sealed block. */
+    confirmation: t.literal('preconfirmed'),
+  }),
 ]);
 
 export const DeliveredData = t.intersection([

@@ -2,6 +2,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { relayerPool } from '../support/relayer-pool.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 
@@ -31,11 +32,13 @@ if (!PG) {
   });
 
   test.serial('50 identical payments spread over two processes: one transfer, 50 identical deliveries', async (t) => {
-    const a = await startServiceProcess({ ...w.env }, (s) => {
+    // Each instance leases its own relayer key (a lone RELAYER_PRIVATE_KEY is one instance's only).
+    const pool = await relayerPool(w.devnet.rpcUrl, 2);
+    const a = await startServiceProcess({ ...w.env, ...pool.env }, (s) => {
       processLogs += s;
     });
     running.push(a);
-    const b = await startServiceProcess({ ...w.env }, (s) => {
+    const b = await startServiceProcess({ ...w.env, ...pool.env }, (s) => {
       processLogs += s;
     });
     running.push(b);

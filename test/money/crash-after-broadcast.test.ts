@@ -1,11 +1,8 @@
 import test from 'ava';
 import { auditCli } from '../support/audit-cli.js';
+import { useCrashWorld } from './support/crash-world.js';
 import { createPublicClient, http } from 'viem';
 import { devnetChain } from '../../ops/devnet/devnet.js';
-import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { assertNoSecretsLogged } from '../support/secrets.js';
 
 // The write-ahead submission record on a devnet that mines on the clock (docs/decisions.md,
 // "Write-ahead submission record"): the service, in its own process, is SIGKILLed right after its
@@ -15,51 +12,25 @@ import { assertNoSecretsLogged } from '../support/secrets.js';
 // shows one transfer, and the ledger settles and delivers exactly that transaction.
 
 const BLOCK_MS = 3000;
-let w: MoneyWorld;
-const claims: string[] = [];
-const paymentHeaders: string[] = [];
-let processLogs = '';
-const running: ServiceProcess[] = [];
-test.before(async () => {
-  w = await moneyWorld({ devnet: { blockMs: BLOCK_MS } });
-});
-test.after.always(async () => {
-  for (const p of running) await p.kill9();
-  await w?.close();
-});
-
-const start = async (env: Record<string, string> = {}) => {
-  const p = await startServiceProcess({ ...w.env, CHAIN_BLOCK_MS: String(BLOCK_MS), NODE_ENV: 'test', ...env }, (s) => {
-    processLogs += s;
-  });
-  running.push(p);
-  return p;
-};
+const crash = useCrashWorld({ devnet: { blockMs: BLOCK_MS }, env: { CHAIN_BLOCK_MS: String(BLOCK_MS) } });
 
 test.serial(
   'SIGKILL after broadcast, before the receipt: resumed from the write-ahead record, one transfer',
   async (t) => {
+    const w = crash.world();
     const chain = createPublicClient({
       chain: devnetChain(w.devnet.rpcUrl, BLOCK_MS),
       transport: http(w.devnet.rpcUrl),
     });
     const relayer = w.devnet.relayer.address;
     const buyer = w.devnet.buyers[0]!;
-    const first = await start({ TEST_CRASH_AFTER_SUBMIT: '1' });
-    const q = (
-      await postQuote(first.url, { resource: DECLARED, purpose: 'search', tier: 'fresh', max_total_micro: '20000' })
-    ).body;
-    claims.push(q.claim_token);
-    const offer = await getReport(first.url, q.report_url, { 'x-service-claim': q.claim_token });
-    t.is(offer.status, 402);
-    const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
-    paymentHeaders.push(header);
+    const first = await crash.start({ TEST_CRASH_AFTER_SUBMIT: '1' });
+    const paid = await crash.paidOffer(first.url, buyer);
+    const { q } = paid;
     const before = await w.devnet.balanceOf(buyer.address);
     const sentBefore = await chain.getTransactionCount({ address: relayer, blockTag: 'pending' });
 
-    await t.throwsAsync(
-      getReport(first.url, q.report_url, { 'x-service-claim': q.claim_token, 'payment-signature': header }),
-    );
+    await t.throwsAsync(crash.redeem(first.url, paid));
     t.is((await first.exited).signal, 'SIGKILL', 'the service died right after handing the transaction to the node');
     t.is(
       await chain.getTransactionCount({ address: relayer, blockTag: 'pending' }),
@@ -67,11 +38,8 @@ test.serial(
       'the transaction reached the node',
     );
 
-    const second = await start();
-    const retry = await getReport(second.url, q.report_url, {
-      'x-service-claim': q.claim_token,
-      'payment-signature': header,
-    });
+    const second = await crash.start();
+    const retry = await crash.redeem(second.url, paid);
     t.is(retry.status, 200, retry.text);
     await second.stop();
 
@@ -103,5 +71,5 @@ test.serial(
 );
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {
-  assertNoSecretsLogged(t, processLogs + w.logs(), { claims, paymentHeaders });
+  crash.assertNoSecretsLogged(t);
 });

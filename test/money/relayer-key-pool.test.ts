@@ -1,5 +1,5 @@
 import test from 'ava';
-import { setDevnetBalance } from '../support/devnet-rpc.js';
+import { relayerPool } from '../support/relayer-pool.js';
 import { auditCli } from '../support/audit-cli.js';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
@@ -24,8 +24,10 @@ let processLogs = '';
 const running: ServiceProcess[] = [];
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
-const pool = [generatePrivateKey(), generatePrivateKey()];
-const relayers = pool.map((k) => privateKeyToAccount(k).address);
+let pool: Hex[] = [];
+/** A lone RELAYER_PRIVATE_KEY, a pool of one. */
+const lone = generatePrivateKey();
+let relayers: Hex[] = [];
 
 /** The relayer a process leased, from its "relayer key leased" log line. */
 const leasedBy = (p: ServiceProcess): Hex | undefined => {
@@ -63,7 +65,7 @@ if (!PG) {
       devnet: { blockMs: BLOCK_MS },
     });
     // Each pool key holds 1 ETH for gas.
-    for (const address of relayers) await setDevnetBalance(w.devnet.rpcUrl, address, 10n ** 18n);
+    ({ keys: pool, relayers } = await relayerPool(w.devnet.rpcUrl, 2));
   });
   test.after.always(async () => {
     for (const p of running) await p.stop();
@@ -175,8 +177,37 @@ if (!PG) {
     },
   );
 
+  test.serial(
+    'a lone RELAYER_PRIVATE_KEY is a pool of one: a second instance with it fails at start naming the pool',
+    async (t) => {
+      const env = {
+        ...w.env,
+        RELAYER_PRIVATE_KEY: lone.slice(2),
+        RELAYER_PRIVATE_KEYS: '',
+        CHAIN_BLOCK_MS: String(BLOCK_MS),
+      };
+      const startLone = () =>
+        startServiceProcess(env, (s) => {
+          processLogs += s;
+        });
+      const first = await startLone();
+      running.push(first);
+      t.is(leasedBy(first), privateKeyToAccount(lone).address);
+      // The second waits the rolling-restart grace (30 s), then gives up; nothing listens.
+      const second = await t.throwsAsync(startLone());
+      t.regex(second!.message, /exited \(1\) before listening/);
+      t.regex(second!.message, /RELAYER_PRIVATE_KEY is leased by another instance.*RELAYER_PRIVATE_KEYS/);
+      // Once the first has stopped, an instance with that key starts and leases it.
+      await first.stop();
+      const next = await startLone();
+      running.push(next);
+      t.is(leasedBy(next), privateKeyToAccount(lone).address);
+      await next.stop();
+    },
+  );
+
   test.serial('the suite logged no claim, payment signature, authorization or relayer key', (t) => {
     assertNoSecretsLogged(t, processLogs, { claims, paymentHeaders });
-    for (const key of pool) t.false(processLogs.includes(key.slice(2)));
+    for (const key of [...pool, lone]) t.false(processLogs.includes(key.slice(2)));
   });
 }

@@ -17,7 +17,12 @@ test('Base and Base Sepolia come from viem with their 2 s block time, reached at
     t.is(chain.id, known.id);
     t.is(chain.blockTime, 2_000);
     t.deepEqual(chain.rpcUrls.default.http, [RPC]);
-    t.is(chain.experimental_preconfirmationTime, known.experimental_preconfirmationTime);
+    t.is(chain.experimental_preconfirmationTime, undefined, 'CONFIRMATION=block: receipts at the block pace');
+    t.is(
+      chainAt(RPC, network, { confirmation: 'preconfirmed' }).experimental_preconfirmationTime,
+      known.experimental_preconfirmationTime,
+      "CONFIRMATION=preconfirmed: at viem's Flashblocks pace",
+    );
   }
   const client = chainClient(RPC, 'eip155:8453');
   t.is(client.pollingInterval, 1_000, 'half a Base block, not viem 12 s default of 4 s');
@@ -28,6 +33,11 @@ test('CHAIN_BLOCK_MS overrides the chain block time, and polling follows it belo
   const chain = chainAt(RPC, 'eip155:8453', { blockMs: 250 });
   t.is(chain.blockTime, 250);
   t.is(chain.experimental_preconfirmationTime, undefined);
+  t.is(
+    chainAt(RPC, 'eip155:8453', { blockMs: 250, confirmation: 'preconfirmed' }).experimental_preconfirmationTime,
+    undefined,
+    'a node with its own block time has no preconfirmations: preconfirmed behaves as block',
+  );
   t.deepEqual(pollingFor(chain), { pollingInterval: 125, cacheTime: 125 });
   t.is(chainClient(RPC, 'eip155:8453', { blockMs: 250 }).pollingInterval, 125);
   t.deepEqual(pollingFor(chainAt(RPC, 'eip155:8453', { blockMs: 60_000 })), {

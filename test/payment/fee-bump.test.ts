@@ -1,9 +1,8 @@
 import test from 'ava';
 import { createPublicClient, http, numberToHex, type Hex } from 'viem';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
-import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { Broadcast } from '../../src/payment/settlement/settlement.js';
-import { PRICE, nonceFor, offer, pay } from './support/offer.js';
+import { PRICE } from './support/offer.js';
+import { usePaymentDevnet } from './support/payment-devnet.js';
 
 // A transaction left unmined is replaced (docs/decisions.md, "Stuck transactions replaced"), on a devnet
 // that mines every 2 s: right before the first broadcast the next block's base fee jumps above what the
@@ -11,30 +10,13 @@ import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 // account nonce with higher fees, written ahead like the first, and mined. One transfer; every hash
 // sent is one the write-ahead hook saw.
 
-const BLOCK_MS = 2000;
-let d: Devnet;
-test.before(async () => {
-  d = await startDevnet({ blockMs: BLOCK_MS });
-});
-test.after.always(async () => {
-  await d?.stop();
-});
+const d = usePaymentDevnet({ blockMs: 2000 });
 
 test.serial('an under-priced transaction is bumped at the same account nonce and mined: one transfer', async (t) => {
-  const pub = createPublicClient({ transport: http(d.rpcUrl) });
-  const self = createSelfSettlement({
-    rpcUrl: d.rpcUrl,
-    relayerPrivateKey: d.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: d.usdc,
-    timing: { blockMs: BLOCK_MS },
-    bump: { blocks: 1, maxFeePerGas: 1_000_000_000_000n },
-  });
-  const req = offer(d.payTo);
-  const nonce = nonceFor('https://pub.example/articles/one', `bump-${Date.now()}`);
-  const buyer = d.buyers[0]!;
-  const payload = await pay(buyer.privateKey, req, nonce);
-  const before = await pub.getTransactionCount({ address: d.relayer.address, blockTag: 'pending' });
+  const pub = createPublicClient({ transport: http(d().rpcUrl) });
+  const self = d().selfSettlement({ bump: { blocks: 1, maxFeePerGas: 1_000_000_000_000n } });
+  const { req, payer, payload } = await d().payment(0);
+  const before = await d().relayerNonce();
   const written: Broadcast[] = [];
   const outcome = await self.settle(payload as never, req as never, {
     async beforeBroadcast(b) {
@@ -60,7 +42,7 @@ test.serial('an under-priced transaction is bumped at the same account nonce and
     t.true(b.maxFeePerGas * 10n >= written[i - 1]!.maxFeePerGas * 11n, 'at least the 10% replacement minimum');
     t.true(b.maxPriorityFeePerGas * 10n >= written[i - 1]!.maxPriorityFeePerGas * 11n);
   }
-  const transfers = await d.transfers(buyer.address, d.payTo);
+  const transfers = await d().transfers(payer, d().payTo);
   t.is(transfers.length, 1, 'exactly one transfer');
   t.is(transfers[0]!.value, BigInt(PRICE));
   const mined = (outcome as { transaction: Hex }).transaction;
@@ -69,5 +51,5 @@ test.serial('an under-priced transaction is bumped at the same account nonce and
     written.some((b) => b.transaction === mined),
     'the mined one was written ahead',
   );
-  t.is(await pub.getTransactionCount({ address: d.relayer.address, blockTag: 'pending' }), before + 1);
+  t.is(await d().relayerNonce(), before + 1);
 });

@@ -3,12 +3,10 @@ import { setDevnetBalance } from '../support/devnet-rpc.js';
 import { Registry } from 'prom-client';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
 import { registerRelayerGauges } from '../../src/metrics/relayer-gauges.js';
 import { chainClient } from '../../src/payment/settlement/chain-reads.js';
 import { relayerFunds, SETTLEMENT_GAS } from '../../src/payment/settlement/relayer-funds.js';
-import { createSelfSettlement } from '../../src/payment/settlement/self.js';
-import { nonceFor, offer, pay } from './support/offer.js';
+import { usePaymentDevnet } from './support/payment-devnet.js';
 
 // Relayer health on a devnet that mines every 2 s (issue 24 item 7): the transactions a relayer handed
 // to the node stay pending until their settle answers, and /metrics shows their count and the oldest
@@ -16,34 +14,17 @@ import { nonceFor, offer, pay } from './support/offer.js';
 // settlements' gas; a process that lost its relayer key lease signs nothing.
 
 const BLOCK_MS = 2000;
-let d: Devnet;
-let n = 0;
-test.before(async () => {
-  d = await startDevnet({ blockMs: BLOCK_MS });
-});
-test.after.always(async () => {
-  await d?.stop();
-});
+const d = usePaymentDevnet({ blockMs: BLOCK_MS });
 
 const sample = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 };
-const payment = async (buyer: number) => {
-  const req = offer(d.payTo);
-  const nonce = nonceFor('https://pub.example/articles/one', `health-${++n}-${Date.now()}`);
-  return { req, payload: await pay(d.buyers[buyer]!.privateKey, req, nonce) };
-};
+const payment = (buyer: number) => d().payment(buyer);
 
 test.serial('pending transactions and their oldest age show in /metrics until their settle answers', async (t) => {
-  const self = createSelfSettlement({
-    rpcUrl: d.rpcUrl,
-    relayerPrivateKey: d.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: d.usdc,
-    timing: { blockMs: BLOCK_MS },
-  });
-  const pub = chainClient(d.rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
+  const self = d().selfSettlement();
+  const pub = chainClient(d().rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
   const registry = new Registry();
   const funds = relayerFunds(pub, self.relayer, 10);
   registerRelayerGauges(registry, { funds, pending: self.pendingTransactions });
@@ -72,7 +53,7 @@ test.serial('pending transactions and their oldest age show in /metrics until th
   const after = await registry.metrics();
   t.is(sample(after, 'rights_relayer_pending_transactions'), 0);
   t.is(sample(after, 'rights_relayer_oldest_pending_seconds'), 0);
-  const balance = await createPublicClient({ transport: http(d.rpcUrl) }).getBalance({ address: self.relayer });
+  const balance = await createPublicClient({ transport: http(d().rpcUrl) }).getBalance({ address: self.relayer });
   t.is(sample(after, 'rights_relayer_balance_eth'), Number(balance) / 1e18);
   const read = await funds.read();
   t.is(read.settlements, 10);
@@ -83,9 +64,9 @@ test.serial('pending transactions and their oldest age show in /metrics until th
 test.serial(
   'the funds check needs RELAYER_MIN_SETTLEMENTS settlements of gas, read at most once a second',
   async (t) => {
-    const pub = chainClient(d.rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
+    const pub = chainClient(d().rpcUrl, 'eip155:8453', { blockMs: BLOCK_MS });
     const relayer = privateKeyToAccount(generatePrivateKey()).address;
-    const setBalance = (wei: bigint) => setDevnetBalance(d.rpcUrl, relayer, wei);
+    const setBalance = (wei: bigint) => setDevnetBalance(d().rpcUrl, relayer, wei);
     let clock = 0;
     const funds = relayerFunds(pub, relayer, 10, { now: () => clock });
     t.false(await funds.sufficient(), 'no ETH');
@@ -108,15 +89,8 @@ test.serial(
 
 test.serial('a settlement whose relayer key lease is lost signs nothing: failed, no transaction', async (t) => {
   let holds = false;
-  const self = createSelfSettlement({
-    rpcUrl: d.rpcUrl,
-    relayerPrivateKey: d.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: d.usdc,
-    timing: { blockMs: BLOCK_MS },
-    holdsKey: () => holds,
-  });
-  const pub = createPublicClient({ transport: http(d.rpcUrl) });
+  const self = d().selfSettlement({ holdsKey: () => holds });
+  const pub = createPublicClient({ transport: http(d().rpcUrl) });
   const nonceBefore = await pub.getTransactionCount({ address: self.relayer as Hex, blockTag: 'pending' });
   const p = await payment(0);
   const refused = await self.settle(p.payload as never, p.req as never);

@@ -1,43 +1,18 @@
 import test from 'ava';
-import { createPublicClient, http, type Hex } from 'viem';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
-import { createSelfSettlement } from '../../src/payment/settlement/self.js';
+import type { Hex } from 'viem';
 import type { Broadcast, TransactionOutcome } from '../../src/payment/settlement/settlement.js';
-import { PRICE, nonceFor, offer, pay } from './support/offer.js';
+import { PRICE } from './support/offer.js';
+import { usePaymentDevnet } from './support/payment-devnet.js';
 
 // The write-ahead hook of the `self` backend on a devnet that mines every 2 s (docs/decisions.md,
 // "Write-ahead submission record"): each signed transaction is handed to the hook, with its hash,
 // before the node sees it; a hook that throws stops the broadcast (nothing sent, no account nonce
 // used); and transactionOutcome answers about exactly such a hash: unknown, pending, mined.
 
-const BLOCK_MS = 2000;
-let d: Devnet;
-let n = 0;
-test.before(async () => {
-  d = await startDevnet({ blockMs: BLOCK_MS });
-});
-test.after.always(async () => {
-  await d?.stop();
-});
-
-const settlementOf = () =>
-  createSelfSettlement({
-    rpcUrl: d.rpcUrl,
-    relayerPrivateKey: d.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: d.usdc,
-    timing: { blockMs: BLOCK_MS },
-  });
-const payment = async (buyer: number) => {
-  const req = offer(d.payTo);
-  const nonce = nonceFor('https://pub.example/articles/one', `write-ahead-${++n}-${Date.now()}`);
-  return { req, nonce, payer: d.buyers[buyer]!.address, payload: await pay(d.buyers[buyer]!.privateKey, req, nonce) };
-};
-const pendingCount = () =>
-  createPublicClient({ transport: http(d.rpcUrl) }).getTransactionCount({
-    address: d.relayer.address,
-    blockTag: 'pending',
-  });
+const d = usePaymentDevnet({ blockMs: 2000 });
+const settlementOf = () => d().selfSettlement();
+const payment = (buyer: number) => d().payment(buyer);
+const pendingCount = () => d().relayerNonce();
 
 test.serial('the hash is written ahead before the node knows it, and is the transaction mined', async (t) => {
   const self = settlementOf();
@@ -57,7 +32,7 @@ test.serial('the hash is written ahead before the node knows it, and is the tran
   const [{ broadcast, atHook }] = seen as [(typeof seen)[0]];
   t.deepEqual(atHook, { state: 'unknown' }, 'the node had not seen it when it was written ahead');
   t.is(broadcast.transaction, (outcome as { transaction: Hex }).transaction);
-  t.is(broadcast.relayer, d.relayer.address);
+  t.is(broadcast.relayer, d().relayer.address);
   t.is(broadcast.accountNonce, nonceBefore);
   t.true(broadcast.gas > 0n && broadcast.maxFeePerGas >= broadcast.maxPriorityFeePerGas);
 
@@ -66,7 +41,7 @@ test.serial('the hash is written ahead before the node knows it, and is the tran
   t.like((mined as { transfer: object }).transfer, {
     transaction: broadcast.transaction,
     from: p.payer,
-    to: d.payTo,
+    to: d().payTo,
     value: BigInt(PRICE),
   });
   // Another authorization's question about this hash finds no transfer of its own in it.
@@ -106,7 +81,7 @@ test.serial('a hook that throws stops the broadcast: nothing sent, the account n
   t.is(ok.kind, 'success');
   t.is(nonce, before);
   t.is(
-    (await d.transfers(p.payer, d.payTo)).filter((x) => x.transaction === (ok as { transaction: Hex }).transaction)
+    (await d().transfers(p.payer, d().payTo)).filter((x) => x.transaction === (ok as { transaction: Hex }).transaction)
       .length,
     1,
   );

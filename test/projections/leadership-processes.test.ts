@@ -5,6 +5,7 @@ import { openReadModels } from '../../projections/read-models.js';
 import { readCheckpoint } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { relayerPool } from '../support/relayer-pool.js';
 import { signPayment } from '../support/pay.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { readModelTables } from './support/tables.js';
@@ -83,7 +84,9 @@ if (!PG) {
   test.serial(
     'one leader of two; kill -9 it and the other takes over; every table equals a full rebuild',
     async (t) => {
-      const env = { ...w.env, RECOVERY_INTERVAL_MS: '1000' }; // recovery passes run during the bursts, as they would
+      // Recovery passes run during the bursts, as they would; each instance leases its own relayer key.
+      const pool = await relayerPool(w.devnet.rpcUrl, 2);
+      const env = { ...w.env, ...pool.env, RECOVERY_INTERVAL_MS: '1000' };
       const a = await startServiceProcess(env);
       running.push(a);
       const b = await startServiceProcess(env);

@@ -11,7 +11,6 @@ import {
   type TransactionReceipt,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
-  WaitForTransactionReceiptTimeoutError,
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '../x402-constants.js';
@@ -34,7 +33,12 @@ const KNOWN_CHAINS: Record<number, Chain> = { [base.id]: base, [baseSepolia.id]:
 export interface ChainTiming {
   /** CHAIN_BLOCK_MS: the node's block time when it is not the chain's own (a devnet, another node). */
   blockMs?: number | undefined;
+  /** CONFIRMATION (default `block`): whether a Flashblocks preconfirmed receipt counts (see `receiptAt`). */
+  confirmation?: Confirmation | undefined;
 }
+
+/** How final a receipt is: in a sealed block, or only preconfirmed by a Flashblocks-aware node. */
+export type Confirmation = 'block' | 'preconfirmed';
 
 /** The chain for `network` reached at `rpcUrl`, with the block time polling is fitted to. */
 export function chainAt(rpcUrl: string, network: string, timing: ChainTiming = {}): Chain {
@@ -49,11 +53,54 @@ export function chainAt(rpcUrl: string, network: string, timing: ChainTiming = {
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
         rpcUrls: { default: { http: [rpcUrl] } },
       });
-  if (timing.blockMs === undefined) return chain;
-  // An explicit block time also replaces Base's Flashblocks preconfirmation pace: the node named by
-  // CHAIN_BLOCK_MS mines at that pace and has no preconfirmations to poll for.
-  const { experimental_preconfirmationTime: _preconfirmation, ...rest } = chain;
-  return { ...rest, blockTime: timing.blockMs };
+  // Receipts are polled at Base's Flashblocks pace (viem's `experimental_preconfirmationTime`, 200 ms) only
+  // when a preconfirmation counts; an explicit block time also drops it: the node named by CHAIN_BLOCK_MS
+  // mines at that pace and has no preconfirmations to poll for (a devnet: `preconfirmed` behaves as `block`).
+  const { experimental_preconfirmationTime: preconfirmationTime, ...rest } = chain;
+  const keep = timing.confirmation === 'preconfirmed' && timing.blockMs === undefined && preconfirmationTime;
+  return {
+    ...rest,
+    ...(keep ? { experimental_preconfirmationTime: preconfirmationTime } : {}),
+    ...(timing.blockMs !== undefined ? { blockTime: timing.blockMs } : {}),
+  };
+}
+
+/**
+ * The receipt of `hash` as CONFIRMATION counts it, with the level it was seen at. A Flashblocks-aware
+ * node answers eth_getTransactionReceipt for a transaction only preconfirmed in the block being built
+ * (its block number is past eth_blockNumber, the sealed head): `block` treats that as not yet mined,
+ * `preconfirmed` takes it. Any other node only has sealed receipts, so both levels read `block` there.
+ */
+export async function receiptAt(
+  pub: PublicClient,
+  hash: Hex,
+  confirmation: Confirmation = 'block',
+): Promise<{ receipt: TransactionReceipt; level: Confirmation } | undefined> {
+  const receipt = await pub.getTransactionReceipt({ hash }).catch(absentAs(TransactionReceiptNotFoundError));
+  if (!receipt) return undefined;
+  const sealed = await pub.getBlockNumber({ cacheTime: 0 });
+  if (receipt.blockNumber <= sealed) return { receipt, level: 'block' };
+  return confirmation === 'preconfirmed' ? { receipt, level: 'preconfirmed' } : undefined;
+}
+
+/** The first of `hashes` with a receipt (`receiptAt`), polled at the chain's pace for up to `withinMs`. */
+export async function firstReceiptAt(
+  pub: PublicClient,
+  hashes: readonly Hex[],
+  withinMs: number,
+  confirmation: Confirmation = 'block',
+): Promise<{ receipt: TransactionReceipt; level: Confirmation } | undefined> {
+  const until = Date.now() + Math.max(withinMs, 0);
+  const chain = pub.chain;
+  const poll = chain?.experimental_preconfirmationTime ?? (chain ? pollingFor(chain).pollingInterval : 1_000);
+  for (;;) {
+    for (const h of hashes) {
+      const found = await receiptAt(pub, h, confirmation);
+      if (found) return found;
+    }
+    if (Date.now() >= until) return undefined;
+    await new Promise((r) => setTimeout(r, poll));
+  }
 }
 
 /** How often to poll, and how long a block number is reused: half a block, between 50 ms and 4 s. viem's
@@ -92,14 +139,14 @@ export interface ChainReads {
  */
 export function transferOfReceipt(
   receipt: TransactionReceipt,
-  q: { payer: Hex; nonce: Hex; asset: Hex; network: string },
+  q: { payer: Hex; nonce: Hex; asset: Hex; network: string; level?: Confirmation },
 ): TransferFound | undefined {
   if (receipt.status !== 'success') return undefined;
   const logs = receipt.logs.filter((l) => getAddress(l.address) === getAddress(q.asset));
   const used = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'AuthorizationUsed', logs });
   if (!used.some((e) => getAddress(e.args.authorizer) === getAddress(q.payer) && sameHex(e.args.nonce, q.nonce)))
     return undefined;
-  return transferIn(receipt, logs, q.payer, q.asset, q.network);
+  return transferIn(receipt, logs, q.payer, q.asset, q.network, q.level);
 }
 
 /** The payer's Transfer among a successful receipt's logs of the asset. */
@@ -109,6 +156,7 @@ function transferIn(
   payer: Hex,
   asset: Hex,
   network: string,
+  level: Confirmation = 'block',
 ): TransferFound | undefined {
   if (receipt.status !== 'success') return undefined;
   const transfers = parseEventLogs({ abi: eip3009ReadAbi, eventName: 'Transfer', logs: assetLogs });
@@ -122,13 +170,18 @@ function transferIn(
     block: receipt.blockNumber,
     asset: getAddress(asset),
     network,
+    ...(level === 'preconfirmed' ? { confirmation: level } : {}),
   };
 }
 
 /** The CAIP-2 id of the chain a client reads: what a transfer found through it is recorded as settled on. */
 export const networkOf = (pub: PublicClient) => `eip155:${pub.chain?.id ?? 'unknown'}`;
 
-export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bigint } = {}): ChainReads {
+export function chainReads(
+  pub: PublicClient,
+  asset: Hex,
+  opts: { fromBlock?: bigint; confirmation?: Confirmation | undefined } = {},
+): ChainReads {
   const network = networkOf(pub);
   const ownLogs = (receipt: TransactionReceipt) =>
     receipt.logs.filter((l) => getAddress(l.address) === getAddress(asset));
@@ -159,20 +212,17 @@ export function chainReads(pub: PublicClient, asset: Hex, opts: { fromBlock?: bi
       return undefined;
     },
     async transactionOutcome({ transaction, payer, nonce, waitMs = 0 }) {
-      let receipt = await pub
-        .getTransactionReceipt({ hash: transaction })
-        .catch(absentAs(TransactionReceiptNotFoundError));
-      if (!receipt) {
+      let found = await receiptAt(pub, transaction, opts.confirmation);
+      if (!found) {
         const known = await pub.getTransaction({ hash: transaction }).catch(absentAs(TransactionNotFoundError));
         if (!known) return { state: 'unknown' };
         if (waitMs <= 0) return { state: 'pending' };
-        receipt = await pub
-          .waitForTransactionReceipt({ hash: transaction, timeout: waitMs })
-          .catch(absentAs(WaitForTransactionReceiptTimeoutError));
-        if (!receipt) return { state: 'pending' };
+        found = await firstReceiptAt(pub, [transaction], waitMs, opts.confirmation);
+        if (!found) return { state: 'pending' };
       }
+      const { receipt, level } = found;
       if (receipt.status !== 'success') return { state: 'reverted' };
-      const transfer = transferOfReceipt(receipt, { payer, nonce, asset, network });
+      const transfer = transferOfReceipt(receipt, { payer, nonce, asset, network, level });
       return transfer ? { state: 'mined', transfer } : { state: 'mined' };
     },
     // Reused for half a block (pollingFor): it only bounds recovery's log search, with a margin below it.

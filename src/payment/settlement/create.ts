@@ -11,7 +11,7 @@ export type SettlementConfig = Pick<
   Config,
   'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset' | 'chainBlockMs'
 > &
-  Partial<Pick<Config, 'settlementBump'>>;
+  Partial<Pick<Config, 'settlementBump' | 'confirmation'>>;
 
 export class SettlementConfigError extends Error {}
 
@@ -34,7 +34,7 @@ export function createSettlement(
       rpcUrl,
       network: config.network,
       asset: config.usdcAsset,
-      timing: { blockMs: config.chainBlockMs },
+      timing: { blockMs: config.chainBlockMs, confirmation: config.confirmation },
     });
   }
   const key = config.relayerPrivateKey ? (`0x${config.relayerPrivateKey.replace(/^0x/, '')}` as Hex) : undefined;
@@ -44,7 +44,7 @@ export function createSettlement(
     relayerPrivateKey: key,
     network: config.network,
     asset: config.usdcAsset,
-    timing: { blockMs: config.chainBlockMs },
+    timing: { blockMs: config.chainBlockMs, confirmation: config.confirmation },
     ...(config.settlementBump
       ? {
           bump: {

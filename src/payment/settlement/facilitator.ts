@@ -26,7 +26,9 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     url: o.facilitatorUrl.replace(/\/$/, ''),
     timeoutMs: o.timeoutMs ?? 90_000,
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset);
+  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset, {
+    confirmation: o.timing?.confirmation,
+  });
   return {
     kind: 'facilitator',
     async verify(payload: PaymentPayload, req: PaymentRequirements) {

@@ -10,7 +10,6 @@ import {
   BaseError,
   EstimateGasExecutionError,
   ContractFunctionRevertedError,
-  TransactionReceiptNotFoundError,
   WaitForTransactionReceiptTimeoutError,
   type Abi,
   type Hex,
@@ -33,7 +32,7 @@ import {
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import type { AfterSubmitHook } from './test-crash-hook.js';
-import { chainClient, pollingFor, type ChainTiming } from './chain-reads.js';
+import { chainClient, firstReceiptAt, pollingFor, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
 import type { PendingTransactions } from './settlement.js';
 
@@ -74,6 +73,9 @@ export interface FeeBump {
 
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
+/** A plain ETH transfer: the filler's gas. */
+const FILLER_GAS = 21_000n;
+
 export interface RelayerFacilitator {
   /** For verify and /supported; it never broadcasts. */
   facilitator: x402Facilitator;
@@ -102,6 +104,15 @@ export interface Settled {
   mined?: Hex;
   /** The receipt settle waited for (success): the transfer is read from it, with no second request. */
   receipt?: TransactionReceipt;
+  /** Given up at the fee cap (docs/decisions.md, "Fee cap, filler transaction"): nothing of it was mined. */
+  stuck?: Stuck;
+}
+
+/** A settlement given up at the fee cap: every hash sent for it, its account nonce, and the filler sent there. */
+export interface Stuck {
+  transactions: Hex[];
+  accountNonce: number;
+  filler?: Hex;
 }
 
 /** What one settle's signer records: its submission, and the hook that writes each transaction ahead. */
@@ -113,6 +124,7 @@ interface Track {
   sent?: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees; hashes: Hex[] };
   mined?: Hex;
   receipt?: TransactionReceipt;
+  stuck?: Stuck;
 }
 
 interface ContractWrite {
@@ -227,7 +239,11 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
    */
   async function receiptOf(hash: Hex, track: Track, timeoutMs: number): Promise<TransactionReceipt> {
     const sent = track.sent;
-    if (!o.bump || !sent || sent.hashes[0] !== hash) return pub.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    if (!o.bump || !sent || sent.hashes[0] !== hash) {
+      const receipt = await firstReceipt([hash], timeoutMs);
+      if (!receipt) throw new WaitForTransactionReceiptTimeoutError({ hash });
+      return receipt;
+    }
     const deadline = Date.now() + timeoutMs;
     const blockMs = chain.blockTime ?? 2_000;
     for (;;) {
@@ -237,34 +253,62 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         return receipt;
       }
       if (Date.now() >= deadline) throw new WaitForTransactionReceiptTimeoutError({ hash });
-      await bumpFees(sent, track, o.bump).catch(() => {}); // a refused bump leaves the last one waiting
-    }
-  }
-
-  async function firstReceipt(hashes: Hex[], withinMs: number): Promise<TransactionReceipt | undefined> {
-    const until = Date.now() + Math.max(withinMs, 0);
-    const poll = pollingFor(chain).pollingInterval;
-    for (;;) {
-      for (const h of hashes) {
-        const r = await pub.getTransactionReceipt({ hash: h }).catch((err) => {
-          if (err instanceof TransactionReceiptNotFoundError) return undefined;
-          throw err;
-        });
-        if (r) return r;
+      // A refused bump leaves the last one waiting.
+      const bumped = await bumpFees(sent, track, o.bump).catch(() => 'refused' as const);
+      if (bumped !== 'capped') continue;
+      // A refused filler: one of ours may have been mined meanwhile (the node then calls the nonce too low).
+      const filler = await fillNonce(sent).catch(() => firstReceipt(sent.hashes, 0));
+      if (filler !== undefined && typeof filler !== 'string') {
+        if (filler.transactionHash !== hash) track.mined = filler.transactionHash;
+        return filler;
       }
-      if (Date.now() >= until) return undefined;
-      await new Promise((r) => setTimeout(r, poll));
+      track.stuck = {
+        transactions: [...sent.hashes],
+        accountNonce: sent.nonce,
+        ...(filler ? { filler } : {}),
+      };
+      throw new WaitForTransactionReceiptTimeoutError({ hash });
     }
   }
 
-  async function bumpFees(sent: NonNullable<Track['sent']>, track: Track, bump: FeeBump): Promise<void> {
+  /**
+   * The account nonce of a settlement given up at the fee cap, taken by a 0-value transfer from the relayer
+   * to itself, so the relayer's later nonces do not wait behind a transaction that may never be mined, and
+   * the stuck transfer can no longer be mined (one transaction per account nonce). Its fees are the least
+   * the node takes as a replacement (+12.5% on both) or, when higher, what a new transaction pays now: a
+   * filler priced below the chain's fee would hold the later nonces just as the stuck one does. It is the
+   * one transaction allowed past SETTLEMENT_MAX_FEE_GWEI, at 21 000 gas.
+   */
+  async function fillNonce(sent: NonNullable<Track['sent']>): Promise<Hex | undefined> {
+    if (o.holdsKey && !o.holdsKey()) return undefined; // another instance may sign at this nonce now
+    const fees = await replacementFees(sent.fees);
+    const raw = await sign({ to: account.address, data: '0x', gas: FILLER_GAS, nonce: sent.nonce, fees });
+    const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
+    o.onReplacement?.();
+    return hash;
+  }
+
+  /** At least +12.5% on both fees (nodes take a replacement at +10%), or the node's fresh estimate if higher. */
+  async function replacementFees(last: Fees): Promise<Fees> {
     const up = (x: bigint) => (x * 1125n + 999n) / 1000n;
-    const fresh = await pub.estimateFeesPerGas({ chain, type: 'eip1559' }).catch(() => sent.fees);
-    const maxFeePerGas = atLeast(up(sent.fees.maxFeePerGas), fresh.maxFeePerGas);
-    const priority = atLeast(up(sent.fees.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas);
-    if (maxFeePerGas > bump.maxFeePerGas) return; // at the cap: no replacement the node would take
-    if (o.holdsKey && !o.holdsKey()) return; // the key's lease is lost: another instance may sign at this nonce
-    const fees = { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
+    const fresh = await pub.estimateFeesPerGas({ chain, type: 'eip1559' }).catch(() => last);
+    const maxFeePerGas = atLeast(up(last.maxFeePerGas), fresh.maxFeePerGas);
+    const priority = atLeast(up(last.maxPriorityFeePerGas), fresh.maxPriorityFeePerGas);
+    return { maxFeePerGas, maxPriorityFeePerGas: atMost(priority, maxFeePerGas) };
+  }
+
+  /** The first of `hashes` mined (as CONFIRMATION counts it: chain-reads.ts `receiptAt`) within `withinMs`. */
+  const firstReceipt = async (hashes: Hex[], withinMs: number) =>
+    (await firstReceiptAt(pub, hashes, withinMs, o.timing?.confirmation))?.receipt;
+
+  async function bumpFees(
+    sent: NonNullable<Track['sent']>,
+    track: Track,
+    bump: FeeBump,
+  ): Promise<'sent' | 'capped' | 'not-signed'> {
+    const fees = await replacementFees(sent.fees);
+    if (fees.maxFeePerGas > bump.maxFeePerGas) return 'capped'; // no replacement the node would take
+    if (o.holdsKey && !o.holdsKey()) return 'not-signed'; // the lease is lost: another may sign at this nonce
     const raw = await sign({ ...sent, fees });
     const hash = keccak256(raw);
     await track.beforeBroadcast?.({
@@ -279,6 +323,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     sent.fees = fees;
     await wallet.sendRawTransaction({ serializedTransaction: raw });
     o.onReplacement?.();
+    return 'sent';
   }
 
   /**
@@ -410,6 +455,7 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
           ...(track.writeAheadFailed !== undefined ? { writeAheadFailed: track.writeAheadFailed } : {}),
           ...(track.mined ? { mined: track.mined } : {}),
           ...(track.receipt ? { receipt: track.receipt } : {}),
+          ...(track.stuck ? { stuck: track.stuck } : {}),
         };
       } finally {
         // The first hash is the one counted pending; a replacement keeps that place until the settle answers.

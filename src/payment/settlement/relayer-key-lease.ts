@@ -27,12 +27,18 @@ export const relayerLeaseName = (address: Hex) => `relayer-key:${address.toLower
 /**
  * Leases the first free key of `pool` (keys as 64 hex characters, with or without 0x), trying again
  * every `retryMs` for up to `waitMs` while every key is held (a rolling restart: the old instance is
- * still exiting). Throws RelayerPoolExhausted after that.
+ * still exiting). Throws RelayerPoolExhausted after that. `variable` names where the pool came from:
+ * RELAYER_PRIVATE_KEYS, or a lone RELAYER_PRIVATE_KEY (a pool of one).
  */
 export async function leaseRelayerKey(
   pool: readonly string[],
   tryLease: TryLease,
-  opts: { log?: Logger; retryMs?: number; waitMs?: number } = {},
+  opts: {
+    log?: Logger;
+    retryMs?: number;
+    waitMs?: number;
+    variable?: 'RELAYER_PRIVATE_KEYS' | 'RELAYER_PRIVATE_KEY';
+  } = {},
 ): Promise<LeasedRelayerKey> {
   const retryMs = opts.retryMs ?? 1_000;
   const deadline = Date.now() + (opts.waitMs ?? 30_000);
@@ -45,8 +51,11 @@ export async function leaseRelayerKey(
     }
     if (Date.now() >= deadline)
       throw new RelayerPoolExhausted(
-        `every relayer key of the pool (${keys.length}) is leased by another instance; ` +
-          'add a key to RELAYER_PRIVATE_KEYS for each instance',
+        opts.variable === 'RELAYER_PRIVATE_KEY'
+          ? 'RELAYER_PRIVATE_KEY is leased by another instance, and two processes must never sign with one ' +
+              'relayer account; give each instance its own key with RELAYER_PRIVATE_KEYS'
+          : `every relayer key of the pool (${keys.length}) is leased by another instance; ` +
+              'add a key to RELAYER_PRIVATE_KEYS for each instance',
       );
     await new Promise((resolve) => setTimeout(resolve, retryMs));
   }

@@ -51,7 +51,9 @@ export function createSelfSettlement(
       ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
       : {}),
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset);
+  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset, {
+    confirmation: o.timing?.confirmation,
+  });
 
   return {
     kind: 'self',
@@ -82,6 +84,16 @@ export function createSelfSettlement(
       }
       // The write-ahead record could not be written, so the signed transaction was never sent.
       if (tracked.writeAheadFailed !== undefined) return { kind: 'failed', reason: 'write_ahead_failed' };
+      // Given up at the fee cap, its account nonce filled: the purchase goes to the operator with its hashes.
+      if (tracked.stuck)
+        return {
+          kind: 'stuck',
+          reason: 'fee_cap_reached',
+          transactions: tracked.stuck.transactions,
+          relayer: relayer.relayer,
+          accountNonce: tracked.stuck.accountNonce,
+          ...(tracked.stuck.filler ? { filler: tracked.stuck.filler } : {}),
+        };
       const classified = classifySelfSettle(tracked.result, tracked.submission, fallback);
       // A fee bump mined: the SDK still names the first hash, the chain shows the replacement's.
       const outcome =
@@ -89,9 +101,17 @@ export function createSelfSettlement(
       if (outcome.kind === 'success') {
         o.afterSettle?.();
         const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
-        const transfer = tracked.receipt
-          ? transferOfReceipt(tracked.receipt, { payer: outcome.payer, nonce, asset: o.asset, network: reads.network })
-          : undefined;
+        // Only a sealed block's receipt is read here; a preconfirmed one's level is recovery's to record.
+        const sealed = o.timing?.confirmation !== 'preconfirmed';
+        const transfer =
+          tracked.receipt && sealed
+            ? transferOfReceipt(tracked.receipt, {
+                payer: outcome.payer,
+                nonce,
+                asset: o.asset,
+                network: reads.network,
+              })
+            : undefined;
         const blockNumber = tracked.receipt?.blockNumber ?? (await reads.blockOf(outcome.transaction));
         return {
           ...outcome,

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 // "something was sent but we do not know what became of it" cases for real:
 //   dropSendAnswer   forward the first eth_sendRawTransaction, then cut the connection (answer lost)
 //   hideReceipts     answer every eth_getTransactionReceipt with null (never confirmed, as if slow)
+//   headBehind       answer eth_blockNumber one block behind the node: the newest block's receipts look like
+//                    a Flashblocks endpoint's preconfirmed ones (their block is not sealed yet)
 
 export interface FlakyRpc {
   url: string;
@@ -14,7 +16,10 @@ export interface FlakyRpc {
 
 type Call = { id: unknown; method: string };
 
-export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideReceipts'): Promise<FlakyRpc> {
+export async function flakyRpc(
+  target: string,
+  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind',
+): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,7 +51,18 @@ export async function flakyRpc(target: string, mode: 'dropSendAnswer' | 'hideRec
         return;
       }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const text = await upstream.text();
+      let text = await upstream.text();
+      if (mode === 'headBehind' && calls.some((c) => c.method === 'eth_blockNumber')) {
+        // The sealed head one block behind, in its place in a batch too.
+        const behind = (c: Call, a: { result: string }) =>
+          c.method === 'eth_blockNumber' ? { ...a, result: `0x${(BigInt(a.result) - 1n).toString(16)}` } : a;
+        const answers = JSON.parse(text) as { id: unknown; result: string } | { id: unknown; result: string }[];
+        text = JSON.stringify(
+          Array.isArray(answers)
+            ? answers.map((a) => behind(calls.find((c) => c.id === a.id)!, a))
+            : behind(call, answers),
+        );
+      }
       if (call.method === 'eth_sendRawTransaction') {
         state.sends++;
         if (mode === 'dropSendAnswer' && !state.dropped) {
