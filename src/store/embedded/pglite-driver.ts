@@ -27,8 +27,15 @@ export function pgliteDriver(db: PGlite, onClose: () => Promise<void>): SqlDrive
   return {
     kind: 'embedded',
     query: base.query,
-    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
-    announceAppend: async () => {},
+    transaction: (work, edges) =>
+      db.transaction(async (tx) => {
+        const inner = wrap(tx);
+        if (edges?.first) await inner.query(edges.first);
+        const result = await work(inner);
+        if (edges?.last) await inner.query(edges.last);
+        return result;
+      }),
+    announceAppendSql: undefined,
     watchOtherWriters: async () => async () => {},
     translateError: (err) => err,
     // One process per embedded store (the directory lock): it always leads.

@@ -22,13 +22,14 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
   return {
     kind: 'postgres',
     query: base.query,
-    async transaction(work) {
+    async transaction(work, edges) {
       const client = await pool.connect();
       let broken = false;
       try {
-        await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+        // Without parameters node-pg uses the simple query protocol, which takes several statements at once.
+        await client.query(['BEGIN ISOLATION LEVEL READ COMMITTED', edges?.first].filter(Boolean).join('; '));
         const result = await work(queryOn(client));
-        await client.query('COMMIT');
+        await client.query([edges?.last, 'COMMIT'].filter(Boolean).join('; '));
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {
@@ -39,9 +40,7 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
         client.release(broken);
       }
     },
-    async announceAppend(tx) {
-      await tx.query('SELECT pg_notify($1, $2)', [channel, '']);
-    },
+    announceAppendSql: `SELECT pg_notify(${quoteLiteral(channel)}, '')`,
     async watchOtherWriters(wake) {
       return listen(config, channel, wake, log);
     },
@@ -115,4 +114,10 @@ async function listen(
 
 function quoteChannel(channel: string): string {
   return `"${channel.replace(/"/g, '""')}"`;
+}
+
+/** A SQL string literal (standard_conforming_strings, on since PostgreSQL 9.1: only quotes are doubled). */
+function quoteLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error('a SQL literal cannot hold NUL');
+  return `'${value.replaceAll("'", "''")}'`;
 }

@@ -7,10 +7,18 @@ export interface SqlQueryable {
 
 export interface SqlDriver extends SqlQueryable {
   readonly kind: 'embedded' | 'postgres';
-  /** Runs `work` in one transaction (READ COMMITTED); commits if it resolves, rolls back if it throws. */
-  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
-  /** Inside an append transaction: tell other processes that events were committed (no-op when there are none). */
-  announceAppend(tx: SqlQueryable): Promise<void>;
+  /**
+   * Runs `work` in one transaction (READ COMMITTED); commits if it resolves, rolls back if it throws.
+   * `first` and `last` are parameterless statements run right after BEGIN and right before COMMIT: a
+   * server driver sends each with its BEGIN or COMMIT in one round trip (docs/decisions.md, "One walk
+   * for a paid redemption").
+   */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>, edges?: TransactionEdges): Promise<T>;
+  /**
+   * The parameterless statement that, inside an append transaction, tells other processes that events
+   * were committed (delivered on commit); undefined when no other process can be listening.
+   */
+  readonly announceAppendSql: string | undefined;
   /** Calls `wake` when another process announced an append; resolves to a stop function. */
   watchOtherWriters(wake: () => void): Promise<() => Promise<void>>;
   /** Driver errors that mean "the database cannot be reached" become StoreUnavailable; others pass through. */
@@ -22,6 +30,11 @@ export interface SqlDriver extends SqlQueryable {
    */
   tryLease(name: string): Promise<Lease | undefined>;
   close(): Promise<void>;
+}
+
+export interface TransactionEdges {
+  first?: string;
+  last?: string;
 }
 
 export interface Lease {

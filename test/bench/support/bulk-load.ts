@@ -79,11 +79,12 @@ export async function bulkLoad(
     const payload = ['[', parts.join(','), ']'].join('');
     parts = [];
     await inFlight;
-    inFlight = sql.transaction(async (tx) => {
-      await tx.query(APPEND_ORDER_LOCK);
-      await tx.query(BULK_INSERT, [payload]);
-      await sql.announceAppend(tx);
-    });
+    inFlight = sql.transaction(
+      async (tx) => {
+        await tx.query(BULK_INSERT, [payload]);
+      },
+      { first: APPEND_ORDER_LOCK, ...(sql.announceAppendSql ? { last: sql.announceAppendSql } : {}) },
+    );
     inFlight.catch(() => {}); // handled where it is awaited; not an unhandled rejection meanwhile
   };
   try {
