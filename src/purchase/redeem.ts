@@ -154,7 +154,10 @@ async function continueCheckpointed(
   const loser = opts.racing && !run.appended;
   let outcome: PurchaseState;
   if (loser && !deps.inflight.has(id)) outcome = await waitForOutcome(deps, id, LOSER_WAIT_MS);
-  else outcome = (await deps.inflight.run(id, () => resumePurchase(deps, id, run.state))) as PurchaseState;
+  else
+    outcome = (await deps.inflight.run(id, () =>
+      resumePurchase(deps, id, run.state, { justCheckpointed: run.appended }),
+    )) as PurchaseState;
   const done = finished(outcome);
   if (!done) throw inProgress();
   return done;

@@ -46,11 +46,16 @@ export const RECORDED_TRANSACTION_WAIT_MS = 15_000;
  * (observations made against the old state cannot be re-decided on a new one, so this is the walk's
  * retry, not the handler's: docs/decisions.md, "One walk for a paid redemption").
  */
-export async function resumePurchase(deps: ResumeDeps, id: string, known?: PurchaseState): Promise<PurchaseState> {
+export async function resumePurchase(
+  deps: ResumeDeps,
+  id: string,
+  known?: PurchaseState,
+  opts: { justCheckpointed?: boolean } = {},
+): Promise<PurchaseState> {
   let state = known ?? (await loadPurchase(deps.store, id));
   for (let step = 0; step < MAX_STEPS; step++) {
     try {
-      const next = await advance(deps, id, state);
+      const next = await advance(deps, id, state, step === 0 && opts.justCheckpointed === true);
       state = next.state;
       if (next.done) return state;
     } catch (err) {
@@ -70,7 +75,12 @@ interface Step {
   done: boolean;
 }
 
-async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Promise<Step> {
+/**
+ * One step. `justCheckpointed`: this request appended the checkpoint a moment ago, after the chain simulated
+ * the transfer successfully, so the authorization is taken as unused without asking; settle's own gas
+ * estimate asks again, and a refusal there is followed by the authorizationState read below.
+ */
+async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justCheckpointed = false): Promise<Step> {
   if (state.status === 'settled') return { state: await deliver(deps, id, state), done: false };
   // Only a checkpointed, unsettled purchase is settled here; delivered, locked or closed ones are done.
   if (state.status !== 'checkpointed' && state.status !== 'settlement_submitted') return { state, done: true };
@@ -86,7 +96,8 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState): Prom
     record(stuckCommand(deps, state, reason, details, thisPass));
 
   const c = state.checkpoint;
-  const used = await deps.settlement.authorizationState(c.payer, c.nonce).catch(() => undefined);
+  const untouched = justCheckpointed && state.status === 'checkpointed' && state.broadcasts.length === 0;
+  const used = untouched ? false : await deps.settlement.authorizationState(c.payer, c.nonce).catch(() => undefined);
   if (used === undefined) {
     if (state.submissions >= MAX_AMBIGUOUS_SUBMISSIONS)
       await stuck('CHAIN_UNREACHABLE', {}, ['read_authorization_state']);

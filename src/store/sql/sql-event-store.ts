@@ -18,6 +18,7 @@ import { sqlProjectionStates } from './sql-projection-states.js';
 import {
   APPEND_ORDER_LOCK,
   INSERT_EVENTS,
+  INSERT_EVENTS_AT_HEAD,
   LAST_POSITION_OF_STREAM,
   READ_ALL,
   READ_FIRST_FIELD,
@@ -119,6 +120,16 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     events: NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
+    if (expected !== 'any' && events.length > 0) {
+      // The common case, one round trip: the stream is where the writer expected it.
+      const first = expected === 'no_stream' ? 0n : expected + 1n;
+      const rows = await tx.query<{ position: string }>(INSERT_EVENTS_AT_HEAD, [
+        stream,
+        first.toString(),
+        payloadOf(events),
+      ]);
+      if (rows.length > 0) return { nextExpectedRevision: first + BigInt(events.length) - 1n, position: lastOf(rows) };
+    }
     const head = await readHead(tx, stream);
     const ids = events.map((e) => e.id.toLowerCase());
 
@@ -133,12 +144,12 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     }
 
     if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
-    const payload = JSON.stringify(
-      events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })),
-    );
-    const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payload]);
-    const last = rows.reduce((max, r) => (BigInt(r.position) > max ? BigInt(r.position) : max), 0n);
-    return { nextExpectedRevision: head + BigInt(events.length), position: last };
+    const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [
+      stream,
+      (head + 1n).toString(),
+      payloadOf(events),
+    ]);
+    return { nextExpectedRevision: head + BigInt(events.length), position: lastOf(rows) };
   }
 
   async function readStream(stream: string): Promise<RecordedEvent[]> {
@@ -272,3 +283,10 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === UNIQUE_VIOLATION;
 }
+
+const payloadOf = (events: NewEvent[]) =>
+  JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
+
+/** The highest position among inserted rows. */
+const lastOf = (rows: { position: string }[]) =>
+  rows.reduce((max, r) => (BigInt(r.position) > max ? BigInt(r.position) : max), 0n);

@@ -38,6 +38,20 @@ export const INSERT_EVENTS = `
   ORDER BY x.ord
   RETURNING position::text AS position`;
 
+/**
+ * INSERT_EVENTS when the stream's head is $2 - 1 (the expected revision), else nothing: the head check and
+ * the insert in one round trip. Under the append-order lock nothing can move the head in between; no row
+ * back means "not at that revision", and the caller looks closer (an idempotent retry, or a conflict).
+ */
+export const INSERT_EVENTS_AT_HEAD = `
+  INSERT INTO events (stream, revision, id, type, data, metadata)
+  SELECT $1, $2::bigint + x.ord - 1, (x.ev->>'id')::uuid, x.ev->>'type',
+         coalesce(x.ev->'data', 'null'::jsonb), coalesce(x.ev->'metadata', '{}'::jsonb)
+  FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS x(ev, ord)
+  WHERE (SELECT coalesce(max(revision), -1) FROM events WHERE stream = $1) = $2::bigint - 1
+  ORDER BY x.ord
+  RETURNING position::text AS position`;
+
 const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id,
   type, data, metadata, created`;
 
