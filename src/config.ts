@@ -346,7 +346,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
       operatorListen: undefined,
       operatorToken: undefined,
     }),
-    ...deployConfig(e),
+    // Development: no chain configured and not production (the devnet supplies the chain).
+    ...deployConfig(e, { development: !production && !e.RPC_URL }),
   };
   return { config, problems };
 }

@@ -4,6 +4,7 @@ import { createLogger } from './log.js';
 import { startService } from './service.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
+import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
 // child process), and stop cleanly on signals: the service, then the devnet. Every configuration
@@ -31,8 +32,9 @@ async function main() {
     config.devnet === 'auto'
       ? await (await import('./devnet-child.js')).startDevnetChild(log, config.devnetBlockMs)
       : undefined;
+  const running = serviceConfig(config, devnet?.chain);
   const service = await startService(
-    serviceConfig(config, devnet?.chain),
+    running,
     log,
     crashPoint
       ? {
@@ -45,8 +47,20 @@ async function main() {
     await devnet?.stop();
     throw err;
   });
+  // The summary first: whoever waits for the listening record has already been told it.
+  if (running.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
+  const facts = { url: service.url, storeKind: service.storeKind, metricsUrl: service.metricsUrl };
+  process.stderr.write(`${startupSummary(running, { ...facts, devnet: devnet !== undefined })}\n`);
   log.info(
-    { url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid },
+    {
+      url: service.url,
+      store: service.storeKind,
+      metrics: service.metricsUrl,
+      pid: process.pid,
+      network: running.network,
+      settlement: running.settlement,
+      coverage: running.coveredOrigins.length,
+    },
     'rights preflight service listening',
   );
   stopOnSignals(async () => {

@@ -49,7 +49,7 @@ import { startOperatorListener, type OperatorListenerHandle } from './operator/l
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { countedRecoveryPass, countedRsl, countedSettlement } from './metrics/instrument.js';
 import { registerReadModelGauges } from './metrics/read-model-gauges.js';
-import { startMetricsServer } from './metrics/server.js';
+import { startMetricsListener } from './metrics/metrics-listener.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { browserCors } from './http/cors.js';
 import { chainAnswers, createReadiness, relayerFunded } from './http/readiness.js';
@@ -278,8 +278,7 @@ export async function startService(
       return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs));
     };
     cleanups.push(drainHttp);
-    const metricsServer =
-      config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
+    const metricsServer = await startMetricsListener(metrics.registry, config, log);
     if (metricsServer) cleanups.push(() => metricsServer.close());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The
