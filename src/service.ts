@@ -33,6 +33,7 @@ import { refundsRouter } from './http/routes/refunds.js';
 import { mcpRouter } from './http/routes/mcp.js';
 import { MCP_QUOTE_TOOL } from './mcp/tools.js';
 import { openApiRouter } from './http/routes/openapi.js';
+import { docsRouter } from './http/routes/docs.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './purchase/quote.js';
 import type { GateDeps } from './gate/gate.js';
@@ -268,6 +269,7 @@ export async function startService(
           },
         })),
         openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
+        docsRouter({ version: '0.1.0' }),
       ],
     });
     listener.server.on('clientError', answerClientError);
