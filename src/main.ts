@@ -5,6 +5,8 @@ import { startService } from './service.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
+import { noticeChainChange } from './chain-notice.js';
+import { purchaseTotals } from '../projections/queries/purchases.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
 // child process), and stop cleanly on signals: the service, then the devnet. Every configuration
@@ -46,6 +48,11 @@ async function main() {
   ).catch(async (err) => {
     await devnet?.stop();
     throw err;
+  });
+  // A new chain under an old data directory is said before the summary (docs/decisions.md, issue 27).
+  await noticeChainChange(running, log, async () => {
+    await service.readModels.caughtUp(5_000);
+    return (await purchaseTotals(service.readModels.db)).paid;
   });
   // The summary first: whoever waits for the listening record has already been told it.
   if (running.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
