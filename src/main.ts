@@ -6,6 +6,8 @@ import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
 import { noticeChainChange } from './chain-notice.js';
+import { writeBuyerEnv } from './devnet/buyer-env.js';
+import path from 'node:path';
 import { purchaseTotals } from '../projections/queries/purchases.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
@@ -32,7 +34,11 @@ async function main() {
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
   const devnet =
     config.devnet === 'auto'
-      ? await (await import('./devnet-child.js')).startDevnetChild(log, config.devnetBlockMs)
+      ? await (await import('./devnet-child.js')).startDevnetChild(
+          log,
+          config.devnetBlockMs,
+          path.join(config.dataDir, 'dev-publishers'),
+        )
       : undefined;
   const running = serviceConfig(config, devnet?.chain);
   const service = await startService(
@@ -58,6 +64,19 @@ async function main() {
   if (running.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
   const facts = { url: service.url, storeKind: service.storeKind, metricsUrl: service.metricsUrl };
   process.stderr.write(`${startupSummary(running, { ...facts, devnet: devnet !== undefined })}\n`);
+  if (devnet?.chain.buyer) {
+    const file = await writeBuyerEnv(running.dataDir, {
+      serviceUrl: service.url,
+      network: running.network,
+      asset: running.usdcAsset,
+      payTo: running.payTo,
+      evidencePublicKey: service.evidenceKey.public_key,
+      privateKey: devnet.chain.buyer.privateKey,
+    });
+    process.stderr.write(
+      `development buyer settings: ${file}  (npx rights-preflight buy <url> --purpose ai-input --env-file ${file})\n`,
+    );
+  }
   log.info(
     {
       url: service.url,

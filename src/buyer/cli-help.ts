@@ -15,7 +15,7 @@ const reasonLines = Object.entries(REFUND_REASONS)
   .map(([r, why]) => `  ${r.padEnd(20)} ${why}`)
   .join('\n');
 
-const PINS = `pins (flag or environment):
+const PINS = `pins (flag, environment, or --env-file FILE; npm start in development writes data/buyer.env):
   --service URL            RIGHTS_SERVICE_URL          the service
   --network CAIP2          BUYER_NETWORK               e.g. eip155:8453
   --asset 0x…              BUYER_ASSET                 the USDC contract
@@ -90,6 +90,7 @@ export const USAGE = `usage: rights-preflight <command> [options]      (rights-p
                                      ask for a refund with the claim kept (encrypted) by buy/gate --checkpoint-dir
                                      R: ${Object.keys(REFUND_REASONS).join(' | ')} (an operator reviews it)
   --json (every command: one JSON document on stdout, failures too), --help, --version
+  --env-file FILE (every command: KEY=value settings below, e.g. data/buyer.env of npm start in development)
 buy and gate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where.
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, parseEnv } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -34,6 +34,7 @@ const options = {
   message: { type: 'string' },
   version: { type: 'boolean' },
   json: { type: 'boolean' },
+  'env-file': { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
@@ -64,6 +65,16 @@ export async function main(
     values: v,
     positionals: [cmd, arg, ...more],
   } = parsed;
+  // --env-file FILE: KEY=value pins (npm start in development writes DATA_DIR/buyer.env); the environment wins.
+  if (v['env-file'] !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(v['env-file'], 'utf8');
+    } catch (e) {
+      return fail('USAGE', `--env-file ${v['env-file']} cannot be read (${(e as Error).message})`, 2);
+    }
+    env = { ...parseEnv(text), ...env };
+  }
   if (v.version) {
     out(json ? JSON.stringify({ version: await packageVersion() }) : await packageVersion());
     return 0;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,7 +61,7 @@ const productionEnv = (dataDir: string): Record<string, string> => ({
   CLAIM_SECRET: hex32(),
 });
 
-test('development with 9464 taken still starts, on a free metrics port, and says so in one summary line', async (t) => {
+test.serial('development with 9464 taken still starts, on a free metrics port, and says so in one summary line', async (t) => {
   const dataDir = await tempDir(t);
   // METRICS_LISTEN empty is unset; nothing else configures the start (the devnet child supplies the chain).
   const s = await startServiceProcess({ DATA_DIR: dataDir, METRICS_LISTEN: '', RPC_URL: '', NODE_ENV: '' });
@@ -85,13 +85,13 @@ test('development with 9464 taken still starts, on a free metrics port, and says
   t.regex(await res.text(), /^# HELP /m);
 });
 
-test('production with 9464 taken fails, naming METRICS_LISTEN', async (t) => {
+test.serial('production with 9464 taken fails, naming METRICS_LISTEN', async (t) => {
   const dataDir = await tempDir(t);
   const err = await t.throwsAsync(startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: '' }));
   t.regex(err!.message, /fatal: listen EADDRINUSE 127\.0\.0\.1:9464: set by METRICS_LISTEN \(/);
 });
 
-test('a taken public port names HOST/PORT; a taken operator port names OPERATOR_LISTEN', async (t) => {
+test.serial('a taken public port names HOST/PORT; a taken operator port names OPERATOR_LISTEN', async (t) => {
   const dataDir = await tempDir(t);
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -112,10 +112,13 @@ test('a taken public port names HOST/PORT; a taken operator port names OPERATOR_
   t.regex(onOperator!.message, new RegExp(`fatal: listen EADDRINUSE 127\\.0\\.0\\.1:${port}: set by OPERATOR_LISTEN`));
 });
 
-test('a start without coverage says so', async (t) => {
+test.serial('a start without coverage says so', async (t) => {
   const dataDir = await tempDir(t);
   const s = await startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: 'off', COVERED_ORIGINS: '' });
   t.teardown(() => s.stop());
   t.regex((await summaryOf(s.output)) ?? s.output(), /coverage 0 origins \(nothing to sell\)/);
   t.regex(s.output(), /coverage is empty: every quote is refused RESOURCE_NOT_COVERED; set COVERED_ORIGINS/);
+  // With a configured chain there is no devnet, so no example publishers and no development buyer settings.
+  t.notRegex(s.output(), /demo\.example|EXAMPLES/);
+  await t.throwsAsync(access(path.join(dataDir, 'buyer.env')));
 });
