@@ -61,29 +61,29 @@ const productionEnv = (dataDir: string): Record<string, string> => ({
   CLAIM_SECRET: hex32(),
 });
 
-test.serial('development with 9464 taken still starts, on a free metrics port, and says so in one summary line', async (t) => {
-  const dataDir = await tempDir(t);
-  // METRICS_LISTEN empty is unset; nothing else configures the start (the devnet child supplies the chain).
-  const s = await startServiceProcess({ DATA_DIR: dataDir, METRICS_LISTEN: '', RPC_URL: '', NODE_ENV: '' });
-  t.teardown(() => s.stop());
-  const summary = s
-    .output()
-    .split('\n')
-    .find((l) => l.startsWith('rights preflight: '));
-  if (!summary) return t.fail(s.output());
-  t.true(summary.includes(s.url), summary);
-  t.regex(summary, /network eip155:8453 \(development devnet\)/);
-  t.regex(summary, /settlement self/);
-  t.regex(summary, new RegExp(`store embedded \\(${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
-  t.regex(summary, /coverage \d+ origins?/);
-  const metrics = /metrics (http:\/\/127\.0\.0\.1:(\d+)\/metrics)/.exec(summary);
-  if (!metrics) return t.fail(summary);
-  t.not(Number(metrics[2]), DEFAULT_METRICS_PORT);
-  t.regex(s.output(), /the default metrics port is taken/);
-  const res = await fetch(metrics[1]!);
-  t.is(res.status, 200);
-  t.regex(await res.text(), /^# HELP /m);
-});
+test.serial(
+  'development with 9464 taken still starts, on a free metrics port, and says so in one summary line',
+  async (t) => {
+    const dataDir = await tempDir(t);
+    // METRICS_LISTEN empty is unset; nothing else configures the start (the devnet child supplies the chain).
+    const s = await startServiceProcess({ DATA_DIR: dataDir, METRICS_LISTEN: '', RPC_URL: '', NODE_ENV: '' });
+    t.teardown(() => s.stop());
+    const summary = await summaryOf(s.output);
+    if (!summary) return t.fail(s.output());
+    t.true(summary.includes(s.url), summary);
+    t.regex(summary, /network eip155:8453 \(development devnet\)/);
+    t.regex(summary, /settlement self/);
+    t.regex(summary, new RegExp(`store embedded \\(${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    t.regex(summary, /coverage \d+ origins?/);
+    const metrics = /metrics (http:\/\/127\.0\.0\.1:(\d+)\/metrics)/.exec(summary);
+    if (!metrics) return t.fail(summary);
+    t.not(Number(metrics[2]), DEFAULT_METRICS_PORT);
+    t.regex(s.output(), /the default metrics port is taken/);
+    const res = await fetch(metrics[1]!);
+    t.is(res.status, 200);
+    t.regex(await res.text(), /^# HELP /m);
+  },
+);
 
 test.serial('production with 9464 taken fails, naming METRICS_LISTEN', async (t) => {
   const dataDir = await tempDir(t);
