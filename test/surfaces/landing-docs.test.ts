@@ -1,4 +1,6 @@
 import test from 'ava';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { Landing } from '../../src/contract/landing.js';
 import { createApp } from '../../src/http/app.js';
 import { docsRouter } from '../../src/http/routes/docs.js';
 import { openApiRouter } from '../../src/http/routes/openapi.js';
@@ -30,6 +32,7 @@ test('GET / answers JSON links that resolve; a browser gets the same links as HT
   t.is(res.status, 200);
   t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
   const body = (await res.json()) as { links: Record<string, string> };
+  t.true(isRight(Landing.decode(body)), 'the Landing codec (in /openapi.json) describes it');
   t.deepEqual(Object.keys(body.links).sort(), [
     'api_reference',
     'capabilities',

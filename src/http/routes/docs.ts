@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Landing } from '../../contract/landing.js';
 
 // What a newcomer finds at the service's address (docs/decisions.md, "The first hour (issue 27)"):
 //   GET /                 where to go next: JSON, or an HTML page for a browser (Accept: text/html)
@@ -52,15 +53,8 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-export interface Landing {
-  service: string;
-  version: string;
-  notice: string;
-  links: Record<'capabilities' | 'openapi' | 'api_reference' | 'wire_docs' | 'health' | 'readiness', string>;
-}
-
 export function landing(version: string): Landing {
-  return {
+  return Landing.encode({
     service: 'Rights Preflight Service',
     version,
     notice:
@@ -74,7 +68,7 @@ export function landing(version: string): Landing {
       health: '/healthz',
       readiness: '/readyz',
     },
-  };
+  });
 }
 
 const escapeHtml = (s: string) =>

@@ -19,6 +19,7 @@ const pay = { PaymentSignature: [] };
 const gate = { ServiceRequest: [], PaymentIntent: [], SignInWithX: [] };
 
 export const OPERATIONS: Record<string, Operation> = {
+  'get /': { operationId: 'getLanding', tag: 'Discovery', security: NONE },
   'get /healthz': { operationId: 'getHealth', tag: 'Operations', security: NONE },
   'get /readyz': { operationId: 'getReadiness', tag: 'Operations', security: NONE },
   'get /openapi.json': { operationId: 'getOpenApi', tag: 'Discovery', security: NONE },

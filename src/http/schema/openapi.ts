@@ -19,6 +19,7 @@ import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '../../contract/readiness.js';
+import { Landing } from '../../contract/landing.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -32,6 +33,7 @@ const Health = t.type({ status: t.string }, 'Health');
 
 const COMPONENTS: Record<string, t.Mixed> = {
   ErrorBody,
+  Landing,
   Health,
   ReadinessBody,
   Capabilities,
@@ -165,6 +167,17 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     paths: {
+      '/': {
+        get: {
+          summary: 'Where to start: links to capabilities, this document, the API reference (/docs) and the docs',
+          responses: {
+            200: {
+              description: 'the links (as an HTML page when the client prefers text/html)',
+              content: { ...json(ref('Landing')), 'text/html': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      },
       '/healthz': {
         get: { summary: 'Liveness', responses: { 200: { description: 'alive', content: json(ref('Health')) } } },
       },
