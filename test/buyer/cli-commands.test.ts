@@ -140,7 +140,7 @@ test.serial(
   },
 );
 
-test('each command has its own --help page with examples; help <command> says the same; refund lists every reason', async (t) => {
+test('each command has a --help page with examples, as help <command> too; refund lists every reason', async (t) => {
   for (const cmd of ['capabilities', 'quote', 'buy', 'gate', 'verify', 'refund']) {
     const page = await run([cmd, '--help']);
     t.is(page.code, 0, cmd);

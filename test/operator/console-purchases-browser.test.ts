@@ -16,7 +16,7 @@ import { opsConsole, serviceBeside } from './service-beside.js';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 browserTests('console-purchases-browser.test.ts', 'the console purchase list in headless Chromium', () => {
-  test('the purchase list in Chromium: filter by origin, find the purchase, its revenue, its detail page', async (t) => {
+  test('the purchase list in Chromium: filter by origin, find the purchase, its revenue, its page', async (t) => {
     const world = await serviceBeside(async () => undefined);
     t.teardown(() => world.close());
     const q = await postQuote(world.service.url, {

@@ -49,7 +49,7 @@ test('GET / answers JSON links that resolve; a browser gets the same links as HT
   for (const href of Object.values(body.links)) t.true(text.includes(`href="${href}"`), href);
 });
 
-test('the reference page and its assets: right types, a CSP of this origin only, nothing else of the package', async (t) => {
+test('the reference page and its assets: right types, a same-origin CSP, nothing else of the package', async (t) => {
   const page = await fetch(`${server.base}/docs`);
   const csp = page.headers.get('content-security-policy') ?? '';
   t.regex(csp, /script-src 'self'(;|$)/);
