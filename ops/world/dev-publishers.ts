@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { demoSite, DEMO_RESOURCES } from '../demo/world.js';
+import { demoSite, DEMO_RESOURCES } from '../demo/site.js';
 import { publisherCertificate, startTestOrigins, type PublisherCertificate } from './https-origin.js';
 
 // The example publishers `npm start` serves in development (docs/decisions.md, "The first hour (issue
