@@ -7,6 +7,7 @@ import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
 import { originListCodec } from './origin-list-codec.js';
 import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
 import { ROBOTS_PARSE_LIMIT_BYTES } from './rsl/robots.js';
+import type { DevPublishers } from './devnet/dev-chain-block.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid.
 const PortString = new t.Type<number, string, unknown>(
@@ -351,7 +352,8 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
       operatorListen: undefined,
       operatorToken: undefined,
     }),
-    ...deployConfig(e),
+    // Development: no chain configured and not production (the devnet supplies the chain).
+    ...deployConfig(e, { development: !production && !e.RPC_URL }),
   };
   return { config, problems };
 }
@@ -396,6 +398,12 @@ export interface DevnetChain {
   relayerPrivateKey: `0x${string}`;
   /** The devnet's DEVNET_BLOCK_MS: the service polls at that pace unless CHAIN_BLOCK_MS says otherwise. */
   blockMs?: number;
+  /** The example publishers served beside it (npm start in development): covered unless COVERED_ORIGINS is set. */
+  publishers?: DevPublishers;
+  /** A funded test buyer (Hardhat's public keys), the chain id and USDC: the development buyer settings. */
+  buyer?: { address: `0x${string}`; privateKey: `0x${string}` };
+  chainId?: number;
+  usdc?: `0x${string}`;
 }
 
 const ZERO_ADDRESS = /^0x0{40}$/;
@@ -444,7 +452,26 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
     ? undefined
     : (config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, ''));
   const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
-  return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs };
+  return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs, ...examplePublishers(config, devnet) };
+}
+
+/**
+ * Development: the devnet's example publishers are covered and fetched through its development CA, unless
+ * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour (issue 27)"). Nothing of this
+ * exists with a configured chain: there is no devnet then.
+ */
+function examplePublishers(
+  config: Config,
+  devnet: DevnetChain | undefined,
+): Partial<Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'>> {
+  const p = devnet?.publishers;
+  if (!p || config.coveredOrigins.length > 0 || config.fetchExtraCaFile !== undefined) return {};
+  return {
+    coveredOrigins: p.origins,
+    fetchAllowLoopback: true,
+    fetchExtraCaFile: p.caFile,
+    fetchConnectTo: { ...parseConnectTo(p.connectTo), ...config.fetchConnectTo },
+  };
 }
 
 function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {

@@ -37,15 +37,19 @@ export const DeployEnv = t.partial({
 export interface DeployConfig {
   /** Where GET /metrics is served; never the public port. */
   metricsListen: { host: string; port: number } | 'off';
+  /** Development without METRICS_LISTEN: when the default port is taken, a free one is used instead
+   *  (another program on 9464 must not stop a first `npm start`; docs/decisions.md, issue 27). */
+  metricsListenFallback: boolean;
   /** Browser origins allowed to call the API and read its payment headers; none: no CORS headers at all. */
   corsOrigins: string[];
   /** How long SIGTERM lets in-flight requests finish before their connections are closed. */
   shutdownGraceMs: number;
 }
 
-export function deployConfig(e: t.TypeOf<typeof DeployEnv>): DeployConfig {
+export function deployConfig(e: t.TypeOf<typeof DeployEnv>, o: { development?: boolean } = {}): DeployConfig {
   return {
     metricsListen: e.METRICS_LISTEN ?? { host: '127.0.0.1', port: 9464 },
+    metricsListenFallback: e.METRICS_LISTEN === undefined && o.development === true,
     corsOrigins: e.CORS_ORIGINS ?? [],
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? 10_000,
   };

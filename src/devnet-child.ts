@@ -1,6 +1,6 @@
 import type { DevnetChain } from './config.js';
 import type { Logger } from './log.js';
-import { devChainBlock } from './devnet/dev-chain-block.js';
+import { devChainBlock, publisherLines } from './devnet/dev-chain-block.js';
 import { startDevnetProcess } from './devnet/process.js';
 
 // The development chain `npm start` runs beside the service when no RPC_URL is configured: the devnet
@@ -15,9 +15,17 @@ export interface DevnetChild {
   stop(): Promise<void>;
 }
 
-export async function startDevnetChild(log: Logger, blockMs?: number): Promise<DevnetChild> {
+export async function startDevnetChild(
+  log: Logger,
+  blockMs?: number,
+  /** Where the example publishers keep their development CA (DATA_DIR/dev-publishers): serve them. */
+  publishersDir?: string,
+): Promise<DevnetChild> {
   // DEVNET_BLOCK_MS: blocks on the clock as on Base, instead of one per transaction.
-  const devnet = await startDevnetProcess(blockMs !== undefined ? { blockMs } : {});
+  const devnet = await startDevnetProcess({
+    ...(blockMs !== undefined ? { blockMs } : {}),
+    ...(publishersDir !== undefined ? { publishersDir } : {}),
+  });
   let stopping = false;
   devnet.child.once('exit', (code, signal) => {
     if (!stopping)
@@ -39,13 +47,17 @@ export async function startDevnetChild(log: Logger, blockMs?: number): Promise<D
     'development devnet started (test keys, no real funds)',
   );
   // The block a third-party buyer needs (RPC URL, chain id, USDC, funded test accounts), for people.
-  process.stderr.write(devChainBlock(devnet));
+  process.stderr.write(devChainBlock(devnet, devnet.publishers ? publisherLines(devnet.publishers) : []));
   return {
     chain: {
       rpcUrl: devnet.rpcUrl,
       payTo: devnet.payTo,
       relayerPrivateKey: devnet.relayer.privateKey,
       ...(devnet.blockMs !== undefined ? { blockMs: devnet.blockMs } : {}),
+      ...(devnet.publishers ? { publishers: devnet.publishers } : {}),
+      buyer: devnet.buyers[0]!,
+      chainId: devnet.chainId,
+      usdc: devnet.usdc,
     },
     async stop() {
       stopping = true;

@@ -4,6 +4,11 @@ import { createLogger } from './log.js';
 import { startService } from './service.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
+import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
+import { noticeChainChange } from './chain-notice.js';
+import { writeBuyerEnv } from './devnet/buyer-env.js';
+import path from 'node:path';
+import { purchaseTotals } from '../projections/queries/purchases.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
 // child process), and stop cleanly on signals: the service, then the devnet. Every configuration
@@ -29,10 +34,15 @@ async function main() {
   const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
   const devnet =
     config.devnet === 'auto'
-      ? await (await import('./devnet-child.js')).startDevnetChild(log, config.devnetBlockMs)
+      ? await (await import('./devnet-child.js')).startDevnetChild(
+          log,
+          config.devnetBlockMs,
+          path.join(config.dataDir, 'dev-publishers'),
+        )
       : undefined;
+  const running = serviceConfig(config, devnet?.chain);
   const service = await startService(
-    serviceConfig(config, devnet?.chain),
+    running,
     log,
     crashPoint
       ? {
@@ -45,8 +55,38 @@ async function main() {
     await devnet?.stop();
     throw err;
   });
+  // A new chain under an old data directory is said before the summary (docs/decisions.md, issue 27).
+  await noticeChainChange(running, log, async () => {
+    await service.readModels.caughtUp(5_000);
+    return (await purchaseTotals(service.readModels.db)).paid;
+  });
+  // The summary first: whoever waits for the listening record has already been told it.
+  if (running.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
+  const facts = { url: service.url, storeKind: service.storeKind, metricsUrl: service.metricsUrl };
+  process.stderr.write(`${startupSummary(running, { ...facts, devnet: devnet !== undefined })}\n`);
+  if (devnet?.chain.buyer) {
+    const file = await writeBuyerEnv(running.dataDir, {
+      serviceUrl: service.url,
+      network: running.network,
+      asset: running.usdcAsset,
+      payTo: running.payTo,
+      evidencePublicKey: service.evidenceKey.public_key,
+      privateKey: devnet.chain.buyer.privateKey,
+    });
+    process.stderr.write(
+      `development buyer settings: ${file}  (npx rights-preflight buy <url> --purpose ai-input --env-file ${file})\n`,
+    );
+  }
   log.info(
-    { url: service.url, store: service.storeKind, metrics: service.metricsUrl, pid: process.pid },
+    {
+      url: service.url,
+      store: service.storeKind,
+      metrics: service.metricsUrl,
+      pid: process.pid,
+      network: running.network,
+      settlement: running.settlement,
+      coverage: running.coveredOrigins.length,
+    },
     'rights preflight service listening',
   );
   stopOnSignals(async () => {

@@ -33,6 +33,7 @@ import { refundsRouter } from './http/routes/refunds.js';
 import { mcpRouter } from './http/routes/mcp.js';
 import { MCP_QUOTE_TOOL } from './mcp/tools.js';
 import { openApiRouter } from './http/routes/openapi.js';
+import { docsRouter } from './http/routes/docs.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './purchase/quote.js';
 import type { GateDeps } from './gate/gate.js';
@@ -49,7 +50,7 @@ import { startOperatorListener, type OperatorListenerHandle } from './operator/l
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { countedRecoveryPass, countedRsl, countedSettlement } from './metrics/instrument.js';
 import { registerReadModelGauges } from './metrics/read-model-gauges.js';
-import { startMetricsServer } from './metrics/server.js';
+import { startMetricsListener } from './metrics/metrics-listener.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { browserCors } from './http/cors.js';
 import { chainAnswers, createReadiness, relayerFunded } from './http/readiness.js';
@@ -259,6 +260,7 @@ export async function startService(
           },
         })),
         openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
+        docsRouter({ version: '0.1.0' }),
       ],
     });
     listener.server.on('clientError', answerClientError);
@@ -269,8 +271,7 @@ export async function startService(
       return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs));
     };
     cleanups.push(drainHttp);
-    const metricsServer =
-      config.metricsListen === 'off' ? undefined : await startMetricsServer(metrics.registry, config.metricsListen);
+    const metricsServer = await startMetricsListener(metrics.registry, config, log);
     if (metricsServer) cleanups.push(() => metricsServer.close());
 
     // Recovery: on start and every RECOVERY_INTERVAL_MS, resume paid-but-undelivered purchases. The

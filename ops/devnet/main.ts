@@ -1,6 +1,8 @@
 import { startDevnet } from './devnet.js';
 import { devChainBlock } from '../../src/devnet/dev-chain-block.js';
 import { startFacilitatorServer, type FacilitatorServer } from './facilitator-server.js';
+import { startDevelopmentPublishers } from '../world/dev-publishers.js';
+import path from 'node:path';
 
 // `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.
 //   --json      print exactly one JSON line (DevnetInfo plus "devnet":"ready") on stdout; the parent
@@ -9,6 +11,8 @@ import { startFacilitatorServer, type FacilitatorServer } from './facilitator-se
 //   --facilitator  also serve a local x402 facilitator (for SETTLEMENT=facilitator) and print its URL
 //   --block-ms N  mine a block every N ms (interval mining, as Base: 2000) instead of one per
 //               transaction (default; DEVNET_BLOCK_MS also works)
+//   --publishers DIR  also serve the example publishers over HTTPS on loopback under the development CA
+//               kept in DIR (ops/world/dev-publishers.ts) and print where (`npm start` in development)
 //   --exit-with-parent  stop when stdin ends: the parent that reads the JSON line holds it open, so a
 //               parent that dies (even by SIGKILL) never leaves a chain behind
 const args = process.argv.slice(2);
@@ -39,6 +43,9 @@ if (args.includes('--facilitator')) {
     ...(blockMs !== undefined ? { timing: { blockMs } } : {}),
   });
 }
+const publishersArg = args.indexOf('--publishers');
+const publishers =
+  publishersArg >= 0 ? await startDevelopmentPublishers(path.resolve(args[publishersArg + 1] ?? '.')) : undefined;
 const info = {
   rpcUrl: devnet.rpcUrl,
   chainId: devnet.chainId,
@@ -52,6 +59,16 @@ const info = {
   buyers: devnet.buyers,
   ...(blockMs !== undefined ? { blockMs } : {}),
   ...(facilitator ? { facilitatorUrl: facilitator.url } : {}),
+  ...(publishers
+    ? {
+        publishers: {
+          origins: publishers.origins,
+          caFile: publishers.caFile,
+          connectTo: publishers.connectTo,
+          resources: publishers.resources,
+        },
+      }
+    : {}),
 };
 if (json) {
   process.stdout.write(`${JSON.stringify({ devnet: 'ready', ...info })}\n`);
@@ -79,6 +96,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await facilitator?.close();
+  await publishers?.close();
   await devnet.stop();
   process.exit(0);
 };

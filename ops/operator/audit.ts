@@ -3,6 +3,7 @@ import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
 import { shortId, table } from './table.js';
+import { chainChangeNotice, readChainHistory } from '../../src/chain-history.js';
 
 // `audit [--purchase <id>] [--json]`: the ledger's invariants checked on every purchase and refund
 // stream (src/operator/audit.ts says which). Exit 1 on any violation (or a prefix that names no single
@@ -22,10 +23,17 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     return EXIT.finding;
   }
   const { audits, refunds } = outcome;
+  // The chains this data directory's purchases were settled on (src/chain-history.ts): more than one
+  // means earlier settlements are on a chain that is gone (the development devnet starts anew).
+  const chains = (await readChainHistory(ctx.config.dataDir)).chains;
+  const current = chains.at(-1);
+  const previous = chains.at(-2);
+  const chainNotice = current && previous ? chainChangeNotice(previous, current) : undefined;
 
   const badRefunds = refunds.filter((a) => a.violations.length > 0);
   const bad = audits.filter((a) => a.violations.length > 0);
-  if (args.flags.has('json')) ctx.out(JSON.stringify(outcome));
+  if (args.flags.has('json'))
+    ctx.out(JSON.stringify({ ...outcome, chains, ...(chainNotice ? { chain_notice: chainNotice } : {}) }));
   else {
     const rows = audits.map((a) => [
       shortId(a.purchase_id),
@@ -47,6 +55,7 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
       `audited ${audits.length} purchase stream(s) with evidence key ${outcome.key_id}: ` +
         `${bad.length === 0 ? 'no violations' : `${bad.length} with violations`}`,
     );
+    if (chainNotice) ctx.out(`chains: ${chains.length} recorded; ${chainNotice}`);
     if (refunds.length > 0) {
       for (const a of badRefunds) printViolations(`refund-${a.purchase_id}`, a.violations);
       ctx.out(

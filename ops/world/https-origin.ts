@@ -31,8 +31,14 @@ export interface TestOrigins {
   close(): Promise<void>;
 }
 
-export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
-  const hosts = Object.keys(site);
+/** A certificate for the publishers' hostnames that is its own CA (basicConstraints cA), as PEM. */
+export interface PublisherCertificate {
+  cert: string;
+  key: string;
+}
+
+/** A self-signed P-256 certificate for `hosts`, usable as the CA a fetcher trusts (FETCH_EXTRA_CA_FILE). */
+export async function publisherCertificate(hosts: string[]): Promise<PublisherCertificate> {
   const pem = await generate([{ name: 'commonName', value: hosts[0]! }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -41,11 +47,21 @@ export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
       { name: 'subjectAltName', altNames: hosts.map((h) => ({ type: 2 as const, value: h })) },
     ],
   });
-  const dir = await mkdtemp(path.join(tmpdir(), 'rights-origin-'));
-  const caFile = path.join(dir, 'ca.pem');
-  await writeFile(caFile, pem.cert);
+  return { cert: pem.cert, key: pem.private };
+}
+
+/** Serves `site` over HTTPS on loopback; `certificate` (with its CA file) instead of a fresh one. */
+export async function startTestOrigins(
+  site: OriginSite,
+  opts: { certificate?: PublisherCertificate & { caFile: string } } = {},
+): Promise<TestOrigins> {
+  const hosts = Object.keys(site);
+  const pem = opts.certificate ?? (await publisherCertificate(hosts));
+  const dir = opts.certificate ? undefined : await mkdtemp(path.join(tmpdir(), 'rights-origin-'));
+  const caFile = opts.certificate?.caFile ?? path.join(dir!, 'ca.pem');
+  if (dir) await writeFile(caFile, pem.cert);
   const requests: { host: string; path: string }[] = [];
-  const server = https.createServer({ key: pem.private, cert: pem.cert }, (req, res) => {
+  const server = https.createServer({ key: pem.key, cert: pem.cert }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const p = (req.url ?? '/').split('?')[0]!;
     requests.push({ host, path: p });
@@ -76,7 +92,7 @@ export async function startTestOrigins(site: OriginSite): Promise<TestOrigins> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dir, { recursive: true, force: true });
+      if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

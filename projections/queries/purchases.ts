@@ -20,33 +20,65 @@ export async function reportRow(db: SqlQueryable, purchaseId: string): Promise<R
 
 export interface PurchaseFilter {
   status?: string;
+  sku?: string;
   since?: string;
+  /** Quoted before this ISO instant (exclusive): with `since`, one day of the console's list. */
+  until?: string;
   origin?: string;
   limit?: number;
   after?: string;
 }
 
-/** Purchases newest first (by quote time), filtered; `after` pages on from a purchase id of the previous page. */
-export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): Promise<ReportRow[]> {
+/** The WHERE clause of a filter (paging and limit aside), its parameters numbered from $1. */
+function whereOf(f: PurchaseFilter, params: unknown[]): string {
   const where: string[] = [];
-  const params: unknown[] = [];
   const param = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
   if (f.status) where.push(`status = ${param(f.status)}`);
+  if (f.sku) where.push(`sku = ${param(f.sku)}`);
   if (f.since) where.push(`quoted_at >= ${param(f.since)}`);
+  if (f.until) where.push(`quoted_at < ${param(f.until)}`);
   if (f.origin) where.push(`origin = ${param(f.origin)}`);
   if (f.after)
     where.push(
       `(quoted_at, purchase_id) <
        (SELECT quoted_at, purchase_id FROM rm_purchases WHERE purchase_id = ${param(f.after)})`,
     );
-  const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
+/** Purchases newest first (by quote time), filtered; `after` pages on from a purchase id of the previous page. */
+export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): Promise<ReportRow[]> {
+  const params: unknown[] = [];
+  const filter = whereOf(f, params);
+  params.push(f.limit ?? 100);
   const sql = `SELECT json_agg(p)::text AS page FROM (SELECT * FROM rm_purchases ${filter}
-               ORDER BY quoted_at DESC, purchase_id DESC LIMIT ${param(f.limit ?? 100)}) p`;
+               ORDER BY quoted_at DESC, purchase_id DESC LIMIT $${params.length}) p`;
   const [r] = await db.query<{ page: string | null }>(sql, params);
   return rowsOf<ReportRow>(r?.page).map(withPosition);
+}
+
+export interface PurchaseTotals {
+  purchases: number;
+  /** Purchases with a settled payment. */
+  paid: number;
+  /** The sum of the settled amounts, micro-USDC as a decimal string. */
+  revenue_micro: string;
+}
+
+/** Counts and revenue of every purchase the filter matches (no limit, no paging). */
+export async function purchaseTotals(db: SqlQueryable, f: PurchaseFilter = {}): Promise<PurchaseTotals> {
+  const params: unknown[] = [];
+  const filter = whereOf({ ...f, after: undefined }, params);
+  const [r] = await db.query<{ purchases: number; paid: number; revenue_micro: string }>(
+    `SELECT count(*)::integer AS purchases, count(settled_amount_micro)::integer AS paid,
+            coalesce(sum(settled_amount_micro::numeric), 0)::text AS revenue_micro
+       FROM rm_purchases ${filter}`,
+    params,
+  );
+  return { purchases: Number(r?.purchases ?? 0), paid: Number(r?.paid ?? 0), revenue_micro: r?.revenue_micro ?? '0' };
 }
 
 /** Every purchase id starting with `prefix` (at most `limit`), for git-style unique prefixes. */

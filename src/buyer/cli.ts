@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, parseEnv } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -9,27 +9,10 @@ import { requestRefund } from './refund-request.js';
 import { GatePurpose, ReportPurpose } from '../rsl/purposes.js';
 import { ingestionGatePrice, type Tier } from '../pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
+import { COMMAND_HELP, REFUND_REASONS, USAGE, defaultReportFile } from './cli-help.js';
 
 // `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify | refund.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
-
-const USAGE = `usage: rights-preflight <command> [options]
-  capabilities                       [--service URL]
-  quote <resource-url> --purpose P   [--tier fresh|deep] [--service URL] [pins]
-  buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
-  gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
-                                     one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
-  verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
-  refund <purchase_id> --reason R    --checkpoint-dir DIR [--message TEXT] [--service URL]
-                                     ask for a refund with the claim kept (encrypted) by buy/gate --checkpoint-dir
-                                     R: NOT_DELIVERED | VERIFICATION_FAILED | … (an operator reviews it)
-  --help, --version
-pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
-  --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
-  --max-per-task/BUYER_MAX_PER_TASK_MICRO
-  (gate: the per-report and per-task caps default to the published price of the URLs given)
-purposes: buy/quote ai-input|ai-index|ai-train|search; gate also rag-ingestion|summarization|training|search-indexing
-env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)`;
 
 const options = {
   service: { type: 'string' },
@@ -50,9 +33,14 @@ const options = {
   reason: { type: 'string' },
   message: { type: 'string' },
   version: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'env-file': { type: 'string' },
 } as const;
 
 class UsageError extends Error {}
+
+/** With --json every failure is also one JSON document on stdout: {"error": {code, message}}. */
+type Failure = 'USAGE' | 'REFUSED' | 'FAIL' | 'ERROR';
 
 export async function main(
   argv: string[],
@@ -60,40 +48,65 @@ export async function main(
   out: (s: string) => void,
   err: (s: string) => void,
 ): Promise<number> {
+  const json = argv.includes('--json');
+  const fail = (code: Failure, message: string, exit: number, usage?: string): number => {
+    const prefix = code === 'USAGE' ? '' : code === 'FAIL' ? 'FAIL: ' : `${code} `;
+    err(usage ? `${message}\n${usage}` : `${prefix}${message}`);
+    if (json) out(JSON.stringify({ error: { code, message } }, null, 2));
+    return exit;
+  };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    err(`${(e as Error).message}\n${USAGE}`);
-    return 2;
+    return fail('USAGE', (e as Error).message, 2, USAGE);
   }
   const {
     values: v,
     positionals: [cmd, arg, ...more],
   } = parsed;
+  // --env-file FILE: KEY=value pins (npm start in development writes DATA_DIR/buyer.env); the environment wins.
+  if (v['env-file'] !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(v['env-file'], 'utf8');
+    } catch (e) {
+      return fail('USAGE', `--env-file ${v['env-file']} cannot be read (${(e as Error).message})`, 2);
+    }
+    env = { ...parseEnv(text), ...env };
+  }
   if (v.version) {
-    out(await packageVersion());
+    out(json ? JSON.stringify({ version: await packageVersion() }) : await packageVersion());
     return 0;
   }
-  if (v.help) {
-    out(USAGE);
+  // `<command> --help` and `help <command>`: the command's page; otherwise the overview.
+  const page = cmd === 'help' ? arg : cmd;
+  if (v.help || cmd === 'help') {
+    const text = page !== undefined && Object.hasOwn(COMMAND_HELP, page) ? COMMAND_HELP[page]! : USAGE;
+    out(json ? JSON.stringify({ help: text }) : text);
     return 0;
   }
-  if (!cmd) {
-    err(USAGE);
-    return 2;
-  }
+  if (!cmd) return fail('USAGE', 'no command', 2, USAGE);
+  const usageOf = (c: string) => COMMAND_HELP[c] ?? USAGE;
+  if (cmd === 'refund' && v.reason !== undefined && !Object.hasOwn(REFUND_REASONS, v.reason))
+    return fail(
+      'USAGE',
+      `invalid --reason ${JSON.stringify(v.reason)}: one of ${Object.keys(REFUND_REASONS).join(', ')}`,
+      2,
+      usageOf(cmd),
+    );
   // Refused here, before any request: a purpose the command cannot buy, a tier that does not exist.
   if (['quote', 'buy', 'gate'].includes(cmd)) {
     const purposes = cmd === 'gate' ? GatePurpose : ReportPurpose;
-    if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose))) {
-      err(`invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}\n${USAGE}`);
-      return 2;
-    }
-    if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep') {
-      err(`invalid --tier ${JSON.stringify(v.tier)}: fresh or deep\n${USAGE}`);
-      return 2;
-    }
+    if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose)))
+      return fail(
+        'USAGE',
+        `invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}`,
+        2,
+        usageOf(cmd),
+      );
+    if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep')
+      return fail('USAGE', `invalid --tier ${JSON.stringify(v.tier)}: fresh or deep`, 2, usageOf(cmd));
   }
   const need = (name: string, value: string | undefined): string => {
     if (!value) throw new UsageError(`missing ${name}`);
@@ -147,10 +160,7 @@ export async function main(
     switch (cmd) {
       case 'capabilities': {
         const res = await fetch(`${service()}/v1/capabilities`);
-        if (!res.ok) {
-          err(`capabilities answered HTTP ${res.status}`);
-          return 1;
-        }
+        if (!res.ok) return fail('ERROR', `capabilities answered HTTP ${res.status}`, 1);
         out(JSON.stringify(await res.json(), null, 2));
         return 0;
       }
@@ -192,7 +202,10 @@ export async function main(
               ? await buyer.preflight(request())
               : await buyer.buyReport(request());
         if (r.status === 'delivered') {
-          if (v.out) await writeFile(v.out, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
+          // The report was paid for: it is always kept (docs/decisions.md, "The first hour (issue 27)").
+          const file = v.out ?? defaultReportFile(r.purchase_id);
+          await writeFile(file, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
+          err(`saved the signed report to ${path.resolve(file)}`);
           out(
             JSON.stringify(
               {
@@ -201,7 +214,7 @@ export async function main(
                 classifications: r.classifications,
                 transaction: r.transaction,
                 amount_micro: r.amount_micro,
-                saved: v.out ?? null,
+                saved: file,
               },
               null,
               2,
@@ -219,13 +232,17 @@ export async function main(
         try {
           saved = JSON.parse(await readFile(file, 'utf8'));
         } catch {
-          err(`FAIL: ${file} is not readable JSON`);
-          return 1;
+          return fail('FAIL', `${file} is not readable JSON`, 1);
         }
         const result = verifySavedReport(saved, pinned.toLowerCase(), v['binding-key']);
         if (!result.ok) {
           err(`FAIL: ${result.reason}`);
+          if (json) out(JSON.stringify({ ok: false, reason: result.reason }, null, 2));
           return 1;
+        }
+        if (json) {
+          out(JSON.stringify(result, null, 2));
+          return 0;
         }
         out(
           `OK purchase ${result.purchase_id}: ` +
@@ -238,12 +255,12 @@ export async function main(
         const purchaseId = need('<purchase_id>', arg);
         const reason = need('--reason', v.reason);
         const kept = await claimStore().load(purchaseId);
-        if (!kept) {
-          err(
+        if (!kept)
+          return fail(
+            'ERROR',
             `no claim kept for purchase ${purchaseId} in ${v['checkpoint-dir']}/claims (buy it with --checkpoint-dir)`,
+            1,
           );
-          return 1;
-        }
         const view = await requestRefund(v.service ?? env.RIGHTS_SERVICE_URL ?? kept.base_url, kept.key, {
           purchase_id: purchaseId,
           reason,
@@ -253,20 +270,12 @@ export async function main(
         return 0;
       }
       default:
-        err(`unknown command ${cmd}\n${USAGE}`);
-        return 2;
+        return fail('USAGE', `unknown command ${cmd}`, 2, USAGE);
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`${e.message}\n${USAGE}`);
-      return 2;
-    }
-    if (e instanceof BuyerRefused) {
-      err(`REFUSED ${e.message}`);
-      return 1;
-    }
-    err(`ERROR ${(e as Error).message}`);
-    return 1;
+    if (e instanceof UsageError) return fail('USAGE', e.message, 2, usageOf(cmd));
+    if (e instanceof BuyerRefused) return fail('REFUSED', e.message, 1);
+    return fail('ERROR', (e as Error).message, 1);
   }
 }
 

@@ -11,6 +11,27 @@ export interface DevChainInfo {
   buyers: { address: Hex; privateKey: Hex }[];
   /** Interval mining in ms (DEVNET_BLOCK_MS); absent when the devnet mines each transaction at once. */
   blockMs?: number;
+  /** The example publishers (`--publishers DIR`: npm start in development), their CA and addresses. */
+  publishers?: DevPublishers;
+}
+
+export interface DevPublishers {
+  /** https://host of each publisher. */
+  origins: string[];
+  /** The development CA's certificate (PEM): FETCH_EXTRA_CA_FILE. */
+  caFile: string;
+  /** host:127.0.0.1:port,…: FETCH_CONNECT_TO. */
+  connectTo: string;
+  /** One example URL of each kind: permitted, prohibited, licenseRequired, undeclared. */
+  resources: Record<string, string>;
+}
+
+/** The block's lines naming the example publishers (development only). */
+export function publisherLines(p: DevPublishers): [string, string][] {
+  return [
+    ['EXAMPLES', 'publishers served on loopback and covered by default (development only):'],
+    ...Object.entries(p.resources).map(([kind, url]): [string, string] => [`  ${kind}`, url]),
+  ];
 }
 
 // The one block `npm start` (development, DEVNET=auto) and `npm run devnet` print so a developer, or a

@@ -24,7 +24,7 @@ export interface DevnetChildProcess {
 }
 
 export async function startDevnetProcess<Info extends DevChainInfo = DevChainInfo>(
-  opts: { port?: number; timeoutMs?: number; facilitator?: boolean; blockMs?: number } = {},
+  opts: { port?: number; timeoutMs?: number; facilitator?: boolean; blockMs?: number; publishersDir?: string } = {},
 ): Promise<DevnetProcess<Info>> {
   const args = [
     ...(MAIN.typescript ? ['--import', 'tsx'] : []),
@@ -35,6 +35,7 @@ export async function startDevnetProcess<Info extends DevChainInfo = DevChainInf
     String(opts.port ?? 0),
     ...(opts.facilitator ? ['--facilitator'] : []),
     ...(opts.blockMs !== undefined ? ['--block-ms', String(opts.blockMs)] : []),
+    ...(opts.publishersDir !== undefined ? ['--publishers', opts.publishersDir] : []),
   ];
   // Its own process group, so a Ctrl-C meant for the parent does not stop the chain under the parent's
   // drain (the parent stops it last); stdin is its lifeline: when the parent dies, it exits too.

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorBody } from './errors.js';
+import { namedListenError } from './listen-error.js';
 
 // The public listener is bound before the app is built, so the address it got (PORT=0 picks one) is
 // known when the routers and the money path are composed: offers and report URLs name the service's
@@ -22,12 +23,14 @@ const starting: http.RequestListener = (_req, res) => {
   res.end(JSON.stringify(errorBody('SERVICE_STARTING', 'the service is starting; try again shortly')));
 };
 
-export async function listenFirst(port: number, host: string): Promise<EarlyListener> {
+/** `setting` names what chose the address, for the error when it cannot be bound. */
+export async function listenFirst(port: number, host: string, setting = 'HOST/PORT'): Promise<EarlyListener> {
   const server = http.createServer(starting);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: Error) => reject(namedListenError(err, setting, `${host}:${port}`));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

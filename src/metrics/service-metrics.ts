@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventLoopLag } from './event-loop-lag.js';
 
 // The service's Prometheus metrics, one registry per running service (tests start several services
@@ -27,6 +27,13 @@ export interface ServiceMetrics {
 export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
+  // The process and runtime: memory, CPU, file descriptors, event-loop lag, GC, handles (prom-client's
+  // defaults, unprefixed as every Node exporter names them; docs/decisions.md, issue 27).
+  collectDefaultMetrics({ register: registry });
+  // Three of them are gauges named like counters, which `promtool check metrics` refuses; their
+  // per-type siblings (nodejs_active_handles{type}, …) carry the same numbers.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+    registry.removeSingleMetric(name);
   return {
     registry,
     close: registerEventLoopLag(registry),

@@ -5,6 +5,10 @@ import { shortId as short } from './short-id.js';
 import { OperatorTarget } from '../../streams/purchase/events.js';
 import { OPERATOR_API } from './contract.js';
 import type { PurchaseTimeline, QueueEntry, RefundEntry } from './reads.js';
+import type { ReportRow } from '../../projections/report-view/report-row.js';
+import type { PurchaseTotals } from '../../projections/queries/purchases.js';
+import { SKUS, type ConsolePurchaseQuery } from './console-purchase-query.js';
+import { LISTED_STATUSES } from './purchase-filter.js';
 
 // The operator console's pages: plain server-rendered HTML, every value escaped, one tiny script that
 // posts a form's fields as JSON to the operator API (the same routes the CLI's actions decide through)
@@ -23,7 +27,7 @@ th{background:#f3f4f6}code{font:12px ui-monospace,monospace}.cards{display:flex;
 form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
 input[name=note]{min-width:22rem}.result{font-weight:600}
 .result[data-state=refused]{color:#b00}.result[data-state=done]{color:#060}
-.empty{color:#666}`;
+.empty{color:#666}header a+a{font-weight:400}`;
 
 // Posts the form's fields as JSON to its data-api route; the answer (or refusal code) goes under it.
 const SCRIPT = `
@@ -58,7 +62,8 @@ function page(title: string, body: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><header><a href="/console">Rights Preflight · operator console</a></header>` +
+<body><header><a href="/console">Rights Preflight · operator console</a> · <a href="/console/purchases">purchases</a>` +
+    `</header>` +
     `<main>${body}</main><script>${SCRIPT}</script></body></html>`
   );
 }
@@ -232,5 +237,62 @@ export function refusalPage(code: string, message: string): string {
   return page(
     'Refused',
     `<h2>${esc(code)}</h2><p>${esc(message)}</p><p><a href="/console">back to the console</a></p>`,
+  );
+}
+
+/** micro-USDC as USDC with six decimals ("1234567" → "1.234567"). */
+export function usdc(micro: string): string {
+  const digits = micro.replace(/^0+(?=\d)/, '').padStart(7, '0');
+  return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
+}
+
+const select = (name: string, values: readonly string[], chosen: string) =>
+  `<select name="${name}"><option value="">any ${esc(name)}</option>` +
+  values.map((v) => `<option value="${esc(v)}"${v === chosen ? ' selected' : ''}>${esc(v)}</option>`).join('') +
+  '</select>';
+
+/** GET /console/purchases: the filter form, the totals of everything it matches, and the newest rows. */
+export function purchaseListPage(input: {
+  form: ConsolePurchaseQuery;
+  rows: ReportRow[];
+  totals: PurchaseTotals;
+  limit: number;
+}): string {
+  const { form, rows, totals, limit } = input;
+  const filters =
+    '<form id="filters" method="get" action="/console/purchases">' +
+    select('status', LISTED_STATUSES, form.status) +
+    select('sku', SKUS, form.sku) +
+    `<input name="origin" placeholder="origin, e.g. https://pub.example" value="${esc(form.origin)}">` +
+    `<input name="day" type="date" value="${esc(form.day)}" title="quoted on this UTC day">` +
+    '<button>filter</button> <a href="/console/purchases">clear</a></form>';
+  const cards =
+    `<div class="cards" id="totals"><div class="card">purchases<b id="total-purchases">${totals.purchases}</b></div>` +
+    `<div class="card">paid<b id="total-paid">${totals.paid}</b></div>` +
+    `<div class="card">revenue (USDC)<b id="total-revenue">${esc(usdc(totals.revenue_micro))}</b></div></div>`;
+  const listed = rows.map((r) => [
+    purchaseLink(r.purchase_id),
+    `<span title="${esc(r.quoted_at)}">${esc(r.quoted_at.slice(0, 16).replace('T', ' '))}</span>`,
+    esc(r.status),
+    esc(r.sku),
+    esc(r.origin ?? (r.resources ? `${r.resources.length} resources` : '—')),
+    esc(r.purpose),
+    esc(r.classification),
+    esc(usdc(r.price_micro)),
+    r.settled_amount_micro === null ? '—' : esc(usdc(r.settled_amount_micro)),
+  ]);
+  const more =
+    totals.purchases > rows.length
+      ? `<p class="empty">The newest ${rows.length} of ${totals.purchases} are listed (limit ${limit}).</p>`
+      : '';
+  return page(
+    'Purchases',
+    `<h2>Purchases</h2>${filters}${cards}
+${table(
+  ['purchase', 'quoted (UTC)', 'status', 'sku', 'origin', 'purpose', 'classification', 'price', 'paid'],
+  listed,
+  'No purchase matches these filters.',
+  'purchases',
+)}${more}`,
   );
 }

@@ -1,13 +1,17 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { operatorSummary } from '../../projections/queries/summary.js';
-import { homePage, purchasePage, refusalPage } from './console-html.js';
+import { homePage, purchaseListPage, purchasePage, refusalPage } from './console-html.js';
+import { listPurchases, purchaseTotals } from '../../projections/queries/purchases.js';
+import { consolePurchaseQuery } from './console-purchase-query.js';
+import { UsageError } from './usage-error.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { OperatorRefused } from './operator-refused.js';
 import { operatorReads } from './reads.js';
 
 // The operator console (console-html.ts) on the operator listener: GET /console (summary, queue,
-// refund requests) and GET /console/purchases/:id (timeline, move). Its forms post to the operator
+// refund requests), GET /console/purchases (list, filters, revenue totals) and GET /console/purchases/:id
+// (timeline, move). Its forms post to the operator
 // API. `npm run ops -- console` serves it on a loopback URL when the listener is the Unix socket.
 
 export function operatorConsole(deps: OperatorDeps): Router {
@@ -33,6 +37,23 @@ export function operatorConsole(deps: OperatorDeps): Router {
       ctx,
       homePage({ summary: await operatorSummary(deps.models.db, deps.now()), queue, refunds, now: deps.now() }),
     );
+  });
+  router.get('/console/purchases', async (ctx) => {
+    let query: ReturnType<typeof consolePurchaseQuery>;
+    try {
+      query = consolePurchaseQuery(ctx.query);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      ctx.status = 400;
+      html(ctx, refusalPage('USAGE', err.message));
+      return;
+    }
+    await reads.fresh();
+    const [rows, totals] = [
+      await listPurchases(deps.models.db, query.filter),
+      await purchaseTotals(deps.models.db, query.filter),
+    ];
+    html(ctx, purchaseListPage({ form: query.form, rows, totals, limit: query.filter.limit ?? rows.length }));
   });
   router.get('/console/purchases/:id', async (ctx) => {
     try {

@@ -11,6 +11,7 @@ import { operatorApi } from './api.js';
 import { operatorConsole } from './console-router.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { OperatorRefused } from './operator-refused.js';
+import { namedListenError } from '../http/listen-error.js';
 
 // The operator listener: the operator API and console, on their own servers and never on the public
 // app. Always a Unix socket in DATA_DIR with mode 0600 (the file's permissions are the access
@@ -105,11 +106,12 @@ function socketAnswers(socketPath: string): Promise<boolean> {
   });
 }
 
-async function listen(server: http.Server, ...args: unknown[]): Promise<void> {
+/** Binds `server`; a failure names the setting that chose the address (`setting`, `address`). */
+async function listen(server: http.Server, named: { setting: string; address: string }, ...args: unknown[]) {
   (server.listen as (...a: unknown[]) => void)(...args);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
-    server.once('error', reject);
+    server.once('error', (err) => reject(namedListenError(err, named.setting, named.address)));
   });
 }
 
@@ -135,16 +137,21 @@ export async function startOperatorListener(deps: OperatorDeps): Promise<Operato
   } else {
     await unlink(socketPath).catch(() => {}); // left by a killed service
     const server = http.createServer(operatorApp(deps, undefined).callback());
-    await listen(server, socketPath);
+    await listen(
+      server,
+      { setting: 'DATA_DIR (the operator socket is DATA_DIR/operator.sock)', address: socketPath },
+      socketPath,
+    );
     await chmod(socketPath, 0o600);
     servers.push(server);
   }
   let tcpUrl: string | undefined;
   if (deps.config.operatorListen) {
     const server = http.createServer(operatorApp(deps, deps.config.operatorToken!).callback());
-    await listen(server, deps.config.operatorListen.port, deps.config.operatorListen.host);
-    const { address, port } = server.address() as AddressInfo;
-    tcpUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+    const { host, port } = deps.config.operatorListen;
+    await listen(server, { setting: 'OPERATOR_LISTEN', address: `${host}:${port}` }, port, host);
+    const bound = server.address() as AddressInfo;
+    tcpUrl = `http://${bound.address.includes(':') ? `[${bound.address}]` : bound.address}:${bound.port}`;
     servers.push(server);
   }
   deps.log.info({ socket: socketPath ?? null, tcp: tcpUrl ?? null }, 'operator listener ready');

@@ -73,7 +73,12 @@ interface GeoBrand {
   readonly Geo: unique symbol;
 }
 /** Caller-supplied ISO 3166-1 alpha-2 code (spec §2.3: not a verified location). */
-export const Geo = t.brand(t.string, (s): s is t.Branded<string, GeoBrand> => /^[A-Z]{2}$/.test(s), 'Geo');
+const GEO = /^[A-Z]{2}$/;
+// `pattern` on the codec: the published JSON Schema states the same rule (src/http/schema/json-schema.ts).
+export const Geo = Object.assign(
+  t.brand(t.string, (s): s is t.Branded<string, GeoBrand> => GEO.test(s), 'Geo'),
+  { pattern: GEO },
+);
 export type Geo = t.TypeOf<typeof Geo>;
 export const NullableGeo = t.union([Geo, t.null]);
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
 import { BIN, runBuyerCli } from './support/run-cli.js';
+import { RefundReason } from '../../streams/refund/events.js';
 
 // The buyer CLI as a user runs it (bin/rights-preflight.mjs in its own process): help and version,
 // a purpose refused before any request, a gate report bought with the default caps, and a refund
@@ -138,3 +139,71 @@ test.serial(
     for (const out of [bought, filed]) t.false((out.stdout + out.stderr).includes(kept.slice(0, 20)));
   },
 );
+
+test('each command has a --help page with examples, as help <command> too; refund lists every reason', async (t) => {
+  for (const cmd of ['capabilities', 'quote', 'buy', 'gate', 'verify', 'refund']) {
+    const page = await run([cmd, '--help']);
+    t.is(page.code, 0, cmd);
+    t.regex(page.stdout, new RegExp(`^usage: rights-preflight ${cmd} `), cmd);
+    t.regex(page.stdout, /\nexamples:\n {2}\S/, cmd);
+    t.deepEqual((await run(['help', cmd])).stdout, page.stdout, cmd);
+  }
+  const refund = (await run(['refund', '--help'])).stdout;
+  for (const reason of Object.keys(RefundReason.keys)) t.regex(refund, new RegExp(`^ {2}${reason} +\\S`, 'm'), reason);
+  t.true((await run(['buy', '--help'])).stdout.includes('saved by default'));
+  const overview = (await run(['--help'])).stdout;
+  t.true(overview.includes(Object.keys(RefundReason.keys).join(' | ')), 'the overview names every reason too');
+});
+
+test('a refund reason the service does not know is refused before any request, listing the reasons', async (t) => {
+  const r = await run(['refund', 'ab'.repeat(32), '--reason', 'CHANGED_MY_MIND', '--checkpoint-dir', dir], pins);
+  t.is(r.code, 2);
+  t.regex(
+    r.stderr,
+    /invalid --reason "CHANGED_MY_MIND": one of NOT_DELIVERED, VERIFICATION_FAILED, CHARGED_INCORRECTLY, OTHER/,
+  );
+});
+
+test('--json everywhere: one JSON document on stdout, for answers and for failures', async (t) => {
+  const caps = await run(['capabilities', '--json'], pins);
+  t.is(caps.code, 0);
+  t.truthy(JSON.parse(caps.stdout).coverage);
+  const quote = await run(['quote', DEMO_RESOURCES.permitted, '--purpose', 'ai-input', '--json'], pins);
+  t.is(quote.code, 0, quote.stderr);
+  t.is(JSON.parse(quote.stdout).available, true);
+  t.is(JSON.parse((await run(['--version', '--json'])).stdout).version.length > 0, true);
+  t.regex(JSON.parse((await run(['verify', '--help', '--json'])).stdout).help, /^usage: rights-preflight verify/);
+  const usage = await run(['quote', DEMO_RESOURCES.permitted, '--purpose', 'ai-input', '--json'], {
+    ...pins,
+    BUYER_NETWORK: '',
+  });
+  t.is(usage.code, 2);
+  t.deepEqual(JSON.parse(usage.stdout), { error: { code: 'USAGE', message: 'missing --network or BUYER_NETWORK' } });
+  const missing = await run(['verify', path.join(dir, 'nothing.json'), '--key', 'ab'.repeat(32), '--json']);
+  t.is(missing.code, 1);
+  t.is(JSON.parse(missing.stdout).error.code, 'FAIL');
+  const refused = await run(['refund', 'ab'.repeat(32), '--reason', 'OTHER', '--checkpoint-dir', dir, '--json'], pins);
+  t.is(refused.code, 1);
+  t.regex(JSON.parse(refused.stdout).error.message, /no claim kept/);
+});
+
+test.serial('buy without --out saves the paid report to a file it names; verify --json accepts it', async (t) => {
+  const cwd = await mkdtemp(path.join(dir, 'cwd-'));
+  const buyer = w.devnet.buyers[3]!;
+  const r = await runBuyerCli(
+    ['buy', DEMO_RESOURCES.permitted, '--purpose', 'ai-index', '--json'],
+    { ...pins, BUYER_PRIVATE_KEY: buyer.privateKey },
+    90_000,
+    cwd,
+  );
+  t.is(r.code, 0, r.stderr);
+  const summary = JSON.parse(r.stdout) as { purchase_id: string; saved: string };
+  t.is(summary.saved, `rights-report-${summary.purchase_id.slice(0, 12)}.json`);
+  t.true(r.stderr.includes(`saved the signed report to ${path.join(cwd, summary.saved)}`), r.stderr);
+  t.deepEqual(await readdir(cwd), [summary.saved]);
+  const v = await runBuyerCli(['verify', summary.saved, '--key', pins.BUYER_EVIDENCE_KEY!, '--json'], {}, 60_000, cwd);
+  t.is(v.code, 0, v.stderr);
+  const verified = JSON.parse(v.stdout) as { ok: boolean; purchase_id: string };
+  t.true(verified.ok);
+  t.is(verified.purchase_id, summary.purchase_id);
+});

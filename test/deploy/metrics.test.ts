@@ -81,6 +81,13 @@ test.serial(
       1,
     );
     t.true((sample(text, 'rights_event_loop_lag_max_seconds') ?? -1) >= 0);
+    // The process and runtime (prom-client's defaults): memory, CPU, file descriptors, event-loop lag.
+    t.true((sample(text, 'process_resident_memory_bytes') ?? 0) > 10_000_000);
+    t.true((sample(text, 'process_cpu_seconds_total') ?? 0) > 0);
+    t.true((sample(text, 'process_open_fds') ?? 0) > 0);
+    t.true((sample(text, 'process_max_fds') ?? 0) > 0);
+    t.true((sample(text, 'nodejs_eventloop_lag_p99_seconds') ?? -1) >= 0);
+    t.true((sample(text, 'nodejs_heap_size_used_bytes') ?? 0) > 0);
     // Relayer health (SETTLEMENT=self): funded, nothing pending after the settle answered, no replacement.
     t.true(
       (sample(text, 'rights_relayer_balance_eth') ?? 0) > (sample(text, 'rights_relayer_min_settlements_eth') ?? 1),

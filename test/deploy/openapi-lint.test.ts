@@ -16,7 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = promisify(execFile);
 const REDOCLY = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 
-async function lint(doc: unknown): Promise<{ errors: number; output: string }> {
+async function lint(doc: unknown): Promise<{ errors: number; warnings: number; output: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'rights-openapi-'));
   try {
     const file = path.join(dir, 'openapi.json');
@@ -27,14 +27,11 @@ async function lint(doc: unknown): Promise<{ errors: number; output: string }> {
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     }).catch((e: { stdout: string; stderr: string }) => e);
     const report = JSON.parse(r.stdout) as {
-      totals: { errors: number };
+      totals: { errors: number; warnings: number };
       problems: { ruleId: string; severity: string; message: string }[];
     };
-    const output = report.problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => `${p.ruleId}: ${p.message}`)
-      .join('\n');
-    return { errors: report.totals.errors, output };
+    const output = report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`).join('\n');
+    return { errors: report.totals.errors, warnings: report.totals.warnings, output };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -45,9 +42,28 @@ const operations = Object.entries(doc.paths as Record<string, Record<string, any
   Object.entries(item).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })),
 );
 
-test('redocly lint --extends recommended: 0 errors', async (t) => {
-  const { errors, output } = await lint(doc);
+test('redocly lint --extends recommended: 0 errors and 0 warnings', async (t) => {
+  const { errors, warnings, output } = await lint(doc);
   t.is(errors, 0, output);
+  t.is(warnings, 0, output);
+});
+
+test('the lint sees warnings: an unused schema is one', async (t) => {
+  const broken = structuredClone(doc);
+  broken.components.schemas.Unused = { type: 'object' };
+  const { warnings, output } = await lint(broken);
+  t.true(warnings > 0, output);
+});
+
+test('the inspect body states geo as ISO 3166-1 alpha-2 or null; a header list item keeps its description', (t) => {
+  t.deepEqual(doc.components.schemas.InspectRequest.properties.geo.anyOf[0], {
+    type: 'string',
+    title: 'Geo',
+    pattern: '^[A-Z]{2}$',
+  });
+  const header = doc.components.schemas.PreflightDiscovery.properties.headers.items;
+  t.truthy(header.properties.description);
+  t.truthy(doc.paths['/v1/rights/inspect'].post.responses[503]);
 });
 
 test('the lint can fail: an operation without security is an error', async (t) => {

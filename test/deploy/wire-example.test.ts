@@ -10,6 +10,13 @@ import { siwxChallenge, SIWX_STATEMENT } from '../../src/gate/siwx-challenge.js'
 import { paymentIntentHeader } from '../../src/buyer/gate-headers.js';
 import { boundNonce, inputSha256 } from '../../src/payment/binding.js';
 import { purchaseId } from '../../streams/purchase/purchase-id.js';
+import { GATE_PATH } from '../../src/contract/ingestion-gate.js';
+import { createApp } from '../../src/http/app.js';
+import { inspectRouter } from '../../src/http/routes/inspect.js';
+import { createLogger } from '../../src/log.js';
+import { startLocalWorld } from '../../ops/world/local-world.js';
+import { publisherSite } from '../support/money-env.js';
+import { listen } from '../support/listen.js';
 
 // docs/wire.md §11's worked example must be right: each value is recomputed twice, by a reader's plain
 // sha256 over the JCS text the document prints, and by the service's own code from the example inputs.
@@ -70,4 +77,44 @@ test('the service computes the same values from the example request', (t) => {
     user_class: 'commercial',
   };
   t.true(doc.includes(`\`${canonicalJson(single)}\``) && doc.includes(inputSha256(single)));
+});
+
+/** The one-line JSON right after an `<!-- NAME ... -->` marker (inline code or a ```json block). */
+function documentedBody(marker: string): string {
+  const after = doc.slice(doc.indexOf(`<!-- ${marker}`));
+  const text = /-->\s*(?:```json\s*\n([^\n]+)\n```|`([^`\n]+)`)/.exec(after);
+  if (!text) throw new Error(`no body after <!-- ${marker}`);
+  return (text[1] ?? text[2])!;
+}
+
+test('§11 example gate body, posted to a running service, is accepted as shown (428: no key; no 400)', async (t) => {
+  const body = documentedBody('gate-example-body');
+  t.regex(body, /"max_total_micro"/);
+  const world = await startLocalWorld(publisherSite(), { tmpPrefix: 'rights-wire-example-' });
+  t.teardown(() => world.close());
+  const res = await fetch(`${world.url}${GATE_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const answer = (await res.json()) as { error?: { code: string } };
+  t.not(res.status, 400, JSON.stringify(answer));
+  // The body is decoded before any header is looked at: what is missing now is the buyer's key.
+  t.is(res.status, 428);
+  t.is(answer.error?.code, 'SERVICE_REQUEST_REQUIRED');
+});
+
+test('§13 example inspect body is answered 200 with a reading', async (t) => {
+  const app = createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] });
+  const server = await listen(app);
+  t.teardown(() => server.close());
+  const res = await fetch(`${server.base}/v1/rights/inspect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: documentedBody('inspect-example-body'),
+  });
+  const answer = (await res.json()) as { classification: string; fetched: boolean };
+  t.is(res.status, 200, JSON.stringify(answer));
+  t.is(answer.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+  t.false(answer.fetched);
 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLocalParts, localServiceEnv } from '../../ops/world/local-world.js';
+import { startLocalParts, localServiceEnv, type LocalWorldParts } from '../../ops/world/local-world.js';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore } from '../../src/store/port.js';
 import { publisherSite } from '../support/money-env.js';
@@ -15,6 +15,8 @@ import { EVIDENCE_SEED_HEX } from '../ops/seed.js';
 
 export interface ServiceBeside {
   service: ServiceProcess;
+  /** The chain the service settles on (its funded buyers pay in tests that make a real purchase). */
+  devnet: LocalWorldParts['devnet'];
   dataDir: string;
   /** The environment an operator's shell has: the service's DATA_DIR and evidence key. */
   opsEnv: Record<string, string>;
@@ -39,6 +41,7 @@ export async function serviceBeside<T>(
     const opsEnv = { DATA_DIR: parts.dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
     return {
       service,
+      devnet: parts.devnet,
       dataDir: parts.dataDir,
       opsEnv,
       seeded,

@@ -138,6 +138,7 @@ test(
     const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as any;
     t.is(doc.openapi, '3.1.0');
     t.deepEqual(Object.keys(doc.paths).sort(), [
+      '/',
       '/healthz',
       '/mcp',
       '/openapi.json',

@@ -51,12 +51,21 @@ function generate(codec: t.Mixed): JsonSchema {
   );
 }
 
-/** The generator labels every node with the codec's synthesized name; keep only real (PascalCase) names, as titles. */
-function tidy(node: unknown): JsonSchema {
-  if (Array.isArray(node)) return node.map(tidy) as unknown as JsonSchema;
+/** The generator labels every node with the codec's synthesized name; keep only real (PascalCase) names, as titles.
+ *  The keys of a `properties` map are property names, not keywords: a property called `description` stays. */
+function tidy(node: unknown, propertyNames = false): JsonSchema {
+  if (Array.isArray(node)) return node.map((n) => tidy(n)) as unknown as JsonSchema;
   if (typeof node !== 'object' || node === null) return node as JsonSchema;
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(node)) {
+    if (propertyNames) {
+      out[k] = tidy(v);
+      continue;
+    }
+    if (k === 'properties') {
+      out[k] = tidy(v, true);
+      continue;
+    }
     if (k === 'description') {
       if (typeof v === 'string' && /^[A-Z][A-Za-z0-9]+$/.test(v) && !('title' in node)) out.title = v;
       continue;

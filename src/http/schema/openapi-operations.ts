@@ -19,6 +19,7 @@ const pay = { PaymentSignature: [] };
 const gate = { ServiceRequest: [], PaymentIntent: [], SignInWithX: [] };
 
 export const OPERATIONS: Record<string, Operation> = {
+  'get /': { operationId: 'getLanding', tag: 'Discovery', security: NONE },
   'get /healthz': { operationId: 'getHealth', tag: 'Operations', security: NONE },
   'get /readyz': { operationId: 'getReadiness', tag: 'Operations', security: NONE },
   'get /openapi.json': { operationId: 'getOpenApi', tag: 'Discovery', security: NONE },
@@ -49,8 +50,6 @@ export const OPERATIONS: Record<string, Operation> = {
     security: [claim],
   },
   'post /mcp': { operationId: 'mcpPost', tag: 'MCP', security: NONE },
-  'get /mcp': { operationId: 'mcpGet', tag: 'MCP', security: NONE },
-  'delete /mcp': { operationId: 'mcpDelete', tag: 'MCP', security: NONE },
 };
 
 const TAGS = [
@@ -107,6 +106,8 @@ const BODY_ERRORS = {
   413: errorRef('BODY_TOO_LARGE: the body exceeds the limit (details.limit_bytes); the connection is closed'),
   415: errorRef('UNSUPPORTED_MEDIA_TYPE: the body must be Content-Type: application/json in UTF-8'),
 };
+/** Node's parser answers it before any route (src/http/client-error.ts), whatever the operation. */
+const HEADERS_TOO_LARGE = errorRef('HEADERS_TOO_LARGE: the request headers are larger than the server accepts');
 const RATE_LIMITED = {
   ...errorRef('RATE_LIMITED: too many requests from this client; retry after Retry-After seconds'),
   headers: {
@@ -137,6 +138,7 @@ export function withOperations<D extends Doc>(doc: D): D {
       const responses = op.responses as Record<string, unknown>;
       if (op.requestBody) Object.assign(responses, { ...BODY_ERRORS, ...responses });
       if (path.startsWith('/v1/') || path === '/mcp') responses[429] ??= RATE_LIMITED;
+      responses[431] ??= HEADERS_TOO_LARGE;
     }
   }
   // The sign-in statement is a constant of the profile; the codec accepts any string (a wrong one is a

@@ -19,6 +19,7 @@ import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '../../contract/readiness.js';
+import { Landing } from '../../contract/landing.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -32,6 +33,7 @@ const Health = t.type({ status: t.string }, 'Health');
 
 const COMPONENTS: Record<string, t.Mixed> = {
   ErrorBody,
+  Landing,
   Health,
   ReadinessBody,
   Capabilities,
@@ -58,6 +60,11 @@ const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const error = (description: string) => ({ description, content: json(ref('ErrorBody')) });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const paramRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** A header carrying base64 JSON of a component schema. */
+const base64Json = (name: string) => ({
+  schema: { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/json', contentSchema: ref(name) },
+});
 
 const PRIVATE = 'Private secret: never log it or place it in model context.';
 
@@ -90,20 +97,21 @@ const parameters = {
     name: 'X-Service-Payment-Intent',
     in: 'header',
     required: true,
-    schema: { type: 'string' },
     description:
       'base64 JSON of PaymentIntent: the unsigned pre-binding ' +
       `{version, payer, resource (canonical gate URL), input_sha256, network}. ${PRIVATE}`,
+    // The header's decoded content, stated in JSON Schema 2020-12 (contentEncoding/contentSchema).
+    ...base64Json('PaymentIntent'),
   },
   SignInWithX: {
     name: 'SIGN-IN-WITH-X',
     in: 'header',
     required: true,
-    schema: { type: 'string' },
     description:
       `base64 JSON of SiwxProof (x402 sign-in-with-x payload, profile ${GATE_SIWX_PROFILE}): ` +
       'EIP-4361 message signed by the payer; nonce = the 48 hex of the bound nonce, uri = gate URL, ' +
       `resources = [gate URL, urn:service-request:input-sha256:<input_sha256>]. ${PRIVATE}`,
+    ...base64Json('SiwxProof'),
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',
@@ -151,9 +159,25 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
         'Signed reports of the RSL declarations observed for supported HTTPS URLs, ' +
         'sold per report in USDC over HTTP x402 v2. ' +
         'legal_clearance is always false: a report is not a license or legal advice.',
+      // The repository grants no license (package.json names none); npm's word for that (docs/decisions.md).
+      license: {
+        name: 'UNLICENSED (no license is granted)',
+        url: 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license',
+      },
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     paths: {
+      '/': {
+        get: {
+          summary: 'Where to start: links to capabilities, this document, the API reference (/docs) and the docs',
+          responses: {
+            200: {
+              description: 'the links (as an HTML page when the client prefers text/html)',
+              content: { ...json(ref('Landing')), 'text/html': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      },
       '/healthz': {
         get: { summary: 'Liveness', responses: { 200: { description: 'alive', content: json(ref('Health')) } } },
       },
@@ -191,6 +215,10 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
             413: error('body too large'),
             415: error('not application/json'),
             422: error('rule violation'),
+            503: {
+              ...error('INSPECT_BUSY: every inspection worker is busy and the queue is full; retry after Retry-After'),
+              headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 0 } } },
+            },
           },
         },
       },
@@ -363,7 +391,8 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
         post: {
           summary:
             'MCP (Streamable HTTP, stateless, JSON responses): tools service_capabilities, service_rights_quote; ' +
-            'service_quote is listed disabled and always refuses. No paid delivery.',
+            'service_quote is listed disabled and always refuses. No paid delivery. ' +
+            'GET and DELETE answer 405 (stateless: no session stream to open or close).',
           requestBody: {
             required: true,
             content: json({
@@ -377,8 +406,6 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
             406: { description: 'Accept header missing application/json and text/event-stream' },
           },
         },
-        get: { summary: 'Not available (stateless)', responses: { 405: { description: 'method not allowed' } } },
-        delete: { summary: 'Not available (stateless)', responses: { 405: { description: 'method not allowed' } } },
       },
     },
     components: { schemas, parameters, headers },

@@ -1,0 +1,55 @@
+import { SINGLE_REPORT_SKU } from '../contract/common.js';
+import { GATE_SKU } from '../contract/ingestion-gate.js';
+import type { PurchaseFilter } from '../../projections/queries/purchases.js';
+import { isCalendarDay } from './calendar-day.js';
+import { purchaseFilter } from './purchase-filter.js';
+import { UsageError } from './usage-error.js';
+
+// The console's purchase list (GET /console/purchases?status=&sku=&origin=&day=): the query string
+// as the form sends it (an empty field is no filter) checked into the report view's filter. Status,
+// origin and limit are checked as `ops purchases` checks them; a day is one UTC calendar day of quotes.
+
+export const SKUS = [SINGLE_REPORT_SKU, GATE_SKU] as const;
+
+export interface ConsolePurchaseQuery {
+  status: string;
+  sku: string;
+  origin: string;
+  day: string;
+}
+
+const field = (query: Record<string, string | string[] | undefined>, name: string): string => {
+  const v = query[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim() ?? '';
+};
+
+export function consolePurchaseQuery(query: Record<string, string | string[] | undefined>): {
+  form: ConsolePurchaseQuery;
+  filter: PurchaseFilter;
+} {
+  const form = {
+    status: field(query, 'status'),
+    sku: field(query, 'sku'),
+    origin: field(query, 'origin'),
+    day: field(query, 'day'),
+  };
+  const limit = field(query, 'limit');
+  const base = purchaseFilter({
+    ...(form.status ? { status: form.status } : {}),
+    ...(form.origin ? { origin: form.origin } : {}),
+    ...(limit ? { limit } : {}),
+  });
+  if (form.sku && !(SKUS as readonly string[]).includes(form.sku))
+    throw new UsageError(`sku must be one of ${SKUS.join(' | ')} (got ${JSON.stringify(form.sku)})`);
+  if (form.day && !isCalendarDay(form.day))
+    throw new UsageError(`day must be a calendar day YYYY-MM-DD (got ${JSON.stringify(form.day)})`);
+  const next = form.day ? new Date(Date.parse(`${form.day}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
+  return {
+    form,
+    filter: {
+      ...base,
+      ...(form.sku ? { sku: form.sku } : {}),
+      ...(form.day ? { since: `${form.day}T00:00:00.000Z`, until: next } : {}),
+    },
+  };
+}

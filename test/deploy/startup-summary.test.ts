@@ -1,0 +1,124 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { startServiceProcess } from '../support/service-process.js';
+
+// A start that explains itself (issue 27): one summary line (network, settlement, store, coverage,
+// metrics); with the default metrics port taken a development start still starts; every bind failure
+// names the setting that chose the address. The real entry point in its own process, as `npm start`.
+
+const DEFAULT_METRICS_PORT = 9464;
+let holder: net.Server | undefined;
+let devnet: Devnet;
+
+test.before(async () => {
+  // Hold 9464; when something else already holds it, it is taken all the same.
+  const server = net.createServer();
+  holder = await new Promise<net.Server | undefined>((resolve) => {
+    server.once('error', () => resolve(undefined));
+    server.listen(DEFAULT_METRICS_PORT, '127.0.0.1', () => resolve(server));
+  });
+  devnet = await startDevnet();
+});
+test.after.always(async () => {
+  await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));
+  await devnet?.stop();
+});
+
+async function tempDir(t: import('ava').ExecutionContext): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'rights-startup-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The summary line (written to stderr just before the listening record, on another pipe). */
+async function summaryOf(output: () => string): Promise<string | undefined> {
+  for (let i = 0; i < 50; i++) {
+    const line = output()
+      .split('\n')
+      .find((l) => l.startsWith('rights preflight: '));
+    if (line) return line;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+const hex32 = () => randomBytes(32).toString('hex');
+
+/** A production environment on the test devnet (keys given: production never generates one). */
+const productionEnv = (dataDir: string): Record<string, string> => ({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  RPC_URL: devnet.rpcUrl,
+  PAY_TO: devnet.payTo,
+  RELAYER_PRIVATE_KEY: devnet.relayer.privateKey,
+  EVIDENCE_KEY: hex32(),
+  CHECKPOINT_KEY: hex32(),
+  CLAIM_SECRET: hex32(),
+});
+
+test.serial(
+  'development with 9464 taken still starts, on a free metrics port, and says so in one summary line',
+  async (t) => {
+    const dataDir = await tempDir(t);
+    // METRICS_LISTEN empty is unset; nothing else configures the start (the devnet child supplies the chain).
+    const s = await startServiceProcess({ DATA_DIR: dataDir, METRICS_LISTEN: '', RPC_URL: '', NODE_ENV: '' });
+    t.teardown(() => s.stop());
+    const summary = await summaryOf(s.output);
+    if (!summary) return t.fail(s.output());
+    t.true(summary.includes(s.url), summary);
+    t.regex(summary, /network eip155:8453 \(development devnet\)/);
+    t.regex(summary, /settlement self/);
+    t.regex(summary, new RegExp(`store embedded \\(${dataDir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    t.regex(summary, /coverage \d+ origins?/);
+    const metrics = /metrics (http:\/\/127\.0\.0\.1:(\d+)\/metrics)/.exec(summary);
+    if (!metrics) return t.fail(summary);
+    t.not(Number(metrics[2]), DEFAULT_METRICS_PORT);
+    t.regex(s.output(), /the default metrics port is taken/);
+    const res = await fetch(metrics[1]!);
+    t.is(res.status, 200);
+    t.regex(await res.text(), /^# HELP /m);
+  },
+);
+
+test.serial('production with 9464 taken fails, naming METRICS_LISTEN', async (t) => {
+  const dataDir = await tempDir(t);
+  const err = await t.throwsAsync(startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: '' }));
+  t.regex(err!.message, /fatal: listen EADDRINUSE 127\.0\.0\.1:9464: set by METRICS_LISTEN \(/);
+});
+
+test.serial('a taken public port names HOST/PORT; a taken operator port names OPERATOR_LISTEN', async (t) => {
+  const dataDir = await tempDir(t);
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+  const port = String((taken.address() as net.AddressInfo).port);
+  const onPort = await t.throwsAsync(
+    startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: 'off', PORT: port }),
+  );
+  t.regex(onPort!.message, new RegExp(`fatal: listen EADDRINUSE 127\\.0\\.0\\.1:${port}: set by HOST/PORT`));
+  const onOperator = await t.throwsAsync(
+    startServiceProcess({
+      ...productionEnv(dataDir),
+      METRICS_LISTEN: 'off',
+      OPERATOR_LISTEN: `127.0.0.1:${port}`,
+      OPERATOR_TOKEN: 'a-long-enough-operator-token',
+    }),
+  );
+  t.regex(onOperator!.message, new RegExp(`fatal: listen EADDRINUSE 127\\.0\\.0\\.1:${port}: set by OPERATOR_LISTEN`));
+});
+
+test.serial('a start without coverage says so', async (t) => {
+  const dataDir = await tempDir(t);
+  const s = await startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: 'off', COVERED_ORIGINS: '' });
+  t.teardown(() => s.stop());
+  t.regex((await summaryOf(s.output)) ?? s.output(), /coverage 0 origins \(nothing to sell\)/);
+  t.regex(s.output(), /coverage is empty: every quote is refused RESOURCE_NOT_COVERED; set COVERED_ORIGINS/);
+  // With a configured chain there is no devnet, so no example publishers and no development buyer settings.
+  t.notRegex(s.output(), /demo\.example|EXAMPLES/);
+  await t.throwsAsync(access(path.join(dataDir, 'buyer.env')));
+});

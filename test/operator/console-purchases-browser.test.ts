@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { browserTests } from '../support/browser-tests.js';
+import { launchBrowser } from '../support/cdp-pipe.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { signPayment } from '../support/pay.js';
+import { opsConsole, serviceBeside } from './service-beside.js';
+
+// The console's purchase list as an operator uses it: `npm start`, a real paid purchase from a
+// publisher on loopback, `npm run ops -- console`, and a headless Chromium that opens the list from
+// the header, filters by the purchase's origin through the page's form, finds the purchase with its
+// revenue, follows its row to the detail page, and takes a screenshot. Another origin finds nothing.
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+browserTests('console-purchases-browser.test.ts', 'the console purchase list in headless Chromium', () => {
+  test('the purchase list in Chromium: filter by origin, find the purchase, its revenue, its page', async (t) => {
+    const world = await serviceBeside(async () => undefined);
+    t.teardown(() => world.close());
+    const q = await postQuote(world.service.url, {
+      resource: DECLARED,
+      purpose: 'ai-input',
+      tier: 'fresh',
+      max_total_micro: '20000',
+    });
+    t.is(q.status, 200, JSON.stringify(q.body));
+    const claim = { 'x-service-claim': q.body.claim_token as string };
+    const offer = await getReport(world.service.url, q.body.report_url, claim);
+    t.is(offer.status, 402);
+    const signature = await signPayment(world.devnet.buyers[0]!.privateKey, offer.headers.get('payment-required')!);
+    const paid = await getReport(world.service.url, q.body.report_url, { ...claim, 'payment-signature': signature });
+    t.is(paid.status, 200, paid.text);
+    const id = q.body.purchase_id as string;
+
+    const console = await opsConsole(world.opsEnv);
+    t.teardown(() => console.stop());
+    const browser = await launchBrowser();
+    t.teardown(() => browser.close());
+    const page = await browser.open(console.url);
+    await page.navigating(`document.querySelector('header a[href="/console/purchases"]').click()`);
+    t.is(await page.evaluate<string>('location.pathname'), '/console/purchases');
+
+    const filterBy = async (origin: string) => {
+      await page.navigating(`(() => {
+        const form = document.querySelector('#filters');
+        form.querySelector('[name=origin]').value = ${JSON.stringify(origin)};
+        form.requestSubmit();
+      })()`);
+    };
+    await filterBy('https://elsewhere.example');
+    t.regex(await page.evaluate<string>(`document.querySelector('#purchases').innerText`), /No purchase matches/);
+    t.is(await page.evaluate<string>(`document.querySelector('#total-purchases').innerText`), '0');
+
+    await filterBy(new URL(DECLARED).origin);
+    t.is(await page.evaluate<string>('new URL(location.href).searchParams.get("origin")'), new URL(DECLARED).origin);
+    const rows = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('#purchases tbody tr')].map((r) => r.innerText)`,
+    );
+    t.is(rows.length, 1, rows.join('\n'));
+    t.true(rows[0]!.includes(id.slice(0, 12)), rows[0]);
+    t.regex(rows[0]!, /delivered/);
+    const price = (Number(q.body.charge_micro) / 1e6).toFixed(6);
+    t.is(await page.evaluate<string>(`document.querySelector('#total-paid').innerText`), '1');
+    t.is(await page.evaluate<string>(`document.querySelector('#total-revenue').innerText`), price);
+    const png = await page.screenshot();
+    const shot = await mkdtemp(path.join(tmpdir(), 'operator-purchases-'));
+    t.teardown(() => rm(shot, { recursive: true, force: true }));
+    await writeFile(path.join(shot, 'purchases.png'), png);
+    const saved = await readFile(path.join(shot, 'purchases.png'));
+    t.deepEqual(saved.subarray(0, 8), PNG_SIGNATURE, 'a PNG');
+    t.true(saved.length > 5_000, `a non-empty screenshot (${saved.length} bytes)`);
+
+    await page.navigating(`document.querySelector('#purchases tbody a').click()`);
+    t.is(await page.evaluate<string>('location.pathname'), `/console/purchases/${id}`);
+    t.regex(await page.evaluate<string>(`document.querySelector('#timeline').innerText`), /Delivered/);
+  });
+});

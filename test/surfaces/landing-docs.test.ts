@@ -1,0 +1,97 @@
+import test from 'ava';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { Landing } from '../../src/contract/landing.js';
+import { createApp } from '../../src/http/app.js';
+import { docsRouter } from '../../src/http/routes/docs.js';
+import { openApiRouter } from '../../src/http/routes/openapi.js';
+import { createLogger } from '../../src/log.js';
+import { buildOpenApi } from '../../src/http/schema/openapi.js';
+import { browserTests } from '../support/browser-tests.js';
+import { launchBrowser } from '../support/cdp-pipe.js';
+import { listen, type Listening } from '../support/listen.js';
+
+// GET / tells a newcomer where to go (JSON, or HTML for a browser); GET /docs is the API reference,
+// Swagger UI rendering /openapi.json from files this service serves (no CDN, a CSP allowing only this
+// origin), and a real Chromium sees every operation of the document on it.
+
+let server: Listening;
+test.before(async () => {
+  const app = createApp({
+    log: createLogger('silent'),
+    ready: async () => true,
+    routers: [openApiRouter({ version: '0.1.0' }), docsRouter({ version: '0.1.0' })],
+  });
+  server = await listen(app);
+});
+test.after.always(async () => {
+  await server?.close();
+});
+
+test('GET / answers JSON links that resolve; a browser gets the same links as HTML', async (t) => {
+  const res = await fetch(`${server.base}/`);
+  t.is(res.status, 200);
+  t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
+  const body = (await res.json()) as { links: Record<string, string> };
+  t.true(isRight(Landing.decode(body)), 'the Landing codec (in /openapi.json) describes it');
+  t.deepEqual(Object.keys(body.links).sort(), [
+    'api_reference',
+    'capabilities',
+    'health',
+    'openapi',
+    'readiness',
+    'wire_docs',
+  ]);
+  for (const href of [body.links.openapi!, body.links.api_reference!, body.links.wire_docs!])
+    t.is((await fetch(`${server.base}${href}`)).status, 200, href);
+  const html = await fetch(`${server.base}/`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+  t.regex(html.headers.get('content-type') ?? '', /^text\/html/);
+  const text = await html.text();
+  for (const href of Object.values(body.links)) t.true(text.includes(`href="${href}"`), href);
+});
+
+test('the reference page and its assets: right types, a same-origin CSP, nothing else of the package', async (t) => {
+  const page = await fetch(`${server.base}/docs`);
+  const csp = page.headers.get('content-security-policy') ?? '';
+  t.regex(csp, /script-src 'self'(;|$)/);
+  t.notRegex(csp, /unsafe-inline|https?:/);
+  const html = await page.text();
+  t.false(/<script>[^<]/.test(html), 'no inline script');
+  t.false(/https?:\/\//.test(html), 'no external URL');
+  const js = await fetch(`${server.base}/docs/assets/swagger-ui-bundle.js`);
+  t.is(js.status, 200);
+  t.is(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.true((await js.arrayBuffer()).byteLength > 100_000);
+  t.is(
+    (await fetch(`${server.base}/docs/assets/swagger-ui.css`)).headers.get('content-type'),
+    'text/css; charset=utf-8',
+  );
+  t.is((await fetch(`${server.base}/docs/init.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.is((await fetch(`${server.base}/docs/assets/package.json`)).status, 404);
+  t.is((await fetch(`${server.base}/docs/assets/..%2Fpackage.json`)).status, 404);
+  const wire = await fetch(`${server.base}/docs/wire.md`);
+  t.regex(wire.headers.get('content-type') ?? '', /^text\/markdown/);
+  t.regex(await wire.text(), /^# /m);
+});
+
+browserTests('landing-docs.test.ts', 'the API reference renders in headless Chromium', () => {
+  test('the API reference in Chromium shows every operation of /openapi.json', async (t) => {
+    const doc = buildOpenApi({ version: '0.1.0' }) as { paths: Record<string, Record<string, unknown>> };
+    const expected = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    const browser = await launchBrowser();
+    t.teardown(() => browser.close());
+    const page = await browser.open(`${server.base}/docs`);
+    await page.waitFor(`document.querySelectorAll('.opblock').length >= ${expected.length}`, 30_000);
+    const shown = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('.opblock-summary')].map((s) =>
+        s.querySelector('.opblock-summary-method').innerText.trim() + ' ' +
+        s.querySelector('.opblock-summary-path').getAttribute('data-path'))`,
+    );
+    t.deepEqual([...shown].sort(), [...expected].sort());
+    // The stylesheet applied (CSP style-src 'self'): Swagger UI's own layout, not the browser's default.
+    t.not(await page.evaluate<string>(`getComputedStyle(document.querySelector('.swagger-ui')).fontFamily`), '');
+    t.is(await page.evaluate<string>(`getComputedStyle(document.querySelector('.opblock')).borderStyle`), 'solid');
+    t.true((await page.screenshot()).length > 5_000);
+  });
+});
