@@ -1,10 +1,10 @@
-import { SINGLE_REPORT_SKU } from '../contract/common.js';
-import type { Report } from '../contract/report.js';
-import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import type { Tier } from '../pricing/prices.js';
-import { reportHeader, type ReportDrafter } from './report-drafter.js';
-import { reportReasons } from './report-reasons.js';
+import { SINGLE_REPORT_SKU } from '../../contract/common.js';
+import type { Report } from '../../contract/report.js';
+import type { ReportPurpose, UserClass } from '../../rsl/purposes.js';
+import type { ResourceReading } from '../../rsl/reading.js';
+import type { Tier } from '../../pricing/prices.js';
+import { reportHeader, type ReportDrafter } from '../../money-path/report-drafter.js';
+import { reportReasons } from '../../money-path/report-reasons.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 

@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../evidence/digest.js';
-import { Refusal } from '../refusal.js';
-import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../contract/quote.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
-import { canonicalResourceUrl } from '../rsl/resource-url.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import { unavailability } from '../rsl/unavailability.js';
-import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
-import { singleReportPrice, type Tier } from '../pricing/prices.js';
-import { assertWithinBudget } from '../pricing/budget.js';
-import { inputSha256 } from '../payment/binding.js';
-import { purchaseId, type PurchaseEventData } from '../../streams/purchase/index.js';
-import { claimSha256, claimTokenFor } from './claim.js';
-import type { MoneyPathDeps } from './deps.js';
-import { loadPurchase, recordQuote } from './purchase-stream.js';
-import { reportPath } from './report-path.js';
-import { paymentTermsOnWire } from './payment-terms.js';
-import { signQuote } from './signed-quote.js';
+import { sha256Hex } from '../../evidence/digest.js';
+import { Refusal } from '../../refusal.js';
+import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../../contract/quote.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../contract/common.js';
+import { canonicalResourceUrl } from '../../rsl/resource-url.js';
+import type { ResourceReading } from '../../rsl/reading.js';
+import { unavailability } from '../../rsl/unavailability.js';
+import type { ReportPurpose, UserClass } from '../../rsl/purposes.js';
+import { singleReportPrice, type Tier } from '../../pricing/prices.js';
+import { assertWithinBudget } from '../../pricing/budget.js';
+import { inputSha256 } from '../../payment/binding.js';
+import { purchaseId, type PurchaseEventData } from '../../../streams/purchase/index.js';
+import { claimSha256, claimTokenFor } from '../../money-path/claim.js';
+import type { MoneyPathDeps } from '../../money-path/deps.js';
+import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
+import { reportPath } from '../../money-path/report-path.js';
+import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
+import { signQuote } from '../../money-path/signed-quote.js';
 
 // POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
 // fetch or append) → evaluate → no declaration: nothing stored, nothing charged; else `Quoted`.

@@ -1,30 +1,30 @@
 import type { Hex } from 'viem';
-import { Refusal } from '../refusal.js';
-import { GATEWAY_VERSION } from '../contract/common.js';
+import { Refusal } from '../../refusal.js';
+import { GATEWAY_VERSION } from '../../contract/common.js';
 import {
   GATE_PATH,
   GATE_SKU,
   type IngestionGateRequest,
   type IngestionGateUnavailable,
-} from '../contract/ingestion-gate.js';
-import type { GatePurpose } from '../rsl/purposes.js';
-import type { ObserveContext } from '../rsl/observe.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import { assertWithinBudget } from '../pricing/budget.js';
-import { purchaseId, type PurchaseEventData, type PurchaseState } from '../../streams/purchase/index.js';
-import type { Binding } from '../purchase/offer.js';
-import { redeem } from '../purchase/redeem.js';
-import type { Redemption } from '../purchase/redemption.js';
-import { decisionFor } from '../rsl/vocabulary.js';
-import { signQuote } from '../purchase/signed-quote.js';
-import type { ResumeDeps } from '../purchase/resume.js';
-import { loadPurchase, recordQuote } from '../purchase/purchase-stream.js';
-import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
+} from '../../contract/ingestion-gate.js';
+import type { GatePurpose } from '../../rsl/purposes.js';
+import type { ObserveContext } from '../../rsl/observe.js';
+import type { ResourceReading } from '../../rsl/reading.js';
+import { assertWithinBudget } from '../../pricing/budget.js';
+import { purchaseId, type PurchaseEventData, type PurchaseState } from '../../../streams/purchase/index.js';
+import type { Binding } from '../../money-path/offer.js';
+import { redeem } from '../../money-path/redeem.js';
+import type { Redemption } from '../../money-path/redemption.js';
+import { decisionFor } from '../../rsl/vocabulary.js';
+import { signQuote } from '../../money-path/signed-quote.js';
+import type { ResumeDeps } from '../../money-path/resume.js';
+import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
+import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
 import { checkPaymentIntent } from './intent.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
 import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from './report.js';
 import { verifySiwxHeader } from './siwx.js';
-import { unavailability } from '../rsl/unavailability.js';
+import { unavailability } from '../../rsl/unavailability.js';
 import { SIWX_STATEMENT } from './siwx-challenge.js';
 
 // POST /v1/rights/ingestion-gate as an application service. Everything that can be refused without

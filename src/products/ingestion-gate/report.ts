@@ -1,15 +1,15 @@
-import { GATE_SKU, type GateReport } from '../contract/ingestion-gate.js';
-import type { Classification } from '../contract/common.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import type { GatePurpose, UserClass } from '../rsl/purposes.js';
-import type { Tier } from '../pricing/prices.js';
-import { reportHeader, type ReportDrafter } from '../purchase/report-drafter.js';
-import { reportReasons } from '../purchase/report-reasons.js';
+import { GATE_SKU, type GateReport } from '../../contract/ingestion-gate.js';
+import type { Classification } from '../../contract/common.js';
+import type { ResourceReading } from '../../rsl/reading.js';
+import type { GatePurpose, UserClass } from '../../rsl/purposes.js';
+import type { Tier } from '../../pricing/prices.js';
+import { reportHeader, type ReportDrafter } from '../../money-path/report-drafter.js';
+import { reportReasons } from '../../money-path/report-reasons.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
 // made, and a resumed delivery is identical in content. Signing, settlement binding and the delivery
-// proof are the shared money path's (src/purchase/deliver.ts), which gets this drafter from service.ts.
+// proof are the shared money path's (src/money-path/deliver.ts), which gets this drafter from service.ts.
 
 /** `Quoted.input` of a gate purchase: the single-report fields (resource = canonical gate URL) plus the body. */
 export interface GateQuotedInput {
