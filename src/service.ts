@@ -36,8 +36,8 @@ import { openApiRouter } from './http/routes/openapi.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
 import { quote } from './products/single-report/quote.js';
 import type { GateDeps } from './products/ingestion-gate/gate.js';
-import { draftGateReport } from './products/ingestion-gate/report.js';
-import { draftSingleReport } from './products/single-report/single-report.js';
+import { ingestionGateProduct } from './products/ingestion-gate/product.js';
+import { singleReportProduct } from './products/single-report/product.js';
 import { SINGLE_REPORT_SKU } from './contract/common.js';
 import { GATE_PATH, GATE_SKU } from './contract/ingestion-gate.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
@@ -178,7 +178,7 @@ export async function startService(
       // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
       ...checkpointSealer(checkpointKey),
       inflight,
-      drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
+      products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
       ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
     } satisfies MoneyPathDeps;

@@ -4,7 +4,7 @@ import { buildOffer } from '../../src/money-path/offer.js';
 import { buildDelivery } from '../../src/money-path/deliver.js';
 import type { MoneyPathDeps } from '../../src/money-path/deps.js';
 import type { PurchaseState, SettledState } from '../../streams/purchase/index.js';
-import { draftSingleReport } from '../../src/products/single-report/single-report.js';
+import { singleReportProduct } from '../../src/products/single-report/product.js';
 import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
@@ -33,7 +33,7 @@ const deps = {
     eip712: { name: 'USD Coin', version: '2' },
     maxTimeoutSeconds: 300,
   },
-  drafters: { 'rights.preflight.v1': draftSingleReport },
+  products: { 'rights.preflight.v1': singleReportProduct },
 } as unknown as MoneyPathDeps;
 
 const purchaseId = 'a'.repeat(64);

@@ -67,11 +67,14 @@ async function world(events: PurchaseEvent[], script: SettlementScript) {
         `service-payment-checkpoint-v1:${PURCHASE_ID}`,
       ),
     inflight: new InFlight<unknown>(),
-    drafters: {
-      [SKU]: (q) => ({
-        report: { sku: SKU, purchase_id: q.purchase_id } as never,
-        evidence: { type: 'evidence', purchase_id: q.purchase_id },
-      }),
+    products: {
+      [SKU]: {
+        sku: SKU,
+        draft: (q) => ({
+          report: { sku: SKU, purchase_id: q.purchase_id } as never,
+          evidence: { type: 'evidence', purchase_id: q.purchase_id },
+        }),
+      },
     },
     settlement,
   };

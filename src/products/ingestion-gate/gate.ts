@@ -11,7 +11,7 @@ import type { GatePurpose } from '../../rsl/purposes.js';
 import type { ObserveContext } from '../../rsl/observe.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
-import { purchaseId, type PurchaseEventData, type PurchaseState } from '../../../streams/purchase/index.js';
+import { purchaseId, type IngestionGateInput, type PurchaseState } from '../../../streams/purchase/index.js';
 import type { Binding } from '../../money-path/offer.js';
 import { redeem } from '../../money-path/redeem.js';
 import type { Redemption } from '../../money-path/redemption.js';
@@ -21,8 +21,9 @@ import type { ResumeDeps } from '../../money-path/resume.js';
 import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
 import { checkPaymentIntent } from './intent.js';
-import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
-import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from './report.js';
+import type { NormalizedGate } from './normalize.js';
+import { gateEntry, gatePreview } from './report.js';
+import { ingestionGateProduct, type GateObserver } from './product.js';
 import { verifySiwxHeader } from './siwx.js';
 import { unavailability } from '../../rsl/unavailability.js';
 import { SIWX_STATEMENT } from './siwx-challenge.js';
@@ -39,9 +40,7 @@ import { SIWX_STATEMENT } from './siwx-challenge.js';
 /** A gate call comes to a redemption, or to "no verifiable declaration anywhere" (no fee, nothing stored). */
 export type GateOutcome = Redemption | { kind: 'unavailable'; body: IngestionGateUnavailable };
 
-export interface GateDeps extends ResumeDeps {
-  observeGate(resource: string, purposes: readonly GatePurpose[], ctx: ObserveContext): Promise<ResourceReading>;
-}
+export interface GateDeps extends ResumeDeps, GateObserver {}
 
 export interface GateCall {
   body: IngestionGateRequest;
@@ -55,7 +54,7 @@ export const gateUrlOf = (deps: Pick<GateDeps, 'baseUrl'>) => deps.baseUrl + GAT
 
 export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<GateOutcome> {
   const gateUrl = gateUrlOf(deps);
-  const n = normalizeGateRequest(call.body, deps.coveredOrigins);
+  const n = ingestionGateProduct.normalize(call.body, deps.coveredOrigins);
   assertWithinBudget(n.price_micro, n.max_total_micro);
   const key = requireServiceRequestKey(call.serviceRequest);
   const { payer } = checkPaymentIntent(call.paymentIntent, {
@@ -97,11 +96,8 @@ async function quoteGate(
   gateUrl: string,
 ): Promise<{ state: PurchaseState } | { unavailable: IngestionGateUnavailable }> {
   const b = n.body;
-  const readings = await Promise.all(
-    b.resources.map((r) =>
-      deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds }),
-    ),
-  );
+  const reading = await ingestionGateProduct.observe(deps, n);
+  const { readings } = reading;
   if (!readings.some((r) => r.declaration_found)) {
     // As for a quote (spec §7): no verifiable declaration anywhere → no report, no fee, nothing stored;
     // FETCH_FAILED when a resource could not be looked at.
@@ -129,7 +125,7 @@ async function quoteGate(
   const entries = readings.map((r) => gateEntry(r, b.purpose));
   const combined = gatePreview(entries);
   const price = n.price_micro.toString();
-  const input: GateQuotedInput = {
+  const input: IngestionGateInput = {
     sku: GATE_SKU,
     resource: gateUrl,
     purpose: b.purpose,
@@ -139,7 +135,6 @@ async function quoteGate(
     freshness_seconds: b.freshness_seconds,
     resources: b.resources,
   };
-  const reading: GateReadings = { version: 'rsl-gate-readings-v1', readings };
   const { signedQuote, expiresAt } = signQuote(deps, n.price_micro, {
     purchase_id: id,
     sku: GATE_SKU,
@@ -161,7 +156,7 @@ async function quoteGate(
     {
       purchase_id: id,
       sku: GATE_SKU,
-      input: input as unknown as PurchaseEventData<'Quoted'>['input'],
+      input,
       input_sha256: n.input_sha256,
       max_total_micro: n.max_total_micro,
       price_micro: price,
@@ -169,7 +164,7 @@ async function quoteGate(
       signed_quote: signedQuote,
       expires_at: expiresAt,
       claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
-      reading: reading as unknown as Record<string, unknown>,
+      reading,
       payer,
     },
     { retryOnConflict: 1 },

@@ -1,29 +1,19 @@
-import { SINGLE_REPORT_SKU } from '../../contract/common.js';
 import type { Report } from '../../contract/report.js';
-import type { ReportPurpose, UserClass } from '../../rsl/purposes.js';
-import type { ResourceReading } from '../../rsl/reading.js';
-import type { Tier } from '../../pricing/prices.js';
-import { reportHeader, type ReportDrafter } from '../../money-path/report-drafter.js';
+import type { QuotedOf } from '../../money-path/product.js';
+import { reportHeader } from '../../money-path/report-drafter.js';
+import { reportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
+import type { SINGLE_REPORT_SKU } from '../../contract/common.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 
-/** `Quoted.input` of a single report (the event keeps them as strings; the quote wrote these). */
-interface SingleQuotedInput {
-  sku: string;
-  resource: string;
-  purpose: ReportPurpose;
-  tier: Tier;
-  user_class: UserClass;
-}
-
-export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
-  const input = q.input as SingleQuotedInput;
-  const reading = q.reading as unknown as ResourceReading;
+export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenceKeyId: string) {
+  const { input } = q;
+  const reading = reportReading(q.reading, q.purchase_id);
   const pr = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
   const report: Report = {
-    ...reportHeader(SINGLE_REPORT_SKU, q, input),
+    ...reportHeader(q),
     observed_at: reading.observed_at,
     resources: [
       {
@@ -45,8 +35,9 @@ export const draftSingleReport: ReportDrafter = (q, evidenceKeyId) => {
     purpose: input.purpose,
     user_class: input.user_class,
     geo: reading.geo,
-    resources: [{ resource: input.resource, classification: pr.classification, decision: pr.decision, reading }],
+    // The reading as stored: the evidence embeds it verbatim.
+    resources: [{ resource: input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading }],
     key_id: evidenceKeyId,
   };
   return { report, evidence };
-};
+}

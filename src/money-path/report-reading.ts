@@ -1,0 +1,22 @@
+import * as t from 'io-ts';
+import { PurposeReading } from '../rsl/reading.js';
+
+// What a report is drafted from in a stored reading (a ResourceReading, src/rsl/reading.ts): the
+// fields the report shows. A drafter checks a stored reading against this with `is`, never `decode`:
+// the reading is embedded verbatim in the signed evidence, so it is passed on as stored, and a reading
+// written before a field it does not show was added still delivers. Shared by every SKU's drafter.
+
+export const ReportReading = t.type({
+  resource: t.string,
+  geo: t.union([t.string, t.null]),
+  observed_at: t.string,
+  declaration_found: t.boolean,
+  purposes: t.array(PurposeReading),
+});
+export type ReportReading = t.TypeOf<typeof ReportReading>;
+
+/** The stored reading of `purchaseId` as a report reads it; a reading it cannot show stops the delivery loudly. */
+export function reportReading(reading: unknown, purchaseId: string): ReportReading {
+  if (!ReportReading.is(reading)) throw new Error(`the reading of purchase ${purchaseId} has no report fields`);
+  return reading;
+}
