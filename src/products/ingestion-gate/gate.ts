@@ -7,9 +7,6 @@ import {
   type IngestionGateRequest,
   type IngestionGateUnavailable,
 } from '../../contract/ingestion-gate.js';
-import type { GatePurpose } from '../../rsl/purposes.js';
-import type { ObserveContext } from '../../rsl/observe.js';
-import type { ResourceReading } from '../../rsl/reading.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
 import { purchaseId, type IngestionGateInput, type PurchaseState } from '../../../streams/purchase/index.js';
 import type { Binding } from '../../money-path/offer.js';

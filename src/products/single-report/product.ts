@@ -22,10 +22,4 @@ export const singleReportProduct = {
   observe: (deps: SingleReportObserver, input: SingleReportInput) =>
     deps.observe(input.resource, input.purpose, input.user_class),
   draft: draftSingleReport,
-} satisfies Product<
-  typeof SINGLE_REPORT_SKU,
-  QuoteRequest,
-  SingleReportInput,
-  SingleReportObserver,
-  ResourceReading
->;
+} satisfies Product<typeof SINGLE_REPORT_SKU, QuoteRequest, SingleReportInput, SingleReportObserver, ResourceReading>;

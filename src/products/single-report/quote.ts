@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../evidence/digest.js';
-import { Refusal } from '../../refusal.js';
 import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../../contract/quote.js';
 import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../contract/common.js';
 import { unavailability } from '../../rsl/unavailability.js';

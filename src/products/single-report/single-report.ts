@@ -36,7 +36,9 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
     user_class: input.user_class,
     geo: reading.geo,
     // The reading as stored: the evidence embeds it verbatim.
-    resources: [{ resource: input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading }],
+    resources: [
+      { resource: input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading },
+    ],
     key_id: evidenceKeyId,
   };
   return { report, evidence };
