@@ -180,7 +180,7 @@ export type Config = {
   robotsParseLimitBytes: number;
   evidenceKeyHex: string | undefined;
   checkpointKeyHex: string | undefined;
-  /** HMAC key deriving claim tokens from purchase ids (src/purchase/claim.ts). */
+  /** HMAC key deriving claim tokens from purchase ids (src/money-path/claim.ts). */
   claimSecretHex: string | undefined;
   network: 'eip155:8453' | 'eip155:84532';
   usdcAsset: `0x${string}`;

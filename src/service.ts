@@ -16,13 +16,13 @@ import { loadCheckpointKey } from './crypto/checkpoint-key.js';
 import { checkpointSealer } from './crypto/checkpoint-seal.js';
 import { createSettlement } from './payment/settlement/create.js';
 import { tokenDomain } from './payment/token-domain.js';
-import { loadClaimSecret } from './purchase/claim.js';
-import { InFlight } from './purchase/inflight.js';
-import type { MoneyPathDeps, PaymentTerms } from './purchase/deps.js';
-import type { ResumeDeps } from './purchase/resume.js';
-import { resumePurchase } from './purchase/resume.js';
-import type { QuoteDeps } from './purchase/quote.js';
-import { recoveryPass, startRecoveryWorker, type RecoveryWorker } from './purchase/recovery-worker.js';
+import { loadClaimSecret } from './money-path/claim.js';
+import { InFlight } from './money-path/inflight.js';
+import type { MoneyPathDeps, PaymentTerms } from './money-path/deps.js';
+import type { ResumeDeps } from './money-path/resume.js';
+import { resumePurchase } from './money-path/resume.js';
+import type { QuoteDeps } from './products/single-report/quote.js';
+import { recoveryPass, startRecoveryWorker, type RecoveryWorker } from './money-path/recovery-worker.js';
 import { quoteRouter } from './http/routes/quote.js';
 import { reportsRouter } from './http/routes/reports.js';
 import { capabilitiesRouter } from './http/routes/capabilities.js';
@@ -35,10 +35,10 @@ import { MCP_QUOTE_TOOL } from './mcp/tools.js';
 import { openApiRouter } from './http/routes/openapi.js';
 import { docsRouter } from './http/routes/docs.js';
 import { buildCapabilities, type CapabilitiesDeps } from './http/routes/capabilities.js';
-import { quote } from './purchase/quote.js';
-import type { GateDeps } from './gate/gate.js';
-import { draftGateReport } from './gate/report.js';
-import { draftSingleReport } from './purchase/single-report.js';
+import { quote } from './products/single-report/quote.js';
+import type { GateDeps } from './products/ingestion-gate/gate.js';
+import { ingestionGateProduct } from './products/ingestion-gate/product.js';
+import { singleReportProduct } from './products/single-report/product.js';
 import { SINGLE_REPORT_SKU } from './contract/common.js';
 import { GATE_PATH, GATE_SKU } from './contract/ingestion-gate.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
@@ -179,7 +179,7 @@ export async function startService(
       // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
       ...checkpointSealer(checkpointKey),
       inflight,
-      drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
+      products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
       ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
     } satisfies MoneyPathDeps;

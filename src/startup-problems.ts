@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checkConfig, serviceConfigProblems, type Config, type ConfigProblem } from './config.js';
 import { CHECKPOINT_KEY_FILE } from './crypto/checkpoint-key.js';
 import { EVIDENCE_KEY_FILE, LEGACY_EVIDENCE_KEY_FILE } from './evidence/keys.js';
-import { CLAIM_SECRET_FILE } from './purchase/claim.js';
+import { CLAIM_SECRET_FILE } from './money-path/claim.js';
 
 // Everything wrong with a start's configuration, found before anything starts, so one run reports
 // every problem and exits with one code (docs/decisions.md, "Configuration errors at once"): each

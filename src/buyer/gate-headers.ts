@@ -1,7 +1,7 @@
 import { getAddress, type LocalAccount } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { PAYMENT_INTENT_VERSION, type PaymentIntent, type SiwxProof } from '../contract/ingestion-gate.js';
-import { siwxChallenge, type SiwxBinding } from '../gate/siwx-challenge.js';
+import { siwxChallenge, type SiwxBinding } from '../products/ingestion-gate/siwx-challenge.js';
 import { chainIdOf } from '../payment/x402-constants.js';
 import { utf8ToBase64 } from '../crypto/base64url.js';
 

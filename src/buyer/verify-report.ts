@@ -6,7 +6,7 @@ import { PaidReportResponse } from '../contract/report.js';
 import { GATE_SKU, IngestionGateResponse } from '../contract/ingestion-gate.js';
 import { boundNonce, looksBound } from '../payment/binding.js';
 import { decisionFor } from '../rsl/vocabulary.js';
-import { gateInput } from '../gate/gate-input.js';
+import { gateInput } from '../products/ingestion-gate/gate-input.js';
 import * as t from 'io-ts';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI

@@ -76,7 +76,7 @@ export type PaymentIntent = t.TypeOf<typeof PaymentIntent>;
 /**
  * `SIGN-IN-WITH-X` (base64 of this JSON): the x402 sign-in-with-x client payload (SIWxPayload) for an
  * EVM EOA. Unknown keys are ignored, as in the x402 extension; the service's profile rules are in
- * src/gate/siwx.ts.
+ * src/products/ingestion-gate/siwx.ts.
  */
 export const SiwxProof = t.intersection(
   [

@@ -7,7 +7,7 @@ import { PaymentRequiredBody } from '../contract/offer.js';
 import { UnavailableQuote } from '../contract/quote.js';
 import { PaidReportResponse } from '../contract/report.js';
 import { GATE_SKU, IngestionGateResponse, IngestionGateUnavailable } from '../contract/ingestion-gate.js';
-import type { Redemption } from '../purchase/redemption.js';
+import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
 // How HTTP presents a redemption (x402 v2 over HTTP): an offer is a 402 whose PAYMENT-REQUIRED header

@@ -3,9 +3,9 @@ import type { RefundRequestBody, RefundView } from '../contract/refund.js';
 import { handleCommand, readState } from '../command/handle-command.js';
 import { Refusal } from '../refusal.js';
 import type { EventStore } from '../store/port.js';
-import { claimMatches } from '../purchase/claim.js';
-import { reportNotFound } from '../purchase/report-not-found.js';
-import { loadPurchase } from '../purchase/purchase-stream.js';
+import { claimMatches } from '../money-path/claim.js';
+import { reportNotFound } from '../money-path/report-not-found.js';
+import { loadPurchase } from '../money-path/purchase-stream.js';
 import type { PurchaseState } from '../../streams/purchase/index.js';
 import { refundDecider, refundStream, type PurchaseCharge, type RefundState } from '../../streams/refund/index.js';
 

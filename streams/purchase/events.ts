@@ -15,6 +15,7 @@ import {
   TxHash,
   UnixSeconds,
 } from '../../src/contract/primitives.js';
+import { QuotedProduct } from './quoted-product.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (DESIGN.md §3). These codecs are the single
 // source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
@@ -38,7 +39,7 @@ export const PurchaseEventType = {
 } as const;
 export type PurchaseEventType = (typeof PurchaseEventType)[keyof typeof PurchaseEventType];
 
-/** The normalized input whose digest is `input_sha256` (gate inputs carry more fields: resources, geo…). */
+/** The fields every product's normalized input shares, as strings (the read models' generic view of it). */
 export const NormalizedInput = t.type({
   sku: t.string,
   resource: t.string,
@@ -50,11 +51,10 @@ export const NormalizedInput = t.type({
 /** `decision_preview`: spec §2.5 vocabularies, kept as strings here (the RSL module owns them). */
 export const DecisionPreview = t.type({ purpose: t.string, classification: t.string, decision: t.string });
 
-export const QuotedData = t.intersection([
+/** What every `Quoted` event holds, whatever the product; the product's own part is ./quoted-product.ts. */
+export const QuotedCommon = t.intersection([
   t.type({
     purchase_id: Sha256Hex,
-    sku: NonEmpty,
-    input: NormalizedInput,
     input_sha256: Sha256Hex,
     /** The buyer's budget; the price never exceeds it (decide refuses). */
     max_total_micro: Micro,
@@ -70,8 +70,6 @@ export const QuotedData = t.intersection([
      * key instead (the key is the credential there), or null when no claim is accepted at all.
      */
     claim_sha256: t.union([Sha256Hex, t.null]),
-    /** The RSL observations at quote time (ResourceReading; gate: {version, readings[]}). Narrowed by the RSL owner. */
-    reading: t.UnknownRecord,
   }),
   t.partial({
     /** Key-bound flows with a sign-in proof (ingestion gate): the one address allowed to pay. */
@@ -80,6 +78,9 @@ export const QuotedData = t.intersection([
     report_id: t.string,
   }),
 ]);
+
+/** `Quoted`: the common part and one product's `sku`, `input` and `reading` (a union keyed by `sku`). */
+export const QuotedData = t.intersection([QuotedCommon, QuotedProduct]);
 
 export const OfferedData = t.type({
   /** x402 v2 PaymentRequirements (the x402 wire codec; decide reads amount/payTo/asset/network). */

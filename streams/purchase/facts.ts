@@ -6,12 +6,13 @@ import {
   OfferedData,
   OperatorMovedData,
   PurchaseEventType,
-  QuotedData,
+  NormalizedInput,
+  QuotedCommon,
   SettledData,
   SettlementBroadcastData,
   SettlementSubmittedData,
 } from './events.js';
-import { Sha256Hex } from '../../src/contract/primitives.js';
+import { NonEmpty, Sha256Hex } from '../../src/contract/primitives.js';
 
 // The facts of each purchase event: the part of it the read models use (src/store/sql/event-facts-sql.ts
 // computes them in the database, projections/feed/event-facts.ts in TypeScript). Built from the
@@ -20,8 +21,8 @@ import { Sha256Hex } from '../../src/contract/primitives.js';
 // delivered response) are reduced to the fields a read model shows.
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
-const Q = QuotedData.types[0].props;
-const input = Q.input.props;
+const Q = QuotedCommon.types[0].props;
+const input = NormalizedInput.props;
 const preview = Q.decision_preview.props;
 
 /** One resource a purchase covers, as sold (a gate's reading); a single report's line is its own fields. */
@@ -36,7 +37,7 @@ export const ResourceLineFacts = t.type({
 export type ResourceLineFacts = t.TypeOf<typeof ResourceLineFacts>;
 
 export const QuotedFacts = t.type({
-  sku: Q.sku,
+  sku: NonEmpty,
   resource: input.resource,
   purpose: input.purpose,
   user_class: input.user_class,
@@ -45,7 +46,7 @@ export const QuotedFacts = t.type({
   expires_at: Q.expires_at,
   classification: preview.classification,
   decision: preview.decision,
-  payer: nullable(QuotedData.types[1].props.payer),
+  payer: nullable(QuotedCommon.types[1].props.payer),
   /** From the reading (a gate's first reading); null when the reading has none. */
   origin: nullable(t.string),
   geo: nullable(t.string),

@@ -1,5 +1,6 @@
 // Public face of the purchase stream for the application layer (src/purchase/purchase-stream.ts).
 export * from './events.js';
+export * from './quoted-product.js';
 export * from './state.js';
 export * from './evolve.js';
 export * from './progress.js';

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +11,15 @@ import { fileURLToPath } from 'node:url';
 //   domain ↛ src/http   no HTTP in the domain: src/http is the one place that picks statuses and x402 answers
 //   src ↛ ops, test     the running service never imports its tools or its tests
 //   ops ↛ test          the tools never import the tests (shared pieces live in ops/ and tests import them)
+//   money path ↛ products   the money path gets each product through the registry service.ts hands it
+//   product ↛ product       a product is one folder; adding or removing one touches no other
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Every folder under src/products is a product: a new one is covered without touching this file. */
+const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 interface Rule {
   name: string;
@@ -24,13 +32,20 @@ interface Rule {
 const RULES: readonly Rule[] = [
   {
     name: 'nothing in the domain imports from src/http',
-    from: ['src/purchase', 'src/gate', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'],
+    from: ['src/money-path', 'src/products', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'],
     forbidden: ['src/http'],
     atLeast: 50,
   },
   { name: 'nothing in src imports from ops/', from: ['src'], forbidden: ['ops'], atLeast: 150 },
   { name: 'nothing in src imports from test/', from: ['src'], forbidden: ['test'], atLeast: 150 },
   { name: 'nothing in ops imports from test/', from: ['ops'], forbidden: ['test'], atLeast: 20 },
+  { name: 'the money path imports no product', from: ['src/money-path'], forbidden: ['src/products'], atLeast: 15 },
+  ...PRODUCTS.map((p) => ({
+    name: `the product ${p} imports nothing of another product`,
+    from: [`src/products/${p}`],
+    forbidden: PRODUCTS.filter((o) => o !== p).map((o) => `src/products/${o}`),
+    atLeast: 3,
+  })),
 ];
 
 async function tsFiles(dir: string): Promise<string[]> {
@@ -62,6 +77,10 @@ function offences(rule: Rule, file: string, source: string): string[] {
   return out;
 }
 
+test('the products are the two SKUs sold today', (t) => {
+  t.deepEqual([...PRODUCTS].sort(), ['ingestion-gate', 'single-report']);
+});
+
 for (const rule of RULES) {
   test(rule.name, async (t) => {
     const offenders: string[] = [];
@@ -82,13 +101,28 @@ for (const rule of RULES) {
 const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
   {
     rule: 'nothing in the domain imports from src/http',
-    file: 'src/purchase/x.ts',
+    file: 'src/money-path/x.ts',
     spec: ['..', 'http', 'status-of.js'],
   },
   { rule: 'nothing in src imports from ops/', file: 'src/operator/x.ts', spec: ['..', '..', 'ops', 'cli.js'] },
   { rule: 'nothing in src imports from ops/', file: 'src/x.ts', spec: ['..', 'ops', 'devnet', 'process.js'] },
   { rule: 'nothing in src imports from test/', file: 'src/x.ts', spec: ['..', 'test', 'support', 'pay.js'] },
   { rule: 'nothing in ops imports from test/', file: 'ops/world/x.ts', spec: ['..', '..', 'test', 'support', 'x.js'] },
+  {
+    rule: 'the money path imports no product',
+    file: 'src/money-path/x.ts',
+    spec: ['..', 'products', 'single-report', 'quote.js'],
+  },
+  {
+    rule: 'the product single-report imports nothing of another product',
+    file: 'src/products/single-report/x.ts',
+    spec: ['..', 'ingestion-gate', 'report.js'],
+  },
+  {
+    rule: 'the product ingestion-gate imports nothing of another product',
+    file: 'src/products/ingestion-gate/x.ts',
+    spec: ['..', 'single-report', 'single-report.js'],
+  },
 ];
 
 for (const sample of SAMPLES) {

@@ -4,9 +4,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../src/buyer/gate-headers.js';
-import { verifySiwxHeader } from '../../src/gate/siwx.js';
-import { siwxChallenge } from '../../src/gate/siwx-challenge.js';
-import { checkPaymentIntent } from '../../src/gate/intent.js';
+import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
+import { siwxChallenge } from '../../src/products/ingestion-gate/siwx-challenge.js';
+import { checkPaymentIntent } from '../../src/products/ingestion-gate/intent.js';
 import { Refusal } from '../../src/refusal.js';
 
 // The buyer builds the EIP-4361 text with viem (browser-safe); the service verifies with the x402

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { verifyPaidReport } from '../../src/buyer/verify-report.js';
 import { envelopeSigner, nobleByteSigner, digestOf } from '../../src/evidence/index.js';
-import { gateInput } from '../../src/gate/gate-input.js';
+import { gateInput } from '../../src/products/ingestion-gate/gate-input.js';
 import { boundNonce } from '../../src/payment/binding.js';
 import { GATE_SKU } from '../../src/contract/ingestion-gate.js';
 import { GATEWAY_VERSION, REPORT_PROFILE } from '../../src/contract/common.js';

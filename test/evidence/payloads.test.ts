@@ -1,10 +1,10 @@
 import test from 'ava';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import { buildOffer } from '../../src/purchase/offer.js';
-import { buildDelivery } from '../../src/purchase/deliver.js';
-import type { MoneyPathDeps } from '../../src/purchase/deps.js';
+import { buildOffer } from '../../src/money-path/offer.js';
+import { buildDelivery } from '../../src/money-path/deliver.js';
+import type { MoneyPathDeps } from '../../src/money-path/deps.js';
 import type { PurchaseState, SettledState } from '../../streams/purchase/index.js';
-import { draftSingleReport } from '../../src/purchase/single-report.js';
+import { singleReportProduct } from '../../src/products/single-report/product.js';
 import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
@@ -17,7 +17,7 @@ import {
 } from '../../src/evidence/payloads.js';
 
 // Contract between the payload codecs and the money path's builders: the envelopes the service
-// actually produces (src/purchase/offer.ts, deliver.ts) decode with the published codecs and verify.
+// actually produces (src/money-path/offer.ts, deliver.ts) decode with the published codecs and verify.
 
 const key = evidenceKeyFromSeed(new Uint8Array(32).fill(5));
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -33,7 +33,7 @@ const deps = {
     eip712: { name: 'USD Coin', version: '2' },
     maxTimeoutSeconds: 300,
   },
-  drafters: { 'rights.preflight.v1': draftSingleReport },
+  products: { 'rights.preflight.v1': singleReportProduct },
 } as unknown as MoneyPathDeps;
 
 const purchaseId = 'a'.repeat(64);

@@ -3,11 +3,11 @@ import { openText } from '../../src/crypto/aes-gcm.js';
 import { createSigner } from '../../src/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { createLogger } from '../../src/log.js';
-import { InFlight } from '../../src/purchase/inflight.js';
-import { loadPurchase } from '../../src/purchase/purchase-stream.js';
-import { redeem } from '../../src/purchase/redeem.js';
-import { resumePurchase, type ResumeDeps } from '../../src/purchase/resume.js';
-import type { Broadcast, SettleOutcome, TransferFound } from '../../src/purchase/settlement-port.js';
+import { InFlight } from '../../src/money-path/inflight.js';
+import { loadPurchase } from '../../src/money-path/purchase-stream.js';
+import { redeem } from '../../src/money-path/redeem.js';
+import { resumePurchase, type ResumeDeps } from '../../src/money-path/resume.js';
+import type { Broadcast, SettleOutcome, TransferFound } from '../../src/money-path/settlement-port.js';
 import { Refusal } from '../../src/refusal.js';
 import { toNewEvents } from '../../src/command/new-events.js';
 import { fold } from '../../streams/purchase/evolve.js';
@@ -67,11 +67,14 @@ async function world(events: PurchaseEvent[], script: SettlementScript) {
         `service-payment-checkpoint-v1:${PURCHASE_ID}`,
       ),
     inflight: new InFlight<unknown>(),
-    drafters: {
-      [SKU]: (q) => ({
-        report: { sku: SKU, purchase_id: q.purchase_id } as never,
-        evidence: { type: 'evidence', purchase_id: q.purchase_id },
-      }),
+    products: {
+      [SKU]: {
+        sku: SKU,
+        draft: (q) => ({
+          report: { sku: SKU, purchase_id: q.purchase_id } as never,
+          evidence: { type: 'evidence', purchase_id: q.purchase_id },
+        }),
+      },
     },
     settlement,
   };

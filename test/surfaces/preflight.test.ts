@@ -4,7 +4,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { verifyEnvelope } from '../../src/evidence/verify.js';
 import { boundNonce, inputSha256 } from '../../src/payment/binding.js';
-import { singleReportInput } from '../../src/purchase/quote.js';
+import { singleReportInput } from '../../src/products/single-report/normalize.js';
 import { PaidReportResponse } from '../../src/contract/report.js';
 import { UnavailableQuote } from '../../src/contract/quote.js';
 import { PreflightDiscovery } from '../../src/contract/preflight.js';

@@ -5,8 +5,8 @@ import { GATE_BASE_PRICE, GATE_PER_URL_PRICE, MAX_BUDGET_MICRO, SINGLE_REPORT_PR
 import { REPORT_PURPOSES } from '../../rsl/purposes.js';
 import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
 import { NONCE_PREFIX } from '../../contract/offer.js';
-import type { PaymentTerms } from '../../purchase/deps.js';
-import { paymentTermsOnWire } from '../../purchase/payment-terms.js';
+import type { PaymentTerms } from '../../money-path/deps.js';
+import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import type { RateLimitedRoute } from '../rate-limit.js';
 
 // GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
 import { GATE_PATH, IngestionGateRequest } from '../../contract/ingestion-gate.js';
-import { ingestionGate, type GateDeps } from '../../gate/gate.js';
+import { ingestionGate, type GateDeps } from '../../products/ingestion-gate/gate.js';
 import { GATE_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): parse, then the application service decides.

@@ -3,7 +3,7 @@ import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../contract/decode.js';
 import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
-import { preflight, preflightDiscovery, type PreflightDeps } from '../../purchase/preflight.js';
+import { preflight, preflightDiscovery, type PreflightDeps } from '../../products/single-report/preflight.js';
 import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';
 import { checkedBody } from '../../contract/checked-body.js';
 

@@ -5,7 +5,7 @@ import { QuoteRequest, QuoteResponse } from '../../contract/quote.js';
 import { checkedBody } from '../../contract/checked-body.js';
 import { IdempotencyKey } from '../../contract/common.js';
 import { Refusal } from '../../refusal.js';
-import { quote, type QuoteDeps } from '../../purchase/quote.js';
+import { quote, type QuoteDeps } from '../../products/single-report/quote.js';
 
 // POST /v1/rights/quote: parse, then the application service decides everything.
 export function quoteRouter(deps: QuoteDeps): Router {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { redeemReport } from '../../purchase/redeem-report.js';
-import type { ResumeDeps } from '../../purchase/resume.js';
+import { redeemReport } from '../../money-path/redeem-report.js';
+import type { ResumeDeps } from '../../money-path/resume.js';
 import { bodiesOfSku, redemptionAnswer, send } from '../present-redemption.js';
 
 // GET /v1/rights/reports/{id}: claim + optional PAYMENT-SIGNATURE in, 402 / 200 / error out. The body

@@ -6,21 +6,21 @@ import { canonicalJson } from '../../../src/evidence/canonical-json.js';
 import { EVIDENCE_FORMAT } from '../../../src/evidence/envelope.js';
 import { keyIdOf } from '../../../src/evidence/public-key.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
-import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from '../../../src/gate/report.js';
-import { gateInput } from '../../../src/gate/gate-input.js';
+import { gateEntry, gatePreview, type GateReadings } from '../../../src/products/ingestion-gate/report.js';
+import { gateInput } from '../../../src/products/ingestion-gate/gate-input.js';
 import { GATE_PATH, GATE_SKU } from '../../../src/contract/ingestion-gate.js';
 import { SINGLE_REPORT_SKU } from '../../../src/contract/common.js';
 import { inputSha256 } from '../../../src/payment/binding.js';
 import { singleReportPrice, type Tier } from '../../../src/pricing/prices.js';
-import { claimSha256, claimTokenFor } from '../../../src/purchase/claim.js';
-import { buildDelivery } from '../../../src/purchase/deliver.js';
-import type { MoneyPathDeps, PaymentTerms } from '../../../src/purchase/deps.js';
-import { buildOffer, type Binding } from '../../../src/purchase/offer.js';
-import { singleReportInput } from '../../../src/purchase/quote.js';
-import { keySha256 } from '../../../src/purchase/request-key.js';
-import { signQuote } from '../../../src/purchase/signed-quote.js';
-import { draftGateReport } from '../../../src/gate/report.js';
-import { draftSingleReport } from '../../../src/purchase/single-report.js';
+import { claimSha256, claimTokenFor } from '../../../src/money-path/claim.js';
+import { buildDelivery } from '../../../src/money-path/deliver.js';
+import type { MoneyPathDeps, PaymentTerms } from '../../../src/money-path/deps.js';
+import { buildOffer, type Binding } from '../../../src/money-path/offer.js';
+import { singleReportInput } from '../../../src/products/single-report/normalize.js';
+import { keySha256 } from '../../../src/money-path/request-key.js';
+import { signQuote } from '../../../src/money-path/signed-quote.js';
+import { ingestionGateProduct } from '../../../src/products/ingestion-gate/product.js';
+import { singleReportProduct } from '../../../src/products/single-report/product.js';
 import { FetchCache } from '../../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../../src/rsl/observe.js';
 import type { GatePurpose, ReportPurpose, UserClass } from '../../../src/rsl/purposes.js';
@@ -32,6 +32,7 @@ import { toNewEvents } from '../../../src/command/new-events.js';
 import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
 import { decide } from '../../../streams/purchase/decide.js';
 import type { PurchaseEventData } from '../../../streams/purchase/events.js';
+import type { IngestionGateInput } from '../../../streams/purchase/quoted-product.js';
 import { evolve } from '../../../streams/purchase/evolve.js';
 import { purchaseId, streamName } from '../../../streams/purchase/purchase-id.js';
 import { initialState, type PurchaseState } from '../../../streams/purchase/state.js';
@@ -578,7 +579,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       payload,
       signature: rng.hex(64),
     }),
-    drafters: { [SINGLE_REPORT_SKU]: draftSingleReport, [GATE_SKU]: draftGateReport },
+    products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
   } as unknown as MoneyPathDeps; // the builders use only these fields
   // A few thousand buyers, a handful of them buying most: payer i is drawn with weight ~ 1/sqrt(i).
   const payers = Array.from({ length: 3000 }, () => getAddress(`0x${rng.hex(20)}`));
@@ -668,7 +669,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
           signed_quote: signedQuote,
           expires_at: expiresAt,
           claim_sha256: claimSha256(claim),
-          reading: r as unknown as Record<string, unknown>,
+          reading: r,
         },
       },
       clock,
@@ -721,7 +722,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })),
       payer: pinned,
     });
-    const input: GateQuotedInput = {
+    const input: IngestionGateInput = {
       sku: GATE_SKU,
       resource: gateUrl,
       purpose,
@@ -738,7 +739,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
         data: {
           purchase_id: id,
           sku: GATE_SKU,
-          input: input as unknown as PurchaseEventData<'Quoted'>['input'],
+          input,
           input_sha256: g.input_sha256,
           max_total_micro: (g.price_micro + BigInt(rng.pick([0, 0, 20_000, 100_000]))).toString(),
           price_micro: g.price_micro.toString(),
@@ -746,7 +747,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
           signed_quote: signedQuote,
           expires_at: expiresAt,
           claim_sha256: keySha256(key),
-          reading: gateReadings as unknown as Record<string, unknown>,
+          reading: gateReadings,
           payer: pinned,
         },
       },

@@ -88,3 +88,43 @@ test('newer writers may add fields: decode keeps them (t.type is not exact)', (t
   const r = QuotedData.decode({ ...quotedData(), future_field: 1 });
   t.true(isRight(r) && (r.right as Record<string, unknown>).future_field === 1);
 });
+
+// Quoted is a union keyed by sku (docs/decisions.md, "Products on the money path"): each member holds its
+// product's input; a reading stays a record here and is checked by the product that drafts it.
+const GATE_INPUT = {
+  sku: 'rights.ingestion-gate.v1',
+  resource: 'https://rights.example/v1/rights/ingestion-gate',
+  purpose: 'rag-ingestion',
+  tier: 'fresh',
+  user_class: 'commercial',
+  geo: null,
+  freshness_seconds: 86400,
+  resources: ['https://publisher.example/a', 'https://publisher.example/b'],
+};
+const gateQuoted = () => ({
+  ...quotedData(),
+  sku: 'rights.ingestion-gate.v1',
+  input: GATE_INPUT,
+  reading: { version: 'rsl-gate-readings-v1', readings: [] },
+});
+
+test('Quoted is keyed by sku: each product decodes with its own input and nothing is changed by it', (t) => {
+  for (const data of [quotedData(), gateQuoted()]) {
+    const r = QuotedData.decode(data);
+    t.true(isRight(r), JSON.stringify(data).slice(0, 80));
+    t.is(isRight(r) && JSON.stringify(r.right), JSON.stringify(data)); // byte for byte what was stored
+  }
+});
+
+test('Quoted refuses an input of another sku, an unknown sku, or a value outside its vocabulary', (t) => {
+  const bad = (value: unknown, why: string) => t.true(isLeft(QuotedData.decode(value)), why);
+  bad({ ...gateQuoted(), input: quotedData().input }, 'gate sku with a single-report input');
+  bad({ ...quotedData(), input: GATE_INPUT }, 'single-report sku with a gate input');
+  bad({ ...quotedData(), sku: 'rights.unknown.v1' }, 'a sku no product sells');
+  bad(
+    { ...quotedData(), input: { ...quotedData().input, purpose: 'rag-ingestion' } },
+    'a gate purpose in a single report',
+  );
+  bad({ ...gateQuoted(), input: { ...GATE_INPUT, tier: 'platinum' } }, 'a tier that is not sold');
+  bad({ ...gateQuoted(), input: { ...GATE_INPUT, resources: 'https://publisher.example/a' } }, 'resources not a list');
+});

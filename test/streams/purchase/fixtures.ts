@@ -4,6 +4,7 @@ import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
 import { checkpointAad, sealText } from '../../../src/crypto/aes-gcm.js';
 import { purchaseId } from '../../../streams/purchase/purchase-id.js';
 import type { PurchaseEvent, PurchaseEventData } from '../../../streams/purchase/events.js';
+import type { SingleReportInput } from '../../../streams/purchase/quoted-product.js';
 
 // Realistic, codec-valid event data for the purchase stream tests: real signatures, a real sealed
 // authorization, Base USDC terms. Times are fixed around NOW; nothing reads the wall clock.
@@ -16,7 +17,7 @@ const signer = envelopeSigner(nodeByteSigner(new Uint8Array(32).fill(42)));
 const checkpointKey = new Uint8Array(32).fill(3);
 
 export const SKU = 'rights.preflight.v1';
-export const INPUT = {
+export const INPUT: SingleReportInput = {
   sku: SKU,
   resource: 'https://publisher.example/news/story',
   purpose: 'ai-input',
@@ -34,7 +35,9 @@ export const NONCE = ('0x6163717075627631' + 'd4'.repeat(24)) as `0x${string}`;
 export const TX = `0x${'ab'.repeat(32)}` as const as `0x${string}`;
 const EXPIRES = iso(900);
 
-export const quotedData = (over: Partial<PurchaseEventData<'Quoted'>> = {}): PurchaseEventData<'Quoted'> => ({
+type SingleReportQuoted = Extract<PurchaseEventData<'Quoted'>, { sku: typeof SKU }>;
+
+export const quotedData = (over: Partial<SingleReportQuoted> = {}): SingleReportQuoted => ({
   purchase_id: PURCHASE_ID,
   sku: SKU,
   input: INPUT,
@@ -223,7 +226,7 @@ export const movedData = (
 });
 
 export const ev = {
-  quoted: (over?: Partial<PurchaseEventData<'Quoted'>>): PurchaseEvent => ({ type: 'Quoted', data: quotedData(over) }),
+  quoted: (over?: Partial<SingleReportQuoted>): PurchaseEvent => ({ type: 'Quoted', data: quotedData(over) }),
   offered: (over?: Partial<PurchaseEventData<'Offered'>>): PurchaseEvent => ({
     type: 'Offered',
     data: offeredData(over),

@@ -3,10 +3,10 @@ import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';
 import type { Hex } from '../contract/primitives.js';
-import type { ReportDrafters } from './report-drafter.js';
+import type { Products } from './product.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires
-// the real modules (evidence signer, AES-GCM sealer, settlement backend, report drafters) into this; the
+// the real modules (evidence signer, AES-GCM sealer, settlement backend, products) into this; the
 // application services never import an adapter, so preflight and the gate can reuse them unchanged.
 
 export type { Hex };
@@ -44,8 +44,8 @@ export interface MoneyPathDeps {
   /** Opens a checkpointed authorization: the sealed-box form for this purchase, or the legacy compact form. */
   unseal: (sealed: SealedPayment, purchaseId: string) => Promise<string>;
   inflight: InFlight<unknown>;
-  /** Each SKU's report drafter (./report-drafter.ts): the money path signs and binds what they draft. */
-  drafters: ReportDrafters;
+  /** The products by SKU (./product.ts): the money path signs and binds what they draft. */
+  products: Products;
   /**
    * Whether the relayer can pay gas for the next RELAYER_MIN_SETTLEMENTS settlements (SETTLEMENT=self):
    * when not, new offers and payments are refused (RELAYER_UNDERFUNDED) before anything is stored.

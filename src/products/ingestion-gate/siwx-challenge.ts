@@ -1,6 +1,6 @@
 import type { CompleteSIWxInfo } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE } from '../contract/ingestion-gate.js';
-import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
+import { GATE_SIWX_PROFILE } from '../../contract/ingestion-gate.js';
+import { boundNonce, NONCE_PREFIX } from '../../payment/binding.js';
 
 // The challenge of profile `service-siwx-payment-v1` (rules in ./siwx.ts): every field but the signer's
 // address and issuedAt is fixed by the request, so the buyer computes it itself and the service

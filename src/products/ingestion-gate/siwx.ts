@@ -1,7 +1,7 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE, SiwxProof } from '../contract/ingestion-gate.js';
+import { GATE_SIWX_PROFILE, SiwxProof } from '../../contract/ingestion-gate.js';
 import { siwxChallenge, SIWX_MAX_AGE_SECONDS, type SiwxBinding } from './siwx-challenge.js';
 
 // SIGN-IN-WITH-X under profile `service-siwx-payment-v1` (spec §5.5). The header is the x402

@@ -11,7 +11,7 @@ export interface RecoveryPassDeps {
   caughtUp(timeoutMs: number): Promise<void>;
   /** The purchases to look at: checkpointed, submitted or settled, not delivered (an indexed query). */
   candidates(): Promise<string[]>;
-  /** Resumes one purchase from its checkpoint (src/purchase/resume.ts). */
+  /** Resumes one purchase from its checkpoint (src/money-path/resume.ts). */
   resume(id: string): Promise<unknown>;
   /** Purchases a request is already advancing; the pass leaves them to it. */
   inflight: InFlight<unknown>;

@@ -1,38 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../evidence/digest.js';
-import { Refusal } from '../refusal.js';
-import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../contract/quote.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
-import { canonicalResourceUrl } from '../rsl/resource-url.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import { unavailability } from '../rsl/unavailability.js';
-import type { ReportPurpose, UserClass } from '../rsl/purposes.js';
-import { singleReportPrice, type Tier } from '../pricing/prices.js';
-import { assertWithinBudget } from '../pricing/budget.js';
-import { inputSha256 } from '../payment/binding.js';
-import { purchaseId, type PurchaseEventData } from '../../streams/purchase/index.js';
-import { claimSha256, claimTokenFor } from './claim.js';
-import type { MoneyPathDeps } from './deps.js';
-import { loadPurchase, recordQuote } from './purchase-stream.js';
-import { reportPath } from './report-path.js';
-import { paymentTermsOnWire } from './payment-terms.js';
-import { signQuote } from './signed-quote.js';
+import { sha256Hex } from '../../evidence/digest.js';
+import type { AvailableQuote, QuoteRequest, QuoteResponse, UnavailableQuote } from '../../contract/quote.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../contract/common.js';
+import { unavailability } from '../../rsl/unavailability.js';
+import { singleReportPrice } from '../../pricing/prices.js';
+import { assertWithinBudget } from '../../pricing/budget.js';
+import { inputSha256 } from '../../payment/binding.js';
+import { purchaseId, type PurchaseEventData } from '../../../streams/purchase/index.js';
+import { claimSha256, claimTokenFor } from '../../money-path/claim.js';
+import type { MoneyPathDeps } from '../../money-path/deps.js';
+import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
+import { reportPath } from '../../money-path/report-path.js';
+import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
+import { signQuote } from '../../money-path/signed-quote.js';
+import type { QuotedOf } from '../../money-path/product.js';
+import { singleReportProduct, type SingleReportObserver } from './product.js';
 
 // POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
 // fetch or append) → evaluate → no declaration: nothing stored, nothing charged; else `Quoted`.
 
-export interface QuoteDeps extends MoneyPathDeps {
-  observe(resource: string, purpose: ReportPurpose, userClass: UserClass): Promise<ResourceReading>;
-}
-
-/** The normalized input of a single report; its digest is bound into the payment nonce. */
-export const singleReportInput = (resource: string, purpose: ReportPurpose, tier: Tier, userClass: UserClass) => ({
-  sku: SINGLE_REPORT_SKU,
-  resource,
-  purpose,
-  tier,
-  user_class: userClass,
-});
+export interface QuoteDeps extends MoneyPathDeps, SingleReportObserver {}
 
 /**
  * `claimIsKey`: key-bound flows (preflight) — the buyer's X-Service-Request key is the credential, so
@@ -45,12 +32,9 @@ export async function quote(
   idempotencyKey: string | undefined,
   opts: { claimIsKey?: boolean } = {},
 ): Promise<QuoteResponse> {
-  const checked = canonicalResourceUrl(req.resource, deps.coveredOrigins);
-  if (!checked.ok) throw new Refusal(checked.code, checked.message, { field: 'resource' });
-  const userClass = req.user_class ?? 'commercial';
-  const price = singleReportPrice(req.tier);
+  const input = singleReportProduct.normalize(req, deps.coveredOrigins);
+  const price = singleReportPrice(input.tier);
   assertWithinBudget(price, req.max_total_micro); // before any fetch or append
-  const input = singleReportInput(checked.url, req.purpose, req.tier, userClass);
   const inputDigest = inputSha256(input);
 
   // The key of the purchase id: the buyer's Idempotency-Key, else a fresh 256-bit report id.
@@ -58,35 +42,35 @@ export async function quote(
   const id = purchaseId({ sku: SINGLE_REPORT_SKU, key_sha256: sha256Hex(key), input_sha256: inputDigest });
   if (idempotencyKey) {
     const existing = await loadPurchase(deps.store, id);
-    if (existing.quoted) return availableFrom(deps, existing.quoted);
+    if (existing.quoted) return availableFrom(deps, singleReportQuote(existing.quoted));
   }
 
-  const reading = await deps.observe(checked.url, req.purpose, userClass);
+  const reading = await singleReportProduct.observe(deps, input);
   const nothingToBuy = unavailability(reading);
   if (nothingToBuy) {
     const unavailable: UnavailableQuote = {
       version: GATEWAY_VERSION,
       available: false,
       ...nothingToBuy,
-      resource: checked.url,
-      purpose: req.purpose,
+      resource: input.resource,
+      purpose: input.purpose,
       input_sha256: inputDigest,
       charge_micro: '0',
       legal_clearance: false,
     };
     return unavailable;
   }
-  const purposeReading = reading.purposes.find((p) => p.purpose === req.purpose);
-  if (!purposeReading) throw new Error(`reading has no entry for ${req.purpose}`);
+  const purposeReading = reading.purposes.find((p) => p.purpose === input.purpose);
+  if (!purposeReading) throw new Error(`reading has no entry for ${input.purpose}`);
 
   const claim = claimTokenFor(deps.claimSecret, id);
   const { signedQuote, expiresAt } = signQuote(deps, price, {
     purchase_id: id,
     sku: SINGLE_REPORT_SKU,
-    resource: checked.url,
-    purpose: req.purpose,
-    tier: req.tier,
-    user_class: userClass,
+    resource: input.resource,
+    purpose: input.purpose,
+    tier: input.tier,
+    user_class: input.user_class,
     input_sha256: inputDigest,
     decision_preview: { classification: purposeReading.classification, decision: purposeReading.decision },
   });
@@ -102,7 +86,7 @@ export async function quote(
       max_total_micro: req.max_total_micro,
       price_micro: price.toString(),
       decision_preview: {
-        purpose: req.purpose,
+        purpose: input.purpose,
         classification: purposeReading.classification,
         decision: purposeReading.decision,
       },
@@ -115,22 +99,21 @@ export async function quote(
   );
   // Quote was decided or was already recorded, so only a stream nobody could write is still none.
   if (state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);
-  return availableFrom(deps, state.quoted);
+  return availableFrom(deps, singleReportQuote(state.quoted));
 }
 
 /** The quote response rebuilt from the stream (the claim is re-derived, never stored). */
-export function availableFrom(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'>): AvailableQuote {
+export function availableFrom(deps: MoneyPathDeps, q: QuotedOf<typeof SINGLE_REPORT_SKU>): AvailableQuote {
   return {
     version: GATEWAY_VERSION,
     available: true,
     purchase_id: q.purchase_id,
     report_url: reportPath(q.purchase_id),
     claim_token: claimTokenFor(deps.claimSecret, q.purchase_id),
-    // The stream keeps the input and preview as the strings this quote wrote from a decoded request.
     resource: q.input.resource,
-    purpose: q.input.purpose as AvailableQuote['purpose'],
-    tier: q.input.tier as AvailableQuote['tier'],
-    user_class: q.input.user_class as AvailableQuote['user_class'],
+    purpose: q.input.purpose,
+    tier: q.input.tier,
+    user_class: q.input.user_class,
     input_sha256: q.input_sha256,
     decision_preview: q.decision_preview as AvailableQuote['decision_preview'],
     charge_micro: q.price_micro,
@@ -139,4 +122,10 @@ export function availableFrom(deps: MoneyPathDeps, q: PurchaseEventData<'Quoted'
     signed_quote: q.signed_quote as AvailableQuote['signed_quote'],
     legal_clearance: false,
   };
+}
+
+/** The stream's quote as a single report's (its id is derived from the SKU, so no other SKU can be there). */
+function singleReportQuote(q: PurchaseEventData<'Quoted'>): QuotedOf<typeof SINGLE_REPORT_SKU> {
+  if (q.sku !== SINGLE_REPORT_SKU) throw new Error(`purchase ${q.purchase_id} is a ${q.sku} purchase`);
+  return q;
 }

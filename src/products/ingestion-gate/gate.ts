@@ -1,30 +1,28 @@
 import type { Hex } from 'viem';
-import { Refusal } from '../refusal.js';
-import { GATEWAY_VERSION } from '../contract/common.js';
+import { Refusal } from '../../refusal.js';
+import { GATEWAY_VERSION } from '../../contract/common.js';
 import {
   GATE_PATH,
   GATE_SKU,
   type IngestionGateRequest,
   type IngestionGateUnavailable,
-} from '../contract/ingestion-gate.js';
-import type { GatePurpose } from '../rsl/purposes.js';
-import type { ObserveContext } from '../rsl/observe.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import { assertWithinBudget } from '../pricing/budget.js';
-import { purchaseId, type PurchaseEventData, type PurchaseState } from '../../streams/purchase/index.js';
-import type { Binding } from '../purchase/offer.js';
-import { redeem } from '../purchase/redeem.js';
-import type { Redemption } from '../purchase/redemption.js';
-import { decisionFor } from '../rsl/vocabulary.js';
-import { signQuote } from '../purchase/signed-quote.js';
-import type { ResumeDeps } from '../purchase/resume.js';
-import { loadPurchase, recordQuote } from '../purchase/purchase-stream.js';
-import { keySha256, requireServiceRequestKey } from '../purchase/request-key.js';
+} from '../../contract/ingestion-gate.js';
+import { assertWithinBudget } from '../../pricing/budget.js';
+import { purchaseId, type IngestionGateInput, type PurchaseState } from '../../../streams/purchase/index.js';
+import type { Binding } from '../../money-path/offer.js';
+import { redeem } from '../../money-path/redeem.js';
+import type { Redemption } from '../../money-path/redemption.js';
+import { decisionFor } from '../../rsl/vocabulary.js';
+import { signQuote } from '../../money-path/signed-quote.js';
+import type { ResumeDeps } from '../../money-path/resume.js';
+import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
+import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
 import { checkPaymentIntent } from './intent.js';
-import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
-import { gateEntry, gatePreview, type GateQuotedInput, type GateReadings } from './report.js';
+import type { NormalizedGate } from './normalize.js';
+import { gateEntry, gatePreview } from './report.js';
+import { ingestionGateProduct, type GateObserver } from './product.js';
 import { verifySiwxHeader } from './siwx.js';
-import { unavailability } from '../rsl/unavailability.js';
+import { unavailability } from '../../rsl/unavailability.js';
 import { SIWX_STATEMENT } from './siwx-challenge.js';
 
 // POST /v1/rights/ingestion-gate as an application service. Everything that can be refused without
@@ -39,9 +37,7 @@ import { SIWX_STATEMENT } from './siwx-challenge.js';
 /** A gate call comes to a redemption, or to "no verifiable declaration anywhere" (no fee, nothing stored). */
 export type GateOutcome = Redemption | { kind: 'unavailable'; body: IngestionGateUnavailable };
 
-export interface GateDeps extends ResumeDeps {
-  observeGate(resource: string, purposes: readonly GatePurpose[], ctx: ObserveContext): Promise<ResourceReading>;
-}
+export interface GateDeps extends ResumeDeps, GateObserver {}
 
 export interface GateCall {
   body: IngestionGateRequest;
@@ -55,7 +51,7 @@ export const gateUrlOf = (deps: Pick<GateDeps, 'baseUrl'>) => deps.baseUrl + GAT
 
 export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<GateOutcome> {
   const gateUrl = gateUrlOf(deps);
-  const n = normalizeGateRequest(call.body, deps.coveredOrigins);
+  const n = ingestionGateProduct.normalize(call.body, deps.coveredOrigins);
   assertWithinBudget(n.price_micro, n.max_total_micro);
   const key = requireServiceRequestKey(call.serviceRequest);
   const { payer } = checkPaymentIntent(call.paymentIntent, {
@@ -97,11 +93,8 @@ async function quoteGate(
   gateUrl: string,
 ): Promise<{ state: PurchaseState } | { unavailable: IngestionGateUnavailable }> {
   const b = n.body;
-  const readings = await Promise.all(
-    b.resources.map((r) =>
-      deps.observeGate(r, [b.purpose], { userClass: b.user_class, geo: b.geo, freshnessSeconds: b.freshness_seconds }),
-    ),
-  );
+  const reading = await ingestionGateProduct.observe(deps, n);
+  const { readings } = reading;
   if (!readings.some((r) => r.declaration_found)) {
     // As for a quote (spec §7): no verifiable declaration anywhere → no report, no fee, nothing stored;
     // FETCH_FAILED when a resource could not be looked at.
@@ -129,7 +122,7 @@ async function quoteGate(
   const entries = readings.map((r) => gateEntry(r, b.purpose));
   const combined = gatePreview(entries);
   const price = n.price_micro.toString();
-  const input: GateQuotedInput = {
+  const input: IngestionGateInput = {
     sku: GATE_SKU,
     resource: gateUrl,
     purpose: b.purpose,
@@ -139,7 +132,6 @@ async function quoteGate(
     freshness_seconds: b.freshness_seconds,
     resources: b.resources,
   };
-  const reading: GateReadings = { version: 'rsl-gate-readings-v1', readings };
   const { signedQuote, expiresAt } = signQuote(deps, n.price_micro, {
     purchase_id: id,
     sku: GATE_SKU,
@@ -161,7 +153,7 @@ async function quoteGate(
     {
       purchase_id: id,
       sku: GATE_SKU,
-      input: input as unknown as PurchaseEventData<'Quoted'>['input'],
+      input,
       input_sha256: n.input_sha256,
       max_total_micro: n.max_total_micro,
       price_micro: price,
@@ -169,7 +161,7 @@ async function quoteGate(
       signed_quote: signedQuote,
       expires_at: expiresAt,
       claim_sha256: keySha256(key), // the key is the credential (also valid as X-Service-Claim at the report URL)
-      reading: reading as unknown as Record<string, unknown>,
+      reading,
       payer,
     },
     { retryOnConflict: 1 },

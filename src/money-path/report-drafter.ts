@@ -5,32 +5,23 @@ import { REPORT_PROFILE } from '../contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.
-// Each SKU brings its own (service.ts wires them by SKU); signing, the settlement binding and the
-// delivery proof are the money path's (./deliver.ts), so the money path imports no product.
+// Each SKU's product drafts its own (./product.ts); signing, the settlement binding and the delivery
+// proof are the money path's (./deliver.ts), so the money path imports no product.
 
 export interface DraftedReport {
   report: Report | GateReport;
   evidence: Record<string, unknown>;
 }
 
-export type ReportDrafter = (quoted: PurchaseEventData<'Quoted'>, evidenceKeyId: string) => DraftedReport;
-
-/** Drafters by SKU. */
-export type ReportDrafters = Readonly<Record<string, ReportDrafter>>;
-
 /** The fields every SKU's report opens with: what was asked, as the quote recorded it. */
-export function reportHeader<S extends string, I extends { purpose: string; tier: string; user_class: string }>(
-  sku: S,
-  quoted: PurchaseEventData<'Quoted'>,
-  input: I,
-) {
+export function reportHeader<Q extends PurchaseEventData<'Quoted'>>(quoted: Q) {
   return {
-    sku,
+    sku: quoted.sku as Q['sku'],
     profile: REPORT_PROFILE,
     legal_clearance: false as const,
     purchase_id: quoted.purchase_id,
-    purpose: input.purpose as I['purpose'],
-    tier: input.tier as I['tier'],
-    user_class: input.user_class as I['user_class'],
+    purpose: quoted.input.purpose as Q['input']['purpose'],
+    tier: quoted.input.tier as Q['input']['tier'],
+    user_class: quoted.input.user_class as Q['input']['user_class'],
   };
 }

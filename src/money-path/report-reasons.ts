@@ -1,14 +1,14 @@
-import type { Reason } from '../rsl/vocabulary.js';
-import type { PurposeReading } from '../rsl/reading.js';
+import type { ReportReason } from '../contract/common.js';
+import type { ReportPurposeReading } from './report-reading.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
 
 // The `reasons` of one report resource: every explanation step of the purpose's tokens, each once, in
 // the evaluator's order. Several tokens of one purpose (rag-ingestion reads ai-input and search) often
 // cite the same scope and rule; the report names it once. Shared by every SKU's drafter.
 
-export function reportReasons(purpose: PurposeReading): Reason[] {
+export function reportReasons(purpose: ReportPurposeReading): ReportReason[] {
   const seen = new Set<string>();
-  const out: Reason[] = [];
+  const out: ReportReason[] = [];
   for (const token of purpose.tokens) {
     for (const reason of token.reasons) {
       const key = canonicalJson(reason);

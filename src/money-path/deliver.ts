@@ -4,9 +4,10 @@ import type { PaidReportResponse, Report } from '../contract/report.js';
 import { digestOf } from '../evidence/digest.js';
 import type { PurchaseEventData, PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
+import { draftReport } from './product.js';
 import { runPurchaseCommand } from './purchase-stream.js';
 
-// Signs and records the delivery of a settled purchase. The report is the SKU's own draft (deps.drafters,
+// Signs and records the delivery of a settled purchase. The report is the SKU's own draft (deps.products,
 // from what was observed at quote time); the evidence signature, the settlement binding and the delivery
 // proof are built here, the same for every SKU. decide lets exactly one `Delivered` in; a loser of that
 // race finds the purchase delivered on its retry and decides nothing.
@@ -15,9 +16,7 @@ type Delivery = PurchaseEventData<'Delivered'>;
 
 export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Delivery {
   const { quoted: q, settled: s, offered: o, checkpoint: c } = state;
-  const draft = deps.drafters[q.sku];
-  if (!draft) throw new Error(`no report drafter for SKU ${q.sku}`);
-  const drafted = draft(q, deps.evidenceKeyId);
+  const drafted = draftReport(deps.products, q.sku, q, deps.evidenceKeyId);
   const evidence = deps.sign(drafted.evidence);
   const settlement = {
     network: s.network,

@@ -1,6 +1,6 @@
-import { Refusal } from '../refusal.js';
-import type { IngestionGateRequest as GateRequest } from '../contract/ingestion-gate.js';
-import { canonicalResourceUrl } from '../rsl/resource-url.js';
+import { Refusal } from '../../refusal.js';
+import type { IngestionGateRequest as GateRequest } from '../../contract/ingestion-gate.js';
+import { canonicalResourceUrl } from '../../rsl/resource-url.js';
 import { gateInput, type GateInput } from './gate-input.js';
 
 // The gate request after normalization (spec §2.3): every resource checked by the §2.2 rule (which

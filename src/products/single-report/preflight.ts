@@ -1,17 +1,17 @@
-import { Refusal } from '../refusal.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../contract/common.js';
-import type { PreflightDiscovery, PreflightRequest } from '../contract/preflight.js';
-import type { UnavailableQuote } from '../contract/quote.js';
-import { NONCE_PREFIX } from '../contract/offer.js';
-import { SINGLE_REPORT_PRICE } from '../pricing/prices.js';
-import { REPORT_PURPOSES } from '../rsl/purposes.js';
+import { Refusal } from '../../refusal.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../contract/common.js';
+import type { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
+import type { UnavailableQuote } from '../../contract/quote.js';
+import { NONCE_PREFIX } from '../../contract/offer.js';
+import { SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
+import { REPORT_PURPOSES } from '../../rsl/purposes.js';
 import { quote, type QuoteDeps } from './quote.js';
-import { redeem } from './redeem.js';
-import type { Redemption } from './redemption.js';
-import type { ResumeDeps } from './resume.js';
-import { loadPurchase } from './purchase-stream.js';
-import { keySha256, requireServiceRequestKey } from './request-key.js';
-import { paymentTermsOnWire } from './payment-terms.js';
+import { redeem } from '../../money-path/redeem.js';
+import type { Redemption } from '../../money-path/redemption.js';
+import type { ResumeDeps } from '../../money-path/resume.js';
+import { loadPurchase } from '../../money-path/purchase-stream.js';
+import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
+import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 
 // POST /v1/rights/preflight (spec §4): the single report sold in one round trip, keyed by the buyer's
 // X-Service-Request instead of a claim. It is the quote flow's application services end to end:

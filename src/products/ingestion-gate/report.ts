@@ -1,34 +1,25 @@
-import { GATE_SKU, type GateReport } from '../contract/ingestion-gate.js';
-import type { Classification } from '../contract/common.js';
-import type { ResourceReading } from '../rsl/reading.js';
-import type { GatePurpose, UserClass } from '../rsl/purposes.js';
-import type { Tier } from '../pricing/prices.js';
-import { reportHeader, type ReportDrafter } from '../purchase/report-drafter.js';
-import { reportReasons } from '../purchase/report-reasons.js';
+import { GATE_SKU, type GateReport } from '../../contract/ingestion-gate.js';
+import type { Classification } from '../../contract/common.js';
+import * as t from 'io-ts';
+import type { GatePurpose } from '../../rsl/purposes.js';
+import type { QuotedOf } from '../../money-path/product.js';
+import { reportHeader } from '../../money-path/report-drafter.js';
+import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
+import { reportReasons } from '../../money-path/report-reasons.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
 // made, and a resumed delivery is identical in content. Signing, settlement binding and the delivery
-// proof are the shared money path's (src/purchase/deliver.ts), which gets this drafter from service.ts.
+// proof are the shared money path's (src/money-path/deliver.ts), which gets this drafter from service.ts.
 
-/** `Quoted.input` of a gate purchase: the single-report fields (resource = canonical gate URL) plus the body. */
-export interface GateQuotedInput {
-  sku: typeof GATE_SKU;
-  resource: string;
-  purpose: GatePurpose;
-  tier: Tier;
-  user_class: UserClass;
-  geo: string | null;
-  freshness_seconds: number;
-  resources: string[];
-}
 /** `Quoted.reading` of a gate purchase: one RSL reading per unique resource, in request order. */
-export interface GateReadings {
-  version: 'rsl-gate-readings-v1';
-  readings: ResourceReading[];
-}
+export const GateReadings = t.type({
+  version: t.literal('rsl-gate-readings-v1'),
+  readings: t.array(t.UnknownRecord),
+});
+export type GateReadings = t.TypeOf<typeof GateReadings>;
 
-export function gateEntry(reading: ResourceReading, purpose: GatePurpose) {
+export function gateEntry(reading: ReportReading, purpose: GatePurpose) {
   const pr = reading.purposes.find((p) => p.purpose === purpose);
   if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
   return {
@@ -56,12 +47,15 @@ const PREVIEW_ORDER: readonly Classification[] = [
 export const gatePreview = (entries: readonly { classification: Classification }[]): Classification =>
   PREVIEW_ORDER.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
 
-export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
-  const input = q.input as unknown as GateQuotedInput;
-  const { readings } = q.reading as unknown as GateReadings;
+export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: string) {
+  const { input } = q;
+  if (!GateReadings.is(q.reading)) throw new Error(`the reading of purchase ${q.purchase_id} is not a gate's`);
+  // The readings as stored (the evidence embeds them verbatim), and what the report shows of each.
+  const { readings: stored } = q.reading;
+  const readings = stored.map((r) => reportReading(r, q.purchase_id));
   const entries = readings.map((r) => gateEntry(r, input.purpose));
   const report: GateReport = {
-    ...reportHeader(GATE_SKU, q, input),
+    ...reportHeader(q),
     geo: input.geo,
     freshness_seconds: input.freshness_seconds,
     observed_at: readings.map((r) => r.observed_at).sort()[0]!,
@@ -81,9 +75,9 @@ export const draftGateReport: ReportDrafter = (q, evidenceKeyId) => {
     resources: readings.map((r, i) => ({
       resource: r.resource,
       classification: entries[i]!.classification,
-      reading: r,
+      reading: stored[i],
     })),
     key_id: evidenceKeyId,
   };
   return { report, evidence };
-};
+}

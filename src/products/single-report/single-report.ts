@@ -1,0 +1,45 @@
+import type { Report } from '../../contract/report.js';
+import type { QuotedOf } from '../../money-path/product.js';
+import { reportHeader } from '../../money-path/report-drafter.js';
+import { reportReading } from '../../money-path/report-reading.js';
+import { reportReasons } from '../../money-path/report-reasons.js';
+import type { SINGLE_REPORT_SKU } from '../../contract/common.js';
+
+// The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
+
+export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenceKeyId: string) {
+  const { input } = q;
+  const reading = reportReading(q.reading, q.purchase_id);
+  const pr = reading.purposes.find((p) => p.purpose === input.purpose);
+  if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
+  const report: Report = {
+    ...reportHeader(q),
+    observed_at: reading.observed_at,
+    resources: [
+      {
+        resource: input.resource,
+        classification: pr.classification,
+        decision: pr.decision,
+        legal_clearance: false,
+        declaration_found: reading.declaration_found,
+        reasons: reportReasons(pr),
+        checkpoint: null,
+      },
+    ],
+  };
+  const evidence = {
+    type: 'evidence',
+    purchase_id: q.purchase_id,
+    input_sha256: q.input_sha256,
+    legal_clearance: false,
+    purpose: input.purpose,
+    user_class: input.user_class,
+    geo: reading.geo,
+    // The reading as stored: the evidence embeds it verbatim.
+    resources: [
+      { resource: input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading },
+    ],
+    key_id: evidenceKeyId,
+  };
+  return { report, evidence };
+}

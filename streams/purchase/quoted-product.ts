@@ -1,0 +1,54 @@
+import * as t from 'io-ts';
+import { SINGLE_REPORT_SKU, Tier } from '../../src/contract/common.js';
+import { GATE_SKU } from '../../src/contract/ingestion-gate.js';
+import { GatePurpose, ReportPurpose, UserClass } from '../../src/rsl/purposes.js';
+
+// The product's own part of a `Quoted` event: its `sku`, the normalized `input` whose digest is
+// `input_sha256`, and the `reading` observed at quote time — one member per product, keyed by `sku`
+// (docs/decisions.md, "Products on the money path"). Adding a product adds one member here.
+//
+// `reading` stays a record at this layer: a stored reading is embedded verbatim in the signed evidence,
+// was written by whichever RSL reader was current, and is decoded with the product's own codec when it
+// is drafted into a report (src/products/*/); decoding it on every fold would cost every load and could
+// refuse an old stream whose reading predates a field.
+
+export const SingleReportInput = t.type({
+  sku: t.literal(SINGLE_REPORT_SKU),
+  resource: t.string,
+  purpose: ReportPurpose,
+  tier: Tier,
+  user_class: UserClass,
+});
+export type SingleReportInput = t.TypeOf<typeof SingleReportInput>;
+
+export const SingleReportQuoted = t.type({
+  sku: t.literal(SINGLE_REPORT_SKU),
+  input: SingleReportInput,
+  /** A ResourceReading (src/rsl/reading.ts). */
+  reading: t.UnknownRecord,
+});
+
+/** A gate's input: the single-report fields (resource = the canonical gate URL) plus the request body's. */
+export const IngestionGateInput = t.type({
+  sku: t.literal(GATE_SKU),
+  resource: t.string,
+  purpose: GatePurpose,
+  tier: Tier,
+  user_class: UserClass,
+  geo: t.union([t.string, t.null]),
+  freshness_seconds: t.number,
+  resources: t.array(t.string),
+});
+export type IngestionGateInput = t.TypeOf<typeof IngestionGateInput>;
+
+export const IngestionGateQuoted = t.type({
+  sku: t.literal(GATE_SKU),
+  input: IngestionGateInput,
+  /** `{version: 'rsl-gate-readings-v1', readings: ResourceReading[]}`, one reading per resource. */
+  reading: t.UnknownRecord,
+});
+
+export const QuotedProduct = t.union([SingleReportQuoted, IngestionGateQuoted]);
+export type QuotedProduct = t.TypeOf<typeof QuotedProduct>;
+/** The SKUs sold: the keys of the product registry. */
+export type Sku = QuotedProduct['sku'];
