@@ -35,9 +35,10 @@ test.serial('a paid report with one byte changed is held: no report is returned'
   proxy.rewrite = (ex, res) => {
     if (!isPaid(ex) || ex.status !== 200) return undefined;
     const text = res.body.toString('utf8');
-    const at = text.indexOf('"detail":"') + '"detail":"'.length;
+    // The report's first reason (the body is canonical JSON: "evidence" comes before "report").
+    const at = text.indexOf('"detail":"', text.indexOf('"report":')) + '"detail":"'.length;
     const body = Buffer.from(text, 'utf8');
-    body[at] = body[at] === 0x41 ? 0x42 : 0x41; // one byte: the first character of the first reason's detail
+    body[at] = body[at] === 0x41 ? 0x42 : 0x41; // one byte: the first character of the report's first reason
     return { headers: res.headers, body };
   };
   const before = await w.devnet.balanceOf(b.address);
