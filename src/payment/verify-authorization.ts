@@ -1,7 +1,7 @@
-import { getAddress, hashTypedData, parseSignature, type Hex } from 'viem';
+import { getAddress, parseSignature, type Hex } from 'viem';
+import { authorizationDigest } from './authorization-digest.js';
 import { recoverSignerOf } from './recovered-signers.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { authorizationTypes } from '@x402/evm';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';
 import { looksBound } from './binding.js';
 import { chainIdOf, SCHEME_EXACT, X402_VERSION } from './x402-constants.js';
@@ -149,19 +149,7 @@ async function recoverSigner(
     return undefined;
   }
   if (BigInt(parts.s) > HALF_CURVE_ORDER || BigInt(parts.r) === 0n || BigInt(parts.s) === 0n) return undefined;
-  const digest = hashTypedData({
-    domain: { name, version, chainId, verifyingContract: getAddress(r.asset) },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      from: getAddress(a.from),
-      to: getAddress(a.to),
-      value: BigInt(a.value),
-      validAfter: BigInt(a.validAfter),
-      validBefore: BigInt(a.validBefore),
-      nonce: a.nonce,
-    },
-  });
+  const digest = authorizationDigest(a, { name, version, chainId, asset: r.asset });
   try {
     return await recoverSignerOf(digest, signature);
   } catch {

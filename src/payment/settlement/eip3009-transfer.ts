@@ -1,9 +1,8 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { authorizationTypes, eip3009ABI } from '@x402/evm';
+import { eip3009ABI } from '@x402/evm';
 import {
   encodeFunctionData,
   getAddress,
-  hashTypedData,
   isAddressEqual,
   parseAbi,
   parseErc6492Signature,
@@ -11,6 +10,7 @@ import {
   size,
   type Hex,
 } from 'viem';
+import { authorizationDigest } from '../authorization-digest.js';
 import { recoverSignerOf } from '../recovered-signers.js';
 
 // The EIP-3009 transfer as the in-process relayer verifies and sends it (relayer-facilitator.ts), with the
@@ -50,19 +50,7 @@ export async function signedBy(
 ): Promise<boolean> {
   const { name, version } = (requirements.extra ?? {}) as { name?: string; version?: string };
   if (typeof name !== 'string' || typeof version !== 'string' || size(signature) !== 65) return false;
-  const digest = hashTypedData({
-    domain: { name, version, chainId, verifyingContract: getAddress(requirements.asset) },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      from: getAddress(auth.from),
-      to: getAddress(auth.to),
-      value: BigInt(auth.value),
-      validAfter: BigInt(auth.validAfter),
-      validBefore: BigInt(auth.validBefore),
-      nonce: auth.nonce,
-    },
-  });
+  const digest = authorizationDigest(auth, { name, version, chainId, asset: requirements.asset });
   const signer = await recoverSignerOf(digest, signature).catch(() => undefined);
   return signer !== undefined && isAddressEqual(signer, auth.from);
 }
