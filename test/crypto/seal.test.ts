@@ -7,6 +7,7 @@ import { checkpointAad, open, openText, seal, SealedBox, SealOpenFailed, sealTex
 import { fromBase64url, toBase64url } from '../../src/crypto/base64url.js';
 import { sealedBoxOfCompact } from '../../src/crypto/seal.js';
 import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';
+import { openNode, sealNode } from '../../src/crypto/aes-gcm-node.js';
 import { openCompact, sealCompact } from '../support/legacy-seal.js';
 import { loadCheckpointKey } from '../../src/crypto/checkpoint-key.js';
 
@@ -103,4 +104,31 @@ test('checkpointSealer: seals per purchase (opens for no other) and still opens 
   t.is(await sealer.unseal(legacy, id), authorization);
   t.is(await sealer.unseal(legacy, 'b'.repeat(64)), authorization, 'the legacy form has one fixed AAD');
   await t.throwsAsync(() => checkpointSealer(otherKey).unseal(legacy, id), { instanceOf: SealOpenFailed });
+});
+
+test("the service's node:crypto sealer and the buyer's WebCrypto one open each other's boxes", async (t) => {
+  const id = 'c'.repeat(64);
+  const fromWebCrypto = await sealText(key, authorization, checkpointAad(id));
+  t.is(await checkpointSealer(key).unseal(fromWebCrypto, id), authorization);
+  const plain = new TextEncoder().encode(authorization);
+  const fromNode = sealNode(key, plain, aad);
+  t.deepEqual(await open(key, fromNode, aad), plain);
+  t.deepEqual(openNode(key, fromNode, aad), plain);
+  t.not(sealNode(key, plain, aad).iv, fromNode.iv, 'a fresh IV per seal');
+});
+
+test('openNode: wrong key, wrong aad, altered tag, iv or length all fail with SealOpenFailed', (t) => {
+  const box = sealNode(key, new TextEncoder().encode(authorization), aad);
+  t.throws(() => openNode(otherKey, box, aad), { instanceOf: SealOpenFailed });
+  t.throws(() => openNode(key, box, new Uint8Array(0)), { instanceOf: SealOpenFailed });
+  const ct = fromBase64url(box.ciphertext);
+  ct[ct.length - 1] = ct[ct.length - 1]! ^ 0x01;
+  t.throws(() => openNode(key, { ...box, ciphertext: toBase64url(ct) }, aad), { instanceOf: SealOpenFailed });
+  const iv = fromBase64url(box.iv);
+  iv[3] = iv[3]! ^ 0x01;
+  t.throws(() => openNode(key, { ...box, iv: toBase64url(iv) }, aad), { instanceOf: SealOpenFailed });
+  t.throws(() => openNode(key, { ...box, ciphertext: box.ciphertext.slice(0, 10) }, aad), {
+    instanceOf: SealOpenFailed,
+  });
+  t.throws(() => sealNode(new Uint8Array(16), new Uint8Array(1), aad), { instanceOf: RangeError });
 });

@@ -16,6 +16,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { transactionSigner } from './transaction-signer.js';
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
@@ -138,6 +139,7 @@ interface ContractWrite {
 export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerFacilitator {
   if (chainIdOf(o.network) === undefined) throw new Error(`not an eip155 network: ${o.network}`);
   const account = privateKeyToAccount(o.relayerPrivateKey);
+  const signTransaction = transactionSigner(o.relayerPrivateKey);
   const pub = chainClient(o.rpcUrl, o.network, o.timing);
   const chain = pub.chain!;
   // No transport retries for writes: a retried eth_sendRawTransaction after a lost answer only adds noise.
@@ -193,9 +195,9 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
     }
     const { hash: transaction, nonce } = await nonces.broadcast(async (nonce) => {
       if (o.holdsKey && !o.holdsKey()) throw new Error('the relayer key lease was lost; not signing');
-      const raw = await account.signTransaction(
+      const raw = await signTransaction(
         { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
-        chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
+        chain.serializers?.transaction,
       );
       // The hash is known from the signed bytes: it is written ahead before the node sees them.
       const signed = keccak256(raw);
@@ -227,9 +229,9 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
   }
 
   const sign = (t: { to: Hex; data: Hex; gas: bigint; nonce: number; fees: Fees }) =>
-    account.signTransaction(
+    signTransaction(
       { chainId: chain.id, type: 'eip1559', to: t.to, data: t.data, gas: t.gas, nonce: t.nonce, ...t.fees },
-      chain.serializers?.transaction ? { serializer: chain.serializers.transaction } : undefined,
+      chain.serializers?.transaction,
     );
 
   /**

@@ -1,0 +1,44 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { A256GCM, SealOpenFailed, type SealedBox } from './aes-gcm.js';
+import { fromBase64url, toBase64url } from './base64url.js';
+
+// The service's AES-256-GCM, byte for byte the sealed form of ./aes-gcm.ts (WebCrypto: iv, then the
+// encrypted bytes followed by the 16-byte tag), with node:crypto's synchronous cipher. WebCrypto hands
+// every encrypt and decrypt to the thread pool and back and imports the key each time: on a paid
+// redemption that seals once and opens once, it cost about 3 ms of the event loop (a CPU profile of
+// bench:http), where OpenSSL in place takes microseconds. The buyer stays on ./aes-gcm.ts (browser-safe);
+// each side opens what the other sealed (test/crypto/aes-gcm-node.test.ts).
+
+const TAG_BYTES = 16;
+
+export function sealNode(key32: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): SealedBox {
+  if (key32.length !== 32) throw new RangeError('an AES-256 key is 32 bytes');
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key32, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aad);
+  const ct = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  return { alg: A256GCM, iv: toBase64url(iv), ciphertext: toBase64url(ct) };
+}
+
+/** The plaintext, or SealOpenFailed for a wrong key, wrong aad, or any altered byte (one answer for all). */
+export function openNode(key32: Uint8Array, box: SealedBox, aad: Uint8Array): Uint8Array {
+  if (key32.length !== 32) throw new RangeError('an AES-256 key is 32 bytes');
+  let iv: Uint8Array;
+  let ct: Uint8Array;
+  try {
+    if (box.alg !== A256GCM) throw new Error('alg');
+    iv = fromBase64url(box.iv);
+    ct = fromBase64url(box.ciphertext);
+    if (iv.length !== 12 || ct.length < TAG_BYTES) throw new Error('length');
+  } catch {
+    throw new SealOpenFailed('not an A256GCM sealed value');
+  }
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key32, iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(aad);
+    decipher.setAuthTag(ct.subarray(ct.length - TAG_BYTES));
+    return new Uint8Array(Buffer.concat([decipher.update(ct.subarray(0, ct.length - TAG_BYTES)), decipher.final()]));
+  } catch {
+    throw new SealOpenFailed('sealed value does not open with this key and associated data');
+  }
+}
