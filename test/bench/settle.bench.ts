@@ -8,6 +8,7 @@
 // and the local facilitator server run in this process.
 //
 //   BENCH_SETTLE_N=50  BENCH_SETTLE_BLOCK_MS=2000,250  BENCH_SETTLE_MODES=self,facilitator
+//   BENCH_SETTLE_STORES=embedded,postgres
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -159,9 +160,10 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
 }
 
 const rows: Row[] = [];
-const stores: [string, string | undefined][] = [['embedded', undefined]];
-if (pgUrl) stores.push(['postgres', pgUrl]);
-else console.log('PostgreSQL: skipped (set PG_TEST_URL or BENCH_PG_URL)');
+const STORES = (process.env.BENCH_SETTLE_STORES ?? 'embedded,postgres').split(',');
+const stores: [string, string | undefined][] = STORES.includes('embedded') ? [['embedded', undefined]] : [];
+if (pgUrl && STORES.includes('postgres')) stores.push(['postgres', pgUrl]);
+else if (!pgUrl) console.log('PostgreSQL: skipped (set PG_TEST_URL or BENCH_PG_URL)');
 for (const [store, base] of stores)
   for (const mode of MODES)
     for (const blockMs of BLOCK_MS) {

@@ -193,33 +193,38 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
         : { stage: 'not-submitted' };
       throw err;
     }
-    const { hash: transaction, nonce } = await nonces.broadcast(async (nonce) => {
-      if (o.holdsKey && !o.holdsKey()) throw new Error('the relayer key lease was lost; not signing');
-      const raw = await signTransaction(
-        { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
-        chain.serializers?.transaction,
-      );
-      // The hash is known from the signed bytes: it is written ahead before the node sees them.
-      const signed = keccak256(raw);
-      if (track.beforeBroadcast) {
-        try {
-          await track.beforeBroadcast({
-            transaction: signed,
-            relayer: account.address,
-            accountNonce: nonce,
-            gas,
-            maxFeePerGas: fees.maxFeePerGas,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-          });
-        } catch (err) {
-          track.writeAheadFailed = err;
-          throw err;
+    const { hash: transaction, nonce } = await nonces.broadcast({
+      prepare: async (nonce) => {
+        if (o.holdsKey && !o.holdsKey()) throw new Error('the relayer key lease was lost; not signing');
+        const raw = await signTransaction(
+          { chainId: chain.id, type: 'eip1559', to, data, gas, nonce, ...fees },
+          chain.serializers?.transaction,
+        );
+        // The hash is known from the signed bytes: it is written ahead before the node sees them.
+        const signed = keccak256(raw);
+        if (track.beforeBroadcast) {
+          try {
+            await track.beforeBroadcast({
+              transaction: signed,
+              relayer: account.address,
+              accountNonce: nonce,
+              gas,
+              maxFeePerGas: fees.maxFeePerGas,
+              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+            });
+          } catch (err) {
+            track.writeAheadFailed = err;
+            throw err;
+          }
         }
-      }
-      track.submission = { stage: 'unknown' };
-      const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
-      if (hash.toLowerCase() !== signed.toLowerCase()) throw new Error('node answered another transaction hash');
-      return { hash, nonce };
+        return { raw, signed };
+      },
+      send: async ({ raw, signed }, nonce) => {
+        track.submission = { stage: 'unknown' };
+        const hash = await wallet.sendRawTransaction({ serializedTransaction: raw });
+        if (hash.toLowerCase() !== signed.toLowerCase()) throw new Error('node answered another transaction hash');
+        return { hash, nonce };
+      },
     });
     track.submission = { stage: 'sent', transaction };
     track.sent = { to, data, gas, nonce, fees, hashes: [transaction] };
