@@ -1,13 +1,16 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { eip3009ABI } from '@x402/evm';
 import {
-  encodeFunctionData,
+  concatHex,
+  encodeAbiParameters,
   getAddress,
   isAddressEqual,
   parseAbi,
   parseErc6492Signature,
   parseSignature,
   size,
+  toFunctionSelector,
+  type AbiFunction,
   type Hex,
 } from 'viem';
 import { authorizationDigest } from '../authorization-digest.js';
@@ -55,6 +58,21 @@ export async function signedBy(
   return signer !== undefined && isAddressEqual(signer, auth.from);
 }
 
+// The two transferWithAuthorization overloads with their selectors, resolved once: viem's encodeFunctionData
+// looks the function up in the ABI and hashes its signature for the selector on every call, twice per
+// payment (verify's simulation and settle's gas estimate). test/payment/eip3009-transfer.test.ts holds the
+// calldata equal to encodeFunctionData's.
+const overload = (last: string) => {
+  const fn = (eip3009ABI as readonly AbiFunction[]).find(
+    (item) =>
+      item.type === 'function' && item.name === 'transferWithAuthorization' && item.inputs.at(-1)?.name === last,
+  );
+  if (!fn) throw new Error(`the EIP-3009 ABI has no transferWithAuthorization(…, ${last})`);
+  return { inputs: fn.inputs, selector: toFunctionSelector(fn) };
+};
+const BY_VRS = overload('s');
+const BY_BYTES = overload('signature');
+
 /** FiatToken's transferWithAuthorization: (v, r, s) for a 65-byte ECDSA signature, else the bytes form. */
 export function transferWithAuthorizationCall(auth: Eip3009Payload['authorization'], signature: Hex): Hex {
   const args = [
@@ -68,13 +86,10 @@ export function transferWithAuthorizationCall(auth: Eip3009Payload['authorizatio
   const { signature: inner } = parseErc6492Signature(signature); // a deployed smart wallet's wrapped one
   if (size(inner) === 65) {
     const { r, s, v, yParity } = parseSignature(inner);
-    return encodeFunctionData({
-      abi: eip3009ABI,
-      functionName: 'transferWithAuthorization',
-      args: [...args, Number(v ?? BigInt(yParity + 27)), r, s],
-    });
+    const vrs: readonly unknown[] = [...args, Number(v ?? BigInt(yParity + 27)), r, s];
+    return concatHex([BY_VRS.selector, encodeAbiParameters(BY_VRS.inputs, vrs)]);
   }
-  return encodeFunctionData({ abi: eip3009ABI, functionName: 'transferWithAuthorization', args: [...args, inner] });
+  return concatHex([BY_BYTES.selector, encodeAbiParameters(BY_BYTES.inputs, [...args, inner])]);
 }
 
 /** The x402 reason for a transfer the node refused to simulate (the SDK's wording, for classify.ts). */
