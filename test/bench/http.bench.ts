@@ -24,9 +24,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 // A/B runs of one path (e.g. the warm-cache quote before and after a change) may narrow the run:
-// BENCH_HTTP_TARGETS=quote (substrings of the target names), BENCH_HTTP_CONNECTIONS=50, BENCH_HTTP_REDEMPTIONS=0.
+// BENCH_HTTP_TARGETS=quote (substrings of the target names), BENCH_HTTP_CONNECTIONS=50, BENCH_HTTP_REDEMPTIONS=0,
+// BENCH_HTTP_STORES=postgres.
 const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '50,500').split(',').map(Number);
 const TARGETS = process.env.BENCH_HTTP_TARGETS?.split(',');
+const STORES = (process.env.BENCH_HTTP_STORES ?? 'embedded,postgres').split(',');
 const REDEMPTIONS = Number(process.env.BENCH_HTTP_REDEMPTIONS ?? 400);
 const REDEMPTION_CONCURRENCY = 50;
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
@@ -276,8 +278,8 @@ const koa = await startBareKoa();
 const rows: Row[] = [];
 const paid: Record<string, unknown> = {};
 try {
-  paid.embedded = await benchStore('embedded', undefined, koa.url, rows);
-  if (pgUrl) {
+  if (STORES.includes('embedded')) paid.embedded = await benchStore('embedded', undefined, koa.url, rows);
+  if (pgUrl && STORES.includes('postgres')) {
     const schema = freshSchemaName();
     try {
       paid.postgres = await benchStore('postgres', withSchema(pgUrl, schema), koa.url, rows);
