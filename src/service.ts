@@ -146,7 +146,9 @@ export async function startService(
     if (relayerKey) cleanups.push(() => relayerKey.release());
     // Either backend (SETTLEMENT=self|facilitator).
     const settlement = createSettlement(relayerKey ? { ...config, relayerPrivateKey: relayerKey.privateKey } : config, {
-      ...(options.crashAt ? { afterSettle: () => options.crashAt!('after-settle') } : {}),
+      ...(options.crashAt
+        ? { afterSettle: () => options.crashAt!('after-settle'), afterSubmit: () => options.crashAt!('after-submit') }
+        : {}),
       ...(relayerKey?.holds ? { holdsKey: relayerKey.holds } : {}),
       onReplacement: () => metrics.relayerReplacements.inc(),
     });
