@@ -5,7 +5,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { InFlight } from '../money-path/inflight.js';
 import { recoveryPass, startRecoveryWorker, type RecoveryWorker } from '../money-path/recovery-worker.js';
 import { resumePurchase } from '../money-path/resume.js';
-import type { EventStoreWithProjections } from '../store/projection-states.js';
+import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 import { startLeadership, type Leadership } from '../../projections/leadership.js';
 import { startProjector } from '../../projections/projector.js';
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';

@@ -11,7 +11,7 @@ import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 import { bulkLoad } from './support/bulk-load.js';
 import { purchaseHistories } from './support/purchase-histories.js';

@@ -1,6 +1,4 @@
 import {
-  END,
-  BACKWARDS,
   EventStoreDBClient,
   FORWARDS,
   START,
@@ -11,7 +9,7 @@ import {
 } from '@eventstore/db-client';
 import type { Logger } from '../../log.js';
 import { assertEventIds } from '../event-id.js';
-import type { EventStoreWithProjections, ProjectionStates, StoredProjectionState } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import type {
   AppendResult,
   ExpectedRevision,
@@ -22,7 +20,6 @@ import type {
   Subscription,
 } from '../port.js';
 import {
-  INTERNAL_STREAM_PREFIX,
   isPortVisible,
   toEsdbExpectedRevision,
   toEsdbReadPosition,
@@ -165,7 +162,6 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     return handle;
   }
 
-  const states = esdbProjectionStates(client);
   return {
     kind: 'esdb',
     append,
@@ -173,70 +169,9 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     readFirstField,
     readAll,
     subscribeAll,
-    projectionStates: () => states,
     async close() {
       await Promise.all([...subscriptions].map((s) => s.close()));
       await client.dispose();
     },
-  };
-}
-
-const SAVED = 'ProjectionStateSaved';
-const DROPPED = 'ProjectionStateDropped';
-const KEEP_LAST = 3;
-
-/**
- * ESDB has no transaction spanning a stream and a table, so a projection's checkpoint and state
- * travel together as one event in a stream of their own; the newest event is the current value.
- * Stream metadata `$maxCount` lets the server scavenge older ones. Dropping appends a tombstone
- * event rather than deleting the stream, so the stream name stays usable.
- */
-function esdbProjectionStates(client: EventStoreDBClient): ProjectionStates {
-  const streamOf = (name: string) => `${INTERNAL_STREAM_PREFIX}projection-${name}`;
-  const capped = new Set<string>();
-
-  const write = async (name: string, type: string, data: JSONType) => {
-    const stream = streamOf(name);
-    try {
-      if (!capped.has(stream)) {
-        await client.setStreamMetadata(stream, { maxCount: KEEP_LAST });
-        capped.add(stream);
-      }
-      await client.appendToStream(stream, jsonEvent({ type, data }));
-    } catch (err) {
-      throw translateEsdbError(err);
-    }
-  };
-
-  return {
-    async load(name) {
-      try {
-        for await (const { event } of client.readStream(streamOf(name), {
-          fromRevision: END,
-          direction: BACKWARDS,
-          maxCount: 1,
-        })) {
-          if (!event || event.type !== SAVED) return undefined;
-          const data = event.data as { version: number; position: string; state: unknown };
-          const stored: StoredProjectionState = {
-            version: data.version,
-            position: BigInt(data.position),
-            state: data.state,
-          };
-          return stored;
-        }
-      } catch (err) {
-        if (err instanceof StreamNotFoundError) return undefined;
-        throw translateEsdbError(err);
-      }
-      return undefined;
-    },
-    save: (name, saved) =>
-      write(name, SAVED, {
-        version: saved.version,
-        position: saved.position.toString(),
-        state: saved.state as JSONType,
-      }),
-    drop: (name) => write(name, DROPPED, {}),
   };
 }

@@ -2,7 +2,7 @@ import type { Logger } from '../../log.js';
 import { catchUpSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { assertEventIds } from '../event-id.js';
-import type { EventStoreWithProjections } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import {
   WrongExpectedRevision,
   type AppendResult,
@@ -14,7 +14,6 @@ import {
 } from '../port.js';
 import { groupCommit, type Outcome } from './group-commit.js';
 import type { SqlDriver, SqlQueryable } from './sql-driver.js';
-import { sqlProjectionStates } from './sql-projection-states.js';
 import {
   APPEND_ORDER_LOCK,
   INSERT_EVENTS,
@@ -58,7 +57,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   const doorbell = new Doorbell();
   const subscriptions = new Set<Subscription>();
   let stopWatching: Promise<() => Promise<void>> | undefined;
-  const states = sqlProjectionStates(db);
 
   const translate = (err: unknown) => db.translateError(err);
 
@@ -211,7 +209,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     readFirstField,
     readAll,
     subscribeAll,
-    projectionStates: () => states,
     sql: db,
     onAppend(wake) {
       stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
