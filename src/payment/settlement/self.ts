@@ -11,7 +11,7 @@ import {
   type SettleOutcome,
 } from './settlement.js';
 
-// `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
+// `self` settlement (SETTLEMENT=self): the official x402 facilitator in this process, a viem wallet for
 // RELAYER_PRIVATE_KEY paying the gas, submitting transferWithAuthorization to RPC_URL; chain reads
 // for recovery on the same RPC.
 
