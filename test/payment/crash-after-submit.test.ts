@@ -8,9 +8,9 @@ import { crashAtFromEnv } from '../../src/crash-points.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The devnet runs in its own process (startDevnetChainProcess); a settling process is SIGKILLed by the
-// after-submit crash point (TEST_CRASH_AT=after-submit, src/crash-points.ts) right after its transaction reached the node. The chain, asked by
-// another process, shows the payment exactly once, and settling the same authorization again moves
-// nothing.
+// after-submit crash point (TEST_CRASH_AT=after-submit, src/crash-points.ts) right after its
+// transaction reached the node. The chain, asked by another process, shows the payment exactly once,
+// and settling the same authorization again moves nothing.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let d: DevnetChainProcess;
