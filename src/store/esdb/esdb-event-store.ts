@@ -53,63 +53,9 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     }
   }
 
-  async function readStream(stream: string): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    try {
-      for await (const { event } of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
-        if (event) out.push(toRecordedEvent(event));
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return [];
-      throw translateEsdbError(err);
-    }
-    return out;
-  }
-
-  async function readFirstField(stream: string, field: string): Promise<unknown> {
-    try {
-      for await (const { event } of client.readStream(stream, {
-        fromRevision: START,
-        direction: FORWARDS,
-        maxCount: 1,
-      })) {
-        if (!event) continue;
-        const data = toRecordedEvent(event).data;
-        const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
-        return value ?? null;
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return undefined;
-      throw translateEsdbError(err);
-    }
-    return undefined;
-  }
-
-  async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    let cursor = toEsdbReadPosition(from);
-    // System and internal events are filtered out here, so a page may come back short: read on
-    // until `limit` port events are collected or $all ends.
-    while (out.length < limit) {
-      const want = limit - out.length + 1; // +1: reading from a position includes that event itself
-      let seen = 0;
-      try {
-        for await (const { event } of client.readAll({ fromPosition: cursor, direction: FORWARDS, maxCount: want })) {
-          seen++;
-          if (!event) continue;
-          cursor = event.position;
-          if (event.position.commit <= from || !isPortVisible(event)) continue;
-          if (out.length > 0 && event.position.commit <= out[out.length - 1]!.position) continue;
-          out.push(toRecordedEvent(event));
-          if (out.length === limit) break;
-        }
-      } catch (err) {
-        throw translateEsdbError(err);
-      }
-      if (seen < want) break;
-    }
-    return out;
-  }
+  const readStream = (stream: string) => readStreamOf(client, stream);
+  const readFirstField = (stream: string, field: string) => firstFieldOf(client, stream, field);
+  const readAll = (from: GlobalPosition, limit: number) => readAllOf(client, from, limit);
 
   function subscribeAll(from: GlobalPosition, onEvent: OnEvent): Subscription {
     let closed = false;
@@ -174,4 +120,62 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
       await client.dispose();
     },
   };
+}
+
+async function readStreamOf(client: EventStoreDBClient, stream: string): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  try {
+    for await (const { event } of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+      if (event) out.push(toRecordedEvent(event));
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return [];
+    throw translateEsdbError(err);
+  }
+  return out;
+}
+
+async function firstFieldOf(client: EventStoreDBClient, stream: string, field: string): Promise<unknown> {
+  try {
+    for await (const { event } of client.readStream(stream, {
+      fromRevision: START,
+      direction: FORWARDS,
+      maxCount: 1,
+    })) {
+      if (!event) continue;
+      const data = toRecordedEvent(event).data;
+      const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
+      return value ?? null;
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return undefined;
+    throw translateEsdbError(err);
+  }
+  return undefined;
+}
+
+async function readAllOf(client: EventStoreDBClient, from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  let cursor = toEsdbReadPosition(from);
+  // System and internal events are filtered out here, so a page may come back short: read on
+  // until `limit` port events are collected or $all ends.
+  while (out.length < limit) {
+    const want = limit - out.length + 1; // +1: reading from a position includes that event itself
+    let seen = 0;
+    try {
+      for await (const { event } of client.readAll({ fromPosition: cursor, direction: FORWARDS, maxCount: want })) {
+        seen++;
+        if (!event) continue;
+        cursor = event.position;
+        if (event.position.commit <= from || !isPortVisible(event)) continue;
+        if (out.length > 0 && event.position.commit <= out[out.length - 1]!.position) continue;
+        out.push(toRecordedEvent(event));
+        if (out.length === limit) break;
+      }
+    } catch (err) {
+      throw translateEsdbError(err);
+    }
+    if (seen < want) break;
+  }
+  return out;
 }
