@@ -1,6 +1,6 @@
 import type { Logger } from '../src/log.js';
 import { openStore } from '../src/store/open.js';
-import type { EventStoreWithProjections } from '../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../src/store/store-with-projections.js';
 import type { SqlDriver } from '../src/store/sql/sql-driver.js';
 import type { FactFeed } from './feed/feed.js';
 import { sqlFactFeed } from './feed/sql-feed.js';

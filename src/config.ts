@@ -4,98 +4,33 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import os from 'node:os';
 import path from 'node:path';
 import { DeployEnv, deployConfig, type DeployConfig } from './deploy-config.js';
-import { originListCodec } from './origin-list-codec.js';
+import { ConfigError, type ConfigProblem } from './config/config-error.js';
+import {
+  AddressList,
+  BoolString,
+  Hex32Key,
+  Hex32KeyList,
+  Network,
+  OriginList,
+  PortString,
+  PositiveIntString,
+  Url,
+  parseConnectTo,
+} from './config/env-values.js';
 import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
 import { ROBOTS_PARSE_LIMIT_BYTES } from './rsl/robots.js';
-import type { DevPublishers } from './devnet/dev-chain-block.js';
 
-// Every setting is an environment variable; the codec is the one place that says what is valid.
-const PortString = new t.Type<number, string, unknown>(
-  'Port',
-  (u): u is number => typeof u === 'number',
-  (u, c) => {
-    if (typeof u !== 'string' || !/^\d{1,5}$/.test(u)) return t.failure(u, c, 'must be a port number 0..65535');
-    const n = Number(u);
-    return n <= 65535 ? t.success(n) : t.failure(u, c, 'must be a port number 0..65535');
-  },
-  String,
-);
-const PositiveIntString = new t.Type<number, string, unknown>(
-  'PositiveInt',
-  (u): u is number => typeof u === 'number',
-  (u, c) =>
-    typeof u === 'string' && /^[1-9][0-9]{0,9}$/.test(u)
-      ? t.success(Number(u))
-      : t.failure(u, c, 'must be a positive integer'),
-  String,
-);
-const BoolString = new t.Type<boolean, string, unknown>(
-  'Bool',
-  (u): u is boolean => typeof u === 'boolean',
-  (u, c) =>
-    u === 'true' || u === '1'
-      ? t.success(true)
-      : u === 'false' || u === '0' || u === ''
-        ? t.success(false)
-        : t.failure(u, c, 'must be true or false'),
-  String,
-);
-const Hex32Key = new t.Type<string, string, unknown>(
-  'Hex32Key',
-  (u): u is string => typeof u === 'string',
-  (u, c) =>
-    typeof u === 'string' && /^(0x)?[0-9a-fA-F]{64}$/.test(u)
-      ? t.success(u.replace(/^0x/, '').toLowerCase())
-      : t.failure(u, c, 'must be 32 bytes as 64 hex characters'),
-  String,
-);
-/** The non-empty, trimmed items of a comma-separated setting (none when it is not a string). */
-const commaList = (u: unknown): string[] =>
-  typeof u === 'string'
-    ? u
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [];
+// Every setting is an environment variable; the codec is the one place that says what is valid. The
+// shapes of single values are in config/env-values.ts; what the service adds (its chain) in
+// config/service-config.ts.
 
-const Hex32KeyList = new t.Type<string[], string, unknown>(
-  'Hex32KeyList',
-  (u): u is string[] => Array.isArray(u),
-  (u, c) => {
-    const items = commaList(u);
-    return typeof u === 'string' && items.length > 0 && items.every((k) => /^(0x)?[0-9a-fA-F]{64}$/.test(k))
-      ? t.success([...new Set(items.map((k) => k.replace(/^0x/, '').toLowerCase()))])
-      : t.failure(u, c, 'must be a comma-separated list of 32-byte keys as 64 hex characters');
-  },
-  (a) => a.join(','),
-);
-const OriginList = originListCodec('OriginList', 'https', 'https://example.com');
-const Url = new t.Type<string, string, unknown>(
-  'Url',
-  (u): u is string => typeof u === 'string',
-  (u, c) => {
-    if (typeof u !== 'string') return t.failure(u, c, 'must be a URL');
-    try {
-      new URL(u);
-      return t.success(u);
-    } catch {
-      return t.failure(u, c, 'must be a URL');
-    }
-  },
-  String,
-);
-const AddressList = new t.Type<`0x${string}`[], string, unknown>(
-  'AddressList',
-  (u): u is `0x${string}`[] => Array.isArray(u),
-  (u, c) => {
-    const items = commaList(u);
-    return typeof u === 'string' && items.every((a) => /^0x[0-9a-fA-F]{40}$/.test(a))
-      ? t.success(items as `0x${string}`[])
-      : t.failure(u, c, 'must be a comma-separated list of 0x-prefixed 20-byte addresses');
-  },
-  (a) => a.join(','),
-);
-const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
+export { ConfigError, type ConfigProblem } from './config/config-error.js';
+export {
+  serviceConfig,
+  serviceConfigProblems,
+  type DevnetChain,
+  type ServiceConfig,
+} from './config/service-config.js';
 
 /** Variables holding keys or secrets, whose values no error message repeats. */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set([
@@ -224,29 +159,6 @@ export type Config = {
   operatorListen: { host: string; port: number } | undefined;
   operatorToken: string | undefined;
 } & DeployConfig;
-
-/** One wrong or missing setting. */
-export interface ConfigProblem {
-  variable: string;
-  problem: string;
-}
-
-/**
- * Every problem of a configuration at once (docs/decisions.md, "Configuration errors at once"):
- * `variable` and `problem` are the first one's, the message lists them all, one line each.
- */
-export class ConfigError extends Error {
-  readonly problems: readonly ConfigProblem[];
-  readonly variable: string;
-  readonly problem: string;
-  constructor(variable: string | readonly ConfigProblem[], problem?: string) {
-    const problems = typeof variable === 'string' ? [{ variable, problem: problem ?? 'is invalid' }] : variable;
-    super(problems.map((p) => `configuration: ${p.variable} ${p.problem}`).join('\n'));
-    this.problems = problems;
-    this.variable = problems[0]?.variable ?? 'environment';
-    this.problem = problems[0]?.problem ?? 'is invalid';
-  }
-}
 
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 
@@ -386,104 +298,4 @@ function operatorSettings(
     operatorListen: { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) },
     operatorToken: token,
   };
-}
-
-/** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
-export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };
-
-/** The chain the development devnet supplies (src/devnet-child.ts) where the environment names none. */
-export interface DevnetChain {
-  rpcUrl: string;
-  payTo: `0x${string}`;
-  relayerPrivateKey: `0x${string}`;
-  /** The devnet's DEVNET_BLOCK_MS: the service polls at that pace unless CHAIN_BLOCK_MS says otherwise. */
-  blockMs?: number;
-  /** The example publishers served beside it (npm start in development): covered unless COVERED_ORIGINS is set. */
-  publishers?: DevPublishers;
-  /** A funded test buyer (Hardhat's public keys), the chain id and USDC: the development buyer settings. */
-  buyer?: { address: `0x${string}`; privateKey: `0x${string}` };
-  chainId?: number;
-  usdc?: `0x${string}`;
-}
-
-const ZERO_ADDRESS = /^0x0{40}$/;
-
-/**
- * What a service needs of its chain that the environment (or the devnet, passed in) does not give:
- * RPC_URL, a PAY_TO that can receive (never the zero address: USDC refuses transfers to it, and
- * publishing it would take payments nobody can spend), and with SETTLEMENT=self a relayer key.
- */
-export function serviceConfigProblems(config: Config, devnet?: DevnetChain): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  const payTo = config.payTo ?? devnet?.payTo;
-  if (!(config.rpcUrl ?? devnet?.rpcUrl))
-    problems.push({
-      variable: 'RPC_URL',
-      problem: 'is required (DEVNET=off or NODE_ENV=production: no development devnet)',
-    });
-  if (!payTo)
-    problems.push({
-      variable: 'PAY_TO',
-      problem: config.production
-        ? 'is required in production (the address reports are paid to)'
-        : 'is required outside the development devnet',
-    });
-  else if (ZERO_ADDRESS.test(payTo))
-    problems.push({ variable: 'PAY_TO', problem: 'must not be the zero address (nothing sent to it can be spent)' });
-  if (
-    config.settlement === 'self' &&
-    !(config.relayerPrivateKey ?? config.relayerPrivateKeys ?? devnet?.relayerPrivateKey)
-  )
-    problems.push({ variable: 'RELAYER_PRIVATE_KEY', problem: 'is required when SETTLEMENT=self' });
-  return problems;
-}
-
-/**
- * The service's configuration: the environment's chain settings, each missing one taken from the
- * devnet when there is one. Throws ConfigError naming every one still missing or wrong. The operator
- * tools need no chain, so loadConfig does not ask for one.
- */
-export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConfig {
-  const problems = serviceConfigProblems(config, devnet);
-  if (problems.length > 0) throw new ConfigError(problems);
-  const rpcUrl = (config.rpcUrl ?? devnet?.rpcUrl)!;
-  const payTo = (config.payTo ?? devnet?.payTo)!;
-  const relayerPrivateKey = config.relayerPrivateKeys
-    ? undefined
-    : (config.relayerPrivateKey ?? devnet?.relayerPrivateKey.replace(/^0x/, ''));
-  const chainBlockMs = config.chainBlockMs ?? devnet?.blockMs;
-  return { ...config, rpcUrl, payTo, relayerPrivateKey, chainBlockMs, ...examplePublishers(config, devnet) };
-}
-
-/**
- * Development: the devnet's example publishers are covered and fetched through its development CA, unless
- * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour (issue 27)"). Nothing of this
- * exists with a configured chain: there is no devnet then.
- */
-function examplePublishers(
-  config: Config,
-  devnet: DevnetChain | undefined,
-): Partial<Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'>> {
-  const p = devnet?.publishers;
-  if (!p || config.coveredOrigins.length > 0 || config.fetchExtraCaFile !== undefined) return {};
-  return {
-    coveredOrigins: p.origins,
-    fetchAllowLoopback: true,
-    fetchExtraCaFile: p.caFile,
-    fetchConnectTo: { ...parseConnectTo(p.connectTo), ...config.fetchConnectTo },
-  };
-}
-
-function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {
-  const out: Record<string, { address: string; port: number }> = {};
-  if (!value) return out;
-  for (const item of value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const m = /^([a-z0-9.-]+):(127\.\d+\.\d+\.\d+|localhost):(\d{1,5})$/i.exec(item);
-    if (!m) throw new ConfigError('FETCH_CONNECT_TO', `entry "${item}" must look like host:127.0.0.1:port`);
-    out[m[1]!.toLowerCase()] = { address: m[2]!, port: Number(m[3]) };
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { ConfigError, serviceConfig } from './config.js';
 import { startupProblems } from './startup-problems.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
+import { crashAtFromEnv } from './crash-points.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
@@ -31,7 +32,7 @@ async function main() {
   if (problems.length > 0) refuseConfiguration(problems);
   const log = createLogger(config.logLevel);
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
-  const crashPoint = process.env.NODE_ENV === 'test' ? process.env.TEST_CRASH_AT : undefined;
+  const crashAt = crashAtFromEnv(process.env);
   const devnet =
     config.devnet === 'auto'
       ? await (await import('./devnet-child.js')).startDevnetChild(
@@ -41,17 +42,7 @@ async function main() {
         )
       : undefined;
   const running = serviceConfig(config, devnet?.chain);
-  const service = await startService(
-    running,
-    log,
-    crashPoint
-      ? {
-          crashAt: (point) => {
-            if (point === crashPoint) process.kill(process.pid, 'SIGKILL');
-          },
-        }
-      : {},
-  ).catch(async (err) => {
+  const service = await startService(running, log, crashAt ? { crashAt } : {}).catch(async (err) => {
     await devnet?.stop();
     throw err;
   });

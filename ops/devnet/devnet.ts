@@ -21,7 +21,7 @@ import { ROLE_KEYS, DEV_KEYS } from './accounts.js';
 import { BASE_USDC, MULTICALL3, deployMulticall3, deployUsdcAtBaseAddress } from './deploy-usdc.js';
 import { serveJsonRpc, type Eip1193 } from './rpc-server.js';
 
-// The local development chain (DESIGN.md §4): Hardhat 2 / EDR with chain id 8453, Circle's real
+// The local development chain: Hardhat 2 / EDR with chain id 8453, Circle's real
 // FiatTokenV2_2 at the Base USDC address (so the EIP-712 domain is byte-for-byte Base's), Multicall3,
 // funded test buyers. Served as JSON-RPC over HTTP on loopback so a service in another process (and a
 // test that kills that service) sees the same chain. Every startDevnet() is a fresh, independent

@@ -6,7 +6,7 @@ import type { OperatorSession } from '../../src/operator/session.js';
 import { runUseCase } from '../../src/operator/use-cases.js';
 import { openStore } from '../../src/store/open.js';
 import { StoreLocked } from '../../src/store/port.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { OperatorNoStore, OperatorStoreLocked, type OperatorService } from './context.js';
 import { storeExists } from './store-exists.js';
 

@@ -22,7 +22,7 @@ export const MicroString = pattern(
 export const Hex64 = pattern('Hex64', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
 export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
 export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
-/** The quote flow's report id: the purchase id (DESIGN.md §3), 64 lowercase hex. */
+/** The quote flow's report id: the purchase id (streams/purchase/purchase-id.ts), 64 lowercase hex. */
 export const PurchaseId = Hex64;
 /** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */
 export const ClaimToken = Hex64;

@@ -3,7 +3,7 @@ import { KeyId } from './public-key.js';
 import { Address, IsoTime, Nonce, Sha256Hex, TxHash } from '../contract/primitives.js';
 import { MicroString, Network } from '../contract/common.js';
 
-// What the service signs (DESIGN.md §5, docs/wire.md §2–§5): the `payload` of each Ed25519 envelope.
+// What the service signs (docs/wire.md §2–§5): the `payload` of each Ed25519 envelope.
 // These codecs describe the payloads the money path signs today, so a buyer or auditor can decode a
 // verified payload before trusting its fields. Every payload names its `type` (so one kind can never
 // be passed off as another: a quote is not a delivery proof) and the `key_id` that signed it

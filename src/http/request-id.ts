@@ -9,3 +9,16 @@ export function requestIdOf(ctx: Koa.Context): string {
   const incoming = ctx.get('X-Request-Id');
   return VALID.test(incoming) ? incoming : randomUUID();
 }
+
+/** The id the request was given by `assignRequestId` (the access line and error bodies name it). */
+export const requestIdIn = (ctx: Koa.Context): string => (ctx.state as { requestId: string }).requestId;
+
+/** Gives the request its id, once, and echoes it in X-Request-Id. */
+export function assignRequestId(): Koa.Middleware {
+  return async (ctx, next) => {
+    const requestId = requestIdOf(ctx);
+    (ctx.state as { requestId: string }).requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    await next();
+  };
+}

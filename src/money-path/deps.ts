@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import type { CrashAt } from '../crash-points.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';
@@ -52,5 +53,5 @@ export interface MoneyPathDeps {
    */
   relayerCanPay?: () => Promise<boolean>;
   /** Test-only crash points (SIGKILL tests); undefined in production. */
-  crashAt?: (point: 'after-checkpoint' | 'after-settle') => void;
+  crashAt?: CrashAt;
 }

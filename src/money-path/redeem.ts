@@ -97,7 +97,7 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
     refused: { code, message, ...(details ? { details } : {}) },
   });
 
-  // Every check of DESIGN.md §4 before anything is stored; each refusal has its own code.
+  // Every authorization check (verify-authorization.ts) before anything is stored; each refusal has its own code.
   const checked = await verifyAuthorization({
     payload: payment,
     requirements: offer.requirements,

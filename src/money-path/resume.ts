@@ -94,6 +94,7 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
   const done = (): Step => ({ state: current, done: true });
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>
     record(stuckCommand(deps, state, reason, details, thisPass));
+  const step: StepRecorder = { record, stuck, again, done };
 
   const c = state.checkpoint;
   const untouched = justCheckpointed && state.status === 'checkpointed' && state.broadcasts.length === 0;
@@ -147,6 +148,25 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
     return done();
   }
 
+  return settleNow(deps, id, state, step);
+}
+
+/** How a step records what it observed and says where it ends (see `advance`). */
+interface StepRecorder {
+  record(command: PurchaseCommandBody): Promise<void>;
+  stuck(reason: string, details: Record<string, unknown>, thisPass: string[]): Promise<void>;
+  again(): Step;
+  done(): Step;
+}
+
+/** Nothing decided the purchase yet and its window is open: settle it now, written ahead, and record the outcome. */
+async function settleNow(
+  deps: ResumeDeps,
+  id: string,
+  state: Extract<PurchaseState, { status: 'checkpointed' | 'settlement_submitted' }>,
+  { record, stuck, again, done }: StepRecorder,
+): Promise<Step> {
+  const c = state.checkpoint;
   const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
   let writeAhead: { failed: unknown } | undefined;
   const outcome = await deps.settlement.settle(payment, state.offered.requirements, {

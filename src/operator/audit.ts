@@ -114,44 +114,7 @@ export function auditStream(stream: string, events: readonly RecordedEvent[], pu
       case 'Delivered': {
         deliveries++;
         if (deliveries > 1) v(e, 'delivered', 'a second Delivered');
-        const r = ev.data.response;
-        if (!settlement) v(e, 'delivered', 'Delivered before any settlement');
-        if (!verifyEnvelope(r.evidence, publicKeyHex))
-          v(e, 'signatures', 'evidence does not verify with the evidence key');
-        if (!verifyEnvelope(r.delivery_proof, publicKeyHex))
-          v(e, 'signatures', 'delivery_proof does not verify with the evidence key');
-        for (const [name, env] of [
-          ['evidence', r.evidence],
-          ['delivery_proof', r.delivery_proof],
-        ] as const) {
-          const pid = env.payload.purchase_id;
-          if (pid !== undefined && pid !== id) v(e, 'identity', `${name} names purchase ${String(pid)}`);
-        }
-        if (settlement) {
-          const proof = (r.delivery_proof.payload.settlement ?? undefined) as Record<string, unknown> | undefined;
-          if (!proof) v(e, 'proof', 'delivery_proof carries no settlement');
-          else {
-            if (!sameHex(proof.transaction, settlement.transaction))
-              v(
-                e,
-                'proof',
-                `delivery_proof.settlement.transaction ${String(proof.transaction)} ` +
-                  `is not the settled ${settlement.transaction}`,
-              );
-            if (proof.network !== undefined && proof.network !== settlement.network)
-              v(e, 'proof', `delivery_proof.settlement.network ${String(proof.network)} is not ${settlement.network}`);
-            if (proof.payer !== undefined && !sameHex(proof.payer, settlement.payer))
-              v(e, 'proof', 'delivery_proof.settlement.payer is not the settled payer');
-            if (proof.amount !== undefined && String(proof.amount) !== settlement.amount)
-              v(e, 'proof', `delivery_proof.settlement.amount ${String(proof.amount)} is not ${settlement.amount}`);
-          }
-          if (
-            !sameHex(r.payment_settlement.transaction, settlement.transaction) ||
-            r.payment_settlement.network !== settlement.network
-          ) {
-            v(e, 'proof', 'payment_settlement does not name the settled transaction');
-          }
-        }
+        auditDelivered(e, ev.data.response, { id, settlement, publicKeyHex }, v);
         break;
       }
       default:
@@ -223,4 +186,52 @@ export async function auditPurchases(
     audits,
     refunds,
   };
+}
+
+type Report = (e: RecordedEvent | undefined, check: string, message: string) => void;
+
+/** A delivery: it follows a settlement, its envelopes verify and name this purchase, its proof names the transfer. */
+function auditDelivered(
+  e: RecordedEvent,
+  r: PurchaseEventData<'Delivered'>['response'],
+  known: { id: string; settlement: PurchaseEventData<'Settled'> | undefined; publicKeyHex: string },
+  v: Report,
+): void {
+  const { id, settlement, publicKeyHex } = known;
+  if (!settlement) v(e, 'delivered', 'Delivered before any settlement');
+  if (!verifyEnvelope(r.evidence, publicKeyHex)) v(e, 'signatures', 'evidence does not verify with the evidence key');
+  if (!verifyEnvelope(r.delivery_proof, publicKeyHex))
+    v(e, 'signatures', 'delivery_proof does not verify with the evidence key');
+  for (const [name, env] of [
+    ['evidence', r.evidence],
+    ['delivery_proof', r.delivery_proof],
+  ] as const) {
+    const pid = env.payload.purchase_id;
+    if (pid !== undefined && pid !== id) v(e, 'identity', `${name} names purchase ${String(pid)}`);
+  }
+  if (settlement) {
+    const proof = (r.delivery_proof.payload.settlement ?? undefined) as Record<string, unknown> | undefined;
+    if (!proof) v(e, 'proof', 'delivery_proof carries no settlement');
+    else {
+      if (!sameHex(proof.transaction, settlement.transaction))
+        v(
+          e,
+          'proof',
+          `delivery_proof.settlement.transaction ${String(proof.transaction)} ` +
+            `is not the settled ${settlement.transaction}`,
+        );
+      if (proof.network !== undefined && proof.network !== settlement.network)
+        v(e, 'proof', `delivery_proof.settlement.network ${String(proof.network)} is not ${settlement.network}`);
+      if (proof.payer !== undefined && !sameHex(proof.payer, settlement.payer))
+        v(e, 'proof', 'delivery_proof.settlement.payer is not the settled payer');
+      if (proof.amount !== undefined && String(proof.amount) !== settlement.amount)
+        v(e, 'proof', `delivery_proof.settlement.amount ${String(proof.amount)} is not ${settlement.amount}`);
+    }
+    if (
+      !sameHex(r.payment_settlement.transaction, settlement.transaction) ||
+      r.payment_settlement.network !== settlement.network
+    ) {
+      v(e, 'proof', 'payment_settlement does not name the settled transaction');
+    }
+  }
 }

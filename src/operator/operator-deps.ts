@@ -1,7 +1,7 @@
 import type { ReadModels } from '../../projections/read-models.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import type { EventStoreWithProjections } from '../store/projection-states.js';
+import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 
 /** What the operator listener needs from the running service: its store, read models and clock. */
 export interface OperatorDeps {

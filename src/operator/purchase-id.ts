@@ -1,7 +1,7 @@
 import { purchaseIdsWithPrefix } from '../../projections/queries/purchases.js';
 import * as t from 'io-ts';
 import type { SqlQueryable } from '../store/sql/sql-driver.js';
-import type { EventStoreWithProjections } from '../store/projection-states.js';
+import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 import type { OperatorSession } from './session.js';
 import { UsageError } from './usage-error.js';

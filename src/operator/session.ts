@@ -1,6 +1,6 @@
 import type { ReadModels } from '../../projections/read-models.js';
 import type { Config } from '../config.js';
-import type { EventStoreWithProjections } from '../store/projection-states.js';
+import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 import type { OperatorDeps } from './operator-deps.js';
 
 // What an operator use-case runs on: the configuration, a clock, the store and the read models. The

@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
 
-// Request binding (spec §5.4, DESIGN.md §4): the EIP-3009 nonce the buyer must sign is derived from
+// Request binding (spec §5.4): the EIP-3009 nonce the buyer must sign is derived from
 // the request, so a payment authorization can only ever pay for the one report it was made for.
 //   nonce = 0x6163717075627631 ("acqpubv1") ‖ first 48 hex of sha256(JCS({version, resource, key, input_sha256}))
 // Browser-safe on purpose (no node: imports, @noble/hashes only): the buyer client computes the same

@@ -8,7 +8,7 @@ import { chainIdOf, SCHEME_EXACT, X402_VERSION } from './x402-constants.js';
 import { PaymentPayload, type Eip3009Authorization } from './x402-wire.js';
 import { firstProblem } from '../contract/decode.js';
 
-// Every check DESIGN.md §4 requires before a payment authorization may be checkpointed, each with
+// Every check a payment authorization must pass before it may be checkpointed, each with
 // its own refusal code (src/payment/authorization-refusals.ts). Pure: no I/O, the clock is an input,
 // the signature is recovered locally (ecrecover). What needs the chain — balance, nonce not yet used,
 // the token really answering to this domain — is the settlement backend's verify, which runs after.

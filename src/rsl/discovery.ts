@@ -52,6 +52,17 @@ export interface Discovery {
 const DAY = 86_400;
 const DEFAULT_MAX_AGE_DAYS = 30;
 
+/** What one discovery collects, and how a channel that cannot be read is recorded. */
+interface DiscoveryRun {
+  out: Discovery;
+  /** Associations as (channel, target as written, base for relative targets). */
+  associations: Array<{ channel: Channel; value: string; base: string }>;
+  channelFailure(channel: Channel, url: string, code: string, message: string): void;
+}
+
+type Got = Awaited<ReturnType<FetchCache['get']>>;
+type Fetched = { url: string; skipped: string } | { url: string; got: Got };
+
 /** @param resource a canonical, covered resource URL (see resource-url.ts) */
 export async function discover(resource: string, freshnessSeconds: number, deps: DiscoveryDeps): Promise<Discovery> {
   const limits = deps.limits ?? DEFAULT_DISCOVERY_LIMITS;
@@ -65,9 +76,13 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     declarationFound: false,
     discoveryComplete: true,
   };
-  const channelFailure = (channel: Channel, url: string, code: string, message: string) => {
-    out.discoveryComplete = false;
-    out.inputs.push({ channel, url, sha256: null, parse: null, failure: { code, message } });
+  const run: DiscoveryRun = {
+    out,
+    associations: [],
+    channelFailure(channel, url, code, message) {
+      out.discoveryComplete = false;
+      out.inputs.push({ channel, url, sha256: null, parse: null, failure: { code, message } });
+    },
   };
 
   const [robots, page] = await Promise.all([
@@ -81,11 +96,19 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5',
     }),
   ]);
+  readRobots(run, robotsUrl, robots);
+  await readResource(run, resource, page);
 
-  // Associations as (channel, target as written, base for relative targets).
-  const associations: Array<{ channel: Channel; value: string; base: string }> = [];
+  // Fetch each referenced document once; the same URL may be associated through several channels.
+  const byUrl = documentsByUrl(run, resource);
+  const fetched = await fetchDocuments([...byUrl.keys()], freshnessSeconds, deps, limits);
+  for (const f of fetched) recordDocument(run, f, byUrl.get(f.url)!, deps, limits);
+  return out;
+}
 
-  // robots.txt
+/** robots.txt: its `License:` lines of the `*` group (or global) are associations; a failure is recorded. */
+function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
+  const { out, associations, channelFailure } = run;
   const robotsObs = observation('robots', robots.result, robots.cached);
   out.observations.push(robotsObs);
   if (!robots.result.ok) {
@@ -139,8 +162,11 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       }
     }
   }
+}
 
-  // The resource itself: status, Link header, HTML.
+/** The resource itself: status, Link header, HTML `<link>` and inline `<script>`. */
+async function readResource(run: DiscoveryRun, resource: string, page: Got): Promise<void> {
+  const { out, associations, channelFailure } = run;
   const pageObs = observation('resource', page.result, page.cached);
   out.observations.push(pageObs);
   if (!page.result.ok) {
@@ -194,8 +220,11 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       }
     }
   }
+}
 
-  // Fetch each referenced document once; the same URL may be associated through several channels.
+/** The associations' targets, resolved, each with the channels that name it; unusable ones are recorded. */
+function documentsByUrl(run: DiscoveryRun, resource: string): Map<string, Channel[]> {
+  const { out, associations } = run;
   const byUrl = new Map<string, Channel[]>();
   for (const a of associations) {
     out.declarationFound = true;
@@ -219,9 +248,17 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     if (!channels.includes(a.channel)) channels.push(a.channel);
     byUrl.set(resolved.href, channels);
   }
-  const urls = [...byUrl.keys()];
-  type Fetched = { url: string; skipped: string } | { url: string; got: Awaited<ReturnType<FetchCache['get']>> };
-  const fetched = await Promise.all(
+  return byUrl;
+}
+
+/** Each covered document fetched once, up to the limit; the rest are skipped with the reason. */
+function fetchDocuments(
+  urls: string[],
+  freshnessSeconds: number,
+  deps: DiscoveryDeps,
+  limits: DiscoveryLimits,
+): Promise<Fetched[]> {
+  return Promise.all(
     urls.map(async (url, i): Promise<Fetched> => {
       if (i >= limits.maxDocuments) return { url, skipped: 'TOO_MANY_ASSOCIATIONS' };
       const fetchable = checkFetchable(url, deps.coveredOrigins);
@@ -236,52 +273,59 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       };
     }),
   );
-  for (const f of fetched) {
-    const channels = byUrl.get(f.url)!;
-    if ('skipped' in f) {
-      const message =
-        f.skipped === 'TOO_MANY_ASSOCIATIONS'
-          ? `more than ${limits.maxDocuments} license documents; not fetched`
-          : `license document not fetched (${f.skipped}): only covered https origins are fetched`;
-      for (const channel of channels) {
-        out.inputs.push({
-          channel,
-          url: f.url,
-          sha256: null,
-          parse: null,
-          failure: { code: f.skipped === 'FETCH_NOT_COVERED' ? 'LICENSE_NOT_COVERED' : f.skipped, message },
-        });
-      }
-      out.records.push(record(f.url, channels[0]!, null, null, { code: f.skipped, message }));
-      continue;
+}
+
+/** One fetched (or skipped) document: parsed, its lifetime capped by max-age, recorded per channel. */
+function recordDocument(
+  run: DiscoveryRun,
+  f: Fetched,
+  channels: Channel[],
+  deps: DiscoveryDeps,
+  limits: DiscoveryLimits,
+): void {
+  const { out } = run;
+  if ('skipped' in f) {
+    const message =
+      f.skipped === 'TOO_MANY_ASSOCIATIONS'
+        ? `more than ${limits.maxDocuments} license documents; not fetched`
+        : `license document not fetched (${f.skipped}): only covered https origins are fetched`;
+    for (const channel of channels) {
+      out.inputs.push({
+        channel,
+        url: f.url,
+        sha256: null,
+        parse: null,
+        failure: { code: f.skipped === 'FETCH_NOT_COVERED' ? 'LICENSE_NOT_COVERED' : f.skipped, message },
+      });
     }
-    const { result, cached } = f.got;
-    for (const channel of channels) out.observations.push(observation(channel, result, cached));
-    let failure: { code: string; message: string } | null = null;
-    let parse: ParseResult | null = null;
-    if (!result.ok) failure = { code: result.code, message: result.message };
-    else if (result.status >= 300 && result.status < 400)
-      failure = {
-        code: 'LICENSE_REDIRECT',
-        message: `license document answered ${result.status}; redirects are never followed`,
-      };
-    else if (result.status < 200 || result.status >= 300)
-      failure = { code: 'LICENSE_HTTP_STATUS', message: `license document answered ${result.status}` };
-    else {
-      parse = parseRsl(result.body);
-      const type = (result.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== RSL_MEDIA_TYPE)
-        out.diagnostics.push(
-          `${f.url}: served as ${type || 'no content type'}, not ${RSL_MEDIA_TYPE} (accepted: the namespace decides)`,
-        );
-      const days = parse.ok ? (parse.document.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) : DEFAULT_MAX_AGE_DAYS;
-      deps.cache.capLifetime(f.url, days * DAY);
-    }
-    const sha256 = result.ok ? result.sha256 : null;
-    for (const channel of channels) out.inputs.push({ channel, url: f.url, sha256, parse, failure });
-    out.records.push(record(f.url, channels[0]!, sha256, parse, failure));
+    out.records.push(record(f.url, channels[0]!, null, null, { code: f.skipped, message }));
+    return;
   }
-  return out;
+  const { result, cached } = f.got;
+  for (const channel of channels) out.observations.push(observation(channel, result, cached));
+  let failure: { code: string; message: string } | null = null;
+  let parse: ParseResult | null = null;
+  if (!result.ok) failure = { code: result.code, message: result.message };
+  else if (result.status >= 300 && result.status < 400)
+    failure = {
+      code: 'LICENSE_REDIRECT',
+      message: `license document answered ${result.status}; redirects are never followed`,
+    };
+  else if (result.status < 200 || result.status >= 300)
+    failure = { code: 'LICENSE_HTTP_STATUS', message: `license document answered ${result.status}` };
+  else {
+    parse = parseRsl(result.body);
+    const type = (result.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== RSL_MEDIA_TYPE)
+      out.diagnostics.push(
+        `${f.url}: served as ${type || 'no content type'}, not ${RSL_MEDIA_TYPE} (accepted: the namespace decides)`,
+      );
+    const days = parse.ok ? (parse.document.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) : DEFAULT_MAX_AGE_DAYS;
+    deps.cache.capLifetime(f.url, days * DAY);
+  }
+  const sha256 = result.ok ? result.sha256 : null;
+  for (const channel of channels) out.inputs.push({ channel, url: f.url, sha256, parse, failure });
+  out.records.push(record(f.url, channels[0]!, sha256, parse, failure));
 }
 
 // A response served from the fetch cache is the same object, body included: its reading is kept

@@ -64,6 +64,36 @@ function tsxBoot(entry: URL): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
 }
 
+function startWorker(parseCacheChars: number): Worker {
+  const entry = siblingModule(import.meta.url, './inspect-worker');
+  const worker = new Worker(entry.typescript ? tsxBoot(entry.url) : entry.url, {
+    workerData: { tag: INSPECT_WORKER_TAG, parseCacheChars },
+  });
+  worker.unref();
+  return worker;
+}
+
+/** The answer to a job its worker did not finish in time: the document reads as not parsed (PARSE_TIME_LIMIT). */
+function timedOutAnswer(job: Job, jobTimeoutMs: number): string {
+  return inspectAnswerText(
+    job.xml,
+    job.question,
+    evaluateParsed(job.xml, job.question, {
+      ok: false,
+      code: 'PARSE_TIME_LIMIT',
+      message: `inspection took longer than ${jobTimeoutMs} ms`,
+      problems: [],
+    }),
+  );
+}
+
+/** A slot of a closing pool: its jobs are refused and its worker stops. */
+function closeSlot(slot: Slot): Promise<number> {
+  if (slot.timer) clearTimeout(slot.timer);
+  for (const job of slot.jobs.splice(0)) job.reject(new Error('inspection pool is closed'));
+  return slot.worker.terminate();
+}
+
 export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   const queue: Job[] = [];
   const slots: Slot[] = [];
@@ -73,11 +103,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   const perWorker = Math.max(1, opts.perWorker ?? 1);
 
   const spawn = (): Slot => {
-    const entry = siblingModule(import.meta.url, './inspect-worker');
-    const worker = new Worker(entry.typescript ? tsxBoot(entry.url) : entry.url, {
-      workerData: { tag: INSPECT_WORKER_TAG, parseCacheChars: opts.parseCacheChars ?? 0 },
-    });
-    worker.unref();
+    const worker = startWorker(opts.parseCacheChars ?? 0);
     const slot: Slot = { worker, jobs: [], timer: null };
     worker.on('message', (m: { id: number; answer?: string; error?: string }) => {
       const job = slot.jobs[0];
@@ -104,16 +130,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     if (!job) return;
     slot.timer = setTimeout(() => {
       // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
-      const timedOut = inspectAnswerText(
-        job.xml,
-        job.question,
-        evaluateParsed(job.xml, job.question, {
-          ok: false,
-          code: 'PARSE_TIME_LIMIT',
-          message: `inspection took longer than ${opts.jobTimeoutMs} ms`,
-          problems: [],
-        }),
-      );
+      const timedOut = timedOutAnswer(job, opts.jobTimeoutMs);
       slot.jobs.shift();
       replace(slot);
       job.resolve(timedOut);
@@ -170,13 +187,7 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
       closed = true;
       queuedChars = 0;
       for (const job of queue.splice(0)) job.reject(new Error('inspection pool is closed'));
-      await Promise.all(
-        slots.splice(0).map((s) => {
-          if (s.timer) clearTimeout(s.timer);
-          for (const job of s.jobs.splice(0)) job.reject(new Error('inspection pool is closed'));
-          return s.worker.terminate();
-        }),
-      );
+      await Promise.all(slots.splice(0).map(closeSlot));
     },
   };
 }

@@ -72,6 +72,29 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
   const authority = slash === -1 ? rest : rest.slice(0, slash);
   const path = slash === -1 ? '' : rest.slice(slash);
 
+  const hostRefused = refuseAuthority(authority);
+  if (hostRefused) return hostRefused;
+  const host = authority;
+  if (path === '')
+    return refuse('RESOURCE_NOT_CANONICAL', `resource needs a path; the canonical form is https://${host}/`);
+
+  const pathRefused = refusePath(path, authority.length);
+  if (pathRefused) return pathRefused;
+
+  // Final guard: the WHATWG parser must agree that this string is already canonical.
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    return refuse('RESOURCE_MALFORMED', 'resource is not a valid URL');
+  }
+  if (parsed.href !== input)
+    return refuse('RESOURCE_NOT_CANONICAL', `resource is not in canonical form (canonical: ${parsed.href})`);
+  return { ok: true, url: parsed.href, origin: parsed.origin, path: parsed.pathname };
+}
+
+/** The authority part of the §2.2 rule: a lowercase DNS name of two labels or more, nothing else. */
+function refuseAuthority(authority: string): ResourceUrlResult | undefined {
   if (authority.includes('@')) return refuse('RESOURCE_HAS_CREDENTIALS', 'resource must not carry credentials (user@)');
   if (authority.startsWith('[') || authority.includes(']'))
     return refuse('RESOURCE_IP_LITERAL', 'resource host must not be an IPv6 literal');
@@ -110,19 +133,17 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
       return refuse('RESOURCE_HOST_INVALID', `host label ${label} uses the reserved "??--" form`);
     }
   }
+  return undefined;
+}
 
-  if (path === '')
-    return refuse('RESOURCE_NOT_CANONICAL', `resource needs a path; the canonical form is https://${host}/`);
-
+/** The path part of the §2.2 rule: canonical percent-encoding, no encoded slash or backslash, no dot segment. */
+function refusePath(path: string, authorityLength: number): ResourceUrlResult | undefined {
   for (let i = 0; i < path.length; i++) {
     const ch = path[i]!;
     if (ch === '%') {
       const hex = path.slice(i + 1, i + 3);
       if (!/^[0-9A-Fa-f]{2}$/.test(hex))
-        return refuse(
-          'RESOURCE_BAD_PERCENT_ENCODING',
-          `invalid percent-escape at position ${i + 8 + authority.length}`,
-        );
+        return refuse('RESOURCE_BAD_PERCENT_ENCODING', `invalid percent-escape at position ${i + 8 + authorityLength}`);
       const upper = hex.toUpperCase();
       if (upper === '2F') return refuse('RESOURCE_ENCODED_SLASH', 'resource contains an encoded slash (%2F)');
       if (upper === '5C') return refuse('RESOURCE_HAS_BACKSLASH', 'resource contains an encoded backslash (%5C)');
@@ -146,17 +167,7 @@ export function checkResourceUrlSyntax(input: unknown): ResourceUrlResult {
     if (UNRESERVED.test(decoded))
       return refuse('RESOURCE_NOT_CANONICAL', `%${hex} encodes "${decoded}", which must be written as is`);
   }
-
-  // Final guard: the WHATWG parser must agree that this string is already canonical.
-  let parsed: URL;
-  try {
-    parsed = new URL(input);
-  } catch {
-    return refuse('RESOURCE_MALFORMED', 'resource is not a valid URL');
-  }
-  if (parsed.href !== input)
-    return refuse('RESOURCE_NOT_CANONICAL', `resource is not in canonical form (canonical: ${parsed.href})`);
-  return { ok: true, url: parsed.href, origin: parsed.origin, path: parsed.pathname };
+  return undefined;
 }
 
 /** The full §2.2 rule: canonical syntax plus exact-origin coverage (no subdomain implied). */

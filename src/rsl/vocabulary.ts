@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 
-// The report vocabulary (spec §2.5, DESIGN.md §6) and the explanation records the evaluator
+// The report vocabulary (spec §2.5; docs/decisions.md, "RSL reading") and the explanation records the evaluator
 // emits. io-ts codecs because these values travel inside events and signed evidence.
 
 export const Classification = t.keyof({
@@ -59,7 +59,7 @@ export const CLASSIFICATION_RESTRICTIVENESS: Readonly<Record<Classification, num
   PROHIBITED_BY_OBSERVED_DECLARATION: 5,
 };
 
-/** DESIGN.md §6: the single-resource decision for a classification. */
+/** The single-resource decision for a classification (docs/decisions.md, "RSL reading"). */
 export function decisionFor(c: Classification): Decision {
   switch (c) {
     case 'PERMITTED_BY_OBSERVED_DECLARATION':

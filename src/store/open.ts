@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlEventStoreOptions } from './sql/sql-event-store.js';
-import type { EventStoreWithProjections } from './projection-states.js';
+import type { EventStoreWithProjections } from './store-with-projections.js';
 
 /**
  * Opens the event store named by EVENT_STORE_URL:

@@ -1,4 +1,4 @@
-// The event store port (DESIGN.md §2). Every adapter passes test/store/conformance.
+// The event store port (docs/decisions.md, "Event store"). Every adapter passes test/store/conformance.
 // Revisions are 0-based per stream (the first event is revision 0n), as in EventStoreDB,
 // so the ESDB adapter is a pass-through. Global positions are monotonic across all streams.
 

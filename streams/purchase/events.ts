@@ -17,7 +17,7 @@ import {
 } from '../../src/contract/primitives.js';
 import { QuotedProduct } from './quoted-product.js';
 
-// Events of the purchase stream `purchase-<purchase_id>` (DESIGN.md §3). These codecs are the single
+// Events of the purchase stream `purchase-<purchase_id>` (spec §3). These codecs are the single
 // source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
 // malformed event stops a fold loudly instead of being half-understood.
 //
@@ -219,7 +219,7 @@ export const LockStuckData = t.intersection([
 ]);
 
 /**
- * The operator's way out of `held` / `lock_stuck` (DESIGN.md §3: only an operator moves a locked purchase on):
+ * The operator's way out of `held` / `lock_stuck` (only an operator moves a locked purchase on):
  *   retry_settlement         → back to checkpointed; recovery resubmits the same sealed authorization
  *   accept_settlement        → settled (the operator confirmed the transfer on chain; `settlement` given
  *                              unless the stream already has one); delivery follows

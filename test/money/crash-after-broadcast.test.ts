@@ -6,7 +6,7 @@ import { devnetChain } from '../../ops/devnet/devnet.js';
 
 // The write-ahead submission record on a devnet that mines on the clock (docs/decisions.md,
 // "Write-ahead submission record"): the service, in its own process, is SIGKILLed right after its
-// transaction reached the node (TEST_CRASH_AFTER_SUBMIT), i.e. before any receipt, with the transaction
+// transaction reached the node (TEST_CRASH_AT=after-submit), i.e. before any receipt, with the transaction
 // still waiting for the next block. Restarted on the same store, the buyer's retry resumes the purchase
 // from the hash the stream recorded before the broadcast: the relayer sends nothing more, the chain
 // shows one transfer, and the ledger settles and delivers exactly that transaction.
@@ -24,7 +24,7 @@ test.serial(
     });
     const relayer = w.devnet.relayer.address;
     const buyer = w.devnet.buyers[0]!;
-    const first = await crash.start({ TEST_CRASH_AFTER_SUBMIT: '1' });
+    const first = await crash.start({ TEST_CRASH_AT: 'after-submit' });
     const paid = await crash.paidOffer(first.url, buyer);
     const { q } = paid;
     const before = await w.devnet.balanceOf(buyer.address);

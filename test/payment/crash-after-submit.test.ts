@@ -4,13 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDevnetChainProcess, type DevnetChainProcess } from '../../ops/devnet/chain-process.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
-import { crashAfterSubmitFromEnv } from '../../src/payment/settlement/test-crash-hook.js';
+import { crashAtFromEnv } from '../../src/crash-points.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The devnet runs in its own process (startDevnetChainProcess); a settling process is SIGKILLed by the
-// TEST_CRASH_AFTER_SUBMIT hook right after its transaction reached the node. The chain, asked by
-// another process, shows the payment exactly once, and settling the same authorization again moves
-// nothing.
+// after-submit crash point (TEST_CRASH_AT=after-submit, src/crash-points.ts) right after its
+// transaction reached the node. The chain, asked by another process, shows the payment exactly once,
+// and settling the same authorization again moves nothing.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let d: DevnetChainProcess;
@@ -40,12 +40,12 @@ function settleInChild(job: unknown, env: Record<string, string>) {
   );
 }
 
-test.serial('the hook is on only with NODE_ENV=test AND TEST_CRASH_AFTER_SUBMIT=1', (t) => {
-  t.truthy(crashAfterSubmitFromEnv({ NODE_ENV: 'test', TEST_CRASH_AFTER_SUBMIT: '1' }));
-  t.is(crashAfterSubmitFromEnv({ NODE_ENV: 'production', TEST_CRASH_AFTER_SUBMIT: '1' }), undefined);
-  t.is(crashAfterSubmitFromEnv({ TEST_CRASH_AFTER_SUBMIT: '1' }), undefined);
-  t.is(crashAfterSubmitFromEnv({ NODE_ENV: 'test', TEST_CRASH_AFTER_SUBMIT: 'true' }), undefined);
-  t.is(crashAfterSubmitFromEnv({ NODE_ENV: 'test' }), undefined);
+test.serial('the crash point is on only with NODE_ENV=test AND TEST_CRASH_AT naming a point', (t) => {
+  t.truthy(crashAtFromEnv({ NODE_ENV: 'test', TEST_CRASH_AT: 'after-submit' }));
+  t.is(crashAtFromEnv({ NODE_ENV: 'production', TEST_CRASH_AT: 'after-submit' }), undefined);
+  t.is(crashAtFromEnv({ TEST_CRASH_AT: 'after-submit' }), undefined);
+  t.is(crashAtFromEnv({ NODE_ENV: 'test', TEST_CRASH_AT: 'true' }), undefined);
+  t.is(crashAtFromEnv({ NODE_ENV: 'test' }), undefined);
 });
 
 test.serial(
@@ -64,7 +64,7 @@ test.serial(
       requirements: req,
     };
 
-    const crashed = await settleInChild(job, { NODE_ENV: 'test', TEST_CRASH_AFTER_SUBMIT: '1' });
+    const crashed = await settleInChild(job, { NODE_ENV: 'test', TEST_CRASH_AT: 'after-submit' });
     t.is(crashed.signal, 'SIGKILL', crashed.out);
     t.false(crashed.out.includes('"kind"'), 'it died before returning an outcome');
 
@@ -96,7 +96,7 @@ test.serial('the same variable without NODE_ENV=test does nothing: the child set
   const payload = await pay(buyer.privateKey, req, nonceFor('https://pub.example/articles/one', `prod-${Date.now()}`));
   const r = await settleInChild(
     { rpcUrl: d.rpcUrl, relayerPrivateKey: d.relayer.privateKey, asset: d.usdc, payload, requirements: req },
-    { NODE_ENV: 'production', TEST_CRASH_AFTER_SUBMIT: '1' },
+    { NODE_ENV: 'production', TEST_CRASH_AT: 'after-submit' },
   );
   t.is(r.signal, null);
   t.is(r.code, 0, r.out);

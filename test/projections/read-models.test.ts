@@ -11,7 +11,7 @@ import { recoveryCandidates } from '../../projections/queries/recovery-candidate
 import { refundRow } from '../../projections/queries/refunds.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { digestOf } from '../../src/evidence/digest.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { purchaseIdOfStream, streamName } from '../../streams/purchase/purchase-id.js';
 import { GATE_SKU } from '../../src/contract/ingestion-gate.js';

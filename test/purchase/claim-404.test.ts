@@ -9,7 +9,7 @@ import type { ResumeDeps } from '../../src/money-path/resume.js';
 import { Refusal } from '../../src/refusal.js';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore } from '../../src/store/port.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { SINGLE_REPORT_SKU } from '../../src/contract/common.js';

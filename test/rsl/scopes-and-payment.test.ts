@@ -5,7 +5,7 @@ import { docInput, wrapFragment } from './helpers.js';
 
 // Scope precedence and payment terms, from rsl.md §2.1 (rule 3 "more specific declarations …
 // MUST take precedence", rule 6 "never expand rights"), §6.2 (equal specificity that disagrees),
-// §6.6 ("only an element-less license or explicit type=free is free") and DESIGN.md §6
+// §6.6 ("only an element-less license or explicit type=free is free") and docs/decisions.md "RSL reading"
 // ("declarations disagree (scopes of equal weight)" → CONFLICT).
 
 const ask = (xml: string, resource = 'https://publisher.test/premium/a', token: EvaluatedToken = 'ai-input') =>

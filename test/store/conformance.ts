@@ -4,7 +4,7 @@ import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEve
 import type { StoreFactory, StoreUnderTest } from './fixtures/store-under-test.js';
 import { nextAppend } from '../../src/store/next-append.js';
 
-// The contract every EventStore adapter must meet (DESIGN.md §2). Each adapter's test file calls
+// The contract every EventStore adapter must meet (docs/decisions.md, "Event store"). Each adapter's test file calls
 // storeConformance with a factory of isolated stores. Tests run serially: an embedded store is a
 // whole Postgres in WASM (~300 MB), and serial runs keep "nothing else appended meanwhile" true.
 // Streams get random names and reads start after a marker event, so the suite also runs on a

@@ -3,7 +3,6 @@ import type { Config } from '../../config.js';
 import { createFacilitatorSettlement } from './facilitator.js';
 import { createSelfSettlement } from './self.js';
 import type { Settlement } from './settlement.js';
-import type { AfterSubmitHook } from './test-crash-hook.js';
 
 // The settlement backend the configuration asks for (SETTLEMENT=self|facilitator).
 
@@ -19,7 +18,7 @@ export function createSettlement(
   config: SettlementConfig,
   over: {
     afterSettle?: () => void;
-    afterSubmit?: AfterSubmitHook;
+    afterSubmit?: () => void;
     holdsKey?: () => boolean;
     onReplacement?: () => void;
   } = {},

@@ -5,7 +5,7 @@ import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
 
-// `facilitator` settlement (DESIGN.md §4): a remote x402 facilitator's POST /verify and /settle at
+// `facilitator` settlement (SETTLEMENT=facilitator): a remote x402 facilitator's POST /verify and /settle at
 // FACILITATOR_URL through the official HTTPFacilitatorClient. The facilitator pays the gas; we never
 // see its relayer. Recovery's chain reads still go through our own RPC_URL: a facilitator cannot be
 // asked what happened to an authorization after the fact. It broadcasts nothing itself, so settle's

@@ -32,7 +32,6 @@ import {
 } from './eip3009-transfer.js';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
-import type { AfterSubmitHook } from './test-crash-hook.js';
 import { chainClient, firstReceiptAt, pollingFor, type ChainTiming } from './chain-reads.js';
 import { createNonceManager } from './nonce-manager.js';
 import type { PendingTransactions } from './settlement.js';
@@ -53,8 +52,8 @@ export interface RelayerFacilitatorOptions {
   timing?: ChainTiming;
   /** How long settle waits for the receipt before answering settlement_pending (default 60 s). */
   confirmationTimeoutMs?: number;
-  /** Called right after the transaction was handed to the node (test crash hook). */
-  afterSubmit?: AfterSubmitHook;
+  /** Called right after the transaction was handed to the node (the after-submit crash point). */
+  afterSubmit?: (transaction: Hex) => void;
   /** Re-send a transaction left unmined with higher fees (docs/decisions.md, "Stuck transactions"). */
   bump?: FeeBump;
   /**

@@ -10,9 +10,8 @@ import {
   type Settlement,
   type SettleOutcome,
 } from './settlement.js';
-import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
 
-// `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
+// `self` settlement (SETTLEMENT=self): the official x402 facilitator in this process, a viem wallet for
 // RELAYER_PRIVATE_KEY paying the gas, submitting transferWithAuthorization to RPC_URL; chain reads
 // for recovery on the same RPC.
 
@@ -27,9 +26,8 @@ export interface SelfSettlementOptions {
   bump?: FeeBump;
   /** Test-only: called after the transfer is mined, before the outcome is returned. */
   afterSettle?: () => void;
-  /** Test-only: called right after the transaction is handed to the node. Default:
-   *  TEST_CRASH_AFTER_SUBMIT (test-crash-hook.ts). */
-  afterSubmit?: AfterSubmitHook;
+  /** Test-only: called right after the transaction is handed to the node (src/crash-points.ts). */
+  afterSubmit?: () => void;
   /** Whether this process still holds the relayer key's lease (relayer-facilitator.ts). */
   holdsKey?: () => boolean;
   onReplacement?: () => void;
@@ -47,9 +45,7 @@ export function createSelfSettlement(
     ...(o.bump ? { bump: o.bump } : {}),
     ...(o.holdsKey ? { holdsKey: o.holdsKey } : {}),
     ...(o.onReplacement ? { onReplacement: o.onReplacement } : {}),
-    ...((o.afterSubmit ?? crashAfterSubmitFromEnv())
-      ? { afterSubmit: o.afterSubmit ?? crashAfterSubmitFromEnv() }
-      : {}),
+    ...(o.afterSubmit ? { afterSubmit: o.afterSubmit } : {}),
   });
   const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset, {
     confirmation: o.timing?.confirmation,

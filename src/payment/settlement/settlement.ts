@@ -1,7 +1,7 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { SettlementPort } from '../../money-path/settlement-port.js';
 
-// One settlement interface, two backends (DESIGN.md §4): `self` (in-process x402 facilitator +
+// One settlement interface, two backends (SETTLEMENT): `self` (in-process x402 facilitator +
 // relayer key) and `facilitator` (a remote x402 facilitator). Both are the money path's SettlementPort
 // (src/money-path/settlement-port.ts, where the settle contract is written down), plus their kind.
 

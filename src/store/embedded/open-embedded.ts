@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import type { EventStoreWithProjections } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import { migrate } from '../sql/schema.js';
 import { sqlEventStore, type SqlEventStoreOptions } from '../sql/sql-event-store.js';
 import { initEmbeddedCluster } from './init-cluster.js';

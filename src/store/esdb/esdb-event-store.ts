@@ -1,6 +1,4 @@
 import {
-  END,
-  BACKWARDS,
   EventStoreDBClient,
   FORWARDS,
   START,
@@ -11,7 +9,7 @@ import {
 } from '@eventstore/db-client';
 import type { Logger } from '../../log.js';
 import { assertEventIds } from '../event-id.js';
-import type { EventStoreWithProjections, ProjectionStates, StoredProjectionState } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import type {
   AppendResult,
   ExpectedRevision,
@@ -22,7 +20,6 @@ import type {
   Subscription,
 } from '../port.js';
 import {
-  INTERNAL_STREAM_PREFIX,
   isPortVisible,
   toEsdbExpectedRevision,
   toEsdbReadPosition,
@@ -56,63 +53,9 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     }
   }
 
-  async function readStream(stream: string): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    try {
-      for await (const { event } of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
-        if (event) out.push(toRecordedEvent(event));
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return [];
-      throw translateEsdbError(err);
-    }
-    return out;
-  }
-
-  async function readFirstField(stream: string, field: string): Promise<unknown> {
-    try {
-      for await (const { event } of client.readStream(stream, {
-        fromRevision: START,
-        direction: FORWARDS,
-        maxCount: 1,
-      })) {
-        if (!event) continue;
-        const data = toRecordedEvent(event).data;
-        const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
-        return value ?? null;
-      }
-    } catch (err) {
-      if (err instanceof StreamNotFoundError) return undefined;
-      throw translateEsdbError(err);
-    }
-    return undefined;
-  }
-
-  async function readAll(from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    let cursor = toEsdbReadPosition(from);
-    // System and internal events are filtered out here, so a page may come back short: read on
-    // until `limit` port events are collected or $all ends.
-    while (out.length < limit) {
-      const want = limit - out.length + 1; // +1: reading from a position includes that event itself
-      let seen = 0;
-      try {
-        for await (const { event } of client.readAll({ fromPosition: cursor, direction: FORWARDS, maxCount: want })) {
-          seen++;
-          if (!event) continue;
-          cursor = event.position;
-          if (event.position.commit <= from || !isPortVisible(event)) continue;
-          if (out.length > 0 && event.position.commit <= out[out.length - 1]!.position) continue;
-          out.push(toRecordedEvent(event));
-          if (out.length === limit) break;
-        }
-      } catch (err) {
-        throw translateEsdbError(err);
-      }
-      if (seen < want) break;
-    }
-    return out;
-  }
+  const readStream = (stream: string) => readStreamOf(client, stream);
+  const readFirstField = (stream: string, field: string) => firstFieldOf(client, stream, field);
+  const readAll = (from: GlobalPosition, limit: number) => readAllOf(client, from, limit);
 
   function subscribeAll(from: GlobalPosition, onEvent: OnEvent): Subscription {
     let closed = false;
@@ -165,7 +108,6 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     return handle;
   }
 
-  const states = esdbProjectionStates(client);
   return {
     kind: 'esdb',
     append,
@@ -173,7 +115,6 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
     readFirstField,
     readAll,
     subscribeAll,
-    projectionStates: () => states,
     async close() {
       await Promise.all([...subscriptions].map((s) => s.close()));
       await client.dispose();
@@ -181,62 +122,60 @@ export async function openEsdbStore(url: string, opts: { log?: Logger } = {}): P
   };
 }
 
-const SAVED = 'ProjectionStateSaved';
-const DROPPED = 'ProjectionStateDropped';
-const KEEP_LAST = 3;
+async function readStreamOf(client: EventStoreDBClient, stream: string): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  try {
+    for await (const { event } of client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+      if (event) out.push(toRecordedEvent(event));
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return [];
+    throw translateEsdbError(err);
+  }
+  return out;
+}
 
-/**
- * ESDB has no transaction spanning a stream and a table, so a projection's checkpoint and state
- * travel together as one event in a stream of their own; the newest event is the current value.
- * Stream metadata `$maxCount` lets the server scavenge older ones. Dropping appends a tombstone
- * event rather than deleting the stream, so the stream name stays usable.
- */
-function esdbProjectionStates(client: EventStoreDBClient): ProjectionStates {
-  const streamOf = (name: string) => `${INTERNAL_STREAM_PREFIX}projection-${name}`;
-  const capped = new Set<string>();
+async function firstFieldOf(client: EventStoreDBClient, stream: string, field: string): Promise<unknown> {
+  try {
+    for await (const { event } of client.readStream(stream, {
+      fromRevision: START,
+      direction: FORWARDS,
+      maxCount: 1,
+    })) {
+      if (!event) continue;
+      const data = toRecordedEvent(event).data;
+      const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
+      return value ?? null;
+    }
+  } catch (err) {
+    if (err instanceof StreamNotFoundError) return undefined;
+    throw translateEsdbError(err);
+  }
+  return undefined;
+}
 
-  const write = async (name: string, type: string, data: JSONType) => {
-    const stream = streamOf(name);
+async function readAllOf(client: EventStoreDBClient, from: GlobalPosition, limit: number): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
+  let cursor = toEsdbReadPosition(from);
+  // System and internal events are filtered out here, so a page may come back short: read on
+  // until `limit` port events are collected or $all ends.
+  while (out.length < limit) {
+    const want = limit - out.length + 1; // +1: reading from a position includes that event itself
+    let seen = 0;
     try {
-      if (!capped.has(stream)) {
-        await client.setStreamMetadata(stream, { maxCount: KEEP_LAST });
-        capped.add(stream);
+      for await (const { event } of client.readAll({ fromPosition: cursor, direction: FORWARDS, maxCount: want })) {
+        seen++;
+        if (!event) continue;
+        cursor = event.position;
+        if (event.position.commit <= from || !isPortVisible(event)) continue;
+        if (out.length > 0 && event.position.commit <= out[out.length - 1]!.position) continue;
+        out.push(toRecordedEvent(event));
+        if (out.length === limit) break;
       }
-      await client.appendToStream(stream, jsonEvent({ type, data }));
     } catch (err) {
       throw translateEsdbError(err);
     }
-  };
-
-  return {
-    async load(name) {
-      try {
-        for await (const { event } of client.readStream(streamOf(name), {
-          fromRevision: END,
-          direction: BACKWARDS,
-          maxCount: 1,
-        })) {
-          if (!event || event.type !== SAVED) return undefined;
-          const data = event.data as { version: number; position: string; state: unknown };
-          const stored: StoredProjectionState = {
-            version: data.version,
-            position: BigInt(data.position),
-            state: data.state,
-          };
-          return stored;
-        }
-      } catch (err) {
-        if (err instanceof StreamNotFoundError) return undefined;
-        throw translateEsdbError(err);
-      }
-      return undefined;
-    },
-    save: (name, saved) =>
-      write(name, SAVED, {
-        version: saved.version,
-        position: saved.position.toString(),
-        state: saved.state as JSONType,
-      }),
-    drop: (name) => write(name, DROPPED, {}),
-  };
+    if (seen < want) break;
+  }
+  return out;
 }

@@ -41,7 +41,10 @@ export function toGlobalPosition(position: { commit: bigint } | undefined): Glob
   return position.commit;
 }
 
-/** Streams this adapter writes for itself (projection states); they are not part of the $all the port exposes. */
+/**
+ * Streams this adapter wrote for itself (projection states, until issue 25 removed them: stores opened
+ * before then may still hold them); they are not part of the $all the port exposes.
+ */
 export const INTERNAL_STREAM_PREFIX = 'rights-store-internal-';
 
 export function isPortVisible(event: { streamId: string; type: string }): boolean {

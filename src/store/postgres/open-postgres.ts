@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventStoreWithProjections } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import { assertSchemaName, migrate } from '../sql/schema.js';
 import { sqlEventStore, type SqlEventStoreOptions } from '../sql/sql-event-store.js';
 import { pgDriver } from './pg-driver.js';

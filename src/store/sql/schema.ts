@@ -35,6 +35,10 @@ export const MIGRATIONS: readonly string[] = [
   `DROP INDEX IF EXISTS events_stream_id`,
   // 4: the facts name every resource a purchase covers (event-facts-sql.ts); the feed reads facts_v2.
   EVENT_FACTS_V2,
+  // 5: the projection-state table of migration 1 was never read or written by anything: the read models
+  // keep their own checkpoint beside their tables (projections/). Dropped with the code that served it
+  // (docs/decisions.md, "Reviewable modules and dead code (issue 25, items 4, 6, 7)").
+  `DROP TABLE IF EXISTS projections`,
 ];
 
 /**

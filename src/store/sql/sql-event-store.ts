@@ -2,7 +2,7 @@ import type { Logger } from '../../log.js';
 import { catchUpSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { assertEventIds } from '../event-id.js';
-import type { EventStoreWithProjections } from '../projection-states.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import {
   WrongExpectedRevision,
   type AppendResult,
@@ -14,7 +14,6 @@ import {
 } from '../port.js';
 import { groupCommit, type Outcome } from './group-commit.js';
 import type { SqlDriver, SqlQueryable } from './sql-driver.js';
-import { sqlProjectionStates } from './sql-projection-states.js';
 import {
   APPEND_ORDER_LOCK,
   INSERT_EVENTS,
@@ -58,7 +57,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   const doorbell = new Doorbell();
   const subscriptions = new Set<Subscription>();
   let stopWatching: Promise<() => Promise<void>> | undefined;
-  const states = sqlProjectionStates(db);
 
   const translate = (err: unknown) => db.translateError(err);
 
@@ -73,84 +71,10 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
   }
 
   // Concurrent appends (to any streams) share one transaction: see group-commit.ts.
-  const appendGrouped = groupCommit<AppendRequest, AppendResult>(commitBatch, opts.maxAppendBatch ?? 256);
-
-  async function commitBatch(batch: readonly AppendRequest[]): Promise<Outcome<AppendResult>[]> {
-    try {
-      // The lock travels with BEGIN and the announcement with COMMIT: a batch of n appends is n + 2
-      // round trips on PostgreSQL (docs/decisions.md, "One walk for a paid redemption").
-      const announce = batch.some((r) => r.events.length > 0) ? db.announceAppendSql : undefined;
-      return await db.transaction(
-        async (tx) => {
-          const outcomes: Outcome<AppendResult>[] = [];
-          for (const r of batch) {
-            try {
-              outcomes.push({ ok: true, value: await appendInTransaction(tx, r.stream, r.events, r.expected) });
-            } catch (err) {
-              // Decided by the reads before any insert, so nothing of this request was written.
-              if (!(err instanceof WrongExpectedRevision)) throw err;
-              outcomes.push({ ok: false, error: err });
-            }
-          }
-          return outcomes;
-        },
-        { first: APPEND_ORDER_LOCK, ...(announce ? { last: announce } : {}) },
-      );
-    } catch (err) {
-      if (batch.length === 1) return [{ ok: false, error: await failureOf(batch[0]!, err) }];
-      // A database error aborts the whole transaction: each request then commits on its own, so the
-      // failure stays with the request that caused it.
-      const outcomes: Outcome<AppendResult>[] = [];
-      for (const r of batch) outcomes.push((await commitBatch([r]))[0]!);
-      return outcomes;
-    }
-  }
-
-  async function failureOf(r: AppendRequest, err: unknown): Promise<unknown> {
-    if (!isUniqueViolation(err)) return translate(err);
-    // Only reachable if another writer bypassed the append-order lock; the constraint still decides.
-    const head = await readHead(db, r.stream);
-    return new WrongExpectedRevision(r.stream, r.expected, head === NO_STREAM ? 'no_stream' : head);
-  }
-
-  /** One request inside a batch's transaction, which already holds the append-order lock. */
-  async function appendInTransaction(
-    tx: SqlQueryable,
-    stream: string,
-    events: NewEvent[],
-    expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    if (expected !== 'any' && events.length > 0) {
-      // The common case, one round trip: the stream is where the writer expected it.
-      const first = expected === 'no_stream' ? 0n : expected + 1n;
-      const rows = await tx.query<{ position: string }>(INSERT_EVENTS_AT_HEAD, [
-        stream,
-        first.toString(),
-        payloadOf(events),
-      ]);
-      if (rows.length > 0) return { nextExpectedRevision: first + BigInt(events.length) - 1n, position: lastOf(rows) };
-    }
-    const head = await readHead(tx, stream);
-    const ids = events.map((e) => e.id.toLowerCase());
-
-    if (expected === 'any') {
-      const retried = await alreadyAppendedAnywhere(tx, stream, ids);
-      if (retried) return retried;
-    } else if (expected !== (head === NO_STREAM ? 'no_stream' : head)) {
-      const start = expected === 'no_stream' ? 0n : expected + 1n;
-      const retried = await alreadyAppendedAt(tx, stream, start, ids);
-      if (retried) return retried;
-      throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
-    }
-
-    if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
-    const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [
-      stream,
-      (head + 1n).toString(),
-      payloadOf(events),
-    ]);
-    return { nextExpectedRevision: head + BigInt(events.length), position: lastOf(rows) };
-  }
+  const appendGrouped = groupCommit<AppendRequest, AppendResult>(
+    (batch) => commitBatch(db, batch),
+    opts.maxAppendBatch ?? 256,
+  );
 
   async function readStream(stream: string): Promise<RecordedEvent[]> {
     try {
@@ -211,7 +135,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     readFirstField,
     readAll,
     subscribeAll,
-    projectionStates: () => states,
     sql: db,
     onAppend(wake) {
       stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
@@ -223,6 +146,80 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
       await db.close();
     },
   };
+}
+
+/** One group-commit batch: every request in one transaction, each with its own outcome. */
+async function commitBatch(db: SqlDriver, batch: readonly AppendRequest[]): Promise<Outcome<AppendResult>[]> {
+  try {
+    // The lock travels with BEGIN and the announcement with COMMIT: a batch of n appends is n + 2
+    // round trips on PostgreSQL (docs/decisions.md, "One walk for a paid redemption").
+    const announce = batch.some((r) => r.events.length > 0) ? db.announceAppendSql : undefined;
+    return await db.transaction(
+      async (tx) => {
+        const outcomes: Outcome<AppendResult>[] = [];
+        for (const r of batch) {
+          try {
+            outcomes.push({ ok: true, value: await appendInTransaction(tx, r.stream, r.events, r.expected) });
+          } catch (err) {
+            // Decided by the reads before any insert, so nothing of this request was written.
+            if (!(err instanceof WrongExpectedRevision)) throw err;
+            outcomes.push({ ok: false, error: err });
+          }
+        }
+        return outcomes;
+      },
+      { first: APPEND_ORDER_LOCK, ...(announce ? { last: announce } : {}) },
+    );
+  } catch (err) {
+    if (batch.length === 1) return [{ ok: false, error: await failureOf(db, batch[0]!, err) }];
+    // A database error aborts the whole transaction: each request then commits on its own, so the
+    // failure stays with the request that caused it.
+    const outcomes: Outcome<AppendResult>[] = [];
+    for (const r of batch) outcomes.push((await commitBatch(db, [r]))[0]!);
+    return outcomes;
+  }
+}
+
+async function failureOf(db: SqlDriver, r: AppendRequest, err: unknown): Promise<unknown> {
+  if (!isUniqueViolation(err)) return db.translateError(err);
+  // Only reachable if another writer bypassed the append-order lock; the constraint still decides.
+  const head = await readHead(db, r.stream);
+  return new WrongExpectedRevision(r.stream, r.expected, head === NO_STREAM ? 'no_stream' : head);
+}
+
+/** One request inside a batch's transaction, which already holds the append-order lock. */
+async function appendInTransaction(
+  tx: SqlQueryable,
+  stream: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+): Promise<AppendResult> {
+  if (expected !== 'any' && events.length > 0) {
+    // The common case, one round trip: the stream is where the writer expected it.
+    const first = expected === 'no_stream' ? 0n : expected + 1n;
+    const rows = await tx.query<{ position: string }>(INSERT_EVENTS_AT_HEAD, [
+      stream,
+      first.toString(),
+      payloadOf(events),
+    ]);
+    if (rows.length > 0) return { nextExpectedRevision: first + BigInt(events.length) - 1n, position: lastOf(rows) };
+  }
+  const head = await readHead(tx, stream);
+  const ids = events.map((e) => e.id.toLowerCase());
+
+  if (expected === 'any') {
+    const retried = await alreadyAppendedAnywhere(tx, stream, ids);
+    if (retried) return retried;
+  } else if (expected !== (head === NO_STREAM ? 'no_stream' : head)) {
+    const start = expected === 'no_stream' ? 0n : expected + 1n;
+    const retried = await alreadyAppendedAt(tx, stream, start, ids);
+    if (retried) return retried;
+    throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
+  }
+
+  if (events.length === 0) return { nextExpectedRevision: head, position: await lastPosition(tx, stream) };
+  const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payloadOf(events)]);
+  return { nextExpectedRevision: head + BigInt(events.length), position: lastOf(rows) };
 }
 
 async function readHead(db: SqlQueryable, stream: string): Promise<bigint> {

@@ -62,16 +62,6 @@ export const READ_FIRST_FIELD = `SELECT data->$2 AS value FROM events WHERE stre
 
 export const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`;
 
-export const LOAD_PROJECTION = `SELECT version, position::text AS position, state FROM projections WHERE name = $1`;
-
-/** Checkpoint and state in one statement, so they can never disagree. */
-export const SAVE_PROJECTION = `
-  INSERT INTO projections (name, version, position, state) VALUES ($1, $2, $3::bigint, $4::jsonb)
-  ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, position = EXCLUDED.position,
-                                   state = EXCLUDED.state, updated = now()`;
-
-export const DROP_PROJECTION = `DELETE FROM projections WHERE name = $1`;
-
 export interface EventRow {
   position: string;
   stream: string;

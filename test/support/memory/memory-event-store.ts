@@ -9,11 +9,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../../../src/store/port.js';
-import type {
-  EventStoreWithProjections,
-  ProjectionStates,
-  StoredProjectionState,
-} from '../../../src/store/projection-states.js';
+import type { EventStoreWithProjections } from '../../../src/store/store-with-projections.js';
 
 // An event store in this process's memory, for tests only: it passes test/store/conformance.ts (see
 // test/store/memory.test.ts) so a test that runs the money path on it exercises the same contract as
@@ -25,7 +21,6 @@ export interface MemoryStorage {
   events: RecordedEvent[];
   /** Result of each append by the id of its first event: a retry with the same ids answers it again. */
   appends: Map<string, AppendResult>;
-  projections: Map<string, StoredProjectionState>;
   /** Every open instance's subscriptions: an append by one wakes the others (a peer's live delivery). */
   listeners: Set<() => void>;
 }
@@ -33,7 +28,6 @@ export interface MemoryStorage {
 export const memoryStorage = (): MemoryStorage => ({
   events: [],
   appends: new Map(),
-  projections: new Map(),
   listeners: new Set(),
 });
 
@@ -134,19 +128,6 @@ export function memoryEventStore(storage: MemoryStorage = memoryStorage()): Even
     },
     async close() {
       for (const l of [...mine]) unlisten(l);
-    },
-    projectionStates(): ProjectionStates {
-      return {
-        async load(name) {
-          return storage.projections.get(name);
-        },
-        async save(name, saved) {
-          storage.projections.set(name, saved);
-        },
-        async drop(name) {
-          storage.projections.delete(name);
-        },
-      };
     },
     onAppend(listener: () => void) {
       listen(listener);

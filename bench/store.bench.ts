@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../../src/store/open.js';
-import type { EventStore, NewEvent } from '../../src/store/port.js';
-import type { SqlEventStoreOptions } from '../../src/store/sql/sql-event-store.js';
-import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
+import { openStore } from '../src/store/open.js';
+import type { EventStore, NewEvent } from '../src/store/port.js';
+import type { SqlEventStoreOptions } from '../src/store/sql/sql-event-store.js';
+import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
 
 const SINGLE_APPENDS = Number(process.env.BENCH_SINGLE ?? 2_000);
 const BATCHES_OF_10 = Number(process.env.BENCH_BATCHES ?? 500);
@@ -209,7 +209,7 @@ const results = {
   rows,
   notes,
 };
-const out = fileURLToPath(new URL('../../bench/results/store.json', import.meta.url));
+const out = fileURLToPath(new URL('./results/store.json', import.meta.url));
 await mkdir(path.dirname(out), { recursive: true });
 await writeFile(out, JSON.stringify(results, null, 2) + '\n');
 console.log(`written ${path.relative(process.cwd(), out)}`);

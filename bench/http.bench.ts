@@ -14,13 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { DECLARED, publisherSite } from '../support/money-env.js';
-import { signPayment } from '../support/pay.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
+import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../ops/world/local-world.js';
+import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { signPayment } from '../test/support/pay.js';
+import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
+import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 // A/B runs of one path (e.g. the warm-cache quote before and after a change) may narrow the run:
@@ -108,7 +108,7 @@ async function cannon(opts: {
 }
 
 async function startBareKoa(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/bench/support/bare-koa.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/bare-koa.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -8,15 +8,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rebuild } from '../../projections/catch-up.js';
-import { openReadModels } from '../../projections/read-models.js';
-import { capturedLogger, localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { loadConfig, serviceConfig } from '../../src/config.js';
-import { openStore } from '../../src/store/open.js';
-import { startService } from '../../src/service.js';
-import { DECLARED, publisherSite } from '../support/money-env.js';
-import { bulkLoad } from './support/bulk-load.js';
-import { purchaseHistories } from './support/purchase-histories.js';
+import { rebuild } from '../projections/catch-up.js';
+import { openReadModels } from '../projections/read-models.js';
+import { capturedLogger, localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
+import { loadConfig, serviceConfig } from '../src/config.js';
+import { openStore } from '../src/store/open.js';
+import { startService } from '../src/service.js';
+import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { bulkLoad } from '../test/bench/support/bulk-load.js';
+import { purchaseHistories } from '../test/bench/support/purchase-histories.js';
 
 const STORED = Number(process.env.BENCH_QUOTE_STORED ?? 50_000);
 const SECONDS = Number(process.env.BENCH_QUOTE_SECONDS ?? 12);
@@ -135,7 +135,7 @@ for (const r of results)
   );
 const ratio = results[1]!.quotes_per_second / results[0]!.quotes_per_second;
 console.log(`\nthroughput with ${STORED} purchases stored: ${(ratio * 100).toFixed(1)}% of the empty store's`);
-const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
+const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), './results');
 await mkdir(out, { recursive: true });
 await writeFile(
   path.join(out, 'quote.json'),

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { startServiceProcess } from '../support/service-process.js';
+import { localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
+import { startServiceProcess } from '../test/support/service-process.js';
 
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 10);
 const FLOOD_CLIENTS = Number(process.env.FLOOD_CLIENTS ?? 16);
@@ -172,7 +172,7 @@ try {
   console.table({ 'healthz (idle)': result.healthz_idle, healthz: result.healthz, capabilities: result.capabilities });
   console.log('inspections', JSON.stringify(result.inspections));
   console.log(result.met ? 'target met' : 'TARGET MISSED');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   await mkdir(path.join(root, 'bench/results'), { recursive: true });
   await writeFile(path.join(root, 'bench/results/inspect-flood.json'), JSON.stringify(result, null, 2) + '\n');
   console.log('wrote bench/results/inspect-flood.json');

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { startServiceProcess } from '../support/service-process.js';
-import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
+import { localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
+import { startServiceProcess } from '../test/support/service-process.js';
+import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PROBE_MS = Number(process.env.PROBE_MS ?? 10);
@@ -148,7 +148,7 @@ try {
     healthz: result.healthz,
   });
   console.log(result.met ? 'target met' : 'TARGET MISSED');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   await mkdir(path.join(root, 'bench/results'), { recursive: true });
   const file = `hostile-pattern${process.env.PATTERN ? '-control' : ''}${pgUrl ? '-postgres' : ''}.json`;
   await writeFile(path.join(root, 'bench/results', file), JSON.stringify(result, null, 2) + '\n');

@@ -7,10 +7,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnetProcess } from '../../src/devnet/process.js';
-import { DECLARED, publisherSite } from '../support/money-env.js';
-import { startServiceProcess } from '../support/service-process.js';
-import { startTestOrigins } from '../../ops/world/https-origin.js';
+import { startDevnetProcess } from '../src/devnet/process.js';
+import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { startServiceProcess } from '../test/support/service-process.js';
+import { startTestOrigins } from '../ops/world/https-origin.js';
 
 const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 200);
 const CONCURRENCY = 8;
@@ -132,7 +132,7 @@ for (const r of rows)
     `| ${r.mode} | ${r.service_rss_after_start_mb} | ${r.service_rss_after_quotes_mb} | ${r.service_peak_rss_mb} | ` +
       `${r.devnet_rss_mb ?? '(in the service)'} | ${r.quotes_ok} |`,
   );
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), './results');
 await mkdir(out, { recursive: true });
 await writeFile(
   path.join(out, 'service-rss.json'),

@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { canonicalBytes } from '../../src/evidence/canonical-json.js';
-import { envelopeSigner } from '../../src/evidence/envelope.js';
-import { nodeByteSigner } from '../../src/evidence/sign-node.js';
-import { nobleByteSigner } from '../../src/evidence/sign-noble.js';
-import { verifySignature } from '../../src/evidence/verify.js';
-import { ed } from '../../src/evidence/noble-sync.js';
+import { canonicalBytes } from '../src/evidence/canonical-json.js';
+import { envelopeSigner } from '../src/evidence/envelope.js';
+import { nodeByteSigner } from '../src/evidence/sign-node.js';
+import { nobleByteSigner } from '../src/evidence/sign-noble.js';
+import { verifySignature } from '../src/evidence/verify.js';
+import { ed } from '../src/evidence/noble-sync.js';
 
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 
@@ -135,7 +135,7 @@ console.table(
 );
 console.log(`faster service signer: ${chosen}`);
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await mkdir(path.join(root, 'bench/results'), { recursive: true });
 await writeFile(
   path.join(root, 'bench/results/sign.json'),

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { startLocalWorld } from '../../ops/world/local-world.js';
-import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
-import { purchaseHistories } from './support/purchase-histories.js';
+import { startLocalWorld } from '../ops/world/local-world.js';
+import { purchaseIdOfStream } from '../streams/purchase/purchase-id.js';
+import { purchaseHistories } from '../test/bench/support/purchase-histories.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
 const WARMUP_ROUNDS = 200;
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       );
     console.log(`spread of the medians: ${spread.toFixed(1)}% (goal: within 5%)`);
 
-    const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results/claim-404.json');
+    const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), './results/claim-404.json');
     await mkdir(path.dirname(out), { recursive: true });
     await writeFile(
       out,

@@ -7,14 +7,14 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rebuild } from '../../projections/catch-up.js';
-import { openReadModels } from '../../projections/read-models.js';
-import { READ_MODEL_TABLES } from '../../projections/schema.js';
-import { openStore } from '../../src/store/open.js';
-import type { EventStoreWithProjections } from '../../src/store/projection-states.js';
-import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
-import { bulkLoad } from './support/bulk-load.js';
-import { purchaseHistories } from './support/purchase-histories.js';
+import { rebuild } from '../projections/catch-up.js';
+import { openReadModels } from '../projections/read-models.js';
+import { READ_MODEL_TABLES } from '../projections/schema.js';
+import { openStore } from '../src/store/open.js';
+import type { EventStoreWithProjections } from '../src/store/store-with-projections.js';
+import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
+import { bulkLoad } from '../test/bench/support/bulk-load.js';
+import { purchaseHistories } from '../test/bench/support/purchase-histories.js';
 
 const SIZES = (process.env.BENCH_REPLAY_SIZES ?? '10000,100000').split(',').map(Number);
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
@@ -97,7 +97,7 @@ for (const r of results) {
       `${r.microseconds_per_event} | ${(r.microseconds_per_event / base.microseconds_per_event).toFixed(2)}× |`,
   );
 }
-const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/results');
+const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), './results');
 await mkdir(out, { recursive: true });
 await writeFile(
   path.join(out, 'replay.json'),

@@ -6,10 +6,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluate } from '../../src/rsl/evaluate.js';
-import { parseRsl } from '../../src/rsl/parse.js';
-import { rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
-import { decodeHtml } from '../../src/rsl/html-encoding.js';
+import { evaluate } from '../src/rsl/evaluate.js';
+import { parseRsl } from '../src/rsl/parse.js';
+import { rslAssociationsFromHtml } from '../src/rsl/html-associations.js';
+import { decodeHtml } from '../src/rsl/html-encoding.js';
 
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const NS = 'https://rslstandard.org/rsl';
@@ -173,7 +173,7 @@ console.table(
   })),
 );
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 await mkdir(path.join(root, 'bench/results'), { recursive: true });
 await writeFile(
   path.join(root, 'bench/results/rsl.json'),

@@ -17,7 +17,7 @@ const benches = [
 let failed = 0;
 for (const name of benches) {
   console.log(`\n== bench:${name} ==`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', `test/bench/${name}.bench.ts`], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', `bench/${name}.bench.ts`], {
     stdio: 'inherit',
     env: process.env,
   });

@@ -1,0 +1,70 @@
+import type { ServiceConfig } from '../config.js';
+import { SINGLE_REPORT_SKU } from '../contract/common.js';
+import { GATE_SKU } from '../contract/ingestion-gate.js';
+import type { CrashAt } from '../crash-points.js';
+import { checkpointSealer } from '../crypto/checkpoint-seal.js';
+import { createSigner } from '../evidence/envelope.js';
+import type { Logger } from '../log.js';
+import { countedSettlement } from '../metrics/instrument.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { MoneyPathDeps, PaymentTerms } from '../money-path/deps.js';
+import type { InFlight } from '../money-path/inflight.js';
+import type { ResumeDeps } from '../money-path/resume.js';
+import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
+import type { Settlement } from '../payment/settlement/settlement.js';
+import type { GateDeps } from '../products/ingestion-gate/gate.js';
+import { ingestionGateProduct } from '../products/ingestion-gate/product.js';
+import type { QuoteDeps } from '../products/single-report/quote.js';
+import { singleReportProduct } from '../products/single-report/product.js';
+import type { RslEngine } from '../rsl/engine.js';
+import type { EventStore } from '../store/port.js';
+import type { ServiceSecrets } from './secrets.js';
+
+export type ServiceMoneyDeps = ResumeDeps & QuoteDeps & GateDeps;
+
+/** What the money path and the products are handed: the store, the terms, the keys, the products by SKU. */
+export function moneyPathDeps(
+  config: ServiceConfig,
+  parts: {
+    store: EventStore;
+    log: Logger;
+    now: (() => Date) | undefined;
+    /** The bound listener's URL (PUBLIC_BASE_URL, when set, names the service instead). */
+    url: string;
+    rsl: RslEngine;
+    terms: PaymentTerms;
+    secrets: ServiceSecrets;
+    inflight: InFlight<unknown>;
+    crashAt: CrashAt | undefined;
+    settlement: Settlement;
+    funds: RelayerFunds | undefined;
+    metrics: ServiceMetrics;
+  },
+): ServiceMoneyDeps {
+  const { rsl, secrets, crashAt, funds } = parts;
+  const base = {
+    store: parts.store,
+    log: parts.log,
+    now: parts.now ?? (() => new Date()),
+    baseUrl: (config.publicBaseUrl ?? parts.url).replace(/\/$/, ''),
+    coveredOrigins: rsl.coverage.origins as string[],
+    quoteTtlSeconds: config.quoteTtlSeconds,
+    terms: parts.terms,
+    claimSecret: secrets.claimSecret,
+    sign: createSigner(secrets.evidenceKey),
+    evidenceKeyId: secrets.evidenceKey.keyId,
+    // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
+    ...checkpointSealer(secrets.checkpointKey),
+    inflight: parts.inflight,
+    products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
+    ...(crashAt ? { crashAt } : {}),
+    ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
+  } satisfies MoneyPathDeps;
+  return {
+    ...base,
+    settlement: countedSettlement(parts.settlement, parts.metrics),
+    observe: (resource, purpose, userClass) =>
+      rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
+    observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
+  };
+}

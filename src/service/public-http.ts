@@ -1,0 +1,152 @@
+import type { ServiceConfig } from '../config.js';
+import { GATE_PATH } from '../contract/ingestion-gate.js';
+import { createApp } from '../http/app.js';
+import { answerClientError } from '../http/client-error.js';
+import { browserCors } from '../http/cors.js';
+import { closeGracefully } from '../http/graceful-close.js';
+import type { EarlyListener } from '../http/listen-first.js';
+import { createRateLimits, type RateLimitedRoute } from '../http/rate-limit.js';
+import { chainAnswers, createReadiness, relayerFunded, type Readiness } from '../http/readiness.js';
+import { requestMetrics } from '../http/request-metrics.js';
+import { buildCapabilities, capabilitiesRouter, type CapabilitiesDeps } from '../http/routes/capabilities.js';
+import { docsRouter } from '../http/routes/docs.js';
+import { ingestionGateRouter } from '../http/routes/ingestion-gate.js';
+import { inspectRouter } from '../http/routes/inspect.js';
+import { mcpRouter } from '../http/routes/mcp.js';
+import { openApiRouter } from '../http/routes/openapi.js';
+import { preflightRouter } from '../http/routes/preflight.js';
+import { quoteRouter } from '../http/routes/quote.js';
+import { refundsRouter } from '../http/routes/refunds.js';
+import { reportsRouter } from '../http/routes/reports.js';
+import type { Logger } from '../log.js';
+import { MCP_QUOTE_TOOL } from '../mcp/tools.js';
+import { registerReadModelGauges } from '../metrics/read-model-gauges.js';
+import { registerRelayerGauges } from '../metrics/relayer-gauges.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { PaymentTerms } from '../money-path/deps.js';
+import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
+import type { Settlement } from '../payment/settlement/settlement.js';
+import { quote } from '../products/single-report/quote.js';
+import type { RslEngine } from '../rsl/engine.js';
+import { createInspectPool } from '../rsl/inspect-pool.js';
+import { DEFAULT_PARSE_LIMITS } from '../rsl/parse.js';
+import type { ReadModels } from '../../projections/read-models.js';
+import type { Cleanups } from './cleanups.js';
+import type { ServiceMoneyDeps } from './money-path-deps.js';
+
+// The public HTTP surface on the listener bound first: rate limits, the inspect workers, readiness,
+// the routers in the order requests reach them, and a graceful drain.
+
+export interface PublicHttp {
+  readiness: Readiness;
+  /** Marks the instance draining and closes the listener once in-flight requests finish (idempotent). */
+  drain(): Promise<void>;
+}
+
+/** Every public operation that fetches or works before payment; the MCP quote tool spends the quote's. */
+function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
+  return [
+    { method: 'POST', path: '/v1/rights/inspect', name: 'inspect', limit: config.rateLimits.inspect },
+    {
+      method: 'POST',
+      path: '/v1/rights/quote',
+      name: 'quote',
+      limit: config.rateLimits.quote,
+      mcpTools: [MCP_QUOTE_TOOL],
+    },
+    { method: 'POST', path: '/v1/rights/preflight', name: 'preflight', limit: config.rateLimits.preflight },
+    { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate },
+  ];
+}
+
+function readinessOf(
+  config: ServiceConfig,
+  parts: { log: Logger; readModels: ReadModels; funds: RelayerFunds | undefined },
+): Readiness {
+  const { funds } = parts;
+  return createReadiness(
+    [
+      { name: 'store', probe: () => parts.readModels.feed.head() },
+      { name: 'chain_rpc', probe: chainAnswers(config.rpcUrl) },
+      ...(funds ? [{ name: 'relayer_funds' as const, probe: relayerFunded(funds) }] : []),
+    ],
+    { log: parts.log },
+  );
+}
+
+export function servePublicHttp(
+  config: ServiceConfig,
+  parts: {
+    log: Logger;
+    listener: EarlyListener;
+    rsl: RslEngine;
+    terms: PaymentTerms;
+    evidencePublic: { key_id: string; public_key: string };
+    moneyDeps: ServiceMoneyDeps;
+    metrics: ServiceMetrics;
+    readModels: ReadModels;
+    settlement: Settlement;
+    funds: RelayerFunds | undefined;
+  },
+  cleanups: Cleanups,
+): PublicHttp {
+  const { log, listener, rsl, moneyDeps, metrics, funds } = parts;
+  const rateLimits = rateLimitedRoutes(config);
+  const limits = createRateLimits(rateLimits, { trustProxy: config.trustProxy });
+  const inspectPool = createInspectPool({
+    size: config.inspectWorkers,
+    maxQueue: config.inspectQueue,
+    maxQueueChars: config.inspectQueueChars,
+    parseCacheChars: config.inspectParseCacheChars,
+    perWorker: 4,
+    jobTimeoutMs: 4 * DEFAULT_PARSE_LIMITS.maxMillis,
+  });
+  cleanups.push(() => inspectPool.close());
+  const capabilityDeps: CapabilitiesDeps = {
+    coveredOrigins: () => [...rsl.coverage.origins],
+    terms: parts.terms,
+    evidenceKeys: [parts.evidencePublic],
+    quoteTtlSeconds: config.quoteTtlSeconds,
+    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    rateLimits,
+    now: () => new Date(),
+  };
+  registerReadModelGauges(metrics.registry, parts.readModels);
+  if (funds && parts.settlement.pendingTransactions)
+    registerRelayerGauges(metrics.registry, { funds, pending: parts.settlement.pendingTransactions });
+  const readiness = readinessOf(config, parts);
+  const app = createApp({
+    log,
+    ready: () => readiness.ready(),
+    middleware: [limits.middleware],
+    outer: [requestMetrics(metrics.httpDuration), ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined)],
+    // In the order requests reach them: each router a request passes costs it two middleware steps.
+    routers: [
+      capabilitiesRouter(capabilityDeps),
+      inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
+      quoteRouter(moneyDeps),
+      reportsRouter(moneyDeps),
+      preflightRouter(moneyDeps),
+      ingestionGateRouter(moneyDeps),
+      refundsRouter(moneyDeps),
+      mcpRouter((ctx) => ({
+        capabilities: () => buildCapabilities(capabilityDeps),
+        quote: (req) => {
+          limits.spend('quote', ctx.req);
+          return quote(moneyDeps, req, undefined);
+        },
+      })),
+      openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
+      docsRouter({ version: '0.1.0' }),
+    ],
+  });
+  listener.server.on('clientError', answerClientError);
+  listener.serve(app.callback());
+  let httpClosed: Promise<void> | undefined;
+  const drain = () => {
+    readiness.markDraining();
+    return (httpClosed ??= closeGracefully(listener.server, config.shutdownGraceMs));
+  };
+  cleanups.push(drain);
+  return { readiness, drain };
+}

@@ -1,0 +1,13 @@
+import type { EventStore } from './port.js';
+import type { SqlDriver } from './sql/sql-driver.js';
+
+/** What `openStore` returns: the port plus what the projector needs beside it. */
+export interface EventStoreWithProjections extends EventStore {
+  /**
+   * The SQL database the events live in (embedded PGlite or PostgreSQL): the read models are tables
+   * beside the events there. Absent for EventStoreDB, whose read models live in READ_STORE_URL.
+   */
+  readonly sql?: SqlDriver;
+  /** Calls `wake` after any append this store sees (its own, and other processes' where it can hear them). */
+  onAppend?(wake: () => void): () => void;
+}

@@ -1,0 +1,53 @@
+import { rm } from 'node:fs/promises';
+import test from 'ava';
+import { openStore } from '../../src/store/open.js';
+import { MIGRATIONS } from '../../src/store/sql/schema.js';
+import { freshEmbeddedDir } from './fixtures/store-under-test.js';
+
+// Store migrations are append-only (src/store/sql/schema.ts). Migration 5 drops the `projections`
+// table that migration 1 created and nothing ever used (issue 25, "Reviewable modules and dead code").
+
+const tableExists = async (store: Awaited<ReturnType<typeof openStore>>, name: string) => {
+  const [row] = await store.sql!.query<{ found: string | null }>(`SELECT to_regclass($1)::text AS found`, [name]);
+  return row?.found != null;
+};
+
+test.serial('a store opened before migration 5 loses its projections table and keeps its events', async (t) => {
+  const dir = await freshEmbeddedDir();
+  try {
+    // A store as it was at migration 4: the table is there and migration 5 is not recorded.
+    const old = await openStore(`file:${dir}`);
+    await old.append('s-0', [{ id: crypto.randomUUID(), type: 'A', data: {}, metadata: {} }], 'no_stream');
+    await old.sql!.query(
+      `CREATE TABLE projections (name text PRIMARY KEY, version integer NOT NULL, position bigint NOT NULL,
+         state jsonb NOT NULL, updated timestamptz NOT NULL DEFAULT now())`,
+    );
+    await old.sql!.query(`DELETE FROM store_migrations WHERE version = 5`);
+    t.true(await tableExists(old, 'projections'), 'the old table is in place before the upgrade');
+    await old.close();
+
+    const upgraded = await openStore(`file:${dir}`);
+    t.false(await tableExists(upgraded, 'projections'));
+    const versions = await upgraded.sql!.query<{ version: number }>(`SELECT version FROM store_migrations`);
+    t.deepEqual(
+      versions.map((r) => Number(r.version)).sort((a, b) => a - b),
+      MIGRATIONS.map((_, i) => i + 1),
+    );
+    t.is((await upgraded.readStream('s-0')).length, 1, 'the events are untouched');
+    await upgraded.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test.serial('a fresh store has no projections table', async (t) => {
+  const dir = await freshEmbeddedDir();
+  try {
+    const store = await openStore(`file:${dir}`);
+    t.true(await tableExists(store, 'events'));
+    t.false(await tableExists(store, 'projections'));
+    await store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
