@@ -10,7 +10,7 @@ import {
   type StoreFactory,
   type StoreUnderTest,
 } from '../store/fixtures/store-under-test.js';
-import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { requiredServerUrl } from '../support/required-server.js';
 import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
 
 // The operator CLI end to end: real purchase streams appended through decide on a real store, the CLI

@@ -11,7 +11,7 @@ import {
   type StoreFactory,
   type StoreUnderTest,
 } from '../store/fixtures/store-under-test.js';
-import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { requiredServerUrl } from '../support/required-server.js';
 import { offeredData, quotedData, SEALED } from '../streams/purchase/fixtures.js';
 import { checkpointed, cli, deliveredPurchase, EVIDENCE_SEED_HEX, newPurchaseId, run, stuckPurchase } from './seed.js';
 
