@@ -2,15 +2,15 @@ import test from 'ava';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 
 // The money path with SETTLEMENT=facilitator: the service settles through a real x402 facilitator
 // server over HTTP (its own relayer pays the gas); the service holds no relayer key of its own.
 
-let w: MoneyWorld;
 let facilitator: FacilitatorServer;
+const w = useWorld({ service: false });
 test.before(async () => {
-  w = await moneyWorld();
   facilitator = await startFacilitatorServer({
     rpcUrl: w.devnet.rpcUrl,
     relayerPrivateKey: w.devnet.facilitatorRelayer.privateKey,
@@ -21,9 +21,7 @@ test.before(async () => {
   await w.start({ env: { SETTLEMENT: 'facilitator', FACILITATOR_URL: facilitator.url } });
 });
 test.after.always(async () => {
-  await w?.service?.stop();
   await facilitator?.close();
-  await w?.close();
 });
 
 test.serial(
