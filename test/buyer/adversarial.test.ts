@@ -1,6 +1,6 @@
 import test from 'ava';
 import { BuyerRefused } from '../../src/buyer/index.js';
-import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import {
   assertResumedWithOneAuthorization,
@@ -13,15 +13,13 @@ import {
 
 // A real HTTP peer between the buyer and the real service alters or swallows answers.
 
-let w: DemoWorld;
 let proxy: Proxy;
+const w = useWorld(demoWorld());
 test.before(async () => {
-  w = await startDemoWorld();
   proxy = await startProxy(w.url);
 });
 test.after.always(async () => {
   await proxy?.close();
-  await w?.close();
 });
 test.beforeEach(() => {
   proxy.rewrite = undefined;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { BuyerRefused, verifySavedReport } from '../../src/buyer/index.js';
-import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import {
@@ -16,15 +17,13 @@ import {
 // that alters or swallows answers. The gate adds a sign-in proof and a payment intent to the money path;
 // everything else (pins, checkpoint before send, resume, verification) must hold exactly as for a report.
 
-let w: DemoWorld;
 let proxy: Proxy;
+const w = useWorld(demoWorld({ logLevel: 'debug' }));
 test.before(async () => {
-  w = await startDemoWorld({ logLevel: 'debug' });
   proxy = await startProxy(w.url);
 });
 test.after.always(async () => {
   await proxy?.close();
-  await w?.close();
 });
 test.beforeEach(() => {
   proxy.rewrite = undefined;
@@ -205,7 +204,7 @@ test.serial(
 );
 
 test.after.always('no key, intent, sign-in proof or payment the buyer sent reached the service log', (t) => {
-  if (!w) return;
+  if (!w.dataDir) return; // the world did not start
   const sent = proxy.seen.map((e) => e.headers);
   const str = (v: unknown) => (typeof v === 'string' ? [v] : []);
   assertNoSecretsLogged(t, w.logs(), {

@@ -1,21 +1,15 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { requiredTool } from '../support/required-tool.js';
+import { useWorld } from '../support/world.js';
 
 // GET /metrics on METRICS_LISTEN after a real purchase: the exposition passes `promtool check
 // metrics`, carries each series the operator watches with the numbers this purchase produced, is not
 // served on the public port, and holds no secret of the purchase.
 
-let w: MoneyWorld;
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const sample = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
