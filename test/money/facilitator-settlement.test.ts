@@ -2,7 +2,7 @@ import test from 'ava';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { useWorld } from '../support/world.js';
 
 // The money path with SETTLEMENT=facilitator: the service settles through a real x402 facilitator
@@ -27,16 +27,7 @@ test.after.always(async () => {
 test.serial(
   'SETTLEMENT=facilitator: quote → 402 → pay → 200 moves exactly the price through the remote facilitator',
   async (t) => {
-    const q = await postQuote(w.url, {
-      resource: DECLARED,
-      purpose: 'ai-input',
-      tier: 'fresh',
-      max_total_micro: '20000',
-    });
-    t.is(q.status, 200, JSON.stringify(q.body));
-    const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-    t.is(offer.status, 402);
-    const prHeader = offer.headers.get('payment-required')!;
+    const { q, paymentRequired: prHeader } = await quoteAndOffer(w.url);
 
     const buyer = w.devnet.buyers[0]!;
     const [buyerBefore, payToBefore] = [

@@ -3,6 +3,8 @@ import { startWorld, type World, type WorldOptions } from './world.js';
 // The money-path tests' names for the one test world (./world.ts) and the two requests every one of
 // them makes.
 
+import { DECLARED } from './publishers.js';
+
 export { DECLARED, UNDECLARED, publisherSite } from './publishers.js';
 
 export type MoneyWorld = World;
@@ -30,4 +32,20 @@ export async function getReport(url: string, reportUrl: string, headers: Record<
       return JSON.parse(this.text) as any;
     },
   };
+}
+
+/** A quote (by default: the declared article, ai-input, fresh, 20000 micro at most) and its 402 offer. */
+export async function quoteAndOffer(url: string, over: Record<string, unknown> = {}) {
+  const q = await postQuote(url, {
+    resource: DECLARED,
+    purpose: 'ai-input',
+    tier: 'fresh',
+    max_total_micro: '20000',
+    ...over,
+  });
+  if (q.status !== 200) throw new Error(`the quote answered ${q.status}: ${JSON.stringify(q.body)}`);
+  const claim = { 'x-service-claim': q.body.claim_token as string };
+  const offer = await getReport(url, q.body.report_url, claim);
+  if (offer.status !== 402) throw new Error(`the offer answered ${offer.status}: ${offer.text}`);
+  return { q: q.body, claim, offer, paymentRequired: offer.headers.get('payment-required')! };
 }

@@ -1,7 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import type { DevnetOptions } from '../../../ops/devnet/devnet.js';
 import { signPayment } from '../../support/pay.js';
-import { DECLARED, getReport, postQuote, type MoneyWorld } from '../../support/money-env.js';
+import { getReport, quoteAndOffer, type MoneyWorld } from '../../support/money-env.js';
 import type { ServiceProcess } from '../../support/service-process.js';
 import { useWorld } from '../../support/world.js';
 import { assertNoSecretsLogged } from '../../support/secrets.js';
@@ -33,13 +33,9 @@ export function useCrashWorld(opts: { devnet?: DevnetOptions; env?: Record<strin
     world: () => w,
     start: (env = {}) => w.startProcess({ NODE_ENV: 'test', ...opts.env, ...env }),
     async paidOffer(url, buyer) {
-      const q = (
-        await postQuote(url, { resource: DECLARED, purpose: 'search', tier: 'fresh', max_total_micro: '20000' })
-      ).body;
+      const { q, paymentRequired } = await quoteAndOffer(url, { purpose: 'search' });
       claims.push(q.claim_token);
-      const offer = await getReport(url, q.report_url, { 'x-service-claim': q.claim_token });
-      if (offer.status !== 402) throw new Error(`the offer answered ${offer.status}: ${offer.text}`);
-      const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+      const header = await signPayment(buyer.privateKey, paymentRequired);
       paymentHeaders.push(header);
       return { q, header };
     },
