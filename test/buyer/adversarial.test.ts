@@ -3,6 +3,13 @@ import { BuyerRefused } from '../../src/buyer/index.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import {
+  anotherNetwork,
+  anotherRecipient,
+  priced,
+  unboundNonce,
+  type OfferTampering,
+} from './support/tampered-offers.js';
+import {
   assertResumedWithOneAuthorization,
   dropFirstPaidAnswer,
   isPaid,
@@ -52,41 +59,11 @@ test.serial('a paid report with one byte changed is held: no report is returned'
 });
 
 for (const [what, edit, code] of [
-  [
-    'another recipient',
-    (pr: any) => {
-      pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD';
-    },
-    'RECIPIENT_MISMATCH',
-  ],
-  [
-    'a higher price',
-    (pr: any) => {
-      pr.accepts[0].amount = '30000';
-    },
-    'PRICE_MISMATCH',
-  ],
-  [
-    'a price above the per-report cap',
-    (pr: any) => {
-      pr.accepts[0].amount = '60000';
-    },
-    'PRICE_ABOVE_REPORT_BUDGET',
-  ],
-  [
-    'another network',
-    (pr: any) => {
-      pr.accepts[0].network = 'eip155:84532';
-    },
-    'NETWORK_MISMATCH',
-  ],
-  [
-    'a nonce not bound to this request',
-    (pr: any) => {
-      pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`;
-    },
-    'BINDING_MISMATCH',
-  ],
+  anotherRecipient,
+  priced('a higher price', '30000', 'PRICE_MISMATCH'),
+  priced('a price above the per-report cap', '60000', 'PRICE_ABOVE_REPORT_BUDGET'),
+  anotherNetwork,
+  unboundNonce,
   [
     'an altered signed offer receipt',
     (pr: any) => {
@@ -94,8 +71,8 @@ for (const [what, edit, code] of [
       pr.accepts[0].maxTimeoutSeconds += 1;
     },
     'OFFER_RECEIPT_INVALID',
-  ],
-] as const) {
+  ] as OfferTampering,
+]) {
   test.serial(
     `an offer with ${what} is refused before signing: no checkpoint, no payment sent, balances unchanged`,
     async (t) => {

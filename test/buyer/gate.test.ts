@@ -3,6 +3,7 @@ import { BuyerRefused, verifySavedReport } from '../../src/buyer/index.js';
 import { DEMO_RESOURCES } from '../../ops/demo/site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
+import { anotherNetwork, anotherRecipient, priced, unboundNonce } from './support/tampered-offers.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import {
   assertResumedWithOneAuthorization,
@@ -107,35 +108,11 @@ test.serial('a gate price above the per-report cap is refused before any request
 });
 
 for (const [what, edit, code] of [
-  [
-    'another recipient',
-    (pr: any) => {
-      pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD';
-    },
-    'RECIPIENT_MISMATCH',
-  ],
-  [
-    'a higher price than the published gate price',
-    (pr: any) => {
-      pr.accepts[0].amount = '60001';
-    },
-    'PRICE_MISMATCH',
-  ],
-  [
-    'another network',
-    (pr: any) => {
-      pr.accepts[0].network = 'eip155:84532';
-    },
-    'NETWORK_MISMATCH',
-  ],
-  [
-    'a nonce not bound to this request',
-    (pr: any) => {
-      pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`;
-    },
-    'BINDING_MISMATCH',
-  ],
-] as const) {
+  anotherRecipient,
+  priced('a higher price than the published gate price', '60001', 'PRICE_MISMATCH'),
+  anotherNetwork,
+  unboundNonce,
+]) {
   test.serial(`a gate offer with ${what} is refused before signing: no checkpoint, no payment sent`, async (t) => {
     const b = viaProxy(2);
     proxy.rewrite = (ex, res) =>
