@@ -116,42 +116,74 @@ export async function startLocalParts(
 export interface LocalWorld {
   devnet: Devnet;
   origins: TestOrigins;
+  dataDir: string;
+  /** The service environment of this world (the store, the chain, the publishers). */
+  env: Record<string, string>;
+  /** The running in-process service: set by the start (`start: false` leaves it for the caller). */
   service: RunningService;
   url: string;
-  dataDir: string;
+  /** Every line every in-process service of this world logged. */
   logs(): string;
+  /** Starts the service in this process on the world's store (again after a stop), `env` added. */
+  start(opts?: ServiceOptions & { env?: Record<string, string> }): Promise<RunningService>;
+  /** Runs `cleanup` on close, before the parts started before it. */
+  onClose(cleanup: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
-export async function startLocalWorld(
-  site: OriginSite,
-  o: { logLevel?: string; tmpPrefix?: string; service?: ServiceOptions; devnet?: DevnetOptions } = {},
-): Promise<LocalWorld> {
+export interface LocalWorldOptions {
+  logLevel?: string;
+  tmpPrefix?: string;
+  /** Options of the first start; `false`: no service yet (the caller starts it, in this process or another). */
+  service?: (ServiceOptions & { env?: Record<string, string> }) | false;
+  devnet?: DevnetOptions;
+  /** Another store than the embedded one in the data dir (e.g. PostgreSQL). */
+  eventStoreUrl?: string;
+  /** Added to the service environment. */
+  env?: Record<string, string>;
+}
+
+/** The one builder of a local world: devnet, publishers, data dir and (unless told not to) the service. */
+export async function startLocalWorld(site: OriginSite, o: LocalWorldOptions = {}): Promise<LocalWorld> {
   const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-', o.devnet);
   try {
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
     const blockMs = o.devnet?.blockMs;
-    const service = await startService(
-      serviceConfig(
-        loadConfig({
-          ...localServiceEnv({ ...parts, logLevel: level }),
-          ...(blockMs !== undefined ? { CHAIN_BLOCK_MS: String(blockMs) } : {}),
-        }),
-      ),
-      logger.log,
-      o.service,
-    );
-    parts.onClose(() => service.stop());
-    return {
+    const env = {
+      ...localServiceEnv({
+        ...parts,
+        logLevel: level,
+        ...(o.eventStoreUrl ? { eventStoreUrl: o.eventStoreUrl } : {}),
+      }),
+      ...(blockMs !== undefined ? { CHAIN_BLOCK_MS: String(blockMs) } : {}),
+      ...o.env,
+    };
+    let stopped = false;
+    const world: LocalWorld = {
       devnet: parts.devnet,
       origins: parts.origins,
-      service,
-      url: service.url,
       dataDir: parts.dataDir,
+      env,
+      service: undefined as unknown as RunningService, // set by start(), which every caller awaits first
+      url: '',
       logs: logger.text,
-      close: parts.closeAll,
+      async start(so = {}) {
+        const service = await startService(serviceConfig(loadConfig({ ...env, ...so.env })), logger.log, so);
+        parts.onClose(() => service.stop());
+        world.service = service;
+        world.url = service.url;
+        return service;
+      },
+      onClose: parts.onClose,
+      async close() {
+        if (stopped) return;
+        stopped = true;
+        await parts.closeAll();
+      },
     };
+    if (o.service !== false) await world.start(o.service);
+    return world;
   } catch (err) {
     await parts.closeAll();
     throw err;

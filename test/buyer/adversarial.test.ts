@@ -1,7 +1,14 @@
 import test from 'ava';
 import { BuyerRefused } from '../../src/buyer/index.js';
-import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
+import {
+  anotherNetwork,
+  anotherRecipient,
+  priced,
+  unboundNonce,
+  type OfferTampering,
+} from './support/tampered-offers.js';
 import {
   assertResumedWithOneAuthorization,
   dropFirstPaidAnswer,
@@ -13,15 +20,13 @@ import {
 
 // A real HTTP peer between the buyer and the real service alters or swallows answers.
 
-let w: DemoWorld;
 let proxy: Proxy;
+const w = useWorld(demoWorld());
 test.before(async () => {
-  w = await startDemoWorld();
   proxy = await startProxy(w.url);
 });
 test.after.always(async () => {
   await proxy?.close();
-  await w?.close();
 });
 test.beforeEach(() => {
   proxy.rewrite = undefined;
@@ -54,41 +59,11 @@ test.serial('a paid report with one byte changed is held: no report is returned'
 });
 
 for (const [what, edit, code] of [
-  [
-    'another recipient',
-    (pr: any) => {
-      pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD';
-    },
-    'RECIPIENT_MISMATCH',
-  ],
-  [
-    'a higher price',
-    (pr: any) => {
-      pr.accepts[0].amount = '30000';
-    },
-    'PRICE_MISMATCH',
-  ],
-  [
-    'a price above the per-report cap',
-    (pr: any) => {
-      pr.accepts[0].amount = '60000';
-    },
-    'PRICE_ABOVE_REPORT_BUDGET',
-  ],
-  [
-    'another network',
-    (pr: any) => {
-      pr.accepts[0].network = 'eip155:84532';
-    },
-    'NETWORK_MISMATCH',
-  ],
-  [
-    'a nonce not bound to this request',
-    (pr: any) => {
-      pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`;
-    },
-    'BINDING_MISMATCH',
-  ],
+  anotherRecipient,
+  priced('a higher price', '30000', 'PRICE_MISMATCH'),
+  priced('a price above the per-report cap', '60000', 'PRICE_ABOVE_REPORT_BUDGET'),
+  anotherNetwork,
+  unboundNonce,
   [
     'an altered signed offer receipt',
     (pr: any) => {
@@ -96,8 +71,8 @@ for (const [what, edit, code] of [
       pr.accepts[0].maxTimeoutSeconds += 1;
     },
     'OFFER_RECEIPT_INVALID',
-  ],
-] as const) {
+  ] as OfferTampering,
+]) {
   test.serial(
     `an offer with ${what} is refused before signing: no checkpoint, no payment sent, balances unchanged`,
     async (t) => {

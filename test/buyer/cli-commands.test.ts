@@ -4,7 +4,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { BIN, runBuyerCli } from './support/run-cli.js';
 import { RefundReason } from '../../streams/refund/events.js';
 
@@ -15,12 +16,11 @@ import { RefundReason } from '../../streams/refund/events.js';
 const ROOT = path.join(path.dirname(BIN), '..');
 const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env);
 
-let w: DemoWorld;
 let dir: string;
 let pins: Record<string, string>;
 const CHECKPOINT_KEY = '5a'.repeat(32);
+const w = useWorld(demoWorld());
 test.before(async () => {
-  w = await startDemoWorld();
   dir = await mkdtemp(path.join(tmpdir(), 'rights-cli-cmds-'));
   pins = {
     RIGHTS_SERVICE_URL: w.url,
@@ -32,7 +32,6 @@ test.before(async () => {
   };
 });
 test.after.always(async () => {
-  await w?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -2,19 +2,18 @@ import test from 'ava';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import { runBuyerCli } from './support/run-cli.js';
 
 const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env, 60_000);
 
-let w: DemoWorld;
 let dir: string;
 let key: string;
 let savedA: any;
 let savedB: any;
+const w = useWorld(demoWorld());
 test.before(async () => {
-  w = await startDemoWorld();
   dir = await mkdtemp(path.join(tmpdir(), 'rights-cli-'));
   key = w.service.evidenceKey.public_key;
   const b = buyerFor(w, { buyerIndex: 0 });
@@ -33,7 +32,6 @@ test.before(async () => {
   savedB = c.saved;
 });
 test.after.always(async () => {
-  await w?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

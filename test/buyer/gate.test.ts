@@ -1,7 +1,9 @@
 import test from 'ava';
 import { BuyerRefused, verifySavedReport } from '../../src/buyer/index.js';
-import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
+import { anotherNetwork, anotherRecipient, priced, unboundNonce } from './support/tampered-offers.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import {
   assertResumedWithOneAuthorization,
@@ -16,15 +18,13 @@ import {
 // that alters or swallows answers. The gate adds a sign-in proof and a payment intent to the money path;
 // everything else (pins, checkpoint before send, resume, verification) must hold exactly as for a report.
 
-let w: DemoWorld;
 let proxy: Proxy;
+const w = useWorld(demoWorld({ logLevel: 'debug' }));
 test.before(async () => {
-  w = await startDemoWorld({ logLevel: 'debug' });
   proxy = await startProxy(w.url);
 });
 test.after.always(async () => {
   await proxy?.close();
-  await w?.close();
 });
 test.beforeEach(() => {
   proxy.rewrite = undefined;
@@ -108,35 +108,11 @@ test.serial('a gate price above the per-report cap is refused before any request
 });
 
 for (const [what, edit, code] of [
-  [
-    'another recipient',
-    (pr: any) => {
-      pr.accepts[0].payTo = '0x000000000000000000000000000000000000dEaD';
-    },
-    'RECIPIENT_MISMATCH',
-  ],
-  [
-    'a higher price than the published gate price',
-    (pr: any) => {
-      pr.accepts[0].amount = '60001';
-    },
-    'PRICE_MISMATCH',
-  ],
-  [
-    'another network',
-    (pr: any) => {
-      pr.accepts[0].network = 'eip155:84532';
-    },
-    'NETWORK_MISMATCH',
-  ],
-  [
-    'a nonce not bound to this request',
-    (pr: any) => {
-      pr.extensions['service-request-binding'].info.nonce = `0x6163717075627631${'0'.repeat(48)}`;
-    },
-    'BINDING_MISMATCH',
-  ],
-] as const) {
+  anotherRecipient,
+  priced('a higher price than the published gate price', '60001', 'PRICE_MISMATCH'),
+  anotherNetwork,
+  unboundNonce,
+]) {
   test.serial(`a gate offer with ${what} is refused before signing: no checkpoint, no payment sent`, async (t) => {
     const b = viaProxy(2);
     proxy.rewrite = (ex, res) =>
@@ -205,7 +181,7 @@ test.serial(
 );
 
 test.after.always('no key, intent, sign-in proof or payment the buyer sent reached the service log', (t) => {
-  if (!w) return;
+  if (!w.dataDir) return; // the world did not start
   const sent = proxy.seen.map((e) => e.headers);
   const str = (v: unknown) => (typeof v === 'string' ? [v] : []);
   assertNoSecretsLogged(t, w.logs(), {

@@ -1,15 +1,10 @@
 import test from 'ava';
 import { BuyerRefused } from '../../src/buyer/index.js';
-import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 
-let w: DemoWorld;
-test.before(async () => {
-  w = await startDemoWorld({ logLevel: 'debug' });
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld(demoWorld({ logLevel: 'debug' }));
 
 test.serial(
   'buyReport: quote → checked offer → bound payment → verified report; exactly the price moves once',

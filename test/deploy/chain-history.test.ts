@@ -6,7 +6,7 @@ import { ROLE_KEYS } from '../../ops/devnet/accounts.js';
 import { startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
 import { chainChange, recordStart, type ChainHistory } from '../../src/chain-history.js';
 import { auditCli } from '../support/audit-cli.js';
-import { DECLARED, getReport, postQuote, publisherSite } from '../support/money-env.js';
+import { getReport, quoteAndOffer, publisherSite } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import { startServiceProcess } from '../support/service-process.js';
 
@@ -48,17 +48,9 @@ test('a development restart under a paid purchase says the chain is new; ops aud
   const env = { ...origins.env, DATA_DIR: dataDir, METRICS_LISTEN: 'off', RPC_URL: '', NODE_ENV: '' };
   const first = await startServiceProcess(env);
   try {
-    const q = await postQuote(first.url, {
-      resource: DECLARED,
-      purpose: 'ai-input',
-      tier: 'fresh',
-      max_total_micro: '20000',
-    });
-    t.is(q.status, 200, JSON.stringify(q.body));
-    const claim = { 'x-service-claim': q.body.claim_token as string };
-    const offer = await getReport(first.url, q.body.report_url, claim);
-    const signature = await signPayment(ROLE_KEYS.buyers[0]!, offer.headers.get('payment-required')!);
-    const paid = await getReport(first.url, q.body.report_url, { ...claim, 'payment-signature': signature });
+    const { q, claim, paymentRequired } = await quoteAndOffer(first.url);
+    const signature = await signPayment(ROLE_KEYS.buyers[0]!, paymentRequired);
+    const paid = await getReport(first.url, q.report_url, { ...claim, 'payment-signature': signature });
     t.is(paid.status, 200, paid.text);
     t.notRegex(first.output(), /new chain under an old data directory/);
   } finally {

@@ -1,18 +1,13 @@
 import test from 'ava';
 import { SIWX_STATEMENT } from '../../src/products/ingestion-gate/siwx-challenge.js';
-import { ARTICLE, post, surfacesWorld, type SurfacesWorld } from '../surfaces/support/world.js';
+import { ARTICLE, post } from '../surfaces/support/world.js';
 import { gateHeaders, newKey } from '../surfaces/support/gate-buyer.js';
+import { useWorld } from '../support/world.js';
 
 // A client writer must not have to guess the sign-in statement: the 428 (no proof) and every 401 (a
 // wrong proof) carry it in details.statement, and the served OpenAPI's SiwxProof schema has it as const.
 
-let w: SurfacesWorld;
-test.before(async () => {
-  w = await surfacesWorld();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement, the const of SiwxProof.statement', async (t) => {
   const gate = `${w.url}/v1/rights/ingestion-gate`;

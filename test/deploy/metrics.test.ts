@@ -1,21 +1,15 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { requiredTool } from '../support/required-tool.js';
+import { useWorld } from '../support/world.js';
 
 // GET /metrics on METRICS_LISTEN after a real purchase: the exposition passes `promtool check
 // metrics`, carries each series the operator watches with the numbers this purchase produced, is not
 // served on the public port, and holds no secret of the purchase.
 
-let w: MoneyWorld;
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const sample = (text: string, series: string): number | undefined => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -25,20 +19,9 @@ const sample = (text: string, series: string): number | undefined => {
 test.serial(
   'after one paid report /metrics counts it, passes promtool, and is only on the metrics listener',
   async (t) => {
-    const q = await postQuote(w.url, {
-      resource: DECLARED,
-      purpose: 'ai-input',
-      tier: 'fresh',
-      max_total_micro: '20000',
-    });
-    t.is(q.status, 200);
-    const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-    t.is(offer.status, 402);
-    const signature = await signPayment(w.devnet.buyers[0]!.privateKey, offer.headers.get('payment-required')!);
-    const paid = await getReport(w.url, q.body.report_url, {
-      'x-service-claim': q.body.claim_token,
-      'payment-signature': signature,
-    });
+    const { q, claim, paymentRequired } = await quoteAndOffer(w.url);
+    const signature = await signPayment(w.devnet.buyers[0]!.privateKey, paymentRequired);
+    const paid = await getReport(w.url, q.report_url, { ...claim, 'payment-signature': signature });
     t.is(paid.status, 200, paid.text);
     await w.service!.readModels.caughtUp(10_000);
     await w.service!.recover();

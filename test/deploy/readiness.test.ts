@@ -7,6 +7,7 @@ import { ReadinessBody } from '../../src/contract/readiness.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createLogger } from '../../src/log.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { startTcpRelay } from '../support/tcp-relay.js';
 import { listen } from '../support/listen.js';
 import { moneyWorld } from '../support/money-env.js';
@@ -16,15 +17,7 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 // relayer cannot pay for a settlement) and again ready when it is back, and 503 from the moment
 // draining begins; the body names every failing check and each change is logged.
 
-const quiet = () =>
-  createLogger(
-    'silent',
-    new Writable({
-      write(_c, _e, cb) {
-        cb();
-      },
-    }),
-  );
+const quiet = quietLogger;
 
 const serve = async (app: ReturnType<typeof createApp>) => {
   const l = await listen(app);

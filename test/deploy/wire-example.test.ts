@@ -14,8 +14,7 @@ import { GATE_PATH } from '../../src/contract/ingestion-gate.js';
 import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
 import { createLogger } from '../../src/log.js';
-import { startLocalWorld } from '../../ops/world/local-world.js';
-import { publisherSite } from '../support/money-env.js';
+import { startWorld } from '../support/world.js';
 import { listen } from '../support/listen.js';
 
 // docs/wire.md §11's worked example must be right: each value is recomputed twice, by a reader's plain
@@ -90,7 +89,7 @@ function documentedBody(marker: string): string {
 test('§11 example gate body, posted to a running service, is accepted as shown (428: no key; no 400)', async (t) => {
   const body = documentedBody('gate-example-body');
   t.regex(body, /"max_total_micro"/);
-  const world = await startLocalWorld(publisherSite(), { tmpPrefix: 'rights-wire-example-' });
+  const world = await startWorld({ logLevel: 'warn', tmpPrefix: 'rights-wire-example-' });
   t.teardown(() => world.close());
   const res = await fetch(`${world.url}${GATE_PATH}`, {
     method: 'POST',

@@ -1,47 +1,27 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 import { relayerPool } from '../support/relayer-pool.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // Two service processes on one PostgreSQL store: the checkpoint race is decided by the database's
 // expected-revision check, and the loser in the other process waits for the winner's delivery.
-const PG = process.env.PG_TEST_URL;
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'cross-process race on PostgreSQL', { requiredInCi: true });
 
-let w: MoneyWorld;
-let processLogs = '';
-const running: ServiceProcess[] = [];
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
 
-if (!PG) {
-  test('PG_TEST_URL not set: the cross-process race test needs PostgreSQL', (t) => {
-    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
-    else t.log('skipped: set PG_TEST_URL to run the cross-process race on PostgreSQL');
-    t.pass();
-  });
-} else {
-  test.before(async () => {
-    w = await moneyWorld({ eventStoreUrl: `${PG}?schema=money_${randomBytes(4).toString('hex')}` });
-  });
-  test.after.always(async () => {
-    for (const p of running) await p.stop();
-    await w?.close();
-  });
+if (PG) {
+  const w = useWorld({ service: false, eventStoreUrl: `${PG}?schema=money_${randomBytes(4).toString('hex')}` });
 
   test.serial('50 identical payments spread over two processes: one transfer, 50 identical deliveries', async (t) => {
     // Each instance leases its own relayer key (a lone RELAYER_PRIVATE_KEY is one instance's only).
     const pool = await relayerPool(w.devnet.rpcUrl, 2);
-    const a = await startServiceProcess({ ...w.env, ...pool.env }, (s) => {
-      processLogs += s;
-    });
-    running.push(a);
-    const b = await startServiceProcess({ ...w.env, ...pool.env }, (s) => {
-      processLogs += s;
-    });
-    running.push(b);
+    const a = await w.startProcess({ ...pool.env });
+    const b = await w.startProcess({ ...pool.env });
     const q = (
       await postQuote(a.url, { resource: DECLARED, purpose: 'ai-input', tier: 'deep', max_total_micro: '50000' })
     ).body;
@@ -78,6 +58,6 @@ if (!PG) {
   });
 
   test.serial('the suite logged no claim, payment signature or authorization', (t) => {
-    assertNoSecretsLogged(t, processLogs, { claims, paymentHeaders });
+    assertNoSecretsLogged(t, w.allLogs(), { claims, paymentHeaders });
   });
 }

@@ -1,19 +1,13 @@
 import test from 'ava';
 import { reportRow } from '../../projections/queries/purchases.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { useWorld } from '../support/world.js';
 
-let w: MoneyWorld;
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 test.serial('50 concurrent identical PAYMENT-SIGNATURE requests: one transfer, 50 identical deliveries', async (t) => {
   const q = (

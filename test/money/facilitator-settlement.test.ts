@@ -2,15 +2,15 @@ import test from 'ava';
 import { decodePaymentResponseHeader } from '@x402/core/http';
 import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { getReport, quoteAndOffer } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 
 // The money path with SETTLEMENT=facilitator: the service settles through a real x402 facilitator
 // server over HTTP (its own relayer pays the gas); the service holds no relayer key of its own.
 
-let w: MoneyWorld;
 let facilitator: FacilitatorServer;
+const w = useWorld({ service: false });
 test.before(async () => {
-  w = await moneyWorld();
   facilitator = await startFacilitatorServer({
     rpcUrl: w.devnet.rpcUrl,
     relayerPrivateKey: w.devnet.facilitatorRelayer.privateKey,
@@ -21,24 +21,13 @@ test.before(async () => {
   await w.start({ env: { SETTLEMENT: 'facilitator', FACILITATOR_URL: facilitator.url } });
 });
 test.after.always(async () => {
-  await w?.service?.stop();
   await facilitator?.close();
-  await w?.close();
 });
 
 test.serial(
   'SETTLEMENT=facilitator: quote → 402 → pay → 200 moves exactly the price through the remote facilitator',
   async (t) => {
-    const q = await postQuote(w.url, {
-      resource: DECLARED,
-      purpose: 'ai-input',
-      tier: 'fresh',
-      max_total_micro: '20000',
-    });
-    t.is(q.status, 200, JSON.stringify(q.body));
-    const offer = await getReport(w.url, q.body.report_url, { 'x-service-claim': q.body.claim_token });
-    t.is(offer.status, 402);
-    const prHeader = offer.headers.get('payment-required')!;
+    const { q, paymentRequired: prHeader } = await quoteAndOffer(w.url);
 
     const buyer = w.devnet.buyers[0]!;
     const [buyerBefore, payToBefore] = [

@@ -4,8 +4,9 @@ import { queueItems } from '../../projections/queries/purchases.js';
 import { auditCli } from '../support/audit-cli.js';
 import { devnetRpc } from '../support/devnet-rpc.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { useWorld } from '../support/world.js';
 
 // At the fee cap (docs/decisions.md, "Fee cap, filler transaction and confirmation levels"), on a devnet
 // that mines every 2 s: the block after the purchase's broadcast has a base fee far above
@@ -17,21 +18,17 @@ import { assertNoSecretsLogged } from '../support/secrets.js';
 const BLOCK_MS = 2000;
 const GWEI = 1_000_000_000n;
 const CAP_GWEI = 5n;
-let w: MoneyWorld;
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
-test.before(async () => {
-  w = await moneyWorld({ devnet: { blockMs: BLOCK_MS } });
-  await w.start({
+const w = useWorld({
+  devnet: { blockMs: BLOCK_MS },
+  service: {
     env: {
       CHAIN_BLOCK_MS: String(BLOCK_MS),
       SETTLEMENT_BUMP_BLOCKS: '1',
       SETTLEMENT_MAX_FEE_GWEI: String(CAP_GWEI),
     },
-  });
-});
-test.after.always(async () => {
-  await w?.close();
+  },
 });
 
 const paidOffer = async (buyer: (typeof w.devnet.buyers)[number]) => {

@@ -11,16 +11,10 @@ import { PaymentRequiredBody } from '../../src/contract/offer.js';
 import { Capabilities } from '../../src/contract/capabilities.js';
 import { boundNonce } from '../../src/payment/binding.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 
-let w: MoneyWorld;
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const digest = (v: unknown) => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex');
 

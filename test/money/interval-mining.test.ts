@@ -1,8 +1,9 @@
 import test from 'ava';
 import { auditCli } from '../support/audit-cli.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { useWorld } from '../support/world.js';
 
 // Paid reports on a devnet that mines every 2 s, as Base does (DEVNET_BLOCK_MS), with the service
 // polling at that pace (CHAIN_BLOCK_MS): purchases paid at the same moment settle together, in the
@@ -10,16 +11,9 @@ import { assertNoSecretsLogged } from '../support/secrets.js';
 
 const BLOCK_MS = 2000;
 const N = 20;
-let w: MoneyWorld;
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
-test.before(async () => {
-  w = await moneyWorld({ devnet: { blockMs: BLOCK_MS } });
-  await w.start({ env: { CHAIN_BLOCK_MS: String(BLOCK_MS) } });
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld({ devnet: { blockMs: BLOCK_MS }, service: { env: { CHAIN_BLOCK_MS: String(BLOCK_MS) } } });
 
 test.serial(`${N} concurrent purchases settle in at most 2 blocks, one Transfer each, and audit clean`, async (t) => {
   const paid = await Promise.all(

@@ -3,22 +3,21 @@ import { movePurchase } from '../../src/operator/move.js';
 import { queueItems, reportRow } from '../../projections/queries/purchases.js';
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { useWorld } from '../support/world.js';
 
 // A checkpointed authorization whose window passes unsettled is never retried blindly, deleted or
 // overwritten: recovery marks it LockStuck and it appears on the operator investigation queue.
 
-let w: MoneyWorld;
 let offset = 0;
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
 class SimulatedCrash extends Error {}
 let crashOnce = true;
 
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start({
+const w = useWorld({
+  service: {
     now: () => new Date(Date.now() + offset),
     crashAt: (point) => {
       if (point === 'after-checkpoint' && crashOnce) {
@@ -26,10 +25,7 @@ test.before(async () => {
         throw new SimulatedCrash('simulated crash after checkpoint');
       }
     },
-  });
-});
-test.after.always(async () => {
-  await w?.close();
+  },
 });
 
 test.serial(

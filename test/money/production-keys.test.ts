@@ -2,23 +2,14 @@ import test from 'ava';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig, serviceConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { quietLogger } from '../support/quiet-logger.js';
 import { startService } from '../../src/service.js';
 
 // NODE_ENV=production never generates a key or secret: each missing one stops the start with an
 // error naming its variable, before anything else is started, and nothing is written to DATA_DIR.
 
-const quiet = () =>
-  createLogger(
-    'silent',
-    new Writable({
-      write(_c, _e, cb) {
-        cb();
-      },
-    }),
-  );
+const quiet = quietLogger;
 const hex = (b: string) => b.repeat(32);
 
 test(

@@ -9,20 +9,14 @@ import { signPayment } from '../support/pay.js';
 import { devnetWallet } from '../support/devnet-transfer.js';
 import { ROLE_KEYS } from '../../ops/devnet/accounts.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 
 // Refund requests end to end (spec §3): a real paid purchase on the devnet, the buyer's request over
 // HTTP with its claim, then the operator's review and recorded refund through `npm run ops -- refunds`
 // on the same store. No step moves money: the balances after the request are the balances after payment.
 
-let w: MoneyWorld;
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const secrets: string[] = [];
 const paymentHeaders: string[] = [];
@@ -306,6 +300,6 @@ test.serial(
 );
 
 test.after.always('no claim or payment reached a log line', (t) => {
-  if (!w) return;
+  if (!w.dataDir) return; // the world did not start
   assertNoSecretsLogged(t, w.logs(), { claims: secrets, paymentHeaders });
 });

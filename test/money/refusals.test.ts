@@ -2,19 +2,13 @@ import test from 'ava';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { signPayment, boundNonceFrom, type PayOverrides } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { useWorld } from '../support/world.js';
 
-let w: MoneyWorld;
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
-test.before(async () => {
-  w = await moneyWorld();
-  await w.start();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 async function quoteAndOffer(resource = DECLARED) {
   const q = await postQuote(w.url, { resource, purpose: 'ai-input', tier: 'fresh', max_total_micro: '1000000' });

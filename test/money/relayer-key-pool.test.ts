@@ -6,22 +6,23 @@ import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { openStore } from '../../src/store/open.js';
 import { signPayment } from '../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
+import type { ServiceProcess } from '../support/service-process.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // Many instances, no shared nonce (issue 24 item 6): two service processes on one PostgreSQL with a
 // RELAYER_PRIVATE_KEYS pool of two each lease a different key; 40 purchases paid at once and spread over
 // both, on a devnet mining every 2 s, give 40 transfers from the two relayers, each relayer's account
 // nonces used once and in order, no nonce error, and a clean audit. A killed instance's key is taken
 // over by the next one started.
-const PG = process.env.PG_TEST_URL;
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'relayer key pool (two instances on one PostgreSQL)', {
+  requiredInCi: true,
+});
 const BLOCK_MS = 2000;
 const N = 40;
 
-let w: MoneyWorld;
-let processLogs = '';
-const running: ServiceProcess[] = [];
 const claims: string[] = [];
 const paymentHeaders: string[] = [];
 let pool: Hex[] = [];
@@ -39,37 +40,22 @@ const leasedBy = (p: ServiceProcess): Hex | undefined => {
   return undefined;
 };
 
-if (!PG) {
-  test('PG_TEST_URL not set: the relayer key pool test needs PostgreSQL', (t) => {
-    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
-    else t.log('skipped: set PG_TEST_URL to run two instances on one PostgreSQL');
-    t.pass();
+if (PG) {
+  const w = useWorld({
+    service: false,
+    eventStoreUrl: `${PG}?schema=pool_${randomBytes(4).toString('hex')}`,
+    devnet: { blockMs: BLOCK_MS },
   });
-} else {
   const env = () => ({
     ...w.env,
     RELAYER_PRIVATE_KEY: '',
     RELAYER_PRIVATE_KEYS: pool.join(','),
     CHAIN_BLOCK_MS: String(BLOCK_MS),
   });
-  const start = async () => {
-    const p = await startServiceProcess(env(), (s) => {
-      processLogs += s;
-    });
-    running.push(p);
-    return p;
-  };
+  const start = () => w.startProcess(env());
   test.before(async () => {
-    w = await moneyWorld({
-      eventStoreUrl: `${PG}?schema=pool_${randomBytes(4).toString('hex')}`,
-      devnet: { blockMs: BLOCK_MS },
-    });
     // Each pool key holds 1 ETH for gas.
     ({ keys: pool, relayers } = await relayerPool(w.devnet.rpcUrl, 2));
-  });
-  test.after.always(async () => {
-    for (const p of running) await p.stop();
-    await w?.close();
   });
 
   test.serial(
@@ -145,7 +131,7 @@ if (!PG) {
           'consecutive account nonces from 0, none reused',
         );
       }
-      t.notRegex(processLogs, /nonce too (low|high)|invalid nonce|replacement transaction underpriced/i);
+      t.notRegex(w.allLogs(), /nonce too (low|high)|invalid nonce|replacement transaction underpriced/i);
 
       // The ledger: each purchase settled once and was delivered, naming a transfer the chain shows.
       const store = await openStore(w.env.EVENT_STORE_URL!);
@@ -186,12 +172,8 @@ if (!PG) {
         RELAYER_PRIVATE_KEYS: '',
         CHAIN_BLOCK_MS: String(BLOCK_MS),
       };
-      const startLone = () =>
-        startServiceProcess(env, (s) => {
-          processLogs += s;
-        });
+      const startLone = () => w.startProcess(env);
       const first = await startLone();
-      running.push(first);
       t.is(leasedBy(first), privateKeyToAccount(lone).address);
       // The second waits the rolling-restart grace (30 s), then gives up; nothing listens.
       const second = await t.throwsAsync(startLone());
@@ -200,14 +182,13 @@ if (!PG) {
       // Once the first has stopped, an instance with that key starts and leases it.
       await first.stop();
       const next = await startLone();
-      running.push(next);
       t.is(leasedBy(next), privateKeyToAccount(lone).address);
       await next.stop();
     },
   );
 
   test.serial('the suite logged no claim, payment signature, authorization or relayer key', (t) => {
-    assertNoSecretsLogged(t, processLogs, { claims, paymentHeaders });
-    for (const key of [...pool, lone]) t.false(processLogs.includes(key.slice(2)));
+    assertNoSecretsLogged(t, w.allLogs(), { claims, paymentHeaders });
+    for (const key of [...pool, lone]) t.false(w.allLogs().includes(key.slice(2)));
   });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { browserTests } from '../support/browser-tests.js';
 import { launchBrowser } from '../support/cdp-pipe.js';
-import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { DECLARED, getReport, quoteAndOffer } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import { opsConsole, serviceBeside } from './service-beside.js';
 
@@ -19,17 +19,8 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
   test('the purchase list in Chromium: filter by origin, find the purchase, its revenue, its page', async (t) => {
     const world = await serviceBeside(async () => undefined);
     t.teardown(() => world.close());
-    const q = await postQuote(world.service.url, {
-      resource: DECLARED,
-      purpose: 'ai-input',
-      tier: 'fresh',
-      max_total_micro: '20000',
-    });
-    t.is(q.status, 200, JSON.stringify(q.body));
-    const claim = { 'x-service-claim': q.body.claim_token as string };
-    const offer = await getReport(world.service.url, q.body.report_url, claim);
-    t.is(offer.status, 402);
-    const signature = await signPayment(world.devnet.buyers[0]!.privateKey, offer.headers.get('payment-required')!);
+    const { q, claim, paymentRequired } = await quoteAndOffer(world.service.url);
+    const signature = await signPayment(world.devnet.buyers[0]!.privateKey, paymentRequired);
     const paid = await getReport(world.service.url, q.body.report_url, { ...claim, 'payment-signature': signature });
     t.is(paid.status, 200, paid.text);
     const id = q.body.purchase_id as string;

@@ -18,29 +18,24 @@ import {
   TimelineResponse,
 } from '../../src/operator/contract.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import { moneyWorld, type MoneyWorld } from '../support/money-env.js';
 import { deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from '../ops/seed.js';
 import { requestRefund } from './seed-refund.js';
+import { useWorld } from '../support/world.js';
 
 // The operator API on a real service (embedded store, real devnet): reachable on its 0600 Unix socket
 // and, behind OPERATOR_TOKEN, on loopback TCP; never on the public port; actions at a stale revision
 // refused CONCURRENT_CHANGE; a stuck purchase and a refund request visible within a second.
 
 const TOKEN = 'operator-token-for-tests-0123456789';
-let w: MoneyWorld;
 let tcp: string;
 let socketPath: string;
 
-test.before(async () => {
-  w = await moneyWorld();
-  const service = await w.start({
-    env: { OPERATOR_LISTEN: '127.0.0.1:0', OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX },
-  });
-  tcp = service.operator.tcpUrl!;
-  socketPath = service.operator.socketPath!;
+const w = useWorld({
+  service: { env: { OPERATOR_LISTEN: '127.0.0.1:0', OPERATOR_TOKEN: TOKEN, EVIDENCE_KEY: EVIDENCE_SEED_HEX } },
 });
-test.after.always(async () => {
-  await w?.close();
+test.before(() => {
+  tcp = w.service.operator.tcpUrl!;
+  socketPath = w.service.operator.socketPath!;
 });
 
 interface Answer {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLocalParts, localServiceEnv, type LocalWorldParts } from '../../ops/world/local-world.js';
+import type { Devnet } from '../../ops/devnet/devnet.js';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore } from '../../src/store/port.js';
-import { publisherSite } from '../support/money-env.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import { startWorld } from '../support/world.js';
 import { EVIDENCE_SEED_HEX } from '../ops/seed.js';
 
 // `npm start` on the embedded store with purchases already in it, for tests of the tools operators
@@ -16,7 +16,7 @@ import { EVIDENCE_SEED_HEX } from '../ops/seed.js';
 export interface ServiceBeside {
   service: ServiceProcess;
   /** The chain the service settles on (its funded buyers pay in tests that make a real purchase). */
-  devnet: LocalWorldParts['devnet'];
+  devnet: Devnet;
   dataDir: string;
   /** The environment an operator's shell has: the service's DATA_DIR and evidence key. */
   opsEnv: Record<string, string>;
@@ -28,36 +28,36 @@ export interface ServiceBeside {
 export async function serviceBeside<T>(
   seed: (store: EventStore) => Promise<T>,
 ): Promise<ServiceBeside & { seeded: T }> {
-  const parts = await startLocalParts(publisherSite(), 'rights-operator-');
+  const w = await startWorld({
+    service: false,
+    logLevel: 'info',
+    tmpPrefix: 'rights-operator-',
+    env: { EVIDENCE_KEY: EVIDENCE_SEED_HEX },
+  });
   try {
-    const env: Record<string, string> = {
-      ...localServiceEnv({ ...parts, logLevel: 'info' }),
-      EVIDENCE_KEY: EVIDENCE_SEED_HEX,
-    };
-    const store = await openStore(env.EVENT_STORE_URL!);
+    const store = await openStore(w.env.EVENT_STORE_URL!);
     const seeded = await seed(store).finally(() => store.close());
-    const service = await startServiceProcess(env);
-    parts.onClose(() => service.stop());
-    const opsEnv = { DATA_DIR: parts.dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
+    const service = await w.startProcess();
+    const opsEnv = { DATA_DIR: w.dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' };
     return {
       service,
-      devnet: parts.devnet,
-      dataDir: parts.dataDir,
+      devnet: w.devnet,
+      dataDir: w.dataDir,
       opsEnv,
       seeded,
       async stopAndRead(stream) {
         await service.stop();
-        const s = await openStore(env.EVENT_STORE_URL!);
+        const s = await openStore(w.env.EVENT_STORE_URL!);
         try {
           return (await s.readStream(stream)).map((e) => ({ type: e.type, data: e.data }));
         } finally {
           await s.close();
         }
       },
-      close: parts.closeAll,
+      close: () => w.close(),
     };
   } catch (err) {
-    await parts.closeAll();
+    await w.close();
     throw err;
   }
 }

@@ -4,33 +4,16 @@ import path from 'node:path';
 import test, { type TestFn } from 'ava';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import {
-  embeddedStore,
-  postgresStore,
-  type StoreFactory,
-  type StoreUnderTest,
-} from '../store/fixtures/store-under-test.js';
-import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
+import { requiredServerUrl } from '../support/required-server.js';
+import { operatorStore } from './operator-store.js';
 import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
 
 // The operator CLI end to end: real purchase streams appended through decide on a real store, the CLI
 // run as a child process with the service's configuration (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY).
 // The embedded store admits one process, so each test closes its store before running the CLI.
 
-async function world(
-  factory: StoreFactory,
-): Promise<{ sut: StoreUnderTest; env: Record<string, string>; dispose: () => Promise<void> }> {
-  const sut = await factory();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-data-'));
-  return {
-    sut,
-    env: { EVENT_STORE_URL: sut.url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' },
-    dispose: async () => {
-      await sut.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const world = operatorStore;
 
 function suite(label: string, factory: StoreFactory): void {
   test.serial(

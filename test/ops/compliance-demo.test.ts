@@ -1,17 +1,17 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
-import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, startWorld } from '../support/world.js';
 import { digestOf } from '../../src/evidence/digest.js';
-import { demoBuyer, verifyWithCli } from './demo-buyer.js';
-import { cli } from './seed.js';
+import { demoBuyer, exportAll, verifyWithCli } from './demo-buyer.js';
 
 // The compliance export of the demo's purchases: every delivery the buyer saved is one exported row,
 // and the row's digests are the saved report's own — the report `rights-preflight verify` accepts.
 // The demo world is the one `npm run demo` uses (devnet, HTTPS publishers, service on the embedded store).
 
 test('the compliance export lists each demo delivery with the digests of the report the buyer saved', async (t) => {
-  const w = await startDemoWorld();
+  const w = await startWorld(demoWorld());
   try {
     const { buyer, evidenceKey } = await demoBuyer(w);
     const saved: {
@@ -34,17 +34,9 @@ test('the compliance export lists each demo delivery with the digests of the rep
     t.is(saved.length, 3, 'three of the four demo resources are delivered (one has no declaration)');
     await w.service.stop(); // the embedded store admits one process: the operator runs after the service
 
-    const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
-    const out = path.join(w.dataDir, 'export.jsonl');
-    const exported = await cli(
-      ['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out],
-      env,
-    );
+    const exported = await exportAll(w.dataDir);
     t.is(exported.code, 0, exported.stderr);
-    const rows = (await readFile(out, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = exported.rows;
     t.deepEqual(rows.map((r) => r.purchase_id).sort(), saved.map((s) => s.purchase_id).sort());
     for (const s of saved) {
       const row = rows.find((r) => r.purchase_id === s.purchase_id)!;

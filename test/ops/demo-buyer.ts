@@ -2,13 +2,16 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { startDemoWorld } from '../../ops/demo/world.js';
+import { readFile } from 'node:fs/promises';
+import type { LocalWorld } from '../../ops/world/local-world.js';
 import { createBuyer, memoryCheckpointStore, type Buyer } from '../../src/buyer/index.js';
+import { cli } from './seed.js';
 
 // The buyer of the demo-world compliance tests: the first funded devnet buyer, pinned to what the
-// service's capabilities publish, and the buyer CLI's `verify` run on a saved report.
+// service's capabilities publish, the buyer CLI's `verify` run on a saved report, and the operator's
+// compliance export of the world's store once its service has stopped.
 
-type DemoWorld = Awaited<ReturnType<typeof startDemoWorld>>;
+type DemoWorld = LocalWorld;
 
 export async function demoBuyer(
   w: DemoWorld,
@@ -37,3 +40,27 @@ export const verifyWithCli = (file: string, key: string) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
+
+/** The environment of an operator's shell beside the world's embedded store. */
+export const operatorEnv = (dataDir: string) => ({
+  EVENT_STORE_URL: `file:${path.join(dataDir, 'events')}`,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+});
+
+/** `ops compliance export` of everything, as JSON lines, with its rows (the service must have stopped). */
+export async function exportAll(dataDir: string) {
+  const out = path.join(dataDir, 'export.jsonl');
+  const run = await cli(
+    ['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out],
+    operatorEnv(dataDir),
+  );
+  const rows =
+    run.code === 0
+      ? (await readFile(out, 'utf8'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
+  return { ...run, rows };
+}

@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
-import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
+import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { demoWorld, startWorld } from '../support/world.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import { findChromium } from '../support/chromium.js';
 import { dumpDom } from '../support/chromium.js';
-import { demoBuyer, verifyWithCli } from './demo-buyer.js';
+import { demoBuyer, exportAll, operatorEnv, verifyWithCli } from './demo-buyer.js';
 import { cli } from './seed.js';
 
 // Every resource as it was sold (issue 22): an ingestion gate over two URLs on two origins with
@@ -17,7 +18,7 @@ import { cli } from './seed.js';
 const originOf = (url: string) => new URL(url).origin;
 
 test('a two-origin gate: two lines under two origins, one transaction, in show, export, HTML report', async (t) => {
-  const w = await startDemoWorld();
+  const w = await startWorld(demoWorld());
   try {
     const { buyer, evidenceKey } = await demoBuyer(w);
     const resources = [DEMO_RESOURCES.permitted, DEMO_RESOURCES.prohibited];
@@ -29,7 +30,7 @@ test('a two-origin gate: two lines under two origins, one transaction, in show, 
     await writeFile(saved, JSON.stringify(gate.saved));
     await w.service.stop(); // the embedded store admits one process: the operator runs after the service
 
-    const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
+    const env = operatorEnv(w.dataDir);
     const expected = resources.map((r, i) => [i + 1, r, originOf(r), classes[i]]);
 
     // ops show --json
@@ -50,17 +51,9 @@ test('a two-origin gate: two lines under two origins, one transaction, in show, 
     for (const r of resources) t.true(text.stdout.includes(r), `ops show lists ${r}`);
 
     // The compliance export: two rows, the saved report's digests, one transaction; verify accepts the report.
-    const out = path.join(w.dataDir, 'export.jsonl');
-    const exported = await cli(
-      ['compliance', 'export', '--from', '2000-01-01', '--to', '2999-12-31', '--format', 'jsonl', '--out', out],
-      env,
-    );
+    const exported = await exportAll(w.dataDir);
     t.is(exported.code, 0, exported.stderr);
-    const rows = (await readFile(out, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((r) => r.purchase_id === gate.purchase_id);
+    const rows = exported.rows.filter((r) => r.purchase_id === gate.purchase_id);
     t.deepEqual(
       rows.map((r) => [r.line, r.resource, r.origin, r.classification]),
       expected,

@@ -1,40 +1,21 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import test, { type TestFn } from 'ava';
 import { sha256Hex, digestOf } from '../../src/evidence/digest.js';
 import type { EventStore } from '../../src/store/port.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import {
-  embeddedStore,
-  postgresStore,
-  type StoreFactory,
-  type StoreUnderTest,
-} from '../store/fixtures/store-under-test.js';
-import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
+import { requiredServerUrl } from '../support/required-server.js';
+import { operatorStore } from './operator-store.js';
 import { offeredData, quotedData, SEALED } from '../streams/purchase/fixtures.js';
-import { checkpointed, cli, deliveredPurchase, EVIDENCE_SEED_HEX, newPurchaseId, run, stuckPurchase } from './seed.js';
+import { checkpointed, cli, deliveredPurchase, newPurchaseId, run, stuckPurchase } from './seed.js';
 
 // The operator's read commands end to end (purchases, show, compliance) and the purchase-id prefixes
 // every command accepts: real purchase streams appended through decide, the CLI run as a child
 // process with the service's configuration. The embedded store admits one process, so each test
 // closes its store before running the CLI.
 
-async function world(
-  factory: StoreFactory,
-): Promise<{ sut: StoreUnderTest; env: Record<string, string>; dir: string; dispose: () => Promise<void> }> {
-  const sut = await factory();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-reads-'));
-  return {
-    sut,
-    dir: dataDir,
-    env: { EVENT_STORE_URL: sut.url, DATA_DIR: dataDir, EVIDENCE_KEY: EVIDENCE_SEED_HEX, LOG_LEVEL: 'silent' },
-    dispose: async () => {
-      await sut.dispose();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const world = operatorStore;
 
 const OTHER_ORIGIN = 'https://other.example';
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);

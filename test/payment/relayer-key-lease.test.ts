@@ -8,19 +8,14 @@ import {
   RelayerPoolExhausted,
   type TryLease,
 } from '../../src/payment/settlement/relayer-key-lease.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // The relayer key pool's leases on a real PostgreSQL (advisory locks, as the service takes them):
 // two leasers get two different keys, a third finds the pool exhausted, a released key is taken by the
 // next, and a lease whose session the server ended stops signing until it is taken again.
-const PG = process.env.PG_TEST_URL;
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'relayer key lease on PostgreSQL', { requiredInCi: true });
 
-if (!PG) {
-  test('PG_TEST_URL not set: the relayer key lease test needs PostgreSQL', (t) => {
-    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
-    else t.log('skipped: set PG_TEST_URL to run the relayer key lease test');
-    t.pass();
-  });
-} else {
+if (PG) {
   const config = { connectionString: PG };
   const tryLease: TryLease = (name) => tryAdvisoryLease(config, name, undefined, 200);
 

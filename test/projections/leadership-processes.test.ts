@@ -4,17 +4,21 @@ import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { readCheckpoint } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, getReport, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 import { relayerPool } from '../support/relayer-pool.js';
 import { signPayment } from '../support/pay.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import type { ServiceProcess } from '../support/service-process.js';
 import { readModelTables } from './support/tables.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // Two service processes on one PostgreSQL schema: exactly one leads (runs the projector and the
 // recovery worker). kill -9 the leader and the other takes over within seconds; after a burst of
 // purchases on both sides of the takeover, every read-model table equals a rebuild from the first
 // event, so nothing was missed and nothing applied twice.
-const PG = process.env.PG_TEST_URL;
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'leadership of two service processes on PostgreSQL', {
+  requiredInCi: true,
+});
 const LEADING = 'leading: running the read-model projector and the recovery worker';
 
 const leads = (p: ServiceProcess): number =>
@@ -62,24 +66,9 @@ async function burst(w: MoneyWorld, url: string, buyerIndex: number, quotes: num
   }
 }
 
-if (!PG) {
-  test('PG_TEST_URL not set: the leadership test needs PostgreSQL', (t) => {
-    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
-    else t.log('skipped: set PG_TEST_URL to run two service processes on PostgreSQL');
-    t.pass();
-  });
-} else {
-  let w: MoneyWorld;
-  const running: ServiceProcess[] = [];
+if (PG) {
   const storeUrl = `${PG}?schema=leader_${randomBytes(4).toString('hex')}`;
-
-  test.before(async () => {
-    w = await moneyWorld({ eventStoreUrl: storeUrl });
-  });
-  test.after.always(async () => {
-    for (const p of running) await p.kill9();
-    await w?.close();
-  });
+  const w = useWorld({ service: false, eventStoreUrl: storeUrl });
 
   test.serial(
     'one leader of two; kill -9 it and the other takes over; every table equals a full rebuild',
@@ -87,10 +76,8 @@ if (!PG) {
       // Recovery passes run during the bursts, as they would; each instance leases its own relayer key.
       const pool = await relayerPool(w.devnet.rpcUrl, 2);
       const env = { ...w.env, ...pool.env, RECOVERY_INTERVAL_MS: '1000' };
-      const a = await startServiceProcess(env);
-      running.push(a);
-      const b = await startServiceProcess(env);
-      running.push(b);
+      const a = await w.startProcess(env);
+      const b = await w.startProcess(env);
 
       await until('one of the two leads', () => leads(a) + leads(b) === 1, 10_000);
       // Stay a while: the follower keeps trying for the lease every second and must keep losing.
@@ -113,7 +100,6 @@ if (!PG) {
         await readModels.caughtUp(20_000);
         t.true((await readCheckpoint(readModels.db)).position >= head, 'the new leader projected every event');
         await follower.stop();
-        running.length = 0;
 
         const live = await readModelTables(readModels.db);
         t.is((live.rm_purchases as unknown[]).length, 36, 'one report-view row per quoted purchase');

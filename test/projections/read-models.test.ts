@@ -20,7 +20,7 @@ import { refundStream } from '../../streams/refund/events.js';
 import { checkpointed, deliveredData, deliveredPurchase, run, stuckPurchase } from '../ops/seed.js';
 import { heldData, NOW, PAYER, PRICE, settledData, TX } from '../streams/purchase/fixtures.js';
 import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
-import { requiredServerUrl } from '../store/fixtures/required-env.js';
+import { requiredServerUrl } from '../support/required-server.js';
 import { readModelTables } from './support/tables.js';
 
 // The read models on a real store (embedded PGlite and PostgreSQL): the database's facts column says

@@ -4,31 +4,22 @@ import { CHECKPOINT, READ_MODEL_VERSION, readCheckpoint } from '../../projection
 import { openStore } from '../../src/store/open.js';
 import { bulkLoad } from '../bench/support/bulk-load.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
-import { DECLARED, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
+import { DECLARED, postQuote } from '../support/money-env.js';
+import { useWorld } from '../support/world.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // A read-model version change makes the service drop and rebuild its tables from the first event.
 // That rebuild runs in the background: the service listens, and health, capabilities and quotes
 // answer while the checkpoint is still far behind the head of the store.
-const PG = process.env.PG_TEST_URL;
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'background rebuild on PostgreSQL', { requiredInCi: true });
 const PURCHASES = 6_000;
 
-if (!PG) {
-  test('PG_TEST_URL not set: the background-rebuild test needs PostgreSQL', (t) => {
-    if (process.env.CI === 'true') t.fail('PG_TEST_URL is required under CI');
-    else t.log('skipped: set PG_TEST_URL to run the background-rebuild test');
-    t.pass();
-  });
-} else {
+if (PG) {
   const schema = freshSchemaName();
   const storeUrl = withSchema(PG, schema);
-  let w: MoneyWorld;
-
-  test.before(async () => {
-    w = await moneyWorld({ eventStoreUrl: storeUrl });
-  });
+  const w = useWorld({ service: false, eventStoreUrl: storeUrl });
   test.after.always(async () => {
-    await w?.close();
     await dropSchema(PG, schema);
   });
 

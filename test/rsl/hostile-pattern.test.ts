@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
+import { useWorld } from '../support/world.js';
 
 // Issue 22: a covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`
 // held the event loop for 5 s (a backtracking RegExp, ~n^4). Here the real service, its real fetcher
@@ -15,20 +15,15 @@ const hostileXml =
   `<content url="${HOSTILE}"><license><prohibits type="usage">all</prohibits></license></content>` +
   '</rsl>';
 
-let w: LocalWorld;
-test.before(async () => {
-  w = await startLocalWorld(
-    {
-      'pub.example': {
-        '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/l.xml\n' },
-        '/l.xml': { type: 'application/rsl+xml', body: hostileXml },
-      },
+const w = useWorld({
+  site: {
+    'pub.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/l.xml\n' },
+      '/l.xml': { type: 'application/rsl+xml', body: hostileXml },
     },
-    { tmpPrefix: 'rights-hostile-' },
-  );
-});
-test.after.always(async () => {
-  await w?.close();
+  },
+  logLevel: 'warn',
+  tmpPrefix: 'rights-hostile-',
 });
 
 const quote = (path: string) =>

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { storeConformance } from './conformance.js';
 import { esdbStore } from './fixtures/store-under-test.js';
-import { requiredServerUrl } from './fixtures/required-env.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 // EventStoreDB conformance. No server can run on this machine or in CI (infra.md §1c), so this
 // runs only when ESDB_TEST_URL names one (e.g. esdb://127.0.0.1:2113?tls=false); without it the

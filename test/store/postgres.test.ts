@@ -6,7 +6,7 @@ import { openStore } from '../../src/store/open.js';
 import { StoreUnavailable } from '../../src/store/port.js';
 import { storeConformance, name } from './conformance.js';
 import { dropSchema, freshSchemaName, postgresStore, withSchema } from './fixtures/store-under-test.js';
-import { requiredServerUrl } from './fixtures/required-env.js';
+import { requiredServerUrl } from '../support/required-server.js';
 
 const baseUrl = requiredServerUrl(test, 'PG_TEST_URL', 'PostgreSQL conformance', { requiredInCi: true });
 

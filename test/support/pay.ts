@@ -1,5 +1,5 @@
 import { getAddress, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { authorizationTypes } from '@x402/evm';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,25 @@ export interface PayOverrides {
   asset?: Hex; // changes accepted.asset and the verifying contract
   signerKey?: Hex; // sign with another key while claiming `from` = the buyer
   dropExtensions?: boolean;
+}
+
+/** An EIP-3009 authorization as it travels (decimal strings), signed as TransferWithAuthorization over `domain`. */
+export function signAuthorization(
+  signer: PrivateKeyAccount,
+  domain: { name: string; version: string; chainId: number; verifyingContract: Hex },
+  authorization: { from: Hex; to: Hex; value: string; validAfter: string; validBefore: string; nonce: Hex },
+): Promise<Hex> {
+  return signer.signTypedData({
+    domain,
+    types: authorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  });
 }
 
 export function boundNonceFrom(pr: PaymentRequiredWire): Hex {
@@ -50,22 +69,16 @@ export async function signPayment(buyerKey: Hex, paymentRequiredHeader: string, 
     validBefore: o.validBefore ?? String(now + req.maxTimeoutSeconds),
     nonce,
   };
-  const signature = await signer.signTypedData({
-    domain: {
+  const signature = await signAuthorization(
+    signer,
+    {
       name: String(req.extra.name),
       version: String(req.extra.version),
       chainId: Number(accepted.network.split(':')[1]),
       verifyingContract: getAddress(accepted.asset),
     },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
+    authorization,
+  );
   return encodePaymentSignatureHeader({
     x402Version: 2,
     resource: pr.resource,

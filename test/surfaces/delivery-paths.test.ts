@@ -3,20 +3,15 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { IngestionGateResponse } from '../../src/contract/ingestion-gate.js';
 import { PaidReportResponse } from '../../src/contract/report.js';
 import { signPayment } from '../support/pay.js';
-import { ARTICLE, BARE, post, surfacesWorld, type Answer, type SurfacesWorld } from './support/world.js';
+import { ARTICLE, BARE, post, type Answer } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
+import { useWorld } from '../support/world.js';
 
 // No 500 on any read of a delivered purchase (issue 22): every product's delivery, read back through
 // every path docs/wire.md §9 documents, is the stored delivery byte for byte with the same
 // PAYMENT-RESPONSE; an ingestion gate's report URL before delivery is the documented 409.
 
-let w: SurfacesWorld;
-test.before(async () => {
-  w = await surfacesWorld();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const get = async (url: string, headers: Record<string, string>): Promise<Answer> => {
   const res = await fetch(url, { headers });

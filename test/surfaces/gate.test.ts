@@ -11,20 +11,17 @@ import { PaymentRequiredBody } from '../../src/contract/offer.js';
 import { streamName, purchaseId } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
-import { ARTICLE, BARE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';
+import { ARTICLE, BARE, post } from './support/world.js';
 import { gateHeaders, gateInputSha256, intentHeader, newKey, siwxHeader } from './support/gate-buyer.js';
+import { useWorld } from '../support/world.js';
 
-let w: SurfacesWorld;
 let gate: string;
 let covered: string[];
 const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
+const w = useWorld();
 test.before(async () => {
-  w = await surfacesWorld();
   gate = `${w.url}/v1/rights/ingestion-gate`;
   covered = w.origins.origins;
-});
-test.after.always(async () => {
-  await w?.close();
 });
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -448,6 +445,6 @@ for (const [what, body] of accepted) {
 }
 
 test.after.always('no key, intent, sign-in proof or payment reached a log line', (t) => {
-  if (!w) return;
+  if (!w.dataDir) return; // the world did not start
   assertNoSecretsLogged(t, w.logs(), secrets);
 });

@@ -12,17 +12,12 @@ import { CLAIM_META_KEY, McpAvailableQuote, McpClaimMeta, McpQuoteResult } from 
 import { jsonSchemaOf } from '../../src/http/schema/json-schema.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { signPayment } from '../support/pay.js';
-import { ARTICLE, BARE, surfacesWorld, type SurfacesWorld } from './support/world.js';
+import { ARTICLE, BARE } from './support/world.js';
+import { useWorld } from '../support/world.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let w: SurfacesWorld;
 const claims: string[] = [];
-test.before(async () => {
-  w = await surfacesWorld();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 async function connect() {
   const client = new Client({ name: 'surfaces-test', version: '0.0.0' });

@@ -11,20 +11,17 @@ import { PreflightDiscovery } from '../../src/contract/preflight.js';
 import { purchaseId, streamName } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
-import { ARTICLE, BARE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';
+import { ARTICLE, BARE, post } from './support/world.js';
 import { newKey } from './support/gate-buyer.js';
+import { useWorld } from '../support/world.js';
 
-let w: SurfacesWorld;
 let preflightUrl: string;
 let evidenceKey: string;
 const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
+const w = useWorld();
 test.before(async () => {
-  w = await surfacesWorld();
   preflightUrl = `${w.url}/v1/rights/preflight`;
   evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
-});
-test.after.always(async () => {
-  await w?.close();
 });
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

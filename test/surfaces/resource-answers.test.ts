@@ -2,20 +2,15 @@ import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { UnavailableQuote } from '../../src/contract/quote.js';
 import { GATE_PATH } from '../../src/contract/ingestion-gate.js';
-import { post, surfacesWorld, type SurfacesWorld } from './support/world.js';
+import { post } from './support/world.js';
 import { newKey } from './support/gate-buyer.js';
+import { useWorld } from '../support/world.js';
 
 // One URL rule, one set of codes (spec §2.2): quote, preflight, the ingestion gate and the free
 // inspection path answer 422 with the same specific RESOURCE_* code for the same URL, never the
 // generic VALIDATION_FAILED.
 
-let w: SurfacesWorld;
-test.before(async () => {
-  w = await surfacesWorld();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const CASES: Array<[string, string]> = [
   ['https://[::]/x', 'RESOURCE_IP_LITERAL'],

@@ -6,19 +6,14 @@ import type * as t from 'io-ts';
 import { PreflightRequest } from '../../src/contract/preflight.js';
 import { IngestionGateRequest } from '../../src/contract/ingestion-gate.js';
 import { jsonSchemaOf } from '../../src/http/schema/json-schema.js';
-import { ARTICLE, post, surfacesWorld, type SurfacesWorld } from './support/world.js';
+import { ARTICLE, post } from './support/world.js';
+import { useWorld } from '../support/world.js';
 
 // The published schemas are generated from the codecs; this proves they agree on a set of samples,
 // and that the route's verdict follows (a schema-valid body passes the body rules and reaches the
 // header check; a schema-invalid one is refused 400/422 before anything else).
 
-let w: SurfacesWorld;
-test.before(async () => {
-  w = await surfacesWorld();
-});
-test.after.always(async () => {
-  await w?.close();
-});
+const w = useWorld();
 
 const ajv = () => {
   const a = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });

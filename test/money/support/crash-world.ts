@@ -1,13 +1,14 @@
-import test, { type ExecutionContext } from 'ava';
+import type { ExecutionContext } from 'ava';
 import type { DevnetOptions } from '../../../ops/devnet/devnet.js';
 import { signPayment } from '../../support/pay.js';
-import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../../support/money-env.js';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import { getReport, quoteAndOffer, type MoneyWorld } from '../../support/money-env.js';
+import type { ServiceProcess } from '../../support/service-process.js';
+import { useWorld } from '../../support/world.js';
 import { assertNoSecretsLogged } from '../../support/secrets.js';
 
-// The world of the SIGKILL tests: one money world for the file (devnet and publishers in this process),
-// the service in processes of its own that a test crashes at a chosen point and starts again on the same
-// store, every line they print kept for the secret grep.
+// The world of the SIGKILL tests: the test world for the file (devnet and publishers in this process),
+// the service in processes of its own (its startProcess) that a test crashes at a chosen point and
+// starts again on the same store, every line they print kept for the secret grep.
 
 export interface CrashWorld {
   world(): MoneyWorld;
@@ -25,41 +26,22 @@ export interface CrashWorld {
 }
 
 export function useCrashWorld(opts: { devnet?: DevnetOptions; env?: Record<string, string> } = {}): CrashWorld {
-  let w: MoneyWorld | undefined;
-  let processLogs = '';
-  const running: ServiceProcess[] = [];
+  const w = useWorld({ service: false, ...(opts.devnet ? { devnet: opts.devnet } : {}) });
   const claims: string[] = [];
   const paymentHeaders: string[] = [];
-  test.before(async () => {
-    w = await moneyWorld(opts.devnet ? { devnet: opts.devnet } : {});
-  });
-  test.after.always(async () => {
-    for (const p of running) await p.kill9();
-    await w?.close();
-  });
   const crash: CrashWorld = {
-    world: () => w!,
-    async start(env = {}) {
-      const p = await startServiceProcess({ ...w!.env, NODE_ENV: 'test', ...opts.env, ...env }, (s) => {
-        processLogs += s;
-      });
-      running.push(p);
-      return p;
-    },
+    world: () => w,
+    start: (env = {}) => w.startProcess({ NODE_ENV: 'test', ...opts.env, ...env }),
     async paidOffer(url, buyer) {
-      const q = (
-        await postQuote(url, { resource: DECLARED, purpose: 'search', tier: 'fresh', max_total_micro: '20000' })
-      ).body;
+      const { q, paymentRequired } = await quoteAndOffer(url, { purpose: 'search' });
       claims.push(q.claim_token);
-      const offer = await getReport(url, q.report_url, { 'x-service-claim': q.claim_token });
-      if (offer.status !== 402) throw new Error(`the offer answered ${offer.status}: ${offer.text}`);
-      const header = await signPayment(buyer.privateKey, offer.headers.get('payment-required')!);
+      const header = await signPayment(buyer.privateKey, paymentRequired);
       paymentHeaders.push(header);
       return { q, header };
     },
     redeem: (url, { q, header }) =>
       getReport(url, q.report_url, { 'x-service-claim': q.claim_token, 'payment-signature': header }),
-    assertNoSecretsLogged: (t) => assertNoSecretsLogged(t, processLogs + (w?.logs() ?? ''), { claims, paymentHeaders }),
+    assertNoSecretsLogged: (t) => assertNoSecretsLogged(t, w.allLogs(), { claims, paymentHeaders }),
   };
   return crash;
 }

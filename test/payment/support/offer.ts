@@ -1,12 +1,12 @@
 import { getAddress, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { authorizationTypes } from '@x402/evm';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import type { PaymentRequired as CorePaymentRequired } from '@x402/core/types';
 import { boundNonce, inputSha256 } from '../../../src/payment/binding.js';
 import { BASE_USDC, USDC } from '../../../src/payment/x402-constants.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../src/payment/x402-wire.js';
+import { signAuthorization } from '../../support/pay.js';
 
 // Offers and payments for the payment tests, built the way the service and a bound-nonce buyer build
 // them; every field of a payment can be overridden so a test changes exactly one thing.
@@ -74,23 +74,17 @@ export async function pay(
     validBefore: o.validBefore ?? String(now + req.maxTimeoutSeconds),
     nonce: o.nonce ?? nonce,
   };
-  const signature = await signer.signTypedData({
-    domain: {
+  const signature = await signAuthorization(
+    signer,
+    {
       name: String(req.extra.name),
       version: String(req.extra.version),
       chainId: 8453,
       verifyingContract: getAddress(req.asset),
       ...o.domain,
     },
-    types: authorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
+    authorization,
+  );
   return {
     x402Version: o.x402Version ?? 2,
     resource: { url: 'http://127.0.0.1/v1/rights/reports/x' },

@@ -1,41 +1,7 @@
-import { rslDocument } from '../../../ops/world/https-origin.js';
-import { startLocalWorld, type LocalWorld } from '../../../ops/world/local-world.js';
+// The paid surfaces' tests run in the one test world (test/support/world.ts) on its publishers
+// (test/support/publishers.ts); this is their request helper.
 
-// One world per test file for the paid surfaces: the real devnet (Base USDC at its real address),
-// real HTTPS publishers on loopback, the real service on a real embedded store, all logs captured.
-
-export const PUB = 'https://pub.example';
-export const ARTICLE = (n: number) => `${PUB}/articles/${n}`;
-export const BARE = 'https://bare.example/page';
-
-function site() {
-  const article = (n: number) => ({
-    body: `<html><head><title>Article ${n}</title></head><body>Article ${n}</body></html>`,
-  });
-  return {
-    'pub.example': {
-      '/robots.txt': {
-        type: 'text/plain',
-        body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/license.xml\n',
-      },
-      '/license.xml': {
-        type: 'application/rsl+xml',
-        body: rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'], prohibits: ['ai-train'] }),
-      },
-      ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`/articles/${n}`, article(n)])),
-    },
-    'bare.example': {
-      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
-      '/page': { body: '<html><head><title>Bare</title></head><body>No declaration</body></html>' },
-      '/down': { status: 503, body: 'maintenance' },
-    },
-  };
-}
-
-export type SurfacesWorld = LocalWorld;
-
-export const surfacesWorld = (): Promise<SurfacesWorld> =>
-  startLocalWorld(site(), { logLevel: 'debug', tmpPrefix: 'rights-surfaces-' });
+export { ARTICLE, BARE, PUB } from '../../support/publishers.js';
 
 export interface Answer {
   status: number;

@@ -1,0 +1,83 @@
+import test from 'ava';
+import type { OriginSite } from '../../ops/world/https-origin.js';
+import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../ops/world/local-world.js';
+import { demoSite } from '../../ops/demo/site.js';
+import { publisherSite } from './publishers.js';
+import { startServiceProcess, type ServiceProcess, type StartOptions } from './service-process.js';
+
+// The one builder of test worlds (test/README.md): ops/world's local world — a real devnet, the test
+// publishers (./publishers.ts) over HTTPS on loopback, a store (embedded in a temp dir, or
+// `eventStoreUrl`) — with the service in this process (`start()`, the default) or in processes of its
+// own (`startProcess()`, for SIGKILL and several-instance tests), every line any of them logs kept for
+// the secret grep. `useWorld` is the one before/after pair a test file needs for it.
+
+export interface World extends LocalWorld {
+  /** The service's entry point (src/main.ts) in a process of its own on this world's store, `env` added. */
+  startProcess(env?: Record<string, string>, opts?: StartOptions): Promise<ServiceProcess>;
+  /** What the in-process services and every service process logged. */
+  allLogs(): string;
+}
+
+export interface WorldOptions extends LocalWorldOptions {
+  /** The publishers (default: ./publishers.ts). */
+  site?: OriginSite;
+}
+
+export async function startWorld(o: WorldOptions = {}): Promise<World> {
+  const { site, ...rest } = o;
+  const local = await startLocalWorld(site ?? publisherSite(), {
+    logLevel: 'debug',
+    tmpPrefix: 'rights-test-',
+    ...rest,
+  });
+  let processLogs = '';
+  const world: World = Object.assign(local, {
+    async startProcess(env: Record<string, string> = {}, opts: StartOptions = {}) {
+      const p = await startServiceProcess(
+        { ...local.env, ...env },
+        (s) => {
+          processLogs += s;
+        },
+        opts,
+      );
+      local.onClose(() => p.stop());
+      return p;
+    },
+    allLogs: () => processLogs + local.logs(),
+  });
+  return world;
+}
+
+/**
+ * One world for the calling test file, started before its tests and closed after them. The answer
+ * stands for the world once it is started (before, or when it failed to start, every property reads
+ * undefined), so a file writes `const w = useWorld()` and then `w.url` as of the world itself.
+ */
+export function useWorld(o: WorldOptions = {}): World {
+  let world: World | undefined;
+  test.before(async () => {
+    world = await startWorld(o);
+  });
+  test.after.always(async () => {
+    await world?.close();
+  });
+  return new Proxy({} as World, {
+    get(_, key) {
+      if (!world) return undefined;
+      const v = Reflect.get(world, key, world);
+      return typeof v === 'function' ? v.bind(world) : v;
+    },
+    set(_, key, value) {
+      if (!world) throw new Error('the test world is not started yet');
+      return Reflect.set(world, key, value, world);
+    },
+  });
+}
+
+/** The options of the demo's world (`npm run demo`): its four publishers (ops/demo/site.ts). */
+export const demoWorld = (o: WorldOptions = {}): WorldOptions => ({
+  site: demoSite(),
+  logLevel: 'warn',
+  tmpPrefix: 'rights-demo-',
+  ...o,
+});
