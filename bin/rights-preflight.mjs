@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Launcher: runs the TypeScript CLI (src/buyer/cli.ts) through tsx, with no build step.
+// Launcher: runs the TypeScript CLI (packages/buyer/src/cli.ts) through tsx, with no build step.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/buyer/cli.ts');
+const { main } = await import('../packages/buyer/src/cli.ts');
 process.exitCode = await main(
   process.argv.slice(2),
   process.env,

@@ -1,4 +1,4 @@
-import { checkpointAad, openText, sealText, type SealedBox } from './aes-gcm.js';
+import { checkpointAad, openText, sealText, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
 import { LEGACY_CHECKPOINT_AAD, sealedBoxOfCompact } from './seal.js';
 
 // The money path's sealer for `AuthorizationCheckpointed.sealed_payment`: AES-256-GCM (aes-gcm.ts)

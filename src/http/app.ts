@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { Refusal } from '../refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { errorBody } from './errors.js';
 import { presentRefusal } from './status-of.js';
 import { requestIdOf } from './request-id.js';

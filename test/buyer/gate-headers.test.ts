@@ -3,11 +3,11 @@ import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../src/buyer/gate-headers.js';
+import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../packages/buyer/src/gate-headers.js';
 import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
-import { siwxChallenge } from '../../src/products/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
 import { checkPaymentIntent } from '../../src/products/ingestion-gate/intent.js';
-import { Refusal } from '../../src/refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 
 // The buyer builds the EIP-4361 text with viem (browser-safe); the service verifies with the x402
 // extension's formatter. If the two ever render a challenge differently, every gate sign-in fails:

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BuyerRefused, verifySavedReport } from '../../src/buyer/index.js';
+import { BuyerRefused, verifySavedReport } from '../../packages/buyer/src/index.js';
 import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { canonicalJson } from '../../src/evidence/canonical-json.js';
-import { verifyEnvelope } from '../../src/evidence/verify.js';
-import { AvailableQuote } from '../../src/contract/quote.js';
-import { PaidReportResponse } from '../../src/contract/report.js';
+import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
+import { AvailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
+import { PaidReportResponse } from '../../packages/buyer/src/wire/contract/report.js';
 import { PaymentRequiredBody } from '../../src/contract/offer.js';
 import { Capabilities } from '../../src/contract/capabilities.js';
-import { boundNonce } from '../../src/payment/binding.js';
+import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote, type MoneyWorld } from '../support/money-env.js';
 

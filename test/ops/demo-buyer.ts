@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { startDemoWorld } from '../../ops/demo/world.js';
-import { createBuyer, memoryCheckpointStore, type Buyer } from '../../src/buyer/index.js';
+import { createBuyer, memoryCheckpointStore, type Buyer } from '../../packages/buyer/src/index.js';
 
 // The buyer of the demo-world compliance tests: the first funded devnet buyer, pinned to what the
 // service's capabilities publish, and the buyer CLI's `verify` run on a saved report.

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
 import { DEMO_RESOURCES, startDemoWorld } from '../../ops/demo/world.js';
-import { digestOf } from '../../src/evidence/digest.js';
+import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
 import { findChromium } from '../support/chromium.js';
 import { dumpDom } from '../support/chromium.js';
 import { demoBuyer, verifyWithCli } from './demo-buyer.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test, { type TestFn } from 'ava';
-import { sha256Hex, digestOf } from '../../src/evidence/digest.js';
+import { sha256Hex, digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
 import type { EventStore } from '../../src/store/port.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import {

@@ -11,6 +11,7 @@ import {
   type SettleOutcome,
 } from './settlement.js';
 import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook.js';
+import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
 
 // `self` settlement (DESIGN.md §4): the official x402 facilitator in this process, a viem wallet for
 // RELAYER_PRIVATE_KEY paying the gas, submitting transferWithAuthorization to RPC_URL; chain reads
@@ -19,7 +20,7 @@ import { crashAfterSubmitFromEnv, type AfterSubmitHook } from './test-crash-hook
 export interface SelfSettlementOptions {
   rpcUrl: string;
   relayerPrivateKey: Hex;
-  network: 'eip155:8453' | 'eip155:84532';
+  network: PaymentNetwork;
   asset: Hex;
   timing?: ChainTiming;
   confirmationTimeoutMs?: number;

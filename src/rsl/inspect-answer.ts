@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import { strictType } from './decode.js';
-import { checkedBody } from './checked-body.js';
-import { inspectDocument, type InspectOutcome, type InspectQuestion } from '../rsl/inspect-document.js';
-import type { ParseCache } from '../rsl/parse-cache.js';
-import { InspectPurpose, NullableGeo, UserClass } from '../rsl/purposes.js';
-import { TokenReading } from '../rsl/reading.js';
-import { Classification, Decision } from '../rsl/vocabulary.js';
+import { strictType } from '../../packages/buyer/src/wire/contract/decode.js';
+import { checkedBody } from '../contract/checked-body.js';
+import { inspectDocument, type InspectOutcome, type InspectQuestion } from './inspect-document.js';
+import type { ParseCache } from './parse-cache.js';
+import { InspectPurpose, NullableGeo, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { TokenReading } from './reading.js';
+import { Classification, Decision } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
 // The free inspection's wire shapes (POST /v1/rights/inspect), and its answer built from an outcome.
 // The answer is built, checked against its codec and serialized where the document was inspected (the

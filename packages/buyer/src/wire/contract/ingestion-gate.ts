@@ -7,7 +7,6 @@ import {
   BudgetMicro,
   Classification,
   GATEWAY_VERSION,
-  Hex64,
   IsoTime,
   PurchaseId,
   REPORT_PROFILE,
@@ -15,9 +14,11 @@ import {
   Tier,
   UserClass,
 } from './common.js';
+import { Sha256Hex } from './primitives.js';
 import { paidResponseOf } from './report.js';
 import { ResourceUrl } from './preflight.js';
-import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
+import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
+import { PaymentNetwork } from '../payment/network.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): the body, its two private headers
 // (X-Service-Payment-Intent, SIGN-IN-WITH-X) and the answers.
@@ -65,8 +66,8 @@ export const PaymentIntent = strictType(
     version: t.literal(PAYMENT_INTENT_VERSION),
     payer: Address,
     resource: t.string,
-    input_sha256: Hex64,
-    network: t.keyof({ 'eip155:8453': null, 'eip155:84532': null }),
+    input_sha256: Sha256Hex,
+    network: PaymentNetwork,
   },
   {},
   'PaymentIntent',
@@ -142,7 +143,7 @@ export const IngestionGateUnavailable = t.intersection(
       version: t.literal(GATEWAY_VERSION),
       available: t.literal(false),
       reason: UnavailableReason,
-      input_sha256: Hex64,
+      input_sha256: Sha256Hex,
       resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
       charge_micro: t.literal('0'),
       legal_clearance: t.literal(false),

@@ -4,10 +4,9 @@
 export const X402_VERSION = 2 as const;
 export const SCHEME_EXACT = 'exact' as const;
 
-export const BASE_MAINNET = 'eip155:8453' as const;
-export const BASE_SEPOLIA = 'eip155:84532' as const;
-export type PaymentNetwork = typeof BASE_MAINNET | typeof BASE_SEPOLIA;
-export const PAYMENT_NETWORKS: readonly PaymentNetwork[] = [BASE_MAINNET, BASE_SEPOLIA];
+import { BASE_MAINNET, BASE_SEPOLIA, type PaymentNetwork } from './network.js';
+
+export { BASE_MAINNET, BASE_SEPOLIA, PAYMENT_NETWORKS, type PaymentNetwork } from './network.js';
 
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 export const BASE_SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e' as const;

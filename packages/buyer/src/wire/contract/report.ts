@@ -3,7 +3,6 @@ import {
   Classification,
   Decision,
   GATEWAY_VERSION,
-  Hex64,
   IsoTime,
   Network,
   PaidPurpose,
@@ -15,6 +14,7 @@ import {
   TxHash,
   UserClass,
 } from './common.js';
+import { Sha256Hex } from './primitives.js';
 
 // The paid 200 of GET /v1/rights/reports/{id} (spec §2.4 shape, single-resource report).
 
@@ -34,7 +34,7 @@ export const Report = t.type({
   sku: t.keyof({ [SINGLE_REPORT_SKU]: null, 'rights.ingestion-gate.v1': null, 'rights.revalidate.v1': null }),
   profile: t.literal(REPORT_PROFILE),
   legal_clearance: t.literal(false),
-  purchase_id: Hex64,
+  purchase_id: Sha256Hex,
   purpose: PaidPurpose,
   tier: Tier,
   user_class: UserClass,
@@ -56,7 +56,7 @@ export const paidResponseOf = <R extends t.Mixed>(report: R, name: string) =>
   t.type(
     {
       version: t.literal(GATEWAY_VERSION),
-      input_sha256: Hex64,
+      input_sha256: Sha256Hex,
       legal_clearance: t.literal(false),
       report,
       evidence: SignedEnvelopeWire, // payload fields: docs/wire.md §5

@@ -6,8 +6,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
-import { GatePurpose, ReportPurpose } from '../rsl/purposes.js';
-import { ingestionGatePrice, type Tier } from '../pricing/prices.js';
+import { GatePurpose, ReportPurpose } from './wire/rsl/purposes.js';
+import { ingestionGatePrice, type Tier } from './wire/pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { COMMAND_HELP, REFUND_REASONS, USAGE, defaultReportFile } from './cli-help.js';
 
@@ -285,6 +285,8 @@ function hexKey(hex: string): Uint8Array {
 }
 
 async function packageVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }

@@ -2,11 +2,11 @@ import {
   IngestionGateRequest,
   GATE_SKU,
   type IngestionGateRequest as GateRequest,
-} from '../../contract/ingestion-gate.js';
-import type { GatePurpose, UserClass } from '../../rsl/purposes.js';
-import type { Tier } from '../../pricing/prices.js';
-import { ingestionGatePrice } from '../../pricing/prices.js';
-import { inputSha256 } from '../../payment/binding.js';
+} from '../contract/ingestion-gate.js';
+import type { GatePurpose, UserClass } from '../rsl/purposes.js';
+import type { Tier } from '../pricing/prices.js';
+import { ingestionGatePrice } from '../pricing/prices.js';
+import { inputSha256 } from '../payment/binding.js';
 
 // The question an ingestion-gate request asks, in the one form both sides digest (spec §2.3): defaults
 // applied, duplicate resources removed keeping the order of first appearance. The service and the buyer

@@ -1,6 +1,6 @@
-import type { RefundReason } from '../../streams/refund/events.js';
+import type { RefundReason } from './wire/contract/refund-reason.js';
 
-// The buyer CLI's words (src/buyer/cli.ts): the overview `--help` prints, and one page per subcommand
+// The buyer CLI's words (packages/buyer/src/cli.ts): the overview `--help` prints, and one page per subcommand
 // (`rights-preflight <command> --help`, or `rights-preflight help <command>`) with its examples.
 
 /** Every refund reason the service accepts, with when to use it (the codec's keys, in its order). */

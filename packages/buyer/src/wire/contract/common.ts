@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 
 // Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
 
-import { Address, IsoTime, pattern, TxHash } from './primitives.js';
+import { Address, IsoTime, pattern, Sha256Hex, TxHash } from './primitives.js';
+import { PaymentNetwork } from '../payment/network.js';
 import { Reason } from '../rsl/vocabulary.js';
 
 export { Address, IsoTime, TxHash };
@@ -19,13 +20,12 @@ export const MicroString = pattern(
   /^(0|[1-9][0-9]*)$/,
   'must be a non-negative integer as a decimal string',
 );
-export const Hex64 = pattern('Hex64', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
 export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
 export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
 /** The quote flow's report id: the purchase id (DESIGN.md §3), 64 lowercase hex. */
-export const PurchaseId = Hex64;
+export const PurchaseId = Sha256Hex;
 /** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */
-export const ClaimToken = Hex64;
+export const ClaimToken = Sha256Hex;
 /** Idempotency-Key: a buyer-chosen, high-entropy retry key (same alphabet as x402 payment-identifier). */
 export const IdempotencyKey = pattern(
   'IdempotencyKey',
@@ -38,7 +38,8 @@ export type PaidPurpose = t.TypeOf<typeof PaidPurpose>;
 export const Tier = t.keyof({ fresh: null, deep: null });
 /** The user classes RSL's `<user>` names (one definition, the RSL module's). */
 export { UserClass } from '../rsl/purposes.js';
-export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
+/** The one network type (../payment/network.ts), under the name the wire codecs use. */
+export const Network = PaymentNetwork;
 
 /** How the payment terms read wherever the service states them (quote, preflight discovery, capabilities). */
 export const PaymentTermsWire = t.type(

@@ -1,6 +1,5 @@
-import type { CompleteSIWxInfo } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE } from '../../contract/ingestion-gate.js';
-import { boundNonce, NONCE_PREFIX } from '../../payment/binding.js';
+import { GATE_SIWX_PROFILE } from '../contract/ingestion-gate.js';
+import { boundNonce, NONCE_PREFIX } from '../payment/binding.js';
 
 // The challenge of profile `service-siwx-payment-v1` (rules in ./siwx.ts): every field but the signer's
 // address and issuedAt is fixed by the request, so the buyer computes it itself and the service
@@ -20,8 +19,24 @@ export interface SiwxBinding {
   network: string;
 }
 
+/**
+ * The challenge's fields: the x402 extension's `CompleteSIWxInfo` for an EVM chain, spelled here so the
+ * leaf (and the buyer package) need not depend on `@x402/extensions`.
+ */
+export interface SiwxChallenge {
+  domain: string;
+  uri: string;
+  statement: string;
+  version: '1';
+  nonce: string;
+  issuedAt: string;
+  resources: string[];
+  chainId: string;
+  type: 'eip191';
+}
+
 /** The message fields a buyer must sign for this request (everything but its address and issuedAt). */
-export function siwxChallenge(b: SiwxBinding, issuedAt: string): CompleteSIWxInfo {
+export function siwxChallenge(b: SiwxBinding, issuedAt: string): SiwxChallenge {
   return {
     domain: new URL(b.gateUrl).host,
     uri: b.gateUrl,

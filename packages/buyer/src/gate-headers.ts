@@ -1,9 +1,9 @@
 import { getAddress, type LocalAccount } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { PAYMENT_INTENT_VERSION, type PaymentIntent, type SiwxProof } from '../contract/ingestion-gate.js';
-import { siwxChallenge, type SiwxBinding } from '../products/ingestion-gate/siwx-challenge.js';
-import { chainIdOf } from '../payment/x402-constants.js';
-import { utf8ToBase64 } from '../crypto/base64url.js';
+import { PAYMENT_INTENT_VERSION, type PaymentIntent, type SiwxProof } from './wire/contract/ingestion-gate.js';
+import { siwxChallenge, type SiwxBinding } from './wire/ingestion-gate/siwx-challenge.js';
+import { chainIdOf } from './wire/payment/x402-constants.js';
+import { utf8ToBase64 } from './wire/crypto/base64url.js';
 
 // The two headers a gate buyer sends before it may be offered a payment (spec §5.5, docs/wire.md):
 // the unsigned payment intent and the sign-in proof of profile service-siwx-payment-v1. The EIP-4361

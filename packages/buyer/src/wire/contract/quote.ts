@@ -1,13 +1,12 @@
 import * as t from 'io-ts';
 import { strictType } from './decode.js';
-import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
+import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
 import {
   BudgetMicro,
   ClaimToken,
   Classification,
   Decision,
   GATEWAY_VERSION,
-  Hex64,
   IsoTime,
   MicroString,
   PaymentTermsWire,
@@ -17,6 +16,7 @@ import {
   Tier,
   UserClass,
 } from './common.js';
+import { Sha256Hex } from './primitives.js';
 
 // POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not
 // define (400 UNKNOWN_FIELD).
@@ -53,7 +53,7 @@ export const AvailableQuote = t.type({
   purpose: PaidPurpose,
   tier: Tier,
   user_class: UserClass,
-  input_sha256: Hex64,
+  input_sha256: Sha256Hex,
   decision_preview: DecisionPreview,
   charge_micro: MicroString,
   payment: QuotePayment,
@@ -72,7 +72,7 @@ export const UnavailableQuote = t.intersection(
       reason: UnavailableReason,
       resource: t.string,
       purpose: PaidPurpose,
-      input_sha256: Hex64,
+      input_sha256: Sha256Hex,
       charge_micro: t.literal('0'),
       legal_clearance: t.literal(false),
     }),

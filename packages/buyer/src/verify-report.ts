@@ -1,12 +1,12 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { verifyEnvelope } from '../evidence/verify.js';
-import { digestOf } from '../evidence/digest.js';
-import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from '../evidence/payloads.js';
-import { PaidReportResponse } from '../contract/report.js';
-import { GATE_SKU, IngestionGateResponse } from '../contract/ingestion-gate.js';
-import { boundNonce, looksBound } from '../payment/binding.js';
-import { decisionFor } from '../rsl/vocabulary.js';
-import { gateInput } from '../products/ingestion-gate/gate-input.js';
+import { verifyEnvelope } from './wire/evidence/verify.js';
+import { digestOf } from './wire/evidence/digest.js';
+import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from './wire/evidence/payloads.js';
+import { PaidReportResponse } from './wire/contract/report.js';
+import { GATE_SKU, IngestionGateResponse } from './wire/contract/ingestion-gate.js';
+import { boundNonce, looksBound } from './wire/payment/binding.js';
+import { decisionFor } from './wire/rsl/vocabulary.js';
+import { gateInput } from './wire/ingestion-gate/gate-input.js';
 import * as t from 'io-ts';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
