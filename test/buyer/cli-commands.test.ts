@@ -8,7 +8,7 @@ import { DEMO_RESOURCES, startDemoWorld, type DemoWorld } from '../../ops/demo/w
 import { BIN, runBuyerCli } from './support/run-cli.js';
 import { RefundReason } from '../../streams/refund/events.js';
 
-// The buyer CLI as a user runs it (bin/rights-preflight.mjs in its own process): help and version,
+// The buyer CLI as a user runs it (packages/buyer/bin/rights-preflight.mjs in its own process): help and version,
 // a purpose refused before any request, a gate report bought with the default caps, and a refund
 // request filed later with the claim the CLI kept, encrypted, in the checkpoint directory.
 

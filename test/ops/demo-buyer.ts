@@ -28,7 +28,7 @@ export async function demoBuyer(
   return { buyer, evidenceKey };
 }
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../packages/buyer/bin/rights-preflight.mjs');
 
 /** `rights-preflight verify FILE --key KEY`, as a buyer runs it. */
 export const verifyWithCli = (file: string, key: string) =>

@@ -1,9 +1,9 @@
 import { parseArgs, parseEnv } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import { generatePrivateKey, privateKeyAccount } from './account.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
 import { GatePurpose, ReportPurpose } from './wire/rsl/purposes.js';
@@ -11,7 +11,7 @@ import { ingestionGatePrice, type Tier } from './wire/pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { COMMAND_HELP, REFUND_REASONS, USAGE, defaultReportFile } from './cli-help.js';
 
-// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify | refund.
+// `rights-preflight` (bin/rights-preflight.mjs of this package): capabilities | quote | buy | gate | verify | refund.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
 
 const options = {
@@ -137,7 +137,7 @@ export async function main(
       : memoryCheckpointStore();
     return createBuyer({
       baseUrl,
-      account: privateKeyToAccount((privateKey ?? generatePrivateKey()) as `0x${string}`),
+      account: privateKeyAccount(privateKey ?? generatePrivateKey()),
       pins: {
         network: need('--network or BUYER_NETWORK', v.network ?? env.BUYER_NETWORK),
         asset: need('--asset or BUYER_ASSET', v.asset ?? env.BUYER_ASSET),

@@ -1,5 +1,6 @@
-import { getAddress, type LocalAccount } from 'viem';
-import { createSiweMessage } from 'viem/siwe';
+import { checksumAddress } from './address.js';
+import type { BuyerAccount } from './account.js';
+import { siweMessage } from './siwe-message.js';
 import { PAYMENT_INTENT_VERSION, type PaymentIntent, type SiwxProof } from './wire/contract/ingestion-gate.js';
 import { siwxChallenge, type SiwxBinding } from './wire/ingestion-gate/siwx-challenge.js';
 import { chainIdOf } from './wire/payment/x402-constants.js';
@@ -7,7 +8,7 @@ import { utf8ToBase64 } from './wire/crypto/base64url.js';
 
 // The two headers a gate buyer sends before it may be offered a payment (spec §5.5, docs/wire.md):
 // the unsigned payment intent and the sign-in proof of profile service-siwx-payment-v1. The EIP-4361
-// text is built with viem's SIWE formatter (browser-safe); the service verifies with the x402
+// text is rendered by ./siwe-message.ts (browser-safe); the service verifies with the x402
 // extension's formatter, and test/buyer/gate-headers.test.ts holds the two to the same text.
 
 /** The intent as the codec states it (the service refuses any other shape or network). */
@@ -29,15 +30,15 @@ export function paymentIntentHeader(i: {
 
 /** The SIWX payload for `binding`, signed with EIP-191 by `account`. */
 export async function signInWithX(
-  account: Pick<LocalAccount, 'address' | 'signMessage'>,
+  account: Pick<BuyerAccount, 'address' | 'signMessage'>,
   binding: SiwxBinding,
   issuedAt = new Date(),
 ): Promise<SiwxProof> {
   const info = siwxChallenge(binding, issuedAt.toISOString());
   const chainId = chainIdOf(info.chainId);
   if (chainId === undefined) throw new TypeError(`${info.chainId} is not an eip155 network`);
-  const address = getAddress(account.address);
-  const message = createSiweMessage({
+  const address = checksumAddress(account.address);
+  const message = siweMessage({
     domain: info.domain,
     address,
     statement: info.statement,

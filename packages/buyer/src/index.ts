@@ -11,6 +11,8 @@ export {
   type GateResult,
 } from './buyer.js';
 export { BuyerRefused, type BuyerRefusalCode } from './errors.js';
+export { privateKeyAccount, generatePrivateKey, type BuyerAccount } from './account.js';
+export type { TransferAuthorizationTypedData } from './typed-data.js';
 export { checkOffer } from './offer.js';
 export {
   encryptedCheckpointStore,
