@@ -37,7 +37,7 @@ test.after.always(async () => {
 });
 
 test(
-  '--help prints the usage on stdout and exits 0; ' + '--version prints the package version; no command exits 2',
+  '--help prints the usage on stdout and exits 0; ' + '--version prints the buyer package version; no command exits 2',
   async (t) => {
     const help = await run(['--help']);
     t.is(help.code, 0);
@@ -47,7 +47,7 @@ test(
     t.is(version.code, 0);
     t.is(
       version.stdout.trim(),
-      (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      (JSON.parse(await readFile(path.join(ROOT, 'packages/buyer/package.json'), 'utf8')) as { version: string }).version,
     );
     const none = await run([]);
     t.is(none.code, 2);

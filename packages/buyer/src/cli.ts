@@ -285,7 +285,7 @@ function hexKey(hex: string): Uint8Array {
 }
 
 async function packageVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
   return pkg.version;
