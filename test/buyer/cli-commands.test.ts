@@ -12,7 +12,8 @@ import { RefundReason } from '../../streams/refund/events.js';
 // a purpose refused before any request, a gate report bought with the default caps, and a refund
 // request filed later with the claim the CLI kept, encrypted, in the checkpoint directory.
 
-const ROOT = path.join(path.dirname(BIN), '..');
+/** The buyer package's folder (its bin is `bin/rights-preflight.mjs` there). */
+const PACKAGE = path.join(path.dirname(BIN), '..');
 const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env);
 
 let w: DemoWorld;
@@ -47,7 +48,7 @@ test(
     t.is(version.code, 0);
     t.is(
       version.stdout.trim(),
-      (JSON.parse(await readFile(path.join(ROOT, 'packages/buyer/package.json'), 'utf8')) as { version: string }).version,
+      (JSON.parse(await readFile(path.join(PACKAGE, 'package.json'), 'utf8')) as { version: string }).version,
     );
     const none = await run([]);
     t.is(none.code, 2);

@@ -66,37 +66,39 @@ const fail = (reason: string): VerifyResult => ({ ok: false, reason });
 /** A single report (GET /v1/rights/reports/{id}, preflight) or an ingestion-gate report. */
 const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse]);
 
-export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
-  const decoded = PaidResponse.decode(input.response);
-  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
-  const body = decoded.right;
-  if (!verifyEnvelope(body.evidence, evidenceKeyHex))
-    return fail('evidence signature does not verify with the pinned key');
-  if (!verifyEnvelope(body.delivery_proof, evidenceKeyHex))
-    return fail('delivery proof signature does not verify with the pinned key');
-  const ev = EvidencePayload.decode(body.evidence.payload);
-  if (isLeft(ev)) return fail('evidence payload has the wrong shape');
-  const pr = DeliveryProofPayload.decode(body.delivery_proof.payload);
-  if (isLeft(pr)) return fail('delivery proof payload has the wrong shape');
-  const evidence = ev.right;
-  const proof = pr.right;
-  const report = body.report;
-  // A gate report answers several resources; its binding resource is the gate URL, so what ties the
-  // report to the payment is the question itself: input_sha256 recomputed from the report's own fields.
-  const isGate = report.sku === GATE_SKU;
-  const decisionOf = (r: (typeof report.resources)[number]) =>
-    'decision' in r ? r.decision : decisionFor(r.classification);
+type PaidBody = t.TypeOf<typeof PaidResponse>;
+type Report = PaidBody['report'];
+type Evidence = t.TypeOf<typeof EvidencePayload>;
+type Proof = t.TypeOf<typeof DeliveryProofPayload>;
+type Settlement = Proof['settlement'];
+/** Why a check refuses the report, or undefined when it passes. The checks run in the order below. */
+type Problem = string | undefined;
 
+const decisionOf = (r: Report['resources'][number]) => ('decision' in r ? r.decision : decisionFor(r.classification));
+
+/** Both envelopes verify with the pinned key and carry payloads of the right shape. */
+function signedParts(body: PaidBody, key: string): { evidence: Evidence; proof: Proof } | string {
+  if (!verifyEnvelope(body.evidence, key)) return 'evidence signature does not verify with the pinned key';
+  if (!verifyEnvelope(body.delivery_proof, key)) return 'delivery proof signature does not verify with the pinned key';
+  const ev = EvidencePayload.decode(body.evidence.payload);
+  if (isLeft(ev)) return 'evidence payload has the wrong shape';
+  const pr = DeliveryProofPayload.decode(body.delivery_proof.payload);
+  if (isLeft(pr)) return 'delivery proof payload has the wrong shape';
+  return { evidence: ev.right, proof: pr.right };
+}
+
+/** The report, the evidence and the proof are about the same purchase, input and resources. */
+function agreementProblem(body: PaidBody, evidence: Evidence, proof: Proof): Problem {
+  const report = body.report;
   if (proof.report_sha256 !== digestOf(report))
-    return fail('report digest does not match the delivery proof (report_sha256)');
+    return 'report digest does not match the delivery proof (report_sha256)';
   if (proof.evidence_sha256 !== digestOf(body.evidence))
-    return fail('evidence digest does not match the delivery proof (evidence_sha256)');
+    return 'evidence digest does not match the delivery proof (evidence_sha256)';
   if (proof.purchase_id !== report.purchase_id || evidence.purchase_id !== report.purchase_id)
-    return fail('purchase id differs between report, evidence and proof');
+    return 'purchase id differs between report, evidence and proof';
   if (proof.input_sha256 !== body.input_sha256 || evidence.input_sha256 !== body.input_sha256)
-    return fail('input_sha256 differs between response, evidence and proof');
-  if (evidence.resources.length !== report.resources.length)
-    return fail('evidence and report name different resources');
+    return 'input_sha256 differs between response, evidence and proof';
+  if (evidence.resources.length !== report.resources.length) return 'evidence and report name different resources';
   for (let i = 0; i < report.resources.length; i++) {
     const r = report.resources[i]!;
     const e = evidence.resources[i]!;
@@ -105,88 +107,107 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
       r.classification !== e.classification ||
       (e.decision !== undefined && e.decision !== decisionOf(r))
     ) {
-      return fail(`report resource ${i} differs from the signed evidence`);
+      return `report resource ${i} differs from the signed evidence`;
     }
   }
-  if (isGate) {
-    const g = body.report as t.TypeOf<typeof IngestionGateResponse>['report'];
-    const question = gateInput({
-      resources: g.resources.map((r) => r.resource),
-      purpose: g.purpose,
-      user_class: g.user_class,
-      geo: g.geo,
-      freshness_seconds: g.freshness_seconds,
-      tier: g.tier,
-    });
-    if (question.input_sha256 !== proof.input_sha256 || question.body.resources.length !== g.resources.length) {
-      return fail(
-        'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)',
-      );
-    }
-  }
+  return undefined;
+}
 
-  const s = proof.settlement;
-  const ps = body.payment_settlement;
-  if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return fail('transaction hash has the wrong form');
+/**
+ * A gate report answers several resources; its binding resource is the gate URL, so what ties the
+ * report to the payment is the question itself: input_sha256 recomputed from the report's own fields.
+ */
+function gateQuestionProblem(report: Report, proof: Proof): Problem {
+  const g = report as t.TypeOf<typeof IngestionGateResponse>['report'];
+  const question = gateInput({
+    resources: g.resources.map((r) => r.resource),
+    purpose: g.purpose,
+    user_class: g.user_class,
+    geo: g.geo,
+    freshness_seconds: g.freshness_seconds,
+    tier: g.tier,
+  });
+  if (question.input_sha256 !== proof.input_sha256 || question.body.resources.length !== g.resources.length)
+    return 'the gate report does not answer the paid question (input_sha256 recomputed from the report differs)';
+  return undefined;
+}
+
+function settlementFormProblem(ps: PaidBody['payment_settlement'], s: Settlement): Problem {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return 'transaction hash has the wrong form';
   if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase())
-    return fail('transaction hash differs from the signed delivery proof');
-  if (ps.network !== s.network) return fail('settlement network differs from the signed delivery proof');
-  if (!looksBound(s.nonce)) return fail('settled nonce is not a request-bound nonce');
+    return 'transaction hash differs from the signed delivery proof';
+  if (ps.network !== s.network) return 'settlement network differs from the signed delivery proof';
+  if (!looksBound(s.nonce)) return 'settled nonce is not a request-bound nonce';
+  return undefined;
+}
 
-  if (input.offerReceipt !== undefined) {
-    if (!verifyEnvelope(input.offerReceipt, evidenceKeyHex))
-      return fail('offer receipt signature does not verify with the pinned key');
-    const rc = OfferReceiptPayload.decode((input.offerReceipt as { payload: unknown }).payload);
-    if (isLeft(rc)) return fail('offer receipt payload has the wrong shape');
-    const r = rc.right;
-    if (r.purchase_id !== proof.purchase_id) return fail('binding mismatch: offer receipt is for another purchase');
-    if (r.nonce.toLowerCase() !== s.nonce.toLowerCase())
-      return fail('binding mismatch: settled nonce is not the offered bound nonce');
-    if (r.input_sha256 !== proof.input_sha256)
-      return fail('binding mismatch: offer input_sha256 differs from the proof');
-    if (!isGate && r.resource !== report.resources[0]?.resource)
-      return fail('binding mismatch: offer resource differs from the report');
-    if (input.binding && input.binding.resource !== r.resource)
-      return fail('binding mismatch: binding resource differs from the signed offer');
-    if (
-      r.amount !== s.amount ||
-      !sameAddr(r.asset, s.asset) ||
-      !sameAddr(r.pay_to, s.pay_to) ||
-      r.network !== s.network
-    ) {
-      return fail('settlement differs from the signed offer (amount, asset, recipient or network)');
-    }
-    if (
-      input.bindingKey !== undefined &&
-      boundNonce({ resource: r.resource, key: input.bindingKey, input_sha256: r.input_sha256 }) !==
-        r.nonce.toLowerCase()
-    ) {
-      return fail('binding mismatch: nonce recomputed from the key does not match');
-    }
-  }
-  if (input.binding) {
-    const b = input.binding;
-    if (b.nonce.toLowerCase() !== s.nonce.toLowerCase())
-      return fail('binding mismatch: binding nonce differs from the settled nonce');
-    if (b.input_sha256 !== proof.input_sha256)
-      return fail('binding mismatch: binding input_sha256 differs from the proof');
-  }
-  const x = input.expected;
-  if (x) {
-    if (x.network !== s.network) return fail('settlement network differs from what was paid');
-    if (!sameAddr(x.asset, s.asset)) return fail('settlement asset differs from what was paid');
-    if (!sameAddr(x.pay_to, s.pay_to)) return fail('settlement recipient differs from what was paid');
-    if (x.amount !== s.amount) return fail('settlement amount differs from what was paid');
-    if (!sameAddr(x.payer, s.payer)) return fail('settlement payer is not this buyer');
-    if (x.nonce.toLowerCase() !== s.nonce.toLowerCase())
-      return fail('settlement nonce differs from the signed authorization');
-    if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256)
-      return fail('input_sha256 differs from the quoted input');
-    if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id)
-      return fail('purchase id differs from the quoted purchase');
-    if (x.resource !== undefined && !isGate && report.resources[0]?.resource !== x.resource)
-      return fail('report is for another resource');
-  }
+/** The signed offer receipt names this purchase, nonce, input, resource and terms. */
+function offerReceiptProblem(input: VerifyInput, proof: Proof, report: Report, key: string): Problem {
+  const s = proof.settlement;
+  if (!verifyEnvelope(input.offerReceipt, key)) return 'offer receipt signature does not verify with the pinned key';
+  const rc = OfferReceiptPayload.decode((input.offerReceipt as { payload: unknown }).payload);
+  if (isLeft(rc)) return 'offer receipt payload has the wrong shape';
+  const r = rc.right;
+  if (r.purchase_id !== proof.purchase_id) return 'binding mismatch: offer receipt is for another purchase';
+  if (r.nonce.toLowerCase() !== s.nonce.toLowerCase())
+    return 'binding mismatch: settled nonce is not the offered bound nonce';
+  if (r.input_sha256 !== proof.input_sha256) return 'binding mismatch: offer input_sha256 differs from the proof';
+  if (report.sku !== GATE_SKU && r.resource !== report.resources[0]?.resource)
+    return 'binding mismatch: offer resource differs from the report';
+  if (input.binding && input.binding.resource !== r.resource)
+    return 'binding mismatch: binding resource differs from the signed offer';
+  if (r.amount !== s.amount || !sameAddr(r.asset, s.asset) || !sameAddr(r.pay_to, s.pay_to) || r.network !== s.network)
+    return 'settlement differs from the signed offer (amount, asset, recipient or network)';
+  if (
+    input.bindingKey !== undefined &&
+    boundNonce({ resource: r.resource, key: input.bindingKey, input_sha256: r.input_sha256 }) !== r.nonce.toLowerCase()
+  )
+    return 'binding mismatch: nonce recomputed from the key does not match';
+  return undefined;
+}
+
+function bindingProblem(b: NonNullable<VerifyInput['binding']>, proof: Proof): Problem {
+  if (b.nonce.toLowerCase() !== proof.settlement.nonce.toLowerCase())
+    return 'binding mismatch: binding nonce differs from the settled nonce';
+  if (b.input_sha256 !== proof.input_sha256) return 'binding mismatch: binding input_sha256 differs from the proof';
+  return undefined;
+}
+
+/** The settlement is what this buyer signed and paid. */
+function expectedProblem(x: NonNullable<VerifyInput['expected']>, proof: Proof, report: Report): Problem {
+  const s = proof.settlement;
+  if (x.network !== s.network) return 'settlement network differs from what was paid';
+  if (!sameAddr(x.asset, s.asset)) return 'settlement asset differs from what was paid';
+  if (!sameAddr(x.pay_to, s.pay_to)) return 'settlement recipient differs from what was paid';
+  if (x.amount !== s.amount) return 'settlement amount differs from what was paid';
+  if (!sameAddr(x.payer, s.payer)) return 'settlement payer is not this buyer';
+  if (x.nonce.toLowerCase() !== s.nonce.toLowerCase()) return 'settlement nonce differs from the signed authorization';
+  if (x.input_sha256 !== undefined && x.input_sha256 !== proof.input_sha256)
+    return 'input_sha256 differs from the quoted input';
+  if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id)
+    return 'purchase id differs from the quoted purchase';
+  if (x.resource !== undefined && report.sku !== GATE_SKU && report.resources[0]?.resource !== x.resource)
+    return 'report is for another resource';
+  return undefined;
+}
+
+export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
+  const decoded = PaidResponse.decode(input.response);
+  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
+  const body = decoded.right;
+  const parts = signedParts(body, evidenceKeyHex);
+  if (typeof parts === 'string') return fail(parts);
+  const { evidence, proof } = parts;
+  const report = body.report;
+  const problem =
+    agreementProblem(body, evidence, proof) ??
+    (report.sku === GATE_SKU ? gateQuestionProblem(report, proof) : undefined) ??
+    settlementFormProblem(body.payment_settlement, proof.settlement) ??
+    (input.offerReceipt !== undefined ? offerReceiptProblem(input, proof, report, evidenceKeyHex) : undefined) ??
+    (input.binding ? bindingProblem(input.binding, proof) : undefined) ??
+    (input.expected ? expectedProblem(input.expected, proof, report) : undefined);
+  if (problem !== undefined) return fail(problem);
+  const s = proof.settlement;
   return {
     ok: true,
     purchase_id: proof.purchase_id,
