@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { formatUnits } from 'viem';
-import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '../src/buyer/index.js';
+import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '../packages/buyer/src/index.js';
 import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
 
 // `npm run demo`: the whole purchase as a customer lives it, on a fresh local world. Starts the devnet,

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build');
-const SOURCES = ['src', 'streams', 'projections', 'ops'];
+// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
+const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
 /** Files the compiled code reads beside itself. */
 const ASSETS = ['ops/devnet/hardhat.config.cjs'];
 

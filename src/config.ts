@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { Address } from './contract/primitives.js';
+import { Address } from '../packages/buyer/src/wire/contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,6 @@ import {
   BoolString,
   Hex32Key,
   Hex32KeyList,
-  Network,
   OriginList,
   PortString,
   PositiveIntString,
@@ -19,6 +18,7 @@ import {
 } from './config/env-values.js';
 import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
 import { ROBOTS_PARSE_LIMIT_BYTES } from './rsl/robots.js';
+import { PaymentNetwork } from '../packages/buyer/src/wire/payment/network.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid. The
 // shapes of single values are in config/env-values.ts; what the service adds (its chain) in
@@ -57,7 +57,7 @@ export const ConfigEnv = t.partial({
   EVIDENCE_KEY: Hex32Key,
   CHECKPOINT_KEY: Hex32Key,
   CLAIM_SECRET: Hex32Key,
-  PAYMENT_NETWORK: Network,
+  PAYMENT_NETWORK: PaymentNetwork,
   USDC_ASSET: Address,
   PAY_TO: Address,
   REFUND_SENDERS: AddressList,
@@ -117,7 +117,7 @@ export type Config = {
   checkpointKeyHex: string | undefined;
   /** HMAC key deriving claim tokens from purchase ids (src/money-path/claim.ts). */
   claimSecretHex: string | undefined;
-  network: 'eip155:8453' | 'eip155:84532';
+  network: PaymentNetwork;
   usdcAsset: `0x${string}`;
   payTo: `0x${string}` | undefined;
   /** The addresses operators send refunds from (REFUND_SENDERS); empty: any sender (docs/decisions.md). */

@@ -1,4 +1,4 @@
-import { digestOf as digest } from '../../src/evidence/digest.js';
+import { digestOf as digest } from '../../packages/buyer/src/wire/evidence/digest.js';
 
 // A Delivered event's digests computed from its stored response: for events written before the
 // event carried `delivery_proof_sha256`, and for feeds whose events arrive whole. The same

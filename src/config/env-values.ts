@@ -90,7 +90,6 @@ export const AddressList = new t.Type<`0x${string}`[], string, unknown>(
   },
   (a) => a.join(','),
 );
-export const Network = t.keyof({ 'eip155:8453': null, 'eip155:84532': null });
 
 export function parseConnectTo(value: string | undefined): Record<string, { address: string; port: number }> {
   const out: Record<string, { address: string; port: number }> = {};

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { PaymentTermsWire } from './common.js';
+import { PaymentTermsWire } from '../../packages/buyer/src/wire/contract/common.js';
 
 // GET /v1/capabilities (spec §2.10). Prices are decimal strings of micro-USDC.
 const Product = t.type({

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { ClaimToken } from './common.js';
-import { AvailableQuote, UnavailableQuote } from './quote.js';
+import { ClaimToken } from '../../packages/buyer/src/wire/contract/common.js';
+import { AvailableQuote, UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
 
 // The MCP quote tool's result (spec §2.9: the claim never enters model context). Hosts hand a tool's
 // text and structuredContent to the model, so both carry the quote without its claim_token; the claim

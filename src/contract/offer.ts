@@ -1,5 +1,14 @@
 import * as t from 'io-ts';
-import { Address, Bytes32, Hex64, IsoTime, MicroString, Network, PurchaseId, SignedEnvelopeWire } from './common.js';
+import {
+  Address,
+  Bytes32,
+  IsoTime,
+  MicroString,
+  Network,
+  PurchaseId,
+  SignedEnvelopeWire,
+} from '../../packages/buyer/src/wire/contract/common.js';
+import { Sha256Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
 
 // The 402 offer. The x402 v2 PaymentRequired object itself travels base64 in the PAYMENT-REQUIRED header
 // (codec: src/payment/); here are the service's two extensions inside it and the JSON body of the 402.
@@ -17,7 +26,7 @@ export const RequestBindingInfo = t.type({
   version: t.literal('service-request-v1'),
   nonce: Bytes32,
   resource: t.string,
-  input_sha256: Hex64,
+  input_sha256: Sha256Hex,
   key_source: t.keyof({ 'x-service-claim': null, 'x-service-request': null }),
 });
 export type RequestBindingInfo = t.TypeOf<typeof RequestBindingInfo>;

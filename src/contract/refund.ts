@@ -1,7 +1,14 @@
 import * as t from 'io-ts';
-import { strictType } from './decode.js';
-import { patternString } from './constrained.js';
-import { Address, GATEWAY_VERSION, IsoTime, MicroString, PurchaseId, TxHash } from './common.js';
+import { strictType } from '../../packages/buyer/src/wire/contract/decode.js';
+import { patternString } from '../../packages/buyer/src/wire/contract/constrained.js';
+import {
+  Address,
+  GATEWAY_VERSION,
+  IsoTime,
+  MicroString,
+  PurchaseId,
+  TxHash,
+} from '../../packages/buyer/src/wire/contract/common.js';
 import { RefundReason } from '../../streams/refund/events.js';
 
 // POST /v1/rights/refund-requests and GET /v1/rights/refund-requests/{purchase_id} (spec §3: a refund

@@ -1,7 +1,7 @@
 import cors from '@koa/cors';
 import type Koa from 'koa';
 
-// CORS for buyers running in a browser on another origin (the buyer core in src/buyer/ is
+// CORS for buyers running in a browser on another origin (the buyer core in packages/buyer is
 // browser-safe). Only the origins in CORS_ORIGINS are answered; the headers a buyer sends are
 // allowed and the payment headers it must read are exposed (a browser hides every other header).
 // No credentials: the claim and payment travel in headers the buyer sets itself, never in cookies.

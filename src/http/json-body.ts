@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { Refusal } from '../refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 
 // Reading a JSON request body, for every route of the service. One place enforces the body cap
 // (413 BODY_TOO_LARGE, decided from Content-Length before reading when possible, and while

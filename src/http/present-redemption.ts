@@ -1,12 +1,16 @@
 import type Koa from 'koa';
 import type * as t from 'io-ts';
 import { checkedBody } from '../contract/checked-body.js';
-import { canonicalJson } from '../evidence/canonical-json.js';
-import { encodePaymentRequired, encodePaymentResponse } from '../payment/x402-headers.js';
+import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { encodePaymentRequired, encodePaymentResponse } from '../../packages/buyer/src/wire/payment/x402-headers.js';
 import { PaymentRequiredBody } from '../contract/offer.js';
-import { UnavailableQuote } from '../contract/quote.js';
-import { PaidReportResponse } from '../contract/report.js';
-import { GATE_SKU, IngestionGateResponse, IngestionGateUnavailable } from '../contract/ingestion-gate.js';
+import { UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
+import { PaidReportResponse } from '../../packages/buyer/src/wire/contract/report.js';
+import {
+  GATE_SKU,
+  IngestionGateResponse,
+  IngestionGateUnavailable,
+} from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 

@@ -1,7 +1,7 @@
 import type { SettleResponse } from '@x402/core/types';
-import { GATEWAY_VERSION } from '../contract/common.js';
-import type { PaidReportResponse, Report } from '../contract/report.js';
-import { digestOf } from '../evidence/digest.js';
+import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
+import type { PaidReportResponse, Report } from '../../packages/buyer/src/wire/contract/report.js';
+import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
 import type { PurchaseEventData, PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import { draftReport } from './product.js';

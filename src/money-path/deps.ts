@@ -3,8 +3,9 @@ import type { CrashAt } from '../crash-points.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';
-import type { Hex } from '../contract/primitives.js';
+import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
 import type { Products } from './product.js';
+import type { PaymentNetwork } from '../../packages/buyer/src/wire/payment/network.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires
 // the real modules (evidence signer, AES-GCM sealer, settlement backend, products) into this; the
@@ -19,7 +20,7 @@ export type SignedEnvelope<P = Record<string, unknown>> = {
 };
 
 export interface PaymentTerms {
-  network: 'eip155:8453' | 'eip155:84532';
+  network: PaymentNetwork;
   asset: Hex;
   payTo: Hex;
   /** EIP-712 domain of the token (x402 `extra`). */

@@ -1,5 +1,5 @@
-import { GATE_SKU } from '../contract/ingestion-gate.js';
-import { Refusal } from '../refusal.js';
+import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { streamName } from '../../streams/purchase/index.js';
 import { claimDigestMatches } from './claim.js';
 import { reportNotFound } from './report-not-found.js';

@@ -1,8 +1,8 @@
-import { canonicalJson } from '../evidence/canonical-json.js';
-import { sha256Hex } from '../evidence/digest.js';
-import type { PaymentPayload } from '../payment/x402-wire.js';
+import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
+import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
-import { Refusal } from '../refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import {
   PurchaseRefused,
   type OfferedState,

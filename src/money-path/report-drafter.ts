@@ -1,7 +1,7 @@
-import type { GateReport } from '../contract/ingestion-gate.js';
-import type { Report } from '../contract/report.js';
+import type { GateReport } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import type { Report } from '../../packages/buyer/src/wire/contract/report.js';
 import type { PurchaseEventData } from '../../streams/purchase/index.js';
-import { REPORT_PROFILE } from '../contract/common.js';
+import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.

@@ -1,5 +1,5 @@
-import { SINGLE_REPORT_SKU } from '../contract/common.js';
-import { GATE_SKU } from '../contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import type { PurchaseFilter } from '../../projections/queries/purchases.js';
 import { isCalendarDay } from './calendar-day.js';
 import { purchaseFilter } from './purchase-filter.js';

@@ -3,10 +3,10 @@ import { authorizationDigest } from './authorization-digest.js';
 import { recoverSignerOf } from './recovered-signers.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';
-import { looksBound } from './binding.js';
-import { chainIdOf, SCHEME_EXACT, X402_VERSION } from './x402-constants.js';
-import { PaymentPayload, type Eip3009Authorization } from './x402-wire.js';
-import { firstProblem } from '../contract/decode.js';
+import { looksBound } from '../../packages/buyer/src/wire/payment/binding.js';
+import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '../../packages/buyer/src/wire/payment/x402-constants.js';
+import { PaymentPayload, type Eip3009Authorization } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { firstProblem } from '../../packages/buyer/src/wire/contract/decode.js';
 
 // Every check a payment authorization must pass before it may be checkpointed, each with
 // its own refusal code (src/payment/authorization-refusals.ts). Pure: no I/O, the clock is an input,

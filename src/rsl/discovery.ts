@@ -10,7 +10,7 @@ import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
 import { checkFetchable, type FetchResult } from './safe-fetch.js';
-import type { Channel } from './vocabulary.js';
+import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
 // Discovery (rsl.md §3): fetch the origin's robots.txt and the resource itself, collect every
 // association (robots `License:` lines of the `*` group or global, the resource's `Link` header,

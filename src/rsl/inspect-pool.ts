@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { inspectAnswerText } from '../contract/inspect.js';
+import { inspectAnswerText } from './inspect-answer.js';
 import { evaluateParsed, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
 import { siblingModule } from '../sibling-module.js';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { inspectionAnswer } from '../contract/inspect.js';
+import { inspectionAnswer } from './inspect-answer.js';
 import type { InspectQuestion } from './inspect-document.js';
 import { createParseCache } from './parse-cache.js';
 

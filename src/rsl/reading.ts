@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { Channel, Classification, Decision, Reason } from './vocabulary.js';
-import { GatePurpose, UserClass } from './purposes.js';
+import { Channel, Classification, Decision, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import { PageEncoding } from './page-encoding.js';
 
 // ResourceReading: everything the evidence needs about one resource — what was fetched, what was

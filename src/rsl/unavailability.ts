@@ -1,45 +1,15 @@
-import * as t from 'io-ts';
 import type { Observation, ResourceReading } from './reading.js';
-import { Channel } from './vocabulary.js';
+import type {
+  FetchFailure,
+  FetchFailureKind,
+  Unavailability,
+} from '../../packages/buyer/src/wire/rsl/unavailable-reason.js';
 
 // Why a reading offers nothing to buy. "Nothing declared" and "we could not look" are different
 // answers for a buyer: NO_VERIFIABLE_DECLARATION when every discovery channel answered and none
 // carried an association; FETCH_FAILED when no association was seen because a channel (robots.txt,
 // the resource itself) could not be read — refused by the address policy, TLS, a timeout, or an
 // HTTP status we do not read through (3xx, 403, 5xx). Both charge nothing. Pure.
-
-export const FetchFailureKind = t.keyof({
-  'address-policy': null,
-  tls: null,
-  timeout: null,
-  'http-status': null,
-  dns: null,
-  connection: null,
-  'too-large': null,
-  'not-fetchable': null,
-});
-export type FetchFailureKind = t.TypeOf<typeof FetchFailureKind>;
-
-export const FetchFailure = t.type({
-  channel: Channel,
-  url: t.string,
-  kind: FetchFailureKind,
-  /** The fetcher's code (FETCH_*) or HTTP_<status>. */
-  code: t.string,
-  status: t.union([t.number, t.null]),
-});
-export type FetchFailure = t.TypeOf<typeof FetchFailure>;
-
-export const UnavailableReason = t.keyof({ NO_VERIFIABLE_DECLARATION: null, FETCH_FAILED: null });
-export type UnavailableReason = t.TypeOf<typeof UnavailableReason>;
-
-/** `details` of a FETCH_FAILED answer. */
-export const FetchFailedDetails = t.type({ failures: t.array(FetchFailure) });
-export type FetchFailedDetails = t.TypeOf<typeof FetchFailedDetails>;
-
-export type Unavailability =
-  | { reason: 'NO_VERIFIABLE_DECLARATION' }
-  | { reason: 'FETCH_FAILED'; details: FetchFailedDetails };
 
 const KIND_OF: Record<string, FetchFailureKind> = {
   FETCH_ADDRESS_REFUSED: 'address-policy',

@@ -1,9 +1,9 @@
 import type { ServiceConfig } from '../config.js';
-import { SINGLE_REPORT_SKU } from '../contract/common.js';
-import { GATE_SKU } from '../contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import type { CrashAt } from '../crash-points.js';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
-import { createSigner } from '../evidence/envelope.js';
+import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
 import type { Logger } from '../log.js';
 import { countedSettlement } from '../metrics/instrument.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';

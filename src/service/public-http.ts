@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '../config.js';
-import { GATE_PATH } from '../contract/ingestion-gate.js';
+import { GATE_PATH } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { createApp } from '../http/app.js';
 import { answerClientError } from '../http/client-error.js';
 import { browserCors } from '../http/cors.js';

@@ -1,8 +1,12 @@
 import * as t from 'io-ts';
-import { SignedEnvelope } from '../../src/evidence/envelope.js';
-import { SealedBox } from '../../src/crypto/aes-gcm.js';
-import { PaymentRequired, PaymentRequirements, SettleResponse } from '../../src/payment/x402-wire.js';
-import { PaymentSettlement } from '../../src/contract/report.js';
+import { SignedEnvelope } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import { SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
+import {
+  PaymentRequired,
+  PaymentRequirements,
+  SettleResponse,
+} from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { PaymentSettlement } from '../../packages/buyer/src/wire/contract/report.js';
 import {
   Address,
   BlockNumber,
@@ -14,7 +18,7 @@ import {
   Sha256Hex,
   TxHash,
   UnixSeconds,
-} from '../../src/contract/primitives.js';
+} from '../../packages/buyer/src/wire/contract/primitives.js';
 import { QuotedProduct } from './quoted-product.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (spec §3). These codecs are the single
@@ -61,7 +65,7 @@ export const QuotedCommon = t.intersection([
     /** The exact charge (the quote response's `charge_micro`). */
     price_micro: Micro,
     decision_preview: DecisionPreview,
-    /** Ed25519 envelope over the quote payload (src/evidence/payloads.ts QuotePayload). */
+    /** Ed25519 envelope over the quote payload (packages/buyer/src/wire/evidence/payloads.ts QuotePayload). */
     signed_quote: SignedEnvelope,
     /** End of the quote's and its offer's lifetime. */
     expires_at: IsoTime,

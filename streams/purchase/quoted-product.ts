@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { SINGLE_REPORT_SKU, Tier } from '../../src/contract/common.js';
-import { GATE_SKU } from '../../src/contract/ingestion-gate.js';
-import { GatePurpose, ReportPurpose, UserClass } from '../../src/rsl/purposes.js';
+import { SINGLE_REPORT_SKU, Tier } from '../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { GatePurpose, ReportPurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 
 // The product's own part of a `Quoted` event: its `sku`, the normalized `input` whose digest is
 // `input_sha256`, and the `reading` observed at quote time — one member per product, keyed by `sku`

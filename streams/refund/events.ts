@@ -1,24 +1,20 @@
 import * as t from 'io-ts';
-import { IsoTime, Micro, NonEmpty, Sha256Hex, TxHash, Address } from '../../src/contract/primitives.js';
+import {
+  IsoTime,
+  Micro,
+  NonEmpty,
+  Sha256Hex,
+  TxHash,
+  Address,
+} from '../../packages/buyer/src/wire/contract/primitives.js';
+import { RefundReason } from '../../packages/buyer/src/wire/contract/refund-reason.js';
+
+export { RefundReason };
 
 // Events of the refund-request stream `refund-<purchase_id>` (spec §3: "a refund request is an
 // operator-reviewed record, never an automatic transfer"). The service only ever records: the buyer's
 // request, the operator's review, and — if the operator paid a refund by hand — the transaction they
 // report. Nothing here moves money. One request per purchase: its stream is named by the purchase id.
-
-export const RefundReason = t.keyof(
-  {
-    /** Paid (or possibly charged) but no report came back. */
-    NOT_DELIVERED: null,
-    /** A report came back and failed the buyer's verification (held on the buyer's side). */
-    VERIFICATION_FAILED: null,
-    /** Charged more than once, or more than the signed quote. */
-    CHARGED_INCORRECTLY: null,
-    OTHER: null,
-  },
-  'RefundReason',
-);
-export type RefundReason = t.TypeOf<typeof RefundReason>;
 
 /** What the purchase stream showed when the request was filed: the charge in question. */
 export const ChargeInQuestion = t.type({

@@ -13,6 +13,12 @@ import { fileURLToPath } from 'node:url';
 //   ops ↛ test          the tools never import the tests (shared pieces live in ops/ and tests import them)
 //   money path ↛ products   the money path gets each product through the registry service.ts hands it
 //   product ↛ product       a product is one folder; adding or removing one touches no other
+//   streams ↛ src           the domain's streams stand on the shared leaf alone (packages/buyer/src/wire)
+//   leaf ↛ anything of ours the leaf of codecs and vocabularies imports only packages from npm
+//   contract ↛ rsl          the wire contract names RSL vocabularies through the leaf, not the RSL engine
+//   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
+//   buyer ↛ the rest        the buyer package imports its own code and the leaf only: it ships alone
+//                           (docs/decisions.md, "An inner domain (issue 25, item 3)")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,10 +27,16 @@ const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: t
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+/** The shared leaf of codecs and vocabularies, and the buyer package that holds it. */
+const LEAF = 'packages/buyer/src/wire';
+const BUYER = 'packages/buyer/src';
+
 interface Rule {
   name: string;
   from: readonly string[];
   forbidden: readonly string[];
+  /** Folders inside a forbidden one that may be imported all the same. */
+  except?: readonly string[];
   /** At least this many files are scanned, so a moved folder does not make the rule vacuous. */
   atLeast: number;
 }
@@ -40,6 +52,28 @@ const RULES: readonly Rule[] = [
   { name: 'nothing in src imports from test/', from: ['src'], forbidden: ['test'], atLeast: 150 },
   { name: 'nothing in ops imports from test/', from: ['ops'], forbidden: ['test'], atLeast: 20 },
   { name: 'the money path imports no product', from: ['src/money-path'], forbidden: ['src/products'], atLeast: 15 },
+  {
+    name: 'streams import nothing from src or the buyer but the shared leaf',
+    from: ['streams'],
+    forbidden: ['src', BUYER],
+    except: [LEAF],
+    atLeast: 15,
+  },
+  { name: 'the shared leaf imports nothing of ours', from: [LEAF], forbidden: [''], except: [LEAF], atLeast: 30 },
+  {
+    name: 'the contract imports nothing from src/rsl',
+    from: ['src/contract', `${LEAF}/contract`],
+    forbidden: ['src/rsl'],
+    atLeast: 15,
+  },
+  { name: 'MCP imports nothing from src/http', from: ['src/mcp'], forbidden: ['src/http'], atLeast: 2 },
+  {
+    name: 'the buyer imports only its own code and the shared leaf',
+    from: [BUYER],
+    forbidden: [''],
+    except: [BUYER],
+    atLeast: 15,
+  },
   ...PRODUCTS.map((p) => ({
     name: `the product ${p} imports nothing of another product`,
     from: [`src/products/${p}`],
@@ -72,6 +106,7 @@ function offences(rule: Rule, file: string, source: string): string[] {
     const spec = m[1] ?? m[2]!;
     if (!spec.startsWith('.')) continue;
     const target = path.resolve(path.dirname(file), spec);
+    if (rule.except?.some((f) => within(target, f))) continue;
     if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → ${spec}`);
   }
   return out;
@@ -112,6 +147,39 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     rule: 'the money path imports no product',
     file: 'src/money-path/x.ts',
     spec: ['..', 'products', 'single-report', 'quote.js'],
+  },
+  {
+    rule: 'streams import nothing from src or the buyer but the shared leaf',
+    file: 'streams/purchase/x.ts',
+    spec: ['..', '..', 'src', 'evidence', 'keys.js'],
+  },
+  {
+    rule: 'streams import nothing from src or the buyer but the shared leaf',
+    file: 'streams/refund/x.ts',
+    spec: ['..', '..', 'packages', 'buyer', 'src', 'buyer.js'],
+  },
+  {
+    rule: 'the shared leaf imports nothing of ours',
+    file: `${LEAF}/contract/x.ts`,
+    spec: ['..', '..', '..', '..', '..', 'src', 'rsl', 'reading.js'],
+  },
+  { rule: 'the shared leaf imports nothing of ours', file: `${LEAF}/x.ts`, spec: ['..', 'offer.js'] },
+  { rule: 'the contract imports nothing from src/rsl', file: 'src/contract/x.ts', spec: ['..', 'rsl', 'reading.js'] },
+  {
+    rule: 'the contract imports nothing from src/rsl',
+    file: `${LEAF}/contract/x.ts`,
+    spec: ['..', '..', '..', '..', '..', 'src', 'rsl', 'parse.js'],
+  },
+  { rule: 'MCP imports nothing from src/http', file: 'src/mcp/x.ts', spec: ['..', 'http', 'schema', 'openapi.js'] },
+  {
+    rule: 'the buyer imports only its own code and the shared leaf',
+    file: `${BUYER}/x.ts`,
+    spec: ['..', '..', '..', 'streams', 'purchase', 'purchase-id.js'],
+  },
+  {
+    rule: 'the buyer imports only its own code and the shared leaf',
+    file: `${BUYER}/node/x.ts`,
+    spec: ['..', '..', '..', '..', 'src', 'crypto', 'seal.js'],
   },
   {
     rule: 'the product single-report imports nothing of another product',

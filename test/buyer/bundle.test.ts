@@ -7,7 +7,7 @@ const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 test('the buyer core bundles for the browser with no node: import', async (t) => {
   const result = await build({
-    entryPoints: [path.join(ROOT, 'src/buyer/index.ts')],
+    entryPoints: [path.join(ROOT, 'packages/buyer/src/index.ts')],
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -17,7 +17,7 @@ test('the buyer core bundles for the browser with no node: import', async (t) =>
   });
   t.deepEqual(result.errors, []);
   const inputs = Object.keys(result.metafile.inputs);
-  t.true(inputs.some((i) => i.endsWith('src/buyer/buyer.ts')));
+  t.true(inputs.some((i) => i.endsWith('packages/buyer/src/buyer.ts')));
   t.deepEqual(
     inputs.filter((i) => i.startsWith('node:') || i.includes('/node/')),
     [],

@@ -9,11 +9,12 @@ import { demoWorld, useWorld } from '../support/world.js';
 import { BIN, runBuyerCli } from './support/run-cli.js';
 import { RefundReason } from '../../streams/refund/events.js';
 
-// The buyer CLI as a user runs it (bin/rights-preflight.mjs in its own process): help and version,
+// The buyer CLI as a user runs it (packages/buyer/bin/rights-preflight.mjs in its own process): help and version,
 // a purpose refused before any request, a gate report bought with the default caps, and a refund
 // request filed later with the claim the CLI kept, encrypted, in the checkpoint directory.
 
-const ROOT = path.join(path.dirname(BIN), '..');
+/** The buyer package's folder (its bin is `bin/rights-preflight.mjs` there). */
+const PACKAGE = path.join(path.dirname(BIN), '..');
 const run = (args: string[], env: Record<string, string> = {}) => runBuyerCli(args, env);
 
 let dir: string;
@@ -36,7 +37,7 @@ test.after.always(async () => {
 });
 
 test(
-  '--help prints the usage on stdout and exits 0; ' + '--version prints the package version; no command exits 2',
+  '--help prints the usage on stdout and exits 0; ' + '--version prints the buyer package version; no command exits 2',
   async (t) => {
     const help = await run(['--help']);
     t.is(help.code, 0);
@@ -46,7 +47,7 @@ test(
     t.is(version.code, 0);
     t.is(
       version.stdout.trim(),
-      (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+      (JSON.parse(await readFile(path.join(PACKAGE, 'package.json'), 'utf8')) as { version: string }).version,
     );
     const none = await run([]);
     t.is(none.code, 2);

@@ -1,15 +1,15 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../src/buyer/gate-headers.js';
+import { siweMessage } from '../../packages/buyer/src/siwe-message.js';
+import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../packages/buyer/src/gate-headers.js';
 import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
-import { siwxChallenge } from '../../src/products/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
 import { checkPaymentIntent } from '../../src/products/ingestion-gate/intent.js';
-import { Refusal } from '../../src/refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 
-// The buyer builds the EIP-4361 text with viem (browser-safe); the service verifies with the x402
+// The buyer renders the EIP-4361 text itself (browser-safe, no viem); the service verifies with the x402
 // extension's formatter. If the two ever render a challenge differently, every gate sign-in fails:
 // these tests hold them to the same text and run the buyer's headers through the service's checks.
 
@@ -17,7 +17,7 @@ const account = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 const host = fc.constantFrom('rights.example', '127.0.0.1:4567', 'api.rights-preflight.example:8443', 'localhost:3000');
 
-test('viem and the x402 formatter render every gate challenge to the same EIP-4361 text', (t) => {
+test("the buyer's renderer and the x402 formatter give every gate challenge the same EIP-4361 text", (t) => {
   fc.assert(
     fc.property(
       host,
@@ -30,7 +30,7 @@ test('viem and the x402 formatter render every gate challenge to the same EIP-43
           { gateUrl: `https://${h}/v1/rights/ingestion-gate`, key, inputSha256: input, network },
           issued.toISOString(),
         );
-        const ours = createSiweMessage({
+        const ours = siweMessage({
           domain: info.domain,
           address: account.address,
           statement: info.statement,

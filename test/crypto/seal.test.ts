@@ -3,8 +3,16 @@ import { mkdtemp, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { checkpointAad, open, openText, seal, SealedBox, SealOpenFailed, sealText } from '../../src/crypto/aes-gcm.js';
-import { fromBase64url, toBase64url } from '../../src/crypto/base64url.js';
+import {
+  checkpointAad,
+  open,
+  openText,
+  seal,
+  SealedBox,
+  SealOpenFailed,
+  sealText,
+} from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
+import { fromBase64url, toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
 import { sealedBoxOfCompact } from '../../src/crypto/seal.js';
 import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';
 import { openNode, sealNode } from '../../src/crypto/aes-gcm-node.js';

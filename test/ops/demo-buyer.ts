@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { readFile } from 'node:fs/promises';
 import type { LocalWorld } from '../../ops/world/local-world.js';
-import { createBuyer, memoryCheckpointStore, type Buyer } from '../../src/buyer/index.js';
+import { createBuyer, memoryCheckpointStore, type Buyer } from '../../packages/buyer/src/index.js';
 import { cli } from './seed.js';
 
 // The buyer of the demo-world compliance tests: the first funded devnet buyer, pinned to what the
@@ -31,7 +31,7 @@ export async function demoBuyer(
   return { buyer, evidenceKey };
 }
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/rights-preflight.mjs');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../packages/buyer/bin/rights-preflight.mjs');
 
 /** `rights-preflight verify FILE --key KEY`, as a buyer runs it. */
 export const verifyWithCli = (file: string, key: string) =>

@@ -6,13 +6,13 @@ import path from 'node:path';
 import test from 'ava';
 import { redeemReport } from '../../src/money-path/redeem-report.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
-import { Refusal } from '../../src/refusal.js';
+import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
-import { SINGLE_REPORT_SKU } from '../../src/contract/common.js';
+import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
 import { claimTokenFor } from '../../src/money-path/claim.js';
 
 const HISTORIES_CLAIM_SECRET = new Uint8Array(32).fill(0x3a); // test/bench/support/purchase-histories.ts

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createInspectPool, InspectPoolBusy } from '../../src/rsl/inspect-pool.js';
-import { inspectionAnswer, type InspectResponse } from '../../src/contract/inspect.js';
+import { inspectionAnswer, type InspectResponse } from '../../src/rsl/inspect-answer.js';
 import type { InspectQuestion } from '../../src/rsl/inspect-document.js';
 import { fixture } from './helpers.js';
 

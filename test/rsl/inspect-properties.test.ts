@@ -2,7 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
-import { Classification } from '../../src/rsl/vocabulary.js';
+import { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 import { listenInspect, RSL_NS } from './helpers.js';
 import type { Listening } from '../support/listen.js';
 

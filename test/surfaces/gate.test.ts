@@ -3,10 +3,13 @@ import { createHash } from 'node:crypto';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
-import { canonicalJson } from '../../src/evidence/canonical-json.js';
-import { verifyEnvelope } from '../../src/evidence/verify.js';
-import { boundNonce } from '../../src/payment/binding.js';
-import { IngestionGateResponse, IngestionGateUnavailable } from '../../src/contract/ingestion-gate.js';
+import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
+import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
+import {
+  IngestionGateResponse,
+  IngestionGateUnavailable,
+} from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { PaymentRequiredBody } from '../../src/contract/offer.js';
 import { streamName, purchaseId } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';

@@ -1,6 +1,6 @@
 // `npx tsx test/vectors/generate-binding.ts > test/vectors/binding.json`: generates the vectors, independently of
-// src/payment/binding.ts (node:crypto + the canonicalize package), so the vectors are not merely the implementation's
-// own output.
+// packages/buyer/src/wire/payment/binding.ts (node:crypto + the canonicalize package), so the vectors are not
+// merely the implementation's own output.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);

@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { Capabilities } from '../../contract/capabilities.js';
-import { GATE_BASE_PRICE, GATE_PER_URL_PRICE, MAX_BUDGET_MICRO, SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
-import { REPORT_PURPOSES } from '../../rsl/purposes.js';
-import { RESOURCE_URL_MAX_LENGTH } from '../../rsl/resource-url.js';
+import {
+  GATE_BASE_PRICE,
+  GATE_PER_URL_PRICE,
+  MAX_BUDGET_MICRO,
+  SINGLE_REPORT_PRICE,
+} from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { REPORT_PURPOSES } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import { RESOURCE_URL_MAX_LENGTH } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
 import { NONCE_PREFIX } from '../../contract/offer.js';
 import type { PaymentTerms } from '../../money-path/deps.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';

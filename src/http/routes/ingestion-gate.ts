@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../contract/decode.js';
-import { GATE_PATH, IngestionGateRequest } from '../../contract/ingestion-gate.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { GATE_PATH, IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { ingestionGate, type GateDeps } from '../../products/ingestion-gate/gate.js';
 import { GATE_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
-import { Refusal } from '../../refusal.js';
-import { decodeOrThrow } from '../../contract/decode.js';
+import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { readJsonBody } from '../json-body.js';
 import { DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
 import type { InspectQuestion } from '../../rsl/inspect-document.js';
-import { InspectRequest, inspectionAnswer } from '../../contract/inspect.js';
+import { InspectRequest, inspectionAnswer } from '../../rsl/inspect-answer.js';
 import { InspectPoolBusy } from '../../rsl/inspect-pool.js';
-import { DEFAULT_USER_CLASS } from '../../rsl/purposes.js';
-import { checkResourceUrlSyntax } from '../../rsl/resource-url.js';
+import { DEFAULT_USER_CLASS } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import { checkResourceUrlSyntax } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
 
 // POST /v1/rights/inspect — the free XML inspection path (spec §2.1, §4). It evaluates only the
 // RSL XML the caller supplies, never fetches anything, signs nothing, charges nothing, and says
@@ -15,7 +15,7 @@ import { checkResourceUrlSyntax } from '../../rsl/resource-url.js';
 // fetched, so an uncovered origin cannot be abused, and a publisher may check a draft before
 // asking for coverage. Only here is the legacy `crawl` purpose accepted (read through `all`).
 
-export { INSPECTION_NOTICE, InspectRequest, InspectResponse } from '../../contract/inspect.js';
+export { INSPECTION_NOTICE, InspectRequest, InspectResponse } from '../../rsl/inspect-answer.js';
 
 export interface InspectDeps {
   /** Largest accepted JSON body; the XML inside is further capped by the parser (512 KiB). */

@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { buildMcpServer } from '../../mcp/server.js';
 import type { McpDeps } from '../../mcp/tools.js';
 import { readCapped } from '../json-body.js';
-import { Refusal } from '../../refusal.js';
+import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
 
 // POST /mcp: Streamable HTTP, stateless (new server + transport per request, JSON responses, no
 // session id). GET (SSE stream) and DELETE (session end) have no meaning without sessions: 405.

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../contract/decode.js';
-import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../products/single-report/preflight.js';
 import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';

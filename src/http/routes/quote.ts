@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../contract/decode.js';
-import { QuoteRequest, QuoteResponse } from '../../contract/quote.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { QuoteRequest, QuoteResponse } from '../../../packages/buyer/src/wire/contract/quote.js';
 import { checkedBody } from '../../contract/checked-body.js';
-import { IdempotencyKey } from '../../contract/common.js';
-import { Refusal } from '../../refusal.js';
+import { IdempotencyKey } from '../../../packages/buyer/src/wire/contract/common.js';
+import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
 import { quote, type QuoteDeps } from '../../products/single-report/quote.js';
 
 // POST /v1/rights/quote: parse, then the application service decides everything.

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../contract/decode.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { REFUND_REQUESTS_PATH, RefundRequestBody } from '../../contract/refund.js';
 import { refundStatus, requestRefund, type RefundDeps } from '../../refund/refund-request.js';
 

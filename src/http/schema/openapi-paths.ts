@@ -1,4 +1,4 @@
-import { GATE_PATH } from '../../contract/ingestion-gate.js';
+import { GATE_PATH } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { REFUND_REQUESTS_PATH } from '../../contract/refund.js';
 import {
   error,

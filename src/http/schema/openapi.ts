@@ -1,18 +1,18 @@
 import * as t from 'io-ts';
-import { jsonSchemaOf, JSON_SCHEMA_DIALECT } from './json-schema.js';
-import type { JsonSchema } from '../../contract/constrained.js';
+import { jsonSchemaOf, JSON_SCHEMA_DIALECT } from '../../contract/json-schema.js';
+import type { JsonSchema } from '../../../packages/buyer/src/wire/contract/constrained.js';
 import { Capabilities } from '../../contract/capabilities.js';
-import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../../contract/quote.js';
-import { PaidReportResponse } from '../../contract/report.js';
+import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../../../packages/buyer/src/wire/contract/quote.js';
+import { PaidReportResponse } from '../../../packages/buyer/src/wire/contract/report.js';
 import { PaymentRequiredBody } from '../../contract/offer.js';
-import { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
+import { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
 import {
   IngestionGateRequest,
   IngestionGateResponse,
   IngestionGateUnavailable,
   PaymentIntent,
   SiwxProof,
-} from '../../contract/ingestion-gate.js';
+} from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';

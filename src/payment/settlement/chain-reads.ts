@@ -13,7 +13,7 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
-import { chainIdOf } from '../x402-constants.js';
+import { chainIdOf } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
 import type { TransactionOutcome, TransferFound } from './settlement.js';
 
 // The chain reads recovery needs, the same for both backends (a remote facilitator cannot answer

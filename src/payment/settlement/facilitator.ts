@@ -4,6 +4,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
+import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
 
 // `facilitator` settlement (SETTLEMENT=facilitator): a remote x402 facilitator's POST /verify and /settle at
 // FACILITATOR_URL through the official HTTPFacilitatorClient. The facilitator pays the gas; we never
@@ -14,7 +15,7 @@ import type { Settlement, SettleOutcome } from './settlement.js';
 export interface FacilitatorSettlementOptions {
   facilitatorUrl: string;
   rpcUrl: string;
-  network: 'eip155:8453' | 'eip155:84532';
+  network: PaymentNetwork;
   asset: Hex;
   timing?: ChainTiming;
   /** Per request (default 90 s, the client's default; settle waits for a receipt remotely). */

@@ -10,6 +10,7 @@ import {
   type Settlement,
   type SettleOutcome,
 } from './settlement.js';
+import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
 
 // `self` settlement (SETTLEMENT=self): the official x402 facilitator in this process, a viem wallet for
 // RELAYER_PRIVATE_KEY paying the gas, submitting transferWithAuthorization to RPC_URL; chain reads
@@ -18,7 +19,7 @@ import {
 export interface SelfSettlementOptions {
   rpcUrl: string;
   relayerPrivateKey: Hex;
-  network: 'eip155:8453' | 'eip155:84532';
+  network: PaymentNetwork;
   asset: Hex;
   timing?: ChainTiming;
   confirmationTimeoutMs?: number;

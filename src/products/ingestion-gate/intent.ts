@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { Refusal } from '../../refusal.js';
-import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../../contract/ingestion-gate.js';
+import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 
 // X-Service-Payment-Intent: the unsigned pre-binding (spec §5.5). It is checked against the request
 // before anything is fetched or stored: it must name this gate URL, this normalized input and this

@@ -1,7 +1,7 @@
-import { GATE_SKU, type GateReport } from '../../contract/ingestion-gate.js';
-import type { Classification } from '../../contract/common.js';
+import { GATE_SKU, type GateReport } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import type { Classification } from '../../../packages/buyer/src/wire/contract/common.js';
 import * as t from 'io-ts';
-import type { GatePurpose } from '../../rsl/purposes.js';
+import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';

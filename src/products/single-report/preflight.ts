@@ -1,10 +1,10 @@
-import { Refusal } from '../../refusal.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../contract/common.js';
-import type { PreflightDiscovery, PreflightRequest } from '../../contract/preflight.js';
-import type { UnavailableQuote } from '../../contract/quote.js';
+import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
+import type { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
+import type { UnavailableQuote } from '../../../packages/buyer/src/wire/contract/quote.js';
 import { NONCE_PREFIX } from '../../contract/offer.js';
-import { SINGLE_REPORT_PRICE } from '../../pricing/prices.js';
-import { REPORT_PURPOSES } from '../../rsl/purposes.js';
+import { SINGLE_REPORT_PRICE } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { REPORT_PURPOSES } from '../../../packages/buyer/src/wire/rsl/purposes.js';
 import { quote, type QuoteDeps } from './quote.js';
 import { redeem } from '../../money-path/redeem.js';
 import type { Redemption } from '../../money-path/redemption.js';

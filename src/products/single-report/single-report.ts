@@ -1,9 +1,9 @@
-import type { Report } from '../../contract/report.js';
+import type { Report } from '../../../packages/buyer/src/wire/contract/report.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
-import type { SINGLE_REPORT_SKU } from '../../contract/common.js';
+import type { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 

@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Runs the buyer CLI as a user does (bin/rights-preflight.mjs in its own node process). Its working
+// Runs the buyer CLI as a user does (packages/buyer/bin/rights-preflight.mjs in its own node process). Its working
 // directory is a temp folder of this test process (buy and gate save reports there by default), never
 // the repository; a test that looks for the saved file passes its own `cwd`.
-export const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/rights-preflight.mjs');
+export const BIN = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../packages/buyer/bin/rights-preflight.mjs',
+);
 
 let defaultCwd: string | undefined;
 

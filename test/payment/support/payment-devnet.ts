@@ -2,7 +2,7 @@ import test from 'ava';
 import { createPublicClient, http, type Hex } from 'viem';
 import { startDevnet, type Devnet } from '../../../ops/devnet/devnet.js';
 import { createSelfSettlement, type SelfSettlementOptions } from '../../../src/payment/settlement/self.js';
-import type { PaymentPayload, PaymentRequirements } from '../../../src/payment/x402-wire.js';
+import type { PaymentPayload, PaymentRequirements } from '../../../packages/buyer/src/wire/payment/x402-wire.js';
 import { nonceFor, offer, pay } from './offer.js';
 
 // The world of the settlement tests that talk to the relayer directly (no service): one devnet for the

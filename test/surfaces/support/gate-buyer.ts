@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
-import { siwxChallenge } from '../../../src/products/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
 import { normalizeGateRequest } from '../../../src/products/ingestion-gate/normalize.js';
-import { decodeOrThrow } from '../../../src/contract/decode.js';
-import { IngestionGateRequest } from '../../../src/contract/ingestion-gate.js';
-import { paymentIntentHeader } from '../../../src/buyer/gate-headers.js';
+import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { paymentIntentHeader } from '../../../packages/buyer/src/gate-headers.js';
 
 // A service-aware gate buyer (spec §5.5): it computes input_sha256 of its own normalized body, writes
 // the unsigned payment intent, and signs in with the x402 sign-in-with-x client helper over the

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// The buyer CLI (src/cli.ts). Installed from the package, it runs the compiled dist/cli.js. In the
+// repository, where src/ is beside it and tsx is installed, it runs the TypeScript source through tsx, so
+// `npx rights-preflight` there never runs a stale build (docs/decisions.md, "The buyer as its own package").
+import { existsSync } from 'node:fs';
+
+const source = new URL('../src/cli.ts', import.meta.url);
+let main;
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import('../dist/cli.js'));
+}
+process.exitCode = await main(
+  process.argv.slice(2),
+  process.env,
+  (s) => process.stdout.write(`${s}\n`),
+  (s) => process.stderr.write(`${s}\n`),
+);

@@ -1,0 +1,33 @@
+import { buyerContext } from './context.js';
+import { buyReport, ingestionGate, preflight, resume } from './flows.js';
+import type { BuyerOptions, ReportRequest } from './options.js';
+import { capabilities, quote } from './quote.js';
+import type { GateRequest } from './results.js';
+
+// The service-aware x402 buyer (spec §5.6–§5.7, docs/wire.md). Browser-safe: no node: imports.
+// quote → 402 offer → every check (pins, caps, signed receipt, recomputed binding nonce) → sign
+// EIP-3009 with exactly the bound nonce → ENCRYPTED checkpoint → send → verify → delivered | held.
+// The steps live beside this file: ./budget.ts, ./quote.ts, ./pay.ts, ./deliver.ts and ./flows.ts.
+
+export type { BuyerLogEvent, BuyerOptions, Purpose, ReportRequest, Tier } from './options.js';
+export type { BuyResult, GateRequest, GateResult, Quote } from './results.js';
+
+export function createBuyer(opts: BuyerOptions) {
+  const ctx = buyerContext(opts);
+  return {
+    capabilities: () => capabilities(ctx),
+    quote: (req: ReportRequest & { max_total_micro?: string }) => quote(ctx, req),
+    buyReport: (req: ReportRequest) => buyReport(ctx, req),
+    preflight: (req: ReportRequest) => preflight(ctx, req),
+    ingestionGate: (req: GateRequest) => ingestionGate(ctx, req),
+    resume: (purchaseId: string) => resume(ctx, purchaseId),
+    get spentMicro() {
+      return ctx.budget.spent;
+    },
+    get address() {
+      return opts.account.address;
+    },
+  };
+}
+
+export type Buyer = ReturnType<typeof createBuyer>;

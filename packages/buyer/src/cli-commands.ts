@@ -1,0 +1,169 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createBuyer, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import { generatePrivateKey, privateKeyAccount } from './account.js';
+import { claimKeepingStore } from './claim-keeping-store.js';
+import { requestRefund } from './refund-request.js';
+import { ingestionGatePrice, type Tier } from './wire/pricing/prices.js';
+import { fileCheckpointStore } from './node/file-checkpoint-store.js';
+import { defaultReportFile } from './cli-help.js';
+import { need, UsageError, type Cli } from './cli-context.js';
+
+// The commands of `rights-preflight`, each given the parsed command line (./cli-context.ts) and
+// answering its exit code. Secrets come from the environment only; nothing secret is printed.
+
+const service = (c: Cli) =>
+  need('--service or RIGHTS_SERVICE_URL', c.v.service ?? c.env.RIGHTS_SERVICE_URL).replace(/\/+$/, '');
+
+function hexKey(hex: string): Uint8Array {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new UsageError('BUYER_CHECKPOINT_KEY must be 64 hex characters');
+  return Uint8Array.from(hex.match(/../g)!.map((b) => parseInt(b, 16)));
+}
+
+const claimStore = (c: Cli) =>
+  fileCheckpointStore(
+    path.resolve(need('--checkpoint-dir', c.v['checkpoint-dir']), 'claims'),
+    hexKey(need('BUYER_CHECKPOINT_KEY', c.env.BUYER_CHECKPOINT_KEY)),
+  );
+
+function buyerFromPins(c: Cli, privateKey: string | undefined, log?: (e: BuyerLogEvent) => void, cap = 50_000n) {
+  const { v, env } = c;
+  const baseUrl = service(c);
+  const store = v['checkpoint-dir']
+    ? claimKeepingStore(
+        fileCheckpointStore(
+          path.resolve(v['checkpoint-dir']),
+          hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY)),
+        ),
+        claimStore(c),
+      )
+    : memoryCheckpointStore();
+  return createBuyer({
+    baseUrl,
+    account: privateKeyAccount(privateKey ?? generatePrivateKey()),
+    pins: {
+      network: need('--network or BUYER_NETWORK', v.network ?? env.BUYER_NETWORK),
+      asset: need('--asset or BUYER_ASSET', v.asset ?? env.BUYER_ASSET),
+      recipient: need('--recipient or BUYER_RECIPIENT', v.recipient ?? env.BUYER_RECIPIENT),
+      evidenceKey: need('--key or BUYER_EVIDENCE_KEY', v.key ?? env.BUYER_EVIDENCE_KEY),
+    },
+    maxPerReportMicro: BigInt(v['max-per-report'] ?? env.BUYER_MAX_PER_REPORT_MICRO ?? cap),
+    maxPerTaskMicro: BigInt(v['max-per-task'] ?? env.BUYER_MAX_PER_TASK_MICRO ?? cap),
+    checkpointStore: store,
+    ...(log ? { log } : {}),
+  });
+}
+
+const reportRequest = (c: Cli) => ({
+  resource: need('<resource-url>', c.arg),
+  purpose: need('--purpose', c.v.purpose) as 'ai-input',
+  tier: (c.v.tier ?? 'fresh') as 'fresh',
+});
+
+async function capabilities(c: Cli): Promise<number> {
+  const res = await fetch(`${service(c)}/v1/capabilities`);
+  if (!res.ok) return c.fail('ERROR', `capabilities answered HTTP ${res.status}`, 1);
+  c.out(JSON.stringify(await res.json(), null, 2));
+  return 0;
+}
+
+async function quote(c: Cli): Promise<number> {
+  const buyer = buyerFromPins(c, c.env.BUYER_PRIVATE_KEY);
+  const q = await buyer.quote(reportRequest(c));
+  // The claim token is a secret bearer credential: never printed.
+  const { claim_token: _claim, ...shown } = q as Record<string, unknown>;
+  c.out(JSON.stringify(shown, null, 2));
+  return 0;
+}
+
+/** `buy` (quote or --preflight flow) and `gate`: pay, then save the signed report. */
+async function buy(c: Cli): Promise<number> {
+  const { v, cmd, arg, more } = c;
+  const key = need('BUYER_PRIVATE_KEY', c.env.BUYER_PRIVATE_KEY);
+  // A gate report's published price grows with its URLs; the default caps cover exactly it.
+  const gatePrice = ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
+  const log = (e: BuyerLogEvent) => {
+    const { step, ...rest } = e;
+    const fields = Object.entries(rest).filter(([, x]) => x !== undefined);
+    c.err(`[${step}] ${fields.map(([k, x]) => `${k}=${x}`).join(' ')}`);
+  };
+  const buyer = buyerFromPins(c, key, log, cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n);
+  const r =
+    cmd === 'gate'
+      ? await buyer.ingestionGate({
+          resources: [need('<url>', arg), ...more],
+          purpose: need('--purpose', v.purpose) as 'ai-input',
+          tier: (v.tier ?? 'fresh') as 'fresh',
+          ...(v.geo ? { geo: v.geo } : {}),
+        })
+      : v.preflight
+        ? await buyer.preflight(reportRequest(c))
+        : await buyer.buyReport(reportRequest(c));
+  if (r.status !== 'delivered') {
+    c.out(JSON.stringify(r, null, 2));
+    return r.status === 'unavailable' ? 0 : 1;
+  }
+  // The report was paid for: it is always kept (docs/decisions.md, "The first hour (issue 27)").
+  const file = v.out ?? defaultReportFile(r.purchase_id);
+  await writeFile(file, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
+  c.err(`saved the signed report to ${path.resolve(file)}`);
+  const { status, purchase_id, classifications, transaction, amount_micro } = r;
+  const shown = { status, purchase_id, classifications, transaction, amount_micro, saved: file };
+  c.out(JSON.stringify(shown, null, 2));
+  return 0;
+}
+
+async function verify(c: Cli): Promise<number> {
+  const file = need('<report.json>', c.arg);
+  const pinned = need('--key', c.v.key ?? c.env.BUYER_EVIDENCE_KEY);
+  let saved: unknown;
+  try {
+    saved = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return c.fail('FAIL', `${file} is not readable JSON`, 1);
+  }
+  const result = verifySavedReport(saved, pinned.toLowerCase(), c.v['binding-key']);
+  if (!result.ok) {
+    c.err(`FAIL: ${result.reason}`);
+    if (c.json) c.out(JSON.stringify({ ok: false, reason: result.reason }, null, 2));
+    return 1;
+  }
+  if (c.json) {
+    c.out(JSON.stringify(result, null, 2));
+    return 0;
+  }
+  c.out(
+    `OK purchase ${result.purchase_id}: ` +
+      `${result.classifications.map((x) => `${x.resource} ${x.classification}`).join(', ')}; ` +
+      `paid ${result.amount} by ${result.payer} in ${result.transaction}`,
+  );
+  return 0;
+}
+
+async function refund(c: Cli): Promise<number> {
+  const purchaseId = need('<purchase_id>', c.arg);
+  const reason = need('--reason', c.v.reason);
+  const kept = await claimStore(c).load(purchaseId);
+  if (!kept)
+    return c.fail(
+      'ERROR',
+      `no claim kept for purchase ${purchaseId} in ${c.v['checkpoint-dir']}/claims (buy it with --checkpoint-dir)`,
+      1,
+    );
+  const view = await requestRefund(c.v.service ?? c.env.RIGHTS_SERVICE_URL ?? kept.base_url, kept.key, {
+    purchase_id: purchaseId,
+    reason,
+    ...(c.v.message ? { message: c.v.message } : {}),
+  });
+  c.out(JSON.stringify(view, null, 2));
+  return 0;
+}
+
+export const COMMANDS: Record<string, (c: Cli) => Promise<number>> = {
+  capabilities,
+  quote,
+  buy,
+  gate: buy,
+  verify,
+  refund,
+};

@@ -1,0 +1,103 @@
+import type { RefundReason } from './wire/contract/refund-reason.js';
+
+// The buyer CLI's words (packages/buyer/src/cli.ts): the overview `--help` prints, and one page per subcommand
+// (`rights-preflight <command> --help`, or `rights-preflight help <command>`) with its examples.
+
+/** Every refund reason the service accepts, with when to use it (the codec's keys, in its order). */
+export const REFUND_REASONS = {
+  NOT_DELIVERED: 'paid (or possibly charged) but no report came back',
+  VERIFICATION_FAILED: "a report came back and failed the buyer's verification (rights-preflight verify)",
+  CHARGED_INCORRECTLY: 'charged more than once, or more than the signed quote',
+  OTHER: 'anything else; say what in --message',
+} as const satisfies Record<RefundReason, string>;
+
+const reasonLines = Object.entries(REFUND_REASONS)
+  .map(([r, why]) => `  ${r.padEnd(20)} ${why}`)
+  .join('\n');
+
+const PINS = `pins (flag, environment, or --env-file FILE; npm start in development writes data/buyer.env):
+  --service URL            RIGHTS_SERVICE_URL          the service
+  --network CAIP2          BUYER_NETWORK               e.g. eip155:8453
+  --asset 0x…              BUYER_ASSET                 the USDC contract
+  --recipient 0x…          BUYER_RECIPIENT             PAY_TO of the service
+  --key HEX                BUYER_EVIDENCE_KEY          the service's evidence public key
+  --max-per-report MICRO   BUYER_MAX_PER_REPORT_MICRO  cap per report (default 50000)
+  --max-per-task MICRO     BUYER_MAX_PER_TASK_MICRO    cap for this run (default 50000)`;
+
+const SAVING = `The signed report is saved by default to ./rights-report-<first 12 of the purchase id>.json (mode 0600),
+and the summary names the file ("saved"); --out FILE chooses another. Keep it: verify reads it offline.`;
+
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  capabilities: `usage: rights-preflight capabilities [--service URL] [--json]
+Prints GET /v1/capabilities: coverage, prices, payment terms and evidence keys (free).
+examples:
+  rights-preflight capabilities --service http://127.0.0.1:8402
+  RIGHTS_SERVICE_URL=http://127.0.0.1:8402 rights-preflight capabilities --json`,
+  quote: `usage: rights-preflight quote <resource-url> --purpose P [--tier fresh|deep] [pins] [--json]
+Asks for a quote (free): the classification is not shown until you buy; the claim is never printed.
+purposes: ai-input | ai-index | ai-train | search
+examples:
+  rights-preflight quote https://open.demo.example/articles/climate --purpose ai-input
+  rights-preflight quote https://pub.example/a --purpose search --tier deep --json
+${PINS}`,
+  buy: `usage: rights-preflight buy <resource-url> --purpose P [--tier fresh|deep] [--preflight] [--out FILE]
+                          [--checkpoint-dir DIR] [pins] [--json]
+Buys one signed report: quote, 402 offer, an EIP-3009 authorization signed with BUYER_PRIVATE_KEY, the report.
+${SAVING}
+--checkpoint-dir DIR (with BUYER_CHECKPOINT_KEY, 64 hex) keeps the payment checkpoint and the claim encrypted,
+so an interrupted purchase resumes and a refund can be asked for later.
+purposes: ai-input | ai-index | ai-train | search
+examples:
+  BUYER_PRIVATE_KEY=0x… rights-preflight buy https://open.demo.example/articles/climate --purpose ai-input
+  rights-preflight buy https://pub.example/a --purpose ai-index --out a.json --checkpoint-dir ~/.rights --json
+${PINS}`,
+  gate: `usage: rights-preflight gate <url> [<url> …] --purpose P [--tier fresh|deep] [--geo CC] [--out FILE]
+                           [--checkpoint-dir DIR] [pins] [--json]
+Buys one ingestion-gate report for 1–4 URLs (a sign-in proof and a payment intent, then the payment).
+The caps default to the published price of the URLs given.
+${SAVING}
+purposes: ai-input | ai-index | ai-train | search, and the workflow aliases rag-ingestion (ai-input and
+ai-index) | summarization (ai-input) | training (ai-train) | search-indexing (search)
+examples:
+  rights-preflight gate https://pub.example/a https://pub.example/b --purpose rag-ingestion
+  rights-preflight gate https://pub.example/a --purpose training --geo DE --out gate.json --json
+${PINS}`,
+  verify: `usage: rights-preflight verify <report.json> --key HEX [--binding-key K] [--json]
+Checks a saved report offline: signatures under the pinned evidence key, digests, the payment binding and
+the settlement fields. Exit 0: it verifies; exit 1: it does not (the reason is printed).
+examples:
+  rights-preflight verify rights-report-1e2580e7979d.json --key 3b6a27bc…
+  rights-preflight verify report.json --key "$BUYER_EVIDENCE_KEY" --json`,
+  refund: `usage: rights-preflight refund <purchase_id> --reason R --checkpoint-dir DIR [--message TEXT] [--service URL]
+                                  [--json]
+Asks for a refund with the claim that buy/gate kept (encrypted) in --checkpoint-dir (BUYER_CHECKPOINT_KEY).
+It files a request an operator reviews; nothing is paid back automatically.
+reasons:
+${reasonLines}
+examples:
+  rights-preflight refund 34aeaed247e1… --reason NOT_DELIVERED --checkpoint-dir ~/.rights
+  rights-preflight refund 34aeaed247e1… --reason OTHER --message "charged twice?" --checkpoint-dir ~/.rights --json`,
+};
+
+export const USAGE = `usage: rights-preflight <command> [options]      (rights-preflight <command> --help: its page)
+  capabilities                       [--service URL]
+  quote <resource-url> --purpose P   [--tier fresh|deep] [--service URL] [pins]
+  buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
+  gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
+                                     one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
+  verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
+  refund <purchase_id> --reason R    --checkpoint-dir DIR [--message TEXT] [--service URL]
+                                     ask for a refund with the claim kept (encrypted) by buy/gate --checkpoint-dir
+                                     R: ${Object.keys(REFUND_REASONS).join(' | ')} (an operator reviews it)
+  --json (every command: one JSON document on stdout, failures too), --help, --version
+  --env-file FILE (every command: KEY=value settings below, e.g. data/buyer.env of npm start in development)
+buy and gate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where.
+pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
+  --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
+  --max-per-task/BUYER_MAX_PER_TASK_MICRO
+  (gate: the per-report and per-task caps default to the published price of the URLs given)
+purposes: buy/quote ai-input|ai-index|ai-train|search; gate also rag-ingestion|summarization|training|search-indexing
+env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)`;
+
+/** The file buy and gate save a report to when --out does not name one. */
+export const defaultReportFile = (purchaseId: string) => `rights-report-${purchaseId.slice(0, 12)}.json`;

@@ -1,0 +1,35 @@
+// The buyer client (browser-safe core). Node-only helpers live in ./node/.
+export {
+  createBuyer,
+  type Buyer,
+  type BuyerOptions,
+  type BuyResult,
+  type ReportRequest,
+  type Quote,
+  type BuyerLogEvent,
+  type GateRequest,
+  type GateResult,
+} from './buyer.js';
+export { BuyerRefused, type BuyerRefusalCode } from './errors.js';
+export { privateKeyAccount, generatePrivateKey, type BuyerAccount } from './account.js';
+export type { TransferAuthorizationTypedData } from './typed-data.js';
+export { checkOffer } from './offer.js';
+export {
+  encryptedCheckpointStore,
+  memoryCheckpointStore,
+  memoryBoxStore,
+  buyerCheckpointAad,
+  type BuyerCheckpoint,
+  type CheckpointStore,
+  type SealedBoxStore,
+} from './checkpoint-store.js';
+export {
+  verifyPaidReport,
+  verifySavedReport,
+  SAVED_REPORT_FORMAT,
+  type SavedReport,
+  type VerifyResult,
+} from './verify-report.js';
+export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-headers.js';
+export { claimKeepingStore } from './claim-keeping-store.js';
+export { requestRefund } from './refund-request.js';

@@ -1,0 +1,113 @@
+import { chainIdOf } from './wire/payment/x402-constants.js';
+import { encodePaymentSignature } from './wire/payment/x402-headers.js';
+import { checksumAddress } from './address.js';
+import type { BuyerContext } from './context.js';
+import { checkOffer, type CheckedOffer } from './offer.js';
+import type { BuyerCheckpoint } from './checkpoint-store.js';
+import { EIP3009_TYPES } from './typed-data.js';
+
+// The pay step: check the 402 offer, reserve the budget, sign EIP-3009 with exactly the bound nonce, and
+// seal the checkpoint before anything is sent — in that order (docs/decisions.md, "Buyer client").
+
+/** The PAYMENT-SIGNATURE header for a checked offer. */
+async function signOffer(ctx: BuyerContext, offer: CheckedOffer): Promise<string> {
+  const req = offer.requirements;
+  const validBefore = String(Math.floor(Date.now() / 1000) + req.maxTimeoutSeconds);
+  const authorization = {
+    from: checksumAddress(ctx.account.address),
+    to: checksumAddress(req.payTo),
+    value: req.amount,
+    validAfter: '0',
+    validBefore,
+    nonce: offer.nonce,
+  };
+  const signature = await ctx.account.signTypedData({
+    domain: {
+      name: offer.eip712.name,
+      version: offer.eip712.version,
+      chainId: chainIdOf(req.network)!,
+      verifyingContract: checksumAddress(req.asset),
+    },
+    types: EIP3009_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: 0n,
+      validBefore: BigInt(validBefore),
+    },
+  });
+  return encodePaymentSignature({
+    x402Version: 2,
+    resource: offer.paymentRequired.resource,
+    accepted: req,
+    payload: { signature, authorization },
+    ...(offer.paymentRequired.extensions ? { extensions: offer.paymentRequired.extensions } : {}),
+  });
+}
+
+export interface PaymentTerms {
+  flow: BuyerCheckpoint['flow'];
+  /** The path the payment is sent to (report URL, or the preflight or gate endpoint). */
+  path: string;
+  /** The binding key (claim token or X-Service-Request value). */
+  key: string;
+  /** Preflight and gate: the request body to resend. */
+  body?: Record<string, unknown>;
+  /** The 402's PAYMENT-REQUIRED header. */
+  offerHeader: string | null;
+  expect: { amount: string; purchase_id?: string; resource: string; input_sha256: string };
+}
+
+/** Checks the offer, reserves budget, signs, and persists the encrypted checkpoint — in that order. */
+export async function pay(ctx: BuyerContext, terms: PaymentTerms): Promise<BuyerCheckpoint> {
+  const x = terms.expect;
+  const offer = checkOffer(terms.offerHeader, ctx.pins, {
+    ...x,
+    key: terms.key,
+    maxPerReportMicro: ctx.budget.maxPerReport,
+  });
+  const purchaseId = (offer.receipt.payload as { purchase_id: string }).purchase_id;
+  const req = offer.requirements;
+  ctx.log({
+    step: 'offer.ok',
+    purchase_id: purchaseId,
+    amount_micro: req.amount,
+    pay_to: req.payTo,
+    network: req.network,
+  });
+  ctx.budget.reserve(BigInt(req.amount));
+  let header: string;
+  try {
+    header = await signOffer(ctx, offer);
+  } catch (err) {
+    ctx.budget.release(BigInt(req.amount));
+    throw err;
+  }
+  ctx.log({ step: 'signed', purchase_id: purchaseId, nonce_bound: true });
+  const cp: BuyerCheckpoint = {
+    version: 'buyer-checkpoint-v1',
+    flow: terms.flow,
+    purchase_id: purchaseId,
+    base_url: ctx.baseUrl,
+    path: terms.path,
+    key: terms.key,
+    ...(terms.body ? { body: terms.body } : {}),
+    payment_signature: header,
+    expected: {
+      network: req.network,
+      asset: req.asset,
+      pay_to: req.payTo,
+      amount: req.amount,
+      payer: ctx.account.address,
+      nonce: offer.nonce,
+      resource: x.resource,
+      input_sha256: x.input_sha256,
+    },
+    offer_receipt: offer.receipt,
+    created_at: new Date().toISOString(),
+  };
+  await ctx.store.save(cp);
+  ctx.log({ step: 'checkpoint.saved', purchase_id: purchaseId });
+  return cp;
+}

@@ -1,0 +1,38 @@
+import type { AvailableQuote, UnavailableQuote } from './wire/contract/quote.js';
+import type { GateQuestion } from './wire/ingestion-gate/gate-input.js';
+import type { SavedReport } from './verify-report.js';
+
+// What a purchase ends as: delivered (a verified report), unavailable (nothing to buy, nothing charged)
+// or held (paid, never a report).
+
+export type BuyResult =
+  | { status: 'unavailable'; reason: string; resource: string; charge_micro: '0' }
+  | {
+      status: 'delivered';
+      purchase_id: string;
+      response: Record<string, unknown> & {
+        report: { resources: { resource: string; classification: string; decision: string }[] };
+      };
+      classifications: { resource: string; classification: string; decision: string }[];
+      transaction: string;
+      amount_micro: string;
+      payer: string;
+      /** What to save for offline `verify` (no secrets). */
+      saved: SavedReport;
+      resumed: boolean;
+    }
+  | { status: 'held'; reason: string; purchase_id: string; transaction?: string };
+
+export type Quote = AvailableQuote | UnavailableQuote;
+
+/** An ingestion-gate question (spec §2.3); resources in their canonical spelling, 1–4 of them. */
+export type GateRequest = GateQuestion;
+export type GateResult =
+  | {
+      status: 'unavailable';
+      reason: 'NO_VERIFIABLE_DECLARATION' | 'FETCH_FAILED';
+      resources: string[];
+      input_sha256: string;
+      charge_micro: '0';
+    }
+  | Exclude<BuyResult, { status: 'unavailable' }>;

@@ -1,3 +1,0 @@
-// The buyer's Node-only part (`rights-preflight/buyer/node`): encrypted checkpoints in files.
-// The browser-safe core is `rights-preflight/buyer` (src/buyer/index.ts).
-export { fileBoxStore, fileCheckpointStore } from './file-checkpoint-store.js';
