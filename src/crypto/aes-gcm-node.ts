@@ -1,6 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { A256GCM, SealOpenFailed, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { fromBase64url, toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
+import {
+  A256GCM,
+  SealOpenFailed,
+  sealedBoxParts,
+  type SealedBox,
+} from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
+import { toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
 
 // The service's AES-256-GCM, byte for byte the sealed form of ./aes-gcm.ts (WebCrypto: iv, then the
 // encrypted bytes followed by the 16-byte tag), with node:crypto's synchronous cipher. WebCrypto hands
@@ -23,16 +28,7 @@ export function sealNode(key32: Uint8Array, plaintext: Uint8Array, aad: Uint8Arr
 /** The plaintext, or SealOpenFailed for a wrong key, wrong aad, or any altered byte (one answer for all). */
 export function openNode(key32: Uint8Array, box: SealedBox, aad: Uint8Array): Uint8Array {
   if (key32.length !== 32) throw new RangeError('an AES-256 key is 32 bytes');
-  let iv: Uint8Array;
-  let ct: Uint8Array;
-  try {
-    if (box.alg !== A256GCM) throw new Error('alg');
-    iv = fromBase64url(box.iv);
-    ct = fromBase64url(box.ciphertext);
-    if (iv.length !== 12 || ct.length < TAG_BYTES) throw new Error('length');
-  } catch {
-    throw new SealOpenFailed('not an A256GCM sealed value');
-  }
+  const { iv, ct } = sealedBoxParts(box);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key32, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad);

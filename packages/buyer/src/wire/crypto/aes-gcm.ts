@@ -45,19 +45,23 @@ export async function seal(key32: Uint8Array, plaintext: Uint8Array, aad: Uint8A
   return { alg: A256GCM, iv: toBase64url(iv), ciphertext: toBase64url(new Uint8Array(ct)) };
 }
 
-/** The plaintext, or SealOpenFailed for a wrong key, wrong aad, or any altered byte. */
-export async function open(key32: Uint8Array, box: SealedBox, aad: Uint8Array = EMPTY): Promise<Uint8Array> {
-  const key = await importKey(key32, 'decrypt');
-  let iv: Uint8Array;
-  let ct: Uint8Array;
+/** A sealed value's 96-bit IV and its ciphertext ‖ 16-byte tag, or SealOpenFailed when it is not one. */
+export function sealedBoxParts(box: SealedBox): { iv: Uint8Array; ct: Uint8Array } {
   try {
     if (box.alg !== A256GCM) throw new Error('alg');
-    iv = fromBase64url(box.iv);
-    ct = fromBase64url(box.ciphertext);
+    const iv = fromBase64url(box.iv);
+    const ct = fromBase64url(box.ciphertext);
     if (iv.length !== 12 || ct.length < 16) throw new Error('length');
+    return { iv, ct };
   } catch {
     throw new SealOpenFailed('not an A256GCM sealed value');
   }
+}
+
+/** The plaintext, or SealOpenFailed for a wrong key, wrong aad, or any altered byte. */
+export async function open(key32: Uint8Array, box: SealedBox, aad: Uint8Array = EMPTY): Promise<Uint8Array> {
+  const key = await importKey(key32, 'decrypt');
+  const { iv, ct } = sealedBoxParts(box);
   try {
     return new Uint8Array(
       await globalThis.crypto.subtle.decrypt(
