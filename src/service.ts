@@ -29,6 +29,10 @@ import { capabilitiesRouter } from './http/routes/capabilities.js';
 import { inspectRouter } from './http/routes/inspect.js';
 import { preflightRouter } from './http/routes/preflight.js';
 import { ingestionGateRouter } from './http/routes/ingestion-gate.js';
+import { revalidateRouter } from './http/routes/revalidate.js';
+import { REVALIDATE_PATH, REVALIDATE_SKU } from './contract/revalidation.js';
+import { revalidationProduct } from './products/revalidation/product.js';
+import type { RevalidateDeps } from './products/revalidation/revalidate.js';
 import { refundsRouter } from './http/routes/refunds.js';
 import { mcpRouter } from './http/routes/mcp.js';
 import { MCP_QUOTE_TOOL } from './mcp/tools.js';
@@ -179,16 +183,21 @@ export async function startService(
       // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
       ...checkpointSealer(checkpointKey),
       inflight,
-      products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
+      products: {
+        [SINGLE_REPORT_SKU]: singleReportProduct,
+        [GATE_SKU]: ingestionGateProduct,
+        [REVALIDATE_SKU]: revalidationProduct,
+      },
       ...(options.crashAt ? { crashAt: options.crashAt } : {}),
       ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
     } satisfies MoneyPathDeps;
-    const moneyDeps: ResumeDeps & QuoteDeps & GateDeps = {
+    const moneyDeps: ResumeDeps & QuoteDeps & GateDeps & RevalidateDeps = {
       ...base,
       settlement: countedSettlement(settlement, metrics),
       observe: (resource, purpose, userClass) =>
         rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
       observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
+      evidenceKeys: [{ key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex }],
     };
 
     // Every public operation that fetches or works before payment; the MCP quote tool spends the quote's.
@@ -203,6 +212,7 @@ export async function startService(
       },
       { method: 'POST', path: '/v1/rights/preflight', name: 'preflight', limit: config.rateLimits.preflight },
       { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate },
+      { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate },
     ];
     const limits = createRateLimits(rateLimits, { trustProxy: config.trustProxy });
     const inspectPool = createInspectPool({
@@ -220,7 +230,7 @@ export async function startService(
       terms,
       evidenceKeys: [evidencePublic],
       quoteTtlSeconds: config.quoteTtlSeconds,
-      enabled: { preflight: true, ingestionGate: true, revalidate: false },
+      enabled: { preflight: true, ingestionGate: true, revalidate: true },
       rateLimits,
       now: () => new Date(),
     };
@@ -251,6 +261,7 @@ export async function startService(
         reportsRouter(moneyDeps),
         preflightRouter(moneyDeps),
         ingestionGateRouter(moneyDeps),
+        revalidateRouter(moneyDeps),
         refundsRouter(moneyDeps),
         mcpRouter((ctx) => ({
           capabilities: () => buildCapabilities(capabilityDeps),

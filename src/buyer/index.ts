@@ -31,3 +31,4 @@ export {
 export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-headers.js';
 export { claimKeepingStore } from './claim-keeping-store.js';
 export { requestRefund } from './refund-request.js';
+export { verifyCheckpoint, type CheckpointVerification } from './verify-checkpoint.js';

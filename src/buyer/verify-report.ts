@@ -4,10 +4,12 @@ import { digestOf } from '../evidence/digest.js';
 import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from '../evidence/payloads.js';
 import { PaidReportResponse } from '../contract/report.js';
 import { GATE_SKU, IngestionGateResponse } from '../contract/ingestion-gate.js';
+import { REVALIDATE_SKU, RevalidationResponse } from '../contract/revalidation.js';
 import { boundNonce, looksBound } from '../payment/binding.js';
 import { decisionFor } from '../rsl/vocabulary.js';
 import { gateInput } from '../products/ingestion-gate/gate-input.js';
 import * as t from 'io-ts';
+import { checkpointsOfReportFail } from './verify-checkpoint.js';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
 // `verify` (offline, a saved file). Pure, synchronous, browser-safe. Returns the first failed check
@@ -63,12 +65,13 @@ export type VerifyResult =
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const fail = (reason: string): VerifyResult => ({ ok: false, reason });
 
-/** A single report (GET /v1/rights/reports/{id}, preflight) or an ingestion-gate report. */
-const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse]);
+/** A single report (GET /v1/rights/reports/{id}, preflight), an ingestion-gate report or a revalidation. */
+const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse, RevalidationResponse]);
 
 export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
   const decoded = PaidResponse.decode(input.response);
-  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
+  if (isLeft(decoded))
+    return fail('response is not a paid report (PaidReportResponse, IngestionGateResponse or RevalidationResponse)');
   const body = decoded.right;
   if (!verifyEnvelope(body.evidence, evidenceKeyHex))
     return fail('evidence signature does not verify with the pinned key');
@@ -84,9 +87,14 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   // A gate report answers several resources; its binding resource is the gate URL, so what ties the
   // report to the payment is the question itself: input_sha256 recomputed from the report's own fields.
   const isGate = report.sku === GATE_SKU;
+  // A revalidation's question is its checkpoints, which the report does not repeat: the offer receipt
+  // (input_sha256) and the proof bind it; its binding resource is the revalidate URL.
+  const manyResources = isGate || report.sku === REVALIDATE_SKU;
   const decisionOf = (r: (typeof report.resources)[number]) =>
     'decision' in r ? r.decision : decisionFor(r.classification);
 
+  const checkpointFailure = checkpointsOfReportFail(body, evidenceKeyHex);
+  if (checkpointFailure) return fail(checkpointFailure);
   if (proof.report_sha256 !== digestOf(report))
     return fail('report digest does not match the delivery proof (report_sha256)');
   if (proof.evidence_sha256 !== digestOf(body.evidence))
@@ -144,7 +152,7 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
       return fail('binding mismatch: settled nonce is not the offered bound nonce');
     if (r.input_sha256 !== proof.input_sha256)
       return fail('binding mismatch: offer input_sha256 differs from the proof');
-    if (!isGate && r.resource !== report.resources[0]?.resource)
+    if (!manyResources && r.resource !== report.resources[0]?.resource)
       return fail('binding mismatch: offer resource differs from the report');
     if (input.binding && input.binding.resource !== r.resource)
       return fail('binding mismatch: binding resource differs from the signed offer');
@@ -184,7 +192,7 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
       return fail('input_sha256 differs from the quoted input');
     if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id)
       return fail('purchase id differs from the quoted purchase');
-    if (x.resource !== undefined && !isGate && report.resources[0]?.resource !== x.resource)
+    if (x.resource !== undefined && !manyResources && report.resources[0]?.resource !== x.resource)
       return fail('report is for another resource');
   }
   return {

@@ -16,6 +16,7 @@ import {
   UserClass,
 } from './common.js';
 import { paidResponseOf } from './report.js';
+import { ReportCheckpoint } from './checkpoint.js';
 import { ResourceUrl } from './preflight.js';
 import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailability.js';
 
@@ -110,7 +111,8 @@ export const GateReportResource = t.type({
   legal_clearance: t.literal(false),
   declaration_found: t.boolean,
   reasons: t.array(ReportReason),
-  checkpoint: t.null,
+  /** Signed since issue 26; null in gate reports delivered before (docs/wire.md §14). */
+  checkpoint: ReportCheckpoint,
 });
 export type GateReportResource = t.TypeOf<typeof GateReportResource>;
 

@@ -7,6 +7,7 @@ import { PaymentRequiredBody } from '../contract/offer.js';
 import { UnavailableQuote } from '../contract/quote.js';
 import { PaidReportResponse } from '../contract/report.js';
 import { GATE_SKU, IngestionGateResponse, IngestionGateUnavailable } from '../contract/ingestion-gate.js';
+import { REVALIDATE_SKU, RevalidationResponse, RevalidationUnavailable } from '../contract/revalidation.js';
 import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -42,8 +43,15 @@ export const GATE_BODIES: RedemptionBodies = {
   unavailable: IngestionGateUnavailable,
 };
 
+/** A revalidation's bodies, sold by POST /v1/rights/revalidate and re-served at its report URL. */
+export const REVALIDATION_BODIES: RedemptionBodies = {
+  delivered: RevalidationResponse,
+  unavailable: RevalidationUnavailable,
+};
+
 /** The bodies of a purchase's product, by its sku (the report URL serves every product's delivery). */
-export const bodiesOfSku = (sku: string): RedemptionBodies => (sku === GATE_SKU ? GATE_BODIES : SINGLE_REPORT_BODIES);
+export const bodiesOfSku = (sku: string): RedemptionBodies =>
+  sku === GATE_SKU ? GATE_BODIES : sku === REVALIDATE_SKU ? REVALIDATION_BODIES : SINGLE_REPORT_BODIES;
 
 export function redemptionAnswer(
   r: Redemption | { kind: 'unavailable'; body: unknown },

@@ -1,0 +1,270 @@
+import test from 'ava';
+import { createHash } from 'node:crypto';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
+import { verifyCheckpoint, verifyPaidReport } from '../../src/buyer/index.js';
+import { RevalidationResponse } from '../../src/contract/revalidation.js';
+import { digestOf } from '../../src/evidence/digest.js';
+import { createSigner } from '../../src/evidence/envelope.js';
+import { evidenceKeyFromSeed, loadEvidenceKey } from '../../src/evidence/keys.js';
+import { revalidationInput } from '../../src/products/revalidation/revalidation-input.js';
+import { boundNonce } from '../../src/payment/binding.js';
+import { signPayment } from '../support/pay.js';
+import { assertNoSecretsLogged } from '../support/secrets.js';
+import { post } from './support/world.js';
+import { gateHeaders, newKey } from './support/gate-buyer.js';
+
+// Revalidation (issue 26) against a real HTTPS publisher on loopback and the devnet: every report's
+// resources carry a signed checkpoint; POST /v1/rights/revalidate re-observes them conditionally, says
+// what changed, and is paid exactly like preflight. The publisher's site is mutated between steps.
+
+const NEWS = 'https://news.example';
+const ARTICLE = (n: number) => `${NEWS}/articles/${n}`;
+const LICENSE = `${NEWS}/license.xml`;
+const PERMITS = rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'search'] });
+const PROHIBITS = rslDocument({ url: '/', permits: ['ai-index', 'search'], prohibits: ['ai-input'] });
+
+const site: OriginSite = {
+  'news.example': {
+    '/robots.txt': { type: 'text/plain', body: `User-agent: *\nAllow: /\nLicense: ${LICENSE}\n` },
+    '/license.xml': { type: 'application/rsl+xml', body: PERMITS, headers: { etag: '"v1"' } },
+    ...Object.fromEntries(
+      [1, 2, 3, 4, 5, 6].map((n) => [`/articles/${n}`, { body: `<html><head></head><body>${n}</body></html>` }]),
+    ),
+  },
+};
+
+let w: LocalWorld;
+let evidenceKey: string;
+let revalidateUrl: string;
+const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
+test.before(async () => {
+  w = await startLocalWorld(site, { logLevel: 'debug', tmpPrefix: 'rights-revalidate-' });
+  evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
+  revalidateUrl = `${w.url}/v1/rights/revalidate`;
+});
+test.after.always(async () => {
+  await w?.close();
+});
+
+const buyer = () => w.devnet.buyers[0]!;
+
+/** Sends `body` to `url` with `headers`: the 402, then the paid answer. */
+async function payAt(url: string, body: unknown, headers: Record<string, string>) {
+  const offer = await post(url, body, headers);
+  if (offer.status !== 402) throw new Error(`expected 402, got ${offer.status}: ${offer.text}`);
+  const payment = await signPayment(buyer().privateKey, offer.headers.get('payment-required')!);
+  secrets.paymentHeaders.push(payment);
+  const paid = await post(url, body, { ...headers, 'payment-signature': payment });
+  if (paid.status !== 200) throw new Error(`expected 200, got ${paid.status}: ${paid.text}`);
+  return { offer, paid, payment };
+}
+
+async function buyPreflight(resource: string) {
+  const key = newKey();
+  secrets.claims.push(key);
+  const body = { resource, purpose: 'ai-input', tier: 'fresh', max_total_micro: '20000' };
+  return (await payAt(`${w.url}/v1/rights/preflight`, body, { 'x-service-request': key })).paid.body;
+}
+
+async function buyGate(resources: string[]) {
+  const key = newKey();
+  const body = { resources, purpose: 'ai-input', max_total_micro: '200000' };
+  const headers = await gateHeaders({
+    url: w.url,
+    body,
+    key,
+    payerKey: buyer().privateKey,
+    coveredOrigins: w.origins.origins,
+  });
+  secrets.claims.push(...Object.values(headers));
+  return (await payAt(`${w.url}/v1/rights/ingestion-gate`, body, headers)).paid.body;
+}
+
+const revalidationBody = (checkpoints: unknown[]) => ({ checkpoints, max_total_micro: '100000' });
+
+async function revalidate(checkpoints: unknown[], key = newKey()) {
+  secrets.claims.push(key);
+  return payAt(revalidateUrl, revalidationBody(checkpoints), { 'x-service-request': key });
+}
+
+let first: any; // the single report on article 1
+let firstCheckpoint: any;
+
+test.serial('a single report and a gate report carry per-resource checkpoints that verify offline', async (t) => {
+  first = await buyPreflight(ARTICLE(1));
+  const gate = await buyGate([ARTICLE(2), ARTICLE(3)]);
+  for (const body of [first, gate]) {
+    t.true(verifyPaidReport({ response: body }, evidenceKey).ok);
+    for (const r of body.report.resources) {
+      const v = verifyCheckpoint(r.checkpoint, evidenceKey);
+      if (!v.ok) return t.fail(v.reason);
+      t.is(v.checkpoint.resource, r.resource);
+      t.is(v.checkpoint.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+      t.is(v.checkpoint.evidence_sha256, digestOf(body.evidence.payload));
+      t.deepEqual(v.checkpoint.documents, [
+        { url: LICENSE, channels: ['robots'], sha256: digestOfText(PERMITS), etag: '"v1"', last_modified: null },
+      ]);
+    }
+  }
+  firstCheckpoint = first.report.resources[0].checkpoint;
+  // Another report's evidence: the checkpoint no longer belongs to the report it sits in.
+  const moved = structuredClone(first);
+  moved.report.resources[0].checkpoint = gate.report.resources[0].checkpoint;
+  const refused = verifyPaidReport({ response: moved }, evidenceKey);
+  t.false(refused.ok);
+});
+
+test.serial(
+  'revalidating an unchanged URL: conditional request answered 304, changed false, one transfer',
+  async (t) => {
+    const before = await w.devnet.balanceOf(buyer().address);
+    const seen = w.origins.requests.length;
+    const { offer, paid } = await revalidate([firstCheckpoint]);
+    const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
+    const product = caps.products.find((p: any) => p.sku === 'rights.revalidate.v1');
+    t.true(product.enabled);
+    t.is(product.endpoint, '/v1/rights/revalidate');
+    const price = BigInt(product.tiers.fresh.per_url_micro);
+    t.is(decodePaymentRequiredHeader(offer.headers.get('payment-required')!).accepts[0]!.amount, price.toString());
+    t.true(isRight(RevalidationResponse.decode(paid.body)), paid.text);
+    const entry = paid.body.report.resources[0];
+    t.is(paid.body.report.sku, 'rights.revalidate.v1');
+    t.false(entry.changed);
+    t.deepEqual(entry.changes, []);
+    t.is(entry.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+    t.is(entry.previous_classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+    t.is(entry.previous_report_sha256, digestOf(first.report));
+    const license = w.origins.requests.slice(seen).filter((r) => r.path === '/license.xml');
+    t.deepEqual(license, [{ host: 'news.example', path: '/license.xml', conditional: true, status: 304 }]);
+    t.is(await w.devnet.balanceOf(buyer().address), before - price);
+    t.true(verifyPaidReport({ response: paid.body }, evidenceKey).ok);
+    t.true(verifyCheckpoint(entry.checkpoint, evidenceKey).ok);
+  },
+);
+
+let prohibited: any;
+test.serial(
+  'after the publisher prohibits the purpose: changed, PROHIBITED, the document with both digests',
+  async (t) => {
+    site['news.example']!['/license.xml'] = { type: 'application/rsl+xml', body: PROHIBITS, headers: { etag: '"v2"' } };
+    const { paid } = await revalidate([firstCheckpoint]);
+    prohibited = paid.body;
+    const entry = paid.body.report.resources[0];
+    t.true(entry.changed);
+    t.is(entry.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
+    t.is(entry.previous_classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+    t.deepEqual(entry.changes[0], {
+      kind: 'document-changed',
+      url: LICENSE,
+      old_sha256: digestOfText(PERMITS),
+      new_sha256: digestOfText(PROHIBITS),
+    });
+    t.like(entry.changes[1], { kind: 'classification-changed', new: 'PROHIBITED_BY_OBSERVED_DECLARATION' });
+    t.is(typeof entry.changes[1].rule, 'string');
+    t.is(entry.previous_report_sha256, digestOf(first.report));
+    t.true(verifyPaidReport({ response: paid.body }, evidenceKey).ok);
+  },
+);
+
+test.serial(
+  'a chain: revalidating the revalidation’s checkpoint names that revalidation as the previous report',
+  async (t) => {
+    const { paid } = await revalidate([prohibited.report.resources[0].checkpoint]);
+    const entry = paid.body.report.resources[0];
+    t.false(entry.changed);
+    t.is(entry.previous_report_sha256, digestOf(prohibited.report));
+  },
+);
+
+test.serial(
+  'the publisher withdraws the declaration: a paid, signed report says NO_MACHINE_READABLE_DECLARATION',
+  async (t) => {
+    const pub = site['news.example']!;
+    pub['/robots.txt'] = { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
+    delete pub['/license.xml'];
+    try {
+      const before = await w.devnet.balanceOf(buyer().address);
+      const { offer, paid } = await revalidate([firstCheckpoint]);
+      const amount = decodePaymentRequiredHeader(offer.headers.get('payment-required')!).accepts[0]!.amount;
+      const entry = paid.body.report.resources[0];
+      t.true(entry.changed);
+      t.is(entry.classification, 'NO_MACHINE_READABLE_DECLARATION');
+      t.false(entry.declaration_found);
+      t.like(entry.changes[0], { kind: 'document-removed', url: LICENSE, old_sha256: digestOfText(PERMITS) });
+      t.is(await w.devnet.balanceOf(buyer().address), before - BigInt(amount));
+      t.true(verifyPaidReport({ response: paid.body }, evidenceKey).ok);
+    } finally {
+      pub['/robots.txt'] = { type: 'text/plain', body: `User-agent: *\nAllow: /\nLicense: ${LICENSE}\n` };
+      pub['/license.xml'] = { type: 'application/rsl+xml', body: PERMITS, headers: { etag: '"v1"' } };
+    }
+  },
+);
+
+test.serial('refused before any offer, each with its own code, nothing stored or charged', async (t) => {
+  const before = await w.devnet.balanceOf(buyer().address);
+  const events = (await w.service.store.readAll(0n, 1_000_000)).length;
+  const altered = structuredClone(firstCheckpoint);
+  altered.payload.classification = 'PROHIBITED_BY_OBSERVED_DECLARATION';
+  const foreignKey = evidenceKeyFromSeed(new Uint8Array(32).fill(7));
+  const foreign = createSigner(foreignKey)({ ...firstCheckpoint.payload, key_id: foreignKey.keyId });
+  const ours = createSigner(await loadEvidenceKey(undefined, w.dataDir, { generate: false }));
+  const uncovered = ours({ ...firstCheckpoint.payload, resource: 'https://gone.example/articles/1' });
+  const others = [2, 3, 4, 5].map((n) => ours({ ...firstCheckpoint.payload, resource: ARTICLE(n) }));
+  const cases: [string, unknown[]][] = [
+    ['CHECKPOINT_ALTERED', [altered]],
+    ['CHECKPOINT_KEY_UNKNOWN', [foreign]],
+    ['RESOURCE_NOT_COVERED', [uncovered]],
+    ['CHECKPOINTS_TOO_MANY', [firstCheckpoint, ...others]],
+    ['CHECKPOINT_DUPLICATE', [firstCheckpoint, firstCheckpoint]],
+    ['CHECKPOINT_MALFORMED', [first.evidence]],
+  ];
+  for (const [code, checkpoints] of cases) {
+    const res = await post(revalidateUrl, revalidationBody(checkpoints), { 'x-service-request': newKey() });
+    t.is(res.status, 422, `${code}: ${res.text}`);
+    t.is(res.body.error.code, code);
+    t.is(res.headers.get('payment-required'), null);
+  }
+  t.is((await w.service.store.readAll(0n, 1_000_000)).length, events);
+  t.is(await w.devnet.balanceOf(buyer().address), before);
+});
+
+test.serial(
+  'paid twice at once: one transfer, the same delivery; a random-nonce payment is NONCE_NOT_BOUND',
+  async (t) => {
+    const key = newKey();
+    secrets.claims.push(key);
+    const body = revalidationBody([firstCheckpoint]);
+    const offer = await post(revalidateUrl, body, { 'x-service-request': key });
+    t.is(offer.status, 402);
+    const pr = offer.headers.get('payment-required')!;
+    const question = revalidationInput({ checkpoints: [firstCheckpoint] });
+    const nonce = boundNonce({ resource: revalidateUrl, key, input_sha256: question.input_sha256 });
+    t.is((decodePaymentRequiredHeader(pr).extensions?.['service-request-binding'] as any).info.nonce, nonce);
+    const before = await w.devnet.balanceOf(buyer().address);
+    const random = await signPayment(buyer().privateKey, pr, { nonce: 'random' });
+    const refused = await post(revalidateUrl, body, { 'x-service-request': key, 'payment-signature': random });
+    t.is(refused.body.error.code, 'NONCE_NOT_BOUND');
+    t.is(await w.devnet.balanceOf(buyer().address), before);
+    const payment = await signPayment(buyer().privateKey, pr);
+    secrets.paymentHeaders.push(payment, random);
+    const headers = { 'x-service-request': key, 'payment-signature': payment };
+    const [a, b] = await Promise.all([post(revalidateUrl, body, headers), post(revalidateUrl, body, headers)]);
+    t.is(a.status, 200, a.text);
+    t.is(b.status, 200, b.text);
+    t.is(a.text, b.text);
+    const again = await post(revalidateUrl, body, headers); // the lost answer, asked again
+    t.is(again.text, a.text);
+    t.is(await w.devnet.balanceOf(buyer().address), before - BigInt(question.price_micro));
+  },
+);
+
+test.serial('no secret in the service log', (t) => {
+  assertNoSecretsLogged(t, w.logs(), secrets);
+});
+
+function digestOfText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
