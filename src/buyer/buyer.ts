@@ -15,6 +15,8 @@ import { inputSha256 } from '../payment/binding.js';
 import { chainIdOf } from '../payment/x402-constants.js';
 import { encodePaymentSignature, decodePaymentResponse } from '../payment/x402-headers.js';
 import { toBase64url } from '../crypto/base64url.js';
+import { revalidateWith } from './revalidate.js';
+import { REVALIDATE_PATH } from '../contract/revalidation.js';
 import { BuyerRefused } from './errors.js';
 import { checkOffer, type CheckedOffer, type Pins } from './offer.js';
 import type { BuyerCheckpoint, CheckpointStore } from './checkpoint-store.js';
@@ -710,12 +712,32 @@ export function createBuyer(opts: BuyerOptions) {
     return deliver(cp, true);
   }
 
+  /** POST /v1/rights/revalidate for 1–4 checkpoints (./revalidate.ts); `checkpointsIn` reads them from a report. */
+  const revalidate = (checkpoints: readonly unknown[], o: { tier?: Tier } = {}) =>
+    revalidateWith(
+      {
+        baseUrl,
+        revalidateUrl: (opts.publicUrl ?? opts.baseUrl).replace(/\/+$/, '') + REVALIDATE_PATH,
+        fetch: f,
+        pinnedKey,
+        log,
+        assertAffordable,
+        newKey: () => toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(32))),
+        errorOf,
+        prepare,
+        deliver,
+      },
+      checkpoints,
+      o,
+    );
+
   return {
     capabilities,
     quote,
     buyReport,
     preflight,
     ingestionGate,
+    revalidate,
     resume,
     get spentMicro() {
       return spent;

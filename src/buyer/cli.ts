@@ -3,15 +3,23 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { createBuyer, BuyerRefused, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import {
+  checkpointsIn,
+  createBuyer,
+  BuyerRefused,
+  memoryCheckpointStore,
+  verifyCheckpoint,
+  verifySavedReport,
+  type BuyerLogEvent,
+} from './index.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
 import { GatePurpose, ReportPurpose } from '../rsl/purposes.js';
-import { ingestionGatePrice, type Tier } from '../pricing/prices.js';
+import { ingestionGatePrice, revalidationPrice, type Tier } from '../pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { COMMAND_HELP, REFUND_REASONS, USAGE, defaultReportFile } from './cli-help.js';
 
-// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | verify | refund.
+// `rights-preflight` (bin/rights-preflight.mjs): capabilities | quote | buy | gate | revalidate | verify | refund.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
 
 const options = {
@@ -96,7 +104,7 @@ export async function main(
       usageOf(cmd),
     );
   // Refused here, before any request: a purpose the command cannot buy, a tier that does not exist.
-  if (['quote', 'buy', 'gate'].includes(cmd)) {
+  if (['quote', 'buy', 'gate', 'revalidate'].includes(cmd)) {
     const purposes = cmd === 'gate' ? GatePurpose : ReportPurpose;
     if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose)))
       return fail(
@@ -173,10 +181,15 @@ export async function main(
         return 0;
       }
       case 'buy':
-      case 'gate': {
+      case 'gate':
+      case 'revalidate': {
         const key = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
-        // A gate report's published price grows with its URLs; the default caps cover exactly it.
-        const gatePrice = ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
+        const checkpoints = cmd === 'revalidate' ? await checkpointsOfFiles([need('<file>', arg), ...more]) : [];
+        // A gate report's (a revalidation's) published price grows with its URLs; the default caps cover exactly it.
+        const gatePrice =
+          cmd === 'revalidate'
+            ? revalidationPrice((v.tier ?? 'fresh') as Tier, checkpoints.length)
+            : ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
         const buyer = await buyerFromPins(
           key,
           (e) => {
@@ -188,19 +201,21 @@ export async function main(
                 .join(' ')}`,
             );
           },
-          cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n,
+          cmd !== 'buy' && gatePrice > 50_000n ? gatePrice : 50_000n,
         );
         const r =
-          cmd === 'gate'
-            ? await buyer.ingestionGate({
-                resources: [need('<url>', arg), ...more],
-                purpose: need('--purpose', v.purpose) as 'ai-input',
-                tier: (v.tier ?? 'fresh') as 'fresh',
-                ...(v.geo ? { geo: v.geo } : {}),
-              })
-            : v.preflight
-              ? await buyer.preflight(request())
-              : await buyer.buyReport(request());
+          cmd === 'revalidate'
+            ? await buyer.revalidate(checkpoints, { tier: (v.tier ?? 'fresh') as Tier })
+            : cmd === 'gate'
+              ? await buyer.ingestionGate({
+                  resources: [need('<url>', arg), ...more],
+                  purpose: need('--purpose', v.purpose) as 'ai-input',
+                  tier: (v.tier ?? 'fresh') as 'fresh',
+                  ...(v.geo ? { geo: v.geo } : {}),
+                })
+              : v.preflight
+                ? await buyer.preflight(request())
+                : await buyer.buyReport(request());
         if (r.status === 'delivered') {
           // The report was paid for: it is always kept (docs/decisions.md, "The first hour (issue 27)").
           const file = v.out ?? defaultReportFile(r.purchase_id);
@@ -233,6 +248,20 @@ export async function main(
           saved = JSON.parse(await readFile(file, 'utf8'));
         } catch {
           return fail('FAIL', `${file} is not readable JSON`, 1);
+        }
+        // A checkpoint kept on its own (docs/wire.md §14) is verified as such; anything else as a report.
+        const lone = (saved as { payload?: { type?: unknown } } | null)?.payload?.type === 'checkpoint';
+        if (lone) {
+          const c = verifyCheckpoint(saved, pinned.toLowerCase());
+          if (!c.ok) {
+            err(`FAIL: ${c.reason}`);
+            if (json) out(JSON.stringify({ ok: false, reason: c.reason }, null, 2));
+            return 1;
+          }
+          const p = c.checkpoint;
+          if (json) out(JSON.stringify({ ok: true, checkpoint: p }, null, 2));
+          else out(`OK checkpoint of purchase ${p.purchase_id}: ${p.resource} ${p.classification} at ${p.observed_at}`);
+          return 0;
         }
         const result = verifySavedReport(saved, pinned.toLowerCase(), v['binding-key']);
         if (!result.ok) {
@@ -277,6 +306,23 @@ export async function main(
     if (e instanceof BuyerRefused) return fail('REFUSED', e.message, 1);
     return fail('ERROR', (e as Error).message, 1);
   }
+}
+
+/** The checkpoints kept in each file: a checkpoint, a paid report or a saved report (all of its resources'). */
+async function checkpointsOfFiles(files: string[]): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for (const file of files) {
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'));
+    } catch {
+      throw new UsageError(`${file} is not readable JSON`);
+    }
+    const found = checkpointsIn(value);
+    if (!found.length) throw new UsageError(`${file} holds no checkpoint (a report delivered before checkpoints?)`);
+    all.push(...found);
+  }
+  return all;
 }
 
 function hexKey(hex: string): Uint8Array {

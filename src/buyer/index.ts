@@ -32,3 +32,4 @@ export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-head
 export { claimKeepingStore } from './claim-keeping-store.js';
 export { requestRefund } from './refund-request.js';
 export { verifyCheckpoint, type CheckpointVerification } from './verify-checkpoint.js';
+export { checkpointsIn, type RevalidateResult } from './revalidate.js';

@@ -4,7 +4,12 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
-import { verifyCheckpoint, verifyPaidReport } from '../../src/buyer/index.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkpointsIn, verifyCheckpoint, verifyPaidReport } from '../../src/buyer/index.js';
+import { main as cli } from '../../src/buyer/cli.js';
+import { buyerFor } from '../buyer/support/buyer-world.js';
 import { RevalidationResponse } from '../../src/contract/revalidation.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import { createSigner } from '../../src/evidence/envelope.js';
@@ -258,6 +263,68 @@ test.serial(
     const again = await post(revalidateUrl, body, headers); // the lost answer, asked again
     t.is(again.text, a.text);
     t.is(await w.devnet.balanceOf(buyer().address), before - BigInt(question.price_micro));
+  },
+);
+
+test.serial(
+  'buyer.revalidate verifies the checkpoints, pays the published price and verifies the report',
+  async (t) => {
+    const { buyer: b } = buyerFor(w);
+    const r = await b.revalidate(checkpointsIn(first));
+    if (r.status !== 'delivered') return t.fail(JSON.stringify(r));
+    t.is(r.amount_micro, '10000');
+    t.is((r.response.report as any).sku, 'rights.revalidate.v1');
+    t.deepEqual(r.classifications, [
+      { resource: ARTICLE(1), classification: 'PERMITTED_BY_OBSERVED_DECLARATION', decision: 'ALLOW_DECLARED' },
+    ]);
+    const altered = structuredClone(firstCheckpoint);
+    altered.payload.observed_at = new Date(0).toISOString();
+    const refused = await b.revalidate([altered]).catch((e: Error) => e);
+    t.regex(String(refused), /REVALIDATION_CHECKPOINT_INVALID/);
+  },
+);
+
+test.serial(
+  'the CLI: revalidate <report.json>, then verify the revalidation and a checkpoint kept alone',
+  async (t) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'rights-revalidate-cli-'));
+    const env = {
+      RIGHTS_SERVICE_URL: w.url,
+      BUYER_PRIVATE_KEY: buyer().privateKey,
+      BUYER_NETWORK: w.devnet.network,
+      BUYER_ASSET: w.devnet.usdc,
+      BUYER_RECIPIENT: w.devnet.payTo,
+      BUYER_EVIDENCE_KEY: evidenceKey,
+    };
+    const run = async (args: string[]) => {
+      const lines: string[] = [];
+      const code = await cli(
+        args,
+        env,
+        (s) => lines.push(s),
+        () => {},
+      );
+      return { code, out: lines.join('\n') };
+    };
+    const reportFile = path.join(dir, 'first.json');
+    const checkpointFile = path.join(dir, 'checkpoint.json');
+    const outFile = path.join(dir, 'revalidation.json');
+    await writeFile(reportFile, JSON.stringify(first));
+    await writeFile(checkpointFile, JSON.stringify(firstCheckpoint));
+    const bought = await run(['revalidate', reportFile, '--out', outFile, '--json']);
+    t.is(bought.code, 0, bought.out);
+    t.is(JSON.parse(bought.out).amount_micro, '10000');
+    const verified = await run(['verify', outFile, '--json']);
+    t.is(verified.code, 0, verified.out);
+    t.is(JSON.parse(verified.out).classifications[0].classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+    const alone = await run(['verify', checkpointFile, '--json']);
+    t.is(alone.code, 0, alone.out);
+    t.is(JSON.parse(alone.out).checkpoint.resource, ARTICLE(1));
+    const tampered = structuredClone(firstCheckpoint);
+    tampered.payload.resource = ARTICLE(2);
+    await writeFile(checkpointFile, JSON.stringify(tampered));
+    t.is((await run(['verify', checkpointFile, '--json'])).code, 1);
+    await rm(dir, { recursive: true, force: true });
   },
 );
 
