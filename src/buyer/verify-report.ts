@@ -93,8 +93,6 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   const decisionOf = (r: (typeof report.resources)[number]) =>
     'decision' in r ? r.decision : decisionFor(r.classification);
 
-  const checkpointFailure = checkpointsOfReportFail(body, evidenceKeyHex);
-  if (checkpointFailure) return fail(checkpointFailure);
   if (proof.report_sha256 !== digestOf(report))
     return fail('report digest does not match the delivery proof (report_sha256)');
   if (proof.evidence_sha256 !== digestOf(body.evidence))
@@ -116,6 +114,9 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
       return fail(`report resource ${i} differs from the signed evidence`);
     }
   }
+  // The report's own digest is checked first, so a changed report is reported as such.
+  const checkpointFailure = checkpointsOfReportFail(body, evidenceKeyHex);
+  if (checkpointFailure) return fail(checkpointFailure);
   if (isGate) {
     const g = body.report as t.TypeOf<typeof IngestionGateResponse>['report'];
     const question = gateInput({
