@@ -66,7 +66,7 @@ export type RevalidationInput = t.TypeOf<typeof RevalidationInput>;
 export const RevalidationQuoted = t.type({
   sku: t.literal(REVALIDATE_SKU),
   input: RevalidationInput,
-  /** `{version: 'rsl-revalidation-readings-v1', entries: [{previous, previous_report_sha256, reading}]}`. */
+  /** `{version: 'rsl-revalidation-readings-v1', readings: ResourceReading[], previous: [{checkpoint, report_sha256}]}`. */
   reading: t.UnknownRecord,
 });
 

@@ -5,7 +5,7 @@ import type { ObserveContext } from '../../rsl/observe.js';
 import type { GatePurpose } from '../../rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeRevalidateRequest, type NormalizedRevalidation, type RevalidateCall } from './normalize.js';
-import { draftRevalidationReport, type RevalidationEntry, type RevalidationReadings } from './report.js';
+import { draftRevalidationReport, type RevalidationReadings } from './report.js';
 import { previousReportSha256 } from './previous-report.js';
 import type { EventStore } from '../../store/port.js';
 
@@ -22,9 +22,7 @@ export interface RevalidationObserver {
 }
 
 /** What a revalidation observes (stored as the `Quoted` reading; ./report.ts reads it back as RevalidationReadings). */
-export type ObservedRevalidation = Omit<RevalidationReadings, 'entries'> & {
-  entries: (RevalidationEntry & { reading: ResourceReading })[];
-};
+export type ObservedRevalidation = Omit<RevalidationReadings, 'readings'> & { readings: ResourceReading[] };
 
 /** Every resource read again, nothing taken from a cache: the documents held are validated by the publisher. */
 const REVALIDATION_FRESHNESS_SECONDS = 0;
@@ -46,11 +44,8 @@ async function observeRevalidation(
   );
   return {
     version: 'rsl-revalidation-readings-v1',
-    entries: n.previous.map((previous, i) => ({
-      previous,
-      previous_report_sha256: reports[i]!,
-      reading: readings[i]!,
-    })),
+    readings,
+    previous: n.previous.map((checkpoint, i) => ({ checkpoint, report_sha256: reports[i]! })),
   };
 }
 

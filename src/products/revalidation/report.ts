@@ -14,18 +14,19 @@ import { changesSince } from './compare.js';
 // readings observed when the offer was made and the checkpoints they are compared with), so a resumed
 // delivery drafts the same. Each resource: what it is now, what it was, what changed, and a new checkpoint.
 
-/** One checkpoint asked about and its new reading (`reading` as the RSL reader wrote it). */
-export const RevalidationEntry = t.type({
-  previous: CheckpointPayload,
-  previous_report_sha256: Hex64,
-  reading: t.UnknownRecord,
-});
-export type RevalidationEntry = t.TypeOf<typeof RevalidationEntry>;
+/** One checkpoint asked about, and the report it was delivered in. */
+export const PreviousObservation = t.type({ checkpoint: CheckpointPayload, report_sha256: Hex64 });
+export type PreviousObservation = t.TypeOf<typeof PreviousObservation>;
 
-/** `Quoted.reading` of a revalidation purchase, one entry per checkpoint in request order. */
+/**
+ * `Quoted.reading` of a revalidation purchase, in request order: the new readings (as the RSL reader wrote
+ * them) under `readings`, as a gate stores its own, so every read model (facts v2: one line per reading)
+ * shows a revalidation's resources without a store migration; and what each is compared with.
+ */
 export const RevalidationReadings = t.type({
   version: t.literal('rsl-revalidation-readings-v1'),
-  entries: t.array(RevalidationEntry),
+  readings: t.array(t.UnknownRecord),
+  previous: t.array(PreviousObservation),
 });
 export type RevalidationReadings = t.TypeOf<typeof RevalidationReadings>;
 
@@ -40,14 +41,20 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
   const { input } = q;
   if (!RevalidationReadings.is(q.reading))
     throw new Error(`the reading of purchase ${q.purchase_id} is not a revalidation's`);
-  const { entries: stored } = q.reading;
+  const { readings: stored, previous } = q.reading;
+  if (previous.length !== stored.length) throw new Error(`purchase ${q.purchase_id}: readings and checkpoints differ`);
   const question = {
     sku: REVALIDATE_SKU,
     purchase_id: q.purchase_id,
     purpose: input.purpose,
     user_class: input.user_class,
   };
-  const drafted = stored.map((e) => {
+  const drafted = stored.map((stored1, i) => {
+    const e = {
+      reading: stored1,
+      previous: previous[i]!.checkpoint,
+      previous_report_sha256: previous[i]!.report_sha256,
+    };
     const reading = reportReading(e.reading, q.purchase_id);
     const pr = purposeOf(reading, input.purpose);
     const reasons = reportReasons(pr);
@@ -88,12 +95,12 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
     user_class: input.user_class,
     geo: input.geo,
     tier: input.tier,
-    resources: stored.map((e, i) => ({
+    resources: stored.map((reading, i) => ({
       resource: drafted[i]!.entry.resource,
       classification: drafted[i]!.entry.classification,
-      reading: e.reading,
-      previous_checkpoint: e.previous,
-      previous_report_sha256: e.previous_report_sha256,
+      reading,
+      previous_checkpoint: previous[i]!.checkpoint,
+      previous_report_sha256: previous[i]!.report_sha256,
     })),
     key_id: evidenceKeyId,
   };

@@ -71,10 +71,10 @@ async function quoteRevalidation(
   key: string,
 ): Promise<{ state: PurchaseState } | { unavailable: RevalidationUnavailable }> {
   const reading = await revalidationProduct.observe(deps, n);
-  const readings = reading.entries.map((e) => reportReading(e.reading, id));
+  const readings = reading.readings.map((r) => reportReading(r, id));
   // Could not look at any resource: as for a quote (spec §7), nothing stored, nothing charged. A resource
   // whose declaration is gone is not this: the withdrawal is what the buyer pays to learn (decisions.md).
-  const failures = reading.entries.map((e) => unavailability(e.reading));
+  const failures = reading.readings.map((r) => unavailability(r));
   if (failures.every((u) => u?.reason === 'FETCH_FAILED')) {
     return {
       unavailable: {
