@@ -4,13 +4,14 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkpointsIn, verifyCheckpoint, verifyPaidReport } from '../../src/buyer/index.js';
 import { main as cli } from '../../src/buyer/cli.js';
 import { checkpointsOfReportFail } from '../../src/buyer/verify-checkpoint.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
+import { cli as opsCli } from '../ops/seed.js';
 import { RevalidationResponse } from '../../src/contract/revalidation.js';
 import { digestOf } from '../../src/evidence/digest.js';
 import { createSigner } from '../../src/evidence/envelope.js';
@@ -97,6 +98,7 @@ async function revalidate(checkpoints: unknown[], key = newKey()) {
 }
 
 let first: any; // the single report on article 1
+let unchangedRevalidation: any;
 let firstCheckpoint: any;
 
 test.serial('a single report and a gate report carry per-resource checkpoints that verify offline', async (t) => {
@@ -129,6 +131,7 @@ test.serial(
     const before = await w.devnet.balanceOf(buyer().address);
     const seen = w.origins.requests.length;
     const { offer, paid } = await revalidate([firstCheckpoint]);
+    unchangedRevalidation = paid.body;
     const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
     const product = caps.products.find((p: any) => p.sku === 'rights.revalidate.v1');
     t.true(product.enabled);
@@ -336,3 +339,29 @@ test.serial('no secret in the service log', (t) => {
 function digestOfText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
+
+test.serial('ops compliance export lists each revalidation with its sku and previous_report_sha256', async (t) => {
+  await w.service.stop(); // the embedded store admits one process: the operator runs after the service
+  const env = { EVENT_STORE_URL: `file:${path.join(w.dataDir, 'events')}`, DATA_DIR: w.dataDir, LOG_LEVEL: 'silent' };
+  const out = path.join(w.dataDir, 'export.jsonl');
+  const range = ['--from', '2000-01-01', '--to', '2999-12-31'];
+  const exported = await opsCli(['compliance', 'export', ...range, '--format', 'jsonl', '--out', out], env);
+  t.is(exported.code, 0, exported.stderr);
+  const rows = (await readFile(out, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const single = rows.find((r) => r.purchase_id === first.report.purchase_id);
+  t.like(single, { sku: 'rights.preflight.v1', previous_report_sha256: null });
+  const again = rows.find((r) => r.purchase_id === unchangedRevalidation.report.purchase_id);
+  t.like(again, {
+    sku: 'rights.revalidate.v1',
+    resource: ARTICLE(1),
+    origin: NEWS,
+    classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
+    report_sha256: digestOf(unchangedRevalidation.report),
+    previous_report_sha256: digestOf(first.report),
+  });
+  const csv = await opsCli(['compliance', 'export', ...range, '--format', 'csv'], env);
+  t.true(csv.stdout.split('\r\n')[0]!.endsWith(',previous_report_sha256'));
+});
