@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type http from 'node:http';
 import { createInterface } from 'node:readline';
-import { ComplianceRow } from '../../projections/compliance/compliance-row.js';
+import { ComplianceExportRow } from '../../projections/compliance/compliance-row.js';
 import { OPERATOR_API } from '../../src/operator/contract.js';
 import { UsageError } from '../../src/operator/usage-error.js';
 import { UseCaseAnswer, type RequestOf, type UseCaseName, type UseCaseResult } from '../../src/operator/use-cases.js';
@@ -29,10 +29,10 @@ async function checked(res: http.IncomingMessage): Promise<http.IncomingMessage>
   );
 }
 
-async function* rowsOf(res: http.IncomingMessage): AsyncGenerator<ComplianceRow> {
+async function* rowsOf(res: http.IncomingMessage): AsyncGenerator<ComplianceExportRow> {
   for await (const line of createInterface({ input: res, crlfDelay: Infinity })) {
     if (line === '') continue;
-    const row = ComplianceRow.decode(JSON.parse(line));
+    const row = ComplianceExportRow.decode(JSON.parse(line));
     if (isLeft(row)) throw new Error('the operator listener sent a line that is not a compliance row');
     yield row.right;
   }

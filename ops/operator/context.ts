@@ -1,4 +1,4 @@
-import type { ComplianceRow, DayRange } from '../../projections/compliance/compliance-row.js';
+import type { ComplianceExportRow, DayRange } from '../../projections/compliance/compliance-row.js';
 import type { Config } from '../../src/config.js';
 import type { RequestOf, UseCaseName, UseCaseResult } from '../../src/operator/use-cases.js';
 
@@ -10,7 +10,7 @@ import type { RequestOf, UseCaseName, UseCaseResult } from '../../src/operator/u
 export interface OperatorService {
   run<U extends UseCaseName>(request: RequestOf<U>): Promise<UseCaseResult<U>>;
   /** The compliance rows delivered in `range`, handed to `consume` as they are read. */
-  complianceRows<T>(range: DayRange, consume: (rows: AsyncIterable<ComplianceRow>) => Promise<T>): Promise<T>;
+  complianceRows<T>(range: DayRange, consume: (rows: AsyncIterable<ComplianceExportRow>) => Promise<T>): Promise<T>;
 }
 
 export interface OperatorContext {

@@ -27,7 +27,8 @@ export interface TestOrigins {
   connectTo: string;
   /** environment for a service that fetches these origins */
   env: Record<string, string>;
-  requests: { host: string; path: string }[];
+  /** Every request; `conditional` when it carried If-None-Match / If-Modified-Since, `status` as answered. */
+  requests: { host: string; path: string; conditional?: boolean; status?: number }[];
   close(): Promise<void>;
 }
 
@@ -60,17 +61,28 @@ export async function startTestOrigins(
   const dir = opts.certificate ? undefined : await mkdtemp(path.join(tmpdir(), 'rights-origin-'));
   const caFile = opts.certificate?.caFile ?? path.join(dir!, 'ca.pem');
   if (dir) await writeFile(caFile, pem.cert);
-  const requests: { host: string; path: string }[] = [];
+  const requests: TestOrigins['requests'] = [];
   const server = https.createServer({ key: pem.key, cert: pem.cert }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const p = (req.url ?? '/').split('?')[0]!;
-    requests.push({ host, path: p });
+    const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+    const seen: TestOrigins['requests'][number] = { host, path: p, ...(conditional ? { conditional } : {}) };
+    requests.push(seen);
     const page = site[host]?.[p];
     if (!page) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
       return;
     }
+    // A page served with an ETag validates it: the same ETag asked for again is 304 Not Modified.
+    const etag = page.headers?.etag;
+    if (etag !== undefined && req.headers['if-none-match'] === etag) {
+      seen.status = 304;
+      res.writeHead(304, { etag });
+      res.end();
+      return;
+    }
+    seen.status = page.status ?? 200;
     res.writeHead(page.status ?? 200, { 'content-type': page.type ?? 'text/html; charset=utf-8', ...page.headers });
     res.end(req.method === 'HEAD' ? undefined : page.body);
   });

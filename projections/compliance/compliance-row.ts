@@ -48,8 +48,24 @@ export const ComplianceRow = t.type(
 );
 export type ComplianceRow = t.TypeOf<typeof ComplianceRow>;
 
-/** Column order of the CSV export (and of the JSONL objects' keys). */
+/** The read model's columns. */
 export const COMPLIANCE_COLUMNS = Object.keys(ComplianceRow.props) as (keyof ComplianceRow)[];
+
+/**
+ * A row as exported (`ops compliance export`, GET /operator/v1/compliance/rows): the read model's row and,
+ * for a revalidation (sku rights.revalidate.v1), `previous_report_sha256`: the report_sha256 of the report
+ * whose checkpoint this line re-checked, so an auditor can follow a URL's chain of observations; null for
+ * other SKUs. Read from the purchase's `Quoted` event when exported (docs/decisions.md, "Revalidation
+ * (issue 26)"), not kept in the read model.
+ */
+export const ComplianceExportRow = t.type(
+  { ...ComplianceRow.props, previous_report_sha256: nullable(t.string) },
+  'ComplianceExportRow',
+);
+export type ComplianceExportRow = t.TypeOf<typeof ComplianceExportRow>;
+
+/** Column order of the CSV export (and of the JSONL objects' keys). */
+export const COMPLIANCE_EXPORT_COLUMNS = Object.keys(ComplianceExportRow.props) as (keyof ComplianceExportRow)[];
 
 /**
  * Daily aggregate: delivered resources (compliance rows) per day (UTC, of delivered_at) × origin × purpose ×

@@ -1,4 +1,4 @@
-import { COMPLIANCE_COLUMNS, type ComplianceRow } from './compliance-row.js';
+import { COMPLIANCE_EXPORT_COLUMNS, type ComplianceExportRow } from './compliance-row.js';
 
 // The compliance export: the read model's rows written as CSV or JSONL, in COMPLIANCE_COLUMNS order.
 // Rows are written one at a time and the writer waits for 'drain' whenever the stream asks it to, so
@@ -39,20 +39,20 @@ export function csvField(value: unknown): string {
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }
 
-export const csvHeader = (): string => COMPLIANCE_COLUMNS.map(csvField).join(',') + CSV_EOL;
+export const csvHeader = (): string => COMPLIANCE_EXPORT_COLUMNS.map(csvField).join(',') + CSV_EOL;
 
-export const csvLine = (row: ComplianceRow): string =>
-  COMPLIANCE_COLUMNS.map((c) => csvField(row[c])).join(',') + CSV_EOL;
+export const csvLine = (row: ComplianceExportRow): string =>
+  COMPLIANCE_EXPORT_COLUMNS.map((c) => csvField(row[c])).join(',') + CSV_EOL;
 
-export const jsonlLine = (row: ComplianceRow): string =>
-  JSON.stringify(Object.fromEntries(COMPLIANCE_COLUMNS.map((c) => [c, row[c]]))) + '\n';
+export const jsonlLine = (row: ComplianceExportRow): string =>
+  JSON.stringify(Object.fromEntries(COMPLIANCE_EXPORT_COLUMNS.map((c) => [c, row[c]]))) + '\n';
 
 /**
  * Writes every row of `rows` to `out` in `format` and resolves with the number of rows written
  * (the CSV header is not counted). Rejects if the stream errors, or closes while rows remain.
  */
 export async function writeComplianceExport(
-  rows: AsyncIterable<ComplianceRow>,
+  rows: AsyncIterable<ComplianceExportRow>,
   format: ComplianceExportFormat,
   out: NodeJS.WritableStream,
 ): Promise<number> {
@@ -72,7 +72,7 @@ export async function writeComplianceExport(
   }
 }
 
-function lineWriter(format: ComplianceExportFormat): (row: ComplianceRow) => string {
+function lineWriter(format: ComplianceExportFormat): (row: ComplianceExportRow) => string {
   switch (format) {
     case 'csv':
       return csvLine;

@@ -11,6 +11,11 @@ import {
   IngestionGateResponse,
   IngestionGateUnavailable,
 } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import {
+  REVALIDATE_SKU,
+  RevalidationResponse,
+  RevalidationUnavailable,
+} from '../../packages/buyer/src/wire/contract/revalidation.js';
 import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -46,8 +51,15 @@ export const GATE_BODIES: RedemptionBodies = {
   unavailable: IngestionGateUnavailable,
 };
 
+/** A revalidation's bodies, sold by POST /v1/rights/revalidate and re-served at its report URL. */
+export const REVALIDATION_BODIES: RedemptionBodies = {
+  delivered: RevalidationResponse,
+  unavailable: RevalidationUnavailable,
+};
+
 /** The bodies of a purchase's product, by its sku (the report URL serves every product's delivery). */
-export const bodiesOfSku = (sku: string): RedemptionBodies => (sku === GATE_SKU ? GATE_BODIES : SINGLE_REPORT_BODIES);
+export const bodiesOfSku = (sku: string): RedemptionBodies =>
+  sku === GATE_SKU ? GATE_BODIES : sku === REVALIDATE_SKU ? REVALIDATION_BODIES : SINGLE_REPORT_BODIES;
 
 export function redemptionAnswer(
   r: Redemption | { kind: 'unavailable'; body: unknown },

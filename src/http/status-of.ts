@@ -52,6 +52,14 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   SIWX_SIGNER_NOT_PAYER: 403,
   PURCHASE_BOUND_TO_OTHER_PAYER: 409,
   PAYMENT_FROM_NOT_SIGNER: 402,
+  // Revalidation's checkpoints (docs/wire.md §14): refused before anything is fetched, stored or offered.
+  CHECKPOINTS_TOO_MANY: 422,
+  CHECKPOINT_MALFORMED: 422,
+  CHECKPOINT_KEY_UNKNOWN: 422,
+  CHECKPOINT_ALTERED: 422,
+  CHECKPOINT_DUPLICATE: 422,
+  CHECKPOINTS_MIXED: 422,
+  CHECKPOINT_REPORT_UNKNOWN: 422,
   // Refund requests (streams/refund/decide.ts: a message or amount that is wrong 422, a state 409).
   REFUND_NOT_FOUND: 404,
   ...REFUND_STATUS,

@@ -5,6 +5,7 @@ import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
 import type { PurchaseEventData, PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import { draftReport } from './product.js';
+import type { DraftedReport } from './report-drafter.js';
 import { runPurchaseCommand } from './purchase-stream.js';
 
 // Signs and records the delivery of a settled purchase. The report is the SKU's own draft (deps.products,
@@ -18,6 +19,7 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
   const { quoted: q, settled: s, offered: o, checkpoint: c } = state;
   const drafted = draftReport(deps.products, q.sku, q, deps.evidenceKeyId);
   const evidence = deps.sign(drafted.evidence);
+  const report = withCheckpoints(deps, drafted);
   const settlement = {
     network: s.network,
     transaction: s.transaction,
@@ -31,7 +33,7 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     type: 'delivery-proof',
     purchase_id: q.purchase_id,
     input_sha256: q.input_sha256,
-    report_sha256: digestOf(drafted.report),
+    report_sha256: digestOf(report),
     evidence_sha256: digestOf(evidence),
     settlement,
     delivered_at: deps.now().toISOString(),
@@ -41,7 +43,7 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     version: GATEWAY_VERSION,
     input_sha256: q.input_sha256,
     legal_clearance: false,
-    report: drafted.report as Report,
+    report: report as Report,
     evidence: evidence as PaidReportResponse['evidence'],
     delivery_proof: deliveryProof as PaidReportResponse['delivery_proof'],
     payment_settlement: {
@@ -57,6 +59,19 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     payer: s.payer,
   };
   return { response, payment_response: paymentResponse, delivery_proof_sha256: digestOf(deliveryProof) };
+}
+
+/**
+ * Each report resource's checkpoint (docs/decisions.md, "Revalidation (issue 26)"): the product's draft,
+ * tied to this delivery by the digest of the evidence payload (which does not contain the checkpoints,
+ * so nothing is circular) and signed with the evidence key. Deterministic (Ed25519, no time), so a
+ * resumed or raced delivery carries the same checkpoints.
+ */
+function withCheckpoints(deps: MoneyPathDeps, drafted: DraftedReport): ReturnType<DraftedReport['report']> {
+  const evidenceSha256 = digestOf(drafted.evidence);
+  return drafted.report(
+    drafted.checkpoints.map((c) => deps.sign({ ...c, evidence_sha256: evidenceSha256, key_id: deps.evidenceKeyId })),
+  );
 }
 
 /** The Deliver command on the settled state the caller holds; a stream moved since fails the append. */

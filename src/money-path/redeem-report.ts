@@ -1,4 +1,5 @@
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { GATE_PATH, GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH, REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { streamName } from '../../streams/purchase/index.js';
 import { claimDigestMatches } from './claim.js';
@@ -26,6 +27,9 @@ export interface ReportRedemption {
   redemption: Redemption;
 }
 
+/** SKUs whose offer is made only at their own POST (the gate's sign-in; a revalidation's checkpoints). */
+const PAID_ONLY_AT: Readonly<Record<string, string>> = { [GATE_SKU]: GATE_PATH, [REVALIDATE_SKU]: REVALIDATE_PATH };
+
 export async function redeemReport(
   deps: ResumeDeps,
   req: { id: string; claim: string | undefined; paymentSignature: string | undefined },
@@ -37,10 +41,11 @@ export async function redeemReport(
   const loaded = await loadPurchase(deps.store, req.id);
   const sku = loaded.quoted?.sku;
   if (sku === undefined) throw reportNotFound();
-  if (sku === GATE_SKU && !loaded.delivered && !loaded.held && !loaded.stuck) {
+  const paidAt = PAID_ONLY_AT[sku];
+  if (paidAt && !loaded.delivered && !loaded.held && !loaded.stuck) {
     throw new Refusal(
       'REPORT_NOT_DELIVERED',
-      'this ingestion-gate purchase is offered and paid at POST /v1/rights/ingestion-gate with the same headers; ' +
+      `this purchase is offered and paid at POST ${paidAt} with the same headers; ` +
         'its report URL serves the delivery once it is made',
     );
   }

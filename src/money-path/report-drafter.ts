@@ -1,5 +1,7 @@
 import type { GateReport } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import type { Report } from '../../packages/buyer/src/wire/contract/report.js';
+import type { RevalidationReport } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import type { Checkpoint, CheckpointDraft } from '../../packages/buyer/src/wire/contract/checkpoint.js';
 import type { PurchaseEventData } from '../../streams/purchase/index.js';
 import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
 
@@ -9,8 +11,11 @@ import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js
 // proof are the money path's (./deliver.ts), so the money path imports no product.
 
 export interface DraftedReport {
-  report: Report | GateReport;
   evidence: Record<string, unknown>;
+  /** One per report resource, in order: the money path ties each to the evidence and signs it (./deliver.ts). */
+  checkpoints: CheckpointDraft[];
+  /** The report, each resource carrying its signed checkpoint (given in the order of `checkpoints`). */
+  report(checkpoints: readonly Checkpoint[]): Report | GateReport | RevalidationReport;
 }
 
 /** The fields every SKU's report opens with: what was asked, as the quote recorded it. */

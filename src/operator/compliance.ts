@@ -1,5 +1,13 @@
 import * as t from 'io-ts';
-import type { ComplianceDaily, ComplianceRow, DayRange } from '../../projections/compliance/compliance-row.js';
+import type {
+  ComplianceDaily,
+  ComplianceExportRow,
+  ComplianceRow,
+  DayRange,
+} from '../../projections/compliance/compliance-row.js';
+import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import { streamName } from '../../streams/purchase/index.js';
+import type { EventStore } from '../store/port.js';
 import { complianceDaily, complianceKeys, complianceRows } from '../../projections/queries/compliance.js';
 import { isCalendarDay } from './calendar-day.js';
 import type { OperatorSession } from './session.js';
@@ -18,10 +26,33 @@ export const DayRangeWire = t.partial({ from: CalendarDay, to: CalendarDay });
 // instead of 6.8 s for 100k rows on a table without statistics, 5.2 s instead of 4.8 s after ANALYZE.
 export const EXPORT_PAGE_ROWS = 500;
 
-/** The rows delivered in `range`, read page by page while they are consumed. */
-export async function* complianceRowsOf(session: OperatorSession, range: DayRange): AsyncGenerator<ComplianceRow> {
+/** The rows delivered in `range`, read page by page while they are consumed, as exported. */
+export async function* complianceRowsOf(
+  session: OperatorSession,
+  range: DayRange,
+): AsyncGenerator<ComplianceExportRow> {
   const models = await session.models();
-  yield* complianceRows(models.db, range, EXPORT_PAGE_ROWS);
+  let chain: { purchaseId: string; reports: readonly string[] } | undefined;
+  for await (const row of complianceRows(models.db, range, EXPORT_PAGE_ROWS)) {
+    if (row.sku !== REVALIDATE_SKU) {
+      yield { ...row, previous_report_sha256: null };
+      continue;
+    }
+    // A revalidation's lines come one after another: its Quoted event is read once for all of them.
+    if (chain?.purchaseId !== row.purchase_id)
+      chain = { purchaseId: row.purchase_id, reports: await previousReports(await session.store(), row) };
+    yield { ...row, previous_report_sha256: chain.reports[row.line - 1] ?? null };
+  }
+}
+
+/** What a revalidation's `Quoted` reading says each checkpoint's report was (report_sha256, in line order). */
+const RevalidationQuotedPrevious = t.type({
+  reading: t.type({ previous: t.array(t.type({ report_sha256: t.string })) }),
+});
+
+async function previousReports(store: EventStore, row: ComplianceRow): Promise<string[]> {
+  const quoted = (await store.readStream(streamName(row.purchase_id))).find((e) => e.type === 'Quoted');
+  return RevalidationQuotedPrevious.is(quoted?.data) ? quoted.data.reading.previous.map((p) => p.report_sha256) : [];
 }
 
 /** The daily totals of `range`, and the networks and evidence keys its deliveries used. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
 import type { DocumentInput } from './evaluate.js';
-import type { FetchCache } from './fetch-cache.js';
+import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import { documentBaseUrl, readHtmlAssociations, type HtmlAssociations } from './html-associations.js';
 import { decodeHtml, type DecodedPage } from './html-encoding.js';
 import { readInlineDeclaration } from './inline-declaration.js';
@@ -38,6 +38,8 @@ export interface DiscoveryDeps {
   cache: FetchCache;
   coveredOrigins: readonly string[];
   limits?: DiscoveryLimits;
+  /** Documents seen before, by URL (a revalidation's checkpoint): asked for conditionally (issue 26). */
+  known?: ReadonlyMap<string, KnownVersion>;
 }
 
 export interface Discovery {
@@ -269,6 +271,8 @@ function fetchDocuments(
         got: await deps.cache.get(url, freshnessSeconds, {
           maxBytes: limits.documentMaxBytes,
           accept: `${RSL_MEDIA_TYPE}, application/xml;q=0.9, */*;q=0.1`,
+          keepByDigest: true,
+          ...(deps.known?.has(url) ? { known: deps.known.get(url)! } : {}),
         }),
       };
     }),
@@ -303,6 +307,8 @@ function recordDocument(
   }
   const { result, cached } = f.got;
   for (const channel of channels) out.observations.push(observation(channel, result, cached));
+  if (result.ok && result.notModified)
+    out.diagnostics.push(`${f.url}: 304 Not Modified to a conditional request; the version held was read`);
   let failure: { code: string; message: string } | null = null;
   let parse: ParseResult | null = null;
   if (!result.ok) failure = { code: result.code, message: result.message };
@@ -369,6 +375,9 @@ function observation(channel: Channel, result: FetchResult, cached: boolean): Ob
     error: null,
     notes: [],
     ...(result.truncated ? { truncated_at_bytes: result.body.length } : {}),
+    ...(result.headers.etag !== undefined ? { etag: result.headers.etag } : {}),
+    ...(result.headers['last-modified'] !== undefined ? { last_modified: result.headers['last-modified'] } : {}),
+    ...(result.notModified ? { not_modified: true as const } : {}),
   };
 }
 

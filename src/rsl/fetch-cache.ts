@@ -17,6 +17,25 @@ interface Entry {
   lifetimeSeconds: number;
 }
 
+/** A document version seen before: its digest and the validators it was served with (a checkpoint's). */
+export interface KnownVersion {
+  sha256: string | null;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export interface CacheOptions extends FetchOptions {
+  /** Keep this response by digest, so a later conditional request for it can be answered by a 304. */
+  keepByDigest?: boolean;
+  /** Ask conditionally for this version when its bytes are held (revalidation, issue 26). */
+  known?: KnownVersion;
+}
+
+/** Bytes of documents kept by digest: RSL documents are at most 512 KiB, usually a few. */
+const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+/** A validator is sent back only as the visible ASCII a header value may hold. */
+const HEADER_VALUE = /^[\x20-\x7e]{1,1024}$/;
+
 export interface CachedResult {
   result: FetchResult;
   cached: boolean;
@@ -25,13 +44,17 @@ export interface CachedResult {
 
 export class FetchCache {
   private readonly origins = new Map<string, Map<string, Entry>>();
+  // Documents by digest (insertion order = age), for revalidation: a 304 says "the version you hold",
+  // which is only usable while the bytes it names are here. Without them the request is unconditional.
+  private readonly byDigest = new Map<string, FetchResponse>();
+  private keptBytes = 0;
 
   constructor(
     private readonly fetcher: Fetcher,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(url: string, freshnessSeconds: number, opts: FetchOptions = {}): Promise<CachedResult> {
+  async get(url: string, freshnessSeconds: number, opts: CacheOptions = {}): Promise<CachedResult> {
     const origin = originOf(url);
     const byUrl = this.origins.get(origin);
     const entry = byUrl?.get(url);
@@ -40,13 +63,29 @@ export class FetchCache {
       if (age <= freshnessSeconds && age <= entry.lifetimeSeconds)
         return { result: entry.response, cached: true, ageSeconds: Math.floor(age) };
     }
-    const result = await this.fetcher.get(url, opts);
+    const { keepByDigest, known, ...fetchOpts } = opts;
+    const held = known?.sha256 ? this.byDigest.get(known.sha256) : undefined;
+    const conditional = held && known ? validatorsOf(known) : undefined;
+    let result = await this.fetcher.get(url, conditional ? { ...fetchOpts, conditional } : fetchOpts);
+    if (held && result.ok && result.status === 304) result = notModified(held, result);
+    if (keepByDigest && result.ok && result.status >= 200 && result.status < 300) this.keep(result);
     if (result.ok) {
       const lifetime = httpLifetime(result.headers);
       if (lifetime > 0) this.store(origin, url, { response: result, storedAt: this.now(), lifetimeSeconds: lifetime });
       else byUrl?.delete(url);
     }
     return { result, cached: false, ageSeconds: 0 };
+  }
+
+  private keep(response: FetchResponse): void {
+    if (this.byDigest.has(response.sha256) || response.body.length > MAX_KEPT_BYTES) return;
+    this.byDigest.set(response.sha256, response);
+    this.keptBytes += response.body.length;
+    for (const [digest, old] of this.byDigest) {
+      if (this.keptBytes <= MAX_KEPT_BYTES) break;
+      this.byDigest.delete(digest);
+      this.keptBytes -= old.body.length;
+    }
   }
 
   /** Shorten a cached entry's lifetime (RSL `max-age`, in seconds); never lengthens it. */
@@ -65,6 +104,25 @@ export class FetchCache {
     byUrl.set(url, entry);
     while (byUrl.size > MAX_ENTRIES_PER_ORIGIN) byUrl.delete(byUrl.keys().next().value!);
   }
+}
+
+function validatorsOf(known: KnownVersion): FetchOptions['conditional'] {
+  const etag = known.etag !== null && HEADER_VALUE.test(known.etag) ? known.etag : null;
+  const lastModified = known.lastModified !== null && HEADER_VALUE.test(known.lastModified) ? known.lastModified : null;
+  return etag || lastModified ? { etag, lastModified } : undefined;
+}
+
+/** A 304 read as the document it validated: its bytes and type, with the 304's fresher validators. */
+function notModified(held: FetchResponse, answer: FetchResponse): FetchResponse {
+  const fresher = ['etag', 'last-modified', 'cache-control', 'expires'].filter((h) => answer.headers[h] !== undefined);
+  return {
+    ...held,
+    url: answer.url,
+    fetchedAt: answer.fetchedAt,
+    remoteAddress: answer.remoteAddress,
+    headers: { ...held.headers, ...Object.fromEntries(fresher.map((h) => [h, answer.headers[h]!])) },
+    notModified: true,
+  };
 }
 
 function originOf(url: string): string {

@@ -1,7 +1,7 @@
 import { discover, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
-import type { FetchCache } from './fetch-cache.js';
+import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
 import { canonicalResourceUrl, type ResourceUrlErrorCode } from '../../packages/buyer/src/wire/rsl/resource-url.js';
@@ -14,6 +14,8 @@ export interface ObserveContext {
   geo: string | null;
   /** Spec §2.3: 0..3600, default 300; 0 always refetches. */
   freshnessSeconds: number;
+  /** Documents seen before, by URL: fetched conditionally (a revalidation, issue 26). */
+  known?: ReadonlyMap<string, KnownVersion>;
 }
 
 export interface ObserveDeps {
@@ -46,6 +48,7 @@ export async function observeAndEvaluate(
     cache: deps.cache,
     coveredOrigins: deps.coveredOrigins,
     ...(deps.limits ? { limits: deps.limits } : {}),
+    ...(ctx.known ? { known: ctx.known } : {}),
   });
   // One budget for every purpose of this resource: a request's matching work is bounded as a whole.
   const budget = new EvaluationBudget();

@@ -28,6 +28,11 @@ export const Observation = t.intersection([
     encoding: PageEncoding,
     /** robots.txt longer than the parse limit: only this many first bytes were read and parsed. */
     truncated_at_bytes: t.number,
+    /** The validators the response carried (`ETag`, `Last-Modified`), kept for revalidation (issue 26). */
+    etag: t.string,
+    last_modified: t.string,
+    /** The publisher answered a conditional request 304: the document is the one it had validated. */
+    not_modified: t.literal(true),
   }),
 ]);
 

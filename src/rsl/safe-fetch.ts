@@ -62,6 +62,8 @@ export interface FetchResponse {
   remoteAddress: string;
   /** Set when the caller asked for a prefix (`truncate`) and the body was longer: `body` is its first maxBytes. */
   truncated?: true;
+  /** The publisher answered a conditional request 304; `body` is the document it validated (fetch-cache.ts). */
+  notModified?: true;
 }
 export interface FetchFailure {
   ok: false;
@@ -79,6 +81,8 @@ export interface FetchOptions {
   accept?: string;
   /** Keep the first maxBytes of a longer body and stop reading (robots.txt, RFC 9309 §2.5), instead of failing. */
   truncate?: boolean;
+  /** Validators of a document held already: sent as If-None-Match / If-Modified-Since (a 304 may answer). */
+  conditional?: { etag: string | null; lastModified: string | null };
 }
 
 export interface Fetcher {
@@ -201,6 +205,8 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
           'user-agent': policy.userAgent ?? FETCH_DEFAULTS.userAgent,
           accept: opts.accept ?? '*/*',
           'accept-encoding': 'identity',
+          ...(opts.conditional?.etag ? { 'if-none-match': opts.conditional.etag } : {}),
+          ...(opts.conditional?.lastModified ? { 'if-modified-since': opts.conditional.lastModified } : {}),
         },
       });
       timers.push(

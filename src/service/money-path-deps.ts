@@ -13,6 +13,9 @@ import type { ResumeDeps } from '../money-path/resume.js';
 import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import type { Settlement } from '../payment/settlement/settlement.js';
 import type { GateDeps } from '../products/ingestion-gate/gate.js';
+import type { RevalidateDeps } from '../products/revalidation/revalidate.js';
+import { revalidationProduct } from '../products/revalidation/product.js';
+import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import { ingestionGateProduct } from '../products/ingestion-gate/product.js';
 import type { QuoteDeps } from '../products/single-report/quote.js';
 import { singleReportProduct } from '../products/single-report/product.js';
@@ -20,7 +23,7 @@ import type { RslEngine } from '../rsl/engine.js';
 import type { EventStore } from '../store/port.js';
 import type { ServiceSecrets } from './secrets.js';
 
-export type ServiceMoneyDeps = ResumeDeps & QuoteDeps & GateDeps;
+export type ServiceMoneyDeps = ResumeDeps & QuoteDeps & GateDeps & RevalidateDeps;
 
 /** What the money path and the products are handed: the store, the terms, the keys, the products by SKU. */
 export function moneyPathDeps(
@@ -56,7 +59,11 @@ export function moneyPathDeps(
     // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
     ...checkpointSealer(secrets.checkpointKey),
     inflight: parts.inflight,
-    products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
+    products: {
+      [SINGLE_REPORT_SKU]: singleReportProduct,
+      [GATE_SKU]: ingestionGateProduct,
+      [REVALIDATE_SKU]: revalidationProduct,
+    },
     ...(crashAt ? { crashAt } : {}),
     ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
   } satisfies MoneyPathDeps;
@@ -66,5 +73,6 @@ export function moneyPathDeps(
     observe: (resource, purpose, userClass) =>
       rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
     observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
+    evidenceKeys: [{ key_id: secrets.evidenceKey.keyId, public_key: secrets.evidenceKey.publicKeyHex }],
   };
 }

@@ -11,6 +11,8 @@ import { requestMetrics } from '../http/request-metrics.js';
 import { buildCapabilities, capabilitiesRouter, type CapabilitiesDeps } from '../http/routes/capabilities.js';
 import { docsRouter } from '../http/routes/docs.js';
 import { ingestionGateRouter } from '../http/routes/ingestion-gate.js';
+import { revalidateRouter } from '../http/routes/revalidate.js';
+import { REVALIDATE_PATH } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import { inspectRouter } from '../http/routes/inspect.js';
 import { mcpRouter } from '../http/routes/mcp.js';
 import { openApiRouter } from '../http/routes/openapi.js';
@@ -56,6 +58,7 @@ function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
     },
     { method: 'POST', path: '/v1/rights/preflight', name: 'preflight', limit: config.rateLimits.preflight },
     { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate },
+    { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate },
   ];
 }
 
@@ -107,7 +110,7 @@ export function servePublicHttp(
     terms: parts.terms,
     evidenceKeys: [parts.evidencePublic],
     quoteTtlSeconds: config.quoteTtlSeconds,
-    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    enabled: { preflight: true, ingestionGate: true, revalidate: true },
     rateLimits,
     now: () => new Date(),
   };
@@ -128,6 +131,7 @@ export function servePublicHttp(
       reportsRouter(moneyDeps),
       preflightRouter(moneyDeps),
       ingestionGateRouter(moneyDeps),
+      revalidateRouter(moneyDeps),
       refundsRouter(moneyDeps),
       mcpRouter((ctx) => ({
         capabilities: () => buildCapabilities(capabilityDeps),

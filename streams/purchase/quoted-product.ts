@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { SINGLE_REPORT_SKU, Tier } from '../../packages/buyer/src/wire/contract/common.js';
 import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import { GatePurpose, ReportPurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 
 // The product's own part of a `Quoted` event: its `sku`, the normalized `input` whose digest is
@@ -48,7 +49,28 @@ export const IngestionGateQuoted = t.type({
   reading: t.UnknownRecord,
 });
 
-export const QuotedProduct = t.union([SingleReportQuoted, IngestionGateQuoted]);
+/** A revalidation's input: the gate-like context (resource = the canonical revalidate URL) and the
+ *  checkpoints asked about (their resources, and the digest of each checkpoint envelope, in request order). */
+export const RevalidationInput = t.type({
+  sku: t.literal(REVALIDATE_SKU),
+  resource: t.string,
+  purpose: GatePurpose,
+  tier: Tier,
+  user_class: UserClass,
+  geo: t.union([t.string, t.null]),
+  resources: t.array(t.string),
+  checkpoint_sha256s: t.array(t.string),
+});
+export type RevalidationInput = t.TypeOf<typeof RevalidationInput>;
+
+export const RevalidationQuoted = t.type({
+  sku: t.literal(REVALIDATE_SKU),
+  input: RevalidationInput,
+  /** `{version: 'rsl-revalidation-readings-v1', readings: ResourceReading[], previous: [{checkpoint, report_sha256}]}`. */
+  reading: t.UnknownRecord,
+});
+
+export const QuotedProduct = t.union([SingleReportQuoted, IngestionGateQuoted, RevalidationQuoted]);
 export type QuotedProduct = t.TypeOf<typeof QuotedProduct>;
 /** The SKUs sold: the keys of the product registry. */
 export type Sku = QuotedProduct['sku'];

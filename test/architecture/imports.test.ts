@@ -112,8 +112,8 @@ function offences(rule: Rule, file: string, source: string): string[] {
   return out;
 }
 
-test('the products are the two SKUs sold today', (t) => {
-  t.deepEqual([...PRODUCTS].sort(), ['ingestion-gate', 'single-report']);
+test('the products are the three SKUs sold today', (t) => {
+  t.deepEqual([...PRODUCTS].sort(), ['ingestion-gate', 'revalidation', 'single-report']);
 });
 
 for (const rule of RULES) {

@@ -1,7 +1,10 @@
 import { Writable } from 'node:stream';
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { COMPLIANCE_COLUMNS, ComplianceRow } from '../../projections/compliance/compliance-row.js';
+import {
+  COMPLIANCE_EXPORT_COLUMNS as COMPLIANCE_COLUMNS,
+  ComplianceExportRow as ComplianceRow,
+} from '../../projections/compliance/compliance-row.js';
 import { csvField, writeComplianceExport } from '../../projections/compliance/export-format.js';
 
 // The compliance export's two formats, read back the way a consumer would: the CSV through an
@@ -34,6 +37,7 @@ const row = (over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   held: false,
   held_reason: null,
   refund_status: 'none',
+  previous_report_sha256: null,
   ...over,
 });
 

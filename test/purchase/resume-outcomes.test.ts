@@ -71,8 +71,9 @@ async function world(events: PurchaseEvent[], script: SettlementScript) {
       [SKU]: {
         sku: SKU,
         draft: (q) => ({
-          report: { sku: SKU, purchase_id: q.purchase_id } as never,
+          report: () => ({ sku: SKU, purchase_id: q.purchase_id }) as never,
           evidence: { type: 'evidence', purchase_id: q.purchase_id },
+          checkpoints: [],
         }),
       },
     },

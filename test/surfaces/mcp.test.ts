@@ -54,6 +54,12 @@ test('service_capabilities returns what GET /v1/capabilities serves', async (t) 
   const { generated_at: _a, ...viaMcp } = res.structuredContent as Record<string, unknown>;
   const { generated_at: _b, ...viaHttp } = http;
   t.deepEqual(viaMcp, viaHttp);
+  // The revalidation SKU is listed and sold (over HTTP only: paid delivery stays off MCP).
+  const products = (viaMcp as { products: { sku: string; enabled: boolean; endpoint: string }[] }).products;
+  t.like(
+    products.find((p) => p.sku === 'rights.revalidate.v1'),
+    { enabled: true, endpoint: '/v1/rights/revalidate' },
+  );
   await client.close();
 });
 

@@ -131,6 +131,8 @@ test('capabilities publish every limit, and which MCP tools share one', async (t
     quote: limit(ROUTES.quote, ['service_rights_quote']),
     preflight: limit(ROUTES.preflight),
     gate: limit(ROUTES.gate),
+    // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation (issue 26)").
+    revalidate: limit('/v1/rights/revalidate'),
   });
 });
 

@@ -146,6 +146,7 @@ test(
       '/v1/rights/refund-requests',
       '/v1/rights/refund-requests/{purchase_id}',
       '/v1/rights/reports/{id}',
+      '/v1/rights/revalidate',
     ]);
     t.truthy(doc.paths['/v1/rights/preflight'].get && doc.paths['/v1/rights/preflight'].post);
     t.deepEqual(doc.components.schemas.IngestionGateRequest, jsonSchemaOf(IngestionGateRequest));

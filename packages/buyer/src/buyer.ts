@@ -2,6 +2,8 @@ import { buyerContext } from './context.js';
 import { buyReport, ingestionGate, preflight, resume } from './flows.js';
 import type { BuyerOptions, ReportRequest } from './options.js';
 import { capabilities, quote } from './quote.js';
+import { revalidate } from './revalidate.js';
+import type { Tier } from './wire/pricing/prices.js';
 import type { GateRequest } from './results.js';
 
 // The service-aware x402 buyer (spec §5.6–§5.7, docs/wire.md). Browser-safe: no node: imports.
@@ -20,6 +22,8 @@ export function createBuyer(opts: BuyerOptions) {
     buyReport: (req: ReportRequest) => buyReport(ctx, req),
     preflight: (req: ReportRequest) => preflight(ctx, req),
     ingestionGate: (req: GateRequest) => ingestionGate(ctx, req),
+    /** POST /v1/rights/revalidate for 1–4 checkpoints (./revalidate.ts); `checkpointsIn` reads them from a report. */
+    revalidate: (checkpoints: readonly unknown[], o: { tier?: Tier } = {}) => revalidate(ctx, checkpoints, o),
     resume: (purchaseId: string) => resume(ctx, purchaseId),
     get spentMicro() {
       return ctx.budget.spent;

@@ -9,7 +9,7 @@ import type { ExpectedSettlement } from './verify-report.js';
 
 export interface BuyerCheckpoint {
   version: 'buyer-checkpoint-v1';
-  flow: 'quote' | 'preflight' | 'gate';
+  flow: 'quote' | 'preflight' | 'gate' | 'revalidate';
   purchase_id: string;
   /** Base URL of the service the payment was made for. */
   base_url: string;

@@ -1,10 +1,17 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createBuyer, memoryCheckpointStore, verifySavedReport, type BuyerLogEvent } from './index.js';
+import {
+  checkpointsIn,
+  createBuyer,
+  memoryCheckpointStore,
+  verifyCheckpoint,
+  verifySavedReport,
+  type BuyerLogEvent,
+} from './index.js';
 import { generatePrivateKey, privateKeyAccount } from './account.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
-import { ingestionGatePrice, type Tier } from './wire/pricing/prices.js';
+import { ingestionGatePrice, revalidationPrice, type Tier } from './wire/pricing/prices.js';
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { defaultReportFile } from './cli-help.js';
 import { need, UsageError, type Cli } from './cli-context.js';
@@ -76,29 +83,53 @@ async function quote(c: Cli): Promise<number> {
   return 0;
 }
 
-/** `buy` (quote or --preflight flow) and `gate`: pay, then save the signed report. */
+/** The checkpoints kept in each file: a checkpoint, a paid report or a saved report (all of its resources'). */
+async function checkpointsOfFiles(files: string[]): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for (const file of files) {
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(file, 'utf8'));
+    } catch {
+      throw new UsageError(`${file} is not readable JSON`);
+    }
+    const found = checkpointsIn(value);
+    if (!found.length) throw new UsageError(`${file} holds no checkpoint (a report delivered before checkpoints?)`);
+    all.push(...found);
+  }
+  return all;
+}
+
+/** `buy` (quote or --preflight flow), `gate` and `revalidate`: pay, then save the signed report. */
 async function buy(c: Cli): Promise<number> {
   const { v, cmd, arg, more } = c;
   const key = need('BUYER_PRIVATE_KEY', c.env.BUYER_PRIVATE_KEY);
-  // A gate report's published price grows with its URLs; the default caps cover exactly it.
-  const gatePrice = ingestionGatePrice((v.tier ?? 'fresh') as Tier, new Set([arg, ...more].filter(Boolean)).size);
+  const tier = (v.tier ?? 'fresh') as Tier;
+  const checkpoints = cmd === 'revalidate' ? await checkpointsOfFiles([need('<file>', arg), ...more]) : [];
+  // A gate report's (a revalidation's) published price grows with its URLs; the default caps cover exactly it.
+  const gatePrice =
+    cmd === 'revalidate'
+      ? revalidationPrice(tier, checkpoints.length)
+      : ingestionGatePrice(tier, new Set([arg, ...more].filter(Boolean)).size);
   const log = (e: BuyerLogEvent) => {
     const { step, ...rest } = e;
     const fields = Object.entries(rest).filter(([, x]) => x !== undefined);
     c.err(`[${step}] ${fields.map(([k, x]) => `${k}=${x}`).join(' ')}`);
   };
-  const buyer = buyerFromPins(c, key, log, cmd === 'gate' && gatePrice > 50_000n ? gatePrice : 50_000n);
+  const buyer = buyerFromPins(c, key, log, cmd !== 'buy' && gatePrice > 50_000n ? gatePrice : 50_000n);
   const r =
-    cmd === 'gate'
-      ? await buyer.ingestionGate({
-          resources: [need('<url>', arg), ...more],
-          purpose: need('--purpose', v.purpose) as 'ai-input',
-          tier: (v.tier ?? 'fresh') as 'fresh',
-          ...(v.geo ? { geo: v.geo } : {}),
-        })
-      : v.preflight
-        ? await buyer.preflight(reportRequest(c))
-        : await buyer.buyReport(reportRequest(c));
+    cmd === 'revalidate'
+      ? await buyer.revalidate(checkpoints, { tier })
+      : cmd === 'gate'
+        ? await buyer.ingestionGate({
+            resources: [need('<url>', arg), ...more],
+            purpose: need('--purpose', v.purpose) as 'ai-input',
+            tier: (v.tier ?? 'fresh') as 'fresh',
+            ...(v.geo ? { geo: v.geo } : {}),
+          })
+        : v.preflight
+          ? await buyer.preflight(reportRequest(c))
+          : await buyer.buyReport(reportRequest(c));
   if (r.status !== 'delivered') {
     c.out(JSON.stringify(r, null, 2));
     return r.status === 'unavailable' ? 0 : 1;
@@ -121,6 +152,19 @@ async function verify(c: Cli): Promise<number> {
     saved = JSON.parse(await readFile(file, 'utf8'));
   } catch {
     return c.fail('FAIL', `${file} is not readable JSON`, 1);
+  }
+  // A checkpoint kept on its own (docs/wire.md §14) is verified as such; anything else as a report.
+  if ((saved as { payload?: { type?: unknown } } | null)?.payload?.type === 'checkpoint') {
+    const kept = verifyCheckpoint(saved, pinned.toLowerCase());
+    if (!kept.ok) {
+      c.err(`FAIL: ${kept.reason}`);
+      if (c.json) c.out(JSON.stringify({ ok: false, reason: kept.reason }, null, 2));
+      return 1;
+    }
+    const p = kept.checkpoint;
+    if (c.json) c.out(JSON.stringify({ ok: true, checkpoint: p }, null, 2));
+    else c.out(`OK checkpoint of purchase ${p.purchase_id}: ${p.resource} ${p.classification} at ${p.observed_at}`);
+    return 0;
   }
   const result = verifySavedReport(saved, pinned.toLowerCase(), c.v['binding-key']);
   if (!result.ok) {
@@ -164,6 +208,7 @@ export const COMMANDS: Record<string, (c: Cli) => Promise<number>> = {
   quote,
   buy,
   gate: buy,
+  revalidate: buy,
   verify,
   refund,
 };

@@ -62,9 +62,20 @@ examples:
   rights-preflight gate https://pub.example/a https://pub.example/b --purpose rag-ingestion
   rights-preflight gate https://pub.example/a --purpose training --geo DE --out gate.json --json
 ${PINS}`,
-  verify: `usage: rights-preflight verify <report.json> --key HEX [--binding-key K] [--json]
-Checks a saved report offline: signatures under the pinned evidence key, digests, the payment binding and
-the settlement fields. Exit 0: it verifies; exit 1: it does not (the reason is printed).
+  revalidate: `usage: rights-preflight revalidate <report.json|checkpoint.json> […] [--tier fresh|deep] [--out FILE]
+                           [--checkpoint-dir DIR] [pins] [--json]
+Buys one revalidation of 1–4 checkpoints (docs/wire.md §14): each resource observed again (conditionally),
+what it is now, what changed since the checkpoint, a new checkpoint. A file may hold a checkpoint, a paid
+report or a saved report (all its resources' checkpoints). The caps default to the published price.
+${SAVING}
+examples:
+  rights-preflight revalidate rights-report-1e2580e7979d.json
+  rights-preflight revalidate a-checkpoint.json b-checkpoint.json --out changes.json --json
+${PINS}`,
+  verify: `usage: rights-preflight verify <report.json|checkpoint.json> --key HEX [--binding-key K] [--json]
+Checks a saved report (single, gate or revalidation) offline: signatures under the pinned evidence key,
+digests, each resource's checkpoint, the payment binding and the settlement fields; or a checkpoint kept on
+its own (its signature). Exit 0: it verifies; exit 1: it does not (the reason is printed).
 examples:
   rights-preflight verify rights-report-1e2580e7979d.json --key 3b6a27bc…
   rights-preflight verify report.json --key "$BUYER_EVIDENCE_KEY" --json`,
@@ -85,13 +96,16 @@ export const USAGE = `usage: rights-preflight <command> [options]      (rights-p
   buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
   gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
                                      one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
+  revalidate <report.json|checkpoint.json> […] [--tier fresh|deep] [--out FILE] [pins]
+                                     what changed since 1–4 checkpoints (re-observed, conditionally)
   verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
+                                     (or a checkpoint.json: its signature)
   refund <purchase_id> --reason R    --checkpoint-dir DIR [--message TEXT] [--service URL]
                                      ask for a refund with the claim kept (encrypted) by buy/gate --checkpoint-dir
                                      R: ${Object.keys(REFUND_REASONS).join(' | ')} (an operator reviews it)
   --json (every command: one JSON document on stdout, failures too), --help, --version
   --env-file FILE (every command: KEY=value settings below, e.g. data/buyer.env of npm start in development)
-buy and gate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where.
+buy, gate and revalidate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where.
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
   --max-per-task/BUYER_MAX_PER_TASK_MICRO

@@ -1,5 +1,6 @@
 import { keyIdOf } from './wire/evidence/public-key.js';
 import { GATE_PATH } from './wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH } from './wire/contract/revalidation.js';
 import { chainIdOf } from './wire/payment/x402-constants.js';
 import type { BuyerAccount } from './account.js';
 import { taskBudget, type TaskBudget } from './budget.js';
@@ -14,6 +15,8 @@ export interface BuyerContext {
   baseUrl: string;
   /** The public gate URL the sign-in proof and the payment intent name. */
   gateUrl: string;
+  /** The public revalidate URL: the binding resource of a revalidation's nonce. */
+  revalidateUrl: string;
   fetch: typeof globalThis.fetch;
   log: (e: BuyerLogEvent) => void;
   account: BuyerAccount;
@@ -45,6 +48,7 @@ export function buyerContext(opts: BuyerOptions): BuyerContext {
   return {
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
     gateUrl: (opts.publicUrl ?? opts.baseUrl).replace(/\/+$/, '') + GATE_PATH,
+    revalidateUrl: (opts.publicUrl ?? opts.baseUrl).replace(/\/+$/, '') + REVALIDATE_PATH,
     fetch: opts.fetch ?? globalThis.fetch.bind(globalThis),
     log: (e) => {
       try {

@@ -23,7 +23,9 @@ export type BuyerRefusalCode =
   | 'SERVICE_ERROR'
   | 'PAYMENT_REFUSED'
   | 'CHECKPOINT_MISSING'
-  | 'RESUME_EXHAUSTED';
+  | 'RESUME_EXHAUSTED'
+  // A revalidation checkpoint (docs/wire.md §14) that does not verify under the pinned key.
+  | 'REVALIDATION_CHECKPOINT_INVALID';
 
 export class BuyerRefused extends Error {
   override readonly name = 'BuyerRefused';

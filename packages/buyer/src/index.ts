@@ -33,3 +33,5 @@ export {
 export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-headers.js';
 export { claimKeepingStore } from './claim-keeping-store.js';
 export { requestRefund } from './refund-request.js';
+export { verifyCheckpoint, type CheckpointVerification } from './verify-checkpoint.js';
+export { checkpointsIn, type RevalidateResult } from './revalidate.js';

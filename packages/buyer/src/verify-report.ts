@@ -4,10 +4,12 @@ import { digestOf } from './wire/evidence/digest.js';
 import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from './wire/evidence/payloads.js';
 import { PaidReportResponse } from './wire/contract/report.js';
 import { GATE_SKU, IngestionGateResponse } from './wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU, RevalidationResponse } from './wire/contract/revalidation.js';
 import { boundNonce, looksBound } from './wire/payment/binding.js';
 import { decisionFor } from './wire/rsl/vocabulary.js';
 import { gateInput } from './wire/ingestion-gate/gate-input.js';
 import * as t from 'io-ts';
+import { checkpointsOfReportFail } from './verify-checkpoint.js';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
 // `verify` (offline, a saved file). Pure, synchronous, browser-safe. Returns the first failed check
@@ -63,8 +65,8 @@ export type VerifyResult =
 const sameAddr = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const fail = (reason: string): VerifyResult => ({ ok: false, reason });
 
-/** A single report (GET /v1/rights/reports/{id}, preflight) or an ingestion-gate report. */
-const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse]);
+/** A single report (GET /v1/rights/reports/{id}, preflight), an ingestion-gate report or a revalidation. */
+const PaidResponse = t.union([PaidReportResponse, IngestionGateResponse, RevalidationResponse]);
 
 type PaidBody = t.TypeOf<typeof PaidResponse>;
 type Report = PaidBody['report'];
@@ -73,6 +75,12 @@ type Proof = t.TypeOf<typeof DeliveryProofPayload>;
 type Settlement = Proof['settlement'];
 /** Why a check refuses the report, or undefined when it passes. The checks run in the order below. */
 type Problem = string | undefined;
+
+/**
+ * A gate's binding resource is the gate URL and a revalidation's the revalidate URL (its question is its
+ * checkpoints, which the report does not repeat: the offer receipt's input_sha256 and the proof bind it).
+ */
+const manyResources = (report: Report) => report.sku === GATE_SKU || report.sku === REVALIDATE_SKU;
 
 const decisionOf = (r: Report['resources'][number]) => ('decision' in r ? r.decision : decisionFor(r.classification));
 
@@ -152,7 +160,7 @@ function offerReceiptProblem(input: VerifyInput, proof: Proof, report: Report, k
   if (r.nonce.toLowerCase() !== s.nonce.toLowerCase())
     return 'binding mismatch: settled nonce is not the offered bound nonce';
   if (r.input_sha256 !== proof.input_sha256) return 'binding mismatch: offer input_sha256 differs from the proof';
-  if (report.sku !== GATE_SKU && r.resource !== report.resources[0]?.resource)
+  if (!manyResources(report) && r.resource !== report.resources[0]?.resource)
     return 'binding mismatch: offer resource differs from the report';
   if (input.binding && input.binding.resource !== r.resource)
     return 'binding mismatch: binding resource differs from the signed offer';
@@ -186,14 +194,15 @@ function expectedProblem(x: NonNullable<VerifyInput['expected']>, proof: Proof, 
     return 'input_sha256 differs from the quoted input';
   if (x.purchase_id !== undefined && x.purchase_id !== proof.purchase_id)
     return 'purchase id differs from the quoted purchase';
-  if (x.resource !== undefined && report.sku !== GATE_SKU && report.resources[0]?.resource !== x.resource)
+  if (x.resource !== undefined && !manyResources(report) && report.resources[0]?.resource !== x.resource)
     return 'report is for another resource';
   return undefined;
 }
 
 export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): VerifyResult {
   const decoded = PaidResponse.decode(input.response);
-  if (isLeft(decoded)) return fail('response is not a paid report (PaidReportResponse or IngestionGateResponse)');
+  if (isLeft(decoded))
+    return fail('response is not a paid report (PaidReportResponse, IngestionGateResponse or RevalidationResponse)');
   const body = decoded.right;
   const parts = signedParts(body, evidenceKeyHex);
   if (typeof parts === 'string') return fail(parts);
@@ -201,6 +210,8 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
   const report = body.report;
   const problem =
     agreementProblem(body, evidence, proof) ??
+    // The report's own digest is checked first (above), so a changed report is reported as such.
+    checkpointsOfReportFail(body, evidenceKeyHex) ??
     (report.sku === GATE_SKU ? gateQuestionProblem(report, proof) : undefined) ??
     settlementFormProblem(body.payment_settlement, proof.settlement) ??
     (input.offerReceipt !== undefined ? offerReceiptProblem(input, proof, report, evidenceKeyHex) : undefined) ??

@@ -5,6 +5,7 @@ import {
   GATE_BASE_PRICE,
   GATE_PER_URL_PRICE,
   MAX_BUDGET_MICRO,
+  REVALIDATE_PER_URL_PRICE,
   SINGLE_REPORT_PRICE,
 } from '../../../packages/buyer/src/wire/pricing/prices.js';
 import { REPORT_PURPOSES } from '../../../packages/buyer/src/wire/rsl/purposes.js';
@@ -13,6 +14,17 @@ import { NONCE_PREFIX } from '../../contract/offer.js';
 import type { PaymentTerms } from '../../money-path/deps.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import type { RateLimitedRoute } from '../rate-limit.js';
+
+const GATE_PURPOSES = [
+  'ai-input',
+  'ai-train',
+  'ai-index',
+  'search',
+  'rag-ingestion',
+  'summarization',
+  'training',
+  'search-indexing',
+] as const;
 
 // GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.
 // Encoded through the codec so the answer can never drift from the contract.
@@ -51,23 +63,15 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
         enabled: deps.enabled.ingestionGate,
         endpoint: '/v1/rights/ingestion-gate',
         tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
-        purposes: [
-          'ai-input',
-          'ai-train',
-          'ai-index',
-          'search',
-          'rag-ingestion',
-          'summarization',
-          'training',
-          'search-indexing',
-        ],
+        purposes: [...GATE_PURPOSES],
       },
       {
         sku: 'rights.revalidate.v1',
         enabled: deps.enabled.revalidate,
-        endpoint: '/v1/rights/ingestion-gate',
-        tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
-        purposes: [...REPORT_PURPOSES],
+        endpoint: '/v1/rights/revalidate',
+        // Per checkpoint (one URL each), no base; the purposes are those a checkpoint can carry (the gate's).
+        tiers: tiers({ fresh: 0n, deep: 0n }, REVALIDATE_PER_URL_PRICE),
+        purposes: [...GATE_PURPOSES],
       },
     ],
     payment: {

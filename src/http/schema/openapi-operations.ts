@@ -43,6 +43,11 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Ingestion gate',
     security: [gate, { ...gate, ...pay }],
   },
+  'post /v1/rights/revalidate': {
+    operationId: 'revalidate',
+    tag: 'Revalidation',
+    security: [request, { ...request, ...pay }],
+  },
   'post /v1/rights/refund-requests': { operationId: 'createRefundRequest', tag: 'Refund requests', security: [claim] },
   'get /v1/rights/refund-requests/{purchase_id}': {
     operationId: 'getRefundRequest',
@@ -64,6 +69,12 @@ const TAGS = [
     name: 'Ingestion gate',
     description:
       'One to four URLs in one report: sign in as the payer, state the payment intent, then pay (docs/wire.md §8).',
+  },
+  {
+    name: 'Revalidation',
+    description:
+      'Whether the declarations a report observed still stand: its checkpoints observed again, the changes signed ' +
+      '(docs/wire.md §14).',
   },
   { name: 'Refund requests', description: 'Operator-reviewed refund requests, authorized by the purchase claim.' },
   { name: 'MCP', description: 'Model Context Protocol: capabilities and quotes only, never paid delivery.' },

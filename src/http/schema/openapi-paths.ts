@@ -1,5 +1,6 @@
 import { GATE_PATH } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { REFUND_REQUESTS_PATH } from '../../contract/refund.js';
+import { REVALIDATE_PATH } from '../../../packages/buyer/src/wire/contract/revalidation.js';
 import {
   error,
   headerRef,
@@ -101,7 +102,9 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
             'the paid report (re-reads return the same delivery, no new charge); for an ingestion-gate ' +
             'purchase (claim = its X-Service-Request) the stored gate response',
           headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
-          content: json({ anyOf: [ref('PaidReportResponse'), ref('IngestionGateResponse')] }),
+          content: json({
+            anyOf: [ref('PaidReportResponse'), ref('IngestionGateResponse'), ref('RevalidationResponse')],
+          }),
         },
         400: error('PAYMENT_SIGNATURE_MALFORMED'),
         404: error('REPORT_NOT_FOUND: unknown id, missing or wrong claim (one answer)'),
@@ -198,6 +201,36 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
             `${paymentResponses[402].description} ` +
             "PAYMENT_FROM_NOT_SIGNER: the authorization's from is not the signed-in payer.",
         },
+      },
+    },
+  },
+  [REVALIDATE_PATH]: {
+    post: {
+      summary:
+        'Revalidation: one to four checkpoints of earlier reports observed again (conditionally) and compared ' +
+        '(402 offer first, then the paid report; docs/wire.md §14)',
+      parameters: [paramRef('XServiceRequest'), paramRef('PaymentSignature')],
+      requestBody: { required: true, content: json(ref('RevalidateRequest')) },
+      responses: {
+        200: {
+          description:
+            'the paid revalidation report, or available:false with charge_micro "0" when no resource could be ' +
+            'looked at (FETCH_FAILED); a withdrawn declaration is a paid report',
+          headers: {
+            'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' },
+          },
+          content: json({ anyOf: [ref('RevalidationResponse'), ref('RevalidationUnavailable')] }),
+        },
+        400: error(
+          'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_SIGNATURE_MALFORMED',
+        ),
+        422: error(
+          'VALIDATION_FAILED, PRICE_EXCEEDS_BUDGET, CHECKPOINTS_TOO_MANY, CHECKPOINT_MALFORMED, ' +
+            'CHECKPOINT_KEY_UNKNOWN, CHECKPOINT_ALTERED, RESOURCE_* (no longer covered), CHECKPOINT_DUPLICATE, ' +
+            'CHECKPOINTS_MIXED, CHECKPOINT_REPORT_UNKNOWN: nothing fetched, stored or offered',
+        ),
+        428: error('SERVICE_REQUEST_REQUIRED: without X-Service-Request; do not sign anything'),
+        ...paymentResponses,
       },
     },
   },

@@ -13,6 +13,11 @@ import {
   PaymentIntent,
   SiwxProof,
 } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import {
+  RevalidateRequest,
+  RevalidationResponse,
+  RevalidationUnavailable,
+} from '../../../packages/buyer/src/wire/contract/revalidation.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
 import { RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';
@@ -47,6 +52,9 @@ const COMPONENTS: Record<string, t.Mixed> = {
   IngestionGateRequest,
   IngestionGateResponse,
   IngestionGateUnavailable,
+  RevalidateRequest,
+  RevalidationResponse,
+  RevalidationUnavailable,
   PaymentIntent,
   SiwxProof,
   InspectRequest,

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import * as t from 'io-ts';
 import { PassThrough, type Writable } from 'node:stream';
-import type { ComplianceRow } from '../../../projections/compliance/compliance-row.js';
+import type { ComplianceExportRow } from '../../../projections/compliance/compliance-row.js';
 import { writeComplianceExport } from '../../../projections/compliance/export-format.js';
 import { renderComplianceReport } from '../../../projections/compliance/report-html.js';
 import { complianceDaily } from '../../../projections/queries/compliance.js';
@@ -42,7 +42,7 @@ function streamed(ctx: Koa.Context, deps: OperatorDeps, type: string, write: (ou
     });
 }
 
-async function ndjson(rows: AsyncIterable<ComplianceRow>, out: Writable): Promise<void> {
+async function ndjson(rows: AsyncIterable<ComplianceExportRow>, out: Writable): Promise<void> {
   for await (const row of rows) {
     if (!out.write(`${JSON.stringify(row)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
   }

@@ -6,6 +6,9 @@ import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
+import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
+import { mostRestrictive } from '../../money-path/most-restrictive.js';
+import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
@@ -28,24 +31,11 @@ export function gateEntry(reading: ReportReading, purpose: GatePurpose) {
     legal_clearance: false as const,
     declaration_found: reading.declaration_found,
     reasons: reportReasons(pr),
-    checkpoint: null,
   };
 }
 
-// The gate's one-line preview answers "may I ingest all of this?": a prohibition first, then a license
-// demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when every entry is.
-const PREVIEW_ORDER: readonly Classification[] = [
-  'PROHIBITED_BY_OBSERVED_DECLARATION',
-  'LICENSE_REQUIRED',
-  'CONFLICT',
-  'UNKNOWN',
-  'NO_MACHINE_READABLE_DECLARATION',
-  'PERMITTED_BY_OBSERVED_DECLARATION',
-];
-
 /** The classification a gate quote previews: its entries' most restrictive one. */
-export const gatePreview = (entries: readonly { classification: Classification }[]): Classification =>
-  PREVIEW_ORDER.find((c) => entries.some((e) => e.classification === c)) ?? 'UNKNOWN';
+export const gatePreview = mostRestrictive;
 
 export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: string) {
   const { input } = q;
@@ -54,13 +44,16 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
   const { readings: stored } = q.reading;
   const readings = stored.map((r) => reportReading(r, q.purchase_id));
   const entries = readings.map((r) => gateEntry(r, input.purpose));
-  const report: GateReport = {
-    ...reportHeader(q),
+  const header = reportHeader(q);
+  const question = { sku: GATE_SKU, purchase_id: q.purchase_id, purpose: input.purpose, user_class: input.user_class };
+  const checkpoints = readings.map((r, i) => checkpointDraft(question, r, stored[i], entries[i]!.classification));
+  const report = (signed: readonly Checkpoint[]): GateReport => ({
+    ...header,
     geo: input.geo,
     freshness_seconds: input.freshness_seconds,
     observed_at: readings.map((r) => r.observed_at).sort()[0]!,
-    resources: entries,
-  };
+    resources: entries.map((e, i) => ({ ...e, checkpoint: signed[i] ?? null })),
+  });
   const evidence = {
     type: 'evidence',
     sku: GATE_SKU,
@@ -79,5 +72,5 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
     })),
     key_id: evidenceKeyId,
   };
-  return { report, evidence };
+  return { report, evidence, checkpoints };
 }

@@ -4,6 +4,8 @@ import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
 import type { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
+import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
+import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 
@@ -12,8 +14,15 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
   const reading = reportReading(q.reading, q.purchase_id);
   const pr = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
-  const report: Report = {
-    ...reportHeader(q),
+  const header = reportHeader(q);
+  const checkpoint = checkpointDraft(
+    { sku: header.sku, purchase_id: q.purchase_id, purpose: input.purpose, user_class: input.user_class },
+    reading,
+    q.reading,
+    pr.classification,
+  );
+  const report = ([signed]: readonly Checkpoint[]): Report => ({
+    ...header,
     observed_at: reading.observed_at,
     resources: [
       {
@@ -23,10 +32,10 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
         legal_clearance: false,
         declaration_found: reading.declaration_found,
         reasons: reportReasons(pr),
-        checkpoint: null,
+        checkpoint: signed ?? null,
       },
     ],
-  };
+  });
   const evidence = {
     type: 'evidence',
     purchase_id: q.purchase_id,
@@ -41,5 +50,5 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
     ],
     key_id: evidenceKeyId,
   };
-  return { report, evidence };
+  return { report, evidence, checkpoints: [checkpoint] };
 }

@@ -16,6 +16,7 @@ import {
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
 import { paidResponseOf } from './report.js';
+import { ReportCheckpoint } from './checkpoint.js';
 import { ResourceUrl } from './preflight.js';
 import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
 import { PaymentNetwork } from '../payment/network.js';
@@ -111,7 +112,8 @@ export const GateReportResource = t.type({
   legal_clearance: t.literal(false),
   declaration_found: t.boolean,
   reasons: t.array(ReportReason),
-  checkpoint: t.null,
+  /** Signed since issue 26; null in gate reports delivered before (docs/wire.md §14). */
+  checkpoint: ReportCheckpoint,
 });
 export type GateReportResource = t.TypeOf<typeof GateReportResource>;
 

@@ -15,6 +15,7 @@ import {
   UserClass,
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
+import { ReportCheckpoint } from './checkpoint.js';
 
 // The paid 200 of GET /v1/rights/reports/{id} (spec §2.4 shape, single-resource report).
 
@@ -27,7 +28,8 @@ export const ReportResource = t.intersection([
     declaration_found: t.boolean,
     reasons: t.array(ReportReason),
   }),
-  t.partial({ checkpoint: t.union([t.UnknownRecord, t.null]) }),
+  // Signed since issue 26 (docs/wire.md §14); null in reports delivered before.
+  t.partial({ checkpoint: ReportCheckpoint }),
 ]);
 
 export const Report = t.type({

@@ -6,6 +6,10 @@ export const SINGLE_REPORT_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 20_0
 export const GATE_BASE_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 40_000n, deep: 60_000n };
 export const GATE_PER_URL_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 20_000n, deep: 40_000n };
 
+/** Revalidation (issue 26): per checkpoint (one unique URL each), no base; below a fresh gate's per-URL
+ *  price because the conditional requests usually save the document transfers (docs/decisions.md). */
+export const REVALIDATE_PER_URL_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 10_000n, deep: 25_000n };
+
 /** The largest budget a buyer may state (spec §2.3 `max_total_micro` pattern). */
 export const MAX_BUDGET_MICRO = 100_000_000_000n;
 
@@ -14,3 +18,7 @@ export const singleReportPrice = (tier: Tier): bigint => SINGLE_REPORT_PRICE[tie
 /** Gate price: base + per *unique* canonical URL (duplicates are priced once). */
 export const ingestionGatePrice = (tier: Tier, uniqueUrlCount: number): bigint =>
   GATE_BASE_PRICE[tier] + GATE_PER_URL_PRICE[tier] * BigInt(uniqueUrlCount);
+
+/** Revalidation price: per checkpoint, every checkpoint naming a different URL. */
+export const revalidationPrice = (tier: Tier, checkpointCount: number): bigint =>
+  REVALIDATE_PER_URL_PRICE[tier] * BigInt(checkpointCount);
