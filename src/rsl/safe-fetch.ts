@@ -261,8 +261,10 @@ interface ResponseReading {
 function readResponse(res: IncomingMessage, o: ResponseReading): void {
   const status = res.statusCode ?? 0;
   const declared = Number(res.headers['content-length']);
-  if (!o.truncate && Number.isFinite(declared) && declared > o.maxBytes)
-    return o.fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${o.maxBytes}`);
+  if (!o.truncate && Number.isFinite(declared) && declared > o.maxBytes) {
+    o.fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${o.maxBytes}`);
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const complete = (truncated: boolean) => {
