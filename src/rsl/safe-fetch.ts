@@ -3,6 +3,7 @@ import tls from 'node:tls';
 import dns from 'node:dns';
 import { createHash } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { refusedAddressReason } from './address-policy.js';
 
@@ -137,35 +138,7 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
   });
   const agent = new https.Agent({ keepAlive: false, maxSockets: 32, secureContext });
 
-  // Resolve, then refuse the whole answer if any address is not public: a name that also points
-  // at a private address is not a publisher we fetch from (and cannot rebind us between lookups).
-  const lookup = (hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    const deliver = (addresses: LookupAddress[]) => {
-      for (const a of addresses) {
-        const why = refusedAddressReason(a.address, policy.allowLoopback);
-        if (why)
-          return callback(
-            new FetchError('FETCH_ADDRESS_REFUSED', `${hostname} resolves to ${a.address} (${why}); refused`),
-          );
-      }
-      if (addresses.length === 0) return callback(new FetchError('FETCH_DNS_FAILED', `${hostname} has no address`));
-      if (options.all) return callback(null, addresses);
-      return callback(null, addresses[0]!.address, addresses[0]!.family);
-    };
-    const pinned = connectTo[hostname];
-    if (pinned)
-      return deliver([
-        {
-          address: pinned.address === 'localhost' ? '127.0.0.1' : pinned.address,
-          family: pinned.address.includes(':') ? 6 : 4,
-        },
-      ]);
-    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
-      if (err)
-        return callback(new FetchError('FETCH_DNS_FAILED', `cannot resolve ${hostname}: ${err.code ?? err.message}`));
-      deliver(addresses);
-    });
-  };
+  const lookup = publicOnlyLookup(policy.allowLoopback, connectTo);
 
   async function get(rawUrl: string, opts: FetchOptions = {}): Promise<FetchResult> {
     const fetchedAt = new Date().toISOString();
@@ -209,18 +182,11 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
           ...(opts.conditional?.lastModified ? { 'if-modified-since': opts.conditional.lastModified } : {}),
         },
       });
-      timers.push(
-        setTimeout(
-          () => fail('FETCH_CONNECT_TIMEOUT', `no TLS connection within ${connectTimeoutMs} ms`),
-          connectTimeoutMs,
-        ),
-      );
-      timers.push(
-        setTimeout(
-          () => fail('FETCH_READ_TIMEOUT', `response not complete within ${totalTimeoutMs} ms`),
-          totalTimeoutMs,
-        ),
-      );
+      const failAfter = (ms: number, code: FetchErrorCode, message: string) =>
+        timers.push(setTimeout(() => fail(code, message), ms));
+      // timers[0], the connect deadline, is cleared once TLS is up.
+      failAfter(connectTimeoutMs, 'FETCH_CONNECT_TIMEOUT', `no TLS connection within ${connectTimeoutMs} ms`);
+      failAfter(totalTimeoutMs, 'FETCH_READ_TIMEOUT', `response not complete within ${totalTimeoutMs} ms`);
       let remoteAddress = '';
 
       req.on('socket', (socket: Socket) => {
@@ -238,55 +204,113 @@ export function createSafeFetcher(policy: FetchPolicy): Fetcher {
           `no data for ${readTimeoutMs} ms`,
         ),
       );
-      req.on('error', (err: Error & { code?: string }) => {
-        if (err instanceof FetchError) return fail(err.code, err.message);
-        const tlsLike =
-          /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/i.test(err.code ?? '') ||
-          /certificate|ssl|tls/i.test(err.message);
-        fail(tlsLike ? 'FETCH_TLS_FAILED' : 'FETCH_CONNECTION_FAILED', `${err.code ?? 'error'}: ${err.message}`);
-      });
+      req.on('error', (err: Error & { code?: string }) => fail(...requestFailure(err)));
       req.on('response', (res) => {
         status = res.statusCode ?? 0;
-        const declared = Number(res.headers['content-length']);
-        if (!opts.truncate && Number.isFinite(declared) && declared > maxBytes)
-          return fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${maxBytes}`);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const complete = (truncated: boolean) => {
-          if (settled) return;
-          const body = Buffer.concat(chunks);
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers))
-            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          finish({
-            ok: true,
-            url: url.href,
-            status: status!,
-            headers,
-            body,
-            sha256: createHash('sha256').update(body).digest('hex'),
-            fetchedAt,
-            remoteAddress,
-            ...(truncated ? { truncated: true as const } : {}),
-          });
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          size += chunk.length;
-          if (size > maxBytes) {
-            if (!opts.truncate) return fail('FETCH_TOO_LARGE', `more than ${maxBytes} bytes; aborted`);
-            chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
-            complete(true);
-            return req.destroy();
-          }
-          chunks.push(chunk);
+        readResponse(res, {
+          ...{ url, fetchedAt, maxBytes, truncate: opts.truncate, remoteAddress: () => remoteAddress },
+          ...{ settled: () => settled, finish, fail, destroy: () => req.destroy() },
         });
-        res.on('error', (err) => fail('FETCH_CONNECTION_FAILED', err.message));
-        res.on('end', () => complete(false));
       });
       req.end();
     });
   }
 
   return { get, close: () => agent.destroy() };
+}
+
+// Resolve, then refuse the whole answer if any address is not public: a name that also points
+// at a private address is not a publisher we fetch from (and cannot rebind us between lookups).
+function publicOnlyLookup(allowLoopback: boolean, connectTo: Record<string, { address: string; port: number }>) {
+  return (hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    const deliver = (addresses: LookupAddress[]) => {
+      for (const a of addresses) {
+        const why = refusedAddressReason(a.address, allowLoopback);
+        if (why)
+          return callback(
+            new FetchError('FETCH_ADDRESS_REFUSED', `${hostname} resolves to ${a.address} (${why}); refused`),
+          );
+      }
+      if (addresses.length === 0) return callback(new FetchError('FETCH_DNS_FAILED', `${hostname} has no address`));
+      if (options.all) return callback(null, addresses);
+      return callback(null, addresses[0]!.address, addresses[0]!.family);
+    };
+    const pinned = connectTo[hostname];
+    if (pinned)
+      return deliver([
+        {
+          address: pinned.address === 'localhost' ? '127.0.0.1' : pinned.address,
+          family: pinned.address.includes(':') ? 6 : 4,
+        },
+      ]);
+    dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
+      if (err)
+        return callback(new FetchError('FETCH_DNS_FAILED', `cannot resolve ${hostname}: ${err.code ?? err.message}`));
+      deliver(addresses);
+    });
+  };
+}
+
+interface ResponseReading {
+  url: URL;
+  fetchedAt: string;
+  maxBytes: number;
+  truncate: boolean | undefined;
+  remoteAddress: () => string;
+  settled: () => boolean;
+  finish: (r: FetchResult) => void;
+  fail: (code: FetchErrorCode, message: string) => void;
+  destroy: () => void;
+}
+
+/** The body of an answer, within the byte limit (cut at it when `truncate`, else refused), and its digest. */
+function readResponse(res: IncomingMessage, o: ResponseReading): void {
+  const status = res.statusCode ?? 0;
+  const declared = Number(res.headers['content-length']);
+  if (!o.truncate && Number.isFinite(declared) && declared > o.maxBytes) {
+    o.fail('FETCH_TOO_LARGE', `declared ${declared} bytes; the limit is ${o.maxBytes}`);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const complete = (truncated: boolean) => {
+    if (o.settled()) return;
+    const body = Buffer.concat(chunks);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    o.finish({
+      ok: true,
+      url: o.url.href,
+      status,
+      headers,
+      body,
+      sha256: createHash('sha256').update(body).digest('hex'),
+      fetchedAt: o.fetchedAt,
+      remoteAddress: o.remoteAddress(),
+      ...(truncated ? { truncated: true as const } : {}),
+    });
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (o.settled()) return;
+    size += chunk.length;
+    if (size > o.maxBytes) {
+      if (!o.truncate) return o.fail('FETCH_TOO_LARGE', `more than ${o.maxBytes} bytes; aborted`);
+      chunks.push(chunk.subarray(0, chunk.length - (size - o.maxBytes)));
+      complete(true);
+      return o.destroy();
+    }
+    chunks.push(chunk);
+  });
+  res.on('error', (err) => o.fail('FETCH_CONNECTION_FAILED', err.message));
+  res.on('end', () => complete(false));
+}
+
+/** Why a request failed: our own refusals keep their code; TLS trouble is told apart from the rest. */
+function requestFailure(err: Error & { code?: string }): [FetchErrorCode, string] {
+  if (err instanceof FetchError) return [err.code, err.message];
+  const tlsLike =
+    /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/i.test(err.code ?? '') ||
+    /certificate|ssl|tls/i.test(err.message);
+  return [tlsLike ? 'FETCH_TLS_FAILED' : 'FETCH_CONNECTION_FAILED', `${err.code ?? 'error'}: ${err.message}`];
 }
