@@ -66,7 +66,8 @@ export type RevalidationInput = t.TypeOf<typeof RevalidationInput>;
 export const RevalidationQuoted = t.type({
   sku: t.literal(REVALIDATE_SKU),
   input: RevalidationInput,
-  /** `{version: 'rsl-revalidation-readings-v1', readings: ResourceReading[], previous: [{checkpoint, report_sha256}]}`. */
+  /** `{version: 'rsl-revalidation-readings-v1', readings: ResourceReading[],
+   *   previous: [{checkpoint, report_sha256}]}` (src/products/revalidation/report.ts). */
   reading: t.UnknownRecord,
 });
 

@@ -102,5 +102,6 @@ test('capabilities publish the per-address rate limits the service applies', asy
     quote: limit('/v1/rights/quote', ['service_rights_quote']),
     preflight: limit('/v1/rights/preflight'),
     gate: limit('/v1/rights/ingestion-gate'),
+    revalidate: limit('/v1/rights/revalidate'), // its own bucket at the gate's rate
   });
 });

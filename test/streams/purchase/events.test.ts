@@ -108,8 +108,25 @@ const gateQuoted = () => ({
   reading: { version: 'rsl-gate-readings-v1', readings: [] },
 });
 
+const REVALIDATION_INPUT = {
+  sku: 'rights.revalidate.v1',
+  resource: 'https://rights.example/v1/rights/revalidate',
+  purpose: 'ai-input',
+  tier: 'fresh',
+  user_class: 'commercial',
+  geo: null,
+  resources: ['https://publisher.example/a'],
+  checkpoint_sha256s: ['a'.repeat(64)],
+};
+const revalidationQuoted = () => ({
+  ...quotedData(),
+  sku: 'rights.revalidate.v1',
+  input: REVALIDATION_INPUT,
+  reading: { version: 'rsl-revalidation-readings-v1', readings: [], previous: [] },
+});
+
 test('Quoted is keyed by sku: each product decodes with its own input and nothing is changed by it', (t) => {
-  for (const data of [quotedData(), gateQuoted()]) {
+  for (const data of [quotedData(), gateQuoted(), revalidationQuoted()]) {
     const r = QuotedData.decode(data);
     t.true(isRight(r), JSON.stringify(data).slice(0, 80));
     t.is(isRight(r) && JSON.stringify(r.right), JSON.stringify(data)); // byte for byte what was stored
@@ -127,4 +144,7 @@ test('Quoted refuses an input of another sku, an unknown sku, or a value outside
   );
   bad({ ...gateQuoted(), input: { ...GATE_INPUT, tier: 'platinum' } }, 'a tier that is not sold');
   bad({ ...gateQuoted(), input: { ...GATE_INPUT, resources: 'https://publisher.example/a' } }, 'resources not a list');
+  bad({ ...revalidationQuoted(), input: GATE_INPUT }, 'revalidation sku with a gate input');
+  const { checkpoint_sha256s: _, ...withoutCheckpoints } = REVALIDATION_INPUT;
+  bad({ ...revalidationQuoted(), input: withoutCheckpoints }, 'a revalidation without its checkpoints');
 });
