@@ -1,3 +1,4 @@
+import test from 'ava';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,3 +44,15 @@ export function docInput(xml: string, opts: { url?: string; channel?: Channel } 
 /** The free inspection route alone, in the real Koa app, on a loopback port. */
 export const listenInspect = (): Promise<Listening> =>
   listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }));
+
+/** The inspection route for the calling test file, listening from its first test on (`at.base`). */
+export function useInspectRoute(): { base: string } {
+  const at = { base: '' };
+  let server: Listening | undefined;
+  test.serial.before(async () => {
+    server = await listenInspect();
+    at.base = server.base;
+  });
+  test.serial.after.always(() => server?.close());
+  return at;
+}

@@ -51,14 +51,16 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
 /**
  * One world for the calling test file, started before its tests and closed after them. The answer
  * stands for the world once it is started (before, or when it failed to start, every property reads
- * undefined), so a file writes `const w = useWorld()` and then `w.url` as of the world itself.
+ * undefined), so a file writes `const w = useWorld()` and then `w.url` as of the world itself. The
+ * hooks are serial: ava starts a file's plain before hooks together, and the ones declared after this
+ * one use the world.
  */
 export function useWorld(o: WorldOptions = {}): World {
   let world: World | undefined;
-  test.before(async () => {
+  test.serial.before(async () => {
     world = await startWorld(o);
   });
-  test.after.always(async () => {
+  test.serial.after.always(async () => {
     await world?.close();
   });
   return new Proxy({} as World, {
