@@ -9,16 +9,16 @@ import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 const world = useFastWorld();
 
 test('wrong claim, missing claim and unknown id answer the same 404', async (t) => {
-  const q = await postQuote(world().url, {
+  const q = await postQuote(world.url, {
     resource: DECLARED,
     purpose: 'search',
     tier: 'deep',
     max_total_micro: '50000',
   });
   t.is(q.status, 200);
-  const wrong = await getReport(world().url, q.body.report_url, { 'x-service-claim': 'f'.repeat(64) });
-  const missing = await getReport(world().url, q.body.report_url, {});
-  const unknown = await getReport(world().url, `/v1/rights/reports/${'a'.repeat(64)}`, {
+  const wrong = await getReport(world.url, q.body.report_url, { 'x-service-claim': 'f'.repeat(64) });
+  const missing = await getReport(world.url, q.body.report_url, {});
+  const unknown = await getReport(world.url, `/v1/rights/reports/${'a'.repeat(64)}`, {
     'x-service-claim': q.body.claim_token,
   });
   for (const r of [wrong, missing, unknown]) {
@@ -30,8 +30,8 @@ test('wrong claim, missing claim and unknown id answer the same 404', async (t) 
 });
 
 test('a price above max_total_micro is refused before anything is fetched or stored', async (t) => {
-  const before = world().origins.requests.length;
-  const q = await postQuote(world().url, {
+  const before = world.origins.requests.length;
+  const q = await postQuote(world.url, {
     resource: 'https://pub.example/articles/two',
     purpose: 'ai-input',
     tier: 'deep',
@@ -39,11 +39,11 @@ test('a price above max_total_micro is refused before anything is fetched or sto
   });
   t.is(q.status, 422);
   t.is(q.body.error.code, 'PRICE_EXCEEDS_BUDGET');
-  t.is(world().origins.requests.length, before);
+  t.is(world.origins.requests.length, before);
 });
 
 test('an extra property in the quote request is refused', async (t) => {
-  const q = await postQuote(world().url, {
+  const q = await postQuote(world.url, {
     resource: DECLARED,
     purpose: 'ai-input',
     tier: 'fresh',
@@ -57,11 +57,11 @@ test('an extra property in the quote request is refused', async (t) => {
 test('an Idempotency-Key retry returns the same quote and claim', async (t) => {
   const headers = { 'idempotency-key': 'retry-key-0123456789abcdef' };
   const body = { resource: DECLARED, purpose: 'ai-index', tier: 'fresh', max_total_micro: '100000' };
-  const a = await postQuote(world().url, body, headers);
-  const b = await postQuote(world().url, body, headers);
+  const a = await postQuote(world.url, body, headers);
+  const b = await postQuote(world.url, body, headers);
   t.is(a.status, 200);
   t.deepEqual(b.body, a.body);
-  const c = await postQuote(world().url, body);
+  const c = await postQuote(world.url, body);
   t.not(c.body.purchase_id, a.body.purchase_id);
   t.not(c.body.claim_token, a.body.claim_token);
 });

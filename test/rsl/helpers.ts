@@ -1,4 +1,3 @@
-import test from 'ava';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
 import { createLogger } from '../../src/log.js';
 import { listen, type Listening } from '../support/listen.js';
+import { startedInHook } from '../support/started-in-hook.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
@@ -45,14 +45,5 @@ export function docInput(xml: string, opts: { url?: string; channel?: Channel } 
 export const listenInspect = (): Promise<Listening> =>
   listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }));
 
-/** The inspection route for the calling test file, listening from its first test on (`at.base`). */
-export function useInspectRoute(): { base: string } {
-  const at = { base: '' };
-  let server: Listening | undefined;
-  test.serial.before(async () => {
-    server = await listenInspect();
-    at.base = server.base;
-  });
-  test.serial.after.always(() => server?.close());
-  return at;
-}
+/** The inspection route for the calling test file, listening from its first test on (`route.base`). */
+export const useInspectRoute = (): Listening => startedInHook(listenInspect, (server) => server.close());

@@ -1,4 +1,3 @@
-import test from 'ava';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
 import { tmpdir } from 'node:os';
@@ -22,6 +21,7 @@ import { listen, type Listening } from './listen.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
 import { publisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
+import { startedInHook } from './started-in-hook.js';
 import { scriptedSettlement, type SettlementScript } from './scripted-settlement.js';
 
 // The fast application-level world for money-path rules (test/README.md): the real quote and report
@@ -111,14 +111,9 @@ export async function startFastWorld(script: SettlementScript = { used: [false] 
   }
 }
 
-/** One fast world for the calling test file (the same before/after pair as ./world.ts's useWorld). */
-export function useFastWorld(script?: SettlementScript): () => FastWorld {
-  let world: FastWorld | undefined;
-  test.serial.before(async () => {
-    world = await startFastWorld(script);
-  });
-  test.serial.after.always(async () => {
-    await world?.close();
-  });
-  return () => world!;
-}
+/** One fast world for the calling test file, started before its tests and closed after them. */
+export const useFastWorld = (script?: SettlementScript): FastWorld =>
+  startedInHook(
+    () => startFastWorld(script),
+    (w) => w.close(),
+  );
