@@ -4,7 +4,8 @@ import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 
 // Rules of the quote and the claim at the report URL, through the real routes on the fast world (memory
 // store, scripted settlement, the test publishers on loopback; test/support/fast-world.ts): none of them
-// is about the chain, so none waits for a devnet (they ran on it in test/money/happy-path.test.ts).
+// is about the chain, so none waits for a devnet (they ran on it in test/money/happy-path.test.ts and
+// refusals.test.ts).
 
 const world = useFastWorld();
 
@@ -64,4 +65,37 @@ test('an Idempotency-Key retry returns the same quote and claim', async (t) => {
   const c = await postQuote(world.url, body);
   t.not(c.body.purchase_id, a.body.purchase_id);
   t.not(c.body.claim_token, a.body.claim_token);
+});
+
+test('no verifiable declaration: available false, charge 0, no stream', async (t) => {
+  const eventsBefore = (await world.store.readAll(0n, 100_000)).length;
+  const fetchesBefore = world.origins.requests.filter((r) => r.host === 'bare.example').length;
+  const q = await postQuote(world.url, {
+    resource: 'https://bare.example/page',
+    purpose: 'ai-train',
+    tier: 'fresh',
+    max_total_micro: '20000',
+  });
+  t.is(q.status, 200);
+  t.deepEqual(Object.keys(q.body).sort(), [
+    'available',
+    'charge_micro',
+    'input_sha256',
+    'legal_clearance',
+    'purpose',
+    'reason',
+    'resource',
+    'version',
+  ]);
+  t.false(q.body.available);
+  t.is(q.body.reason, 'NO_VERIFIABLE_DECLARATION');
+  t.is(q.body.charge_micro, '0');
+  t.is(q.body.claim_token, undefined);
+  t.true(
+    world.origins.requests.filter((r) => r.host === 'bare.example').length > fetchesBefore,
+    'the resource was really inspected',
+  );
+  const events = await world.store.readAll(0n, 100_000);
+  t.is(events.length, eventsBefore, 'nothing was appended');
+  t.false(events.some((e) => JSON.stringify(e.data).includes('bare.example')));
 });

@@ -1,4 +1,3 @@
-import { privateKeyToAccount } from 'viem/accounts';
 import { startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
 import { tmpdir } from 'node:os';
 import { loadConfig } from '../../src/config.js';
@@ -30,13 +29,7 @@ import { scriptedSettlement, type SettlementScript } from './scripted-settlement
 // answers from a script — no devnet, no service process, started in well under a second. Rules whose
 // subject is the chain, several processes or real timing stay on the devnet world (./world.ts).
 
-/** A devnet-independent buyer (Hardhat's first default account: a well-known test key, never funded here). */
-export const FAST_BUYER = {
-  privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcaf784d7ae2ff80' as const,
-  get address() {
-    return privateKeyToAccount(this.privateKey).address;
-  },
-};
+/** The recipient of the fast world's offers (no chain looks at it). */
 export const FAST_PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
 
 export interface FastWorld {
