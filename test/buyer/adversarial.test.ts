@@ -14,24 +14,13 @@ import {
   dropFirstPaidAnswer,
   isPaid,
   rewritePaymentRequired,
-  startProxy,
-  type Proxy,
+  useProxy,
 } from './support/proxy.js';
 
 // A real HTTP peer between the buyer and the real service alters or swallows answers.
 
-let proxy: Proxy;
 const w = useWorld(demoWorld());
-test.before(async () => {
-  proxy = await startProxy(w.url);
-});
-test.after.always(async () => {
-  await proxy?.close();
-});
-test.beforeEach(() => {
-  proxy.rewrite = undefined;
-  proxy.seen.length = 0;
-});
+const proxy = useProxy(() => w.url);
 
 const article = (n: string) => `https://open.demo.example/articles/${n}`;
 

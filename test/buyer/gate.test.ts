@@ -10,26 +10,15 @@ import {
   dropFirstPaidAnswer,
   isPaid,
   rewritePaymentRequired,
-  startProxy,
-  type Proxy,
+  useProxy,
 } from './support/proxy.js';
 
 // buyer.ingestionGate() against the real service on the devnet, directly and through a real HTTP peer
 // that alters or swallows answers. The gate adds a sign-in proof and a payment intent to the money path;
 // everything else (pins, checkpoint before send, resume, verification) must hold exactly as for a report.
 
-let proxy: Proxy;
 const w = useWorld(demoWorld({ logLevel: 'debug' }));
-test.before(async () => {
-  proxy = await startProxy(w.url);
-});
-test.after.always(async () => {
-  await proxy?.close();
-});
-test.beforeEach(() => {
-  proxy.rewrite = undefined;
-  proxy.seen.length = 0;
-});
+const proxy = useProxy(() => w.url);
 
 const GATE_CAP = { maxPerReportMicro: 300_000n };
 const article = (n: string) => `https://open.demo.example/articles/${n}`;

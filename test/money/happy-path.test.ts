@@ -16,6 +16,8 @@ import { useWorld } from '../support/world.js';
 
 const w = useWorld();
 
+// The quote and claim rules that need no chain run on the fast world: test/money-path/quote-rules.test.ts.
+
 const digest = (v: unknown) => createHash('sha256').update(canonicalJson(v), 'utf8').digest('hex');
 
 test.serial(
@@ -132,56 +134,3 @@ test.serial(
     t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
   },
 );
-
-test.serial('wrong claim, missing claim and unknown id answer the same 404', async (t) => {
-  const q = await postQuote(w.url, { resource: DECLARED, purpose: 'search', tier: 'deep', max_total_micro: '50000' });
-  t.is(q.status, 200);
-  const wrong = await getReport(w.url, q.body.report_url, { 'x-service-claim': 'f'.repeat(64) });
-  const missing = await getReport(w.url, q.body.report_url, {});
-  const unknown = await getReport(w.url, `/v1/rights/reports/${'a'.repeat(64)}`, {
-    'x-service-claim': q.body.claim_token,
-  });
-  for (const r of [wrong, missing, unknown]) {
-    t.is(r.status, 404);
-    t.deepEqual(r.body, {
-      error: { code: 'REPORT_NOT_FOUND', message: 'no report for this id and claim', details: {} },
-    });
-  }
-});
-
-test.serial('a price above max_total_micro is refused before anything is fetched or stored', async (t) => {
-  const before = w.origins.requests.length;
-  const q = await postQuote(w.url, {
-    resource: 'https://pub.example/articles/two',
-    purpose: 'ai-input',
-    tier: 'deep',
-    max_total_micro: '49999',
-  });
-  t.is(q.status, 422);
-  t.is(q.body.error.code, 'PRICE_EXCEEDS_BUDGET');
-  t.is(w.origins.requests.length, before);
-});
-
-test.serial('an extra property in the quote request is refused', async (t) => {
-  const q = await postQuote(w.url, {
-    resource: DECLARED,
-    purpose: 'ai-input',
-    tier: 'fresh',
-    max_total_micro: '20000',
-    surprise: 1,
-  });
-  t.is(q.status, 400);
-  t.is(q.body.error.code, 'UNKNOWN_FIELD');
-});
-
-test.serial('an Idempotency-Key retry returns the same quote and claim', async (t) => {
-  const headers = { 'idempotency-key': 'retry-key-0123456789abcdef' };
-  const body = { resource: DECLARED, purpose: 'ai-index', tier: 'fresh', max_total_micro: '100000' };
-  const a = await postQuote(w.url, body, headers);
-  const b = await postQuote(w.url, body, headers);
-  t.is(a.status, 200);
-  t.deepEqual(b.body, a.body);
-  const c = await postQuote(w.url, body);
-  t.not(c.body.purchase_id, a.body.purchase_id);
-  t.not(c.body.claim_token, a.body.claim_token);
-});

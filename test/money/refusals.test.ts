@@ -104,38 +104,8 @@ test.serial(
   },
 );
 
-test.serial('no verifiable declaration: available false, charge 0, no stream', async (t) => {
-  const eventsBefore = (await w.service!.store.readAll(0n, 100_000)).length;
-  const fetchesBefore = w.origins.requests.filter((r) => r.host === 'bare.example').length;
-  const q = await postQuote(w.url, {
-    resource: 'https://bare.example/page',
-    purpose: 'ai-train',
-    tier: 'fresh',
-    max_total_micro: '20000',
-  });
-  t.is(q.status, 200);
-  t.deepEqual(Object.keys(q.body).sort(), [
-    'available',
-    'charge_micro',
-    'input_sha256',
-    'legal_clearance',
-    'purpose',
-    'reason',
-    'resource',
-    'version',
-  ]);
-  t.false(q.body.available);
-  t.is(q.body.reason, 'NO_VERIFIABLE_DECLARATION');
-  t.is(q.body.charge_micro, '0');
-  t.is(q.body.claim_token, undefined);
-  t.true(
-    w.origins.requests.filter((r) => r.host === 'bare.example').length > fetchesBefore,
-    'the resource was really inspected',
-  );
-  const events = await w.service!.store.readAll(0n, 100_000);
-  t.is(events.length, eventsBefore, 'nothing was appended');
-  t.false(events.some((e) => JSON.stringify(e.data).includes('bare.example')));
-});
+// "No verifiable declaration: available false, charge 0, no stream" is a quote rule with no chain in it:
+// it runs on the fast world (test/money-path/quote-rules.test.ts).
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {
   assertNoSecretsLogged(t, w.logs(), { claims, paymentHeaders });

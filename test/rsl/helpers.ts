@@ -9,6 +9,7 @@ import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
 import { createLogger } from '../../src/log.js';
 import { listen, type Listening } from '../support/listen.js';
+import { startedInHook } from '../support/started-in-hook.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
@@ -43,3 +44,6 @@ export function docInput(xml: string, opts: { url?: string; channel?: Channel } 
 /** The free inspection route alone, in the real Koa app, on a loopback port. */
 export const listenInspect = (): Promise<Listening> =>
   listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }));
+
+/** The inspection route for the calling test file, listening from its first test on (`route.base`). */
+export const useInspectRoute = (): Listening => startedInHook(listenInspect, (server) => server.close());

@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
 import { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
-import { listenInspect, RSL_NS } from './helpers.js';
-import type { Listening } from '../support/listen.js';
+import { useInspectRoute, RSL_NS } from './helpers.js';
 
 // Generated RSL documents (random scopes, tokens, cases, percent-encodings, payments) and random
 // hostile bodies through the real inspect route. Properties:
@@ -12,16 +11,10 @@ import type { Listening } from '../support/listen.js';
 //  - every 200 decodes with InspectResponse and carries a classification from the enum;
 //  - a mutation that breaks well-formedness never yields PERMITTED or LICENSE_REQUIRED.
 
-let server: Listening;
-let base: string;
-test.before(async () => {
-  server = await listenInspect();
-  base = server.base;
-});
-test.after.always(() => server.close());
+const route = useInspectRoute();
 
 const post = async (body: string) => {
-  const res = await fetch(`${base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.base}/v1/rights/inspect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,

@@ -1,21 +1,14 @@
 import test from 'ava';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
-import { fixture, listenInspect } from './helpers.js';
-import type { Listening } from '../support/listen.js';
+import { fixture, useInspectRoute } from './helpers.js';
 
 // The free inspection path through a real Koa server on loopback, with the shared JSON body
 // reader and io-ts decoding in front of it.
 
-let server: Listening;
-let base: string;
-test.before(async () => {
-  server = await listenInspect();
-  base = server.base;
-});
-test.after.always(() => server.close());
+const route = useInspectRoute();
 
 const post = async (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
-  const res = await fetch(`${base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.base}/v1/rights/inspect`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -166,7 +159,7 @@ test('a chunked body over the cap is refused while streaming', async (t) => {
       c.close();
     },
   });
-  const res = await fetch(`${base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.base}/v1/rights/inspect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: stream,
@@ -177,6 +170,6 @@ test('a chunked body over the cap is refused while streaming', async (t) => {
 });
 
 test('other methods on the path are not allowed', async (t) => {
-  const res = await fetch(`${base}/v1/rights/inspect`);
+  const res = await fetch(`${route.base}/v1/rights/inspect`);
   t.is(res.status, 405);
 });

@@ -1,8 +1,8 @@
-import test from 'ava';
 import type { OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../ops/world/local-world.js';
 import { demoSite } from '../../ops/demo/site.js';
 import { publisherSite } from './publishers.js';
+import { startedInHook } from './started-in-hook.js';
 import { startServiceProcess, type ServiceProcess, type StartOptions } from './service-process.js';
 
 // The one builder of test worlds (test/README.md): ops/world's local world — a real devnet, the test
@@ -48,31 +48,12 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
   return world;
 }
 
-/**
- * One world for the calling test file, started before its tests and closed after them. The answer
- * stands for the world once it is started (before, or when it failed to start, every property reads
- * undefined), so a file writes `const w = useWorld()` and then `w.url` as of the world itself.
- */
-export function useWorld(o: WorldOptions = {}): World {
-  let world: World | undefined;
-  test.before(async () => {
-    world = await startWorld(o);
-  });
-  test.after.always(async () => {
-    await world?.close();
-  });
-  return new Proxy({} as World, {
-    get(_, key) {
-      if (!world) return undefined;
-      const v = Reflect.get(world, key, world);
-      return typeof v === 'function' ? v.bind(world) : v;
-    },
-    set(_, key, value) {
-      if (!world) throw new Error('the test world is not started yet');
-      return Reflect.set(world, key, value, world);
-    },
-  });
-}
+/** One world for the calling test file, started before its tests and closed after them (`w.url` …). */
+export const useWorld = (o: WorldOptions = {}): World =>
+  startedInHook(
+    () => startWorld(o),
+    (w) => w.close(),
+  );
 
 /** The options of the demo's world (`npm run demo`): its four publishers (ops/demo/site.ts). */
 export const demoWorld = (o: WorldOptions = {}): WorldOptions => ({

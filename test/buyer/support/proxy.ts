@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ExecutionContext } from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { startedInHook } from '../../support/started-in-hook.js';
 
 // A real HTTP peer between the buyer and the service (127.0.0.1): forwards every request and lets a
 // test rewrite a response, or swallow it after the service has handled it (the socket is destroyed).
@@ -115,4 +116,17 @@ export function assertResumedWithOneAuthorization(
   t.is(paid[0]!.headers['payment-signature'], b.calls[0]!.header);
   t.is(b.calls.filter((c) => c.op === 'save').length, 1, 'signed once, checkpointed once');
   t.is(b.events.filter((e) => e.step === 'signed').length, 1);
+}
+
+/** The proxy to `target` for the calling test file, with no rewrite and nothing seen at each test's start. */
+export function useProxy(target: () => string): Proxy {
+  const proxy = startedInHook(
+    () => startProxy(target()),
+    (p) => p.close(),
+  );
+  test.beforeEach(() => {
+    proxy.rewrite = undefined;
+    proxy.seen.length = 0;
+  });
+  return proxy;
 }

@@ -1,9 +1,9 @@
-import test from 'ava';
 import { createPublicClient, http, type Hex } from 'viem';
 import { startDevnet, type Devnet } from '../../../ops/devnet/devnet.js';
 import { createSelfSettlement, type SelfSettlementOptions } from '../../../src/payment/settlement/self.js';
 import type { PaymentPayload, PaymentRequirements } from '../../../packages/buyer/src/wire/payment/x402-wire.js';
 import { nonceFor, offer, pay } from './offer.js';
+import { startedInHook } from '../../support/started-in-hook.js';
 
 // The world of the settlement tests that talk to the relayer directly (no service): one devnet for the
 // file, mining on the clock when `blockMs` is given, the `self` settlement of its relayer at that pace,
@@ -44,12 +44,9 @@ export async function paymentDevnet(opts: { blockMs?: number } = {}): Promise<Pa
 
 /** One payment devnet for the calling test file, started before its tests and stopped after them. */
 export function usePaymentDevnet(opts: { blockMs?: number } = {}): () => PaymentDevnet {
-  let d: PaymentDevnet | undefined;
-  test.before(async () => {
-    d = await paymentDevnet(opts);
-  });
-  test.after.always(async () => {
-    await d?.stop();
-  });
-  return () => d!;
+  const d = startedInHook(
+    () => paymentDevnet(opts),
+    (devnet) => devnet.stop(),
+  );
+  return () => d;
 }
