@@ -8,6 +8,7 @@ import { readInlineDeclaration } from './inline-declaration.js';
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
+import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
 import { checkFetchable, type FetchResult } from './safe-fetch.js';
 import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
@@ -346,57 +347,4 @@ async function readPage(body: Buffer, contentType: string | undefined) {
   // An incomplete scan (time budget) is not kept: the next look may finish.
   if (reading.html?.complete !== false) pageReadings.set(body, reading);
   return reading;
-}
-
-function observation(channel: Channel, result: FetchResult, cached: boolean): Observation {
-  if (!result.ok) {
-    return {
-      channel,
-      url: result.url,
-      status: result.status,
-      sha256: null,
-      bytes: null,
-      fetched_at: result.fetchedAt,
-      content_type: null,
-      cached,
-      error: { code: result.code, message: result.message },
-      notes: [],
-    };
-  }
-  return {
-    channel,
-    url: result.url,
-    status: result.status,
-    sha256: result.sha256,
-    bytes: result.body.length,
-    fetched_at: result.fetchedAt,
-    content_type: result.headers['content-type'] ?? null,
-    cached,
-    error: null,
-    notes: [],
-    ...(result.truncated ? { truncated_at_bytes: result.body.length } : {}),
-    ...(result.headers.etag !== undefined ? { etag: result.headers.etag } : {}),
-    ...(result.headers['last-modified'] !== undefined ? { last_modified: result.headers['last-modified'] } : {}),
-    ...(result.notModified ? { not_modified: true as const } : {}),
-  };
-}
-
-function record(
-  url: string,
-  channel: Channel,
-  sha256: string | null,
-  parse: ParseResult | null,
-  failure: { code: string; message: string } | null,
-): DocumentRecord {
-  const parseFailure = parse && !parse.ok ? { code: parse.code, message: parse.message } : null;
-  return {
-    url,
-    channel,
-    sha256,
-    parsed: parse?.ok ?? false,
-    conformant: parse?.ok ? parse.conformant : false,
-    max_age_days: parse?.ok ? parse.document.maxAgeDays : null,
-    failure: failure ?? parseFailure,
-    problems: (parse?.problems ?? []).map((p) => ({ severity: p.severity, code: p.code, message: p.message })),
-  };
 }
