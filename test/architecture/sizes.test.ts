@@ -72,7 +72,7 @@ test(`no production file (src, streams, projections, the buyer package) is over 
   t.deepEqual(long, []);
 });
 
-const FUNCTION_RULE = `no function in src or the buyer package spans ${MAX_FUNCTION_LINES} lines or more (nested functions in)`;
+const FUNCTION_RULE = `no function in src or the buyer package spans ${MAX_FUNCTION_LINES} lines or more (nested in)`;
 test(FUNCTION_RULE, async (t) => {
   const files = (await production()).filter((f) => f.startsWith('src/') || f.startsWith('packages/buyer/src/'));
   const long: string[] = [];

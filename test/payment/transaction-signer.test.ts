@@ -7,7 +7,7 @@ import { transactionSigner } from '../../src/payment/settlement/transaction-sign
 // The WebAssembly signer must sign exactly what viem's local account signs: same bytes (RFC 6979, low-s),
 // with Base's own serializer and with viem's default one.
 
-test('the same signed bytes as viem for 40 random keys and transactions, with and without Base serializer', async (t) => {
+test('the same signed bytes as viem for 40 random keys and transactions, with and without Base', async (t) => {
   for (let i = 0; i < 40; i++) {
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);

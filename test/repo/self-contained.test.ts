@@ -11,15 +11,26 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const RELATIVE = /(?:^|[\s'"`(=:])((?:\.\.\/)+[A-Za-z0-9_@.-][^\s'"`)]*)/g;
 const ABSOLUTE = /(?:^|[\s'"`(=:])(\/(?:work|home|Users)\/[^\s'"`)]+)/g;
 
+/** Whether git ignores `target` (a build output such as a package's dist/, made by the build, not a clone). */
+function ignoredBuildOutput(target: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', path.relative(ROOT, target)], { cwd: ROOT });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Every path in `text` (a tracked file at `file`) that leaves the repository. */
 export function outsidePaths(file: string, text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(RELATIVE)) {
     const target = path.resolve(path.dirname(path.join(ROOT, file)), m[1]!);
+    const outside = target !== ROOT && !target.startsWith(ROOT + path.sep);
     // Outside the repository, or inside it under a folder that does not exist (`src/payment` naming
-    // a sibling `shared` folder lands in `src/shared`, which only a sibling checkout would have meant).
-    if ((target !== ROOT && !target.startsWith(ROOT + path.sep)) || !existsSync(path.dirname(target)))
-      found.push(m[1]!);
+    // a sibling `shared` folder lands in `src/shared`, which only a sibling checkout would have meant),
+    // unless that folder is a build output git ignores.
+    if (outside || (!existsSync(path.dirname(target)) && !ignoredBuildOutput(target))) found.push(m[1]!);
   }
   for (const m of text.matchAll(ABSOLUTE)) found.push(m[1]!);
   return found;
