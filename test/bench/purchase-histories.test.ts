@@ -23,7 +23,8 @@ import {
 
 // The benchmark data: legal, realistic purchase histories, and a bulk loader that leaves an ordinary
 // store behind. Sizes are checked against what `npm run demo` writes (Quoted ≈ 3.6 KB, Offered ≈ 4.0 KB,
-// AuthorizationCheckpointed ≈ 4.5 KB, Settled ≈ 190 B, Delivered ≈ 5.1 KB; gate purchases larger).
+// AuthorizationCheckpointed ≈ 4.5 KB, Settled ≈ 190 B, Delivered ≈ 6.8 KB now that each resource carries
+// its signed checkpoint (issue 26); gate purchases larger).
 
 const START = new Date('2026-10-01T00:00:00.000Z');
 const histories = [...purchaseHistories(300, { seed: 11, start: START })];
@@ -92,7 +93,7 @@ test('event sizes are in the range the real service writes', (t) => {
     Offered: [3_600, 4_800],
     AuthorizationCheckpointed: [4_000, 5_200],
     Settled: [150, 260],
-    Delivered: [4_500, 8_000],
+    Delivered: [5_500, 9_500],
   };
   for (const [type, [lo, hi]] of Object.entries(range)) {
     const sizes = single.filter((e) => e.type === type).map((e) => bytes(e.data));
