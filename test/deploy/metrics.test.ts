@@ -80,7 +80,7 @@ test.serial(
     t.is(sample(text, 'rights_relayer_oldest_pending_seconds'), 0);
     t.is(sample(text, 'rights_relayer_replacements_total'), 0);
     t.is(sample(text, 'rights_settlement_duration_seconds_count{outcome="success"}'), 1);
-    for (const secret of [q.claim_token as string, q.purchase_id as string, signature.slice(0, 40)])
+    for (const secret of [q.claim_token, q.purchase_id, signature.slice(0, 40)])
       t.false(text.includes(secret), 'no purchase id, claim or payment in the metrics');
 
     const promtool = requiredTool(t, 'promtool', 'Debian: apt-get install prometheus');

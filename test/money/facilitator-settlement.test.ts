@@ -34,8 +34,8 @@ test.serial(
       await w.devnet.balanceOf(buyer.address),
       await w.devnet.balanceOf(w.devnet.payTo),
     ];
-    const paid = await getReport(w.url, q.body.report_url, {
-      'x-service-claim': q.body.claim_token,
+    const paid = await getReport(w.url, q.report_url, {
+      'x-service-claim': q.claim_token,
       'payment-signature': await signPayment(buyer.privateKey, prHeader),
     });
     t.is(paid.status, 200, paid.text);
@@ -47,7 +47,7 @@ test.serial(
     t.is((await w.devnet.transfers(buyer.address, w.devnet.payTo)).length, 1);
 
     // The checkpoint records a block read before verification; the settlement is at or after it.
-    const stream = await w.service!.store.readStream(`purchase-${q.body.purchase_id}`);
+    const stream = await w.service!.store.readStream(`purchase-${q.purchase_id}`);
     const checkpoint = stream.find((e) => e.type === 'AuthorizationCheckpointed')!.data as { from_block?: string };
     const settled = stream.find((e) => e.type === 'Settled')!.data as { block: string };
     t.regex(checkpoint.from_block ?? '', /^[0-9]+$/);

@@ -21,9 +21,9 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     t.teardown(() => world.close());
     const { q, claim, paymentRequired } = await quoteAndOffer(world.service.url);
     const signature = await signPayment(world.devnet.buyers[0]!.privateKey, paymentRequired);
-    const paid = await getReport(world.service.url, q.body.report_url, { ...claim, 'payment-signature': signature });
+    const paid = await getReport(world.service.url, q.report_url, { ...claim, 'payment-signature': signature });
     t.is(paid.status, 200, paid.text);
-    const id = q.body.purchase_id as string;
+    const id = q.purchase_id as string;
 
     const console = await opsConsole(world.opsEnv);
     t.teardown(() => console.stop());
@@ -52,7 +52,7 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     t.is(rows.length, 1, rows.join('\n'));
     t.true(rows[0]!.includes(id.slice(0, 12)), rows[0]);
     t.regex(rows[0]!, /delivered/);
-    const price = (Number(q.body.charge_micro) / 1e6).toFixed(6);
+    const price = (Number(q.charge_micro) / 1e6).toFixed(6);
     t.is(await page.evaluate<string>(`document.querySelector('#total-paid').innerText`), '1');
     t.is(await page.evaluate<string>(`document.querySelector('#total-revenue').innerText`), price);
     const png = await page.screenshot();
