@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../ops/world/local-world.js';
-import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { signPayment } from '../test/support/pay.js';
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';

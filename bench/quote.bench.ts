@@ -14,7 +14,7 @@ import { capturedLogger, localServiceEnv, startLocalParts } from '../ops/world/l
 import { loadConfig, serviceConfig } from '../src/config.js';
 import { openStore } from '../src/store/open.js';
 import { startService } from '../src/service.js';
-import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { bulkLoad } from '../test/bench/support/bulk-load.js';
 import { purchaseHistories } from '../test/bench/support/purchase-histories.js';
 

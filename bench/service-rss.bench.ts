@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDevnetProcess } from '../src/devnet/process.js';
-import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { startServiceProcess } from '../test/support/service-process.js';
 import { startTestOrigins } from '../ops/world/https-origin.js';
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, type Hex } from 'viem';
 import { startFacilitatorServer, type FacilitatorServer } from '../ops/devnet/facilitator-server.js';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../ops/world/local-world.js';
-import { DECLARED, publisherSite } from '../test/support/money-env.js';
+import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { signPayment } from '../test/support/pay.js';
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
