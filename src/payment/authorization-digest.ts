@@ -1,4 +1,5 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { concatBytes } from '@noble/hashes/utils.js';
 import { bytesToHex, hexToBytes, isAddress, isHex, type Hex } from 'viem';
 
 // The EIP-712 digest an EIP-3009 TransferWithAuthorization signature covers: what the service's own check
@@ -58,16 +59,6 @@ function bytes32Word(value: Hex): Uint8Array {
   return bytes;
 }
 
-const words = (parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 const LIMIT = 64;
 const separators = new Map<string, Uint8Array>();
 
@@ -77,13 +68,13 @@ function domainSeparator(d: AuthorizationDomain): Uint8Array {
   const known = separators.get(key);
   if (known) return known;
   const separator = hash(
-    words([
+    concatBytes(
       DOMAIN_TYPEHASH,
       hash(utf8.encode(d.name)),
       hash(utf8.encode(d.version)),
       uintWord(BigInt(d.chainId)),
       addressWord(d.asset),
-    ]),
+    ),
   );
   if (separators.size >= LIMIT) separators.delete(separators.keys().next().value!);
   separators.set(key, separator);
@@ -92,7 +83,7 @@ function domainSeparator(d: AuthorizationDomain): Uint8Array {
 
 export function authorizationDigest(a: AuthorizationFields, domain: AuthorizationDomain): Hex {
   const struct = hash(
-    words([
+    concatBytes(
       TRANSFER_TYPEHASH,
       addressWord(a.from),
       addressWord(a.to),
@@ -100,7 +91,7 @@ export function authorizationDigest(a: AuthorizationFields, domain: Authorizatio
       uintWord(BigInt(a.validAfter)),
       uintWord(BigInt(a.validBefore)),
       bytes32Word(a.nonce),
-    ]),
+    ),
   );
-  return bytesToHex(hash(words([Uint8Array.of(0x19, 0x01), domainSeparator(domain), struct])));
+  return bytesToHex(hash(concatBytes(Uint8Array.of(0x19, 0x01), domainSeparator(domain), struct)));
 }

@@ -1,5 +1,5 @@
 import { recover } from 'tiny-secp256k1';
-import { hexToBytes, type Hex } from 'viem';
+import { bytesToHex, hexToBytes, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 
 // ecrecover is the costliest step of verifying a payment and one payment is verified twice in a row: by
@@ -30,7 +30,7 @@ export function recoverAddressOf(digest: Hex, signature: Hex): Hex {
   if (hash.length !== 32) throw new Error('invalid digest length');
   const point = recover(hash, sig.subarray(0, 64), recoveryBit(sig[64]!), false);
   if (!point) throw new Error('signature recovers no public key');
-  return publicKeyToAddress(`0x${Buffer.from(point).toString('hex')}`);
+  return publicKeyToAddress(bytesToHex(point));
 }
 
 /** The address that signed `digest`, recovered once per (digest, signature). Throws as recoverAddress does. */
