@@ -20,6 +20,7 @@ import { parseDictionary } from './aipref-field.js';
 // token's own label says nothing, as the older drafts' "more specific wins" did. They never allow.
 
 const SECTION = 'draft-ietf-aipref-vocab-07';
+const NARROW = 'no permission read';
 
 interface LegacyRefusal {
   label: string;
@@ -63,7 +64,7 @@ export function verdictsOfPreferences(preferences: Preferences): TokenVerdicts {
   else if (trainAi === 'y')
     out['ai-train'] = {
       verdict: 'silent',
-      rule: `train-ai=y allows only training of generative models (${SECTION} §3.1), a part of ai-train: no permission read`,
+      rule: `train-ai=y allows only training of generative models (${SECTION} §3.1), a part of ai-train: ${NARROW}`,
     };
   else {
     const refusal = legacy(preferences, [LEGACY_TRAIN_GENAI, LEGACY_BOTS]);

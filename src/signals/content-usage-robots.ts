@@ -33,7 +33,9 @@ export function readContentUsageRobots(robots: FetchedText, resource: string): S
         continue;
       }
       if (!crawl.allowed) {
-        const why = `line ${line.line}: the resource is disallowed by line ${crawl.by?.line} for "*"; no preference applies to paths that cannot be crawled (draft-ietf-aipref-attach-05 §3.1)`;
+        const why =
+          `line ${line.line}: the resource is disallowed by line ${crawl.by?.line} for "*"; no preference ` +
+          'applies to paths that cannot be crawled (draft-ietf-aipref-attach-05 §3.1)';
         out.push(silentObservation(source, why));
         continue;
       }

@@ -127,7 +127,9 @@ function capPerStandard(all: SignalObservation[]): SignalObservation[] {
     const dropped = list.filter((o) => !keptSet.has(o));
     out.push(...list.filter((o) => keptSet.has(o)));
     const first = dropped[0]!;
-    const note = `${dropped.length} more ${standard} statements not recorded (at most ${MAX_OBSERVATIONS_PER_STANDARD} per standard; those that reserve or allow are kept first)`;
+    const note =
+      `${dropped.length} more ${standard} statements not recorded (at most ${MAX_OBSERVATIONS_PER_STANDARD} ` +
+      'per standard; those that reserve or allow are kept first)';
     out.push(silentObservation({ ...first, statement: note }, note));
   }
   return out;

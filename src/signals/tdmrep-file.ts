@@ -52,7 +52,8 @@ export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resou
 function readRule(source: ObservationSource, rule: Record<string, unknown>, n: number): SignalObservation {
   const value = rule['tdm-reservation'];
   if (value !== 0 && value !== 1) {
-    const why = `rule ${n} matches; its tdm-reservation ${JSON.stringify(value) ?? 'is missing'} is not 0 or 1: a protocol error, read as unset (${TDMREP} §3.1)`;
+    const written = value === undefined ? 'is missing' : `${JSON.stringify(value)} is not 0 or 1`;
+    const why = `rule ${n} matches; its tdm-reservation ${written}: a protocol error, read as unset (${TDMREP} §3.1)`;
     return silentObservation(source, why);
   }
   const policy = typeof rule['tdm-policy'] === 'string' ? rule['tdm-policy'] : null;

@@ -17,7 +17,8 @@ export function readTdmrepMetas(
   const out: SignalObservation[] = [];
   for (const meta of metas) {
     if (meta.name !== 'tdm-reservation') continue;
-    const statement = `<meta name="tdm-reservation" content="${meta.content}">${policy ? `\n<meta name="tdm-policy" content="${policy}">` : ''}`;
+    const policyMeta = policy ? `\n<meta name="tdm-policy" content="${policy}">` : '';
+    const statement = `<meta name="tdm-reservation" content="${meta.content}">${policyMeta}`;
     const source = { standard: 'tdmrep', channel: 'meta', url: page.url, sha256: page.sha256, statement } as const;
     const reservation = reservationOfText(meta.content);
     out.push(

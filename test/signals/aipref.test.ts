@@ -58,7 +58,7 @@ test('RFC 9651 dictionaries fail where §4.2 fails', (t) => {
   }
 });
 
-test('vocabulary: train-ai=n reserves ai-train, search=y/n allow/reserve search, train-ai=y reads no permission', (t) => {
+test('vocabulary: train-ai=n reserves ai-train, search=y/n allow/reserve search, train-ai=y permits nothing', (t) => {
   const v = (s: string) => {
     const p = parsePreferences(s);
     if (!p.ok) throw new Error(p.reason);
@@ -138,7 +138,8 @@ test('Content-Usage in robots.txt: the longest matching path applies, per the at
 
 test('Content-Usage in robots.txt: global lines are read too; equal paths all apply; comments end the value', (t) => {
   const text =
-    'Content-Usage: search=n # site-wide\nUser-agent: *\nContent-Usage: /articles/ train-ai=n\nContent-Usage: /articles/ train-ai=y';
+    'Content-Usage: search=n # site-wide\nUser-agent: *\n' +
+    'Content-Usage: /articles/ train-ai=n\nContent-Usage: /articles/ train-ai=y';
   const obs = readContentUsageRobots(robots(text), RESOURCE);
   t.deepEqual(
     obs.map((o) => [o.statement, verdicts(o)['ai-train'], verdicts(o).search]),

@@ -28,7 +28,7 @@ test('Content-Signal: yes allows, no reserves, ai-input=no reserves ai-index, ab
   t.regex(partial!.readings[1]!.rule, /no content signal for this use/);
 });
 
-test('Content-Signal: global lines count, other agents do not; unknown or malformed signals are silent with a reason', (t) => {
+test('Content-Signal: global lines count, other agents do not; unknown or malformed signals: silent, why', (t) => {
   const text = 'Content-Signal: ai-train=no\nUser-agent: GPTBot\nContent-Signal: search=no\nUser-agent: *\nDisallow:';
   const obs = readContentSignalRobots(robots(text));
   t.deepEqual(
@@ -66,7 +66,8 @@ test('noai: X-Robots-Tag and robots meta reserve every AI use, search stays sile
   t.regex(header!.readings[0]!.rule, /written for "ccbot", read for every agent/);
   t.deepEqual(readNoaiHeader(page({ 'x-robots-tag': 'noindex' })), []);
   const html =
-    '<meta name="robots" content="noai, noimageai"><meta name="googlebot" content="noai"><meta name="robots" content="index">';
+    '<meta name="robots" content="noai, noimageai"><meta name="googlebot" content="noai">' +
+    '<meta name="robots" content="index">';
   const obs = readSignals({ resource: RESOURCE, page: page({}, html) });
   t.deepEqual(
     obs.map((o) => [o.standard, o.channel, o.statement]),

@@ -47,7 +47,7 @@ test('robots.txt that was not read (status 404) and pages that are not HTML give
   t.deepEqual(readSignals({ resource: RESOURCE }), []);
 });
 
-test('bounds: statements are cut at 1024 characters, each standard keeps 16 observations (refusals first) and a note', (t) => {
+test('bounds: statements cut at 1024 characters; 16 observations per standard (refusals first) and a note', (t) => {
   const long = `train-ai=n, x="${'a'.repeat(5000)}"`;
   const [cut] = readSignals({ resource: RESOURCE, page: page({ 'content-usage': long }) });
   t.is(cut!.statement.length, STATEMENT_MAX_CHARS);

@@ -26,7 +26,7 @@ const CLASSIFICATIONS: Classification[] = [
   'PROHIBITED_BY_OBSERVED_DECLARATION',
 ];
 
-test('summary table: a reservation restricts unless RSL prohibits; allows alone are consistent; silence is none', (t) => {
+test('summary table: a reservation restricts unless RSL prohibits; allows alone are consistent; silence: none', (t) => {
   const reservesTrain = [obs('tdmrep', { 'ai-train': 'reserved' })];
   const allowsTrain = [obs('content-signals', { 'ai-train': 'allowed' })];
   const silentOnly = [obs('aipref', {}), obs('noai', { 'ai-train': 'silent' })];

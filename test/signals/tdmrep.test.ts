@@ -33,7 +33,7 @@ test('tdmrep.json: the first rule whose location matches is the rule (the spec e
   t.regex(none!.readings[0]!.rule, /no rule's location matches/);
 });
 
-test('tdmrep.json: order decides, not length; `$` anchors; percent-encoding compares as RFC 9309; case matters', (t) => {
+test('tdmrep.json: order decides, not length; `$` anchors; percent-encoding as RFC 9309; case matters', (t) => {
   const rules = [
     { location: '/', 'tdm-reservation': 0 },
     { location: '/articles/', 'tdm-reservation': 1 },
@@ -55,7 +55,7 @@ test('tdmrep.json: protocol errors read as unset with the reason; a 404 is no fi
     [[{ location: '/', 'tdm-reservation': '1' }], /"1" is not 0 or 1: a protocol error/],
     [[{ location: '/', 'tdm-reservation': 2 }], /2 is not 0 or 1/],
     [[{ location: '/', 'tdm-reservation': true }], /true is not 0 or 1/],
-    [[{ location: '/' }], /is missing is not 0 or 1|is not 0 or 1/],
+    [[{ location: '/' }], /tdm-reservation is missing: a protocol error/],
     [
       [
         { location: '/', 'tdm-reservation': 2 },
@@ -79,7 +79,7 @@ test('tdmrep.json: protocol errors read as unset with the reason; a 404 is no fi
   t.regex(tooBig!.sha256, /^[0-9a-f]{64}$/);
 });
 
-test('tdm-reservation header: 1 reserves, 0 allows ai-train only, other values are unset, a repeat of one value counts', (t) => {
+test('tdm-reservation header: 1 reserves, 0 allows ai-train only, others are unset, a repeated value counts', (t) => {
   const read = (headers: Record<string, string>) => readTdmrepHeaders(page(headers));
   const [one] = read({ 'tdm-reservation': '1', 'tdm-policy': 'https://p.test/policy.json' });
   t.deepEqual(verdicts(one), RESERVED);
