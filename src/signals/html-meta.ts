@@ -3,10 +3,10 @@ import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAd
 // `<meta name content>` elements of a page, read as a browser reads them (issue 28): parse5, the
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md
 // "Reading pages as browsers do"), with scripting enabled, so a meta inside a comment, a `<noscript>`,
-// a `<template>` (its contents are not in the document), an attribute value or SVG is not a meta of
-// the document. The whole document is read, as `document.querySelectorAll('meta[name]')` would, not
-// only `<head>`. Text nodes are dropped as the builder makes them: only elements are kept, until the
-// scan returns. Pure.
+// a `<template>` (its contents are not in the document), an attribute value or a `<title>` is not a
+// meta of the document, and one written inside `<svg>` is (it breaks out of foreign content). The whole document is read, as `document.querySelectorAll('meta[name]')` would, not
+// only `<head>`. Text is dropped and no element lists its children, so what the
+// builder has popped is garbage at once. Pure.
 
 export interface HtmlMeta {
   /** The `name` attribute, ASCII-lower-cased (HTML: meta names are compared case-insensitively). */
@@ -14,15 +14,28 @@ export interface HtmlMeta {
   content: string;
 }
 
-/** The metas whose name is one of `names` (lower-case), in document order. Never throws on any input. */
+/** The metas whose name is one of `names` (lower-case), in the order the parser met them. Never throws. */
 export function htmlMetas(page: string, names: ReadonlySet<string>): HtmlMeta[] {
   const candidates: DefaultTreeAdapterTypes.Element[] = [];
+  // Children are never listed, only parent links kept (as html-associations' adapter does): an element
+  // the builder has popped is garbage unless it is a candidate or one's ancestor.
+  type Node = DefaultTreeAdapterTypes.ChildNode;
+  type Parent = DefaultTreeAdapterTypes.ParentNode;
   const adapter = {
     ...defaultTreeAdapter,
     createElement(tagName: string, namespaceURI: html.NS, attrs: DefaultTreeAdapterTypes.Element['attrs']) {
       const el = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
       if (tagName === 'meta' && namespaceURI === html.NS.HTML) candidates.push(el);
       return el;
+    },
+    appendChild(parent: Parent, child: Node) {
+      child.parentNode = parent;
+    },
+    insertBefore(parent: Parent, child: Node) {
+      child.parentNode = parent;
+    },
+    detachNode(node: Node) {
+      node.parentNode = null;
     },
     insertText() {},
     insertTextBefore() {},
