@@ -68,8 +68,12 @@ export type SignalsPreview = t.TypeOf<typeof SignalsPreview>;
 
 /** Standards and the versions read, as capabilities publish them. */
 export const SIGNAL_STANDARDS_READ: ReadonlyArray<{ standard: SignalStandard; version: string }> = [
-  { standard: 'tdmrep', version: 'W3C TDMRep CG final report 2024-05-10' },
-  { standard: 'aipref', version: 'draft-ietf-aipref-vocab / draft-ietf-aipref-attach' },
-  { standard: 'content-signals', version: 'Content Signals Policy (robots.txt Content-Signal)' },
-  { standard: 'noai', version: 'informal robots meta / X-Robots-Tag noai, noimageai' },
+  { standard: 'tdmrep', version: 'W3C TDMRep CG final report 2024-05-10 (tdmrep.json, HTTP fields, HTML meta)' },
+  {
+    standard: 'aipref',
+    version:
+      'draft-ietf-aipref-vocab-07 (train-ai, search) / draft-ietf-aipref-attach-05 (Content-Usage field, robots.txt)',
+  },
+  { standard: 'content-signals', version: 'Content Signals Policy, contentsignals.org (robots.txt Content-Signal)' },
+  { standard: 'noai', version: 'informal noai / noimageai in robots meta and X-Robots-Tag' },
 ];
