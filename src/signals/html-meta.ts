@@ -4,9 +4,10 @@ import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAd
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md
 // "Reading pages as browsers do"), with scripting enabled, so a meta inside a comment, a `<noscript>`,
 // a `<template>` (its contents are not in the document), an attribute value or a `<title>` is not a
-// meta of the document, and one written inside `<svg>` is (it breaks out of foreign content). The whole document is read, as `document.querySelectorAll('meta[name]')` would, not
-// only `<head>`. Text is dropped and no element lists its children, so what the
-// builder has popped is garbage at once. Pure.
+// meta of the document, and one written inside `<svg>` is (it breaks out of foreign content). The
+// whole document is read, as `document.querySelectorAll('meta[name]')` would, not only `<head>`.
+// Text is dropped and no element lists its children, so what the builder has popped is garbage at
+// once. Pure.
 
 export interface HtmlMeta {
   /** The `name` attribute, ASCII-lower-cased (HTML: meta names are compared case-insensitively). */

@@ -20,11 +20,11 @@ import { TDMREP } from './tdmrep-reservation.js';
 // reader that fails on input nobody foresaw leaves one silent observation saying so.
 //
 // Order: TDMRep (file, header, meta), aipref (header, robots), Content Signals, noai (header, meta).
-// TDMRep's processing priority (§5) is applied: a valid tdm-reservation in the header supersedes the
-// file's, and one in the page's metadata supersedes both; a superseded observation stays in the report
-// with silent readings that name what superseded it. Each standard keeps at most
-// MAX_OBSERVATIONS_PER_STANDARD observations, those that reserve first, then those that allow; one
-// more silent observation says how many were left out. See docs/decisions.md "Issue 28".
+// TDMRep's processing priority (#sec-processing-priority) is applied: a valid tdm-reservation in the
+// header supersedes the file's, and one in the page's metadata supersedes both; a superseded
+// observation stays in the report with silent readings that name what superseded it. Each standard
+// keeps at most MAX_OBSERVATIONS_PER_STANDARD observations, those that reserve first, then those that
+// allow; one more silent observation says how many were left out. See docs/decisions.md "Issue 28".
 
 export const MAX_OBSERVATIONS_PER_STANDARD = 16;
 
@@ -99,7 +99,7 @@ function applyTdmrepPriority(all: SignalObservation[]): SignalObservation[] {
           readings: o.readings.map((r) => ({
             token: r.token,
             verdict: 'silent' as const,
-            rule: `superseded by tdm-reservation in ${by} (${TDMREP} §5, processing priority)`,
+            rule: `superseded by tdm-reservation in ${by} (${TDMREP} #sec-processing-priority)`,
           })),
         }
       : o,

@@ -2,9 +2,9 @@ import type { SignalObservation } from '../../packages/buyer/src/wire/signals/si
 import { matchContentUrl } from '../rsl/pattern.js';
 import { observation, type ObservationSource, silentObservation, sha256OfText } from './observation.js';
 import type { SignalSources } from './signal-sources.js';
-import { TDMREP, verdictsOfReservation } from './tdmrep-reservation.js';
+import { PROTOCOL_ERROR, TDMREP, verdictsOfReservation } from './tdmrep-reservation.js';
 
-// /.well-known/tdmrep.json (W3C TDMRep CG final report 2024-05-10, §4.1). Pure.
+// /.well-known/tdmrep.json (W3C TDMRep CG final report 2024-05-10, #sec-tdm-file). Pure.
 //
 // The file is a JSON array of rules {location, tdm-reservation, tdm-policy?}; `location` and
 // `tdm-reservation` are mandatory. A location is a robots.txt path pattern (`*` any run, a final `$`
@@ -13,7 +13,7 @@ import { TDMREP, verdictsOfReservation } from './tdmrep-reservation.js';
 // the first rule whose location matches is the rule, even when its tdm-reservation is a protocol
 // error (then unset); "If no match is found ... tdm-reservation is unset". One observation per file:
 // the matched rule as JSON, or why nothing applies. A file that could not be read is an observation
-// with silent readings (§4.1: "Failure to provide access ... implies that the origin server does not
+// with silent readings (#sec-tdm-file: "Failure to provide access ... implies that the origin server does not
 // implement this protocol"), except a 404 or 410, which is simply no file.
 
 const NO_FILE_STATUSES = new Set([404, 410]);
@@ -22,19 +22,25 @@ export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resou
   if ('failure' in file) {
     const statement = `${file.failure.code}: ${file.failure.message}`;
     const source = { ...base(file.url, sha256OfText('')), statement };
-    return [silentObservation(source, `tdmrep.json not read (${file.failure.code}): no TDMRep file (${TDMREP} §4.1)`)];
+    return [
+      silentObservation(
+        source,
+        `tdmrep.json not read (${file.failure.code}): no TDMRep file (${TDMREP} #sec-tdm-file)`,
+      ),
+    ];
   }
   if (NO_FILE_STATUSES.has(file.status)) return [];
   const source = { ...base(file.url, file.sha256), statement: file.text };
   if (file.status < 200 || file.status > 299)
-    return [silentObservation(source, `HTTP ${file.status}: no TDMRep file (${TDMREP} §4.1)`)];
+    return [silentObservation(source, `HTTP ${file.status}: no TDMRep file (${TDMREP} #sec-tdm-file)`)];
   let rules: unknown;
   try {
     rules = JSON.parse(file.text);
   } catch {
-    return [silentObservation(source, `tdmrep.json is not JSON (${TDMREP} §4.1)`)];
+    return [silentObservation(source, `tdmrep.json is not JSON (${TDMREP} #sec-tdm-file)`)];
   }
-  if (!Array.isArray(rules)) return [silentObservation(source, `tdmrep.json is not a JSON array (${TDMREP} §4.1)`)];
+  if (!Array.isArray(rules))
+    return [silentObservation(source, `tdmrep.json is not a JSON array (${TDMREP} #sec-tdm-file)`)];
   for (let i = 0; i < rules.length; i++) {
     const rule: unknown = rules[i];
     if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) continue;
@@ -46,14 +52,19 @@ export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resou
     if (!m.matches) continue;
     return [readRule(matched, rule as Record<string, unknown>, i + 1)];
   }
-  return [silentObservation(source, `no rule's location matches the resource: tdm-reservation unset (${TDMREP} §4.1)`)];
+  return [
+    silentObservation(
+      source,
+      `no rule's location matches the resource: tdm-reservation unset (${TDMREP} #sec-tdm-file)`,
+    ),
+  ];
 }
 
 function readRule(source: ObservationSource, rule: Record<string, unknown>, n: number): SignalObservation {
   const value = rule['tdm-reservation'];
   if (value !== 0 && value !== 1) {
     const written = value === undefined ? 'is missing' : `${JSON.stringify(value)} is not 0 or 1`;
-    const why = `rule ${n} matches; its tdm-reservation ${written}: a protocol error, read as unset (${TDMREP} §3.1)`;
+    const why = `rule ${n} matches; its tdm-reservation ${written}: ${PROTOCOL_ERROR}`;
     return silentObservation(source, why);
   }
   const policy = typeof rule['tdm-policy'] === 'string' ? rule['tdm-policy'] : null;

@@ -4,7 +4,7 @@ import type { SignalSources } from './signal-sources.js';
 import { reservationOfText, verdictsOfReservation } from './tdmrep-reservation.js';
 
 // The `tdm-reservation` and `tdm-policy` HTTP response fields (W3C TDMRep CG final report 2024-05-10,
-// §4.2). Pure. One observation when `tdm-reservation` is present (the statement is the field as met;
+// #sec-tdm-header). Pure. One observation when `tdm-reservation` is present (the statement is the field as met;
 // the digest is of its value). A repeated field arrives joined with ", " (signal-sources.ts): the same
 // value repeated is that value; different values are a protocol error. `tdm-policy` alone says
 // nothing about reservation and gives no observation.

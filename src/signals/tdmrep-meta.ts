@@ -5,7 +5,7 @@ import type { SignalSources } from './signal-sources.js';
 import { reservationOfText, verdictsOfReservation } from './tdmrep-reservation.js';
 
 // `<meta name="tdm-reservation" content>` and `<meta name="tdm-policy" content>` (W3C TDMRep CG final
-// report 2024-05-10, §4.3). Pure. Each tdm-reservation meta is an observation (the digest is the
+// report 2024-05-10, #sec-tdm-html-meta). Pure. Each tdm-reservation meta is an observation (the digest is the
 // page's); the first tdm-policy meta is the policy. Several tdm-reservation metas that disagree are
 // all kept: the summary then sees the reservation.
 

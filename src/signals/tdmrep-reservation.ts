@@ -1,6 +1,6 @@
 import type { TokenVerdicts } from './observation.js';
 
-// What a `tdm-reservation` value says about our tokens (W3C TDMRep CG final report 2024-05-10, §3.1).
+// What a `tdm-reservation` value says about our tokens (W3C TDMRep CG final report 2024-05-10, #sec-tdm-reservation).
 // Pure. The mapping, conservative in one direction — a reservation read broadly, a permission
 // narrowly (docs/reference/tdmrep.md):
 //
@@ -16,6 +16,10 @@ import type { TokenVerdicts } from './observation.js';
 //   Any other value is a protocol error: "TDM Agents MUST consider that tdm-reservation is unset".
 
 export const TDMREP = 'TDMRep 2024-05-10';
+const RESERVATION_SECTION = `${TDMREP} #sec-tdm-reservation`;
+
+/** "Other values are considered protocol errors … TDM Agents MUST consider that tdm-reservation is unset." */
+export const PROTOCOL_ERROR = `a protocol error, read as unset (${RESERVATION_SECTION})`;
 
 export const TDMREP_SEARCH_RULE = `search is not TDM (${TDMREP} CG notes: web crawlers for search are not affected)`;
 
@@ -28,14 +32,14 @@ export function reservationOfText(text: string): TdmReservation {
   if (v === '1' || v === '0') return { ok: true, value: v === '1' ? 1 : 0 };
   return {
     ok: false,
-    reason: `tdm-reservation "${v.slice(0, 64)}" is not 0 or 1: a protocol error, read as unset (${TDMREP} §3.1)`,
+    reason: `tdm-reservation "${v.slice(0, 64)}" is not 0 or 1: ${PROTOCOL_ERROR}`,
   };
 }
 
 export function verdictsOfReservation(value: 0 | 1, policy: string | null): TokenVerdicts {
   if (value === 1) {
     const offer = policy ? `; tdm-policy ${policy.slice(0, 256)} says how a licence may be acquired` : '';
-    const rule = `tdm-reservation 1: TDM rights reserved, the CDSM Art. 4 opt-out (${TDMREP} §3.1)${offer}`;
+    const rule = `tdm-reservation 1: TDM rights reserved, the CDSM Art. 4 opt-out (${RESERVATION_SECTION})${offer}`;
     const broad = `${rule}; AI input and indexing read as TDM (CDSM Art. 2(2))`;
     return {
       'ai-train': { verdict: 'reserved', rule },
@@ -44,7 +48,7 @@ export function verdictsOfReservation(value: 0 | 1, policy: string | null): Toke
       search: { verdict: 'silent', rule: TDMREP_SEARCH_RULE },
     };
   }
-  const rule = `tdm-reservation 0: TDM rights not reserved (${TDMREP} §3.1)`;
+  const rule = `tdm-reservation 0: TDM rights not reserved (${RESERVATION_SECTION})`;
   const narrow = `${rule}; whether TDM covers this use is not settled: no permission read`;
   return {
     'ai-train': { verdict: 'allowed', rule },
