@@ -1,3 +1,9 @@
+import {
+  type GatePurpose,
+  type InspectPurpose,
+  REPORT_PURPOSES,
+  tokensForPurpose,
+} from '../../packages/buyer/src/wire/rsl/purposes.js';
 import type { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 import type {
   SignalObservation,
@@ -23,6 +29,15 @@ import type {
 //
 // Several statements combine as the aipref vocabulary combines them (draft-ietf-aipref-vocab §7.1):
 // a refusal anywhere wins. See docs/decisions.md "Issue 28: reading other AI-use signals".
+
+/**
+ * The tokens whose readings decide a purpose's summary: the purpose's RSL tokens (gate aliases included,
+ * `rag-ingestion` → ai-index and ai-input), and for the inspection-only `crawl` ("any automated
+ * processing") all four, since a refusal of any use is a refusal of some automated processing.
+ */
+export function signalTokensForPurpose(purpose: GatePurpose | InspectPurpose): readonly SignalToken[] {
+  return tokensForPurpose(purpose).flatMap((t) => (t === 'crawl' ? REPORT_PURPOSES : [t]));
+}
 
 const speaks = (o: SignalObservation, tokens: readonly SignalToken[]) =>
   o.readings.some((r) => tokens.includes(r.token) && r.verdict !== 'silent');

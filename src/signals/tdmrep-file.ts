@@ -35,7 +35,8 @@ export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resou
     return [silentObservation(source, `HTTP ${file.status}: no TDMRep file (${TDMREP} #sec-tdm-file)`)];
   let rules: unknown;
   try {
-    rules = JSON.parse(file.text);
+    // A byte order mark is not JSON, but RFC 8259 §8.1 lets a parser ignore it.
+    rules = JSON.parse(file.text.replace(/^\ufeff/, ''));
   } catch {
     return [silentObservation(source, `tdmrep.json is not JSON (${TDMREP} #sec-tdm-file)`)];
   }

@@ -6,7 +6,7 @@ import type {
   SignalVerdict,
 } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import { observation } from '../../src/signals/observation.js';
-import { previewSignals, summarizeSignals } from '../../src/signals/summarize.js';
+import { previewSignals, signalTokensForPurpose, summarizeSignals } from '../../src/signals/summarize.js';
 
 // The signals summary for an asked purpose, against every RSL classification.
 
@@ -70,4 +70,11 @@ test('preview: the standards that spoke about the purpose, whether any reserves 
     restricts_purpose: false,
     summary: 'NONE_OBSERVED',
   });
+});
+
+test('purposes map to the tokens whose readings decide: aliases as RSL maps them, crawl to all four', (t) => {
+  t.deepEqual(signalTokensForPurpose('training'), ['ai-train']);
+  t.deepEqual(signalTokensForPurpose('rag-ingestion'), ['ai-index', 'ai-input']);
+  t.deepEqual(signalTokensForPurpose('search'), ['search']);
+  t.deepEqual(signalTokensForPurpose('crawl'), ['ai-input', 'ai-index', 'ai-train', 'search']);
 });

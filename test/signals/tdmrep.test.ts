@@ -70,6 +70,8 @@ test('tdmrep.json: protocol errors read as unset with the reason; a 404 is no fi
     t.deepEqual(verdicts(o), ALL_SILENT, JSON.stringify(rules));
     t.regex(o!.readings[0]!.rule, why);
   }
+  const bom = file(`\ufeff${JSON.stringify([{ location: '/', 'tdm-reservation': 1 }])}`);
+  t.deepEqual(verdicts(readTdmrepFile(bom, RESOURCE)[0]), RESERVED, 'a byte order mark is ignored');
   t.deepEqual(readTdmrepFile(file('', 404), RESOURCE), []);
   const [forbidden] = readTdmrepFile(file('nope', 403), RESOURCE);
   t.regex(forbidden!.readings[0]!.rule, /HTTP 403: no TDMRep file/);
