@@ -1,4 +1,4 @@
-import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAdapter, html, parse } from 'parse5';
+import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAdapter, html, Parser } from 'parse5';
 
 // `<meta name content>` elements of a page, read as a browser reads them (issue 28): parse5, the
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md
@@ -15,14 +15,65 @@ export interface HtmlMeta {
   content: string;
 }
 
-/** The metas whose name is one of `names` (lower-case), in the order the parser met them. Never throws. */
-export function htmlMetas(page: string, names: ReadonlySet<string>): HtmlMeta[] {
+/** The meta names the signal readers look at (TDMRep and noai). */
+export const SIGNAL_META_NAMES: ReadonlySet<string> = new Set(['tdm-reservation', 'tdm-policy', 'robots']);
+
+const SLICE_CHARS = 64 * 1024;
+
+/** The metas whose name is one of `names` (lower-case), in the order the parser met them, at once. */
+export function htmlMetas(page: string, names: ReadonlySet<string> = SIGNAL_META_NAMES): HtmlMeta[] {
+  const scan = scanMetas(page, names);
+  for (;;) {
+    const step = scan.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same reading for the service: the event loop runs between 64 KiB slices, as discovery's
+ * readHtmlAssociations does, so a 2 MiB page (~200 ms of tokenizing) never holds other requests behind
+ * it. Pass the result as `page.metas` to readSignals, which then does not scan the page again.
+ */
+export async function readHtmlMetas(page: string, names: ReadonlySet<string> = SIGNAL_META_NAMES): Promise<HtmlMeta[]> {
+  const scan = scanMetas(page, names);
+  for (;;) {
+    const step = scan.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* scanMetas(page: string, names: ReadonlySet<string>): Generator<void, HtmlMeta[], void> {
   const candidates: DefaultTreeAdapterTypes.Element[] = [];
-  // Children are never listed, only parent links kept (as html-associations' adapter does): an element
-  // the builder has popped is garbage unless it is a candidate or one's ancestor.
+  // Scripting enabled, as in a browser: <noscript> content is text.
+  const parser = new Parser<DefaultTreeAdapterMap>({ treeAdapter: metaAdapter(candidates), scriptingEnabled: true });
+  for (let at = 0; at === 0 || at < page.length; at += SLICE_CHARS) {
+    const last = at + SLICE_CHARS >= page.length;
+    parser.tokenizer.write(page.slice(at, at + SLICE_CHARS), last);
+    if (last) break;
+    yield;
+  }
+  const out: HtmlMeta[] = [];
+  for (const el of candidates) {
+    if (!inDocument(el, parser.document)) continue;
+    const name = el.attrs.find((a) => a.name === 'name' && !a.prefix)?.value;
+    const content = el.attrs.find((a) => a.name === 'content' && !a.prefix)?.value;
+    if (name === undefined || content === undefined) continue;
+    const lower = name.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
+    if (names.has(lower)) out.push({ name: lower, content });
+  }
+  return out;
+}
+
+/**
+ * parse5's default tree adapter, except that children are never listed, only parent links kept (as
+ * html-associations' adapter does): an element the builder has popped is garbage unless it is a
+ * candidate or one's ancestor. HTML `<meta>` elements are collected as they are made.
+ */
+function metaAdapter(candidates: DefaultTreeAdapterTypes.Element[]) {
   type Node = DefaultTreeAdapterTypes.ChildNode;
   type Parent = DefaultTreeAdapterTypes.ParentNode;
-  const adapter = {
+  return {
     ...defaultTreeAdapter,
     createElement(tagName: string, namespaceURI: html.NS, attrs: DefaultTreeAdapterTypes.Element['attrs']) {
       const el = defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
@@ -41,17 +92,6 @@ export function htmlMetas(page: string, names: ReadonlySet<string>): HtmlMeta[] 
     insertText() {},
     insertTextBefore() {},
   };
-  const document = parse<DefaultTreeAdapterMap>(page, { treeAdapter: adapter, scriptingEnabled: true });
-  const out: HtmlMeta[] = [];
-  for (const el of candidates) {
-    if (!inDocument(el, document)) continue;
-    const name = el.attrs.find((a) => a.name === 'name' && !a.prefix)?.value;
-    const content = el.attrs.find((a) => a.name === 'content' && !a.prefix)?.value;
-    if (name === undefined || content === undefined) continue;
-    const lower = name.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
-    if (names.has(lower)) out.push({ name: lower, content });
-  }
-  return out;
 }
 
 /** In the document tree, not in a template's contents nor detached by the tree builder. */

@@ -28,11 +28,9 @@ import { TDMREP } from './tdmrep-reservation.js';
 
 export const MAX_OBSERVATIONS_PER_STANDARD = 16;
 
-const META_NAMES: ReadonlySet<string> = new Set(['tdm-reservation', 'tdm-policy', 'robots']);
-
 export function readSignals(sources: SignalSources): SignalObservation[] {
   const { page, robots, tdmrep, resource } = sources;
-  const html = page ? scanMetas(page) : { metas: [], failure: [] };
+  const html = page ? pageMetas(page) : { metas: [], failure: [] };
   const metas = html.metas;
   const observed = [
     ...(tdmrep ? guarded(tdmrep, 'well-known', 'tdmrep', () => readTdmrepFile(tdmrep, resource)) : []),
@@ -48,10 +46,14 @@ export function readSignals(sources: SignalSources): SignalObservation[] {
   return capPerStandard(applyTdmrepPriority(observed));
 }
 
-function scanMetas(page: NonNullable<SignalSources['page']>): { metas: HtmlMeta[]; failure: SignalObservation[] } {
+function pageMetas(page: NonNullable<SignalSources['page']>): {
+  metas: readonly HtmlMeta[];
+  failure: SignalObservation[];
+} {
   if (!page.html) return { metas: [], failure: [] };
+  if (page.metas) return { metas: page.metas, failure: [] };
   try {
-    return { metas: htmlMetas(page.html, META_NAMES), failure: [] };
+    return { metas: htmlMetas(page.html), failure: [] };
   } catch (e) {
     return { metas: [], failure: [failedReader(page, 'meta', 'tdmrep', e)] };
   }

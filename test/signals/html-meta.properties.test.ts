@@ -1,7 +1,9 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { type DefaultTreeAdapterTypes, html as html5, parse } from 'parse5';
-import { htmlMetas } from '../../src/signals/html-meta.js';
+import { htmlMetas, readHtmlMetas } from '../../src/signals/html-meta.js';
+import { readSignals } from '../../src/signals/read-signals.js';
+import { page as pageOf, RESOURCE } from './support.js';
 
 // Property: the metas htmlMetas finds (it keeps no tree: parent links only) are exactly the HTML-namespace
 // `<meta name content>` elements of the document parse5's default tree holds (compared as sets of
@@ -49,4 +51,23 @@ test('htmlMetas finds exactly the metas of the document parse5 builds', (t) => {
     { numRuns: 400 },
   );
   t.pass();
+});
+
+test('readHtmlMetas reads in slices what htmlMetas reads at once, across slice boundaries', async (t) => {
+  const filler = '<p>filler text</p>'.repeat(4000);
+  const meta = '<meta name="tdm-reservation" content="1">';
+  const page = `<head><meta name="robots" content="noai"></head>${filler}${meta}${filler}`;
+  t.true(page.length > 2 * 64 * 1024);
+  const sliced = await readHtmlMetas(page);
+  t.deepEqual(sliced, htmlMetas(page));
+  t.deepEqual(
+    sliced.map((m) => m.name),
+    ['robots', 'tdm-reservation'],
+  );
+});
+
+test('readSignals uses the metas the caller scanned and does not scan the page again', (t) => {
+  const html = '<meta name="robots" content="noai">';
+  t.is(readSignals({ resource: RESOURCE, page: pageOf({}, html) }).length, 1);
+  t.deepEqual(readSignals({ resource: RESOURCE, page: { ...pageOf({}, html), metas: [] } }), []);
 });
