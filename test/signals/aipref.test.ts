@@ -154,3 +154,16 @@ test('Content-Usage in robots.txt: global lines are read too; equal paths all ap
   t.deepEqual(verdicts(bad), ALL_SILENT);
   t.regex(bad!.readings[2]!.rule, /line 2: preferences unknown/);
 });
+
+test('Content-Usage in robots.txt: a longer Allow lifts a Disallow (RFC 9309): the preference applies again', (t) => {
+  const text = 'User-agent: *\nDisallow: /articles/\nAllow: /articles/one\nContent-Usage: train-ai=n';
+  t.is(verdicts(readContentUsageRobots(robots(text), RESOURCE)[0])['ai-train'], 'reserved');
+  const blocked = 'User-agent: *\nAllow: /articles/\nDisallow: /articles/one\nContent-Usage: train-ai=n';
+  t.is(verdicts(readContentUsageRobots(robots(blocked), RESOURCE)[0])['ai-train'], 'silent');
+  const empty = 'User-agent: *\nDisallow:\nContent-Usage: train-ai=n';
+  t.is(
+    verdicts(readContentUsageRobots(robots(empty), RESOURCE)[0])['ai-train'],
+    'reserved',
+    'an empty Disallow allows',
+  );
+});
