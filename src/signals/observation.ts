@@ -42,7 +42,7 @@ export function silentObservation(source: ObservationSource, why: string): Signa
   return observation(source, {}, why);
 }
 
-export function capStatement(statement: string): string {
+function capStatement(statement: string): string {
   if (statement.length <= STATEMENT_MAX_CHARS) return statement;
   // Cut on a code point boundary so the stored statement stays well-formed UTF-16.
   const cut = statement.slice(0, STATEMENT_MAX_CHARS - 1);
@@ -52,11 +52,4 @@ export function capStatement(statement: string): string {
 /** sha256 (lowercase hex) of a header value as UTF-8: the bytes a header statement came from. */
 export function sha256OfText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** The same verdict and rule for several tokens. */
-export function verdictsFor(tokens: readonly SignalToken[], verdict: SignalVerdict, rule: string): TokenVerdicts {
-  const out: TokenVerdicts = {};
-  for (const token of tokens) out[token] = { verdict, rule };
-  return out;
 }
