@@ -79,3 +79,14 @@ export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
   const target = path.join(dataDir, 'events');
   if (!existsSync(target)) await copyEventStoreTemplate(target);
 }
+
+/**
+ * Before a service process starts on `env`: seeds its DATA_DIR's default embedded store when that is the
+ * store it will open (EVENT_STORE_URL unset or naming it). Other stores are left to the service.
+ */
+export async function seedServiceEnv(env: Readonly<Record<string, string | undefined>>): Promise<void> {
+  const dataDir = env.DATA_DIR;
+  if (!dataDir) return;
+  const url = env.EVENT_STORE_URL;
+  if (url === undefined || url === `file:${path.join(dataDir, 'events')}`) await seedEmbeddedDataDir(dataDir);
+}

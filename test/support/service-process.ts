@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedEmbeddedDataDir } from './embedded-template.js';
+import { seedServiceEnv } from './embedded-template.js';
 
 // Runs the real service entry point (src/main.ts) in its own process, so a test can SIGKILL it at a
 // chosen point and start it again on the same store. Everything it writes is kept for the secret grep.
@@ -34,7 +34,7 @@ export async function startServiceProcess(
   opts: StartOptions = {},
 ): Promise<ServiceProcess> {
   // The default embedded stores of a new DATA_DIR start as copies of the run's template (no initdb).
-  if (env.DATA_DIR && !env.EVENT_STORE_URL && !env.READ_STORE_URL) await seedEmbeddedDataDir(env.DATA_DIR);
+  await seedServiceEnv(env);
   if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const argv = [
     ...(opts.nodeArgs ?? []),
