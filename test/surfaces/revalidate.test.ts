@@ -20,6 +20,7 @@ import { revalidationInput } from '../../packages/buyer/src/wire/revalidation/re
 import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { post } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
@@ -48,7 +49,11 @@ let evidenceKey: string;
 let revalidateUrl: string;
 const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
 test.before(async () => {
-  w = await startLocalWorld(site, { logLevel: 'debug', tmpPrefix: 'rights-revalidate-' });
+  w = await startLocalWorld(site, {
+    logLevel: 'debug',
+    tmpPrefix: 'rights-revalidate-',
+    prepareDataDir: seedEmbeddedDataDir,
+  });
   evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
   revalidateUrl = `${w.url}/v1/rights/revalidate`;
 });
