@@ -1,5 +1,5 @@
 import test from 'ava';
-import { consolePurchaseQuery } from '../../src/operator/console-purchase-query.js';
+import { consolePurchaseQuery, SKUS } from '../../src/operator/console-purchase-query.js';
 import { usdc } from '../../src/operator/console-html.js';
 
 // The console list's query string: empty fields are no filter, a day is one UTC day of quotes, and a
@@ -23,6 +23,11 @@ test('empty fields filter nothing; a day becomes [day, next day) of quote times'
       limit: 100,
     },
   );
+});
+
+test('every SKU sold can be filtered on, revalidations too', (t) => {
+  t.deepEqual([...SKUS].sort(), ['rights.ingestion-gate.v1', 'rights.preflight.v1', 'rights.revalidate.v1']);
+  t.like(consolePurchaseQuery({ sku: 'rights.revalidate.v1' }).filter, { sku: 'rights.revalidate.v1' });
 });
 
 test('a wrong status, sku or day is refused naming it', (t) => {

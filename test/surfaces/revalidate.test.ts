@@ -20,6 +20,8 @@ import { revalidationInput } from '../../packages/buyer/src/wire/revalidation/re
 import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { requiredServerUrl } from '../support/required-server.js';
+import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 import { post } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
@@ -332,10 +334,6 @@ test.serial(
   },
 );
 
-test.serial('no secret in the service log', (t) => {
-  assertNoSecretsLogged(t, w.logs(), secrets);
-});
-
 function digestOfText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -364,4 +362,74 @@ test.serial('ops compliance export lists each revalidation with its sku and prev
   });
   const csv = await opsCli(['compliance', 'export', ...range, '--format', 'csv'], env);
   t.true(csv.stdout.split('\r\n')[0]!.endsWith(',previous_report_sha256'));
+});
+
+// The essential path again on PostgreSQL, in the same world (devnet, publisher, evidence key): the service
+// started on a fresh schema once the embedded store is done. The preflight's document bytes are lost with a
+// restart, so the first revalidation asks unconditionally and still finds nothing changed (the checkpoint,
+// not the memory, carries what was observed); the next one is answered 304; then the publisher prohibits.
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'revalidation on PostgreSQL', { requiredInCi: true });
+if (PG) {
+  const schema = freshSchemaName();
+  const env = { EVENT_STORE_URL: withSchema(PG, schema) };
+  test.after.always(() => dropSchema(PG, schema));
+  const startOnPostgres = async () => {
+    await w.service.stop();
+    await w.start({ env });
+    revalidateUrl = `${w.url}/v1/rights/revalidate`;
+  };
+  const licenseRequests = async (checkpoint: unknown) => {
+    const seen = w.origins.requests.length;
+    const { paid } = await revalidate([checkpoint]);
+    return { entry: paid.body.report.resources[0], license: w.origins.requests.slice(seen).filter(isLicense) };
+  };
+  const isLicense = (r: { path: string }) => r.path === '/license.xml';
+
+  test.serial('on PostgreSQL: restart then unconditional, then 304, then changed; one transfer each', async (t) => {
+    await startOnPostgres();
+    const report = await buyPreflight(ARTICLE(4));
+    const checkpoint = report.report.resources[0].checkpoint;
+    await startOnPostgres(); // a restart: the fetch cache's bytes are gone
+    const before = await w.devnet.balanceOf(buyer().address);
+    const afterRestart = await licenseRequests(checkpoint);
+    t.deepEqual(afterRestart.license, [{ host: 'news.example', path: '/license.xml', status: 200 }]);
+    t.like(afterRestart.entry, { changed: false, classification: 'PERMITTED_BY_OBSERVED_DECLARATION' });
+    const again = await licenseRequests(checkpoint);
+    t.deepEqual(again.license, [{ host: 'news.example', path: '/license.xml', conditional: true, status: 304 }]);
+    t.like(again.entry, { changed: false, previous_report_sha256: digestOf(report.report) });
+    t.is(await w.devnet.balanceOf(buyer().address), before - 2n * 10_000n);
+    const license = site['news.example']!['/license.xml']!;
+    site['news.example']!['/license.xml'] = { ...license, body: PROHIBITS, headers: { etag: '"v2"' } };
+    try {
+      const { entry } = await licenseRequests(checkpoint);
+      t.like(entry, { changed: true, classification: 'PROHIBITED_BY_OBSERVED_DECLARATION' });
+      t.deepEqual(entry.changes[0], {
+        kind: 'document-changed',
+        url: LICENSE,
+        old_sha256: digestOfText(PERMITS),
+        new_sha256: digestOfText(PROHIBITS),
+      });
+      t.is(entry.previous_report_sha256, digestOf(report.report));
+    } finally {
+      site['news.example']!['/license.xml'] = license;
+    }
+  });
+
+  test.serial('on PostgreSQL: ops compliance report counts the 3 revalidations and the 1 that changed', async (t) => {
+    const html = path.join(w.dataDir, 'report.html');
+    const reported = await opsCli(['compliance', 'report', '--out', html], {
+      ...env,
+      DATA_DIR: w.dataDir,
+      LOG_LEVEL: 'silent',
+    });
+    t.is(reported.code, 0, reported.stderr);
+    const page = await readFile(html, 'utf8');
+    t.regex(page, /data-total="reports">4</, 'the preflight and the three revalidations');
+    t.regex(page, /data-total="revalidations">3</);
+    t.regex(page, /data-total="changed">1</);
+  });
+}
+
+test.serial('no secret in the service log', (t) => {
+  assertNoSecretsLogged(t, w.logs(), secrets);
 });
