@@ -410,6 +410,7 @@ if (PG) {
         new_sha256: digestOfText(PROHIBITS),
       });
       t.is(entry.previous_report_sha256, digestOf(report.report));
+      t.is(await w.devnet.balanceOf(buyer().address), before - 3n * 10_000n);
     } finally {
       site['news.example']!['/license.xml'] = license;
     }
