@@ -1,7 +1,10 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { x402Client } from '@x402/core/client';
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
 import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -100,12 +103,14 @@ async function revalidate(checkpoints: unknown[], key = newKey()) {
 }
 
 let first: any; // the single report on article 1
+let gateReport: any; // the gate report on articles 2 and 3
 let unchangedRevalidation: any;
 let firstCheckpoint: any;
 
 test.serial('a single report and a gate report carry per-resource checkpoints that verify offline', async (t) => {
   first = await buyPreflight(ARTICLE(1));
   const gate = await buyGate([ARTICLE(2), ARTICLE(3)]);
+  gateReport = gate;
   for (const body of [first, gate]) {
     t.true(verifyPaidReport({ response: body }, evidenceKey).ok);
     for (const r of body.report.resources) {
@@ -243,7 +248,7 @@ test.serial('refused before any offer, each with its own code, nothing stored or
 });
 
 test.serial(
-  'paid twice at once: one transfer, the same delivery; a random-nonce payment is NONCE_NOT_BOUND',
+  'paid twice at once: one transfer, the same delivery; the official x402 client is NONCE_NOT_BOUND, uncharged',
   async (t) => {
     const key = newKey();
     secrets.claims.push(key);
@@ -255,7 +260,9 @@ test.serial(
     const nonce = boundNonce({ resource: revalidateUrl, key, input_sha256: question.input_sha256 });
     t.is((decodePaymentRequiredHeader(pr).extensions?.['service-request-binding'] as any).info.nonce, nonce);
     const before = await w.devnet.balanceOf(buyer().address);
-    const random = await signPayment(buyer().privateKey, pr, { nonce: 'random' });
+    // The official x402 client, unmodified: it picks a random nonce, not the one bound to this request.
+    const stock = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer().privateKey)));
+    const random = encodePaymentSignatureHeader(await stock.createPaymentPayload(decodePaymentRequiredHeader(pr)));
     const refused = await post(revalidateUrl, body, { 'x-service-request': key, 'payment-signature': random });
     t.is(refused.body.error.code, 'NONCE_NOT_BOUND');
     t.is(await w.devnet.balanceOf(buyer().address), before);
@@ -326,6 +333,14 @@ test.serial(
     const alone = await run(['verify', checkpointFile, '--json']);
     t.is(alone.code, 0, alone.out);
     t.is(JSON.parse(alone.out).checkpoint.resource, ARTICLE(1));
+    // A gate report verifies with its checkpoints, and one of them verifies kept alone.
+    const gateFile = path.join(dir, 'gate.json');
+    await writeFile(gateFile, JSON.stringify(gateReport));
+    t.is((await run(['verify', gateFile, '--json'])).code, 0);
+    await writeFile(checkpointFile, JSON.stringify(gateReport.report.resources[1].checkpoint));
+    const gateAlone = await run(['verify', checkpointFile, '--json']);
+    t.is(gateAlone.code, 0, gateAlone.out);
+    t.is(JSON.parse(gateAlone.out).checkpoint.resource, ARTICLE(3));
     const tampered = structuredClone(firstCheckpoint);
     tampered.payload.resource = ARTICLE(2);
     await writeFile(checkpointFile, JSON.stringify(tampered));
