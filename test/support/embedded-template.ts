@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,11 +58,17 @@ function template(): Promise<string> {
   return ready;
 }
 
+/** Templates of other schemas, once a day old: a checkout beside this one (another branch) may be using its own. */
 async function removeStaleTemplates(keep: string): Promise<void> {
+  const dayAgo = Date.now() - 86_400_000;
   for (const name of await readdir(os.tmpdir()).catch(() => [] as string[])) {
-    if (name.startsWith(PREFIX) && name !== keep && !name.startsWith(`${PREFIX}building-`)) {
-      await rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => {});
-    }
+    if (!name.startsWith(PREFIX) || name === keep) continue;
+    const dir = path.join(os.tmpdir(), name);
+    const old = await stat(dir).then(
+      (s) => s.mtimeMs < dayAgo,
+      () => false,
+    );
+    if (old) await rm(dir, { recursive: true, force: true }).catch(() => {});
   }
 }
 
