@@ -70,7 +70,8 @@ test.serial(
       await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v3`);
       await old.sql!.query(`DROP FUNCTION rp_event_facts_v3(text, text, jsonb)`);
       await old.sql!.query(
-        `ALTER TABLE events ADD COLUMN facts_v2 json GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED`,
+        'ALTER TABLE events ADD COLUMN facts_v2 json ' +
+          'GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED',
       );
       await old.sql!.query(`DELETE FROM store_migrations WHERE version = 6`);
       await old.close();
@@ -79,7 +80,8 @@ test.serial(
       const [row] = await upgraded.sql!.query<{ facts_v3: { changed: boolean[] } }>(`SELECT facts_v3 FROM events`);
       t.deepEqual(row?.facts_v3.changed, [true, false]);
       const columns = await upgraded.sql!.query<{ name: string }>(
-        `SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'events' AND column_name LIKE 'facts%'`,
+        "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'events' " +
+          "AND column_name LIKE 'facts%'",
       );
       t.deepEqual(
         columns.map((c) => c.name),

@@ -32,7 +32,7 @@ async function templateKey(): Promise<string> {
   return h.digest('hex').slice(0, 16);
 }
 
-/** The directory holding `events/` (events and read models), built by the first caller of the run (others wait or copy). */
+/** The directory holding `events/` (events and read models), built by the run's first caller; the others copy it. */
 function template(): Promise<string> {
   ready ??= (async () => {
     const final = path.join(os.tmpdir(), `${PREFIX}${await templateKey()}`);
