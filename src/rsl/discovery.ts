@@ -10,7 +10,7 @@ import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
-import { checkFetchable, type FetchResult } from './safe-fetch.js';
+import { checkFetchable } from './safe-fetch.js';
 import {
   fetchTdmrep,
   observeSignals,
