@@ -1,5 +1,9 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main } from '../../packages/buyer/src/cli.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   createBuyer,
@@ -19,10 +23,28 @@ import { SIGNAL_PAGE, TDMREP_FILE } from '../support/publishers.js';
 // paying through the scripted settlement, and verify offline. Readings asserted here are what the signal
 // readers (src/signals/) give; the plumbing alone (fields present, signed, fetched once) is its own tests.
 
-const script: SettlementScript = { used: [false] };
-const world = useFastWorld(script);
 const BUYER_KEY = `0x${'11'.repeat(32)}` as const;
 const PAYER = privateKeyToAccount(BUYER_KEY).address;
+/** Every settlement succeeds as a transaction of its own (tests run concurrently), at the single report's price. */
+const script: SettlementScript = {
+  used: [false],
+  get settle() {
+    const transaction = `0x${randomBytes(32).toString('hex')}` as const;
+    const amount = singleReportPrice('fresh');
+    const network = 'eip155:8453';
+    const transfer = {
+      transaction,
+      from: PAYER,
+      to: FAST_PAY_TO,
+      value: amount,
+      block: 101n,
+      asset: BASE_USDC,
+      network,
+    };
+    return { kind: 'success' as const, transaction, payer: PAYER, amount: amount.toString(), transfer };
+  },
+};
+const world = useFastWorld(script);
 
 const quote = (resource: string, purpose = 'ai-train') =>
   postQuote(world.url, { resource, purpose, tier: 'fresh', max_total_micro: '50000' });
@@ -41,11 +63,6 @@ function fastBuyer(holdOnOtherSignals = true) {
 }
 
 async function buy(resource: string, purpose: 'ai-train' | 'ai-input' = 'ai-train', hold = true) {
-  const transaction = `0x${randomBytes(32).toString('hex')}` as const;
-  const amount = singleReportPrice('fresh');
-  const network = 'eip155:8453';
-  const transfer = { transaction, from: PAYER, to: FAST_PAY_TO, value: amount, block: 101n, asset: BASE_USDC, network };
-  script.settle = { kind: 'success', transaction, payer: PAYER, amount: amount.toString(), transfer };
   const r = await fastBuyer(hold).buyReport({ resource, purpose, tier: 'fresh' });
   if (r.status !== 'delivered') throw new Error(`not delivered: ${JSON.stringify(r)}`);
   return r;
@@ -198,4 +215,54 @@ test('a malformed statement of every standard is silent with a reason, never an 
   t.true(standards.has('content-signals robots'));
   for (const o of entry.signals) for (const x of o.readings) t.is(x.verdict, 'silent', `${o.standard} ${o.channel}`);
   t.true(entry.signals.every((o: any) => o.readings.every((x: any) => x.rule.length > 0)));
+});
+
+test('the buyer CLI holds ingestion (exit 3) unless --ignore-other-signals; verify shows the signals', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'rights-signals-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const cli = async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { BUYER_PRIVATE_KEY: BUYER_KEY };
+    const code = await main(
+      args,
+      env,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  const pins = ['--service', world.url, '--network', 'eip155:8453', '--asset', BASE_USDC];
+  pins.push('--recipient', FAST_PAY_TO, '--key', world.evidenceKey);
+  const resource = SIGNAL_PAGE(TDMREP_FILE, '/reserved/a');
+  const file = path.join(dir, 'held.json');
+  const held = await cli('buy', resource, '--purpose', 'ai-train', '--out', file, ...pins);
+  t.is(held.code, 3, held.err);
+  t.is(JSON.parse(held.out).ingestion_hold.reason, 'RESTRICTED_BY_OTHER_SIGNAL');
+  t.regex(held.err, /ingestion held: RESTRICTED_BY_OTHER_SIGNAL/);
+  const ignored = await cli(
+    'buy',
+    resource,
+    '--purpose',
+    'ai-train',
+    '--out',
+    `${file}.2`,
+    '--ignore-other-signals',
+    ...pins,
+  );
+  t.is(ignored.code, 0, ignored.err);
+  t.is(JSON.parse(ignored.out).ingestion_hold, null);
+  const verified = await cli('verify', file, '--key', world.evidenceKey);
+  t.is(verified.code, 0, verified.err);
+  t.regex(verified.out, /signals beside RSL RESTRICTED_BY_OTHER_SIGNAL/);
+  t.regex(
+    verified.out,
+    /tdmrep well-known https:\/\/tdmrep-file\.example\/\.well-known\/tdmrep\.json .*ai-train reserved/,
+  );
+  const saved = JSON.parse(await readFile(file, 'utf8'));
+  saved.response.report.resources[0].signals[0].statement = '[]';
+  await writeFile(file, JSON.stringify(saved));
+  const refused = await cli('verify', file, '--key', world.evidenceKey);
+  t.is(refused.code, 1);
+  t.regex(refused.err, /^FAIL: report digest does not match/);
 });
