@@ -201,6 +201,12 @@ test('no RSL and Content-Usage train-ai=n: unavailable, charge 0, and the free p
     restricts_purpose: true,
     summary: 'RESTRICTED_BY_OTHER_SIGNAL',
   });
+  const r = await fastBuyer().buyReport({
+    resource: SIGNAL_PAGE('norsl-aipref.example'),
+    purpose: 'ai-train',
+    tier: 'fresh',
+  });
+  t.like(r, { status: 'unavailable', charge_micro: '0', signals_preview: q.body.signals_preview });
 });
 
 test('a malformed statement of every standard is silent with a reason, never an error', async (t) => {

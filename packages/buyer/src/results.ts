@@ -2,12 +2,20 @@ import type { AvailableQuote, UnavailableQuote } from './wire/contract/quote.js'
 import type { GateQuestion } from './wire/ingestion-gate/gate-input.js';
 import type { SavedReport } from './verify-report.js';
 import type { IngestionHold } from './report-signals.js';
+import type { SignalsPreview } from './wire/signals/signal-observation.js';
 
 // What a purchase ends as: delivered (a verified report), unavailable (nothing to buy, nothing charged)
 // or held (paid, never a report).
 
 export type BuyResult =
-  | { status: 'unavailable'; reason: string; resource: string; charge_micro: '0' }
+  | {
+      status: 'unavailable';
+      reason: string;
+      resource: string;
+      charge_micro: '0';
+      /** The free preview of the AI-use signals beside RSL (issue 28); absent from services before it. */
+      signals_preview?: SignalsPreview;
+    }
   | {
       status: 'delivered';
       purchase_id: string;
