@@ -82,7 +82,7 @@ const FORGED = {
 
 // --- The plumbing: passes with the readers stubbed as well as with them. ---
 
-test('a paid report carries signals and signals_summary, signed in the evidence; verify refuses an altered one', async (t) => {
+test('paid report signals and summary are signed in the evidence; verify refuses them altered', async (t) => {
   const r = await buy(SIGNAL_PAGE('tdmrep-header.example'));
   const entry = reportResource(r);
   t.true(Array.isArray(entry.signals));
@@ -117,7 +117,7 @@ test.serial('a warm-cache quote fetches nothing: tdmrep.json is cached with robo
 });
 
 for (const host of ['tdmrep-huge.example', 'tdmrep-redirect.example', 'tdmrep-forbidden.example']) {
-  test(`a tdmrep.json that cannot be used (${host}) is a diagnostic, never an error; RSL reads as before`, async (t) => {
+  test(`an unusable tdmrep.json (${host}) is a diagnostic, never an error; RSL reads as before`, async (t) => {
     const q = await quote(SIGNAL_PAGE(host));
     t.is(q.status, 200);
     t.true(q.body.available);
@@ -148,7 +148,7 @@ const CHANNELS: [host: string, standard: string, channel: string][] = [
 ];
 
 for (const [host, standard, channel] of CHANNELS) {
-  test(`${standard} ${channel}: the preview names it, the paid report reserves ai-train, verify shows and checks it`, async (t) => {
+  test(`${standard} ${channel}: previewed, reserves ai-train in the paid report, verify checks it`, async (t) => {
     const q = await quote(SIGNAL_PAGE(host));
     t.true(q.body.available);
     t.deepEqual(q.body.signals_preview, {
@@ -172,7 +172,7 @@ for (const [host, standard, channel] of CHANNELS) {
   });
 }
 
-test('RSL permits ai-train free, tdmrep.json reserves TDM: PERMITTED with RESTRICTED_BY_OTHER_SIGNAL, held', async (t) => {
+test('RSL permits ai-train free, tdmrep.json reserves: PERMITTED, RESTRICTED_BY_OTHER_SIGNAL, held', async (t) => {
   const r = await buy(SIGNAL_PAGE(TDMREP_FILE, '/reserved/a'));
   const entry = reportResource(r);
   t.is(entry.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
@@ -190,7 +190,7 @@ test('RSL permits ai-train free, tdmrep.json reserves TDM: PERMITTED with RESTRI
   t.is(unheld.ingestion_hold, null, 'holding turned off');
 });
 
-test('no RSL and Content-Usage train-ai=n: unavailable, charge 0, and the free preview names the restriction', async (t) => {
+test('no RSL, Content-Usage train-ai=n: unavailable, charge 0, the free preview names the restriction', async (t) => {
   const q = await quote(SIGNAL_PAGE('norsl-aipref.example'));
   t.is(q.status, 200);
   t.false(q.body.available);
