@@ -18,7 +18,7 @@ import { previewSignals, summarizeSignals } from '../signals/summarize.js';
 const StoredSignals = t.type({ signals: t.array(SignalObservation) });
 
 /** The usage tokens a purpose reads, as the signal vocabularies know them (a gate alias reads several). */
-export const signalTokens = (purpose: GatePurpose): SignalToken[] =>
+const signalTokens = (purpose: GatePurpose): SignalToken[] =>
   tokensForPurpose(purpose).filter((token): token is SignalToken => token !== 'crawl');
 
 export interface ReportSignals {

@@ -11,14 +11,7 @@ import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
 import { checkFetchable } from './safe-fetch.js';
-import {
-  fetchTdmrep,
-  observeSignals,
-  pageSource,
-  robotsSource,
-  tdmrepDiagnostic,
-  tdmrepSource,
-} from './signal-discovery.js';
+import { fetchTdmrep, observeSignals } from './signal-discovery.js';
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
@@ -115,11 +108,9 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   ]);
   readRobots(run, robotsUrl, robots);
   const html = await readResource(run, resource, page);
-  const tdmrepFile = tdmrepSource(tdmrep);
-  const unread = tdmrepDiagnostic(tdmrepFile);
-  if (unread) out.diagnostics.push(unread);
-  const sources = { resource, robots: robotsSource(robots), page: pageSource(page, html), tdmrep: tdmrepFile };
-  out.signals = observeSignals(sources, page.result.ok ? page.result.body : undefined);
+  const signals = observeSignals(resource, robots, page, tdmrep, html);
+  out.signals = signals.observations;
+  if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 
   // Fetch each referenced document once; the same URL may be associated through several channels.
   const byUrl = documentsByUrl(run, resource);

@@ -11,7 +11,7 @@ import { robotsTextWithinLimit } from './robots.js';
 // that cannot be used is a failure the readers see; it never fails the quote and never touches the RSL
 // reading (discovery_complete is about RSL's channels only).
 
-export const TDMREP_PATH = '/.well-known/tdmrep.json';
+const TDMREP_PATH = '/.well-known/tdmrep.json';
 
 type Got = CachedResult;
 
@@ -21,7 +21,7 @@ export function fetchTdmrep(cache: FetchCache, origin: string, freshnessSeconds:
 }
 
 /** 2xx: the file; 404/410: absent (no file: no TDMRep rule from it); anything else: why it is unusable. */
-export function tdmrepSource(got: Got): SignalSources['tdmrep'] {
+function tdmrepSource(got: Got): SignalSources['tdmrep'] {
   const r = got.result;
   if (!r.ok) return { url: r.url, failure: { code: r.code, message: r.message } };
   if (r.status === 404 || r.status === 410) return undefined;
@@ -34,14 +34,14 @@ export function tdmrepSource(got: Got): SignalSources['tdmrep'] {
 }
 
 /** robots.txt as the signal readers see it: a 2xx body, the lines complete within the parse limit. */
-export function robotsSource(got: Got): FetchedText | undefined {
+function robotsSource(got: Got): FetchedText | undefined {
   const r = got.result;
   if (!r.ok || r.status < 200 || r.status >= 300) return undefined;
   return fetchedText(r.url, r.sha256, r.status, robotsTextWithinLimit(r.body, r.truncated === true));
 }
 
 /** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, and the HTML as decoded. */
-export function pageSource(got: Got, html: string | null): SignalSources['page'] {
+function pageSource(got: Got, html: string | null): SignalSources['page'] {
   const r = got.result;
   if (!r.ok || (r.status >= 300 && r.status < 400) || r.status === 403 || r.status >= 500) return undefined;
   return { ...fetchedText(r.url, r.sha256, r.status, html ?? ''), headers: r.headers, html };
@@ -55,47 +55,43 @@ const fetchedText = (url: string, sha256: string, status: number, text: string):
 });
 
 /** Why a tdmrep.json could not be used, as a reading's diagnostic line; undefined when it could (or is absent). */
-export function tdmrepDiagnostic(source: SignalSources['tdmrep']): string | undefined {
+function tdmrepDiagnostic(source: SignalSources['tdmrep']): string | undefined {
   if (!source || !('failure' in source)) return undefined;
   return `${source.url}: not read (${source.failure.code}: ${source.failure.message}); no TDMRep rule from it`;
 }
 
-// A warm-cache quote is served the very responses it was served before (the cache keeps the objects): the
-// readings of the same responses are kept beside the page's body and die with it, so a warm quote neither
-// fetches nor tokenizes anything more than it did before issue 28.
+// A warm-cache quote is served the very responses it was served before (the cache keeps the objects): what
+// was read from the same responses is kept beside the page's response and dies with it, so a warm quote
+// neither fetches, decodes nor tokenizes anything more than it did before issue 28. A failure is a new
+// object every time (failures are never cached), so it is read again, as it is fetched again.
 interface Kept {
   resource: string;
-  robots: string | undefined;
-  tdmrep: string | undefined;
-  headers: object | undefined;
-  observations: SignalObservation[];
+  robots: object;
+  tdmrep: object;
+  read: SignalsRead;
 }
 const kept = new WeakMap<object, Kept>();
 
-const identity = (s: FetchedText | { url: string; failure: { code: string } } | undefined) =>
-  s === undefined ? undefined : 'failure' in s ? `failure:${s.failure.code}` : s.sha256;
+export interface SignalsRead {
+  observations: SignalObservation[];
+  /** Why the origin's tdmrep.json could not be used, for the reading's diagnostics. */
+  diagnostic: string | undefined;
+}
 
-/**
- * Every signal observed, read once per set of responses. `pageBody` is the page's body Buffer (the
- * cache's object), or undefined when there is none, in which case the (cheap, HTML-less) reading is redone.
- */
-export function observeSignals(sources: SignalSources, pageBody: object | undefined): SignalObservation[] {
-  const key = {
-    resource: sources.resource,
-    robots: identity(sources.robots),
-    tdmrep: identity(sources.tdmrep),
-    headers: sources.page?.headers,
-  };
-  const known = pageBody ? kept.get(pageBody) : undefined;
-  if (
-    known &&
-    known.resource === key.resource &&
-    known.robots === key.robots &&
-    known.tdmrep === key.tdmrep &&
-    known.headers === key.headers
-  )
-    return known.observations;
-  const observations = readSignals(sources);
-  if (pageBody) kept.set(pageBody, { ...key, observations });
-  return observations;
+/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read). */
+export function observeSignals(
+  resource: string,
+  robots: Got,
+  page: Got,
+  tdmrep: Got,
+  html: string | null,
+): SignalsRead {
+  const known = kept.get(page.result);
+  if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
+    return known.read;
+  const file = tdmrepSource(tdmrep);
+  const sources: SignalSources = { resource, robots: robotsSource(robots), page: pageSource(page, html), tdmrep: file };
+  const read = { observations: readSignals(sources), diagnostic: tdmrepDiagnostic(file) };
+  kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read });
+  return read;
 }
