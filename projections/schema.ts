@@ -11,7 +11,7 @@ import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 // a table or a projection's meaning changes: the tables are then dropped, recreated and rebuilt from
 // the first event, in the background (the service answers meanwhile).
 
-export const READ_MODEL_VERSION = 3;
+export const READ_MODEL_VERSION = 4;
 export const CHECKPOINT = 'read-models';
 
 const TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance_daily'] as const;
@@ -30,17 +30,20 @@ const CREATE_TABLES = [
      rsl_document_sha256 jsonb NOT NULL, resources jsonb, price_micro text NOT NULL, expires_at text NOT NULL,
      quoted_at text NOT NULL, payer text, settled_amount_micro text,
      network text, transaction text, evidence_key_id text, report_sha256 text, evidence_sha256 text,
-     delivery_proof_sha256 text, delivered_at text, lock_reason text, updated_position bigint NOT NULL)`,
+     delivery_proof_sha256 text, delivered_at text, changed jsonb, lock_reason text, updated_position bigint NOT NULL)`,
   `CREATE TABLE rm_queue (
      purchase_id text PRIMARY KEY, kind text NOT NULL, reason text NOT NULL, details jsonb NOT NULL,
      locked_from text, since_position bigint NOT NULL, since text NOT NULL)`,
   `CREATE TABLE rm_refunds (
      purchase_id text PRIMARY KEY, status text NOT NULL, reason text NOT NULL, amount_micro text NOT NULL,
      requested_at text NOT NULL, reviewed_at text, paid_transaction text, updated_position bigint NOT NULL)`,
+  // Per SKU too (since READ_MODEL_VERSION 4), so a report counts revalidations; `changed` counts the lines
+  // whose delivered report says the resource changed since its checkpoint.
   `CREATE TABLE rm_compliance_daily (
      day text NOT NULL, origin text NOT NULL, purpose text NOT NULL, classification text NOT NULL,
-     reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL, refunded bigint NOT NULL,
-     PRIMARY KEY (day, origin, purpose, classification))`,
+     sku text NOT NULL, reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL,
+     refunded bigint NOT NULL, changed bigint NOT NULL,
+     PRIMARY KEY (day, origin, purpose, classification, sku))`,
   // complianceOf (compliance/compliance-of.ts) says the same in TypeScript, for the daily aggregates;
   // test/projections/read-models.test.ts holds the two equal.
   // One row per delivered resource: a gate's lines (rm_purchases.resources) each under their own origin
@@ -54,6 +57,7 @@ const CREATE_TABLES = [
        p.purpose, p.user_class, p.geo,
        coalesce(x.r->>'classification', p.classification) AS classification,
        CASE WHEN x.r IS NULL THEN p.decision ELSE coalesce(x.r->>'decision', p.decision) END AS decision,
+       (p.changed -> (coalesce(x.ord, 1)::integer - 1))::boolean AS changed,
        CASE WHEN x.r IS NULL THEN p.observed_at ELSE x.r->>'observed_at' END AS observed_at,
        CASE WHEN x.r IS NULL THEN p.rsl_document_sha256 ELSE x.r->'rsl_documents' END AS rsl_document_sha256,
        p.evidence_key_id, p.report_sha256, p.evidence_sha256,

@@ -119,6 +119,7 @@ const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
   'evidence_sha256',
   'delivery_proof_sha256',
   'delivered_at',
+  'changed',
   'lock_reason',
   'updated_position',
 ];
@@ -160,13 +161,14 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d
-         (day, origin, purpose, classification, reports, amount_micro, held, refunded)
-       SELECT day, origin, purpose, classification, reports, amount_micro, held, refunded
+         (day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed)
+       SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed
        FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text,
-         reports bigint, amount_micro numeric, held bigint, refunded bigint)
-       ON CONFLICT (day, origin, purpose, classification) DO UPDATE SET
+         sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint)
+       ON CONFLICT (day, origin, purpose, classification, sku) DO UPDATE SET
          reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
-         held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded`,
+         held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded,
+         changed = d.changed + EXCLUDED.changed`,
       [
         JSON.stringify(
           c.daily.map(({ key: _key, amount_micro, ...d }) => ({ ...d, amount_micro: amount_micro.toString() })),

@@ -94,17 +94,26 @@ export function devnetAccounts(): Omit<DevnetInfo, 'rpcUrl'> {
   };
 }
 
+interface HardhatConfig {
+  networks: { hardhat: Record<string, unknown> } & Record<string, unknown>;
+}
+
+const GENESIS_ACCOUNTS = DEV_KEYS.map((privateKey) => ({ privateKey, balance: parseEther('10000').toString() }));
+
 /** A fresh EDR provider with the config in this folder (nothing at the repo root, nothing compiled). */
 async function createEdrProvider(): Promise<Eip1193> {
   process.env.HARDHAT_CONFIG ??= path.join(HERE, 'hardhat.config.cjs');
   process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
-  const hre = require('hardhat') as { config: unknown; artifacts: unknown };
+  const hre = require('hardhat') as { config: HardhatConfig; artifacts: unknown };
   // Hardhat's own provider construction (the one behind hre.network.provider), called per devnet so
   // each gets its own chain instead of the process-wide singleton.
   const { createProvider } = require('hardhat/internal/core/providers/construction') as {
     createProvider(config: unknown, network: string, artifacts?: unknown): Promise<Eip1193>;
   };
-  return createProvider(hre.config, 'hardhat', hre.artifacts);
+  // The genesis accounts given as keys: Hardhat's default derives 20 from its mnemonic in JavaScript on
+  // every provider (~0.3–1.9 s of CPU each), and only these eight are ever used. Same keys, same balance.
+  const hardhat = { ...hre.config.networks.hardhat, accounts: GENESIS_ACCOUNTS };
+  return createProvider({ ...hre.config, networks: { ...hre.config.networks, hardhat } }, 'hardhat', hre.artifacts);
 }
 
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {

@@ -141,12 +141,15 @@ export interface LocalWorldOptions {
   eventStoreUrl?: string;
   /** Added to the service environment. */
   env?: Record<string, string>;
+  /** Runs on the new data dir before any service starts (tests seed its stores from a template). */
+  prepareDataDir?: (dataDir: string) => Promise<void>;
 }
 
 /** The one builder of a local world: devnet, publishers, data dir and (unless told not to) the service. */
 export async function startLocalWorld(site: OriginSite, o: LocalWorldOptions = {}): Promise<LocalWorld> {
   const parts = await startLocalParts(site, o.tmpPrefix ?? 'rights-world-', o.devnet);
   try {
+    await o.prepareDataDir?.(parts.dataDir);
     const level = o.logLevel ?? 'warn';
     const logger = capturedLogger(level);
     const blockMs = o.devnet?.blockMs;

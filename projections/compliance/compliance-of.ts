@@ -32,6 +32,7 @@ export function complianceOf(
     geo: report.geo,
     classification: report.classification,
     decision: report.decision,
+    changed: null,
     observed_at: report.observed_at,
     rsl_document_sha256: report.rsl_document_sha256,
     evidence_key_id: report.evidence_key_id,
@@ -66,10 +67,12 @@ export interface DailyContribution {
   origin: string;
   purpose: string;
   classification: string;
+  sku: string;
   reports: number;
   amount_micro: bigint;
   held: number;
   refunded: number;
+  changed: number;
 }
 
 export const dayOf = (iso: string): string => iso.slice(0, 10);
@@ -79,14 +82,16 @@ export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): Dail
   const day = dayOf(row.delivered_at);
   const origin = row.origin ?? '';
   return {
-    key: JSON.stringify([day, origin, row.purpose, row.classification]),
+    key: JSON.stringify([day, origin, row.purpose, row.classification, row.sku]),
     day,
     origin,
     purpose: row.purpose,
     classification: row.classification,
+    sku: row.sku,
     reports: sign,
     amount_micro: BigInt(row.line_amount_micro ?? '0') * BigInt(sign),
     held: row.held ? sign : 0,
     refunded: row.refund_status === 'paid' ? sign : 0,
+    changed: row.changed === true ? sign : 0,
   };
 }

@@ -24,6 +24,8 @@ export const ComplianceRow = t.type(
     geo: nullable(t.string),
     classification: t.string,
     decision: t.string,
+    /** A revalidation's line: whether its report says the resource changed since the checkpoint; else null. */
+    changed: nullable(t.boolean),
     observed_at: nullable(t.string),
     /** sha256 of every RSL document observed (the reading's documents), in reading order. */
     rsl_document_sha256: t.array(t.string),
@@ -69,7 +71,8 @@ export const COMPLIANCE_EXPORT_COLUMNS = Object.keys(ComplianceExportRow.props) 
 
 /**
  * Daily aggregate: delivered resources (compliance rows) per day (UTC, of delivered_at) × origin × purpose ×
- * classification; `amount_micro` sums their line shares, so a day's amounts sum to its payments.
+ * classification × sku; `amount_micro` sums their line shares, so a day's amounts sum to its payments;
+ * `changed` counts the rows whose `changed` is true (revalidated resources that changed).
  */
 export const ComplianceDaily = t.type(
   {
@@ -77,10 +80,12 @@ export const ComplianceDaily = t.type(
     origin: t.string, // '' when the reading had no origin
     purpose: t.string,
     classification: t.string,
+    sku: t.string,
     reports: t.number,
     amount_micro: t.string,
     held: t.number,
     refunded: t.number,
+    changed: t.number,
   },
   'ComplianceDaily',
 );

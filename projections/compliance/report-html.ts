@@ -1,3 +1,4 @@
+import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import type { ComplianceDaily, DayRange } from './compliance-row.js';
 import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 
@@ -14,8 +15,10 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 // purposes are publishers' text) goes through escapeHtml.
 //
 // The page holds:
-// - #totals: each total in an element with data-total="reports|amount_usdc|held|refunded|origins"
-//   whose text is the plain number (no grouping separators), for scripts that read the page.
+// - #totals: each total in an element with data-total="reports|amount_usdc|held|refunded|origins|
+//   revalidations|changed" whose text is the plain number (no grouping separators), for scripts that read
+//   the page. `revalidations` counts the revalidated resources among the reports (sku rights.revalidate.v1),
+//   `changed` those whose signed report says the resource changed since its checkpoint.
 //   `origins` counts distinct non-empty origins; deliveries whose reading had no origin ('' in the
 //   aggregate) are shown in their own "(no origin)" table but are not an origin.
 // - charts: reports per day, classifications per purpose (stacked), held and refunded per day.
@@ -49,6 +52,8 @@ export interface ComplianceTotals {
   held: number;
   refunded: number;
   origins: number;
+  revalidations: number;
+  changed: number;
 }
 
 export function renderComplianceReport(input: ComplianceReportInput): string {
@@ -61,13 +66,15 @@ export function renderComplianceReport(input: ComplianceReportInput): string {
 }
 
 export function totalsOf(daily: readonly ComplianceDaily[]): ComplianceTotals {
-  const totals = { reports: 0, amountMicro: 0n, held: 0, refunded: 0, origins: 0 };
+  const totals = { reports: 0, amountMicro: 0n, held: 0, refunded: 0, origins: 0, revalidations: 0, changed: 0 };
   const origins = new Set<string>();
   for (const d of daily) {
     totals.reports += d.reports;
     totals.amountMicro += parseMicro(d.amount_micro);
     totals.held += d.held;
     totals.refunded += d.refunded;
+    if (d.sku === REVALIDATE_SKU) totals.revalidations += d.reports;
+    totals.changed += d.changed;
     if (d.origin !== '') origins.add(d.origin);
   }
   return { ...totals, origins: origins.size };
@@ -109,7 +116,8 @@ function header(input: ComplianceReportInput): string {
     `<p>Delivered reports, ${escapeHtml(rangeText(input.range))} (UTC days of delivery, both ends included).</p>`,
     `<p class="generated">Generated <time datetime="${generatedAt}">${generatedAt}</time>.</p>`,
     '<p>One report counts once per resource it covers: an ingestion gate over n URLs counts n times, each under ' +
-      'its own origin and classification, its payment shared among them.</p>',
+      'its own origin and classification, its payment shared among them. A revalidation counts the same way, ' +
+      'and as changed when its signed report says the resource changed since the checkpoint.</p>',
     ...(input.covers ? [coversSection(input.covers)] : []),
     '</header>',
   ].join('\n');
@@ -146,6 +154,8 @@ function totalsSection(t: ComplianceTotals): string {
     item('Held', 'held', String(t.held)),
     item('Refunded', 'refunded', String(t.refunded)),
     item('Origins', 'origins', String(t.origins)),
+    item('Revalidations', 'revalidations', String(t.revalidations)),
+    item('Changed since checkpoint', 'changed', String(t.changed)),
     '</dl>',
     '</section>',
   ].join('\n');
@@ -254,7 +264,8 @@ function originTable(origin: string, rows: readonly ComplianceDaily[]): string {
   return [
     '<article class="origin">',
     `<h3>${name}</h3>`,
-    `<p>${t.reports} reports · ${formatUsdc(t.amountMicro)} USDC · ${t.held} held · ${t.refunded} refunded</p>`,
+    `<p>${t.reports} reports · ${formatUsdc(t.amountMicro)} USDC · ${t.held} held · ${t.refunded} refunded` +
+      `${t.revalidations > 0 ? ` · ${t.revalidations} revalidations, ${t.changed} changed` : ''}</p>`,
     '<table>',
     `<thead><tr><th scope="col">Purpose</th>${headCells}<th scope="col">Total</th></tr></thead>`,
     '<tbody>',

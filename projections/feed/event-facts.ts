@@ -1,7 +1,7 @@
 import { REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 
-// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v2`
+// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v3`
 // column (src/store/sql/event-facts-sql.ts). Used where events arrive whole (EventStoreDB feed, the
 // fallback for Delivered events written before they carried their own proof digest).
 // test/projections/event-facts.test.ts holds both to the same output.
@@ -78,6 +78,12 @@ function resourceLine(r: unknown, purpose: unknown): J {
   };
 }
 
+/** Facts version 3: per resource of the delivered report, the `changed` it states (a revalidation's); else []. */
+export const changedOfDelivered = (data: unknown): boolean[] =>
+  list(at(data, 'response', 'report', 'resources'))
+    .map((r) => at(r, 'changed'))
+    .filter((c): c is boolean => typeof c === 'boolean');
+
 function purchaseFacts(type: string, data: unknown): unknown {
   switch (type) {
     case 'Quoted':
@@ -99,6 +105,7 @@ function purchaseFacts(type: string, data: unknown): unknown {
         delivery_proof_sha256: json(data, 'delivery_proof_sha256'),
         evidence_key_id: json(data, 'response', 'evidence', 'payload', 'key_id'),
         delivered_at: json(data, 'response', 'delivery_proof', 'payload', 'delivered_at'),
+        changed: changedOfDelivered(data),
       };
     default:
       return data;

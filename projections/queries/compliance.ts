@@ -59,17 +59,25 @@ export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): P
     origin: string;
     purpose: string;
     classification: string;
+    sku: string;
     reports: string;
     amount_micro: string;
     held: string;
     refunded: string;
+    changed: string;
   }>(
-    `SELECT day, origin, purpose, classification, reports::text AS reports, amount_micro::text AS amount_micro,
-      held::text AS held, refunded::text AS refunded
-     FROM rm_compliance_daily WHERE ${where.join(' AND ')} ORDER BY day, origin, purpose, classification`,
+    `SELECT day, origin, purpose, classification, sku, reports::text AS reports, amount_micro::text AS amount_micro,
+      held::text AS held, refunded::text AS refunded, changed::text AS changed
+     FROM rm_compliance_daily WHERE ${where.join(' AND ')} ORDER BY day, origin, purpose, classification, sku`,
     params,
   );
-  return rows.map((r) => ({ ...r, reports: Number(r.reports), held: Number(r.held), refunded: Number(r.refunded) }));
+  return rows.map((r) => ({
+    ...r,
+    reports: Number(r.reports),
+    held: Number(r.held),
+    refunded: Number(r.refunded),
+    changed: Number(r.changed),
+  }));
 }
 
 /** The networks and evidence keys of the deliveries in a range (what a compliance report covers). */

@@ -39,6 +39,9 @@ export interface ReportRow {
   evidence_sha256: string | null;
   delivery_proof_sha256: string | null;
   delivered_at: string | null;
+  /** What the delivered report states per resource line: `changed` since the checkpoint (a revalidation's
+   *  lines); null before delivery and for every other SKU. */
+  changed: boolean[] | null;
   /** The open hold's or stuck lock's reason; null once an operator moved the purchase on. */
   lock_reason: string | null;
   updated_position: string;
@@ -84,6 +87,7 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
       evidence_sha256: null,
       delivery_proof_sha256: null,
       delivered_at: null,
+      changed: null,
       lock_reason: null,
       updated_position,
     };
@@ -124,6 +128,7 @@ function changesOf(row: ReportRow, e: Exclude<PurchaseFactEvent, { type: 'Quoted
         evidence_sha256: f.evidence_sha256,
         delivery_proof_sha256: f.delivery_proof_sha256,
         delivered_at: f.delivered_at ?? isoTime(e.created),
+        changed: f.changed.length > 0 ? f.changed : null,
       };
     }
     case 'Held':

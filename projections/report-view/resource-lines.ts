@@ -12,13 +12,15 @@ export interface ResourceLine {
   origin: string | null;
   classification: string;
   decision: string;
+  /** A revalidation's line: whether its delivered report says the resource changed; null otherwise. */
+  changed: boolean | null;
   observed_at: string | null;
   rsl_document_sha256: string[];
 }
 
 export function resourceLinesOf(
   row: Pick<ReportRow, 'resources' | 'resource' | 'origin' | 'classification' | 'decision' | 'observed_at'> &
-    Pick<ReportRow, 'rsl_document_sha256'>,
+    Pick<ReportRow, 'rsl_document_sha256' | 'changed'>,
 ): ResourceLine[] {
   if (!row.resources || row.resources.length === 0)
     return [
@@ -28,6 +30,7 @@ export function resourceLinesOf(
         origin: row.origin,
         classification: row.classification,
         decision: row.decision,
+        changed: row.changed?.[0] ?? null,
         observed_at: row.observed_at,
         rsl_document_sha256: row.rsl_document_sha256,
       },
@@ -38,6 +41,7 @@ export function resourceLinesOf(
     origin: l.origin,
     classification: l.classification,
     decision: l.decision ?? row.decision,
+    changed: row.changed?.[i] ?? null,
     observed_at: l.observed_at,
     rsl_document_sha256: l.rsl_documents,
   }));

@@ -209,15 +209,17 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
       `(review it on <a href="/console">the console's first page</a>)</p>`
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
-  // One row per resource sold: a gate's URLs each under its own origin and classification.
+  // One row per resource sold: a gate's URLs each under its own origin and classification; a revalidation's
+  // also say whether its report found the resource changed since the checkpoint.
   const resources = table(
-    ['#', 'origin', 'resource', 'purpose', 'classification', 'report sha256', 'evidence sha256'],
+    ['#', 'origin', 'resource', 'purpose', 'classification', 'changed', 'report sha256', 'evidence sha256'],
     t.resources.map((r) => [
       esc(String(r.line)),
       esc(r.origin ?? '—'),
       esc(r.resource),
       esc(r.purpose),
       esc(r.classification),
+      r.changed === null ? '—' : r.changed ? 'yes' : 'no',
       `<code>${esc(r.report_sha256 ?? '—')}</code>`,
       `<code>${esc(r.evidence_sha256 ?? '—')}</code>`,
     ]),

@@ -1,15 +1,15 @@
-import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import type { PurchaseFilter } from '../../projections/queries/purchases.js';
 import { isCalendarDay } from './calendar-day.js';
 import { purchaseFilter } from './purchase-filter.js';
 import { UsageError } from './usage-error.js';
+import { QuotedProduct, type Sku } from '../../streams/purchase/quoted-product.js';
 
 // The console's purchase list (GET /console/purchases?status=&sku=&origin=&day=): the query string
 // as the form sends it (an empty field is no filter) checked into the report view's filter. Status,
 // origin and limit are checked as `ops purchases` checks them; a day is one UTC calendar day of quotes.
 
-export const SKUS = [SINGLE_REPORT_SKU, GATE_SKU] as const;
+/** Every SKU sold (one per member of `QuotedProduct`): a new product is listed without touching this file. */
+export const SKUS: readonly Sku[] = QuotedProduct.types.map((member) => member.props.sku.value);
 
 export interface ConsolePurchaseQuery {
   status: string;

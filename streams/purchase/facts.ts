@@ -76,6 +76,8 @@ export const DeliveredFacts = t.type({
   delivery_proof_sha256: nullable(Sha256Hex),
   evidence_key_id: nullable(t.string),
   delivered_at: nullable(t.string),
+  /** Per resource of the delivered report, the `changed` it states (a revalidation's); [] for other SKUs. */
+  changed: t.array(t.boolean),
 });
 
 /** Each event type's facts codec: a checker goes straight to the one codec of an event's type. */

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import test from 'ava';
 import { checkpointAad, openText, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
 import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
@@ -11,6 +9,7 @@ import { decideToAppend } from '../support/decide-at.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { foldRefund } from '../../streams/refund/evolve.js';
 import { bulkLoad } from './support/bulk-load.js';
+import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 import {
   BENCH_CHECKPOINT_KEY,
   HISTORY_DAYS,
@@ -180,7 +179,7 @@ test('the same seed gives the same histories, in a worker thread too', async (t)
 });
 
 test('bulkLoad: an ordinary store comes out (readStream, readAll in order, later appends)', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bulk-'));
+  const dir = await freshEmbeddedDir();
   const store = await openStore(`file:${dir}`);
   try {
     const result = await bulkLoad(store.sql!, histories, { batchEvents: 500, interleave: true });

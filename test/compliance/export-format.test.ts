@@ -22,6 +22,7 @@ const row = (over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   geo: null,
   classification: 'permitted',
   decision: 'allow',
+  changed: null,
   observed_at: '2026-11-02T10:00:00.000Z',
   rsl_document_sha256: ['a'.repeat(64), 'b'.repeat(64)],
   evidence_key_id: 'k1',

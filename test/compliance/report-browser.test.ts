@@ -31,11 +31,15 @@ function sample(): ComplianceDaily[] {
         if (next(3) === 0) continue;
         const classification = CLASSIFICATIONS[next(CLASSIFICATIONS.length)]!;
         const reports = 1 + next(9);
+        // Revalidations on one purpose, half of them changed: derived, so the seeded sequence is unchanged.
+        const revalidation = purpose === 'ai-summarize';
         rows.push({
           day: `2026-11-${String(day).padStart(2, '0')}`,
           origin,
           purpose,
           classification,
+          sku: revalidation ? 'rights.revalidate.v1' : 'rights.preflight.v1',
+          changed: revalidation ? Math.floor(reports / 2) : 0,
           reports,
           amount_micro: String(reports * 150_000 - next(7) * 12_345),
           held: next(5) === 0 ? 1 : 0,
@@ -106,7 +110,10 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
       held: String(daily.reduce((s, d) => s + d.held, 0)),
       refunded: String(daily.reduce((s, d) => s + d.refunded, 0)),
       origins: '3',
+      revalidations: String(daily.reduce((s, d) => s + (d.sku === 'rights.revalidate.v1' ? d.reports : 0), 0)),
+      changed: String(daily.reduce((s, d) => s + d.changed, 0)),
     });
+    t.true(Number(counts.changed) > 0 && Number(counts.changed) < Number(counts.revalidations));
     t.regex(usdc, /^\d+\.\d{2,6}$/, 'USDC with 2 to 6 decimals');
     const [whole = '', fraction = ''] = usdc.split('.');
     t.is(
@@ -134,10 +141,12 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
             origin,
             purpose: 'ai-input',
             classification: 'permitted',
+            sku: 'rights.preflight.v1',
             reports: 2,
             amount_micro: '300000',
             held: 0,
             refunded: 0,
+            changed: 0,
           },
         ],
       }),

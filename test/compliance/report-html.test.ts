@@ -17,7 +17,9 @@ const d = (
   amount_micro: string,
   held = 0,
   refunded = 0,
-): ComplianceDaily => ({ day, origin, purpose, classification, reports, amount_micro, held, refunded });
+  sku = 'rights.preflight.v1',
+  changed = 0,
+): ComplianceDaily => ({ day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed });
 
 const DAILY: ComplianceDaily[] = [
   d('2026-11-01', 'https://news.example', 'ai-input', 'permitted', 4, '600000', 1, 0),
@@ -82,8 +84,23 @@ test('totals are the sums of the daily aggregates; origins count distinct named 
     held: '3',
     refunded: '3',
     origins: '3', // news, hostile, blog; '' is "no origin", not a fourth
+    revalidations: '0',
+    changed: '0',
   });
   t.is(Number(totals(html).amount_usdc), DAILY.reduce((s, r) => s + Number(r.amount_micro), 0) / 1e6);
+});
+
+test('revalidated resources are counted among the reports, and those whose report says they changed', (t) => {
+  const news = 'https://news.example';
+  const html = render([
+    d('2026-11-01', news, 'ai-input', 'permitted', 3, '60000'),
+    d('2026-11-02', news, 'ai-input', 'permitted', 2, '20000', 0, 0, 'rights.revalidate.v1', 0),
+    d('2026-11-02', news, 'ai-input', 'prohibited', 4, '40000', 0, 0, 'rights.revalidate.v1', 3),
+  ]);
+  t.like(totals(html), { reports: '9', revalidations: '6', changed: '3', origins: '1' });
+  t.regex(html, /9 reports · 0\.12 USDC · 0 held · 0 refunded · 6 revalidations, 3 changed<\/p>/);
+  // Two SKUs on one day, origin, purpose and classification are one cell of the origin's table.
+  t.regex(html, /<th scope="row">ai-input<\/th><td>5<\/td><td>4<\/td><td>9<\/td>/);
 });
 
 test('amounts are exact past 2^53 micro-USDC and shown with 2 to 6 decimals', (t) => {
@@ -224,7 +241,15 @@ test('empty input: a valid page that says there were no deliveries, with zero to
   t.notThrows(() => assertBalanced(html));
   t.regex(html, /<title>Compliance report — 2026-12-01 to 2026-12-31<\/title>/);
   t.regex(html, /No reports were delivered in this range\./);
-  t.deepEqual(totals(html), { reports: '0', amount_usdc: '0.00', held: '0', refunded: '0', origins: '0' });
+  t.deepEqual(totals(html), {
+    reports: '0',
+    amount_usdc: '0.00',
+    held: '0',
+    refunded: '0',
+    origins: '0',
+    revalidations: '0',
+    changed: '0',
+  });
   t.false(html.includes('<svg'));
   t.false(html.includes('<table'));
 });

@@ -30,7 +30,7 @@ test('npm start in development, then the README quick start: quote, buy and veri
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-quick-start-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0' };
-  const s = await startServiceCommand('npm', env);
+  const s = await startServiceCommand('npm', env, [], { firstStart: true });
   t.teardown(s.kill);
   // The start printed the example publishers beside the chain's keys, and covers them.
   t.regex(s.output(), /EXAMPLES +publishers served on loopback/);

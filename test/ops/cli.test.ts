@@ -7,7 +7,7 @@ import { streamName } from '../../streams/purchase/purchase-id.js';
 import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { operatorStore } from './operator-store.js';
-import { cli, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
+import { cli, cliProcess, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
 
 // The operator CLI end to end: real purchase streams appended through decide on a real store, the CLI
 // run as a child process with the service's configuration (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY).
@@ -251,7 +251,7 @@ suite('embedded', embeddedStore);
 test.serial('embedded: while another process holds the store, the CLI says StoreLocked and exits 2', async (t) => {
   const w = await world(embeddedStore);
   try {
-    const r = await cli(['queue'], w.env); // w.sut.store is open in this process
+    const r = await cliProcess(['queue'], w.env); // w.sut.store is open in this process
     t.is(r.code, 2);
     t.regex(r.stderr, /StoreLocked/);
     t.regex(r.stderr, /Stop the service/);

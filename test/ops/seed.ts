@@ -6,6 +6,7 @@ import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
 import { envelopeSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
 import { nodeByteSigner } from '../../src/evidence/sign-node.js';
 import type { EventStore } from '../../src/store/port.js';
+import { runCli } from '../../ops/cli.js';
 import { decideToAppend } from '../support/decide-at.js';
 import type { PurchaseCommandBody } from '../../streams/purchase/commands.js';
 import type { PurchaseEventData } from '../../streams/purchase/events.js';
@@ -107,8 +108,24 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The CLI as a real child process, with the service's configuration in its environment. */
-export function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+/**
+ * The CLI as an operator runs it, in this process: `runCli` takes its configuration only from `env`, so the
+ * answer is the one a child process gives, without a node and tsx start per call (about two seconds each).
+ * Stores are closed by the caller first, as they would have to be for a second process.
+ */
+export async function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    args,
+    { out: (l) => out.push(`${l}\n`), err: (l) => err.push(`${l}\n`) },
+    { PATH: process.env.PATH ?? '', ...env },
+  );
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+/** The CLI as a real child process: for what only another process shows (the embedded store's lock, exit codes). */
+export function cliProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -15,6 +15,7 @@ import type { EventStoreWithProjections } from '../../src/store/store-with-proje
 import { fold } from '../../streams/purchase/evolve.js';
 import { purchaseIdOfStream, streamName } from '../../streams/purchase/purchase-id.js';
 import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { checkpointed, deliveredData, deliveredPurchase, run, stuckPurchase } from '../ops/seed.js';
@@ -61,11 +62,51 @@ async function seedMix(store: EventStoreWithProjections) {
   );
   // An ingestion gate over several URLs on several origins, delivered (a benchmark history: the deciders'
   // own events): one compliance row per resource, each under its own origin.
-  const gate = [...purchaseHistories(200, { seed: 22 })].find(
+  const [gate, other] = [...purchaseHistories(200, { seed: 22 })].filter(
     (h) => h.path === 'delivered' && (h.events[0]!.data as { sku: string }).sku === GATE_SKU,
-  )!;
-  await store.append(gate.stream, gate.events, 'no_stream');
-  return { delivered, stuck, paid, paid2, heldAfter, fresh, gate: purchaseIdOfStream(gate.stream)! };
+  );
+  await store.append(gate!.stream, gate!.events, 'no_stream');
+  // A revalidation, delivered then held: its reading stores the new readings as a gate's, and its report says
+  // per resource whether it changed (here the first did, the others not).
+  const revalidation = revalidationOf(other!);
+  await store.append(revalidation.stream, revalidation.events, 'no_stream');
+  return {
+    delivered,
+    stuck,
+    paid,
+    paid2,
+    heldAfter,
+    fresh,
+    gate: purchaseIdOfStream(gate!.stream)!,
+    revalidation: purchaseIdOfStream(revalidation.stream)!,
+  };
+}
+
+type History = { stream: string; events: { id: string; type: string; data: unknown }[] };
+function revalidationOf(h: History): History {
+  const events = structuredClone(h.events).map((e) => {
+    const data = e.data as {
+      sku?: string;
+      input?: { sku: string; resources: string[]; checkpoint_sha256s?: string[] };
+      reading?: { version: string; previous?: unknown[] };
+      response?: { report: { sku: string; resources: object[] } };
+    };
+    if (e.type === 'Quoted') {
+      data.sku = data.input!.sku = REVALIDATE_SKU;
+      data.input!.checkpoint_sha256s = data.input!.resources.map(() => 'c'.repeat(64));
+      // What each reading is compared with is the report's business; no read model looks at it.
+      Object.assign(data.reading!, { version: 'rsl-revalidation-readings-v1', previous: [] });
+    }
+    if (e.type === 'Delivered') {
+      // The report is edited, so its proof's digest no longer holds: written as events were before they carried
+      // `delivery_proof_sha256`, its digests and what changed are read from the response (delivered-digests.ts).
+      delete (data as { delivery_proof_sha256?: string }).delivery_proof_sha256;
+      data.response!.report.sku = REVALIDATE_SKU;
+      data.response!.report.resources = data.response!.report.resources.map((r, i) => ({ ...r, changed: i === 0 }));
+    }
+    return e;
+  });
+  return { stream: h.stream, events: [...events, { id: randomUUID(), type: 'Held', data: heldData() }] };
 }
 
 function suite(t: TestFn, label: string, factory: StoreFactory): void {
@@ -73,12 +114,19 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
     const under = await factory();
     try {
       await seedMix(under.store);
-      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v2: unknown }>(
-        `SELECT stream, type, data, facts_v2 FROM events ORDER BY events.position`,
+      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v3: unknown }>(
+        `SELECT stream, type, data, facts_v3 FROM events ORDER BY events.position`,
       );
       t.true(rows.length > 20);
       for (const r of rows)
-        t.deepEqual(r.facts_v2, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+        t.deepEqual(r.facts_v3, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+      const changed = rows
+        .filter((r) => r.type === 'Delivered')
+        .map((r) => (r.facts_v3 as { changed: unknown }).changed);
+      t.true(
+        changed.some((c) => Array.isArray(c) && c[0] === true && c.length > 1),
+        'a revalidation says what changed',
+      );
     } finally {
       await under.dispose();
     }
@@ -111,7 +159,7 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         }
         t.deepEqual(
           (await queueItems(models.db)).map((q) => `${q.purchase_id}:${q.kind}`).sort(),
-          [`${ids.stuck}:lock_stuck`, `${ids.heldAfter}:held`].sort(),
+          [`${ids.stuck}:lock_stuck`, `${ids.heldAfter}:held`, `${ids.revalidation}:held`].sort(),
         );
         t.deepEqual((await recoveryCandidates(models.db)).sort(), [ids.paid, ids.paid2].sort());
 
@@ -128,7 +176,7 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         // Compliance: one row per delivered report, digests as the delivery's own, held and refund joined.
         const rows = [];
         for await (const r of complianceRows(models.db)) rows.push(r);
-        const delivered = [ids.delivered, ids.heldAfter, ids.fresh, ids.gate].sort();
+        const delivered = [ids.delivered, ids.heldAfter, ids.fresh, ids.gate, ids.revalidation].sort();
         t.deepEqual([...new Set(rows.map((r) => r.purchase_id))].sort(), delivered);
         for (const r of rows) {
           const stream = await store.readStream(streamName(r.purchase_id));
@@ -174,11 +222,31 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         );
         t.true(rows.find((r) => r.purchase_id === ids.heldAfter)!.held);
         t.is(rows.find((r) => r.purchase_id === ids.delivered)!.refund_status, 'requested');
+        // The revalidation: its resources under its own SKU, each with what its report says changed.
+        const revalidated = rows.filter((r) => r.purchase_id === ids.revalidation);
+        t.true(revalidated.length >= 2);
+        t.deepEqual(
+          revalidated.map((r) => [r.sku, r.line, r.changed, r.held]),
+          revalidated.map((_, i) => [REVALIDATE_SKU, i + 1, i === 0, true]),
+        );
+        t.true(rows.filter((r) => r.sku !== REVALIDATE_SKU).every((r) => r.changed === null));
+        t.is((await reportRow(models.db, ids.revalidation))?.sku, REVALIDATE_SKU);
         const daily = await complianceDaily(models.db);
         t.is(
           daily.reduce((n, d) => n + d.reports, 0),
-          3 + readings.length,
+          3 + readings.length + revalidated.length,
           'one per delivered resource',
+        );
+        t.deepEqual(
+          [REVALIDATE_SKU, GATE_SKU].map((sku) =>
+            daily.filter((d) => d.sku === sku).reduce((n, d) => n + d.reports, 0),
+          ),
+          [revalidated.length, readings.length],
+        );
+        t.is(
+          daily.reduce((n, d) => n + d.changed, 0),
+          1,
+          'the changed revalidated resource',
         );
         t.is(
           daily.reduce((n, d) => n + BigInt(d.amount_micro), 0n),
@@ -187,12 +255,12 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
         );
         t.is(
           daily.reduce((n, d) => n + d.held, 0),
-          1,
+          1 + revalidated.length,
         );
 
         t.deepEqual(await purchaseIdsWithPrefix(models.db, ids.fresh.slice(0, 12)), [ids.fresh]);
         t.is((await listPurchases(models.db, { status: 'lock_stuck' })).length, 0);
-        t.is((await listPurchases(models.db)).length, 7);
+        t.is((await listPurchases(models.db)).length, 8);
 
         const live = await readModelTables(models.db);
         await projector.stop();

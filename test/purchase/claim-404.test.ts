@@ -1,8 +1,6 @@
 import crypto, { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
 import { redeemReport } from '../../src/money-path/redeem-report.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
@@ -14,6 +12,7 @@ import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
 import { claimTokenFor } from '../../src/money-path/claim.js';
+import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 
 const HISTORIES_CLAIM_SECRET = new Uint8Array(32).fill(0x3a); // test/bench/support/purchase-histories.ts
 
@@ -34,7 +33,7 @@ const ids: Record<'unknown' | 'quoted' | 'offered' | 'delivered', string> = {
 };
 
 test.before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'rights-claim-404-'));
+  dir = await freshEmbeddedDir();
   store = await openStore(`file:${dir}`);
   for (const h of purchaseHistories(40, { seed: 22 })) {
     const id = purchaseIdOfStream(h.stream);

@@ -5,7 +5,8 @@ import { MIGRATIONS } from '../../src/store/sql/schema.js';
 import { freshEmbeddedDir } from './fixtures/store-under-test.js';
 
 // Store migrations are append-only (src/store/sql/schema.ts). Migration 5 drops the `projections`
-// table that migration 1 created and nothing ever used (issue 25, "Reviewable modules and dead code").
+// table that migration 1 created and nothing ever used (issue 25, "Reviewable modules and dead code"); migration 6
+// computes every stored event's facts_v3 (issue 26: what a delivered report says changed).
 
 const tableExists = async (store: Awaited<ReturnType<typeof openStore>>, name: string) => {
   const [row] = await store.sql!.query<{ found: string | null }>(`SELECT to_regclass($1)::text AS found`, [name]);
@@ -51,3 +52,42 @@ test.serial('a fresh store has no projections table', async (t) => {
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test.serial(
+  'migration 6 gives events stored before it their facts_v3, what a delivered report says changed',
+  async (t) => {
+    const dir = await freshEmbeddedDir();
+    try {
+      // A store as it was at migration 5: facts_v2, no facts_v3, migration 6 not recorded.
+      const old = await openStore(`file:${dir}`);
+      const report = { sku: 'rights.revalidate.v1', resources: [{ changed: true }, { changed: false }] };
+      const delivered = { response: { report }, payment_response: {} };
+      await old.append(
+        'purchase-x',
+        [{ id: crypto.randomUUID(), type: 'Delivered', data: delivered, metadata: {} }],
+        'no_stream',
+      );
+      await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v3`);
+      await old.sql!.query(`DROP FUNCTION rp_event_facts_v3(text, text, jsonb)`);
+      await old.sql!.query(
+        `ALTER TABLE events ADD COLUMN facts_v2 json GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED`,
+      );
+      await old.sql!.query(`DELETE FROM store_migrations WHERE version = 6`);
+      await old.close();
+
+      const upgraded = await openStore(`file:${dir}`);
+      const [row] = await upgraded.sql!.query<{ facts_v3: { changed: boolean[] } }>(`SELECT facts_v3 FROM events`);
+      t.deepEqual(row?.facts_v3.changed, [true, false]);
+      const columns = await upgraded.sql!.query<{ name: string }>(
+        `SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'events' AND column_name LIKE 'facts%'`,
+      );
+      t.deepEqual(
+        columns.map((c) => c.name),
+        ['facts_v3'],
+      );
+      await upgraded.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedServiceEnv } from './embedded-template.js';
 
 // Starts the service the way an operator does — `node … src/main.ts [args]` or `npm start` — in its
 // own process group (so a test may signal the group without signalling itself), and waits for the
@@ -21,7 +22,10 @@ export async function startServiceCommand(
   how: 'node' | 'npm',
   env: NodeJS.ProcessEnv,
   args: string[] = [],
+  opts: { firstStart?: boolean } = {},
 ): Promise<StartedCommand> {
+  // The store starts as a copy of the run's template unless the test is about a first start (initdb included).
+  if (!opts.firstStart) await seedServiceEnv(env);
   const [cmd, argv] =
     how === 'node'
       ? [process.execPath, ['--import', 'tsx', 'src/main.ts', ...args]]

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedServiceEnv } from './embedded-template.js';
 
 // Runs the real service entry point (src/main.ts) in its own process, so a test can SIGKILL it at a
 // chosen point and start it again on the same store. Everything it writes is kept for the secret grep.
@@ -32,6 +33,8 @@ export async function startServiceProcess(
   sink?: (chunk: string) => void,
   opts: StartOptions = {},
 ): Promise<ServiceProcess> {
+  // The default embedded stores of a new DATA_DIR start as copies of the run's template (no initdb).
+  await seedServiceEnv(env);
   if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const argv = [
     ...(opts.nodeArgs ?? []),

@@ -1,6 +1,7 @@
 import type { OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../ops/world/local-world.js';
 import { demoSite } from '../../ops/demo/site.js';
+import { seedEmbeddedDataDir } from './embedded-template.js';
 import { publisherSite } from './publishers.js';
 import { startedInHook } from './started-in-hook.js';
 import { startServiceProcess, type ServiceProcess, type StartOptions } from './service-process.js';
@@ -28,6 +29,7 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
   const local = await startLocalWorld(site ?? publisherSite(), {
     logLevel: 'debug',
     tmpPrefix: 'rights-test-',
+    prepareDataDir: seedEmbeddedDataDir,
     ...rest,
   });
   let processLogs = '';

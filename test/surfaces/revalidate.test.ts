@@ -1,7 +1,10 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { x402Client } from '@x402/core/client';
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
 import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +23,9 @@ import { revalidationInput } from '../../packages/buyer/src/wire/revalidation/re
 import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
+import { seedEmbeddedDataDir } from '../support/embedded-template.js';
+import { requiredServerUrl } from '../support/required-server.js';
+import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
 import { post } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
@@ -48,7 +54,11 @@ let evidenceKey: string;
 let revalidateUrl: string;
 const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
 test.before(async () => {
-  w = await startLocalWorld(site, { logLevel: 'debug', tmpPrefix: 'rights-revalidate-' });
+  w = await startLocalWorld(site, {
+    logLevel: 'debug',
+    tmpPrefix: 'rights-revalidate-',
+    prepareDataDir: seedEmbeddedDataDir,
+  });
   evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
   revalidateUrl = `${w.url}/v1/rights/revalidate`;
 });
@@ -98,12 +108,14 @@ async function revalidate(checkpoints: unknown[], key = newKey()) {
 }
 
 let first: any; // the single report on article 1
+let gateReport: any; // the gate report on articles 2 and 3
 let unchangedRevalidation: any;
 let firstCheckpoint: any;
 
 test.serial('a single report and a gate report carry per-resource checkpoints that verify offline', async (t) => {
   first = await buyPreflight(ARTICLE(1));
   const gate = await buyGate([ARTICLE(2), ARTICLE(3)]);
+  gateReport = gate;
   for (const body of [first, gate]) {
     t.true(verifyPaidReport({ response: body }, evidenceKey).ok);
     for (const r of body.report.resources) {
@@ -241,7 +253,7 @@ test.serial('refused before any offer, each with its own code, nothing stored or
 });
 
 test.serial(
-  'paid twice at once: one transfer, the same delivery; a random-nonce payment is NONCE_NOT_BOUND',
+  'paid twice at once: one transfer, the same delivery; the official x402 client is NONCE_NOT_BOUND, uncharged',
   async (t) => {
     const key = newKey();
     secrets.claims.push(key);
@@ -253,7 +265,9 @@ test.serial(
     const nonce = boundNonce({ resource: revalidateUrl, key, input_sha256: question.input_sha256 });
     t.is((decodePaymentRequiredHeader(pr).extensions?.['service-request-binding'] as any).info.nonce, nonce);
     const before = await w.devnet.balanceOf(buyer().address);
-    const random = await signPayment(buyer().privateKey, pr, { nonce: 'random' });
+    // The official x402 client, unmodified: it picks a random nonce, not the one bound to this request.
+    const stock = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyer().privateKey)));
+    const random = encodePaymentSignatureHeader(await stock.createPaymentPayload(decodePaymentRequiredHeader(pr)));
     const refused = await post(revalidateUrl, body, { 'x-service-request': key, 'payment-signature': random });
     t.is(refused.body.error.code, 'NONCE_NOT_BOUND');
     t.is(await w.devnet.balanceOf(buyer().address), before);
@@ -324,6 +338,14 @@ test.serial(
     const alone = await run(['verify', checkpointFile, '--json']);
     t.is(alone.code, 0, alone.out);
     t.is(JSON.parse(alone.out).checkpoint.resource, ARTICLE(1));
+    // A gate report verifies with its checkpoints, and one of them verifies kept alone.
+    const gateFile = path.join(dir, 'gate.json');
+    await writeFile(gateFile, JSON.stringify(gateReport));
+    t.is((await run(['verify', gateFile, '--json'])).code, 0);
+    await writeFile(checkpointFile, JSON.stringify(gateReport.report.resources[1].checkpoint));
+    const gateAlone = await run(['verify', checkpointFile, '--json']);
+    t.is(gateAlone.code, 0, gateAlone.out);
+    t.is(JSON.parse(gateAlone.out).checkpoint.resource, ARTICLE(3));
     const tampered = structuredClone(firstCheckpoint);
     tampered.payload.resource = ARTICLE(2);
     await writeFile(checkpointFile, JSON.stringify(tampered));
@@ -331,10 +353,6 @@ test.serial(
     await rm(dir, { recursive: true, force: true });
   },
 );
-
-test.serial('no secret in the service log', (t) => {
-  assertNoSecretsLogged(t, w.logs(), secrets);
-});
 
 function digestOfText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -364,4 +382,75 @@ test.serial('ops compliance export lists each revalidation with its sku and prev
   });
   const csv = await opsCli(['compliance', 'export', ...range, '--format', 'csv'], env);
   t.true(csv.stdout.split('\r\n')[0]!.endsWith(',previous_report_sha256'));
+});
+
+// The essential path again on PostgreSQL, in the same world (devnet, publisher, evidence key): the service
+// started on a fresh schema once the embedded store is done. The preflight's document bytes are lost with a
+// restart, so the first revalidation asks unconditionally and still finds nothing changed (the checkpoint,
+// not the memory, carries what was observed); the next one is answered 304; then the publisher prohibits.
+const PG = requiredServerUrl(test, 'PG_TEST_URL', 'revalidation on PostgreSQL', { requiredInCi: true });
+if (PG) {
+  const schema = freshSchemaName();
+  const env = { EVENT_STORE_URL: withSchema(PG, schema) };
+  test.after.always(() => dropSchema(PG, schema));
+  const startOnPostgres = async () => {
+    await w.service.stop();
+    await w.start({ env });
+    revalidateUrl = `${w.url}/v1/rights/revalidate`;
+  };
+  const licenseRequests = async (checkpoint: unknown) => {
+    const seen = w.origins.requests.length;
+    const { paid } = await revalidate([checkpoint]);
+    return { entry: paid.body.report.resources[0], license: w.origins.requests.slice(seen).filter(isLicense) };
+  };
+  const isLicense = (r: { path: string }) => r.path === '/license.xml';
+
+  test.serial('on PostgreSQL: restart then unconditional, then 304, then changed; one transfer each', async (t) => {
+    await startOnPostgres();
+    const report = await buyPreflight(ARTICLE(4));
+    const checkpoint = report.report.resources[0].checkpoint;
+    await startOnPostgres(); // a restart: the fetch cache's bytes are gone
+    const before = await w.devnet.balanceOf(buyer().address);
+    const afterRestart = await licenseRequests(checkpoint);
+    t.deepEqual(afterRestart.license, [{ host: 'news.example', path: '/license.xml', status: 200 }]);
+    t.like(afterRestart.entry, { changed: false, classification: 'PERMITTED_BY_OBSERVED_DECLARATION' });
+    const again = await licenseRequests(checkpoint);
+    t.deepEqual(again.license, [{ host: 'news.example', path: '/license.xml', conditional: true, status: 304 }]);
+    t.like(again.entry, { changed: false, previous_report_sha256: digestOf(report.report) });
+    t.is(await w.devnet.balanceOf(buyer().address), before - 2n * 10_000n);
+    const license = site['news.example']!['/license.xml']!;
+    site['news.example']!['/license.xml'] = { ...license, body: PROHIBITS, headers: { etag: '"v2"' } };
+    try {
+      const { entry } = await licenseRequests(checkpoint);
+      t.like(entry, { changed: true, classification: 'PROHIBITED_BY_OBSERVED_DECLARATION' });
+      t.deepEqual(entry.changes[0], {
+        kind: 'document-changed',
+        url: LICENSE,
+        old_sha256: digestOfText(PERMITS),
+        new_sha256: digestOfText(PROHIBITS),
+      });
+      t.is(entry.previous_report_sha256, digestOf(report.report));
+      t.is(await w.devnet.balanceOf(buyer().address), before - 3n * 10_000n);
+    } finally {
+      site['news.example']!['/license.xml'] = license;
+    }
+  });
+
+  test.serial('on PostgreSQL: ops compliance report counts the 3 revalidations and the 1 that changed', async (t) => {
+    const html = path.join(w.dataDir, 'report.html');
+    const reported = await opsCli(['compliance', 'report', '--out', html], {
+      ...env,
+      DATA_DIR: w.dataDir,
+      LOG_LEVEL: 'silent',
+    });
+    t.is(reported.code, 0, reported.stderr);
+    const page = await readFile(html, 'utf8');
+    t.regex(page, /data-total="reports">4</, 'the preflight and the three revalidations');
+    t.regex(page, /data-total="revalidations">3</);
+    t.regex(page, /data-total="changed">1</);
+  });
+}
+
+test.serial('no secret in the service log', (t) => {
+  assertNoSecretsLogged(t, w.logs(), secrets);
 });

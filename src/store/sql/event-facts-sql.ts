@@ -5,7 +5,7 @@
 // needs), which is what made `$all` reads top out at 8–12k events/s on the embedded store.
 //
 // projections/feed/event-facts.ts is the same extraction in TypeScript (for stores without this
-// column, i.e. EventStoreDB); test/projections/event-facts.test.ts holds the two to the same output.
+// column, i.e. EventStoreDB); test/projections/read-models.test.ts holds the two to the same output.
 // The column is `json`, stored as text, not `jsonb`: nothing queries inside it, and a rebuild reads
 // it for every event, where jsonb's conversion back to text was ~4 µs of the database's CPU per event.
 // Shipped text is never edited: a change is a new function and column (`…_v2`) in a new migration.
@@ -80,3 +80,21 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
 $fn$;
 ALTER TABLE events ADD COLUMN facts_v2 json GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED;
 ALTER TABLE events DROP COLUMN facts_v1;`;
+
+// Version 3 (store migration 6): a Delivered event's facts also say, per resource of the delivered report
+// and in its order, whether the report states the resource `changed` (a revalidation's entries do; every
+// other SKU's none, so `[]`). Taken from the signed report itself, so the compliance report counts the
+// changes the buyer was sold (docs/decisions.md, "Revalidation on the read side (issue 26)"). The rest
+// is version 2's.
+export const EVENT_FACTS_V3 = `
+CREATE FUNCTION rp_event_facts_v3(stream text, type text, data jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT CASE
+    WHEN stream LIKE 'purchase-%' AND type = 'Delivered' THEN rp_event_facts_v2(stream, type, data)
+      || jsonb_build_object('changed',
+        jsonb_path_query_array(data, '$.response.report.resources[*].changed ? (@.type() == "boolean")'))
+    ELSE rp_event_facts_v2(stream, type, data)
+  END
+$fn$;
+ALTER TABLE events ADD COLUMN facts_v3 json GENERATED ALWAYS AS (rp_event_facts_v3(stream, type, data)::json) STORED;
+ALTER TABLE events DROP COLUMN facts_v2;`;

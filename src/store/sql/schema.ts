@@ -1,4 +1,4 @@
-import { EVENT_FACTS_V1, EVENT_FACTS_V2 } from './event-facts-sql.js';
+import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3 } from './event-facts-sql.js';
 import type { SqlDriver } from './sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
@@ -39,6 +39,9 @@ export const MIGRATIONS: readonly string[] = [
   // keep their own checkpoint beside their tables (projections/). Dropped with the code that served it
   // (docs/decisions.md, "Reviewable modules and dead code (issue 25, items 4, 6, 7)").
   `DROP TABLE IF EXISTS projections`,
+  // 6: a Delivered event's facts say which of its resources the report states changed (a revalidation's);
+  // the feed reads facts_v3.
+  EVENT_FACTS_V3,
 ];
 
 /**

@@ -35,9 +35,16 @@ export const SignalObservation = t.type({
   channel: SignalChannel,
   /** The URL whose response carried it (robots.txt, the resource, /.well-known/tdmrep.json). */
   url: t.string,
-  /** sha256 (lowercase hex) of the bytes the statement came from: the robots.txt, page or file body, or the header value. */
+  /**
+   * sha256 (lowercase hex) of the bytes the statement came from: the robots.txt, page or tdmrep.json body, or
+   * the header value as UTF-8. A tdmrep.json that could not be read has no bytes: the sha256 of nothing.
+   */
   sha256: t.string,
-  /** The raw statement as met (header value, robots line, meta content, matched rule as JSON), at most 1024 chars. */
+  /**
+   * The raw statement as met, at most 1024 chars (longer ones end in "…"): `name: value` for a header, the
+   * robots.txt line, the `<meta>` element rebuilt from its name and content, the matched tdmrep.json rule as
+   * JSON (the whole file when no rule matched; `code: message` when it could not be read).
+   */
   statement: t.string,
   /** One reading per SignalToken, in SignalToken order. */
   readings: t.array(SignalReading),
@@ -61,8 +68,12 @@ export type SignalsPreview = t.TypeOf<typeof SignalsPreview>;
 
 /** Standards and the versions read, as capabilities publish them. */
 export const SIGNAL_STANDARDS_READ: ReadonlyArray<{ standard: SignalStandard; version: string }> = [
-  { standard: 'tdmrep', version: 'W3C TDMRep CG final report 2024-05-10' },
-  { standard: 'aipref', version: 'draft-ietf-aipref-vocab / draft-ietf-aipref-attach' },
-  { standard: 'content-signals', version: 'Content Signals Policy (robots.txt Content-Signal)' },
-  { standard: 'noai', version: 'informal robots meta / X-Robots-Tag noai, noimageai' },
+  { standard: 'tdmrep', version: 'W3C TDMRep CG final report 2024-05-10 (tdmrep.json, HTTP fields, HTML meta)' },
+  {
+    standard: 'aipref',
+    version:
+      'draft-ietf-aipref-vocab-07 (train-ai, search) / draft-ietf-aipref-attach-05 (Content-Usage field, robots.txt)',
+  },
+  { standard: 'content-signals', version: 'Content Signals Policy, contentsignals.org (robots.txt Content-Signal)' },
+  { standard: 'noai', version: 'informal noai / noimageai in robots meta and X-Robots-Tag' },
 ];

@@ -1,0 +1,82 @@
+import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { matchContentUrl } from '../rsl/pattern.js';
+import { AIPREF_SILENT_RULE, parsePreferences, verdictsOfPreferences } from './aipref-vocabulary.js';
+import { observation, silentObservation } from './observation.js';
+import { crawlAllowed, type RobotsLine, robotsGroups } from './robots-groups.js';
+import type { FetchedText } from './signal-sources.js';
+
+// `Content-Usage:` lines in robots.txt (draft-ietf-aipref-attach-05 §3). Pure.
+//
+// A rule value that starts with "/" has a path up to the first SP or HTAB, then the statement of
+// preference; otherwise the whole value is the statement and the path is absent (§3.2). A rule applies
+// to the resource by the Allow/Disallow matching of RFC 9309 §2.2.2 — the longest matching path wins,
+// and an absent path matches everything with length 0 (§3.1); rules whose paths match equally long all
+// apply and are combined by vocab §7.1 (a refusal wins), so each is an observation. Preferences apply
+// only to paths the `*` agent may crawl (§3.1). The `*` groups and the global lines are read as two
+// statements (robots-groups.ts).
+
+export function readContentUsageRobots(robots: FetchedText, resource: string): SignalObservation[] {
+  const groups = robotsGroups(robots.text, ['content-usage']);
+  const crawl = crawlAllowed(groups.star, resource);
+  const out: SignalObservation[] = [];
+  for (const lines of [groups.star, groups.global]) {
+    for (const line of applicable(lines, resource)) {
+      const source = {
+        standard: 'aipref',
+        channel: 'robots',
+        url: robots.url,
+        sha256: robots.sha256,
+        statement: line.raw,
+      } as const;
+      if ('overLimits' in line) {
+        out.push(silentObservation(source, `line ${line.line}: path not matched, ${line.overLimits}`));
+        continue;
+      }
+      if (!crawl.allowed) {
+        const why =
+          `line ${line.line}: the resource is disallowed by line ${crawl.by?.line} for "*"; no preference ` +
+          'applies to paths that cannot be crawled (draft-ietf-aipref-attach-05 §3.1)';
+        out.push(silentObservation(source, why));
+        continue;
+      }
+      const parsed = parsePreferences(line.preference);
+      if (!parsed.ok) {
+        out.push(silentObservation(source, `line ${line.line}: preferences unknown, ${parsed.reason} (vocab §6.5.1)`));
+        continue;
+      }
+      out.push(observation(source, verdictsOfPreferences(parsed.preferences), AIPREF_SILENT_RULE));
+    }
+  }
+  return out;
+}
+
+type Applicable = (RobotsLine & { preference: string }) | (RobotsLine & { overLimits: string });
+
+/** The Content-Usage lines that apply to the resource: those with the longest matching path. */
+function applicable(lines: readonly RobotsLine[], resource: string): Applicable[] {
+  let best = -1;
+  let chosen: Array<RobotsLine & { preference: string }> = [];
+  const overLimits: Applicable[] = [];
+  for (const l of lines) {
+    if (l.key !== 'content-usage') continue;
+    const pathed = /^(\/[^ \t]*)[ \t]*(.*)$/.exec(l.value);
+    const path = pathed ? pathed[1]! : null;
+    const preference = pathed ? pathed[2]! : l.value;
+    let specificity = 0;
+    if (path !== null) {
+      const m = matchContentUrl(path, resource, false);
+      if (m.overLimits) {
+        overLimits.push({ ...l, overLimits: m.overLimits });
+        continue;
+      }
+      if (!m.matches) continue;
+      specificity = m.specificity;
+    }
+    if (specificity > best) {
+      best = specificity;
+      chosen = [];
+    }
+    if (specificity === best) chosen.push({ ...l, preference });
+  }
+  return [...chosen, ...overLimits];
+}
