@@ -1,13 +1,12 @@
 import * as t from 'io-ts';
 import type { Classification } from '../../packages/buyer/src/wire/contract/common.js';
-import { tokensForPurpose, type GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import {
   SignalObservation,
   type SignalsPreview,
   type SignalsSummary,
-  type SignalToken,
 } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { previewSignals, summarizeSignals } from '../signals/summarize.js';
+import { previewSignals, signalTokensForPurpose as signalTokens, summarizeSignals } from '../signals/summarize.js';
 
 // The other AI-use signals of one report resource (issue 28; docs/wire.md §15): the observations the stored
 // reading holds, and their summary for the asked purpose beside the RSL classification, which they never
@@ -16,10 +15,6 @@ import { previewSignals, summarizeSignals } from '../signals/summarize.js';
 // nobody looked). Shared by every SKU's drafter and the single report's quote.
 
 const StoredSignals = t.type({ signals: t.array(SignalObservation) });
-
-/** The usage tokens a purpose reads, as the signal vocabularies know them (a gate alias reads several). */
-const signalTokens = (purpose: GatePurpose): SignalToken[] =>
-  tokensForPurpose(purpose).filter((token): token is SignalToken => token !== 'crawl');
 
 export interface ReportSignals {
   signals: SignalObservation[];

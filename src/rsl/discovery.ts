@@ -108,7 +108,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   ]);
   readRobots(run, robotsUrl, robots);
   const html = await readResource(run, resource, page);
-  const signals = observeSignals(resource, robots, page, tdmrep, html);
+  const signals = await observeSignals(resource, robots, page, tdmrep, html);
   out.signals = signals.observations;
   if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 

@@ -1,4 +1,5 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { readHtmlMetas } from '../signals/html-meta.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
@@ -40,11 +41,13 @@ function robotsSource(got: Got): FetchedText | undefined {
   return fetchedText(r.url, r.sha256, r.status, robotsTextWithinLimit(r.body, r.truncated === true));
 }
 
-/** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, and the HTML as decoded. */
-function pageSource(got: Got, html: string | null): SignalSources['page'] {
+/** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, the HTML as decoded and its
+ *  metas, scanned in slices with the event loop running between them (readHtmlMetas). */
+async function pageSource(got: Got, html: string | null): Promise<SignalSources['page']> {
   const r = got.result;
   if (!r.ok || (r.status >= 300 && r.status < 400) || r.status === 403 || r.status >= 500) return undefined;
-  return { ...fetchedText(r.url, r.sha256, r.status, html ?? ''), headers: r.headers, html };
+  const metas = html === null ? [] : await readHtmlMetas(html);
+  return { ...fetchedText(r.url, r.sha256, r.status, html ?? ''), headers: r.headers, html, metas };
 }
 
 const fetchedText = (url: string, sha256: string, status: number, text: string): FetchedText => ({
@@ -79,18 +82,19 @@ export interface SignalsRead {
 }
 
 /** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read). */
-export function observeSignals(
+export async function observeSignals(
   resource: string,
   robots: Got,
   page: Got,
   tdmrep: Got,
   html: string | null,
-): SignalsRead {
+): Promise<SignalsRead> {
   const known = kept.get(page.result);
   if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
     return known.read;
   const file = tdmrepSource(tdmrep);
-  const sources: SignalSources = { resource, robots: robotsSource(robots), page: pageSource(page, html), tdmrep: file };
+  const scannedPage = await pageSource(page, html);
+  const sources: SignalSources = { resource, robots: robotsSource(robots), page: scannedPage, tdmrep: file };
   const read = { observations: readSignals(sources), diagnostic: tdmrepDiagnostic(file) };
   kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read });
   return read;
