@@ -64,7 +64,7 @@ test('a reading stored before issue 28 drafts no signal field in the report or t
   t.false('signals_summary' in d.evidence.resources[0]!);
 });
 
-// Needs the signal readers' summary (branch h-sigparse): rag-ingestion reads ai-index and ai-input.
+// The readers' summary over a gate alias: rag-ingestion reads ai-index and ai-input.
 test('a gate alias reads all its tokens: an ai-input reservation restricts rag-ingestion, an ai-train one not', (t) => {
   const gate = (signals: unknown[]) =>
     draftGateReport(

@@ -80,7 +80,7 @@ const FORGED = {
   readings: [{ token: 'ai-train', verdict: 'allowed', rule: 'forged' }],
 };
 
-// --- The plumbing: passes with the readers stubbed as well as with them. ---
+// --- The plumbing: fields present, signed, fetched once and bounded, whatever the readers say. ---
 
 test('paid report signals and summary are signed in the evidence; verify refuses them altered', async (t) => {
   const r = await buy(SIGNAL_PAGE('tdmrep-header.example'));
@@ -135,7 +135,7 @@ for (const host of ['tdmrep-huge.example', 'tdmrep-redirect.example', 'tdmrep-fo
   });
 }
 
-// --- What the readers give (src/signals/): these need the signal readers merged (branch h-sigparse). ---
+// --- What the readers (src/signals/) give each publisher, end to end. ---
 
 const CHANNELS: [host: string, standard: string, channel: string][] = [
   ['tdmrep-header.example', 'tdmrep', 'header'],
