@@ -15,6 +15,8 @@ export interface OriginPage {
   type?: string;
   body: string;
   headers?: Record<string, string>;
+  /** Send the status line and headers, then nothing until the connection is closed (a stalled publisher). */
+  stall?: true;
 }
 /** host → path → page (e.g. 'pub.example': { '/robots.txt': …, '/license.xml': …, '/article': … }). */
 export type OriginSite = Record<string, Record<string, OriginPage>>;
@@ -84,6 +86,7 @@ export async function startTestOrigins(
     }
     seen.status = page.status ?? 200;
     res.writeHead(page.status ?? 200, { 'content-type': page.type ?? 'text/html; charset=utf-8', ...page.headers });
+    if (page.stall) return void res.flushHeaders();
     res.end(req.method === 'HEAD' ? undefined : page.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { PaymentTermsWire } from '../../packages/buyer/src/wire/contract/common.js';
+import { SignalStandard } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 
 // GET /v1/capabilities (spec §2.10). Prices are decimal strings of micro-USDC.
 const Product = t.type({
@@ -53,6 +54,8 @@ export const Capabilities = t.type({
     }),
   ),
   mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
+  /** The AI-use signal standards read beside RSL, and the version of each (issue 28; docs/wire.md §15). */
+  signals: t.type({ standards: t.array(t.type({ standard: SignalStandard, version: t.string })) }),
   generated_at: t.string,
 });
 export type Capabilities = t.TypeOf<typeof Capabilities>;

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { ClaimToken } from '../../packages/buyer/src/wire/contract/common.js';
-import { AvailableQuote, UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
+import { AvailableQuoteFields, UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
+import { QuoteSignalsPreview } from '../../packages/buyer/src/wire/contract/report-signals.js';
 
 // The MCP quote tool's result (spec §2.9: the claim never enters model context). Hosts hand a tool's
 // text and structuredContent to the model, so both carry the quote without its claim_token; the claim
@@ -9,11 +10,11 @@ import { AvailableQuote, UnavailableQuote } from '../../packages/buyer/src/wire/
 
 export const CLAIM_META_KEY = 'io.service/claim';
 
-const { claim_token: _secret, ...shareable } = AvailableQuote.props;
+const { claim_token: _secret, ...shareable } = AvailableQuoteFields;
 
 /** An available quote as MCP shows it: everything but the claim, and where the claim is. */
-export const McpAvailableQuote = t.type(
-  { ...shareable, claim_in_meta: t.literal(CLAIM_META_KEY) },
+export const McpAvailableQuote = t.intersection(
+  [t.type({ ...shareable, claim_in_meta: t.literal(CLAIM_META_KEY) }), QuoteSignalsPreview],
   'McpAvailableQuote',
 );
 export type McpAvailableQuote = t.TypeOf<typeof McpAvailableQuote>;

@@ -35,7 +35,8 @@ export const TOOLS: Tool[] = [
     title: 'Service capabilities',
     description:
       'Reads the live capability listing (covered origins, enabled products, prices in micro-USDC, payment terms, ' +
-      'evidence keys). Free, read-only, no report.',
+      'evidence keys, and the AI-use signal standards read beside RSL with their versions: TDMRep, IETF AI ' +
+      'preferences, Content Signals, noai). Free, read-only, no report.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     outputSchema: objectSchema(jsonSchemaOf(Capabilities)),
     annotations: { title: 'Service capabilities', readOnlyHint: true, idempotentHint: true, openWorldHint: false },

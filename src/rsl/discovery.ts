@@ -10,7 +10,9 @@ import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
-import { checkFetchable, type FetchResult } from './safe-fetch.js';
+import { checkFetchable } from './safe-fetch.js';
+import { fetchTdmrep, observeSignals } from './signal-discovery.js';
+import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
 // Discovery (rsl.md §3): fetch the origin's robots.txt and the resource itself, collect every
@@ -50,6 +52,8 @@ export interface Discovery {
   diagnostics: string[];
   declarationFound: boolean;
   discoveryComplete: boolean;
+  /** The other AI-use signals met on these fetches and the origin's tdmrep.json (issue 28); never RSL. */
+  signals: SignalObservation[];
 }
 
 const DAY = 86_400;
@@ -78,6 +82,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     diagnostics: [],
     declarationFound: false,
     discoveryComplete: true,
+    signals: [],
   };
   const run: DiscoveryRun = {
     out,
@@ -88,7 +93,8 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     },
   };
 
-  const [robots, page] = await Promise.all([
+  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only.
+  const [robots, page, tdmrep] = await Promise.all([
     deps.cache.get(robotsUrl, freshnessSeconds, {
       maxBytes: limits.robotsMaxBytes,
       accept: 'text/plain',
@@ -98,9 +104,13 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
       maxBytes: limits.pageMaxBytes,
       accept: 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5',
     }),
+    fetchTdmrep(deps.cache, origin, freshnessSeconds, limits.robotsMaxBytes),
   ]);
   readRobots(run, robotsUrl, robots);
-  await readResource(run, resource, page);
+  const html = await readResource(run, resource, page);
+  const signals = await observeSignals(resource, robots, page, tdmrep, html);
+  out.signals = signals.observations;
+  if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 
   // Fetch each referenced document once; the same URL may be associated through several channels.
   const byUrl = documentsByUrl(run, resource);
@@ -167,8 +177,8 @@ function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
   }
 }
 
-/** The resource itself: status, Link header, HTML `<link>` and inline `<script>`. */
-async function readResource(run: DiscoveryRun, resource: string, page: Got): Promise<void> {
+/** The resource itself: status, Link header, HTML `<link>` and inline `<script>`; its decoded HTML when read. */
+async function readResource(run: DiscoveryRun, resource: string, page: Got): Promise<string | null> {
   const { out, associations, channelFailure } = run;
   const pageObs = observation('resource', page.result, page.cached);
   out.observations.push(pageObs);
@@ -219,10 +229,12 @@ async function readResource(run: DiscoveryRun, resource: string, page: Got): Pro
             out.inputs.push({ channel: 'html-inline', url, sha256, parse, failure: null });
             out.records.push(record(url, 'html-inline', sha256, parse, null));
           });
+          return decoded.text;
         }
       }
     }
   }
+  return null;
 }
 
 /** The associations' targets, resolved, each with the channels that name it; unusable ones are recorded. */

@@ -82,5 +82,6 @@ export async function observeAndEvaluate(
     documents: found.records,
     diagnostics: found.diagnostics,
     purposes: readings,
+    signals: found.signals,
   };
 }

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { Channel, Classification, Decision, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 import { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import { PageEncoding } from './page-encoding.js';
+import { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 
 // ResourceReading: everything the evidence needs about one resource — what was fetched, what was
 // found, how it was read. JSON-safe (strings, numbers, booleans, null; no Dates or bigints) and
@@ -69,21 +70,28 @@ export const PurposeReading = t.type({
 });
 export type PurposeReading = t.TypeOf<typeof PurposeReading>;
 
-export const ResourceReading = t.type({
-  version: t.literal('rsl-reading-v1'),
-  resource: t.string,
-  origin: t.string,
-  user_class: UserClass,
-  geo: t.union([t.string, t.null]),
-  freshness_seconds: t.number,
-  observed_at: t.string,
-  /** Any association at all was seen (robots License line, Link header, HTML link or script). */
-  declaration_found: t.boolean,
-  /** Every discovery channel (robots.txt, the resource) answered in a way we could read. */
-  discovery_complete: t.boolean,
-  observations: t.array(Observation),
-  documents: t.array(DocumentRecord),
-  diagnostics: t.array(t.string),
-  purposes: t.array(PurposeReading),
-});
+export const ResourceReading = t.intersection([
+  t.type({
+    version: t.literal('rsl-reading-v1'),
+    resource: t.string,
+    origin: t.string,
+    user_class: UserClass,
+    geo: t.union([t.string, t.null]),
+    freshness_seconds: t.number,
+    observed_at: t.string,
+    /** Any association at all was seen (robots License line, Link header, HTML link or script). */
+    declaration_found: t.boolean,
+    /** Every discovery channel (robots.txt, the resource) answered in a way we could read. */
+    discovery_complete: t.boolean,
+    observations: t.array(Observation),
+    documents: t.array(DocumentRecord),
+    diagnostics: t.array(t.string),
+    purposes: t.array(PurposeReading),
+  }),
+  // Since issue 28, so optional: readings stored before it (in Quoted events, in delivered evidence) decode.
+  t.partial({
+    /** The other AI-use signals observed (TDMRep, AI preferences, Content Signals, noai); never RSL's. */
+    signals: t.array(SignalObservation),
+  }),
+]);
 export type ResourceReading = t.TypeOf<typeof ResourceReading>;

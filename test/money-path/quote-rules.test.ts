@@ -85,6 +85,7 @@ test('no verifiable declaration: available false, charge 0, no stream', async (t
     'purpose',
     'reason',
     'resource',
+    'signals_preview',
     'version',
   ]);
   t.false(q.body.available);

@@ -18,7 +18,7 @@ import type { QuoteDeps } from '../../src/products/single-report/quote.js';
 import { createRslEngine } from '../../src/rsl/engine.js';
 import { listen, type Listening } from './listen.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
-import { publisherSite } from './publishers.js';
+import { publisherSite, signalPublisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
 import { startedInHook } from './started-in-hook.js';
 import { scriptedSettlement, type SettlementScript } from './scripted-settlement.js';
@@ -37,12 +37,14 @@ export interface FastWorld {
   origins: TestOrigins;
   store: ReturnType<typeof memoryEventStore>;
   settlement: ReturnType<typeof scriptedSettlement>;
+  /** The evidence public key (hex) a buyer pins. */
+  evidenceKey: string;
   deps: ResumeDeps & QuoteDeps;
   close(): Promise<void>;
 }
 
 export async function startFastWorld(script: SettlementScript = { used: [false] }): Promise<FastWorld> {
-  const origins = await startTestOrigins(publisherSite());
+  const origins = await startTestOrigins({ ...publisherSite(), ...signalPublisherSite() });
   let http: Listening | undefined;
   try {
     // The service's own reading of the publishers' environment (COVERED_ORIGINS, FETCH_*).
@@ -90,6 +92,7 @@ export async function startFastWorld(script: SettlementScript = { used: [false] 
       origins,
       store,
       settlement,
+      evidenceKey: key.publicKeyHex,
       deps,
       async close() {
         await served.close();

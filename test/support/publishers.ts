@@ -37,3 +37,100 @@ export function publisherSite(): OriginSite {
     },
   };
 }
+
+// Publishers of the AI-use signals beside RSL (issue 28): one site per standard and channel, each also
+// declaring through RSL that every use is permitted free (so a report is sold, and a signal that
+// reserves is RESTRICTED_BY_OTHER_SIGNAL beside PERMITTED_BY_OBSERVED_DECLARATION); one without RSL;
+// one with a malformed statement of every standard; tdmrep.json files that cannot be used.
+
+/** A signal publisher's page, and the host it is served from. */
+export const SIGNAL_PAGE = (host: string, path = '/page') => `https://${host}${path}`;
+/** tdmrep.json: location patterns, the first rule matching the resource's path decides. */
+export const TDMREP_FILE = 'tdmrep-file.example';
+export const TDMREP_RULES = [
+  { location: '/reserved/*', 'tdm-reservation': 1, 'tdm-policy': 'https://tdmrep-file.example/policy.json' },
+  { location: '/open/*', 'tdm-reservation': 0 },
+];
+
+const FREE = rslDocument({ url: '/', permits: ['ai-input', 'ai-index', 'ai-train', 'search'] });
+const withRsl = (host: string, robotsExtra = '') => ({
+  '/robots.txt': {
+    type: 'text/plain',
+    body: `User-agent: *\nAllow: /\n${robotsExtra}License: https://${host}/rsl.xml\n`,
+  },
+  '/rsl.xml': { type: 'application/rsl+xml', body: FREE },
+});
+const metaPage = (meta: string) => ({
+  body: `<html><head><title>Signals</title>${meta}</head><body>Article</body></html>`,
+});
+
+export function signalPublisherSite(): OriginSite {
+  const plain = page('Signals', 'Article');
+  return {
+    [TDMREP_FILE]: {
+      ...withRsl(TDMREP_FILE),
+      '/.well-known/tdmrep.json': { type: 'application/json', body: JSON.stringify(TDMREP_RULES) },
+      '/reserved/a': plain,
+      '/open/a': plain,
+    },
+    'tdmrep-header.example': {
+      ...withRsl('tdmrep-header.example'),
+      '/page': { ...plain, headers: { 'tdm-reservation': '1', 'tdm-policy': 'https://tdmrep-header.example/p.json' } },
+    },
+    'tdmrep-meta.example': {
+      ...withRsl('tdmrep-meta.example'),
+      '/page': metaPage('<meta name="tdm-reservation" content="1">'),
+    },
+    'aipref-header.example': {
+      ...withRsl('aipref-header.example'),
+      '/page': { ...plain, headers: { 'content-usage': 'train-ai=n' } },
+    },
+    'aipref-robots.example': { ...withRsl('aipref-robots.example', 'Content-Usage: train-ai=n\n'), '/page': plain },
+    'content-signals.example': {
+      ...withRsl('content-signals.example', 'Content-Signal: search=yes, ai-train=no\n'),
+      '/page': plain,
+    },
+    'noai-meta.example': { ...withRsl('noai-meta.example'), '/page': metaPage('<meta name="robots" content="noai">') },
+    'noai-header.example': {
+      ...withRsl('noai-header.example'),
+      '/page': { ...plain, headers: { 'x-robots-tag': 'noai, noimageai' } },
+    },
+    // No RSL at all; an AI preference refuses training.
+    'norsl-aipref.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' },
+      '/page': { ...plain, headers: { 'content-usage': 'train-ai=n' } },
+    },
+    // A malformed statement of every standard and channel: each is read as silent, with a reason.
+    'malformed.example': {
+      ...withRsl('malformed.example', 'Content-Usage: train-ai=perhaps\nContent-Signal: ai-train=maybe\n'),
+      '/.well-known/tdmrep.json': { type: 'application/json', body: '{"location": "/", "tdm-reservation": 1' },
+      '/page': {
+        ...metaPage('<meta name="tdm-reservation" content="yes">'),
+        headers: { 'tdm-reservation': '2', 'content-usage': 'train-ai=', 'x-robots-tag': 'noindex' },
+      },
+    },
+    // tdmrep.json files that cannot be used: larger than robots.txt's limit, redirected, forbidden.
+    'tdmrep-huge.example': {
+      ...withRsl('tdmrep-huge.example'),
+      '/.well-known/tdmrep.json': {
+        type: 'application/json',
+        body: `[${'{"location":"/x","tdm-reservation":0},'.repeat(14_000)}{"location":"/*","tdm-reservation":1}]`,
+      },
+      '/page': plain,
+    },
+    'tdmrep-redirect.example': {
+      ...withRsl('tdmrep-redirect.example'),
+      '/.well-known/tdmrep.json': {
+        status: 301,
+        body: '',
+        headers: { location: 'https://tdmrep-file.example/.well-known/tdmrep.json' },
+      },
+      '/page': plain,
+    },
+    'tdmrep-forbidden.example': {
+      ...withRsl('tdmrep-forbidden.example'),
+      '/.well-known/tdmrep.json': { status: 403, type: 'text/plain', body: 'forbidden' },
+      '/page': plain,
+    },
+  };
+}

@@ -6,8 +6,10 @@ import {
   memoryCheckpointStore,
   verifyCheckpoint,
   verifySavedReport,
+  describeSignals,
   type BuyerLogEvent,
 } from './index.js';
+import type { GatePurpose } from './wire/rsl/purposes.js';
 import { generatePrivateKey, privateKeyAccount } from './account.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
@@ -57,6 +59,7 @@ function buyerFromPins(c: Cli, privateKey: string | undefined, log?: (e: BuyerLo
     maxPerReportMicro: BigInt(v['max-per-report'] ?? env.BUYER_MAX_PER_REPORT_MICRO ?? cap),
     maxPerTaskMicro: BigInt(v['max-per-task'] ?? env.BUYER_MAX_PER_TASK_MICRO ?? cap),
     checkpointStore: store,
+    holdOnOtherSignals: v['ignore-other-signals'] !== true,
     ...(log ? { log } : {}),
   });
 }
@@ -138,9 +141,14 @@ async function buy(c: Cli): Promise<number> {
   const file = v.out ?? defaultReportFile(r.purchase_id);
   await writeFile(file, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
   c.err(`saved the signed report to ${path.resolve(file)}`);
-  const { status, purchase_id, classifications, transaction, amount_micro } = r;
-  const shown = { status, purchase_id, classifications, transaction, amount_micro, saved: file };
+  const { status, purchase_id, classifications, ingestion_hold, transaction, amount_micro } = r;
+  const shown = { status, purchase_id, classifications, ingestion_hold, transaction, amount_micro, saved: file };
   c.out(JSON.stringify(shown, null, 2));
+  // Held: another standard beside RSL restricts the purpose (issue 28). A script's `buy && ingest` stops here.
+  if (ingestion_hold) {
+    c.err(`ingestion held: ${ingestion_hold.reason} (${ingestion_hold.resources.map((x) => x.resource).join(', ')})`);
+    return 3;
+  }
   return 0;
 }
 
@@ -181,6 +189,7 @@ async function verify(c: Cli): Promise<number> {
       `${result.classifications.map((x) => `${x.resource} ${x.classification}`).join(', ')}; ` +
       `paid ${result.amount} by ${result.payer} in ${result.transaction}`,
   );
+  for (const line of describeSignals(result.purpose as GatePurpose, result.signals)) c.out(line);
   return 0;
 }
 

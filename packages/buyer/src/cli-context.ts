@@ -20,6 +20,7 @@ export const CLI_OPTIONS = {
   'binding-key': { type: 'string' },
   geo: { type: 'string' },
   preflight: { type: 'boolean' },
+  'ignore-other-signals': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   reason: { type: 'string' },
   message: { type: 'string' },

@@ -25,7 +25,10 @@ const PINS = `pins (flag, environment, or --env-file FILE; npm start in developm
   --max-per-task MICRO     BUYER_MAX_PER_TASK_MICRO    cap for this run (default 50000)`;
 
 const SAVING = `The signed report is saved by default to ./rights-report-<first 12 of the purchase id>.json (mode 0600),
-and the summary names the file ("saved"); --out FILE chooses another. Keep it: verify reads it offline.`;
+and the summary names the file ("saved"); --out FILE chooses another. Keep it: verify reads it offline.
+Ingestion is held (exit 3, "ingestion_hold" in the summary, the report saved all the same) when a standard
+beside RSL (TDMRep, AI preferences, Content Signals, noai) restricts the purpose: signals_summary
+RESTRICTED_BY_OTHER_SIGNAL. --ignore-other-signals never holds (exit 0).`;
 
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
   capabilities: `usage: rights-preflight capabilities [--service URL] [--json]
@@ -75,7 +78,8 @@ ${PINS}`,
   verify: `usage: rights-preflight verify <report.json|checkpoint.json> --key HEX [--binding-key K] [--json]
 Checks a saved report (single, gate or revalidation) offline: signatures under the pinned evidence key,
 digests, each resource's checkpoint, the payment binding and the settlement fields; or a checkpoint kept on
-its own (its signature). Exit 0: it verifies; exit 1: it does not (the reason is printed).
+its own (its signature), and shows each resource's signals beside RSL (TDMRep, AI preferences, Content
+Signals, noai), signed in the same evidence. Exit 0: it verifies; exit 1: it does not (the reason is printed).
 examples:
   rights-preflight verify rights-report-1e2580e7979d.json --key 3b6a27bc…
   rights-preflight verify report.json --key "$BUYER_EVIDENCE_KEY" --json`,
@@ -105,7 +109,8 @@ export const USAGE = `usage: rights-preflight <command> [options]      (rights-p
                                      R: ${Object.keys(REFUND_REASONS).join(' | ')} (an operator reviews it)
   --json (every command: one JSON document on stdout, failures too), --help, --version
   --env-file FILE (every command: KEY=value settings below, e.g. data/buyer.env of npm start in development)
-buy, gate and revalidate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where.
+buy, gate and revalidate save the signed report (default ./rights-report-<id>.json; --out FILE) and print where;
+  they exit 3 (ingestion held) when a standard beside RSL restricts the purpose, unless --ignore-other-signals.
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
   --max-per-task/BUYER_MAX_PER_TASK_MICRO

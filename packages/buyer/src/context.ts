@@ -24,6 +24,8 @@ export interface BuyerContext {
   budget: TaskBudget;
   store: CheckpointStore;
   resume: { attempts: number; delayMs: number; requestTimeoutMs: number };
+  /** Hold ingestion when another standard restricts the purpose (BuyerOptions.holdOnOtherSignals). */
+  holdOnOtherSignals: boolean;
   /** Gate sign-in proofs by purchase id (./gate-sign-in.ts). */
   signIns: Map<string, { header: string; at: number }>;
 }
@@ -66,6 +68,7 @@ export function buyerContext(opts: BuyerOptions): BuyerContext {
       delayMs: opts.resume?.delayMs ?? 250,
       requestTimeoutMs: opts.resume?.requestTimeoutMs ?? 30_000,
     },
+    holdOnOtherSignals: opts.holdOnOtherSignals ?? true,
     signIns: new Map(),
   };
 }

@@ -6,6 +6,7 @@ import type { BuyerCheckpoint } from './checkpoint-store.js';
 import { gateHeaders } from './gate-sign-in.js';
 import type { BuyResult } from './results.js';
 import { SAVED_REPORT_FORMAT, verifyPaidReport, type SavedReport } from './verify-report.js';
+import { ingestionHold } from './report-signals.js';
 
 // The deliver step: send the checkpointed payment until a definitive answer. Ambiguous outcomes
 // (network error, timeout, 408/425/429/5xx, PURCHASE_IN_PROGRESS) resend the SAME header; a paid 200 is
@@ -126,6 +127,8 @@ async function accept(
   }
   await ctx.store.remove(cp.purchase_id);
   ctx.log({ step: 'delivered', purchase_id: cp.purchase_id, transaction: v.transaction, amount_micro: v.amount });
+  const hold = ingestionHold(v.signals, ctx.holdOnOtherSignals);
+  if (hold) ctx.log({ step: 'ingestion-held', purchase_id: cp.purchase_id, reason: hold.reason });
   const saved: SavedReport = {
     format: SAVED_REPORT_FORMAT,
     service: cp.base_url,
@@ -139,6 +142,7 @@ async function accept(
     purchase_id: cp.purchase_id,
     response: body as Extract<BuyResult, { status: 'delivered' }>['response'],
     classifications: v.classifications,
+    ingestion_hold: hold,
     transaction: v.transaction,
     amount_micro: v.amount,
     payer: v.payer,

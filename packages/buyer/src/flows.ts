@@ -28,10 +28,19 @@ async function unexpected(res: Response, what: string, withMessage = false): Pro
   return new BuyerRefused('SERVICE_ERROR', message, { status: res.status, code: e.code });
 }
 
+/** Nothing to buy, nothing charged; the free signals preview passed on when the service gave one. */
+const unavailableResult = (q: UnavailableQuote): BuyResult => ({
+  status: 'unavailable',
+  reason: q.reason,
+  resource: q.resource,
+  charge_micro: '0',
+  ...(q.signals_preview ? { signals_preview: q.signals_preview } : {}),
+});
+
 /** The quote flow: quote, then the report URL's 402 offer, pay and deliver. */
 export async function buyReport(ctx: BuyerContext, req: ReportRequest): Promise<BuyResult> {
   const q = await quote(ctx, req);
-  if (!q.available) return { status: 'unavailable', reason: q.reason, resource: q.resource, charge_micro: '0' };
+  if (!q.available) return unavailableResult(q);
   ctx.budget.assertAffordable(BigInt(q.charge_micro));
   ctx.log({ step: 'offer', purchase_id: q.purchase_id });
   const res = await ctx.fetch(`${ctx.baseUrl}${q.report_url}`, { headers: { 'x-service-claim': q.claim_token } });
@@ -80,7 +89,7 @@ export async function preflight(ctx: BuyerContext, req: ReportRequest): Promise<
         'QUOTE_INVALID',
         'a 200 preflight without payment must be an unavailable answer charging 0',
       );
-    return { status: 'unavailable', reason: un.right.reason, resource: un.right.resource, charge_micro: '0' };
+    return unavailableResult(un.right);
   }
   if (res.status !== 402) throw await unexpected(res, 'preflight answered');
   const details = ((await res.json()) as { error?: { details?: { charge_micro?: string } } }).error?.details;

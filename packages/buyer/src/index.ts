@@ -35,3 +35,10 @@ export { claimKeepingStore } from './claim-keeping-store.js';
 export { requestRefund } from './refund-request.js';
 export { verifyCheckpoint, type CheckpointVerification } from './verify-checkpoint.js';
 export { checkpointsIn, type RevalidateResult } from './revalidate.js';
+export {
+  describeSignals,
+  ingestionHold,
+  signalsOfReport,
+  type IngestionHold,
+  type VerifiedSignals,
+} from './report-signals.js';

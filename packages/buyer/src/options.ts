@@ -33,6 +33,11 @@ export interface BuyerOptions {
   /** Progress events; they carry ids, amounts and transaction hashes only — never a claim, key,
    *  signature or checkpoint. */
   log?: (e: BuyerLogEvent) => void;
+  /**
+   * Hold ingestion (a delivered result's `ingestion_hold`) when another standard beside RSL restricts the
+   * purpose (`signals_summary` RESTRICTED_BY_OTHER_SIGNAL, issue 28). Default true; false never holds.
+   */
+  holdOnOtherSignals?: boolean;
   /** Resume policy for ambiguous outcomes after the payment was sent. */
   resume?: { attempts?: number; delayMs?: number; requestTimeoutMs?: number };
 }

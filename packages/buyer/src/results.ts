@@ -1,12 +1,21 @@
 import type { AvailableQuote, UnavailableQuote } from './wire/contract/quote.js';
 import type { GateQuestion } from './wire/ingestion-gate/gate-input.js';
 import type { SavedReport } from './verify-report.js';
+import type { IngestionHold } from './report-signals.js';
+import type { SignalsPreview } from './wire/signals/signal-observation.js';
 
 // What a purchase ends as: delivered (a verified report), unavailable (nothing to buy, nothing charged)
 // or held (paid, never a report).
 
 export type BuyResult =
-  | { status: 'unavailable'; reason: string; resource: string; charge_micro: '0' }
+  | {
+      status: 'unavailable';
+      reason: string;
+      resource: string;
+      charge_micro: '0';
+      /** The free preview of the AI-use signals beside RSL (issue 28); absent from services before it. */
+      signals_preview?: SignalsPreview;
+    }
   | {
       status: 'delivered';
       purchase_id: string;
@@ -14,6 +23,9 @@ export type BuyResult =
         report: { resources: { resource: string; classification: string; decision: string }[] };
       };
       classifications: { resource: string; classification: string; decision: string }[];
+      /** Set when ingestion is held because another standard beside RSL restricts the purpose (issue 28);
+       *  null is no permission, only that nothing beside RSL asks to hold (BuyerOptions.holdOnOtherSignals). */
+      ingestion_hold: IngestionHold | null;
       transaction: string;
       amount_micro: string;
       payer: string;

@@ -10,6 +10,7 @@ import { decisionFor } from './wire/rsl/vocabulary.js';
 import { gateInput } from './wire/ingestion-gate/gate-input.js';
 import * as t from 'io-ts';
 import { checkpointsOfReportFail } from './verify-checkpoint.js';
+import { signalsDisagree, signalsOfReport, type VerifiedSignals } from './report-signals.js';
 
 // Verification of a paid report, shared by the buyer (online, right after delivery) and the CLI
 // `verify` (offline, a saved file). Pure, synchronous, browser-safe. Returns the first failed check
@@ -59,6 +60,9 @@ export type VerifyResult =
       amount: string;
       payer: string;
       classifications: { resource: string; classification: string; decision: string }[];
+      /** The purpose asked about, and per resource the signals beside RSL the evidence signs (issue 28). */
+      purpose: string;
+      signals: VerifiedSignals[];
     }
   | { ok: false; reason: string };
 
@@ -117,6 +121,7 @@ function agreementProblem(body: PaidBody, evidence: Evidence, proof: Proof): Pro
     ) {
       return `report resource ${i} differs from the signed evidence`;
     }
+    if (signalsDisagree(r, e)) return `report resource ${i} signals differ from the signed evidence`;
   }
   return undefined;
 }
@@ -230,6 +235,8 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
       classification: r.classification,
       decision: decisionOf(r),
     })),
+    purpose: report.purpose,
+    signals: signalsOfReport(report.resources),
   };
 }
 

@@ -14,6 +14,7 @@ import { NONCE_PREFIX } from '../../contract/offer.js';
 import type { PaymentTerms } from '../../money-path/deps.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import type { RateLimitedRoute } from '../rate-limit.js';
+import { SIGNAL_STANDARDS_READ } from '../../../packages/buyer/src/wire/signals/signal-observation.js';
 
 const GATE_PURPOSES = [
   'ai-input',
@@ -114,6 +115,7 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
       ]),
     ),
     mcp: { endpoint: '/mcp', paid_delivery: false },
+    signals: { standards: SIGNAL_STANDARDS_READ.map((s) => ({ ...s })) },
     generated_at: deps.now().toISOString(),
   });
 }

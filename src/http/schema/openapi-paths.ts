@@ -79,7 +79,9 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
       requestBody: { required: true, content: json(ref('QuoteRequest')) },
       responses: {
         200: {
-          description: `available quote with a claim_token (${PRIVATE}), or available:false with charge_micro "0"`,
+          description:
+            `available quote with a claim_token (${PRIVATE}), or available:false with charge_micro "0"; ` +
+            'both with the free signals_preview of the AI-use signals beside RSL (docs/wire.md §15)',
           content: json(ref('QuoteResponse')),
         },
         400: error('UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, INVALID_IDEMPOTENCY_KEY'),
@@ -100,7 +102,8 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
         200: {
           description:
             'the paid report (re-reads return the same delivery, no new charge); for an ingestion-gate ' +
-            'purchase (claim = its X-Service-Request) the stored gate response',
+            'purchase (claim = its X-Service-Request) the stored gate response. Each resource carries ' +
+            'signals and signals_summary: the AI-use signals beside RSL, signed in the evidence (docs/wire.md §15)',
           headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
           content: json({
             anyOf: [ref('PaidReportResponse'), ref('IngestionGateResponse'), ref('RevalidationResponse')],

@@ -8,6 +8,7 @@ import { reportReading, type ReportReading } from '../../money-path/report-readi
 import { reportReasons } from '../../money-path/report-reasons.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import { mostRestrictive } from '../../money-path/most-restrictive.js';
+import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
 import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
@@ -22,6 +23,7 @@ export const GateReadings = t.type({
 });
 export type GateReadings = t.TypeOf<typeof GateReadings>;
 
+/** One report entry; the reading is the stored object (reportReading checks it in place), `signals` included. */
 export function gateEntry(reading: ReportReading, purpose: GatePurpose) {
   const pr = reading.purposes.find((p) => p.purpose === purpose);
   if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
@@ -31,6 +33,7 @@ export function gateEntry(reading: ReportReading, purpose: GatePurpose) {
     legal_clearance: false as const,
     declaration_found: reading.declaration_found,
     reasons: reportReasons(pr),
+    ...reportSignals(reading, purpose, pr.classification),
   };
 }
 
@@ -68,6 +71,7 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
     resources: readings.map((r, i) => ({
       resource: r.resource,
       classification: entries[i]!.classification,
+      ...evidenceSignalsSummary(stored[i], input.purpose, entries[i]!.classification),
       reading: stored[i],
     })),
     key_id: evidenceKeyId,

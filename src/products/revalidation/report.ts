@@ -9,6 +9,7 @@ import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
 import { changesSince } from './compare.js';
+import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
 
 // The revalidation report and evidence payload, from the quote alone like the other products' (the
 // readings observed when the offer was made and the checkpoints they are compared with), so a resumed
@@ -74,6 +75,7 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
         declaration_found: reading.declaration_found,
         reasons,
         previous_report_sha256: e.previous_report_sha256,
+        ...reportSignals(e.reading, input.purpose, pr.classification),
       },
       observed_at: reading.observed_at,
     };
@@ -98,6 +100,7 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
     resources: stored.map((reading, i) => ({
       resource: drafted[i]!.entry.resource,
       classification: drafted[i]!.entry.classification,
+      ...evidenceSignalsSummary(reading, input.purpose, drafted[i]!.entry.classification),
       reading,
       previous_checkpoint: previous[i]!.checkpoint,
       previous_report_sha256: previous[i]!.report_sha256,

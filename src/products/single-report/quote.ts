@@ -6,7 +6,11 @@ import type {
   QuoteResponse,
   UnavailableQuote,
 } from '../../../packages/buyer/src/wire/contract/quote.js';
-import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
+import {
+  GATEWAY_VERSION,
+  SINGLE_REPORT_SKU,
+  type Classification,
+} from '../../../packages/buyer/src/wire/contract/common.js';
 import { unavailability } from '../../rsl/unavailability.js';
 import { singleReportPrice } from '../../../packages/buyer/src/wire/pricing/prices.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
@@ -19,6 +23,7 @@ import { reportPath } from '../../money-path/report-path.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import { signQuote } from '../../money-path/signed-quote.js';
 import type { QuotedOf } from '../../money-path/product.js';
+import { quoteSignalsPreview } from '../../money-path/report-signals.js';
 import { singleReportProduct, type SingleReportObserver } from './product.js';
 
 // POST /v1/rights/quote as an application service: validate → canonical URL → budget (before any
@@ -52,7 +57,10 @@ export async function quote(
 
   const reading = await singleReportProduct.observe(deps, input);
   const nothingToBuy = unavailability(reading);
+  const purposeReading = reading.purposes.find((p) => p.purpose === input.purpose);
+  if (!purposeReading) throw new Error(`reading has no entry for ${input.purpose}`);
   if (nothingToBuy) {
+    // No report is sold without RSL; the other signals are said for free, and never as permission (issue 28).
     const unavailable: UnavailableQuote = {
       version: GATEWAY_VERSION,
       available: false,
@@ -62,11 +70,10 @@ export async function quote(
       input_sha256: inputDigest,
       charge_micro: '0',
       legal_clearance: false,
+      ...quoteSignalsPreview(reading, input.purpose, purposeReading.classification),
     };
     return unavailable;
   }
-  const purposeReading = reading.purposes.find((p) => p.purpose === input.purpose);
-  if (!purposeReading) throw new Error(`reading has no entry for ${input.purpose}`);
 
   const claim = claimTokenFor(deps.claimSecret, id);
   const { signedQuote, expiresAt } = signQuote(deps, price, {
@@ -126,6 +133,7 @@ export function availableFrom(deps: MoneyPathDeps, q: QuotedOf<typeof SINGLE_REP
     expires_at: q.expires_at,
     signed_quote: q.signed_quote as AvailableQuote['signed_quote'],
     legal_clearance: false,
+    ...quoteSignalsPreview(q.reading, q.input.purpose, q.decision_preview.classification as Classification),
   };
 }
 

@@ -6,6 +6,7 @@ import { reportReasons } from '../../money-path/report-reasons.js';
 import type { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
 import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
+import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 
@@ -21,6 +22,7 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
     q.reading,
     pr.classification,
   );
+  const signals = reportSignals(q.reading, input.purpose, pr.classification);
   const report = ([signed]: readonly Checkpoint[]): Report => ({
     ...header,
     observed_at: reading.observed_at,
@@ -33,6 +35,7 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
         declaration_found: reading.declaration_found,
         reasons: reportReasons(pr),
         checkpoint: signed ?? null,
+        ...signals,
       },
     ],
   });
@@ -46,7 +49,13 @@ export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenc
     geo: reading.geo,
     // The reading as stored: the evidence embeds it verbatim.
     resources: [
-      { resource: input.resource, classification: pr.classification, decision: pr.decision, reading: q.reading },
+      {
+        resource: input.resource,
+        classification: pr.classification,
+        decision: pr.decision,
+        ...evidenceSignalsSummary(q.reading, input.purpose, pr.classification),
+        reading: q.reading,
+      },
     ],
     key_id: evidenceKeyId,
   };

@@ -17,6 +17,7 @@ import {
 import { Sha256Hex } from './primitives.js';
 import { paidResponseOf } from './report.js';
 import { ReportCheckpoint } from './checkpoint.js';
+import { ReportResourceSignals } from './report-signals.js';
 import { ResourceUrl } from './preflight.js';
 import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
 import { PaymentNetwork } from '../payment/network.js';
@@ -106,15 +107,19 @@ export const SiwxProof = t.intersection(
 );
 export type SiwxProof = t.TypeOf<typeof SiwxProof>;
 
-export const GateReportResource = t.type({
-  resource: t.string,
-  classification: Classification,
-  legal_clearance: t.literal(false),
-  declaration_found: t.boolean,
-  reasons: t.array(ReportReason),
-  /** Signed since issue 26; null in gate reports delivered before (docs/wire.md §14). */
-  checkpoint: ReportCheckpoint,
-});
+export const GateReportResource = t.intersection([
+  t.type({
+    resource: t.string,
+    classification: Classification,
+    legal_clearance: t.literal(false),
+    declaration_found: t.boolean,
+    reasons: t.array(ReportReason),
+    /** Signed since issue 26; null in gate reports delivered before (docs/wire.md §14). */
+    checkpoint: ReportCheckpoint,
+  }),
+  // Since issue 28 (docs/wire.md §15): absent in gate reports delivered before.
+  ReportResourceSignals,
+]);
 export type GateReportResource = t.TypeOf<typeof GateReportResource>;
 
 /** Spec §2.5 with sku `rights.ingestion-gate.v1`: one entry per unique canonical resource, in request order. */

@@ -17,6 +17,7 @@ import {
   UserClass,
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
+import { QuoteSignalsPreview } from './report-signals.js';
 
 // POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not
 // define (400 UNKNOWN_FIELD).
@@ -43,7 +44,8 @@ export type DecisionPreview = t.TypeOf<typeof DecisionPreview>;
 /** What the buyer will be asked to pay (mirrors the 402 offer's accepts[0]; fixed by `signed_quote`). */
 export const QuotePayment = t.intersection([PaymentTermsWire, t.type({ amount: MicroString })], 'QuotePayment');
 
-export const AvailableQuote = t.type({
+/** The fields of an available quote (McpAvailableQuote shows them all but the claim). */
+export const AvailableQuoteFields = {
   version: t.literal(GATEWAY_VERSION),
   available: t.literal(true),
   purchase_id: PurchaseId,
@@ -60,7 +62,16 @@ export const AvailableQuote = t.type({
   expires_at: IsoTime,
   signed_quote: SignedEnvelopeWire, // payload fields: docs/wire.md §2
   legal_clearance: t.literal(false),
-});
+};
+
+export const AvailableQuote = t.intersection(
+  [
+    t.type(AvailableQuoteFields),
+    // Since issue 28 (docs/wire.md §15): quotes made before carry none.
+    QuoteSignalsPreview,
+  ],
+  'AvailableQuote',
+);
 export type AvailableQuote = t.TypeOf<typeof AvailableQuote>;
 
 /** Nothing to buy, nothing charged: `details` (FETCH_FAILED only) names each channel that could not be read. */
@@ -77,6 +88,7 @@ export const UnavailableQuote = t.intersection(
       legal_clearance: t.literal(false),
     }),
     t.partial({ details: FetchFailedDetails }),
+    QuoteSignalsPreview,
   ],
   'UnavailableQuote',
 );

@@ -16,6 +16,7 @@ import {
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
 import { ReportCheckpoint } from './checkpoint.js';
+import { ReportResourceSignals } from './report-signals.js';
 
 // The paid 200 of GET /v1/rights/reports/{id} (spec §2.4 shape, single-resource report).
 
@@ -30,6 +31,8 @@ export const ReportResource = t.intersection([
   }),
   // Signed since issue 26 (docs/wire.md §14); null in reports delivered before.
   t.partial({ checkpoint: ReportCheckpoint }),
+  // Since issue 28 (docs/wire.md §15): absent in reports delivered before.
+  ReportResourceSignals,
 ]);
 
 export const Report = t.type({

@@ -16,6 +16,7 @@ import {
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
 import { ReportCheckpoint } from './checkpoint.js';
+import { ReportResourceSignals } from './report-signals.js';
 import { paidResponseOf } from './report.js';
 import { FetchFailedDetails } from '../rsl/unavailable-reason.js';
 
@@ -73,20 +74,24 @@ export const RevalidationChange = t.union(
 );
 export type RevalidationChange = t.TypeOf<typeof RevalidationChange>;
 
-export const RevalidationResource = t.type({
-  resource: t.string,
-  classification: Classification,
-  previous_classification: Classification,
-  changed: t.boolean,
-  changes: t.array(RevalidationChange),
-  legal_clearance: t.literal(false),
-  declaration_found: t.boolean,
-  reasons: t.array(ReportReason),
-  /** report_sha256 of the report the checkpoint was delivered in: a chain of revalidations ties back. */
-  previous_report_sha256: Sha256Hex,
-  /** The new checkpoint, to revalidate again later. */
-  checkpoint: ReportCheckpoint,
-});
+export const RevalidationResource = t.intersection([
+  t.type({
+    resource: t.string,
+    classification: Classification,
+    previous_classification: Classification,
+    changed: t.boolean,
+    changes: t.array(RevalidationChange),
+    legal_clearance: t.literal(false),
+    declaration_found: t.boolean,
+    reasons: t.array(ReportReason),
+    /** report_sha256 of the report the checkpoint was delivered in: a chain of revalidations ties back. */
+    previous_report_sha256: Sha256Hex,
+    /** The new checkpoint, to revalidate again later. */
+    checkpoint: ReportCheckpoint,
+  }),
+  // Since issue 28 (docs/wire.md §15): absent in revalidations delivered before.
+  ReportResourceSignals,
+]);
 export type RevalidationResource = t.TypeOf<typeof RevalidationResource>;
 
 export const RevalidationReport = t.type({

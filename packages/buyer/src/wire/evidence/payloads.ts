@@ -16,7 +16,8 @@ const Micro = MicroString;
  *  with channel, URL, HTTP status, sha256 and fetch time of each document; matched scope; reasons). */
 export const EvidenceResource = t.intersection([
   t.type({ resource: t.string, classification: t.string, reading: t.UnknownRecord }),
-  t.partial({ decision: t.string }),
+  // signals_summary since issue 28 (the observations are in `reading.signals`; docs/wire.md §15).
+  t.partial({ decision: t.string, signals_summary: t.string }),
 ]);
 
 export const EvidencePayload = t.intersection([

@@ -1,0 +1,53 @@
+import * as t from 'io-ts';
+import type { Classification } from '../../packages/buyer/src/wire/contract/common.js';
+import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import {
+  SignalObservation,
+  type SignalsPreview,
+  type SignalsSummary,
+} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { previewSignals, signalTokensForPurpose as signalTokens, summarizeSignals } from '../signals/summarize.js';
+
+// The other AI-use signals of one report resource (issue 28; docs/wire.md §15): the observations the stored
+// reading holds, and their summary for the asked purpose beside the RSL classification, which they never
+// change. Read from the stored reading with `is`, as report-reading.ts reads it: a reading stored before
+// issue 28 has no `signals`, and its report, evidence and quote carry none (absent, not "none observed":
+// nobody looked). Shared by every SKU's drafter and the single report's quote.
+
+const StoredSignals = t.type({ signals: t.array(SignalObservation) });
+
+export interface ReportSignals {
+  signals: SignalObservation[];
+  signals_summary: SignalsSummary;
+}
+
+/** `signals` and `signals_summary` of a report resource, or nothing for a reading stored before them. */
+export function reportSignals(
+  stored: unknown,
+  purpose: GatePurpose,
+  classification: Classification,
+): ReportSignals | Record<string, never> {
+  if (!StoredSignals.is(stored)) return {};
+  const { signals } = stored;
+  return { signals, signals_summary: summarizeSignals(signals, signalTokens(purpose), classification) };
+}
+
+/** The summary alone, as the signed evidence states it per resource beside the classification. */
+export function evidenceSignalsSummary(
+  stored: unknown,
+  purpose: GatePurpose,
+  classification: Classification,
+): { signals_summary: SignalsSummary } | Record<string, never> {
+  const s = reportSignals(stored, purpose, classification);
+  return 'signals_summary' in s ? { signals_summary: s.signals_summary } : {};
+}
+
+/** A quote's free `signals_preview`, or nothing for a reading stored before issue 28. */
+export function quoteSignalsPreview(
+  stored: unknown,
+  purpose: GatePurpose,
+  classification: Classification,
+): { signals_preview: SignalsPreview } | Record<string, never> {
+  if (!StoredSignals.is(stored)) return {};
+  return { signals_preview: previewSignals(stored.signals, signalTokens(purpose), classification) };
+}
