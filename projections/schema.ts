@@ -11,7 +11,7 @@ import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 // a table or a projection's meaning changes: the tables are then dropped, recreated and rebuilt from
 // the first event, in the background (the service answers meanwhile).
 
-export const READ_MODEL_VERSION = 4;
+export const READ_MODEL_VERSION = 5;
 export const CHECKPOINT = 'read-models';
 
 const TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance_daily'] as const;
@@ -57,7 +57,7 @@ const CREATE_TABLES = [
        p.purpose, p.user_class, p.geo,
        coalesce(x.r->>'classification', p.classification) AS classification,
        CASE WHEN x.r IS NULL THEN p.decision ELSE coalesce(x.r->>'decision', p.decision) END AS decision,
-       (p.changed -> (coalesce(x.ord, 1)::integer - 1))::boolean AS changed,
+       p.changed AS changed_lines,
        CASE WHEN x.r IS NULL THEN p.observed_at ELSE x.r->>'observed_at' END AS observed_at,
        CASE WHEN x.r IS NULL THEN p.rsl_document_sha256 ELSE x.r->'rsl_documents' END AS rsl_document_sha256,
        p.evidence_key_id, p.report_sha256, p.evidence_sha256,

@@ -43,8 +43,17 @@ export async function* complianceRows(
          ORDER BY delivered_day, purchase_id, line LIMIT $${params.length}) c`,
       params,
     );
-    const page = JSON.parse(r?.page ?? '[]') as (ComplianceRow & { delivered_day: string })[];
-    for (const { delivered_day: _day, ...row } of page) yield row;
+    const page = JSON.parse(r?.page ?? '[]') as (Omit<ComplianceRow, 'changed'> & {
+      delivered_day: string;
+      changed_lines: (boolean | null)[] | null;
+    })[];
+    // A line's `changed` is picked here, not in the view: the jsonb lookup there was evaluated for every row
+    // the page's sort read (schema.ts), which doubled a 100k-row export's time and tripled its memory growth.
+    for (const { delivered_day: _day, changed_lines: lines, ...rest } of page) {
+      const row = rest as ComplianceRow; // in place: a second object per row doubles an export's garbage
+      row.changed = lines?.[row.line - 1] ?? null;
+      yield row;
+    }
     if (page.length < pageSize) return;
     const last = page.at(-1)!;
     after = [last.delivered_day, last.purchase_id, last.line];
