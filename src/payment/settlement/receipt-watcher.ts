@@ -24,15 +24,6 @@ export interface Seen {
   level: Confirmation;
 }
 
-export interface ReceiptWatcher {
-  /**
-   * The first of `hashes` with a receipt as `confirmation` counts it, looked for at least once and then
-   * until `withinMs` has passed (undefined then). A failed read of the head or of one of these receipts
-   * rejects it, as a failed read did when each settlement polled its own.
-   */
-  first(hashes: readonly Hex[], withinMs: number): Promise<Seen | undefined>;
-}
-
 interface Waiter {
   hashes: readonly Hex[];
   until: number;
@@ -42,64 +33,92 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
+/** One watcher per relayer (or per recovery read): its waiters share its polls and batches. */
 export function receiptWatcher(
   pub: PublicClient,
   o: { pollMs: number; confirmation?: Confirmation | undefined },
 ): ReceiptWatcher {
-  const confirmation = o.confirmation ?? 'block';
-  const waiting = new Set<Waiter>();
-  let running = false;
-  let scheduled:
+  return new Watcher(pub, o.pollMs, o.confirmation ?? 'block');
+}
+
+export interface ReceiptWatcher {
+  /**
+   * The first of `hashes` with a receipt as `confirmation` counts it, looked for at least once and then
+   * until `withinMs` has passed (undefined then). A failed read of the head or of one of these receipts
+   * rejects it, as a failed read did when each settlement polled its own.
+   */
+  first(hashes: readonly Hex[], withinMs: number): Promise<Seen | undefined>;
+}
+
+class Watcher implements ReceiptWatcher {
+  private readonly waiting = new Set<Waiter>();
+  private running = false;
+  private scheduled:
     | { kind: 'now'; timer: ReturnType<typeof setImmediate> }
     | { kind: 'later'; timer: ReturnType<typeof setTimeout> }
     | undefined;
-  const format = pub.chain?.formatters?.transactionReceipt?.format ?? formatTransactionReceipt;
+  private readonly format: (raw: never, action: string) => unknown;
+
+  constructor(
+    private readonly pub: PublicClient,
+    private readonly pollMs: number,
+    private readonly confirmation: Confirmation,
+  ) {
+    this.format = (pub.chain?.formatters?.transactionReceipt?.format ?? formatTransactionReceipt) as never;
+  }
+
+  first(hashes: readonly Hex[], withinMs: number): Promise<Seen | undefined> {
+    return new Promise<Seen | undefined>((resolve, reject) => {
+      this.waiting.add({ hashes: [...hashes], until: Date.now() + Math.max(withinMs, 0), resolve, reject });
+      this.schedule();
+    });
+  }
 
   /** The receipt of `hash`, or null: the same request and formatting as viem's getTransactionReceipt, minus
    *  the error it builds (a stack trace and a message) for every "not mined yet". */
-  const receiptOf = async (hash: Hex): Promise<TransactionReceipt | null> => {
-    const raw = (await pub.request(
+  private async receiptOf(hash: Hex): Promise<TransactionReceipt | null> {
+    const raw = (await this.pub.request(
       { method: 'eth_getTransactionReceipt', params: [hash] },
       { dedupe: true },
     )) as RpcTransactionReceipt | null;
-    return raw ? (format(raw as never, 'getTransactionReceipt') as TransactionReceipt) : null;
-  };
+    return raw ? (this.format(raw as never, 'getTransactionReceipt') as TransactionReceipt) : null;
+  }
 
   /**
    * Asks for every hash of `asked` and then for the head (`readHead`), in this turn of the event loop: one
    * JSON-RPC batch, receipts first, so on a node without preconfirmations the head read is at or past any
    * receipt's block. Answers the waiters it can; returns the head (undefined when it could not be read).
    */
-  async function ask(asked: readonly Waiter[], readHead: () => Promise<bigint>): Promise<bigint | undefined> {
+  private async ask(asked: readonly Waiter[], readHead: () => Promise<bigint>): Promise<bigint | undefined> {
     const reads = new Map<Hex, Promise<TransactionReceipt | null>>();
-    for (const w of asked) for (const h of w.hashes) if (!reads.has(h)) reads.set(h, receiptOf(h));
+    for (const w of asked) for (const h of w.hashes) if (!reads.has(h)) reads.set(h, this.receiptOf(h));
     for (const r of reads.values()) r.catch(() => {}); // each failure is given to its own waiters below
     let sealed: bigint;
     try {
       sealed = await readHead();
     } catch (err) {
-      for (const w of asked) reject(w, err);
+      for (const w of asked) this.reject(w, err);
       return undefined;
     }
     for (const w of asked) {
-      if (!waiting.has(w)) continue;
+      if (!this.waiting.has(w)) continue;
       w.askedAt = sealed;
       for (const h of w.hashes) {
         let receipt: TransactionReceipt | null;
         try {
           receipt = await reads.get(h)!;
         } catch (err) {
-          reject(w, err);
+          this.reject(w, err);
           break;
         }
         if (!receipt) continue;
         if (receipt.blockNumber <= sealed) {
-          answer(w, { receipt, level: 'block' });
+          this.answer(w, { receipt, level: 'block' });
           break;
         }
         // Past the sealed head: a preconfirmation. With `block`, the head's next move asks again.
-        if (confirmation === 'preconfirmed') {
-          answer(w, { receipt, level: 'preconfirmed' });
+        if (this.confirmation === 'preconfirmed') {
+          this.answer(w, { receipt, level: 'preconfirmed' });
           break;
         }
       }
@@ -107,51 +126,45 @@ export function receiptWatcher(
     return sealed;
   }
 
-  async function cycle(): Promise<void> {
-    scheduled = undefined;
-    running = true;
+  private async cycle(): Promise<void> {
+    this.scheduled = undefined;
+    this.running = true;
     try {
       // The receipts of the hashes not asked about yet travel with the head read.
-      const fresh = [...waiting].filter((w) => w.askedAt === undefined);
-      const sealed = await ask(fresh, () => pub.getBlockNumber({ cacheTime: 0 }));
+      const fresh = [...this.waiting].filter((w) => w.askedAt === undefined);
+      const sealed = await this.ask(fresh, () => this.pub.getBlockNumber({ cacheTime: 0 }));
       if (sealed !== undefined) {
-        const moved = [...waiting].filter(
-          (w) => !fresh.includes(w) && (confirmation === 'preconfirmed' || (w.askedAt ?? -1n) < sealed),
+        const moved = [...this.waiting].filter(
+          (w) => !fresh.includes(w) && (this.confirmation === 'preconfirmed' || (w.askedAt ?? -1n) < sealed),
         );
-        if (moved.length > 0) await ask(moved, async () => sealed);
+        if (moved.length > 0) await this.ask(moved, async () => sealed);
       }
       const now = Date.now();
-      for (const w of waiting) if (w.askedAt !== undefined && now >= w.until) answer(w, undefined);
+      for (const w of this.waiting) if (w.askedAt !== undefined && now >= w.until) this.answer(w, undefined);
     } finally {
-      running = false;
-      if (waiting.size > 0) schedule();
+      this.running = false;
+      if (this.waiting.size > 0) this.schedule();
     }
   }
 
   /** The next look: at once for a hash not asked about yet, else after a poll or at the nearest deadline. */
-  function schedule(): void {
-    if (running || scheduled?.kind === 'now') return;
-    let delay = o.pollMs;
-    for (const w of waiting) delay = w.askedAt === undefined ? 0 : Math.min(delay, Math.max(w.until - Date.now(), 0));
-    if (scheduled) clearTimeout(scheduled.timer);
+  private schedule(): void {
+    if (this.running || this.scheduled?.kind === 'now') return;
+    let delay = this.pollMs;
+    for (const w of this.waiting)
+      delay = w.askedAt === undefined ? 0 : Math.min(delay, Math.max(w.until - Date.now(), 0));
+    if (this.scheduled) clearTimeout(this.scheduled.timer);
     // "At once" is the next turn of the event loop: the waiters that arrive in this one share the batch.
-    scheduled =
-      delay === 0 ? { kind: 'now', timer: setImmediate(cycle) } : { kind: 'later', timer: setTimeout(cycle, delay) };
+    const run = () => void this.cycle();
+    this.scheduled =
+      delay === 0 ? { kind: 'now', timer: setImmediate(run) } : { kind: 'later', timer: setTimeout(run, delay) };
   }
 
-  function answer(w: Waiter, seen: Seen | undefined): void {
-    if (waiting.delete(w)) w.resolve(seen);
-  }
-  function reject(w: Waiter, err: unknown): void {
-    if (waiting.delete(w)) w.reject(err);
+  private answer(w: Waiter, seen: Seen | undefined): void {
+    if (this.waiting.delete(w)) w.resolve(seen);
   }
 
-  return {
-    first(hashes, withinMs) {
-      return new Promise<Seen | undefined>((resolve, reject) => {
-        waiting.add({ hashes: [...hashes], until: Date.now() + Math.max(withinMs, 0), resolve, reject });
-        schedule();
-      });
-    },
-  };
+  private reject(w: Waiter, err: unknown): void {
+    if (this.waiting.delete(w)) w.reject(err);
+  }
 }
