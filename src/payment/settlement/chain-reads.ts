@@ -14,6 +14,7 @@ import {
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
+import { jsonRpcFetch } from './json-rpc-fetch.js';
 import { receiptWatcher } from './receipt-watcher.js';
 import type { TransactionOutcome, TransferFound } from './settlement.js';
 
@@ -111,10 +112,11 @@ export function pollingFor(chain: Chain): { pollingInterval: number; cacheTime: 
 export function chainClient(rpcUrl: string, network: string, timing: ChainTiming = {}): PublicClient {
   const chain = chainAt(rpcUrl, network, timing);
   // Reads made in the same turn of the event loop (many settlements at once) travel as one JSON-RPC batch:
-  // one HTTP request instead of one each (docs/decisions.md, "One walk for a paid redemption").
+  // one HTTP request instead of one each (docs/decisions.md, "One walk for a paid redemption"), sent on node:http
+  // (json-rpc-fetch.ts).
   return createPublicClient({
     chain,
-    transport: http(rpcUrl, { batch: { batchSize: 100, wait: 0 } }),
+    transport: http(rpcUrl, { batch: { batchSize: 100, wait: 0 }, fetchFn: jsonRpcFetch }),
     ...pollingFor(chain),
   }) as PublicClient;
 }

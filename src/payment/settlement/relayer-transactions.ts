@@ -14,6 +14,7 @@ import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
 import { chainClient, pollingFor, receiptPollMs, type ChainTiming } from './chain-reads.js';
 import { receiptWatcher, type ReceiptWatcher } from './receipt-watcher.js';
+import { jsonRpcFetch } from './json-rpc-fetch.js';
 import { createNonceManager } from './nonce-manager.js';
 import { transactionSigner, type TransactionSigner } from './transaction-signer.js';
 
@@ -98,7 +99,7 @@ export class RelayerTransactions {
     this.wallet = createWalletClient({
       account: this.account,
       chain: this.chain,
-      transport: http(o.rpcUrl, { retryCount: 0 }),
+      transport: http(o.rpcUrl, { retryCount: 0, fetchFn: jsonRpcFetch }),
     });
     this.receipts = receiptWatcher(this.pub, { pollMs: receiptPollMs(this.pub), confirmation: o.timing?.confirmation });
     this.nonces = createNonceManager(() =>
