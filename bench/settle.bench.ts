@@ -9,6 +9,8 @@
 //
 //   BENCH_SETTLE_N=50  BENCH_SETTLE_BLOCK_MS=2000,250  BENCH_SETTLE_MODES=self,facilitator
 //   BENCH_SETTLE_STORES=embedded,postgres  BENCH_SETTLE_CPU_PROF=<dir> (a CPU profile of each service process)
+//   BENCH_SETTLE_WARMUP=0  paid redemptions made before the measured ones, unmeasured (a diagnostic: how much
+//                          of the burst is V8 compiling the paid path of a service that has never run it)
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,6 +29,7 @@ const N = Number(process.env.BENCH_SETTLE_N ?? 50);
 const BLOCK_MS = (process.env.BENCH_SETTLE_BLOCK_MS ?? '2000,250').split(',').map(Number);
 const MODES = (process.env.BENCH_SETTLE_MODES ?? 'self,facilitator').split(',') as ('self' | 'facilitator')[];
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
+const WARMUP = Number(process.env.BENCH_SETTLE_WARMUP ?? 0);
 
 interface Row {
   store: string;
@@ -114,7 +117,8 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
         ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SETTLE_CPU_PROF}`] }
         : {}),
     });
-    const signed = await prepare(parts, service, N);
+    const signed = await prepare(parts, service, N + WARMUP);
+    for (const s of signed.splice(0, WARMUP)) await (await fetch(s.url, { headers: s.headers })).arrayBuffer();
     const pub = createPublicClient({ transport: http(devnet.rpcUrl) });
     const startBlock = await pub.getBlockNumber({ cacheTime: 0 });
 
