@@ -173,6 +173,7 @@ async function redemptions(parts: LocalWorldParts, service: ServiceProcess, n: n
   const cpu0 = cpuSeconds(service.child.pid!);
   const rss = rssSampler(service.child.pid!);
   const t0 = performance.now();
+  const mono0 = process.hrtime.bigint();
   let next = 0;
   await Promise.all(
     Array.from({ length: REDEMPTION_CONCURRENCY }, async () => {
@@ -188,6 +189,8 @@ async function redemptions(parts: LocalWorldParts, service: ServiceProcess, n: n
   );
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(service.child.pid!) - cpu0;
+  // The paid window on the monotonic clock a V8 CPU profile's timestamps use (µs), to read only it.
+  console.log(`paid window (monotonic µs): ${mono0 / 1000n}-${process.hrtime.bigint() / 1000n}`);
   latencies.sort((x, y) => x - y);
   const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0);
   return {

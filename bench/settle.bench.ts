@@ -8,7 +8,9 @@
 // and the local facilitator server run in this process.
 //
 //   BENCH_SETTLE_N=50  BENCH_SETTLE_BLOCK_MS=2000,250  BENCH_SETTLE_MODES=self,facilitator
-//   BENCH_SETTLE_STORES=embedded,postgres
+//   BENCH_SETTLE_STORES=embedded,postgres  BENCH_SETTLE_CPU_PROF=<dir> (a CPU profile of each service process)
+//   BENCH_SETTLE_WARMUP=0  paid redemptions made before the measured ones, unmeasured (a diagnostic: how much
+//                          of the burst is V8 compiling the paid path of a service that has never run it)
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -27,6 +29,7 @@ const N = Number(process.env.BENCH_SETTLE_N ?? 50);
 const BLOCK_MS = (process.env.BENCH_SETTLE_BLOCK_MS ?? '2000,250').split(',').map(Number);
 const MODES = (process.env.BENCH_SETTLE_MODES ?? 'self,facilitator').split(',') as ('self' | 'facilitator')[];
 const pgUrl = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
+const WARMUP = Number(process.env.BENCH_SETTLE_WARMUP ?? 0);
 
 interface Row {
   store: string;
@@ -106,8 +109,16 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
       CHAIN_BLOCK_MS: String(blockMs),
       ...(facilitator ? { SETTLEMENT: 'facilitator', FACILITATOR_URL: facilitator.url } : {}),
     };
-    service = await startServiceProcess(env, () => {}, { compiled: true, dropOutputAfterStart: true });
-    const signed = await prepare(parts, service, N);
+    service = await startServiceProcess(env, () => {}, {
+      compiled: true,
+      dropOutputAfterStart: true,
+      // BENCH_SETTLE_CPU_PROF=<dir>: a V8 CPU profile of the service process, written when it stops.
+      ...(process.env.BENCH_SETTLE_CPU_PROF
+        ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SETTLE_CPU_PROF}`] }
+        : {}),
+    });
+    const signed = await prepare(parts, service, N + WARMUP);
+    for (const s of signed.splice(0, WARMUP)) await (await fetch(s.url, { headers: s.headers })).arrayBuffer();
     const pub = createPublicClient({ transport: http(devnet.rpcUrl) });
     const startBlock = await pub.getBlockNumber({ cacheTime: 0 });
 
@@ -116,6 +127,7 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
     let last = 0;
     const cpu0 = cpuSeconds(service.child.pid!);
     const t0 = performance.now();
+    const mono0 = process.hrtime.bigint();
     await Promise.all(
       signed.map(async (s) => {
         const a = performance.now();
@@ -129,6 +141,8 @@ async function run(store: string, eventStoreUrl: string | undefined, mode: 'self
       }),
     );
     const cpu = cpuSeconds(service.child.pid!) - cpu0;
+    // The paid window on the monotonic clock a V8 CPU profile's timestamps use (µs), to read only it.
+    console.log(`paid window (monotonic µs): ${mono0 / 1000n}-${process.hrtime.bigint() / 1000n}`);
     const blocks = (await Promise.all(devnet.buyers.map((b) => devnet.transfers(b.address as Hex, devnet.payTo))))
       .flat()
       .map((x) => x.blockNumber)

@@ -52,6 +52,27 @@ export async function runPurchaseCommand(
   return { state: handled.state, appended: handled.events.length > 0 };
 }
 
+/**
+ * The state the caller holds, when `command` asks nothing of it (the decider answers no event and refuses
+ * nothing); else undefined, and the command is for the handler to run (which reads the stream before it
+ * believes a refusal). A walk that goes on from this state unread appends its next command at the state's
+ * revision, and that append is the check that the state is still the stream's (docs/decisions.md, "Receipt
+ * watcher and a leaner JSON-RPC fetch").
+ */
+export function unchangedBy(
+  deps: { now: () => Date },
+  state: PurchaseState,
+  command: (state: PurchaseState) => PurchaseCommandBody | undefined,
+): PurchaseState | undefined {
+  const body = command(state);
+  if (!body) return state;
+  try {
+    return purchaseDecider.decide({ ...body, metadata: { now: deps.now() } }, state).length === 0 ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Records the quote of a new purchase. An identical concurrent request may have quoted first: then
  *  nothing is asked, and the caller continues on the stream as it stands (decide refuses what would
  *  contradict it later, e.g. an offer to another signed-in payer). */

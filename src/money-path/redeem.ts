@@ -16,7 +16,7 @@ import { offerCommand, type Binding } from './offer.js';
 import { paymentFromHeader } from './payment-signature.js';
 import type { Redemption } from './redemption.js';
 import { resumePurchase, type ResumeDeps } from './resume.js';
-import { loadPurchase, readPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { loadPurchase, readPurchase, runPurchaseCommand, unchangedBy } from './purchase-stream.js';
 import { nextAppend } from '../store/next-append.js';
 
 // Redemption of a quoted purchase, shared by every flow that sells a report against a bound payment:
@@ -64,7 +64,11 @@ export async function redeem(deps: ResumeDeps, req: RedeemRequest, known?: Purch
     let offered: PurchaseState;
     try {
       const offer = offerCommand(deps, req.binding, req.payer);
-      offered = (await runPurchaseCommand(deps, id, offer, { known: current, retryOnConflict: 1 })).state;
+      // A payment for a standing offer goes on from the state read above: its checkpoint is appended at that
+      // state's revision, which checks it. Without a payment the 402 is answered from the stream as it stands.
+      offered =
+        (payment && unchangedBy(deps, current, offer)) ||
+        (await runPurchaseCommand(deps, id, offer, { known: current, retryOnConflict: 1 })).state;
     } catch (err) {
       // Another request (another process, too) checkpointed a payment or delivered between our read
       // and the Offer command: this request is no longer the first, it joins what is under way.

@@ -1,4 +1,6 @@
 import test from 'ava';
+import canonicalizeImpl from 'canonicalize';
+import fc from 'fast-check';
 import { canonicalJson, canonicalBytes } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
 
 // RFC 8785 examples. Inputs are parsed from JSON text exactly as printed in the RFC, so the number
@@ -49,4 +51,59 @@ test('values without a JSON form are refused rather than signed as something els
   t.throws(() => canonicalJson(undefined));
   t.throws(() => canonicalJson(Number.NaN));
   t.throws(() => canonicalJson(Infinity));
+});
+
+// canonical-json.ts walks values itself and leaves the rare cases to the `canonicalize` package: the text and the
+// errors must be the package's on anything, including strings with lone surrogates, odd numbers and toJSON.
+const reference = canonicalizeImpl as unknown as (value: unknown) => string | undefined;
+const outcome = (f: () => unknown) => {
+  try {
+    return { text: f() };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+};
+const odd = fc.oneof(
+  fc.constantFrom(Number.NaN, Infinity, -0, 1e21, 5e-324, undefined, '\ud800', 'a\udc00b', '😀'),
+  fc.date({ noInvalidDate: true }),
+  fc.string({ unit: 'binary' }),
+  fc.double(),
+);
+const values = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.jsonValue(),
+    odd,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('\udbff', 'k\ud800')),
+      tie('value'),
+      {
+        maxKeys: 4,
+      },
+    ),
+  ),
+})).value;
+
+test('canonicalJson is the canonicalize package, text and errors, on generated values', (t) => {
+  fc.assert(
+    fc.property(values, (v) => {
+      const expected = outcome(() => {
+        const out = reference(v);
+        if (out === undefined) throw new TypeError('value has no JSON form');
+        return out;
+      });
+      t.deepEqual(
+        outcome(() => canonicalJson(v)),
+        expected,
+      );
+    }),
+    { numRuns: 2000 },
+  );
+  const circular: Record<string, unknown> = { a: 1 };
+  circular.self = { back: circular };
+  t.deepEqual(
+    outcome(() => canonicalJson(circular)),
+    outcome(() => reference(circular)),
+  );
 });

@@ -1,13 +1,21 @@
 import test from 'ava';
-import { useFastWorld } from '../support/fast-world.js';
-import { DECLARED, getReport, postQuote } from '../support/money-env.js';
+import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEV_KEYS } from '../../ops/devnet/accounts.js';
+import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
+import { DECLARED, getReport, postQuote, quoteAndOffer } from '../support/money-env.js';
+import { signPayment } from '../support/pay.js';
+import type { SettlementScript } from '../support/scripted-settlement.js';
 
 // Rules of the quote and the claim at the report URL, through the real routes on the fast world (memory
 // store, scripted settlement, the test publishers on loopback; test/support/fast-world.ts): none of them
 // is about the chain, so none waits for a devnet (they ran on it in test/money/happy-path.test.ts and
 // refusals.test.ts).
 
-const world = useFastWorld();
+// Only the paid redemption below settles: it sets the outcome and the transfer the script answers.
+const script: SettlementScript = { used: [false] };
+const world = useFastWorld(script);
 
 test('wrong claim, missing claim and unknown id answer the same 404', async (t) => {
   const q = await postQuote(world.url, {
@@ -99,4 +107,40 @@ test('no verifiable declaration: available false, charge 0, no stream', async (t
   const events = await world.store.readAll(0n, 100_000);
   t.is(events.length, eventsBefore, 'nothing was appended');
   t.false(events.some((e) => JSON.stringify(e.data).includes('bare.example')));
+});
+
+test('a paid redemption of a standing offer reads its stream once; every later step appends unread', async (t) => {
+  const { q, claim, paymentRequired } = await quoteAndOffer(world.url);
+  const buyer = privateKeyToAccount(DEV_KEYS[3]! as `0x${string}`);
+  const tx = `0x${'ab'.repeat(32)}` as const;
+  script.settle = { kind: 'success', transaction: tx, payer: buyer.address, amount: q.charge_micro };
+  script.transfer = {
+    transaction: tx,
+    from: buyer.address,
+    to: getAddress(FAST_PAY_TO),
+    value: BigInt(q.charge_micro),
+    block: 101n,
+    asset: world.deps.terms.asset,
+    network: world.deps.terms.network,
+  };
+  const payment = await signPayment(DEV_KEYS[3]! as `0x${string}`, paymentRequired);
+  let reads = 0;
+  const readStream = world.store.readStream.bind(world.store);
+  world.store.readStream = (stream) => {
+    reads++;
+    return readStream(stream);
+  };
+  let paid: Awaited<ReturnType<typeof getReport>>;
+  try {
+    paid = await getReport(world.url, q.report_url, { ...claim, 'payment-signature': payment });
+    t.is(paid.status, 200, paid.text);
+  } finally {
+    world.store.readStream = readStream;
+  }
+  t.is(reads, 1, 'the report URL reads the stream once; the offer standing is checked by the checkpoint append');
+  // The paid body is sent as its canonical text, the same bytes as the stored delivery served to a retry.
+  t.is(paid.headers.get('content-type'), 'application/json; charset=utf-8');
+  const again = await getReport(world.url, q.report_url, { ...claim, 'payment-signature': payment });
+  t.is(again.text, paid.text);
+  t.is(paid.text, canonicalJson(JSON.parse(paid.text)));
 });

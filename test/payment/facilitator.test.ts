@@ -81,7 +81,8 @@ test.serial(
     t.is(await d.balanceOf(buyer.address), buyerBefore - BigInt(PRICE));
     t.is(await d.balanceOf(d.payTo), payToBefore + BigInt(PRICE));
     t.true(await remote.authorizationState(buyer.address, nonce));
-    t.deepEqual(await remote.findTransfer({ payer: buyer.address, nonce }), {
+    const found = await remote.findTransfer({ payer: buyer.address, nonce });
+    t.deepEqual(found, {
       transaction: outcome.transaction,
       from: buyer.address,
       to: d.payTo,
@@ -90,6 +91,7 @@ test.serial(
       asset: d.usdc,
       network: 'eip155:8453',
     });
+    t.deepEqual(outcome.transfer, found, 'the settle read the transfer from its receipt: the walk need not ask again');
     t.true((await ethOf(d.facilitatorRelayer.address)) < gasBefore, 'the facilitator paid the gas');
     t.is(await ethOf(d.relayer.address), ourRelayerBefore, 'the service relayer was not used');
 

@@ -6,6 +6,7 @@ import { startFacilitatorServer } from '../../ops/devnet/facilitator-server.js';
 import { createFacilitatorSettlement } from '../../src/payment/settlement/facilitator.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { SettleOutcome } from '../../src/payment/settlement/settlement.js';
+import { flakyRpc } from './support/flaky-rpc.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The relayer's submission pipeline on a devnet that mines every 2 s, as Base does: concurrent settles
@@ -25,9 +26,9 @@ test.after.always(async () => {
 });
 
 const show = (o: unknown) => JSON.stringify(o, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
-const settlementOf = (devnet: Devnet) =>
+const settlementOf = (devnet: Devnet, rpcUrl = devnet.rpcUrl) =>
   createSelfSettlement({
-    rpcUrl: devnet.rpcUrl,
+    rpcUrl,
     relayerPrivateKey: devnet.relayer.privateKey,
     network: 'eip155:8453',
     asset: devnet.usdc,
@@ -45,7 +46,9 @@ async function payments(count: number, keyOf: (i: number) => Hex) {
 }
 
 test.serial('20 concurrent settles: 20 transfers in at most 2 blocks, consecutive relayer nonces', async (t) => {
-  const self = settlementOf(d);
+  const rpc = await flakyRpc(d.rpcUrl, 'passThrough');
+  t.teardown(() => rpc.close());
+  const self = settlementOf(d, rpc.url);
   const pub = createPublicClient({ transport: http(d.rpcUrl) });
   const buyerKey = (i: number) => d.buyers[i % d.buyers.length]!.privateKey;
   const paid = await payments(20, buyerKey);
@@ -64,6 +67,10 @@ test.serial('20 concurrent settles: 20 transfers in at most 2 blocks, consecutiv
   );
   t.is(await d.balanceOf(d.payTo), before + 20n * BigInt(PRICE));
   for (const p of paid) t.true(await self.authorizationState(d.buyers[p.payer % d.buyers.length]!.address, p.nonce));
+  // One receipt watcher for the relayer (receipt-watcher.ts): a hash is asked for once when it arrives and
+  // then only when the head has moved, so never more often than there were heads to see.
+  const heads = new Set(rpc.headsAnswered).size;
+  for (const hash of hashes) t.true((rpc.receiptsAsked.get(hash!.toLowerCase()) ?? 0) <= heads, `${hash} vs ${heads}`);
 });
 
 test.serial('concurrent settles keep their own classification: the doomed ones fail, the rest settle', async (t) => {

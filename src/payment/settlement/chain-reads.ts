@@ -14,6 +14,8 @@ import {
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
+import { jsonRpcFetch } from './json-rpc-fetch.js';
+import { receiptWatcher } from './receipt-watcher.js';
 import type { TransactionOutcome, TransferFound } from './settlement.js';
 
 // The chain reads recovery needs, the same for both backends (a remote facilitator cannot answer
@@ -83,24 +85,20 @@ export async function receiptAt(
   return confirmation === 'preconfirmed' ? { receipt, level: 'preconfirmed' } : undefined;
 }
 
-/** The first of `hashes` with a receipt (`receiptAt`), polled at the chain's pace for up to `withinMs`. */
-export async function firstReceiptAt(
+/** The first of `hashes` with a receipt (`receiptAt`), looked for at the chain's pace for up to `withinMs`. */
+export function firstReceiptAt(
   pub: PublicClient,
   hashes: readonly Hex[],
   withinMs: number,
   confirmation: Confirmation = 'block',
 ): Promise<{ receipt: TransactionReceipt; level: Confirmation } | undefined> {
-  const until = Date.now() + Math.max(withinMs, 0);
+  return receiptWatcher(pub, { pollMs: receiptPollMs(pub), confirmation }).first(hashes, withinMs);
+}
+
+/** How often receipts are looked for: at the Flashblocks pace when preconfirmations count, else half a block. */
+export function receiptPollMs(pub: PublicClient): number {
   const chain = pub.chain;
-  const poll = chain?.experimental_preconfirmationTime ?? (chain ? pollingFor(chain).pollingInterval : 1_000);
-  for (;;) {
-    for (const h of hashes) {
-      const found = await receiptAt(pub, h, confirmation);
-      if (found) return found;
-    }
-    if (Date.now() >= until) return undefined;
-    await new Promise((r) => setTimeout(r, poll));
-  }
+  return chain?.experimental_preconfirmationTime ?? (chain ? pollingFor(chain).pollingInterval : 1_000);
 }
 
 /** How often to poll, and how long a block number is reused: half a block, between 50 ms and 4 s. viem's
@@ -114,10 +112,11 @@ export function pollingFor(chain: Chain): { pollingInterval: number; cacheTime: 
 export function chainClient(rpcUrl: string, network: string, timing: ChainTiming = {}): PublicClient {
   const chain = chainAt(rpcUrl, network, timing);
   // Reads made in the same turn of the event loop (many settlements at once) travel as one JSON-RPC batch:
-  // one HTTP request instead of one each (docs/decisions.md, "One walk for a paid redemption").
+  // one HTTP request instead of one each (docs/decisions.md, "One walk for a paid redemption"), sent on node:http
+  // (json-rpc-fetch.ts).
   return createPublicClient({
     chain,
-    transport: http(rpcUrl, { batch: { batchSize: 100, wait: 0 } }),
+    transport: http(rpcUrl, { batch: { batchSize: 100, wait: 0 }, fetchFn: jsonRpcFetch }),
     ...pollingFor(chain),
   }) as PublicClient;
 }

@@ -1,7 +1,7 @@
 import { getAddress, type Hex } from 'viem';
 import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { chainClient, chainReads, type ChainTiming } from './chain-reads.js';
+import { chainClient, chainReads, receiptAt, transferOfReceipt, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
 import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
@@ -27,9 +27,8 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     url: o.facilitatorUrl.replace(/\/$/, ''),
     timeoutMs: o.timeoutMs ?? 90_000,
   });
-  const reads = chainReads(chainClient(o.rpcUrl, o.network, o.timing), o.asset, {
-    confirmation: o.timing?.confirmation,
-  });
+  const pub = chainClient(o.rpcUrl, o.network, o.timing);
+  const reads = chainReads(pub, o.asset, { confirmation: o.timing?.confirmation });
   return {
     kind: 'facilitator',
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
@@ -73,8 +72,28 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
         }
       }
       if (outcome.kind !== 'success') return outcome;
-      const blockNumber = await reads.blockOf(outcome.transaction);
-      return { ...outcome, payer: getAddress(outcome.payer), ...(blockNumber !== undefined ? { blockNumber } : {}) };
+      // The transfer from the receipt, read once as CONFIRMATION counts it: the walk records it without asking
+      // the chain again (as `self` does with the receipt its settle waited for). Not there yet on our node:
+      // the walk reads the chain itself, as before.
+      const payer = getAddress(outcome.payer);
+      const { nonce } = (payload.payload as { authorization: { nonce: Hex } }).authorization;
+      const seen = await receiptAt(pub, outcome.transaction as Hex, o.timing?.confirmation).catch(() => undefined);
+      const transfer =
+        seen &&
+        transferOfReceipt(seen.receipt, {
+          payer: fallback.payer, // the authorization's signer, as the walk's own chain read asks
+          nonce,
+          asset: o.asset,
+          network: reads.network,
+          level: seen.level,
+        });
+      const blockNumber = seen?.receipt.blockNumber ?? (await reads.blockOf(outcome.transaction));
+      return {
+        ...outcome,
+        payer,
+        ...(blockNumber !== undefined ? { blockNumber } : {}),
+        ...(transfer ? { transfer } : {}),
+      };
     },
     authorizationState: reads.authorizationState,
     findTransfer: reads.findTransfer,

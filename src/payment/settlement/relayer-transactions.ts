@@ -12,7 +12,9 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Submission } from './classify.js';
 import type { SettleOptions } from './settlement.js';
-import { chainClient, firstReceiptAt, pollingFor, type ChainTiming } from './chain-reads.js';
+import { chainClient, pollingFor, receiptPollMs, type ChainTiming } from './chain-reads.js';
+import { receiptWatcher, type ReceiptWatcher } from './receipt-watcher.js';
+import { jsonRpcFetch } from './json-rpc-fetch.js';
 import { createNonceManager } from './nonce-manager.js';
 import { transactionSigner, type TransactionSigner } from './transaction-signer.js';
 
@@ -85,6 +87,8 @@ export class RelayerTransactions {
   private readonly signTransaction: TransactionSigner;
   private readonly codes = new Map<string, Hex>();
   private feeCache: { at: number; value: Promise<Fees> } | undefined;
+  /** One watcher for every receipt this relayer waits for (receipt-watcher.ts). */
+  private readonly receipts: ReceiptWatcher;
 
   constructor(readonly o: RelayerFacilitatorOptions) {
     this.account = privateKeyToAccount(o.relayerPrivateKey);
@@ -95,8 +99,9 @@ export class RelayerTransactions {
     this.wallet = createWalletClient({
       account: this.account,
       chain: this.chain,
-      transport: http(o.rpcUrl, { retryCount: 0 }),
+      transport: http(o.rpcUrl, { retryCount: 0, fetchFn: jsonRpcFetch }),
     });
+    this.receipts = receiptWatcher(this.pub, { pollMs: receiptPollMs(this.pub), confirmation: o.timing?.confirmation });
     this.nonces = createNonceManager(() =>
       this.pub.getTransactionCount({ address: this.account.address, blockTag: 'pending' }),
     );
@@ -263,7 +268,7 @@ export class RelayerTransactions {
 
   /** The first of `hashes` mined (as CONFIRMATION counts it: chain-reads.ts `receiptAt`) within `withinMs`. */
   async firstReceipt(hashes: Hex[], withinMs: number) {
-    return (await firstReceiptAt(this.pub, hashes, withinMs, this.o.timing?.confirmation))?.receipt;
+    return (await this.receipts.first(hashes, withinMs))?.receipt;
   }
 
   async bumpFees(

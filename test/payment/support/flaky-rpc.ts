@@ -7,20 +7,28 @@ import type { AddressInfo } from 'node:net';
 //   hideReceipts     answer every eth_getTransactionReceipt with null (never confirmed, as if slow)
 //   headBehind       answer eth_blockNumber one block behind the node: the newest block's receipts look like
 //                    a Flashblocks endpoint's preconfirmed ones (their block is not sealed yet)
+//   passThrough      forward everything as it is
+// In every mode it counts what it was asked: receipts per hash, and the heads it answered.
 
 export interface FlakyRpc {
   url: string;
   sends: number;
+  /** eth_getTransactionReceipt requests, per hash (lower case). */
+  receiptsAsked: Map<string, number>;
+  /** Every eth_blockNumber answer forwarded, in order (before `headBehind` changes it). */
+  headsAnswered: bigint[];
   close(): Promise<void>;
 }
 
-type Call = { id: unknown; method: string };
+type Call = { id: unknown; method: string; params?: unknown[] };
 
 export async function flakyRpc(
   target: string,
-  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind',
+  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind' | 'passThrough',
 ): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
+  const receiptsAsked = new Map<string, number>();
+  const headsAnswered: bigint[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -31,6 +39,11 @@ export async function flakyRpc(
       const parsed = JSON.parse(body) as Call | Call[];
       const calls = Array.isArray(parsed) ? parsed : [parsed];
       const call = calls[0]!;
+      for (const c of calls) {
+        if (c.method !== 'eth_getTransactionReceipt') continue;
+        const hash = String(c.params?.[0]).toLowerCase();
+        receiptsAsked.set(hash, (receiptsAsked.get(hash) ?? 0) + 1);
+      }
       const hides = (c: Call) => mode === 'hideReceipts' && c.method === 'eth_getTransactionReceipt';
       if (calls.some(hides)) {
         const forwarded = calls.filter((c) => !hides(c));
@@ -52,6 +65,12 @@ export async function flakyRpc(
       }
       const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       let text = await upstream.text();
+      if (calls.some((c) => c.method === 'eth_blockNumber')) {
+        const answers = JSON.parse(text) as { id: unknown; result?: string } | { id: unknown; result?: string }[];
+        for (const a of Array.isArray(answers) ? answers : [answers])
+          if (calls.find((c) => c.id === a.id)?.method === 'eth_blockNumber' && a.result)
+            headsAnswered.push(BigInt(a.result));
+      }
       if (mode === 'headBehind' && calls.some((c) => c.method === 'eth_blockNumber')) {
         // The sealed head one block behind, in its place in a batch too.
         const behind = (c: Call, a: { result: string }) =>
@@ -81,6 +100,8 @@ export async function flakyRpc(
     get sends() {
       return state.sends;
     },
+    receiptsAsked,
+    headsAnswered,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
