@@ -55,6 +55,8 @@ test.serial(
       reason: 'NO_VERIFIABLE_DECLARATION',
       resource: DEMO_RESOURCES.undeclared,
       charge_micro: '0',
+      // The quote's free preview of the other AI-use signals (issue 28): the demo's bare page states none.
+      signals_preview: { standards: [], restricts_purpose: false, summary: 'NONE_OBSERVED' },
     });
     t.is(await w.devnet.balanceOf(b.address), before - 70_000n);
     t.is((await w.devnet.transfers(b.address, w.devnet.payTo)).length, 2);
