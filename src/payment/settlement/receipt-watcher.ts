@@ -9,7 +9,7 @@ import type { Confirmation } from './chain-reads.js';
 
 // One watcher for the receipts a relayer waits for (docs/decisions.md, "Receipt watcher and a leaner JSON-RPC
 // fetch"). Each settlement polling its own receipt and the head every half block cost 50 settlements at once
-// hundreds of JSON- RPC requests per second, most of them answering "not mined yet". The watcher reads the head
+// hundreds of JSON-RPC requests per second, most of them answering "not mined yet". The watcher reads the head
 // once per poll and asks for receipts only when it moved (a sealed receipt cannot appear without a new block),
 // for every waiting hash in the same turn of the event loop, so they travel as one JSON-RPC batch (chainClient).
 // A hash it has not asked about yet is asked at once, with the head, in the same batch: on a node that mines
