@@ -83,6 +83,8 @@ test('a revalidation’s console page lists each resource it re-checked with whe
     delivery_proof_sha256: 'd'.repeat(64),
     delivered_at: '2026-11-27T08:00:01.000Z',
     changed: [true, false],
+    signals_summary: null,
+    signals: null,
     lock_reason: null,
     updated_position: '9',
   };
