@@ -122,9 +122,7 @@ function header(input: ComplianceReportInput): string {
     `<p class="generated">Generated <time datetime="${generatedAt}">${generatedAt}</time>.</p>`,
     '<p>One report counts once per resource it covers: an ingestion gate over n URLs counts n times, each under ' +
       'its own origin and classification, its payment shared among them. A revalidation counts the same way, ' +
-      'and as changed when its signed report says the resource changed since the checkpoint. "Restricted by ' +
-      'another signal" counts the resources whose signed report says a signal beside RSL (TDMRep, AI ' +
-      'preferences, Content Signals, noai) reserves the purpose where RSL does not prohibit it.</p>',
+      'and as changed when its signed report says the resource changed since the checkpoint.</p>',
     ...(input.covers ? [coversSection(input.covers)] : []),
     '</header>',
   ].join('\n');
@@ -163,6 +161,7 @@ function totalsSection(t: ComplianceTotals): string {
     item('Origins', 'origins', String(t.origins)),
     item('Revalidations', 'revalidations', String(t.revalidations)),
     item('Changed since checkpoint', 'changed', String(t.changed)),
+    // Resources whose signed report says a signal beside RSL reserves the purpose RSL does not prohibit.
     item('Restricted by another signal', 'restricted_by_other_signal', String(t.restrictedByOtherSignal)),
     '</dl>',
     '</section>',
