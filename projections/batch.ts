@@ -84,6 +84,7 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     d.held += c.held;
     d.refunded += c.refunded;
     d.changed += c.changed;
+    d.restricted_by_other_signal += c.restricted_by_other_signal;
   };
   for (const id of touched) {
     if (!reports.get(id)?.delivered_at) continue; // no compliance row until delivered, and none is ever removed
@@ -98,7 +99,13 @@ export function applyBatch(events: readonly FactEvent[], loaded: BatchRows): Bat
     queuePut: [...queuePut.values()],
     queueRemove: [...queueRemove],
     daily: [...daily.values()].filter(
-      (d) => d.reports !== 0 || d.amount_micro !== 0n || d.held !== 0 || d.refunded !== 0 || d.changed !== 0,
+      (d) =>
+        d.reports !== 0 ||
+        d.amount_micro !== 0n ||
+        d.held !== 0 ||
+        d.refunded !== 0 ||
+        d.changed !== 0 ||
+        d.restricted_by_other_signal !== 0,
     ),
   };
 }

@@ -30,7 +30,8 @@ const CREATE_TABLES = [
      rsl_document_sha256 jsonb NOT NULL, resources jsonb, price_micro text NOT NULL, expires_at text NOT NULL,
      quoted_at text NOT NULL, payer text, settled_amount_micro text,
      network text, transaction text, evidence_key_id text, report_sha256 text, evidence_sha256 text,
-     delivery_proof_sha256 text, delivered_at text, changed jsonb, lock_reason text, updated_position bigint NOT NULL)`,
+     delivery_proof_sha256 text, delivered_at text, changed jsonb, signals_summary jsonb, signals jsonb,
+     lock_reason text, updated_position bigint NOT NULL)`,
   `CREATE TABLE rm_queue (
      purchase_id text PRIMARY KEY, kind text NOT NULL, reason text NOT NULL, details jsonb NOT NULL,
      locked_from text, since_position bigint NOT NULL, since text NOT NULL)`,
@@ -38,11 +39,12 @@ const CREATE_TABLES = [
      purchase_id text PRIMARY KEY, status text NOT NULL, reason text NOT NULL, amount_micro text NOT NULL,
      requested_at text NOT NULL, reviewed_at text, paid_transaction text, updated_position bigint NOT NULL)`,
   // Per SKU too (since READ_MODEL_VERSION 4), so a report counts revalidations; `changed` counts the lines
-  // whose delivered report says the resource changed since its checkpoint.
+  // whose delivered report says the resource changed since its checkpoint; `restricted_by_other_signal`
+  // (since version 5, issue 28) those whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL.
   `CREATE TABLE rm_compliance_daily (
      day text NOT NULL, origin text NOT NULL, purpose text NOT NULL, classification text NOT NULL,
      sku text NOT NULL, reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL,
-     refunded bigint NOT NULL, changed bigint NOT NULL,
+     refunded bigint NOT NULL, changed bigint NOT NULL, restricted_by_other_signal bigint NOT NULL DEFAULT 0,
      PRIMARY KEY (day, origin, purpose, classification, sku))`,
   // complianceOf (compliance/compliance-of.ts) says the same in TypeScript, for the daily aggregates;
   // test/projections/read-models.test.ts holds the two equal.
@@ -70,7 +72,9 @@ const CREATE_TABLES = [
        p.network, p.transaction,
        p.delivered_at, ${DELIVERED_DAY} AS delivered_day, p.status = 'held' AS held,
        CASE WHEN p.status = 'held' THEN p.lock_reason END AS held_reason,
-       coalesce(r.status, 'none') AS refund_status
+       coalesce(r.status, 'none') AS refund_status,
+       p.signals_summary ->> (coalesce(x.ord, 1)::integer - 1) AS signals_summary,
+       nullif(p.signals -> (coalesce(x.ord, 1)::integer - 1), 'null'::jsonb) AS signals
      FROM rm_purchases p LEFT JOIN rm_refunds r ON r.purchase_id = p.purchase_id
        LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.resources) = 'array' THEN p.resources END)
          WITH ORDINALITY AS x(r, ord) ON true

@@ -120,6 +120,8 @@ const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
   'delivery_proof_sha256',
   'delivered_at',
   'changed',
+  'signals_summary',
+  'signals',
   'lock_reason',
   'updated_position',
 ];
@@ -161,14 +163,18 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d
-         (day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed)
-       SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed
+         (day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
+          restricted_by_other_signal)
+       SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
+         restricted_by_other_signal
        FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text,
-         sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint)
+         sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint,
+         restricted_by_other_signal bigint)
        ON CONFLICT (day, origin, purpose, classification, sku) DO UPDATE SET
          reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
          held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded,
-         changed = d.changed + EXCLUDED.changed`,
+         changed = d.changed + EXCLUDED.changed,
+         restricted_by_other_signal = d.restricted_by_other_signal + EXCLUDED.restricted_by_other_signal`,
       [
         JSON.stringify(
           c.daily.map(({ key: _key, amount_micro, ...d }) => ({ ...d, amount_micro: amount_micro.toString() })),

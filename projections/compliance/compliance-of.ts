@@ -2,6 +2,9 @@ import type { RefundRow } from '../refunds/refund-row.js';
 import type { ReportRow } from '../report-view/report-row.js';
 import type { ComplianceRow } from './compliance-row.js';
 import { resourceLinesOf } from '../report-view/resource-lines.js';
+import type { SignalsSummary } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+
+const RESTRICTED_BY_OTHER_SIGNAL: SignalsSummary = 'RESTRICTED_BY_OTHER_SIGNAL';
 
 // A delivered purchase's compliance rows (one per resource it covers), from its report row and its refund
 // request (if any). Pure; none until the purchase is delivered (a purchase held after delivery keeps its
@@ -33,6 +36,8 @@ export function complianceOf(
     classification: report.classification,
     decision: report.decision,
     changed: null,
+    signals_summary: null,
+    signals: null,
     observed_at: report.observed_at,
     rsl_document_sha256: report.rsl_document_sha256,
     evidence_key_id: report.evidence_key_id,
@@ -73,6 +78,7 @@ export interface DailyContribution {
   held: number;
   refunded: number;
   changed: number;
+  restricted_by_other_signal: number;
 }
 
 export const dayOf = (iso: string): string => iso.slice(0, 10);
@@ -93,5 +99,6 @@ export function contribution(row: ComplianceRow | undefined, sign: 1 | -1): Dail
     held: row.held ? sign : 0,
     refunded: row.refund_status === 'paid' ? sign : 0,
     changed: row.changed === true ? sign : 0,
+    restricted_by_other_signal: row.signals_summary === RESTRICTED_BY_OTHER_SIGNAL ? sign : 0,
   };
 }

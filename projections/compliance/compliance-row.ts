@@ -10,44 +10,54 @@ import { RefundStatusCodec } from '../refunds/refund-status.js';
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 
-export const ComplianceRow = t.type(
-  {
-    purchase_id: t.string,
-    /** This resource's place in the purchase (1-based) and how many it covers: 1 of 1 for a single report. */
-    line: t.number,
-    lines: t.number,
-    sku: t.string,
-    resource: t.string,
-    origin: nullable(t.string),
-    purpose: t.string,
-    user_class: t.string,
-    geo: nullable(t.string),
-    classification: t.string,
-    decision: t.string,
-    /** A revalidation's line: whether its report says the resource changed since the checkpoint; else null. */
-    changed: nullable(t.boolean),
-    observed_at: nullable(t.string),
-    /** sha256 of every RSL document observed (the reading's documents), in reading order. */
-    rsl_document_sha256: t.array(t.string),
-    evidence_key_id: nullable(t.string),
-    report_sha256: t.string,
-    evidence_sha256: t.string,
-    delivery_proof_sha256: t.string,
-    payer: nullable(t.string),
-    /** The purchase's whole payment (the same on each of its lines). */
-    amount_micro: nullable(t.string),
-    /** This line's share of it: equal shares, the remainder on line 1; the lines' shares sum to the payment. */
-    line_amount_micro: nullable(t.string),
-    network: nullable(t.string),
-    transaction: nullable(t.string),
-    delivered_at: t.string,
-    /** Held after delivery (an open hold); cleared when an operator resolves it. */
-    held: t.boolean,
-    held_reason: nullable(t.string),
-    refund_status: RefundStatusCodec,
-  },
-  'ComplianceRow',
-);
+// Issue 28: the signals beside RSL the delivered report states for the line; last in the export, after
+// previous_report_sha256, so no earlier CSV column moves (docs/decisions.md, "Issue 28: the signals on the
+// read side").
+const signalsProps = {
+  /** The line's `signals_summary`; null for a report drafted before issue 28 (never NONE_OBSERVED). */
+  signals_summary: nullable(t.string),
+  /** Each observation of the line as "standard:sha256", in report order (CSV: joined by one space); [] when
+   *  none was observed, null for a report drafted before issue 28. */
+  signals: nullable(t.array(t.string)),
+};
+
+const rowProps = {
+  purchase_id: t.string,
+  /** This resource's place in the purchase (1-based) and how many it covers: 1 of 1 for a single report. */
+  line: t.number,
+  lines: t.number,
+  sku: t.string,
+  resource: t.string,
+  origin: nullable(t.string),
+  purpose: t.string,
+  user_class: t.string,
+  geo: nullable(t.string),
+  classification: t.string,
+  decision: t.string,
+  /** A revalidation's line: whether its report says the resource changed since the checkpoint; else null. */
+  changed: nullable(t.boolean),
+  observed_at: nullable(t.string),
+  /** sha256 of every RSL document observed (the reading's documents), in reading order. */
+  rsl_document_sha256: t.array(t.string),
+  evidence_key_id: nullable(t.string),
+  report_sha256: t.string,
+  evidence_sha256: t.string,
+  delivery_proof_sha256: t.string,
+  payer: nullable(t.string),
+  /** The purchase's whole payment (the same on each of its lines). */
+  amount_micro: nullable(t.string),
+  /** This line's share of it: equal shares, the remainder on line 1; the lines' shares sum to the payment. */
+  line_amount_micro: nullable(t.string),
+  network: nullable(t.string),
+  transaction: nullable(t.string),
+  delivered_at: t.string,
+  /** Held after delivery (an open hold); cleared when an operator resolves it. */
+  held: t.boolean,
+  held_reason: nullable(t.string),
+  refund_status: RefundStatusCodec,
+};
+
+export const ComplianceRow = t.type({ ...rowProps, ...signalsProps }, 'ComplianceRow');
 export type ComplianceRow = t.TypeOf<typeof ComplianceRow>;
 
 /** The read model's columns. */
@@ -61,7 +71,7 @@ export const COMPLIANCE_COLUMNS = Object.keys(ComplianceRow.props) as (keyof Com
  * (issue 26)"), not kept in the read model.
  */
 export const ComplianceExportRow = t.type(
-  { ...ComplianceRow.props, previous_report_sha256: nullable(t.string) },
+  { ...rowProps, previous_report_sha256: nullable(t.string), ...signalsProps },
   'ComplianceExportRow',
 );
 export type ComplianceExportRow = t.TypeOf<typeof ComplianceExportRow>;
@@ -73,6 +83,7 @@ export const COMPLIANCE_EXPORT_COLUMNS = Object.keys(ComplianceExportRow.props) 
  * Daily aggregate: delivered resources (compliance rows) per day (UTC, of delivered_at) × origin × purpose ×
  * classification × sku; `amount_micro` sums their line shares, so a day's amounts sum to its payments;
  * `changed` counts the rows whose `changed` is true (revalidated resources that changed).
+ * `restricted_by_other_signal` counts the rows whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL.
  */
 export const ComplianceDaily = t.type(
   {
@@ -86,6 +97,9 @@ export const ComplianceDaily = t.type(
     held: t.number,
     refunded: t.number,
     changed: t.number,
+    /** Rows whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL: another standard restricts what RSL did not
+     *  prohibit (issue 28). */
+    restricted_by_other_signal: t.number,
   },
   'ComplianceDaily',
 );

@@ -16,9 +16,11 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 //
 // The page holds:
 // - #totals: each total in an element with data-total="reports|amount_usdc|held|refunded|origins|
-//   revalidations|changed" whose text is the plain number (no grouping separators), for scripts that read
+//   revalidations|changed|restricted_by_other_signal" whose text is the plain number (no grouping separators), for scripts that read
 //   the page. `revalidations` counts the revalidated resources among the reports (sku rights.revalidate.v1),
-//   `changed` those whose signed report says the resource changed since its checkpoint.
+//   `changed` those whose signed report says the resource changed since its checkpoint,
+//   `restricted_by_other_signal` those whose signed report's signals_summary is RESTRICTED_BY_OTHER_SIGNAL
+//   (another standard beside RSL reserves the purpose where RSL does not prohibit it; issue 28).
 //   `origins` counts distinct non-empty origins; deliveries whose reading had no origin ('' in the
 //   aggregate) are shown in their own "(no origin)" table but are not an origin.
 // - charts: reports per day, classifications per purpose (stacked), held and refunded per day.
@@ -54,6 +56,7 @@ export interface ComplianceTotals {
   origins: number;
   revalidations: number;
   changed: number;
+  restrictedByOtherSignal: number;
 }
 
 export function renderComplianceReport(input: ComplianceReportInput): string {
@@ -67,6 +70,7 @@ export function renderComplianceReport(input: ComplianceReportInput): string {
 
 export function totalsOf(daily: readonly ComplianceDaily[]): ComplianceTotals {
   const totals = { reports: 0, amountMicro: 0n, held: 0, refunded: 0, origins: 0, revalidations: 0, changed: 0 };
+  let restrictedByOtherSignal = 0;
   const origins = new Set<string>();
   for (const d of daily) {
     totals.reports += d.reports;
@@ -75,9 +79,10 @@ export function totalsOf(daily: readonly ComplianceDaily[]): ComplianceTotals {
     totals.refunded += d.refunded;
     if (d.sku === REVALIDATE_SKU) totals.revalidations += d.reports;
     totals.changed += d.changed;
+    restrictedByOtherSignal += d.restricted_by_other_signal;
     if (d.origin !== '') origins.add(d.origin);
   }
-  return { ...totals, origins: origins.size };
+  return { ...totals, origins: origins.size, restrictedByOtherSignal };
 }
 
 // The aggregate's amount is a PostgreSQL numeric sum printed as text; micro-USDC are whole, so only a
@@ -156,6 +161,8 @@ function totalsSection(t: ComplianceTotals): string {
     item('Origins', 'origins', String(t.origins)),
     item('Revalidations', 'revalidations', String(t.revalidations)),
     item('Changed since checkpoint', 'changed', String(t.changed)),
+    // Resources whose signed report says a signal beside RSL reserves the purpose RSL does not prohibit.
+    item('Restricted by another signal', 'restricted_by_other_signal', String(t.restrictedByOtherSignal)),
     '</dl>',
     '</section>',
   ].join('\n');
@@ -265,7 +272,8 @@ function originTable(origin: string, rows: readonly ComplianceDaily[]): string {
     '<article class="origin">',
     `<h3>${name}</h3>`,
     `<p>${t.reports} reports · ${formatUsdc(t.amountMicro)} USDC · ${t.held} held · ${t.refunded} refunded` +
-      `${t.revalidations > 0 ? ` · ${t.revalidations} revalidations, ${t.changed} changed` : ''}</p>`,
+      `${t.revalidations > 0 ? ` · ${t.revalidations} revalidations, ${t.changed} changed` : ''}` +
+      `${t.restrictedByOtherSignal > 0 ? ` · ${t.restrictedByOtherSignal} restricted by another signal` : ''}</p>`,
     '<table>',
     `<thead><tr><th scope="col">Purpose</th>${headCells}<th scope="col">Total</th></tr></thead>`,
     '<tbody>',

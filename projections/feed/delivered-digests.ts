@@ -1,5 +1,5 @@
 import { digestOf as digest } from '../../packages/buyer/src/wire/evidence/digest.js';
-import { changedOfDelivered } from './event-facts.js';
+import { changedOfDelivered, signalsOfDelivered } from './event-facts.js';
 
 // A Delivered event's digests computed from its stored response: for events written before the
 // event carried `delivery_proof_sha256`, and for feeds whose events arrive whole. The same
@@ -17,6 +17,7 @@ export function deliveredFactsFromData(data: unknown): Record<string, unknown> {
     evidence_key_id: evidence?.payload?.key_id ?? null,
     delivered_at: proof?.payload?.delivered_at ?? null,
     changed: changedOfDelivered(data),
+    ...signalsOfDelivered(data),
   };
 }
 

@@ -1,7 +1,7 @@
 import { REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 
-// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v3`
+// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v4`
 // column (src/store/sql/event-facts-sql.ts). Used where events arrive whole (EventStoreDB feed, the
 // fallback for Delivered events written before they carried their own proof digest).
 // test/projections/event-facts.test.ts holds both to the same output.
@@ -84,6 +84,32 @@ export const changedOfDelivered = (data: unknown): boolean[] =>
     .map((r) => at(r, 'changed'))
     .filter((c): c is boolean => typeof c === 'boolean');
 
+/**
+ * Facts version 4: per resource of the delivered report, in its order, the signals beside RSL it states
+ * (issue 28): its `signals_summary` (null where it states none, a report before issue 28) and its
+ * observations as "standard:sha256" (null where it has no `signals`).
+ */
+export function signalsOfDelivered(data: unknown): {
+  signals_summary: (string | null)[];
+  signals: (string[] | null)[];
+} {
+  const resources = list(at(data, 'response', 'report', 'resources'));
+  return {
+    signals_summary: resources.map((r) => {
+      const s = at(r, 'signals_summary');
+      return typeof s === 'string' ? s : null;
+    }),
+    signals: resources.map((r) => {
+      const observations = at(r, 'signals');
+      if (!Array.isArray(observations)) return null;
+      return observations.flatMap((o) => {
+        const [standard, sha256] = [at(o, 'standard'), at(o, 'sha256')];
+        return typeof standard === 'string' && typeof sha256 === 'string' ? [`${standard}:${sha256}`] : [];
+      });
+    }),
+  };
+}
+
 function purchaseFacts(type: string, data: unknown): unknown {
   switch (type) {
     case 'Quoted':
@@ -106,6 +132,7 @@ function purchaseFacts(type: string, data: unknown): unknown {
         evidence_key_id: json(data, 'response', 'evidence', 'payload', 'key_id'),
         delivered_at: json(data, 'response', 'delivery_proof', 'payload', 'delivered_at'),
         changed: changedOfDelivered(data),
+        ...signalsOfDelivered(data),
       };
     default:
       return data;

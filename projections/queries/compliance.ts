@@ -74,9 +74,11 @@ export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): P
     held: string;
     refunded: string;
     changed: string;
+    restricted_by_other_signal: string;
   }>(
     `SELECT day, origin, purpose, classification, sku, reports::text AS reports, amount_micro::text AS amount_micro,
-      held::text AS held, refunded::text AS refunded, changed::text AS changed
+      held::text AS held, refunded::text AS refunded, changed::text AS changed,
+      restricted_by_other_signal::text AS restricted_by_other_signal
      FROM rm_compliance_daily WHERE ${where.join(' AND ')} ORDER BY day, origin, purpose, classification, sku`,
     params,
   );
@@ -86,6 +88,7 @@ export async function complianceDaily(db: SqlQueryable, range: DayRange = {}): P
     held: Number(r.held),
     refunded: Number(r.refunded),
     changed: Number(r.changed),
+    restricted_by_other_signal: Number(r.restricted_by_other_signal),
   }));
 }
 

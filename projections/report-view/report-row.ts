@@ -42,6 +42,11 @@ export interface ReportRow {
   /** What the delivered report states per resource line: `changed` since the checkpoint (a revalidation's
    *  lines); null before delivery and for every other SKU. */
   changed: boolean[] | null;
+  /** What the delivered report states per resource line about the signals beside RSL (issue 28): its
+   *  `signals_summary`, and its observations as "standard:sha256"; each null for a line of a report drafted
+   *  before issue 28; the whole array null before delivery and when no line states any. */
+  signals_summary: (string | null)[] | null;
+  signals: (string[] | null)[] | null;
   /** The open hold's or stuck lock's reason; null once an operator moved the purchase on. */
   lock_reason: string | null;
   updated_position: string;
@@ -88,6 +93,8 @@ export function applyToReportRow(row: ReportRow | undefined, e: PurchaseFactEven
       delivery_proof_sha256: null,
       delivered_at: null,
       changed: null,
+      signals_summary: null,
+      signals: null,
       lock_reason: null,
       updated_position,
     };
@@ -129,6 +136,8 @@ function changesOf(row: ReportRow, e: Exclude<PurchaseFactEvent, { type: 'Quoted
         delivery_proof_sha256: f.delivery_proof_sha256,
         delivered_at: f.delivered_at ?? isoTime(e.created),
         changed: f.changed.length > 0 ? f.changed : null,
+        signals_summary: f.signals_summary.some((s) => s !== null) ? f.signals_summary : null,
+        signals: f.signals.some((s) => s !== null) ? f.signals : null,
       };
     }
     case 'Held':

@@ -16,11 +16,15 @@ export interface ResourceLine {
   changed: boolean | null;
   observed_at: string | null;
   rsl_document_sha256: string[];
+  /** The delivered report's signals_summary for this line (issue 28); null before delivery or issue 28. */
+  signals_summary: string | null;
+  /** The line's observations as "standard:sha256" in report order; null where the report has no `signals`. */
+  signals: string[] | null;
 }
 
 export function resourceLinesOf(
   row: Pick<ReportRow, 'resources' | 'resource' | 'origin' | 'classification' | 'decision' | 'observed_at'> &
-    Pick<ReportRow, 'rsl_document_sha256' | 'changed'>,
+    Pick<ReportRow, 'rsl_document_sha256' | 'changed' | 'signals_summary' | 'signals'>,
 ): ResourceLine[] {
   if (!row.resources || row.resources.length === 0)
     return [
@@ -33,6 +37,8 @@ export function resourceLinesOf(
         changed: row.changed?.[0] ?? null,
         observed_at: row.observed_at,
         rsl_document_sha256: row.rsl_document_sha256,
+        signals_summary: row.signals_summary?.[0] ?? null,
+        signals: row.signals?.[0] ?? null,
       },
     ];
   return row.resources.map((l, i) => ({
@@ -44,6 +50,8 @@ export function resourceLinesOf(
     changed: row.changed?.[i] ?? null,
     observed_at: l.observed_at,
     rsl_document_sha256: l.rsl_documents,
+    signals_summary: row.signals_summary?.[i] ?? null,
+    signals: row.signals?.[i] ?? null,
   }));
 }
 

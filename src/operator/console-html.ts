@@ -210,9 +210,20 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
   // One row per resource sold: a gate's URLs each under its own origin and classification; a revalidation's
-  // also say whether its report found the resource changed since the checkpoint.
+  // also say whether its report found the resource changed since the checkpoint; every delivered line what its
+  // report says of the signals beside RSL (issue 28; — for a report before them).
   const resources = table(
-    ['#', 'origin', 'resource', 'purpose', 'classification', 'changed', 'report sha256', 'evidence sha256'],
+    [
+      '#',
+      'origin',
+      'resource',
+      'purpose',
+      'classification',
+      'changed',
+      'other signals',
+      'report sha256',
+      'evidence sha256',
+    ],
     t.resources.map((r) => [
       esc(String(r.line)),
       esc(r.origin ?? '—'),
@@ -220,6 +231,7 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
       esc(r.purpose),
       esc(r.classification),
       r.changed === null ? '—' : r.changed ? 'yes' : 'no',
+      esc(r.signals_summary ?? '—'),
       `<code>${esc(r.report_sha256 ?? '—')}</code>`,
       `<code>${esc(r.evidence_sha256 ?? '—')}</code>`,
     ]),

@@ -39,6 +39,8 @@ const row = (over: Partial<ComplianceRow> = {}): ComplianceRow => ({
   held_reason: null,
   refund_status: 'none',
   previous_report_sha256: null,
+  signals_summary: 'RESTRICTED_BY_OTHER_SIGNAL',
+  signals: [`tdmrep:${'1'.repeat(64)}`, `aipref:${'2'.repeat(64)}`],
   ...over,
 });
 
@@ -147,6 +149,18 @@ test('csv: fields with a comma, quote, CR or LF are quoted with quotes doubled, 
   t.is(at('purpose'), 'say "hi"');
   t.is(at('held_reason'), 'line one\nline two');
   t.is(at('geo'), 'carriage\rreturn');
+});
+
+test('csv: the signals beside RSL are the last columns, each observation "standard:sha256" space-joined', async (t) => {
+  // Appended after previous_report_sha256 (issue 28) so that no earlier column's position moved.
+  t.deepEqual(COMPLIANCE_COLUMNS.slice(-3), ['previous_report_sha256', 'signals_summary', 'signals']);
+  const { text } = await exported([row(), row({ signals_summary: null, signals: null })], 'csv');
+  const [, restricted, before] = parseCsv(text);
+  t.deepEqual(restricted!.slice(-2), [
+    'RESTRICTED_BY_OTHER_SIGNAL',
+    `tdmrep:${'1'.repeat(64)} aipref:${'2'.repeat(64)}`,
+  ]);
+  t.deepEqual(before!.slice(-2), ['', ''], 'a report before issue 28 states no summary, never NONE_OBSERVED');
 });
 
 test('csv: null is an empty field, arrays are space-joined, booleans are true/false', async (t) => {

@@ -40,6 +40,9 @@ function sample(): ComplianceDaily[] {
           classification,
           sku: revalidation ? 'rights.revalidate.v1' : 'rights.preflight.v1',
           changed: revalidation ? Math.floor(reports / 2) : 0,
+          // Another signal restricts a third of the training RSL permits: derived, the seeded sequence unchanged.
+          restricted_by_other_signal:
+            purpose === 'ai-train' && classification === 'permitted' ? Math.ceil(reports / 3) : 0,
           reports,
           amount_micro: String(reports * 150_000 - next(7) * 12_345),
           held: next(5) === 0 ? 1 : 0,
@@ -112,7 +115,9 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
       origins: '3',
       revalidations: String(daily.reduce((s, d) => s + (d.sku === 'rights.revalidate.v1' ? d.reports : 0), 0)),
       changed: String(daily.reduce((s, d) => s + d.changed, 0)),
+      restricted_by_other_signal: String(daily.reduce((s, d) => s + d.restricted_by_other_signal, 0)),
     });
+    t.true(Number(counts.restricted_by_other_signal) > 0);
     t.true(Number(counts.changed) > 0 && Number(counts.changed) < Number(counts.revalidations));
     t.regex(usdc, /^\d+\.\d{2,6}$/, 'USDC with 2 to 6 decimals');
     const [whole = '', fraction = ''] = usdc.split('.');
@@ -147,6 +152,7 @@ browserTests('report-browser.test.ts', 'the compliance report renders in headles
             held: 0,
             refunded: 0,
             changed: 0,
+            restricted_by_other_signal: 0,
           },
         ],
       }),

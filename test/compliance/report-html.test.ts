@@ -19,7 +19,11 @@ const d = (
   refunded = 0,
   sku = 'rights.preflight.v1',
   changed = 0,
-): ComplianceDaily => ({ day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed });
+  restricted_by_other_signal = 0,
+): ComplianceDaily => ({
+  ...{ day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed },
+  restricted_by_other_signal,
+});
 
 const DAILY: ComplianceDaily[] = [
   d('2026-11-01', 'https://news.example', 'ai-input', 'permitted', 4, '600000', 1, 0),
@@ -86,6 +90,7 @@ test('totals are the sums of the daily aggregates; origins count distinct named 
     origins: '3', // news, hostile, blog; '' is "no origin", not a fourth
     revalidations: '0',
     changed: '0',
+    restricted_by_other_signal: '0',
   });
   t.is(Number(totals(html).amount_usdc), DAILY.reduce((s, r) => s + Number(r.amount_micro), 0) / 1e6);
 });
@@ -101,6 +106,18 @@ test('revalidated resources are counted among the reports, and those whose repor
   t.regex(html, /9 reports · 0\.12 USDC · 0 held · 0 refunded · 6 revalidations, 3 changed<\/p>/);
   // Two SKUs on one day, origin, purpose and classification are one cell of the origin's table.
   t.regex(html, /<th scope="row">ai-input<\/th><td>5<\/td><td>4<\/td><td>9<\/td>/);
+});
+
+test('resources another signal restricted are counted in total and per origin, none where no report says so', (t) => {
+  const [news, blog] = ['https://news.example', 'https://blog.example'];
+  const html = render([
+    d('2026-11-01', news, 'ai-train', 'permitted', 3, '60000', 0, 0, undefined, 0, 2),
+    d('2026-11-02', news, 'ai-train', 'license-required', 1, '20000', 0, 0, undefined, 0, 1),
+    d('2026-11-02', blog, 'ai-train', 'permitted', 4, '40000'),
+  ]);
+  t.like(totals(html), { reports: '8', restricted_by_other_signal: '3' });
+  t.regex(html, /<h3>https:\/\/news\.example<\/h3>\n<p>4 reports [^<]* · 3 restricted by another signal<\/p>/);
+  t.regex(html, /<h3>https:\/\/blog\.example<\/h3>\n<p>4 reports · 0\.04 USDC · 0 held · 0 refunded<\/p>/);
 });
 
 test('amounts are exact past 2^53 micro-USDC and shown with 2 to 6 decimals', (t) => {
@@ -249,6 +266,7 @@ test('empty input: a valid page that says there were no deliveries, with zero to
     origins: '0',
     revalidations: '0',
     changed: '0',
+    restricted_by_other_signal: '0',
   });
   t.false(html.includes('<svg'));
   t.false(html.includes('<table'));

@@ -17,6 +17,15 @@ import type { SettlementScript } from '../support/scripted-settlement.js';
 import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
 import { postQuote } from '../support/money-env.js';
 import { SIGNAL_PAGE, TDMREP_FILE } from '../support/publishers.js';
+import { Writable } from 'node:stream';
+import { rebuild } from '../../projections/catch-up.js';
+import { writeComplianceExport } from '../../projections/compliance/export-format.js';
+import { renderComplianceReport } from '../../projections/compliance/report-html.js';
+import { sqlFactFeed } from '../../projections/feed/sql-feed.js';
+import { complianceDaily, complianceRows } from '../../projections/queries/compliance.js';
+import { openReadModels } from '../../projections/read-models.js';
+import { streamName } from '../../streams/purchase/purchase-id.js';
+import { embeddedStore } from '../store/fixtures/store-under-test.js';
 
 // The AI-use signals beside RSL (issue 28) end to end on the fast world: the signal publishers of
 // test/support/publishers.ts over HTTPS on loopback, the real quote and report routes, the buyer library
@@ -271,4 +280,47 @@ test('the buyer CLI holds ingestion (exit 3) unless --ignore-other-signals; veri
   const refused = await cli('verify', file, '--key', world.evidenceKey);
   t.is(refused.code, 1);
   t.regex(refused.err, /^FAIL: report digest does not match/);
+});
+
+// --- The read side (issue 28, item 5): the paid report's events on a SQL store, through facts v4 and the read
+// models, into the compliance export and the HTML report's count. ---
+
+test('a paid report another signal restricted: its summary and observations in the export, counted in HTML', async (t) => {
+  const r = await buy(SIGNAL_PAGE(TDMREP_FILE, '/reserved/b'));
+  const entry = reportResource(r);
+  const id = r.purchase_id;
+  const under = await embeddedStore();
+  try {
+    const events = await world.store.readStream(streamName(id));
+    await under.store.append(streamName(id), events, 'no_stream');
+    const models = await openReadModels(under.store, { readStoreUrl: 'unused:' });
+    await rebuild(models.db, sqlFactFeed(under.store.sql!));
+    const rows = [];
+    for await (const row of complianceRows(models.db)) rows.push({ ...row, previous_report_sha256: null });
+    const observed = entry.signals.map((o: { standard: string; sha256: string }) => `${o.standard}:${o.sha256}`);
+    t.true(
+      observed.some((o: string) => o.startsWith('tdmrep:')),
+      'the tdmrep.json observation among them',
+    );
+    t.like(rows, [
+      { classification: 'PERMITTED_BY_OBSERVED_DECLARATION', signals_summary: 'RESTRICTED_BY_OTHER_SIGNAL' },
+    ]);
+    t.deepEqual(rows[0]!.signals, observed);
+    let csv = '';
+    const out = new Writable({ write: (chunk, _enc, done) => done(void (csv += String(chunk))) });
+    await writeComplianceExport(
+      (async function* () {
+        yield* rows;
+      })(),
+      'csv',
+      out,
+    );
+    t.true(csv.split('\r\n')[1]!.endsWith(`,RESTRICTED_BY_OTHER_SIGNAL,${observed.join(' ')}`), 'the last two columns');
+    const html = renderComplianceReport({ generatedAt: 'now', range: {}, daily: await complianceDaily(models.db) });
+    t.regex(html, /data-total="restricted_by_other_signal">1</);
+    t.regex(html, /1 reports [^<]* · 1 restricted by another signal<\/p>/);
+    await models.close();
+  } finally {
+    await under.dispose();
+  }
 });

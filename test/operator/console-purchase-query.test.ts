@@ -44,7 +44,7 @@ test('revenue is shown in USDC with six decimals', (t) => {
   t.is(usdc('123456789'), '123.456789');
 });
 
-test('a revalidation’s console page lists each resource it re-checked with whether it changed', (t) => {
+test('a revalidation’s console page lists each resource re-checked, whether it changed, and other signals', (t) => {
   const line = (n: number, classification: string) => ({
     resource: `https://news.example/${n}`,
     origin: 'https://news.example',
@@ -83,15 +83,21 @@ test('a revalidation’s console page lists each resource it re-checked with whe
     delivery_proof_sha256: 'd'.repeat(64),
     delivered_at: '2026-11-27T08:00:01.000Z',
     changed: [true, false],
+    signals_summary: ['RESTRICTED_BY_OTHER_SIGNAL', null],
+    signals: [[`tdmrep:${'e'.repeat(64)}`], null],
     lock_reason: null,
     updated_position: '9',
   };
   const timeline = { purchase: row, resources: soldLinesOf(row), history: [], refund: null, revision: null };
   const html = purchasePage(timeline, new Date('2026-11-27T09:00:00.000Z'));
   t.regex(html, /<h2>Resources \(2, one payment\)<\/h2>/);
-  const cells = [...html.matchAll(/<td>([^<]*)<\/td><td>(yes|no|—)<\/td>/g)].map((m) => [m[1], m[2]]);
+  const cells = [...html.matchAll(/<td>([^<]*)<\/td><td>(yes|no|—)<\/td><td>([^<]*)<\/td>/g)].map((m) => [
+    m[1],
+    m[2],
+    m[3],
+  ]);
   t.deepEqual(cells, [
-    ['PROHIBITED_BY_OBSERVED_DECLARATION', 'yes'],
-    ['PERMITTED_BY_OBSERVED_DECLARATION', 'no'],
+    ['PROHIBITED_BY_OBSERVED_DECLARATION', 'yes', 'RESTRICTED_BY_OTHER_SIGNAL'],
+    ['PERMITTED_BY_OBSERVED_DECLARATION', 'no', '—'],
   ]);
 });

@@ -82,6 +82,10 @@ async function seedMix(store: EventStoreWithProjections) {
   };
 }
 
+const RESTRICTED = 'RESTRICTED_BY_OTHER_SIGNAL';
+const TDMREP = { standard: 'tdmrep', channel: 'well-known', sha256: '1'.repeat(64), url: 'https://x/', readings: [] };
+const AIPREF = { ...TDMREP, standard: 'aipref', channel: 'header', sha256: '2'.repeat(64) };
+
 type History = { stream: string; events: { id: string; type: string; data: unknown }[] };
 function revalidationOf(h: History): History {
   const events = structuredClone(h.events).map((e) => {
@@ -102,7 +106,16 @@ function revalidationOf(h: History): History {
       // `delivery_proof_sha256`, its digests and what changed are read from the response (delivered-digests.ts).
       delete (data as { delivery_proof_sha256?: string }).delivery_proof_sha256;
       data.response!.report.sku = REVALIDATE_SKU;
-      data.response!.report.resources = data.response!.report.resources.map((r, i) => ({ ...r, changed: i === 0 }));
+      const stated = [
+        { signals_summary: RESTRICTED, signals: [TDMREP, AIPREF] },
+        { signals_summary: 'CONSISTENT', signals: [] },
+      ];
+      data.response!.report.resources = data.response!.report.resources.map((r, i) => {
+        // Issue 28: the first resource restricted by another signal, the second consistent, the rest stated as a
+        // report drafted before issue 28 states them (no signals at all).
+        const { signals: _signals, signals_summary: _summary, ...before28 } = r as Record<string, unknown>;
+        return { ...before28, changed: i === 0, ...stated[i] };
+      });
     }
     return e;
   });
@@ -114,18 +127,22 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
     const under = await factory();
     try {
       await seedMix(under.store);
-      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v3: unknown }>(
-        `SELECT stream, type, data, facts_v3 FROM events ORDER BY events.position`,
+      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v4: unknown }>(
+        `SELECT stream, type, data, facts_v4 FROM events ORDER BY events.position`,
       );
       t.true(rows.length > 20);
       for (const r of rows)
-        t.deepEqual(r.facts_v3, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
-      const changed = rows
+        t.deepEqual(r.facts_v4, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+      const delivered = rows
         .filter((r) => r.type === 'Delivered')
-        .map((r) => (r.facts_v3 as { changed: unknown }).changed);
+        .map((r) => r.facts_v4 as { changed: unknown[]; signals_summary: unknown[]; signals: unknown[] });
       t.true(
-        changed.some((c) => Array.isArray(c) && c[0] === true && c.length > 1),
+        delivered.some(({ changed: c }) => c[0] === true && c.length > 1),
         'a revalidation says what changed',
+      );
+      t.true(
+        delivered.some((f) => f.signals_summary[0] === RESTRICTED && f.signals_summary.includes(null)),
+        "the revalidation's signals: a summary per resource, null where its report states none",
       );
     } finally {
       await under.dispose();
@@ -230,6 +247,18 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
           revalidated.map((_, i) => [REVALIDATE_SKU, i + 1, i === 0, true]),
         );
         t.true(rows.filter((r) => r.sku !== REVALIDATE_SKU).every((r) => r.changed === null));
+        // Its signals beside RSL per line, as its report states them; none stated before issue 28.
+        t.deepEqual(
+          revalidated.map((r) => [r.signals_summary, r.signals]),
+          revalidated.map(
+            (_, i) =>
+              [
+                [RESTRICTED, [`tdmrep:${'1'.repeat(64)}`, `aipref:${'2'.repeat(64)}`]],
+                ['CONSISTENT', []],
+              ][i] ?? [null, null],
+          ),
+        );
+        t.is(rows.find((r) => r.purchase_id === ids.delivered)!.signals_summary, null, 'a report before issue 28');
         t.is((await reportRow(models.db, ids.revalidation))?.sku, REVALIDATE_SKU);
         const daily = await complianceDaily(models.db);
         t.is(
@@ -247,6 +276,11 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
           daily.reduce((n, d) => n + d.changed, 0),
           1,
           'the changed revalidated resource',
+        );
+        t.is(
+          daily.reduce((n, d) => n + d.restricted_by_other_signal, 0),
+          1,
+          'the revalidated resource another signal restricted',
         );
         t.is(
           daily.reduce((n, d) => n + BigInt(d.amount_micro), 0n),

@@ -54,38 +54,49 @@ test.serial('a fresh store has no projections table', async (t) => {
 });
 
 test.serial(
-  'migration 6 gives events stored before it their facts_v3, what a delivered report says changed',
+  'migrations 6 and 7 give events stored before them facts_v4: what a report says changed, and its signals',
   async (t) => {
     const dir = await freshEmbeddedDir();
     try {
-      // A store as it was at migration 5: facts_v2, no facts_v3, migration 6 not recorded.
+      // A store as it was at migration 5: facts_v2, no facts_v3 or facts_v4, migrations 6 and 7 not recorded.
       const old = await openStore(`file:${dir}`);
-      const report = { sku: 'rights.revalidate.v1', resources: [{ changed: true }, { changed: false }] };
-      const delivered = { response: { report }, payment_response: {} };
-      await old.append(
-        'purchase-x',
-        [{ id: crypto.randomUUID(), type: 'Delivered', data: delivered, metadata: {} }],
-        'no_stream',
-      );
-      await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v3`);
+      const before28 = { sku: 'rights.revalidate.v1', resources: [{ changed: true }, { changed: false }] };
+      const tdmrep = { standard: 'tdmrep', sha256: 'a'.repeat(64), channel: 'well-known' };
+      const after28 = {
+        sku: 'rights.preflight.v1',
+        resources: [{ signals: [tdmrep], signals_summary: 'RESTRICTED_BY_OTHER_SIGNAL' }],
+      };
+      for (const report of [before28, after28])
+        await old.append(
+          `purchase-${report.sku}`,
+          [{ id: crypto.randomUUID(), type: 'Delivered', data: { response: { report }, payment_response: {} } }],
+          'no_stream',
+        );
+      await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v4`);
+      await old.sql!.query(`DROP FUNCTION rp_event_facts_v4(text, text, jsonb)`);
       await old.sql!.query(`DROP FUNCTION rp_event_facts_v3(text, text, jsonb)`);
       await old.sql!.query(
         'ALTER TABLE events ADD COLUMN facts_v2 json ' +
           'GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED',
       );
-      await old.sql!.query(`DELETE FROM store_migrations WHERE version = 6`);
+      await old.sql!.query(`DELETE FROM store_migrations WHERE version IN (6, 7)`);
       await old.close();
 
       const upgraded = await openStore(`file:${dir}`);
-      const [row] = await upgraded.sql!.query<{ facts_v3: { changed: boolean[] } }>(`SELECT facts_v3 FROM events`);
-      t.deepEqual(row?.facts_v3.changed, [true, false]);
+      const rows = await upgraded.sql!.query<{ facts_v4: unknown }>(`SELECT facts_v4 FROM events ORDER BY position`);
+      t.like(rows[0]?.facts_v4, { changed: [true, false], signals_summary: [null, null], signals: [null, null] });
+      t.like(rows[1]?.facts_v4, {
+        changed: [],
+        signals_summary: ['RESTRICTED_BY_OTHER_SIGNAL'],
+        signals: [[`tdmrep:${'a'.repeat(64)}`]],
+      });
       const columns = await upgraded.sql!.query<{ name: string }>(
         "SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'events' " +
           "AND column_name LIKE 'facts%'",
       );
       t.deepEqual(
         columns.map((c) => c.name),
-        ['facts_v3'],
+        ['facts_v4'],
       );
       await upgraded.close();
     } finally {

@@ -98,3 +98,31 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
 $fn$;
 ALTER TABLE events ADD COLUMN facts_v3 json GENERATED ALWAYS AS (rp_event_facts_v3(stream, type, data)::json) STORED;
 ALTER TABLE events DROP COLUMN facts_v2;`;
+
+// Version 4 (store migration 7): a Delivered event's facts also carry, per resource of the delivered report
+// and in its order, the signals beside RSL the report states (issue 28): `signals_summary` (the resource's
+// summary, or null where the report states none: a report drafted before issue 28) and `signals` (each
+// observation as "standard:sha256", in report order, or null where the report has no `signals`). Taken
+// from the signed report itself, as version 3's `changed` is (docs/decisions.md, "Issue 28: the signals
+// on the read side"). The rest is version 3's.
+export const EVENT_FACTS_V4 = `
+CREATE FUNCTION rp_event_facts_v4(stream text, type text, data jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT CASE
+    WHEN stream LIKE 'purchase-%' AND type = 'Delivered' THEN rp_event_facts_v3(stream, type, data)
+      || (SELECT jsonb_build_object(
+            'signals_summary', coalesce(jsonb_agg(CASE WHEN jsonb_typeof(r->'signals_summary') = 'string'
+              THEN r->'signals_summary' ELSE 'null'::jsonb END ORDER BY x.ord), '[]'::jsonb),
+            'signals', coalesce(jsonb_agg(CASE WHEN jsonb_typeof(r->'signals') = 'array'
+              THEN (SELECT coalesce(jsonb_agg(to_jsonb((o->>'standard') || ':' || (o->>'sha256')) ORDER BY y.i),
+                      '[]'::jsonb)
+                    FROM jsonb_array_elements(r->'signals') WITH ORDINALITY AS y(o, i)
+                    WHERE jsonb_typeof(o->'standard') = 'string' AND jsonb_typeof(o->'sha256') = 'string')
+              ELSE 'null'::jsonb END ORDER BY x.ord), '[]'::jsonb))
+          FROM jsonb_array_elements(CASE WHEN jsonb_typeof(data#>'{response,report,resources}') = 'array'
+            THEN data#>'{response,report,resources}' ELSE '[]'::jsonb END) WITH ORDINALITY AS x(r, ord))
+    ELSE rp_event_facts_v3(stream, type, data)
+  END
+$fn$;
+ALTER TABLE events ADD COLUMN facts_v4 json GENERATED ALWAYS AS (rp_event_facts_v4(stream, type, data)::json) STORED;
+ALTER TABLE events DROP COLUMN facts_v3;`;

@@ -1,4 +1,4 @@
-import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3 } from './event-facts-sql.js';
+import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3, EVENT_FACTS_V4 } from './event-facts-sql.js';
 import type { SqlDriver } from './sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
@@ -42,6 +42,9 @@ export const MIGRATIONS: readonly string[] = [
   // 6: a Delivered event's facts say which of its resources the report states changed (a revalidation's);
   // the feed reads facts_v3.
   EVENT_FACTS_V3,
+  // 7: a Delivered event's facts carry each resource's signals_summary and its observations' standard and
+  // sha256 (issue 28); the feed reads facts_v4.
+  EVENT_FACTS_V4,
 ];
 
 /**
