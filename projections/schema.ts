@@ -11,7 +11,7 @@ import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 // a table or a projection's meaning changes: the tables are then dropped, recreated and rebuilt from
 // the first event, in the background (the service answers meanwhile).
 
-export const READ_MODEL_VERSION = 5;
+export const READ_MODEL_VERSION = 6;
 export const CHECKPOINT = 'read-models';
 
 const TABLES = ['rm_purchases', 'rm_queue', 'rm_refunds', 'rm_compliance_daily'] as const;
@@ -73,8 +73,8 @@ const CREATE_TABLES = [
        p.delivered_at, ${DELIVERED_DAY} AS delivered_day, p.status = 'held' AS held,
        CASE WHEN p.status = 'held' THEN p.lock_reason END AS held_reason,
        coalesce(r.status, 'none') AS refund_status,
-       p.signals_summary ->> (coalesce(x.ord, 1)::integer - 1) AS signals_summary,
-       nullif(p.signals -> (coalesce(x.ord, 1)::integer - 1), 'null'::jsonb) AS signals
+       p.signals_summary AS signals_summary_lines,
+       p.signals AS signals_lines
      FROM rm_purchases p LEFT JOIN rm_refunds r ON r.purchase_id = p.purchase_id
        LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.resources) = 'array' THEN p.resources END)
          WITH ORDINALITY AS x(r, ord) ON true

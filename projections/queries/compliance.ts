@@ -20,6 +20,14 @@ function rangeWhere(range: DayRange, column: string, params: unknown[]): string[
   return where;
 }
 
+/** A page as the view gives it: the purchase's per-line arrays, from which each row takes its line's value. */
+type PerLinePage = (Omit<ComplianceRow, 'changed' | 'signals_summary' | 'signals'> & {
+  delivered_day: string;
+  changed_lines: (boolean | null)[] | null;
+  signals_summary_lines: (string | null)[] | null;
+  signals_lines: (string[] | null)[] | null;
+})[];
+
 export async function* complianceRows(
   db: SqlQueryable,
   range: DayRange = {},
@@ -43,15 +51,16 @@ export async function* complianceRows(
          ORDER BY delivered_day, purchase_id, line LIMIT $${params.length}) c`,
       params,
     );
-    const page = JSON.parse(r?.page ?? '[]') as (Omit<ComplianceRow, 'changed'> & {
-      delivered_day: string;
-      changed_lines: (boolean | null)[] | null;
-    })[];
-    // A line's `changed` is picked here, not in the view: the jsonb lookup there was evaluated for every row
-    // the page's sort read (schema.ts), which doubled a 100k-row export's time and tripled its memory growth.
-    for (const { delivered_day: _day, changed_lines: lines, ...rest } of page) {
+    const page = JSON.parse(r?.page ?? '[]') as PerLinePage;
+    // A line's `changed` and signals are picked here, not in the view: a jsonb lookup there was evaluated for
+    // every row the page's sort read (schema.ts), which doubled a 100k-row export's time and tripled its
+    // memory growth (docs/decisions.md, "The suite's wall time").
+    for (const { delivered_day: _day, changed_lines, signals_summary_lines, signals_lines, ...rest } of page) {
       const row = rest as ComplianceRow; // in place: a second object per row doubles an export's garbage
-      row.changed = lines?.[row.line - 1] ?? null;
+      const i = row.line - 1;
+      row.changed = changed_lines?.[i] ?? null;
+      row.signals_summary = signals_summary_lines?.[i] ?? null;
+      row.signals = signals_lines?.[i] ?? null;
       yield row;
     }
     if (page.length < pageSize) return;
