@@ -285,7 +285,7 @@ test('the buyer CLI holds ingestion (exit 3) unless --ignore-other-signals; veri
 // --- The read side (issue 28, item 5): the paid report's events on a SQL store, through facts v4 and the read
 // models, into the compliance export and the HTML report's count. ---
 
-test('a paid report another signal restricted: its summary and observations in the export, counted in HTML', async (t) => {
+test('a report another signal restricted: its summary and observations in the export, counted in HTML', async (t) => {
   const r = await buy(SIGNAL_PAGE(TDMREP_FILE, '/reserved/b'));
   const entry = reportResource(r);
   const id = r.purchase_id;
