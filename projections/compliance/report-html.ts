@@ -16,9 +16,9 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 //
 // The page holds:
 // - #totals: each total in an element with data-total="reports|amount_usdc|held|refunded|origins|
-//   revalidations|changed|restricted_by_other_signal" whose text is the plain number (no grouping
-//   separators), for scripts that read the page. `revalidations` counts the revalidated resources among
-//   the reports (sku rights.revalidate.v1), `changed` those whose signed report says the resource changed since its checkpoint,
+//   revalidations|changed|restricted_by_other_signal" whose text is the plain number (no grouping separators),
+//   for scripts that read the page. `revalidations` counts the revalidated resources among the reports (sku
+//   rights.revalidate.v1), `changed` those whose signed report says the resource changed since its checkpoint,
 //   `restricted_by_other_signal` those whose signed report's signals_summary is RESTRICTED_BY_OTHER_SIGNAL
 //   (another standard beside RSL reserves the purpose where RSL does not prohibit it; issue 28).
 //   `origins` counts distinct non-empty origins; deliveries whose reading had no origin ('' in the
