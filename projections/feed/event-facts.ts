@@ -1,7 +1,7 @@
 import { REFUND_STREAM_PREFIX } from '../../streams/refund/events.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 
-// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v4`
+// The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v5`
 // column (src/store/sql/event-facts-sql.ts). Used where events arrive whole (EventStoreDB feed, the
 // fallback for Delivered events written before they carried their own proof digest).
 // test/projections/event-facts.test.ts holds both to the same output.

@@ -3,7 +3,7 @@ import { deliveredFactsFromData, incompleteDelivered } from './delivered-digests
 import type { RawFactEvent } from './fact-event.js';
 import type { FactFeed } from './feed.js';
 
-// The feed of a SQL event store: reads only the small `facts_v4` column (never the events' data) and
+// The feed of a SQL event store: reads only the small `facts_v5` column (never the events' data) and
 // ships a whole page as one JSON text, which is several times faster than row by row on PGlite.
 
 // The page is assembled as text: json_agg/json_build_array cost the database ~10 µs per event, plain
@@ -11,9 +11,9 @@ import type { FactFeed } from './feed.js';
 const PAGE = `
   SELECT '[' || coalesce(string_agg(
            '["' || p.position::text || '",' || to_json(p.stream)::text || ',' || to_json(p.type)::text || ','
-           || coalesce(p.facts_v4::text, 'null') || ',' || to_json(p.created)::text || ']',
+           || coalesce(p.facts_v5::text, 'null') || ',' || to_json(p.created)::text || ']',
          ',' ORDER BY p.position), '') || ']' AS page
-  FROM (SELECT position, stream, type, facts_v4, created FROM events WHERE position > $1::bigint
+  FROM (SELECT position, stream, type, facts_v5, created FROM events WHERE position > $1::bigint
     ORDER BY events.position LIMIT $2) p`;
 
 const DATA_AT = `SELECT position::text AS position, data FROM events WHERE position = ANY($1::bigint[])`;

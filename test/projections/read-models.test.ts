@@ -127,15 +127,15 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
     const under = await factory();
     try {
       await seedMix(under.store);
-      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v4: unknown }>(
-        `SELECT stream, type, data, facts_v4 FROM events ORDER BY events.position`,
+      const rows = await under.store.sql!.query<{ stream: string; type: string; data: unknown; facts_v5: unknown }>(
+        `SELECT stream, type, data, facts_v5 FROM events ORDER BY events.position`,
       );
       t.true(rows.length > 20);
       for (const r of rows)
-        t.deepEqual(r.facts_v4, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
+        t.deepEqual(r.facts_v5, factsOf(r.stream, r.type, r.data), `${r.type} of ${r.stream.slice(0, 16)}`);
       const delivered = rows
         .filter((r) => r.type === 'Delivered')
-        .map((r) => r.facts_v4 as { changed: unknown[]; signals_summary: unknown[]; signals: unknown[] });
+        .map((r) => r.facts_v5 as { changed: unknown[]; signals_summary: unknown[]; signals: unknown[] });
       t.true(
         delivered.some(({ changed: c }) => c[0] === true && c.length > 1),
         'a revalidation says what changed',

@@ -54,11 +54,11 @@ test.serial('a fresh store has no projections table', async (t) => {
 });
 
 test.serial(
-  'migrations 6 and 7 give events stored before them facts_v4: what a report says changed, and its signals',
+  'migrations 6 to 8 give events stored before them facts_v5: what a report says changed, and its signals',
   async (t) => {
     const dir = await freshEmbeddedDir();
     try {
-      // A store as it was at migration 5: facts_v2, no facts_v3 or facts_v4, migrations 6 and 7 not recorded.
+      // A store as it was at migration 5: facts_v2, no later facts, migrations 6 to 8 not recorded.
       const old = await openStore(`file:${dir}`);
       const before28 = { sku: 'rights.revalidate.v1', resources: [{ changed: true }, { changed: false }] };
       const tdmrep = { standard: 'tdmrep', sha256: 'a'.repeat(64), channel: 'well-known' };
@@ -72,20 +72,20 @@ test.serial(
           [{ id: crypto.randomUUID(), type: 'Delivered', data: { response: { report }, payment_response: {} } }],
           'no_stream',
         );
-      await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v4`);
+      await old.sql!.query(`ALTER TABLE events DROP COLUMN facts_v5`);
       await old.sql!.query(`DROP FUNCTION rp_event_facts_v4(text, text, jsonb)`);
       await old.sql!.query(`DROP FUNCTION rp_event_facts_v3(text, text, jsonb)`);
       await old.sql!.query(
         'ALTER TABLE events ADD COLUMN facts_v2 json ' +
           'GENERATED ALWAYS AS (rp_event_facts_v2(stream, type, data)::json) STORED',
       );
-      await old.sql!.query(`DELETE FROM store_migrations WHERE version IN (6, 7)`);
+      await old.sql!.query(`DELETE FROM store_migrations WHERE version IN (6, 7, 8)`);
       await old.close();
 
       const upgraded = await openStore(`file:${dir}`);
-      const rows = await upgraded.sql!.query<{ facts_v4: unknown }>(`SELECT facts_v4 FROM events ORDER BY position`);
-      t.like(rows[0]?.facts_v4, { changed: [true, false], signals_summary: [null, null], signals: [null, null] });
-      t.like(rows[1]?.facts_v4, {
+      const rows = await upgraded.sql!.query<{ facts_v5: unknown }>(`SELECT facts_v5 FROM events ORDER BY position`);
+      t.like(rows[0]?.facts_v5, { changed: [true, false], signals_summary: [null, null], signals: [null, null] });
+      t.like(rows[1]?.facts_v5, {
         changed: [],
         signals_summary: ['RESTRICTED_BY_OTHER_SIGNAL'],
         signals: [[`tdmrep:${'a'.repeat(64)}`]],
@@ -96,7 +96,7 @@ test.serial(
       );
       t.deepEqual(
         columns.map((c) => c.name),
-        ['facts_v4'],
+        ['facts_v5'],
       );
       await upgraded.close();
     } finally {

@@ -1,4 +1,4 @@
-import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3, EVENT_FACTS_V4 } from './event-facts-sql.js';
+import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3, EVENT_FACTS_V4, EVENT_FACTS_V5 } from './event-facts-sql.js';
 import type { SqlDriver } from './sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
@@ -43,8 +43,11 @@ export const MIGRATIONS: readonly string[] = [
   // the feed reads facts_v3.
   EVENT_FACTS_V3,
   // 7: a Delivered event's facts carry each resource's signals_summary and its observations' standard and
-  // sha256 (issue 28); the feed reads facts_v4.
+  // sha256 (issue 28).
   EVENT_FACTS_V4,
+  // 8: the same facts, computed without the wrapper levels of versions 3 and 4 where they add nothing (a
+  // Quoted event's facts cost three times version 2's); the feed reads facts_v5.
+  EVENT_FACTS_V5,
 ];
 
 /**

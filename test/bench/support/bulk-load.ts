@@ -13,7 +13,7 @@ import { APPEND_ORDER_LOCK } from '../../../src/store/sql/statements.js';
 //
 // Streams must not exist yet: a loaded stream starts at revision 0, and UNIQUE (stream, revision)
 // stops the load if one does. Columns are named explicitly, never `SELECT *`, so columns the
-// schema computes itself (the generated `facts_v4`) are left to the database.
+// schema computes itself (the generated `facts_v5`) are left to the database.
 //
 //   const store = await openStore('file:' + dir);
 //   await bulkLoad(store.sql!, purchaseHistories(10_000), { interleave: true });
