@@ -15,13 +15,24 @@ const DEFAULT_METRICS_PORT = 9464;
 let holder: net.Server | undefined;
 let devnet: Devnet;
 
-test.before(async () => {
-  // Hold 9464; when something else already holds it, it is taken all the same.
+/** Holds 9464 on loopback; false when something else holds it now. */
+function tryHold(): Promise<net.Server | undefined> {
   const server = net.createServer();
-  holder = await new Promise<net.Server | undefined>((resolve) => {
+  return new Promise((resolve) => {
     server.once('error', () => resolve(undefined));
     server.listen(DEFAULT_METRICS_PORT, '127.0.0.1', () => resolve(server));
   });
+}
+
+test.before(async () => {
+  // This file must hold 9464 itself for its whole run. Another test's development service (the quick start
+  // sets nothing, so it takes 9464 when it is free) may hold it for a while and then let it go, which would
+  // free the port in the middle of these tests: wait until it is ours.
+  for (let waited = 0; !holder && waited < 90_000; waited += 250) {
+    holder = await tryHold();
+    if (!holder) await new Promise((r) => setTimeout(r, 250));
+  }
+  if (!holder) throw new Error(`port ${DEFAULT_METRICS_PORT} stayed taken for 90 s`);
   devnet = await startDevnet();
 });
 test.after.always(async () => {
