@@ -15,6 +15,13 @@ const DEFAULT_METRICS_PORT = 9464;
 let holder: net.Server | undefined;
 let devnet: Devnet;
 
+/** A start that must fail; should it start after all, it is stopped, so no service outlives the test. */
+async function failedStart(t: import('ava').ExecutionContext, env: Record<string, string>): Promise<Error | undefined> {
+  const started = startServiceProcess(env);
+  started.then((s) => s.stop()).catch(() => {});
+  return t.throwsAsync(started);
+}
+
 /** Holds 9464 on loopback; false when something else holds it now. */
 function tryHold(): Promise<net.Server | undefined> {
   const server = net.createServer();
@@ -98,7 +105,7 @@ test.serial(
 
 test.serial('production with 9464 taken fails, naming METRICS_LISTEN', async (t) => {
   const dataDir = await tempDir(t);
-  const err = await t.throwsAsync(startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: '' }));
+  const err = await failedStart(t, { ...productionEnv(dataDir), METRICS_LISTEN: '' });
   t.regex(err!.message, /fatal: listen EADDRINUSE 127\.0\.0\.1:9464: set by METRICS_LISTEN \(/);
 });
 
@@ -108,18 +115,14 @@ test.serial('a taken public port names HOST/PORT; a taken operator port names OP
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => taken.close(() => resolve())));
   const port = String((taken.address() as net.AddressInfo).port);
-  const onPort = await t.throwsAsync(
-    startServiceProcess({ ...productionEnv(dataDir), METRICS_LISTEN: 'off', PORT: port }),
-  );
+  const onPort = await failedStart(t, { ...productionEnv(dataDir), METRICS_LISTEN: 'off', PORT: port });
   t.regex(onPort!.message, new RegExp(`fatal: listen EADDRINUSE 127\\.0\\.0\\.1:${port}: set by HOST/PORT`));
-  const onOperator = await t.throwsAsync(
-    startServiceProcess({
-      ...productionEnv(dataDir),
-      METRICS_LISTEN: 'off',
-      OPERATOR_LISTEN: `127.0.0.1:${port}`,
-      OPERATOR_TOKEN: 'a-long-enough-operator-token',
-    }),
-  );
+  const onOperator = await failedStart(t, {
+    ...productionEnv(dataDir),
+    METRICS_LISTEN: 'off',
+    OPERATOR_LISTEN: `127.0.0.1:${port}`,
+    OPERATOR_TOKEN: 'a-long-enough-operator-token',
+  });
   t.regex(onOperator!.message, new RegExp(`fatal: listen EADDRINUSE 127\\.0\\.0\\.1:${port}: set by OPERATOR_LISTEN`));
 });
 
