@@ -2,7 +2,12 @@ import type { SettleResponse } from '@x402/core/types';
 import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
 import type { PaidReportResponse, Report } from '../../packages/buyer/src/wire/contract/report.js';
 import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
-import type { PurchaseEventData, PurchaseState, SettledState } from '../../streams/purchase/index.js';
+import type {
+  PurchaseCommandBody,
+  PurchaseEventData,
+  PurchaseState,
+  SettledState,
+} from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import { draftReport } from './product.js';
 import type { DraftedReport } from './report-drafter.js';
@@ -74,13 +79,14 @@ function withCheckpoints(deps: MoneyPathDeps, drafted: DraftedReport): ReturnTyp
   );
 }
 
+/** The Deliver command for a settled state; nothing for any other (a settlement that ended held). */
+export const deliverCommand =
+  (deps: MoneyPathDeps) =>
+  (state: PurchaseState): PurchaseCommandBody | undefined =>
+    state.status === 'settled' ? { type: 'Deliver', data: buildDelivery(deps, state) } : undefined;
+
 /** The Deliver command on the settled state the caller holds; a stream moved since fails the append. */
 export async function deliver(deps: MoneyPathDeps, id: string, state: SettledState): Promise<PurchaseState> {
-  const run = await runPurchaseCommand(
-    deps,
-    id,
-    { type: 'Deliver', data: buildDelivery(deps, state) },
-    { known: state },
-  );
+  const run = await runPurchaseCommand(deps, id, deliverCommand(deps), { known: state });
   return run.state;
 }

@@ -1,9 +1,11 @@
 import { handleCommand, readState, type HandleOptions } from '../command/handle-command.js';
 import type { EventStore } from '../store/port.js';
+import type { Decider } from '../../streams/decider.js';
 import {
   purchaseDecider,
   streamName,
   type PurchaseCommandBody,
+  type PurchaseEvent,
   type PurchaseEventData,
   type PurchaseState,
 } from '../../streams/purchase/index.js';
@@ -49,6 +51,61 @@ export async function runPurchaseCommand(
     ...handle,
     ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}),
   });
+  return { state: handled.state, appended: handled.events.length > 0 };
+}
+
+type StepCommand = PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined);
+
+interface CommandSequence {
+  steps: readonly StepCommand[];
+  now: Date;
+}
+
+/** Decides a sequence's commands in order, each on the state the events before it lead to. */
+const sequenceDecider: Decider<PurchaseState, CommandSequence, PurchaseEvent> = {
+  ...purchaseDecider,
+  decide({ steps, now }, state) {
+    const events: PurchaseEvent[] = [];
+    let current = state;
+    for (const [i, step] of steps.entries()) {
+      let decided: PurchaseEvent[];
+      try {
+        const body = typeof step === 'function' ? step(current) : step;
+        if (!body) break;
+        decided = purchaseDecider.decide({ ...body, metadata: { now } }, current);
+      } catch (refusal) {
+        // The first command refuses as it would alone; a later one ends the sequence where it stands.
+        if (i === 0) throw refusal;
+        break;
+      }
+      events.push(...decided);
+      current = decided.reduce((s, e) => purchaseDecider.evolve(s, e), current);
+    }
+    return events;
+  },
+};
+
+/**
+ * Commands decided one after another, each on the state the ones before it lead to, and appended together
+ * at the revision of the state they start from: one store round trip where there would be two appends at
+ * consecutive revisions by the same writer (docs/decisions.md, "Settled and Delivered in one append"). The
+ * first decides as runPurchaseCommand's would (its refusal is thrown); a later one that refuses, or whose
+ * builder throws, ends the sequence, and what was decided before it is appended alone.
+ */
+export async function runPurchaseCommands(
+  deps: { store: EventStore; now: () => Date },
+  id: string,
+  steps: readonly [StepCommand, ...StepCommand[]],
+  options: Omit<HandleOptions, 'known'> & { known?: PurchaseState } = {},
+): Promise<PurchaseRun> {
+  const { known, ...handle } = options;
+  const handled = await handleCommand(
+    deps.store,
+    streamName(id),
+    sequenceDecider,
+    () => ({ steps, now: deps.now() }),
+    { ...handle, ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}) },
+  );
   return { state: handled.state, appended: handled.events.length > 0 };
 }
 

@@ -9,8 +9,8 @@ import type {
 } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
 import type { Broadcast, SettlementPort, TransferFound } from './settlement-port.js';
-import { deliver } from './deliver.js';
-import { loadPurchase, runPurchaseCommand } from './purchase-stream.js';
+import { deliver, deliverCommand } from './deliver.js';
+import { loadPurchase, runPurchaseCommand, runPurchaseCommands } from './purchase-stream.js';
 
 // Moves a checkpointed purchase to its end: settled and delivered, or held / stuck for an operator.
 // The same code runs for the first settlement (right after the checkpoint), for a buyer's retry of
@@ -90,11 +90,17 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
   const record = async (command: PurchaseCommandBody) => {
     current = (await runPurchaseCommand(deps, id, command, { known: current })).state;
   };
+  // The transfer the chain shows, and the delivery it leads to decided on the settled state, in one append;
+  // a settlement that ends held (or a delivery that cannot be built) appends its own event alone.
+  const settled = async (transfer: TransferFound) => {
+    const steps = [settlementObserved(transfer), deliverCommand(deps)] as const;
+    current = (await runPurchaseCommands(deps, id, steps, { known: current })).state;
+  };
   const again = (): Step => ({ state: current, done: false });
   const done = (): Step => ({ state: current, done: true });
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>
     record(stuckCommand(deps, state, reason, details, thisPass));
-  const step: StepRecorder = { record, stuck, again, done };
+  const step: StepRecorder = { record, settled, stuck, again, done };
 
   const c = state.checkpoint;
   const untouched = justCheckpointed && state.status === 'checkpointed' && state.broadcasts.length === 0;
@@ -112,7 +118,7 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
       await stuck('AUTHORIZATION_USED_TRANSFER_NOT_FOUND', {}, ['read_authorization_state', 'find_transfer']);
       return done();
     }
-    await record(settlementObserved(transfer));
+    await settled(transfer);
     return again();
   }
   if (state.broadcasts.length > 0) {
@@ -123,7 +129,7 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
     );
     if (recorded === undefined) return done();
     if (recorded.transfer) {
-      await record(settlementObserved(recorded.transfer));
+      await settled(recorded.transfer);
       return again();
     }
     if (recorded.pending) {
@@ -154,6 +160,7 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
 /** How a step records what it observed and says where it ends (see `advance`). */
 interface StepRecorder {
   record(command: PurchaseCommandBody): Promise<void>;
+  settled(transfer: TransferFound): Promise<void>;
   stuck(reason: string, details: Record<string, unknown>, thisPass: string[]): Promise<void>;
   again(): Step;
   done(): Step;
@@ -164,7 +171,7 @@ async function settleNow(
   deps: ResumeDeps,
   id: string,
   state: Extract<PurchaseState, { status: 'checkpointed' | 'settlement_submitted' }>,
-  { record, stuck, again, done }: StepRecorder,
+  { record, settled, stuck, again, done }: StepRecorder,
 ): Promise<Step> {
   const c = state.checkpoint;
   const payment = JSON.parse(await deps.unseal(c.sealed_payment, id)) as PaymentPayload;
@@ -202,7 +209,7 @@ async function settleNow(
       });
       return again();
     }
-    await record(settlementObserved(transfer));
+    await settled(transfer);
     return again();
   }
   if (outcome.kind === 'ambiguous') {
