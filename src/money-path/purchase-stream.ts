@@ -99,13 +99,10 @@ export async function runPurchaseCommands(
   options: Omit<HandleOptions, 'known'> & { known?: PurchaseState } = {},
 ): Promise<PurchaseRun> {
   const { known, ...handle } = options;
-  const handled = await handleCommand(
-    deps.store,
-    streamName(id),
-    sequenceDecider,
-    () => ({ steps, now: deps.now() }),
-    { ...handle, ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}) },
-  );
+  const handled = await handleCommand(deps.store, streamName(id), sequenceDecider, () => ({ steps, now: deps.now() }), {
+    ...handle,
+    ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}),
+  });
   return { state: handled.state, appended: handled.events.length > 0 };
 }
 
