@@ -15,6 +15,7 @@ import { startOperatorListener, type OperatorListenerHandle } from './operator/l
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { countedRsl } from './metrics/instrument.js';
 import { startMetricsListener } from './metrics/metrics-listener.js';
+import { warmPaidPath } from './service/warm-paid-path.js';
 import { startBackground } from './service/background.js';
 import type { Cleanups } from './service/cleanups.js';
 import { moneyPathDeps } from './service/money-path-deps.js';
@@ -115,6 +116,9 @@ export async function startService(
       cleanups,
     );
     await leadership.settled;
+    // The first buyers after a start do not pay for V8 compiling the paid path (warm-paid-path.ts).
+    const warmMs = await warmPaidPath(terms);
+    log.debug({ ms: Math.round(warmMs) }, 'paid path warmed');
     http.readiness.markReady();
 
     // Operators work beside the running service on their own listener, never the public one.
