@@ -6,9 +6,14 @@ import type { ChainTiming } from '../../src/payment/settlement/chain-reads.js';
 import { createRelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
 
 // A small real x402 facilitator over HTTP (POST /verify, POST /settle, GET /supported — the x402 v2
-// facilitator API, reference/x402.md §3.1), built from the official @x402/core facilitator and the
-// @x402/evm exact scheme against a devnet. It is the "remote facilitator" the `facilitator`
-// settlement backend talks to in tests and the demo. Loopback only; it logs nothing.
+// facilitator API, reference/x402.md §3.1) against a devnet: the relayer facilitator the `self` backend
+// runs in-process (relayer-facilitator.ts: the @x402/evm exact scheme's checks with one signature recovery
+// and one simulation, settlements pipelined through the account's nonce manager), and the official
+// @x402/core facilitator's /supported. It is the "remote facilitator" the `facilitator` settlement backend
+// talks to in tests, the demo and bench:settle. Its /verify was the SDK's own until the SDK's four sequential
+// chain requests per payment, on a devnet sharing the event loop, were most of bench:settle's facilitator
+// latency (docs/decisions.md, "A warm paid path"); test/payment/facilitator.test.ts holds the official verify
+// to the same answers on our payments. Loopback only; it logs nothing.
 
 export interface FacilitatorServer {
   url: string;
@@ -59,7 +64,7 @@ export async function startFacilitatorServer(o: {
         return;
       }
       try {
-        if (path === '/verify') json(res, 200, await f.verify(body.paymentPayload, body.paymentRequirements));
+        if (path === '/verify') json(res, 200, await relayer.verify(body.paymentPayload, body.paymentRequirements));
         else json(res, 200, (await relayer.settle(body.paymentPayload, body.paymentRequirements)).result);
       } catch (err) {
         json(res, 500, { error: (err as Error).name });

@@ -2,20 +2,29 @@ import test from 'ava';
 import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
 import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
 import { createSettlement } from '../../src/payment/settlement/create.js';
+import { createRelayerFacilitator, type RelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';
 import { verifyAuthorization } from '../../src/payment/verify-authorization.js';
 import { BASE_USDC } from '../../packages/buyer/src/wire/payment/x402-constants.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
-// The `facilitator` backend across a real HTTP boundary: a real x402 facilitator server (official
-// @x402/core facilitator + @x402/evm exact scheme, its own relayer) on loopback, reached through
-// HTTPFacilitatorClient; recovery reads go to the devnet RPC directly.
+// The `facilitator` backend across a real HTTP boundary: a real x402 facilitator server (the relayer
+// facilitator with its own relayer, the official @x402/core facilitator's /supported) on loopback, reached
+// through HTTPFacilitatorClient; recovery reads go to the devnet RPC directly. The official @x402/evm verify
+// is asked beside it and must agree.
 
 let d: Devnet;
 let server: FacilitatorServer;
 let remote: Settlement;
+/** The official @x402/core facilitator with the @x402/evm exact scheme, for its verify. */
+let official: RelayerFacilitator;
 test.before(async () => {
   d = await startDevnet();
+  official = createRelayerFacilitator({
+    rpcUrl: d.rpcUrl,
+    relayerPrivateKey: d.facilitatorRelayer.privateKey,
+    network: d.network,
+  });
   server = await startFacilitatorServer({
     rpcUrl: d.rpcUrl,
     relayerPrivateKey: d.facilitatorRelayer.privateKey,
@@ -71,6 +80,8 @@ test.serial(
     const [gasBefore, ourRelayerBefore] = [await ethOf(d.facilitatorRelayer.address), await ethOf(d.relayer.address)];
 
     t.true((await remote.verify(payload as never, req as never)).isValid);
+    // The server verifies as the `self` backend does; the official @x402/evm verify agrees on our payments.
+    t.true((await official.facilitator.verify(payload as never, req as never)).isValid);
     const outcome = await remote.settle(payload as never, req as never);
     if (outcome.kind !== 'success') {
       t.fail(JSON.stringify(outcome));
@@ -100,6 +111,10 @@ test.serial(
       isValid: false,
       invalidReason: 'invalid_exact_evm_nonce_already_used',
       payer: buyer.address,
+    });
+    t.like(await official.facilitator.verify(payload as never, req as never), {
+      isValid: false,
+      invalidReason: 'invalid_exact_evm_nonce_already_used',
     });
     t.deepEqual(await remote.settle(payload as never, req as never), {
       kind: 'failed',
