@@ -18,6 +18,7 @@ import {
   APPEND_ORDER_LOCK,
   INSERT_EVENTS,
   INSERT_EVENTS_AT_HEAD,
+  INSERT_EVENTS_AT_HEADS,
   LAST_POSITION_OF_STREAM,
   READ_ALL,
   READ_FIRST_FIELD,
@@ -156,10 +157,17 @@ async function commitBatch(db: SqlDriver, batch: readonly AppendRequest[]): Prom
     const announce = batch.some((r) => r.events.length > 0) ? db.announceAppendSql : undefined;
     return await db.transaction(
       async (tx) => {
+        const atHeads = await insertAtHeads(tx, batch);
         const outcomes: Outcome<AppendResult>[] = [];
-        for (const r of batch) {
+        for (const [i, r] of batch.entries()) {
+          const inserted = atHeads.inserted.get(i);
+          if (inserted) {
+            outcomes.push({ ok: true, value: inserted });
+            continue;
+          }
           try {
-            outcomes.push({ ok: true, value: await appendInTransaction(tx, r.stream, r.events, r.expected) });
+            const tried = atHeads.tried.has(i);
+            outcomes.push({ ok: true, value: await appendInTransaction(tx, r.stream, r.events, r.expected, tried) });
           } catch (err) {
             // Decided by the reads before any insert, so nothing of this request was written.
             if (!(err instanceof WrongExpectedRevision)) throw err;
@@ -187,14 +195,58 @@ async function failureOf(db: SqlDriver, r: AppendRequest, err: unknown): Promise
   return new WrongExpectedRevision(r.stream, r.expected, head === NO_STREAM ? 'no_stream' : head);
 }
 
-/** One request inside a batch's transaction, which already holds the append-order lock. */
+/**
+ * The batch's common case in one statement: every request that expects a revision and brings events, on a
+ * stream no other request of the batch names, inserted where its stream's head is what it expected. A batch
+ * of n such appends is then one round trip inside the transaction instead of n. `tried` are the requests the
+ * statement covered; those it did not insert (a conflict, a retry) are taken one by one as before.
+ */
+async function insertAtHeads(
+  tx: SqlQueryable,
+  batch: readonly AppendRequest[],
+): Promise<{ inserted: Map<number, AppendResult>; tried: Set<number> }> {
+  const inserted = new Map<number, AppendResult>();
+  const tried = new Set<number>();
+  const named = new Map<string, number>();
+  for (const r of batch) named.set(r.stream, (named.get(r.stream) ?? 0) + 1);
+  const candidates = [...batch.entries()].filter(
+    ([, r]) => r.expected !== 'any' && r.events.length > 0 && named.get(r.stream) === 1,
+  );
+  // A lone append keeps its own statement: nothing to share.
+  if (candidates.length < 2) return { inserted, tried };
+  const firstOf = (r: AppendRequest) => (r.expected === 'no_stream' ? 0n : (r.expected as bigint) + 1n);
+  const requests = candidates.map(
+    ([i, r]) => `{"i":${i},"stream":${JSON.stringify(r.stream)},"first":${firstOf(r)},"events":${payloadOf(r.events)}}`,
+  );
+  const rows = await tx.query<{ stream: string; position: string }>(INSERT_EVENTS_AT_HEADS, [
+    `[${requests.join(',')}]`,
+  ]);
+  const last = new Map<string, bigint>();
+  for (const row of rows) {
+    const p = BigInt(row.position);
+    if (p > (last.get(row.stream) ?? 0n)) last.set(row.stream, p);
+  }
+  for (const [i, r] of candidates) {
+    tried.add(i);
+    const position = last.get(r.stream);
+    if (position !== undefined)
+      inserted.set(i, { nextExpectedRevision: firstOf(r) + BigInt(r.events.length) - 1n, position });
+  }
+  return { inserted, tried };
+}
+
+/**
+ * One request inside a batch's transaction, which already holds the append-order lock. `atHeadTried`: the
+ * batch's statement already found its stream elsewhere than expected, so the at-head insert is not asked again.
+ */
 async function appendInTransaction(
   tx: SqlQueryable,
   stream: string,
   events: NewEvent[],
   expected: ExpectedRevision,
+  atHeadTried = false,
 ): Promise<AppendResult> {
-  if (expected !== 'any' && events.length > 0) {
+  if (expected !== 'any' && events.length > 0 && !atHeadTried) {
     // The common case, one round trip: the stream is where the writer expected it.
     const first = expected === 'no_stream' ? 0n : expected + 1n;
     const rows = await tx.query<{ position: string }>(INSERT_EVENTS_AT_HEAD, [

@@ -52,6 +52,22 @@ export const INSERT_EVENTS_AT_HEAD = `
   ORDER BY x.ord
   RETURNING position::text AS position`;
 
+/**
+ * INSERT_EVENTS_AT_HEAD for many streams in one statement (a group commit's batch: docs/decisions.md, "Settled
+ * and Delivered in one append"). $1 is a JSON array of {i, stream, first, events}, each stream at most once;
+ * a request whose stream is not at `first - 1` inserts nothing (the caller then takes it alone). Rows are
+ * numbered in request order, then event order, as appending the requests one after another would.
+ */
+export const INSERT_EVENTS_AT_HEADS = `
+  INSERT INTO events (stream, revision, id, type, data, metadata)
+  SELECT r.stream, r.first + x.ord - 1, (x.ev->>'id')::uuid, x.ev->>'type',
+         coalesce(x.ev->'data', 'null'::jsonb), coalesce(x.ev->'metadata', '{}'::jsonb)
+  FROM jsonb_to_recordset($1::jsonb) AS r(i int, stream text, first bigint, events jsonb)
+  CROSS JOIN LATERAL jsonb_array_elements(r.events) WITH ORDINALITY AS x(ev, ord)
+  WHERE (SELECT coalesce(max(revision), -1) FROM events e WHERE e.stream = r.stream) = r.first - 1
+  ORDER BY r.i, x.ord
+  RETURNING stream, position::text AS position`;
+
 const EVENT_COLUMNS = `position::text AS position, stream, revision::text AS revision, id::text AS id,
   type, data, metadata, created`;
 
