@@ -1,5 +1,6 @@
 import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
 import type { ShownPurchase } from '../../src/operator/show.js';
+import type { SoldLine } from '../../projections/report-view/resource-lines.js';
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
 
@@ -11,7 +12,19 @@ import { EXIT, type OperatorContext } from './context.js';
 
 const orNone = (v: string | null | undefined): string => v ?? '—';
 
-function printShown(out: (line: string) => void, { purchase: p, resources, history, refund }: ShownPurchase): void {
+/** What a delivered report says of a line beyond its classification: a revalidation's change, other signals. */
+export function lineDetail(r: Pick<SoldLine, 'changed' | 'signals_summary' | 'signals'>): string {
+  const parts: string[] = [];
+  if (r.changed !== null) parts.push(`changed: ${r.changed ? 'yes' : 'no'}`);
+  if (r.signals_summary !== null)
+    parts.push(`other signals: ${r.signals_summary}${r.signals?.length ? ` (${r.signals.join(', ')})` : ''}`);
+  return parts.join(' · ');
+}
+
+export function printShown(
+  out: (line: string) => void,
+  { purchase: p, resources, history, refund }: ShownPurchase,
+): void {
   const field = (name: string, value: string) => out(`  ${name.padEnd(22)} ${value}`);
   out(`purchase ${p.purchase_id}`);
   field(
@@ -37,8 +50,11 @@ function printShown(out: (line: string) => void, { purchase: p, resources, histo
   field('delivery_proof_sha256', orNone(p.delivery_proof_sha256));
   out('');
   out(`resources (${resources.length}, one payment${p.transaction ? ` ${p.transaction}` : ''}):`);
-  for (const r of resources)
+  for (const r of resources) {
     out(`  ${String(r.line).padStart(2)}  ${orNone(r.origin).padEnd(32)} ${r.classification.padEnd(35)} ${r.resource}`);
+    const detail = lineDetail(r);
+    if (detail) out(`      ${detail}`);
+  }
   out('');
   out(`history (${history.length} event(s)):`);
   for (const h of history)
