@@ -1,5 +1,5 @@
 import { getAddress, parseSignature, type Hex } from 'viem';
-import { authorizationDigest } from './authorization-digest.js';
+import { authorizationDigest } from '../../packages/buyer/src/wire/payment/authorization-digest.js';
 import { recoverSignerOf } from './recovered-signers.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';

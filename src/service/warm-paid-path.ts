@@ -4,7 +4,7 @@ import { bytesToHex, getAddress, hexToBytes, keccak256, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { nodeByteSigner } from '../evidence/sign-node.js';
-import { authorizationDigest } from '../payment/authorization-digest.js';
+import { authorizationDigest } from '../../packages/buyer/src/wire/payment/authorization-digest.js';
 import { transferWithAuthorizationCall } from '../payment/settlement/eip3009-transfer.js';
 import { transactionSigner } from '../payment/settlement/transaction-signer.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';

@@ -2,7 +2,10 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { authorizationTypes } from '@x402/evm';
 import { bytesToHex, getAddress, hashTypedData, type Hex } from 'viem';
-import { authorizationDigest, type AuthorizationFields } from '../../src/payment/authorization-digest.js';
+import {
+  authorizationDigest,
+  type AuthorizationFields,
+} from '../../packages/buyer/src/wire/payment/authorization-digest.js';
 
 // The word-by-word digest must be viem's hashTypedData of the same typed data, and refuse what it refuses.
 
@@ -68,4 +71,19 @@ test('refused like hashTypedData: a bad address, a negative or 2^256 value, a no
     t.throws(() => viemDigest(a, d), undefined, JSON.stringify(change));
   }
   t.throws(() => authorizationDigest(good, { ...d, asset: '0xzz' }));
+});
+
+test('a 63-digit nonce and upper-case hex read as hashTypedData reads them', (t) => {
+  const d = { name: 'USDC', version: '2', chainId: 8453, asset: address() };
+  const base: AuthorizationFields = {
+    from: address().toUpperCase().replace('0X', '0x'),
+    to: address(),
+    value: '1',
+    validAfter: '0',
+    validBefore: '9',
+    nonce: `0x${bytesToHex(randomBytes(32)).slice(3)}`,
+  };
+  t.is(authorizationDigest(base, d), viemDigest(base, d));
+  const upper = { ...base, nonce: bytesToHex(randomBytes(32)).toUpperCase().replace('0X', '0x') as Hex };
+  t.is(authorizationDigest(upper, d), viemDigest(upper, d));
 });

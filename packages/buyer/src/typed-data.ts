@@ -1,10 +1,8 @@
-import { checksumAddress } from './address.js';
-import { fromHex, keccak, utf8 } from './keccak.js';
+import { authorizationDigestBytes } from './wire/payment/authorization-digest.js';
 
-// EIP-712 hashing of the one typed message the buyer signs: USDC's EIP-3009 TransferWithAuthorization
-// under the token's domain (name, version, chainId, verifyingContract). Written for the field types it
-// uses (address, uint256, bytes32, string); the digest is what viem's hashTypedData gives
-// (test/buyer/account.test.ts holds the two equal).
+// The one typed message the buyer signs: USDC's EIP-3009 TransferWithAuthorization under the token's domain
+// (name, version, chainId, verifyingContract). Its digest is the wire leaf's word-by-word one, the service's
+// too; it is what viem's hashTypedData gives (test/buyer/account.test.ts holds the two equal).
 
 export const EIP3009_TYPES = {
   TransferWithAuthorization: [
@@ -31,42 +29,18 @@ export interface TransferAuthorizationTypedData {
   };
 }
 
-type Field = { readonly name: string; readonly type: 'address' | 'uint256' | 'bytes32' | 'string' };
-
-const DOMAIN_FIELDS: readonly Field[] = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-];
-
-function word(type: Field['type'], value: unknown): Uint8Array {
-  if (type === 'string') return keccak(utf8(String(value)));
-  if (type === 'bytes32') {
-    const b = fromHex(String(value));
-    if (b.length !== 32) throw new TypeError('a bytes32 value must be 32 bytes');
-    return b;
-  }
-  const n = type === 'address' ? BigInt(checksumAddress(String(value))) : BigInt(value as bigint | number | string);
-  if (n < 0n || n >= 1n << 256n) throw new RangeError(`${type} out of range`);
-  return fromHex(n.toString(16).padStart(64, '0'));
-}
-
-function hashStruct(name: string, fields: readonly Field[], data: Record<string, unknown>): Uint8Array {
-  const typeString = `${name}(${fields.map((f) => `${f.type} ${f.name}`).join(',')})`;
-  const parts = [keccak(utf8(typeString)), ...fields.map((f) => word(f.type, data[f.name]))];
-  const out = new Uint8Array(32 * parts.length);
-  parts.forEach((p, i) => out.set(p, 32 * i));
-  return keccak(out);
-}
-
-/** The EIP-712 digest a TransferWithAuthorization signature signs. */
+/** The EIP-712 digest a TransferWithAuthorization signature signs (the wire leaf's, shared with the service). */
 export function typedDataDigest(d: TransferAuthorizationTypedData): Uint8Array {
-  const domain = hashStruct('EIP712Domain', DOMAIN_FIELDS, d.domain);
-  const message = hashStruct(d.primaryType, d.types.TransferWithAuthorization, d.message);
-  const out = new Uint8Array(66);
-  out.set([0x19, 0x01]);
-  out.set(domain, 2);
-  out.set(message, 34);
-  return keccak(out);
+  const m = d.message;
+  return authorizationDigestBytes(
+    {
+      from: m.from,
+      to: m.to,
+      value: m.value.toString(),
+      validAfter: m.validAfter.toString(),
+      validBefore: m.validBefore.toString(),
+      nonce: m.nonce,
+    },
+    { name: d.domain.name, version: d.domain.version, chainId: d.domain.chainId, asset: d.domain.verifyingContract },
+  );
 }

@@ -1,16 +1,19 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { concatBytes } from '@noble/hashes/utils.js';
-import { bytesToHex, hexToBytes, isAddress, isHex, type Hex } from 'viem';
+import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 
-// The EIP-712 digest an EIP-3009 TransferWithAuthorization signature covers: what the service's own check
-// (verify-authorization.ts) and the relayer's verify (settlement/eip3009-transfer.ts) recover the signer from,
-// so both compute it the same way and share one recovery (recovered-signers.ts).
+// The EIP-712 digest an EIP-3009 TransferWithAuthorization signature covers: what the buyer signs
+// (typed-data.ts), and what the service's own check (src/payment/verify-authorization.ts) and the relayer's
+// verify (src/payment/settlement/eip3009-transfer.ts) recover the signer from, so all three compute it the
+// same way and the service's two share one recovery (recovered-signers.ts). In the wire leaf because both
+// sides need it: one version, written with @noble/hashes only (the buyer does not depend on viem).
 //
 // Written out word by word (EIP-712 §encodeData: every field here is one 32-byte word) with the domain
 // separator kept per token, where viem's generic hashTypedData re-derived the type strings, the domain and
 // its hash on every call: about 1 ms of the event loop per paid redemption under load (docs/decisions.md,
 // "A paid redemption's CPU"). test/payment/authorization-digest.test.ts holds it equal to hashTypedData,
 // refusals included.
+
+type Hex = `0x${string}`;
 
 export interface AuthorizationFields {
   from: string;
@@ -29,6 +32,11 @@ export interface AuthorizationDomain {
 }
 
 const utf8 = new TextEncoder();
+/** viem's isAddress without the checksum check (hashTypedData's), and isHex in its strict form. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX = /^0x[0-9a-fA-F]*$/;
+/** Odd-length hex reads with a leading zero nibble, as viem's hexToBytes reads it. */
+const fromHex = (hex: string) => hexToBytes(hex.length % 2 ? `0${hex.slice(2)}` : hex.slice(2));
 const hash = (bytes: Uint8Array) => keccak_256(bytes);
 const DOMAIN_TYPEHASH = hash(
   utf8.encode('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
@@ -42,19 +50,19 @@ const TRANSFER_TYPEHASH = hash(
 const MAX_UINT256 = (1n << 256n) - 1n;
 
 function addressWord(address: string): Uint8Array {
-  if (!isAddress(address, { strict: false })) throw new Error(`Address "${address}" is invalid.`);
+  if (!ADDRESS.test(address)) throw new Error(`Address "${address}" is invalid.`);
   const word = new Uint8Array(32);
-  word.set(hexToBytes(address as Hex), 12);
+  word.set(fromHex(address), 12);
   return word;
 }
 
 function uintWord(value: bigint): Uint8Array {
   if (value < 0n || value > MAX_UINT256) throw new RangeError(`${value} is not a uint256`);
-  return hexToBytes(`0x${value.toString(16).padStart(64, '0')}`);
+  return hexToBytes(value.toString(16).padStart(64, '0'));
 }
 
 function bytes32Word(value: Hex): Uint8Array {
-  const bytes = isHex(value, { strict: true }) ? hexToBytes(value) : new Uint8Array(0);
+  const bytes = HEX.test(value) ? fromHex(value) : new Uint8Array(0);
   if (bytes.length !== 32) throw new Error(`"${value}" is not 32 bytes`);
   return bytes;
 }
@@ -81,7 +89,8 @@ function domainSeparator(d: AuthorizationDomain): Uint8Array {
   return separator;
 }
 
-export function authorizationDigest(a: AuthorizationFields, domain: AuthorizationDomain): Hex {
+/** The digest as 32 bytes. */
+export function authorizationDigestBytes(a: AuthorizationFields, domain: AuthorizationDomain): Uint8Array {
   const struct = hash(
     concatBytes(
       TRANSFER_TYPEHASH,
@@ -93,5 +102,9 @@ export function authorizationDigest(a: AuthorizationFields, domain: Authorizatio
       bytes32Word(a.nonce),
     ),
   );
-  return bytesToHex(hash(concatBytes(Uint8Array.of(0x19, 0x01), domainSeparator(domain), struct)));
+  return hash(concatBytes(Uint8Array.of(0x19, 0x01), domainSeparator(domain), struct));
 }
+
+/** The digest as 0x-hex, as viem's hashTypedData answers it. */
+export const authorizationDigest = (a: AuthorizationFields, domain: AuthorizationDomain): Hex =>
+  `0x${bytesToHex(authorizationDigestBytes(a, domain))}`;
