@@ -4,6 +4,7 @@ import type { Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { ChainTiming } from '../../src/payment/settlement/chain-reads.js';
 import { createRelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
+import { warmPaidPath } from '../../src/service/warm-paid-path.js';
 
 // A small real x402 facilitator over HTTP (POST /verify, POST /settle, GET /supported — the x402 v2
 // facilitator API, reference/x402.md §3.1) against a devnet: the relayer facilitator the `self` backend
@@ -35,6 +36,13 @@ export async function startFacilitatorServer(o: {
     ...(o.timing ? { timing: o.timing } : {}),
   });
   const f = relayer.facilitator;
+  // A remote facilitator is a long-running process: its verify's code is warm when our buyers come.
+  await warmPaidPath({
+    network: o.network,
+    asset: relayer.relayer,
+    payTo: relayer.relayer,
+    eip712: { name: 'USD Coin', version: '2' },
+  });
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));

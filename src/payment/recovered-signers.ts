@@ -1,6 +1,6 @@
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { recover } from 'tiny-secp256k1';
-import { bytesToHex, hexToBytes, type Hex } from 'viem';
-import { publicKeyToAddress } from 'viem/accounts';
+import { bytesToHex, getAddress, hexToBytes, type Hex } from 'viem';
 
 // ecrecover is the costliest step of verifying a payment and one payment is verified twice in a row: by
 // the service's own checks (verify-authorization.ts) and by the settlement's verify (eip3009-transfer.ts
@@ -30,7 +30,9 @@ export function recoverAddressOf(digest: Hex, signature: Hex): Hex {
   if (hash.length !== 32) throw new Error('invalid digest length');
   const point = recover(hash, sig.subarray(0, 64), recoveryBit(sig[64]!), false);
   if (!point) throw new Error('signature recovers no public key');
-  return publicKeyToAddress(bytesToHex(point));
+  // publicKeyToAddress, with the keccak the EIP-3009 digest uses (one implementation hot in the JIT, not
+  // two) and viem's checksum, which it keeps per address.
+  return getAddress(bytesToHex(keccak_256(point.subarray(1)).subarray(12)));
 }
 
 /** The address that signed `digest`, recovered once per (digest, signature). Throws as recoverAddress does. */
