@@ -1,13 +1,14 @@
 import { getAddress, type Hex } from 'viem';
-import { HTTPFacilitatorClient } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, receiptAt, transferOfReceipt, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
+import { facilitatorClient } from './facilitator-client.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
 import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
 
 // `facilitator` settlement (SETTLEMENT=facilitator): a remote x402 facilitator's POST /verify and /settle at
-// FACILITATOR_URL through the official HTTPFacilitatorClient. The facilitator pays the gas; we never
+// FACILITATOR_URL, sent as the official HTTPFacilitatorClient sends them (facilitator-client.ts: the same requests,
+// answers and errors on node:http). The facilitator pays the gas; we never
 // see its relayer. Recovery's chain reads still go through our own RPC_URL: a facilitator cannot be
 // asked what happened to an authorization after the fact. It broadcasts nothing itself, so settle's
 // write-ahead hook (SettleOptions.beforeBroadcast) is never called here.
@@ -23,10 +24,7 @@ export interface FacilitatorSettlementOptions {
 }
 
 export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Settlement {
-  const client = new HTTPFacilitatorClient({
-    url: o.facilitatorUrl.replace(/\/$/, ''),
-    timeoutMs: o.timeoutMs ?? 90_000,
-  });
+  const client = facilitatorClient({ url: o.facilitatorUrl, timeoutMs: o.timeoutMs ?? 90_000 });
   const pub = chainClient(o.rpcUrl, o.network, o.timing);
   const reads = chainReads(pub, o.asset, { confirmation: o.timing?.confirmation });
   return {
