@@ -22,8 +22,5 @@ test('the signals summary, with each observation as standard:sha256', (t) => {
     }),
     'changed: no · other signals: RESTRICTED_BY_OTHER_SIGNAL (tdmrep:ab12, aipref:cd34)',
   );
-  t.is(
-    lineDetail({ changed: null, signals_summary: 'NONE_OBSERVED', signals: [] }),
-    'other signals: NONE_OBSERVED',
-  );
+  t.is(lineDetail({ changed: null, signals_summary: 'NONE_OBSERVED', signals: [] }), 'other signals: NONE_OBSERVED');
 });
