@@ -1,7 +1,7 @@
 import test from 'ava';
 import { base, baseSepolia } from 'viem/chains';
 import { loadConfig, serviceConfig } from '../../src/config.js';
-import { chainAt, chainClient, pollingFor } from '../../src/payment/settlement/chain-reads.js';
+import { chainAt, chainClient, pollingFor, receiptPollMs } from '../../src/payment/settlement/chain-reads.js';
 
 // Settlement polls for receipts and caches the block number at the pace of the chain it is on: Base's
 // 2 s blocks from viem's own definitions, or CHAIN_BLOCK_MS for a node that mines otherwise.
@@ -27,6 +27,13 @@ test('Base and Base Sepolia come from viem with their 2 s block time, reached at
   const client = chainClient(RPC, 'eip155:8453');
   t.is(client.pollingInterval, 1_000, 'half a Base block, not viem 12 s default of 4 s');
   t.is(client.cacheTime, 1_000);
+  t.is(receiptPollMs(client), 500, 'a waiting settlement looks for its receipt every quarter block');
+  const preconfirmed = chainClient(RPC, 'eip155:8453', { confirmation: 'preconfirmed' });
+  t.is(
+    receiptPollMs(preconfirmed),
+    base.experimental_preconfirmationTime ?? 500,
+    "preconfirmed: at viem's Flashblocks pace where it names one",
+  );
 });
 
 test('CHAIN_BLOCK_MS overrides the chain block time, and polling follows it below viem 500 ms floor', (t) => {
@@ -40,6 +47,8 @@ test('CHAIN_BLOCK_MS overrides the chain block time, and polling follows it belo
   );
   t.deepEqual(pollingFor(chain), { pollingInterval: 125, cacheTime: 125 });
   t.is(chainClient(RPC, 'eip155:8453', { blockMs: 250 }).pollingInterval, 125);
+  t.is(receiptPollMs(chainClient(RPC, 'eip155:8453', { blockMs: 250 })), 62);
+  t.is(receiptPollMs(chainClient(RPC, 'eip155:8453', { blockMs: 60 })), 25, 'never faster than 25 ms');
   t.deepEqual(pollingFor(chainAt(RPC, 'eip155:8453', { blockMs: 60_000 })), {
     pollingInterval: 4_000,
     cacheTime: 4_000,
