@@ -107,6 +107,45 @@ test(
   },
 );
 
+/** Records the event types of every append the walk makes. */
+function countAppends(deps: ResumeDeps): string[][] {
+  const appends: string[][] = [];
+  const inner = deps.store;
+  deps.store = {
+    ...inner,
+    append: (stream, events, expected) => {
+      appends.push(events.map((e) => e.type));
+      return inner.append(stream, events, expected);
+    },
+  };
+  return appends;
+}
+
+test('the transfer and the delivery it leads to are one append', async (t) => {
+  const w = await world(history.checkpointed(), { used: [false], settle: success, transfer: transfer() });
+  const appends = countAppends(w.deps);
+  t.is((await resumePurchase(w.deps, PURCHASE_ID)).status, 'delivered');
+  t.deepEqual(appends, [['Settled', 'Delivered']]);
+});
+
+test('a delivery that cannot be built leaves the transfer recorded alone, and the walk delivers next', async (t) => {
+  const w = await world(history.checkpointed(), { used: [false], settle: success, transfer: transfer() });
+  const product = w.deps.products[SKU]!;
+  let failures = 1;
+  w.deps.products = {
+    [SKU]: {
+      ...product,
+      draft: (...args: Parameters<typeof product.draft>) => {
+        if (failures-- > 0) throw new Error('the draft failed once');
+        return product.draft(...args);
+      },
+    },
+  };
+  const appends = countAppends(w.deps);
+  t.is((await resumePurchase(w.deps, PURCHASE_ID)).status, 'delivered');
+  t.deepEqual(appends, [['Settled'], ['Delivered']]);
+});
+
 test('ambiguous: recorded as a submission and decided later, nothing else', async (t) => {
   const w = await world(history.checkpointed(), {
     used: [false],
