@@ -34,27 +34,18 @@ export const revisionOf = (state: PurchaseState): 'no_stream' | bigint =>
  * One command through the command handler. `known` is the state the caller holds (the previous step of
  * its walk): the command is decided on it and appended at its revision without reading the stream, and
  * a stream that moved meanwhile fails the append with WrongExpectedRevision (or, with `retryOnConflict`,
- * is read and decided on again).
+ * is read and decided on again). A sequence of one (runPurchaseCommands).
  */
-export async function runPurchaseCommand(
+export const runPurchaseCommand = (
   deps: { store: EventStore; now: () => Date },
   id: string,
-  command: PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined),
-  options: Omit<HandleOptions, 'known'> & { known?: PurchaseState } = {},
-): Promise<PurchaseRun> {
-  const withClock = (state: PurchaseState) => {
-    const body = typeof command === 'function' ? command(state) : command;
-    return body && { ...body, metadata: { now: deps.now() } };
-  };
-  const { known, ...handle } = options;
-  const handled = await handleCommand(deps.store, streamName(id), purchaseDecider, withClock, {
-    ...handle,
-    ...(known ? { known: { state: known, revision: revisionOf(known) } } : {}),
-  });
-  return { state: handled.state, appended: handled.events.length > 0 };
-}
+  command: StepCommand,
+  options: RunOptions = {},
+): Promise<PurchaseRun> => runPurchaseCommands(deps, id, [command], options);
 
-type StepCommand = PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined);
+type RunOptions = Omit<HandleOptions, 'known'> & { known?: PurchaseState };
+
+export type StepCommand = PurchaseCommandBody | ((state: PurchaseState) => PurchaseCommandBody | undefined);
 
 interface CommandSequence {
   steps: readonly StepCommand[];
@@ -79,7 +70,7 @@ const sequenceDecider: Decider<PurchaseState, CommandSequence, PurchaseEvent> = 
         break;
       }
       events.push(...decided);
-      current = decided.reduce((s, e) => purchaseDecider.evolve(s, e), current);
+      if (i < steps.length - 1) current = decided.reduce((s, e) => purchaseDecider.evolve(s, e), current);
     }
     return events;
   },
@@ -88,15 +79,15 @@ const sequenceDecider: Decider<PurchaseState, CommandSequence, PurchaseEvent> = 
 /**
  * Commands decided one after another, each on the state the ones before it lead to, and appended together
  * at the revision of the state they start from: one store round trip where there would be two appends at
- * consecutive revisions by the same writer (docs/decisions.md, "Settled and Delivered in one append"). The
- * first decides as runPurchaseCommand's would (its refusal is thrown); a later one that refuses, or whose
+ * consecutive revisions by the same writer (docs/decisions.md, "A warm paid path, one append for the delivery").
+ * The first decides as it would alone (its refusal is thrown); a later one that refuses, or whose
  * builder throws, ends the sequence, and what was decided before it is appended alone.
  */
 export async function runPurchaseCommands(
   deps: { store: EventStore; now: () => Date },
   id: string,
   steps: readonly [StepCommand, ...StepCommand[]],
-  options: Omit<HandleOptions, 'known'> & { known?: PurchaseState } = {},
+  options: RunOptions = {},
 ): Promise<PurchaseRun> {
   const { known, ...handle } = options;
   const handled = await handleCommand(deps.store, streamName(id), sequenceDecider, () => ({ steps, now: deps.now() }), {

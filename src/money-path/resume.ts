@@ -10,7 +10,7 @@ import type {
 import type { MoneyPathDeps } from './deps.js';
 import type { Broadcast, SettlementPort, TransferFound } from './settlement-port.js';
 import { deliver, deliverCommand } from './deliver.js';
-import { loadPurchase, runPurchaseCommand, runPurchaseCommands } from './purchase-stream.js';
+import { loadPurchase, runPurchaseCommands, type StepCommand } from './purchase-stream.js';
 
 // Moves a checkpointed purchase to its end: settled and delivered, or held / stuck for an operator.
 // The same code runs for the first settlement (right after the checkpoint), for a buyer's retry of
@@ -87,15 +87,12 @@ async function advance(deps: ResumeDeps, id: string, state: PurchaseState, justC
   // Every command records what was observed against the state it was observed on, at that state's
   // revision. The write-ahead record moves the state on mid-settle (`current`).
   let current: PurchaseState = state;
-  const record = async (command: PurchaseCommandBody) => {
-    current = (await runPurchaseCommand(deps, id, command, { known: current })).state;
+  const record = async (...steps: [StepCommand, ...StepCommand[]]) => {
+    current = (await runPurchaseCommands(deps, id, steps, { known: current })).state;
   };
   // The transfer the chain shows, and the delivery it leads to decided on the settled state, in one append;
   // a settlement that ends held (or a delivery that cannot be built) appends its own event alone.
-  const settled = async (transfer: TransferFound) => {
-    const steps = [settlementObserved(transfer), deliverCommand(deps)] as const;
-    current = (await runPurchaseCommands(deps, id, steps, { known: current })).state;
-  };
+  const settled = (transfer: TransferFound) => record(settlementObserved(transfer), deliverCommand(deps));
   const again = (): Step => ({ state: current, done: false });
   const done = (): Step => ({ state: current, done: true });
   const stuck = (reason: string, details: Record<string, unknown>, thisPass: string[]) =>

@@ -214,7 +214,7 @@ async function insertAtHeads(
   );
   // A lone append keeps its own statement: nothing to share.
   if (candidates.length < 2) return { inserted, tried };
-  const firstOf = (r: AppendRequest) => (r.expected === 'no_stream' ? 0n : (r.expected as bigint) + 1n);
+  const firstOf = (r: AppendRequest) => firstRevision(r.expected as Exclude<ExpectedRevision, 'any'>);
   const requests = candidates.map(
     ([i, r]) => `{"i":${i},"stream":${JSON.stringify(r.stream)},"first":${firstOf(r)},"events":${payloadOf(r.events)}}`,
   );
@@ -248,7 +248,7 @@ async function appendInTransaction(
 ): Promise<AppendResult> {
   if (expected !== 'any' && events.length > 0 && !atHeadTried) {
     // The common case, one round trip: the stream is where the writer expected it.
-    const first = expected === 'no_stream' ? 0n : expected + 1n;
+    const first = firstRevision(expected);
     const rows = await tx.query<{ position: string }>(INSERT_EVENTS_AT_HEAD, [
       stream,
       first.toString(),
@@ -263,7 +263,7 @@ async function appendInTransaction(
     const retried = await alreadyAppendedAnywhere(tx, stream, ids);
     if (retried) return retried;
   } else if (expected !== (head === NO_STREAM ? 'no_stream' : head)) {
-    const start = expected === 'no_stream' ? 0n : expected + 1n;
+    const start = firstRevision(expected);
     const retried = await alreadyAppendedAt(tx, stream, start, ids);
     if (retried) return retried;
     throw new WrongExpectedRevision(stream, expected, head === NO_STREAM ? 'no_stream' : head);
@@ -273,6 +273,10 @@ async function appendInTransaction(
   const rows = await tx.query<{ position: string }>(INSERT_EVENTS, [stream, (head + 1n).toString(), payloadOf(events)]);
   return { nextExpectedRevision: head + BigInt(events.length), position: lastOf(rows) };
 }
+
+/** The revision an append expecting `expected` writes its first event at. */
+const firstRevision = (expected: Exclude<ExpectedRevision, 'any'>): bigint =>
+  expected === 'no_stream' ? 0n : expected + 1n;
 
 async function readHead(db: SqlQueryable, stream: string): Promise<bigint> {
   const [row] = await db.query<{ revision: string | null }>(STREAM_HEAD, [stream]);
