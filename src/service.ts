@@ -21,7 +21,7 @@ import type { Cleanups } from './service/cleanups.js';
 import { moneyPathDeps } from './service/money-path-deps.js';
 import { servePublicHttp } from './service/public-http.js';
 import { loadSecrets } from './service/secrets.js';
-import { openSettlement } from './service/settlement.js';
+import { configuredSettlementWindow, openSettlement } from './service/settlement.js';
 
 export interface RunningService {
   url: string;
@@ -73,12 +73,17 @@ export async function startService(
     const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
 
+    // An offer's window always holds the settlement window, with a minute to sign and send in (it is 300 s
+    // unless a slow chain's fee-bump schedule needs more: docs/decisions.md, "Authorizations the relayer can
+    // settle in time").
+    const settlementWindow = configuredSettlementWindow(config);
     const terms: PaymentTerms = {
       network: config.network,
       asset: config.usdcAsset,
       payTo: config.payTo,
       eip712: await tokenDomain(config.rpcUrl, config.network, config.usdcAsset),
-      maxTimeoutSeconds: 300,
+      maxTimeoutSeconds: Math.max(300, settlementWindow + 60),
+      settlementWindowSeconds: settlementWindow,
     };
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
     cleanups.push(() => readModels.close());

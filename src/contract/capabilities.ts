@@ -27,6 +27,11 @@ export const Capabilities = t.type({
         nonce_prefix: t.string,
         version: t.literal('service-request-v1'),
       }),
+      /** The least an authorization's validBefore may leave, from the moment it is sent: every fee bump the
+       *  relayer would try plus a margin (docs/wire.md §4); shorter is refused PAYMENT_WINDOW_TOO_SHORT. */
+      settlement_window_seconds: t.number,
+      /** The longest validBefore accepted from now (the offer's maxTimeoutSeconds). */
+      max_timeout_seconds: t.number,
     }),
   ]),
   evidence: t.type({

@@ -27,6 +27,11 @@ export interface PaymentTerms {
   eip712: { name: string; version: string };
   /** x402 maxTimeoutSeconds: the longest validity window accepted from a buyer. */
   maxTimeoutSeconds: number;
+  /**
+   * The least validBefore may leave at acceptance (src/payment/settlement-window.ts): the relayer's fee bumps
+   * plus a margin; published in capabilities `payment.settlement_window_seconds`.
+   */
+  settlementWindowSeconds: number;
 }
 
 export interface MoneyPathDeps {

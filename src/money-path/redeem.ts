@@ -108,6 +108,7 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
     expectedNonce: offer.nonce,
     maxTotalMicro: state.quoted.max_total_micro,
     now: deps.now(),
+    settlementWindowSeconds: deps.terms.settlementWindowSeconds,
   });
   if (!checked.ok) return answerWithOffer(checked.code, checked.message);
   // Read before verify: any transfer using this authorization is mined after it, so recovery can

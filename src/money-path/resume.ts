@@ -1,4 +1,4 @@
-import { WINDOW_MARGIN_SECONDS } from '../payment/verify-authorization.js';
+import { WINDOW_MARGIN_SECONDS } from '../payment/settlement-window.js';
 import { WrongExpectedRevision } from '../store/port.js';
 import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
 import type {

@@ -18,6 +18,8 @@ export const AUTHORIZATION_REFUSALS = {
     'the accepted requirements are not the offered ones (maxTimeoutSeconds or EIP-712 domain)',
   PAYMENT_NOT_YET_VALID: 'the authorization is not valid yet (validAfter is in the future)',
   PAYMENT_WINDOW_EXPIRED: 'the authorization window has passed or closes too soon to settle (validBefore)',
+  PAYMENT_WINDOW_TOO_SHORT:
+    'validBefore leaves less than the settlement window the relayer needs to settle it (settlement_window_seconds)',
   PAYMENT_WINDOW_TOO_LONG: 'validBefore is further ahead than the offer allows (maxTimeoutSeconds)',
   NONCE_NOT_BOUND: 'the nonce is not the bound nonce of this offer',
   NONCE_BOUND_TO_OTHER_REQUEST: 'the nonce is bound to another request or report',

@@ -7,6 +7,7 @@ import { looksBound } from '../../packages/buyer/src/wire/payment/binding.js';
 import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '../../packages/buyer/src/wire/payment/x402-constants.js';
 import { PaymentPayload, type Eip3009Authorization } from '../../packages/buyer/src/wire/payment/x402-wire.js';
 import { firstProblem } from '../../packages/buyer/src/wire/contract/decode.js';
+import { WINDOW_MARGIN_SECONDS } from './settlement-window.js';
 
 // Every check a payment authorization must pass before it may be checkpointed, each with
 // its own refusal code (src/payment/authorization-refusals.ts). Pure: no I/O, the clock is an input,
@@ -14,7 +15,8 @@ import { firstProblem } from '../../packages/buyer/src/wire/contract/decode.js';
 // the token really answering to this domain — is the settlement backend's verify, which runs after.
 //
 // Order (first failure wins): version → shape → scheme → network → asset → recipient → amount →
-// budget → rest of `accepted` → window → bound nonce → signature. The offer-identity checks come
+// budget → rest of `accepted` → window (not yet valid, expired, shorter than the settlement window, too
+// long) → bound nonce → signature. The offer-identity checks come
 // first so a buyer paying the wrong offer hears that, not a secondary symptom; the signature comes
 // last because it is the only costly check.
 
@@ -43,12 +45,16 @@ export interface VerifyAuthorizationInput {
   /** The buyer's cap from the quote, integer micro-USDC as a string. */
   maxTotalMicro: string;
   now: Date;
+  /**
+   * The settlement window (./settlement-window.ts, published in capabilities): validBefore must leave at
+   * least this much, or the relayer's fee bumps could be mined after it and revert at our expense.
+   */
+  settlementWindowSeconds: number;
   /** Clock skew tolerated on the far end of the window (the buyer's clock may run ahead). Default 60 s. */
   skewSeconds?: number;
 }
 
-/** FiatToken requires now < validBefore when mined; the x402 facilitator wants 6 s of margin for that. */
-export const WINDOW_MARGIN_SECONDS = 6;
+export { WINDOW_MARGIN_SECONDS };
 const DEFAULT_SKEW_SECONDS = 60;
 /** secp256k1 n / 2: FiatToken's ECRecover rejects signatures with a higher s (EIP-2 malleability). */
 const HALF_CURVE_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -100,6 +106,11 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
   const validBefore = BigInt(a.validBefore);
   if (validAfter > now) return refuse('PAYMENT_NOT_YET_VALID');
   if (validBefore < now + BigInt(WINDOW_MARGIN_SECONDS)) return refuse('PAYMENT_WINDOW_EXPIRED');
+  if (validBefore < now + BigInt(i.settlementWindowSeconds))
+    return refuse(
+      'PAYMENT_WINDOW_TOO_SHORT',
+      `validBefore must be at least ${i.settlementWindowSeconds} s from now (settlement_window_seconds); nothing was charged`,
+    );
   if (validBefore > now + BigInt(r.maxTimeoutSeconds + (i.skewSeconds ?? DEFAULT_SKEW_SECONDS))) {
     return refuse('PAYMENT_WINDOW_TOO_LONG', `at most ${r.maxTimeoutSeconds} s from now`);
   }

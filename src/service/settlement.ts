@@ -2,7 +2,8 @@ import type { ServiceConfig } from '../config.js';
 import type { CrashAt } from '../crash-points.js';
 import type { Logger } from '../log.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import { chainClient } from '../payment/settlement/chain-reads.js';
+import { chainAt, chainClient } from '../payment/settlement/chain-reads.js';
+import { CONFIRMATION_TIMEOUT_MS, settlementWindowSeconds } from '../payment/settlement-window.js';
 import { createSettlement } from '../payment/settlement/create.js';
 import { relayerFunds, type RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import { leaseRelayerKey, type LeasedRelayerKey } from '../payment/settlement/relayer-key-lease.js';
@@ -50,4 +51,18 @@ export async function openSettlement(
     ? relayerFunds(chainClient(config.rpcUrl, config.network), relayerKey.address, config.relayerMinSettlements)
     : undefined;
   return { settlement, funds };
+}
+
+/**
+ * The settlement window of this configuration (src/payment/settlement-window.ts): the relayer's fee-bump
+ * schedule at the node's block time, plus a margin. The same for a remote facilitator, whose settle we wait
+ * for as long.
+ */
+export function configuredSettlementWindow(config: Pick<ServiceConfig, 'chainBlockMs' | 'network' | 'settlementBump'>) {
+  const blockMs = config.chainBlockMs ?? chainAt('http://127.0.0.1/', config.network).blockTime ?? 12_000;
+  return settlementWindowSeconds({
+    blockMs,
+    bumpBlocks: config.settlementBump.blocks,
+    confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS,
+  });
 }

@@ -28,6 +28,9 @@ export interface WarmTerms {
   asset: string;
   payTo: string;
   eip712: { name: string; version: string };
+  /** The service's offer terms (default 300 s and no settlement window: the facilitator server's warm-up). */
+  maxTimeoutSeconds?: number;
+  settlementWindowSeconds?: number;
 }
 
 /** Runs `rounds` throwaway paid redemptions' pure steps; answers how long it took (ms). */
@@ -46,7 +49,7 @@ export async function warmPaidPath(terms: WarmTerms, rounds = 40): Promise<numbe
     asset: getAddress(terms.asset),
     amount: '1000',
     payTo: getAddress(terms.payTo),
-    maxTimeoutSeconds: 300,
+    maxTimeoutSeconds: terms.maxTimeoutSeconds ?? 300,
     extra: { name: terms.eip712.name, version: terms.eip712.version },
   };
   const domain = { ...terms.eip712, chainId, asset: requirements.asset };
@@ -57,7 +60,7 @@ export async function warmPaidPath(terms: WarmTerms, rounds = 40): Promise<numbe
       to: requirements.payTo,
       value: requirements.amount,
       validAfter: String(now - 60),
-      validBefore: String(now + 240),
+      validBefore: String(now + requirements.maxTimeoutSeconds),
       nonce: bytesToHex(randomBytes(32)),
     };
     const digest = hexToBytes(authorizationDigest(authorization, domain));
@@ -76,6 +79,7 @@ export async function warmPaidPath(terms: WarmTerms, rounds = 40): Promise<numbe
       expectedNonce: authorization.nonce,
       maxTotalMicro: requirements.amount,
       now: new Date(),
+      settlementWindowSeconds: terms.settlementWindowSeconds ?? 0,
     });
     if (!checked.ok) throw new Error(`warm-up: ${checked.code}`);
     const sealed = await sealer.seal(JSON.stringify(decoded.value), authorization.nonce);

@@ -73,6 +73,7 @@ test.serial(
       requirements: req,
       expectedNonce: nonce,
       maxTotalMicro: PRICE,
+      settlementWindowSeconds: 68,
       now: new Date(),
     });
     t.true(checked.ok);

@@ -38,6 +38,7 @@ async function redeem(payload: PaymentPayload, nonce: Hex, req = offer(d.payTo))
     requirements: req,
     expectedNonce: nonce,
     maxTotalMicro: '1000000',
+    settlementWindowSeconds: 68,
     now: new Date(),
   });
   if (!checked.ok) return { refused: checked.code };

@@ -16,6 +16,8 @@ const req = offer(payTo);
 const NONCE = nonceFor('https://pub.example/articles/one', 'a'.repeat(64));
 const now = () => Math.floor(Date.now() / 1000);
 const seen = new Set<AuthorizationRefusalCode>();
+/** The service's window on Base's 2 s blocks with the default fee bumps (src/payment/settlement-window.ts). */
+const WINDOW = 68;
 
 const check = (payload: unknown, o: { budget?: string; requirements?: typeof req; at?: Date } = {}) =>
   verifyAuthorization({
@@ -24,6 +26,7 @@ const check = (payload: unknown, o: { budget?: string; requirements?: typeof req
     expectedNonce: NONCE,
     maxTotalMicro: o.budget ?? '1000000',
     now: o.at ?? new Date(),
+    settlementWindowSeconds: WINDOW,
   });
 
 function refused(t: import('ava').ExecutionContext, r: AuthorizationCheck, code: AuthorizationRefusalCode) {
@@ -178,6 +181,11 @@ const cases: [string, () => Promise<unknown>, AuthorizationRefusalCode, { budget
     'PAYMENT_WINDOW_EXPIRED',
   ],
   [
+    'validBefore in 8 s (inside the settlement window: a fee bump could be mined after it)',
+    async () => pay(buyerKey, req, NONCE, { validBefore: String(now() + 8) }),
+    'PAYMENT_WINDOW_TOO_SHORT',
+  ],
+  [
     'validBefore a day ahead',
     async () => pay(buyerKey, req, NONCE, { validBefore: String(now() + 86_400) }),
     'PAYMENT_WINDOW_TOO_LONG',
@@ -274,11 +282,21 @@ test.serial('an unmodified @x402/evm client is told it is not compatible and not
 });
 
 test.serial(
-  'window boundaries: validBefore = now + 6 s and now + maxTimeout + 60 s pass; validAfter = now passes',
+  'window boundaries: validBefore = now + the settlement window and now + maxTimeout + 60 s pass; validAfter = now passes',
   async (t) => {
     const at = new Date();
     const s = Math.floor(at.getTime() / 1000);
-    t.true((await check(await pay(buyerKey, req, NONCE, { validBefore: String(s + 6) }), { at })).ok);
+    t.true((await check(await pay(buyerKey, req, NONCE, { validBefore: String(s + WINDOW) }), { at })).ok);
+    refused(
+      t,
+      await check(await pay(buyerKey, req, NONCE, { validBefore: String(s + WINDOW - 1) }), { at }),
+      'PAYMENT_WINDOW_TOO_SHORT',
+    );
+    refused(
+      t,
+      await check(await pay(buyerKey, req, NONCE, { validBefore: String(s + 5) }), { at }),
+      'PAYMENT_WINDOW_EXPIRED',
+    );
     t.true(
       (await check(await pay(buyerKey, req, NONCE, { validBefore: String(s + MAX_TIMEOUT_SECONDS + 60) }), { at })).ok,
     );

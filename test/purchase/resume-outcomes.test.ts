@@ -54,6 +54,7 @@ async function world(events: PurchaseEvent[], script: SettlementScript) {
       payTo: PAY_TO,
       eip712: { name: 'USD Coin', version: '2' },
       maxTimeoutSeconds: 300,
+      settlementWindowSeconds: 68,
     },
     claimSecret: new Uint8Array(32),
     sign: createSigner(key),

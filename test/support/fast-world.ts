@@ -68,6 +68,7 @@ export async function startFastWorld(script: SettlementScript = { used: [false] 
         payTo: FAST_PAY_TO,
         eip712: USDC['eip155:8453'].eip712,
         maxTimeoutSeconds: 300,
+        settlementWindowSeconds: 68,
       },
       claimSecret: new Uint8Array(32).fill(9),
       sign: createSigner(key),

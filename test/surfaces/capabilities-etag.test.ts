@@ -27,6 +27,7 @@ test('same content → same ETag and 304 for If-None-Match; other coverage → a
       payTo: '0x1111111111111111111111111111111111111111',
       eip712: { name: 'USD Coin', version: '2' },
       maxTimeoutSeconds: 300,
+      settlementWindowSeconds: 68,
     },
     evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
     quoteTtlSeconds: 900,

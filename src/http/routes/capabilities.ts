@@ -85,6 +85,8 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
         nonce_prefix: NONCE_PREFIX,
         version: 'service-request-v1',
       },
+      settlement_window_seconds: deps.terms.settlementWindowSeconds,
+      max_timeout_seconds: deps.terms.maxTimeoutSeconds,
     },
     evidence: {
       format: 'service-evidence-v1',

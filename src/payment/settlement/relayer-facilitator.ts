@@ -22,6 +22,7 @@ import {
   type Eip3009Payload,
 } from './eip3009-transfer.js';
 import type { Submission } from './classify.js';
+import { CONFIRMATION_TIMEOUT_MS } from '../settlement-window.js';
 import type { SettleOptions } from './settlement.js';
 import { RelayerTransactions, type RelayerFacilitatorOptions, type Stuck, type Track } from './relayer-transactions.js';
 import type { PendingTransactions } from './settlement.js';
@@ -181,7 +182,7 @@ async function settleAuthorization(
   }
   let receipt: TransactionReceipt;
   try {
-    receipt = await tx.receiptOf(transaction, track, tx.o.confirmationTimeoutMs ?? 60_000);
+    receipt = await tx.receiptOf(transaction, track, tx.o.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS);
   } catch {
     return { success: false, errorReason: 'settlement_pending', transaction, network, payer };
   }
@@ -227,8 +228,12 @@ function signerFor(tx: RelayerTransactions, track: Track) {
         return tx.submit(a.to, a.data ?? '0x', track);
       },
       waitForTransactionReceipt: (a) =>
-        tx.receiptOf(a.hash, track, (a as { timeout?: number }).timeout ?? o.confirmationTimeoutMs ?? 60_000),
+        tx.receiptOf(
+          a.hash,
+          track,
+          (a as { timeout?: number }).timeout ?? o.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS,
+        ),
     },
-    { confirmationTimeoutMs: o.confirmationTimeoutMs ?? 60_000 },
+    { confirmationTimeoutMs: o.confirmationTimeoutMs ?? CONFIRMATION_TIMEOUT_MS },
   );
 }

@@ -128,6 +128,7 @@ const TERMS: PaymentTerms = {
   payTo: getAddress('0x5a1f3e2c9b8d7e6f4a0b1c2d3e4f5a6b7c8d9e0f'),
   eip712: { name: 'USD Coin', version: '2' },
   maxTimeoutSeconds: 300,
+  settlementWindowSeconds: 68,
 };
 const QUOTE_TTL_SECONDS = 900;
 const BASE_BLOCK = 38_000_000; // Base mainnet, ~2 s blocks
