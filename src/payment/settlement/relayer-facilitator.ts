@@ -110,7 +110,14 @@ export function createRelayerFacilitator(o: RelayerFacilitatorOptions): RelayerF
       const code = await codeOf(asset);
       if (!code || code === '0x') return { isValid: false, invalidReason: 'asset_not_deployed_contract', payer };
       try {
-        await pub.call({ account: account.address, to: asset, data: transferWithAuthorizationCall(auth, signature) });
+        // At the pending block, as the settle's own simulation (relayer-transactions.ts `submit`): a payer
+        // whose USDC is already leaving is refused here, before anything is stored.
+        await pub.call({
+          account: account.address,
+          to: asset,
+          data: transferWithAuthorizationCall(auth, signature),
+          blockTag: 'pending',
+        });
       } catch (err) {
         const reason = transferErrorReason(err);
         return {

@@ -138,13 +138,19 @@ export class RelayerTransactions {
     return value;
   }
 
-  /** Estimate (the node simulates: a doomed call is refused here, unsent), then sign and broadcast. */
+  /**
+   * Estimate, then sign and broadcast. The estimate is the simulation right before the broadcast: the node
+   * executes the call against its pending block, so a transfer that the transactions already waiting in its
+   * pool would make revert (the payer moving its USDC away after the checkpoint) is refused here, unsent and
+   * without gas (docs/decisions.md, "Authorizations the relayer can settle in time"). The block is named:
+   * without one, go-ethereum estimates at `latest`, which does not see the pool.
+   */
   async submit(to: Hex, data: Hex, track: Track): Promise<Hex> {
     let gas: bigint;
     let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
     try {
       [gas, fees] = await Promise.all([
-        this.pub.estimateGas({ account: this.account.address, to, data }),
+        this.pub.estimateGas({ account: this.account.address, to, data, blockTag: 'pending' }),
         this.nextBlockFees(),
       ]);
     } catch (err) {

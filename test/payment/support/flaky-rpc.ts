@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 //   hideReceipts     answer every eth_getTransactionReceipt with null (never confirmed, as if slow)
 //   headBehind       answer eth_blockNumber one block behind the node: the newest block's receipts look like
 //                    a Flashblocks endpoint's preconfirmed ones (their block is not sealed yet)
+//   latestByDefault  an eth_estimateGas or eth_call without a block is run at `latest`, as go-ethereum does
+//                    (Hardhat runs a gas estimate at `pending`): a node whose simulation does not see its own pool
 //   passThrough      forward everything as it is
 // In every mode it counts what it was asked: receipts per hash, and the heads it answered.
 
@@ -24,7 +26,7 @@ type Call = { id: unknown; method: string; params?: unknown[] };
 
 export async function flakyRpc(
   target: string,
-  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind' | 'passThrough',
+  mode: 'dropSendAnswer' | 'hideReceipts' | 'headBehind' | 'latestByDefault' | 'passThrough',
 ): Promise<FlakyRpc> {
   const state = { sends: 0, dropped: false };
   const receiptsAsked = new Map<string, number>();
@@ -33,11 +35,17 @@ export async function flakyRpc(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+      let body = Buffer.concat(chunks).toString('utf8');
       // The service batches its reads (JSON-RPC batch: an array); a hidden receipt is answered here, in
       // its place in the batch, and everything else goes upstream.
       const parsed = JSON.parse(body) as Call | Call[];
       const calls = Array.isArray(parsed) ? parsed : [parsed];
+      if (mode === 'latestByDefault') {
+        for (const c of calls)
+          if ((c.method === 'eth_estimateGas' || c.method === 'eth_call') && (c.params?.length ?? 0) < 2)
+            c.params = [c.params?.[0], 'latest'];
+        body = JSON.stringify(parsed);
+      }
       const call = calls[0]!;
       for (const c of calls) {
         if (c.method !== 'eth_getTransactionReceipt') continue;
