@@ -17,6 +17,10 @@ export interface ServiceMetrics {
   readonly settlementLatency: Histogram<'outcome'>;
   /** Relayer transactions re-sent at the same account nonce with higher fees (issue 24 item 5). */
   readonly relayerReplacements: Counter;
+  /** Settlements whose transfer reverted, by where: `simulated` (not broadcast, no gas) or `mined` (gas paid). */
+  readonly payerSettlementReverts: Counter<'stage'>;
+  /** Payments refused PAYER_SETTLEMENTS_FAILING: their payer's settlements kept reverting. */
+  readonly paymentsRefusedPayerFailing: Counter;
   readonly recoveryPasses: Counter<'result'>;
   readonly recoveryResumes: Counter;
   readonly rslFetches: Counter<'channel' | 'outcome'>;
@@ -62,6 +66,17 @@ export function createServiceMetrics(): ServiceMetrics {
     relayerReplacements: new Counter({
       name: 'rights_relayer_replacements_total',
       help: 'Relayer transactions replaced at the same account nonce with higher fees',
+      registers,
+    }),
+    payerSettlementReverts: new Counter({
+      name: 'rights_payer_settlement_reverts_total',
+      help: 'Settlements whose transfer reverted, by stage (simulated: never broadcast; mined: gas paid)',
+      labelNames: ['stage'],
+      registers,
+    }),
+    paymentsRefusedPayerFailing: new Counter({
+      name: 'rights_payments_refused_payer_failing_total',
+      help: 'Payments refused before anything was stored because their payer kept failing settlement',
       registers,
     }),
     recoveryPasses: new Counter({

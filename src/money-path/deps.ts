@@ -6,6 +6,7 @@ import type { SealedPayment } from '../../streams/purchase/events.js';
 import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
 import type { Products } from './product.js';
 import type { PaymentNetwork } from '../../packages/buyer/src/wire/payment/network.js';
+import type { PayerFailures } from './payer-failures.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires
 // the real modules (evidence signer, AES-GCM sealer, settlement backend, products) into this; the
@@ -58,6 +59,11 @@ export interface MoneyPathDeps {
    * when not, new offers and payments are refused (RELAYER_UNDERFUNDED) before anything is stored.
    */
   relayerCanPay?: () => Promise<boolean>;
+  /**
+   * Payers whose settlements keep reverting (./payer-failures.ts): their payments are refused
+   * (PAYER_SETTLEMENTS_FAILING) before anything is stored.
+   */
+  payerFailures?: PayerFailures;
   /** Test-only crash points (SIGKILL tests); undefined in production. */
   crashAt?: CrashAt;
 }

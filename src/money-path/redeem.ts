@@ -111,6 +111,17 @@ async function pay(deps: ResumeDeps, id: string, state: OfferedState, payment: P
     settlementWindowSeconds: deps.terms.settlementWindowSeconds,
   });
   if (!checked.ok) return answerWithOffer(checked.code, checked.message);
+  // A payer whose recent settlements kept reverting is refused here, before anything is stored or sent.
+  const refusedUntil = deps.payerFailures?.refusedUntil(checked.authorization.from, deps.now());
+  if (refusedUntil) {
+    const retryAfter = Math.max(1, Math.ceil((refusedUntil.getTime() - deps.now().getTime()) / 1000));
+    return answerWithOffer(
+      'PAYER_SETTLEMENTS_FAILING',
+      "this payer's recent settlements reverted on chain or in simulation; " +
+        `payments from it are refused for ${retryAfter} s (nothing was charged)`,
+      { retry_after_seconds: retryAfter },
+    );
+  }
   // Read before verify: any transfer using this authorization is mined after it, so recovery can
   // search the logs from here rather than from block 0 (a few blocks of margin for reorgs).
   const fromBlock = await deps.settlement.blockNumber().then(

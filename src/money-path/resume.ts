@@ -231,7 +231,15 @@ async function settleNow(
   }
   // A definite refusal may still hide a transfer made by a concurrent submitter: ask the chain again.
   if (await deps.settlement.authorizationState(c.payer, c.nonce)) return again();
-  await record({ type: 'Hold', data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason }, at } });
+  // Nothing moved: held for an operator, as any settlement the chain refused. A transfer that reverted (its
+  // simulation at the pending block, or mined) counts against its payer, whose payments are refused after
+  // a few (docs/decisions.md, "Authorizations the relayer can settle in time").
+  const reverted = outcome.reverted ? { reverted: outcome.reverted } : {};
+  await record({
+    type: 'Hold',
+    data: { reason: 'SETTLEMENT_FAILED', details: { settle_reason: outcome.reason, ...reverted }, at },
+  });
+  if (outcome.reverted) deps.payerFailures?.record(c.payer, deps.now(), outcome.reverted);
   return done();
 }
 

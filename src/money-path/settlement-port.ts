@@ -24,7 +24,13 @@ export type SettleOutcome =
       /** The transfer read from the receipt settle waited for (self): recovery's reads are not needed. */
       transfer?: TransferFound;
     }
-  | { kind: 'failed'; reason: string; message?: string }
+  | {
+      kind: 'failed';
+      reason: string;
+      message?: string;
+      /** The transfer itself reverted: in the simulation before the broadcast (no gas), or mined (gas paid). */
+      reverted?: 'simulated' | 'mined';
+    }
   | { kind: 'ambiguous'; reason: string; transaction?: Hex }
   | { kind: 'stuck'; reason: string; transactions: Hex[]; relayer: Hex; accountNonce: number; filler?: Hex };
 

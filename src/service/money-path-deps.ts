@@ -9,6 +9,7 @@ import { countedSettlement } from '../metrics/instrument.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { MoneyPathDeps, PaymentTerms } from '../money-path/deps.js';
 import type { InFlight } from '../money-path/inflight.js';
+import { payerFailures, type PayerFailures } from '../money-path/payer-failures.js';
 import type { ResumeDeps } from '../money-path/resume.js';
 import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import type { Settlement } from '../payment/settlement/settlement.js';
@@ -66,6 +67,7 @@ export function moneyPathDeps(
     },
     ...(crashAt ? { crashAt } : {}),
     ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
+    payerFailures: countedPayerFailures(payerFailures(), parts.metrics),
   } satisfies MoneyPathDeps;
   return {
     ...base,
@@ -74,5 +76,21 @@ export function moneyPathDeps(
       rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
     observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     evidenceKeys: [{ key_id: secrets.evidenceKey.keyId, public_key: secrets.evidenceKey.publicKeyHex }],
+  };
+}
+
+/** The payers whose settlements keep reverting, counted in /metrics as they fail and as they are refused. */
+function countedPayerFailures(failures: PayerFailures, metrics: ServiceMetrics): PayerFailures {
+  return {
+    record(payer, at, stage) {
+      metrics.payerSettlementReverts.inc({ stage });
+      failures.record(payer, at, stage);
+    },
+    refusedUntil(payer, now) {
+      const until = failures.refusedUntil(payer, now);
+      if (until) metrics.paymentsRefusedPayerFailing.inc();
+      return until;
+    },
+    refusedCount: (now) => failures.refusedCount(now),
   };
 }

@@ -36,8 +36,16 @@ test('remote: success, nothing-moved reasons, pending, transfer mismatch, unknow
 
 test('self: what the relayer did decides between failed and ambiguous', (t) => {
   const failedTx = { success: false, transaction: '', errorReason: 'invalid_exact_evm_transaction_failed' };
-  t.is(classifySelfSettle(failedTx, { stage: 'not-submitted' }, fb).kind, 'failed');
-  t.is(classifySelfSettle(failedTx, { stage: 'refused-before-broadcast' }, fb).kind, 'failed');
+  t.deepEqual(
+    classifySelfSettle(failedTx, { stage: 'not-submitted' }, fb),
+    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed' },
+    'nothing was simulated to the end (an RPC failure): not a revert of the payer',
+  );
+  t.deepEqual(
+    classifySelfSettle(failedTx, { stage: 'refused-before-broadcast' }, fb),
+    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed', reverted: 'simulated' },
+    'the simulation at the pending block reverted: nothing sent',
+  );
   t.is(
     classifySelfSettle(failedTx, { stage: 'unknown' }, fb).kind,
     'ambiguous',
@@ -45,7 +53,7 @@ test('self: what the relayer did decides between failed and ambiguous', (t) => {
   );
   t.deepEqual(
     classifySelfSettle({ ...failedTx, transaction: tx }, { stage: 'sent', transaction: tx }, fb),
-    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed' },
+    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed', reverted: 'mined' },
     'mined and reverted',
   );
   t.deepEqual(

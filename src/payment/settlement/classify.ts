@@ -88,14 +88,15 @@ export function classifySelfSettle(
   const reason = s.errorReason || 'unknown';
   switch (sub.stage) {
     case 'not-submitted':
-    case 'refused-before-broadcast':
       return { kind: 'failed', reason };
+    case 'refused-before-broadcast':
+      return { kind: 'failed', reason, reverted: 'simulated' };
     case 'unknown':
       return { kind: 'ambiguous', reason: `submission_outcome_unknown:${reason}` };
     case 'sent':
       // Mined and reverted → nothing moved; pending or Transfer mismatch → ambiguous, with the hash.
       return reason === 'invalid_exact_evm_transaction_failed'
-        ? { kind: 'failed', reason }
+        ? { kind: 'failed', reason, reverted: 'mined' }
         : { kind: 'ambiguous', reason, transaction: sub.transaction };
   }
 }
