@@ -6,6 +6,9 @@ import { signPayment } from '../support/pay.js';
 import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { useWorld } from '../support/world.js';
+import { buyerFor } from '../buyer/support/buyer-world.js';
+import { decodePaymentSignature } from '../../packages/buyer/src/wire/payment/x402-headers.js';
+import { DECLARED } from '../support/publishers.js';
 
 // Authorizations the relayer can settle in time (docs/decisions.md), on a devnet that mines every 2 s with
 // the service polling at that pace. Asserted on counted things: the relayer's transactions (its account
@@ -177,6 +180,20 @@ test.serial(
     t.regex(metrics, /rights_payments_refused_payer_failing_total 1/);
   },
 );
+
+test.serial('the buyer library reads the window and signs with more than enough time: delivered', async (t) => {
+  const b = buyerFor(w, { buyerIndex: 0 });
+  const { capabilities } = await b.buyer.capabilities();
+  const window = (capabilities.payment as { settlement_window_seconds: number }).settlement_window_seconds;
+  const signedAt = Math.floor(Date.now() / 1000);
+  const r = await b.buyer.buyReport({ resource: DECLARED, purpose: 'ai-input', tier: 'fresh' });
+  t.is(r.status, 'delivered', JSON.stringify(r));
+  const header = b.calls.find((c) => c.op === 'save')!.header!;
+  paymentHeaders.push(header);
+  const sent = decodePaymentSignature(header);
+  if (!sent.ok) return t.fail(sent.problem);
+  t.true(Number(sent.value.payload.authorization.validBefore) >= signedAt + window + 60);
+});
 
 test.serial('the suite logged no claim, payment signature or authorization', (t) => {
   assertNoSecretsLogged(t, w.allLogs(), { claims, paymentHeaders });

@@ -26,6 +26,8 @@ export interface BuyerContext {
   resume: { attempts: number; delayMs: number; requestTimeoutMs: number };
   /** Hold ingestion when another standard restricts the purpose (BuyerOptions.holdOnOtherSignals). */
   holdOnOtherSignals: boolean;
+  /** capabilities `payment.settlement_window_seconds`, once the buyer has read them (./quote.ts). */
+  settlementWindowSeconds?: number;
   /** Gate sign-in proofs by purchase id (./gate-sign-in.ts). */
   signIns: Map<string, { header: string; at: number }>;
 }

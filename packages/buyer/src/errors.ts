@@ -8,6 +8,8 @@ export type BuyerRefusalCode =
   | 'QUOTE_MISMATCH'
   | 'OFFER_MISSING'
   | 'OFFER_INVALID'
+  // The offer's maxTimeoutSeconds is shorter than the service's settlement window: it could not be settled.
+  | 'OFFER_WINDOW_TOO_SHORT'
   | 'RECIPIENT_MISMATCH'
   | 'NETWORK_MISMATCH'
   | 'ASSET_MISMATCH'

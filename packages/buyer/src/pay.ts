@@ -5,14 +5,30 @@ import type { BuyerContext } from './context.js';
 import { checkOffer, type CheckedOffer } from './offer.js';
 import type { BuyerCheckpoint } from './checkpoint-store.js';
 import { EIP3009_TYPES } from './typed-data.js';
+import { BuyerRefused } from './errors.js';
 
 // The pay step: check the 402 offer, reserve the budget, sign EIP-3009 with exactly the bound nonce, and
 // seal the checkpoint before anything is sent — in that order (docs/decisions.md, "Buyer client").
 
+/**
+ * validBefore for an offer: as far ahead as the offer allows (maxTimeoutSeconds), which the service keeps
+ * at least a minute past its settlement window (capabilities `payment.settlement_window_seconds`, docs/wire.md
+ * §4), so the payment is never refused PAYMENT_WINDOW_TOO_SHORT for a slow send. An offer shorter than a
+ * window the buyer has read could never be settled: nothing is signed.
+ */
+export function validBeforeFor(nowSeconds: number, maxTimeoutSeconds: number, settlementWindowSeconds?: number) {
+  if (settlementWindowSeconds !== undefined && maxTimeoutSeconds < settlementWindowSeconds)
+    throw new BuyerRefused(
+      'OFFER_WINDOW_TOO_SHORT',
+      `the offer allows ${maxTimeoutSeconds} s, the service needs ${settlementWindowSeconds} s to settle`,
+    );
+  return String(nowSeconds + maxTimeoutSeconds);
+}
+
 /** The PAYMENT-SIGNATURE header for a checked offer. */
 async function signOffer(ctx: BuyerContext, offer: CheckedOffer): Promise<string> {
   const req = offer.requirements;
-  const validBefore = String(Math.floor(Date.now() / 1000) + req.maxTimeoutSeconds);
+  const validBefore = validBeforeFor(Math.floor(Date.now() / 1000), req.maxTimeoutSeconds, ctx.settlementWindowSeconds);
   const authorization = {
     from: checksumAddress(ctx.account.address),
     to: checksumAddress(req.payTo),

@@ -16,8 +16,10 @@ export async function capabilities(ctx: BuyerContext) {
   if (!res.ok) throw new BuyerRefused('SERVICE_ERROR', `capabilities answered ${res.status}`);
   const caps = (await res.json()) as {
     evidence?: { keys?: { public_key: string; key_id: string }[] };
-    payment?: { network: string; asset: string; pay_to: string };
+    payment?: { network: string; asset: string; pay_to: string; settlement_window_seconds?: number };
   };
+  const window = caps.payment?.settlement_window_seconds;
+  if (typeof window === 'number' && Number.isFinite(window) && window >= 0) ctx.settlementWindowSeconds = window;
   const published = caps.evidence?.keys?.some((k) => k.public_key.toLowerCase() === ctx.pins.evidenceKey) ?? false;
   return { capabilities: caps, pinnedKeyPublished: published };
 }
