@@ -6,7 +6,6 @@ import { listenFirst } from './http/listen-first.js';
 import { openStore } from './store/open.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
-import { tokenDomain } from './payment/token-domain.js';
 import { InFlight } from './money-path/inflight.js';
 import type { PaymentTerms } from './money-path/deps.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
@@ -21,7 +20,7 @@ import type { Cleanups } from './service/cleanups.js';
 import { moneyPathDeps } from './service/money-path-deps.js';
 import { servePublicHttp } from './service/public-http.js';
 import { loadSecrets } from './service/secrets.js';
-import { configuredSettlementWindow, openSettlement } from './service/settlement.js';
+import { openSettlement, paymentTerms } from './service/settlement.js';
 
 export interface RunningService {
   url: string;
@@ -73,18 +72,7 @@ export async function startService(
     const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
 
-    // An offer's window always holds the settlement window, with a minute to sign and send in (it is 300 s
-    // unless a slow chain's fee-bump schedule needs more: docs/decisions.md, "Authorizations the relayer can
-    // settle in time").
-    const settlementWindow = configuredSettlementWindow(config);
-    const terms: PaymentTerms = {
-      network: config.network,
-      asset: config.usdcAsset,
-      payTo: config.payTo,
-      eip712: await tokenDomain(config.rpcUrl, config.network, config.usdcAsset),
-      maxTimeoutSeconds: Math.max(300, settlementWindow + 60),
-      settlementWindowSeconds: settlementWindow,
-    };
+    const terms = await paymentTerms(config);
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
     cleanups.push(() => readModels.close());
     const { crashAt } = options;

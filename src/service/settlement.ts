@@ -3,6 +3,8 @@ import type { CrashAt } from '../crash-points.js';
 import type { Logger } from '../log.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { chainAt, chainClient } from '../payment/settlement/chain-reads.js';
+import { tokenDomain } from '../payment/token-domain.js';
+import type { PaymentTerms } from '../money-path/deps.js';
 import { CONFIRMATION_TIMEOUT_MS, settlementWindowSeconds } from '../payment/settlement-window.js';
 import { createSettlement } from '../payment/settlement/create.js';
 import { relayerFunds, type RelayerFunds } from '../payment/settlement/relayer-funds.js';
@@ -65,4 +67,23 @@ export function configuredSettlementWindow(config: Pick<ServiceConfig, 'chainBlo
     bumpBlocks: config.settlementBump.blocks,
     confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS,
   });
+}
+
+/**
+ * The offer terms of this configuration. An offer's window always holds the settlement window with a minute
+ * to sign and send in: 300 s unless a slow chain's fee-bump schedule needs more (docs/decisions.md,
+ * "Authorizations the relayer can settle in time").
+ */
+export async function paymentTerms(
+  config: Pick<ServiceConfig, 'chainBlockMs' | 'network' | 'settlementBump' | 'rpcUrl' | 'usdcAsset' | 'payTo'>,
+): Promise<PaymentTerms> {
+  const settlementWindow = configuredSettlementWindow(config);
+  return {
+    network: config.network,
+    asset: config.usdcAsset,
+    payTo: config.payTo,
+    eip712: await tokenDomain(config.rpcUrl, config.network, config.usdcAsset),
+    maxTimeoutSeconds: Math.max(300, settlementWindow + 60),
+    settlementWindowSeconds: settlementWindow,
+  };
 }

@@ -82,6 +82,7 @@ test.serial(
     t.deepEqual(await recovery.settle(payload as never, req as never), {
       kind: 'failed',
       reason: 'invalid_exact_evm_nonce_already_used',
+      reverted: 'simulated',
     });
     t.deepEqual(
       (await d.transfers(buyer.address, d.payTo)).map((x) => x.transaction),
