@@ -24,7 +24,7 @@ export interface PayerFailures {
   record(payer: Hex, at: Date, stage: 'simulated' | 'mined'): void;
   /** When the payer may pay again; undefined when it may now. */
   refusedUntil(payer: Hex, now: Date): Date | undefined;
-  /** Payers refused at `now` (the /metrics gauge). */
+  /** Payers refused at `now` (the `rights_payers_refused` gauge). */
   refusedCount(now: Date): number;
 }
 

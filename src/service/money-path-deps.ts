@@ -6,6 +6,7 @@ import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
 import type { Logger } from '../log.js';
 import { countedSettlement } from '../metrics/instrument.js';
+import { registerPayerFailureGauge } from '../metrics/payer-failure-gauge.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { MoneyPathDeps, PaymentTerms } from '../money-path/deps.js';
 import type { InFlight } from '../money-path/inflight.js';
@@ -67,7 +68,7 @@ export function moneyPathDeps(
     },
     ...(crashAt ? { crashAt } : {}),
     ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
-    payerFailures: countedPayerFailures(payerFailures(), parts.metrics),
+    payerFailures: countedPayerFailures(payerFailures(), parts.metrics, parts.now ?? (() => new Date())),
   } satisfies MoneyPathDeps;
   return {
     ...base,
@@ -79,8 +80,9 @@ export function moneyPathDeps(
   };
 }
 
-/** The payers whose settlements keep reverting, counted in /metrics as they fail and as they are refused. */
-function countedPayerFailures(failures: PayerFailures, metrics: ServiceMetrics): PayerFailures {
+/** The payers whose settlements keep reverting, in /metrics: as they fail, as they are refused, and how many are. */
+function countedPayerFailures(failures: PayerFailures, metrics: ServiceMetrics, now: () => Date): PayerFailures {
+  registerPayerFailureGauge(metrics.registry, failures, now);
   return {
     record(payer, at, stage) {
       metrics.payerSettlementReverts.inc({ stage });

@@ -178,6 +178,7 @@ test.serial(
     const metrics = await (await fetch(w.service.metricsUrl!)).text();
     t.regex(metrics, /rights_payer_settlement_reverts_total\{stage="mined"\} 3/);
     t.regex(metrics, /rights_payments_refused_payer_failing_total 1/);
+    t.regex(metrics, /rights_payers_refused 1/);
   },
 );
 

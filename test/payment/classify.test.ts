@@ -18,6 +18,18 @@ test('remote: success, nothing-moved reasons, pending, transfer mismatch, unknow
     classifyRemoteSettle({ success: false, transaction: '', errorReason: 'invalid_exact_evm_nonce_already_used' }, fb),
     { kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used' },
   );
+  t.deepEqual(
+    classifyRemoteSettle({ success: false, transaction: tx, errorReason: 'invalid_exact_evm_transaction_failed' }, fb),
+    { kind: 'failed', reason: 'invalid_exact_evm_transaction_failed', reverted: 'mined' },
+    "the facilitator's transfer was mined and reverted: it counts against the payer",
+  );
+  t.deepEqual(
+    classifyRemoteSettle(
+      { success: false, transaction: '', errorReason: 'invalid_exact_evm_insufficient_balance' },
+      fb,
+    ),
+    { kind: 'failed', reason: 'invalid_exact_evm_insufficient_balance', reverted: 'simulated' },
+  );
   t.deepEqual(classifyRemoteSettle({ success: false, transaction: tx, errorReason: 'settlement_pending' }, fb), {
     kind: 'ambiguous',
     reason: 'settlement_pending',

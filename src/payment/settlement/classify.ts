@@ -41,6 +41,13 @@ const NOTHING_MOVED = new Set([
   'invalid_exact_evm_transaction_failed',
 ]);
 
+/** The nothing-moved reasons that are the transfer itself reverting, in the facilitator's simulation or mined. */
+const REVERTED: Readonly<Record<string, 'simulated' | 'mined'>> = {
+  invalid_exact_evm_insufficient_balance: 'simulated',
+  invalid_exact_evm_transaction_simulation_failed: 'simulated',
+  invalid_exact_evm_transaction_failed: 'mined',
+};
+
 export interface RemoteSettleResponse {
   success: boolean;
   transaction?: string;
@@ -64,7 +71,10 @@ export function classifyRemoteSettle(s: RemoteSettleResponse, fallback: { payer:
       amount: s.amount || fallback.amount,
     };
   const reason = s.errorReason || (s.success ? 'success_without_transaction' : 'unknown');
-  if (!s.success && NOTHING_MOVED.has(reason)) return { kind: 'failed', reason };
+  if (!s.success && NOTHING_MOVED.has(reason)) {
+    const reverted = REVERTED[reason];
+    return reverted ? { kind: 'failed', reason, reverted } : { kind: 'failed', reason };
+  }
   return { kind: 'ambiguous', reason, ...(tx ? { transaction: tx } : {}) };
 }
 
