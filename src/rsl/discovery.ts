@@ -12,6 +12,7 @@ import { documentRecord as record, fetchObservation as observation } from './dis
 import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
+import type { SignalReader } from './signal-reader-pool.js';
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
@@ -43,6 +44,8 @@ export interface DiscoveryDeps {
   limits?: DiscoveryLimits;
   /** Documents seen before, by URL (a revalidation's checkpoint): asked for conditionally (issue 26). */
   known?: ReadonlyMap<string, KnownVersion>;
+  /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
+  signalReader?: SignalReader;
 }
 
 export interface Discovery {
@@ -108,7 +111,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   ]);
   readRobots(run, robotsUrl, robots);
   const html = await readResource(run, resource, page);
-  const signals = await observeSignals(resource, robots, page, tdmrep, html);
+  const signals = await observeSignals(resource, robots, page, tdmrep, html, deps.signalReader);
   out.signals = signals.observations;
   if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 

@@ -4,6 +4,7 @@ import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
 import { robotsTextWithinLimit } from './robots.js';
+import type { SignalReader } from './signal-reader-pool.js';
 
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
@@ -81,13 +82,15 @@ export interface SignalsRead {
   diagnostic: string | undefined;
 }
 
-/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read). */
+/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read);
+ *  `read` is where the readers run (signal-reader-pool.ts), in place by default. */
 export async function observeSignals(
   resource: string,
   robots: Got,
   page: Got,
   tdmrep: Got,
   html: string | null,
+  read: SignalReader = async (sources) => readSignals(sources),
 ): Promise<SignalsRead> {
   const known = kept.get(page.result);
   if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
@@ -95,7 +98,7 @@ export async function observeSignals(
   const file = tdmrepSource(tdmrep);
   const scannedPage = await pageSource(page, html);
   const sources: SignalSources = { resource, robots: robotsSource(robots), page: scannedPage, tdmrep: file };
-  const read = { observations: readSignals(sources), diagnostic: tdmrepDiagnostic(file) };
-  kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read });
-  return read;
+  const signals = { observations: await read(sources), diagnostic: tdmrepDiagnostic(file) };
+  kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read: signals });
+  return signals;
 }

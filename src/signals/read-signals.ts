@@ -61,8 +61,8 @@ function pageMetas(page: NonNullable<SignalSources['page']>): {
   metas: readonly HtmlMeta[];
   failure: SignalObservation[];
 } {
-  if (!page.html) return { metas: [], failure: [] };
   if (page.metas) return { metas: page.metas, failure: [] };
+  if (!page.html) return { metas: [], failure: [] };
   try {
     return { metas: htmlMetas(page.html), failure: [] };
   } catch (e) {
