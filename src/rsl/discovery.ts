@@ -96,12 +96,15 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     },
   };
 
-  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only.
+  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only. The
+  // origin-wide documents (robots.txt, tdmrep.json, linked RSL documents) have their failures remembered
+  // briefly (fetch-cache.ts); a failure of the resource itself is not.
   const [robots, page, tdmrep] = await Promise.all([
     deps.cache.get(robotsUrl, freshnessSeconds, {
       maxBytes: limits.robotsMaxBytes,
       accept: 'text/plain',
       truncate: true,
+      rememberFailures: true,
     }),
     deps.cache.get(resource, freshnessSeconds, {
       maxBytes: limits.pageMaxBytes,
@@ -288,6 +291,7 @@ function fetchDocuments(
           maxBytes: limits.documentMaxBytes,
           accept: `${RSL_MEDIA_TYPE}, application/xml;q=0.9, */*;q=0.1`,
           keepByDigest: true,
+          rememberFailures: true,
           ...(deps.known?.has(url) ? { known: deps.known.get(url)! } : {}),
         }),
       };

@@ -17,9 +17,14 @@ const TDMREP_PATH = '/.well-known/tdmrep.json';
 
 type Got = CachedResult;
 
-/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file). */
+/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file);
+ *  a failure is remembered briefly (fetch-cache.ts), so a stalling file does not hold every quote on the origin. */
 export function fetchTdmrep(cache: FetchCache, origin: string, freshnessSeconds: number, maxBytes: number) {
-  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, { maxBytes, accept: 'application/json' });
+  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, {
+    maxBytes,
+    accept: 'application/json',
+    rememberFailures: true,
+  });
 }
 
 /** 2xx: the file; 404/410: absent (no file: no TDMRep rule from it); anything else: why it is unusable. */
@@ -67,7 +72,7 @@ function tdmrepDiagnostic(source: SignalSources['tdmrep']): string | undefined {
 // A warm-cache quote is served the very responses it was served before (the cache keeps the objects): what
 // was read from the same responses is kept beside the page's response and dies with it, so a warm quote
 // neither fetches, decodes nor tokenizes anything more than it did before issue 28. A failure is a new
-// object every time (failures are never cached), so it is read again, as it is fetched again.
+// object every time (a remembered one too), so it is read again.
 interface Kept {
   resource: string;
   robots: object;
