@@ -69,8 +69,8 @@ test('a stalling tdmrep.json is asked for once per FAILURE_MEMORY_SECONDS, not o
   // Remembered or not, a failure is never a permission, and the RSL reading is the same.
   t.is(second.purposes[0]!.classification, first.purposes[0]!.classification);
   t.deepEqual(
-    second.signals.map((o) => o.readings.map((r) => r.verdict)),
-    first.signals.map((o) => o.readings.map((r) => r.verdict)),
+    second.signals!.map((o) => o.readings.map((r) => r.verdict)),
+    first.signals!.map((o) => o.readings.map((r) => r.verdict)),
   );
 
   // freshness_seconds 0 always asks again.
@@ -83,5 +83,5 @@ test('a stalling tdmrep.json is asked for once per FAILURE_MEMORY_SECONDS, not o
   const recovered = await quote('/a');
   t.is(asked(), 3);
   t.false(recovered.diagnostics.some((d) => d.includes(TDMREP)));
-  t.true(recovered.signals.some((o) => o.standard === 'tdmrep' && o.readings.some((r) => r.verdict === 'reserved')));
+  t.true(recovered.signals!.some((o) => o.standard === 'tdmrep' && o.readings.some((r) => r.verdict === 'reserved')));
 });
