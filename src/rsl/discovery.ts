@@ -9,7 +9,8 @@ import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
-import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
+import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
+import { robotsLicensesOf } from './robots-licenses-kept.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
 import type { SignalReader } from './signal-reader-pool.js';
@@ -155,7 +156,8 @@ function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
             'parsed (RFC 9309 §2.5); nothing beyond was read',
         );
       }
-      const r = readRobotsLicenses(robotsTextWithinLimit(robots.result.body, truncated), robotsUrl);
+      const body = robots.result.body;
+      const r = robotsLicensesOf(robots.result, robotsUrl, () => robotsTextWithinLimit(body, truncated));
       for (const c of r.candidates) associations.push({ channel: 'robots', value: c, base: robotsUrl });
       if (r.ignoredGlobal.length)
         out.diagnostics.push(

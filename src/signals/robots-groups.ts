@@ -43,12 +43,17 @@ export function robotsDocument(
     memo = new DocumentMemo<RobotsGroups>(8);
     memos.set(byKeys, memo);
   }
-  const e = memo.get(text, () => robotsGroups(text, keys));
+  const e = memo.get(text, () => groupLines(text, keys));
   return { groups: e.value, patterns: e.patterns };
 }
 
-/** Group the lines with any of `keys` (lower-case), plus the `*` groups' allow/disallow lines. */
+/** Group the lines with any of `keys` (lower-case), plus the `*` groups' allow/disallow lines (kept per
+ *  document text, see robotsDocument: callers must not change what it returns). */
 export function robotsGroups(text: string, keys: readonly string[]): RobotsGroups {
+  return robotsDocument(text, keys).groups;
+}
+
+function groupLines(text: string, keys: readonly string[]): RobotsGroups {
   const wanted = new Set([...keys, 'allow', 'disallow']);
   const out: RobotsGroups = { global: [], star: [] };
   let current: { agents: string[]; lines: RobotsLine[] } | null = null;
