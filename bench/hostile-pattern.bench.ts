@@ -126,47 +126,55 @@ try {
   const longPaths = (n: number, salt: number, tag = 'a') =>
     Array.from({ length: n }, (_, i) => '/' + tag.repeat(2000 - i - salt));
 
-  // /healthz, probed from a thread of its own: this process also serves the publishers' TLS, and a probe on
-  // its event loop would time this process's work, not the service's.
+  // /healthz, probed from a thread of its own for the whole run: this process also serves the publishers'
+  // TLS, and a probe on its event loop would time this process's work, not the service's. Each probe counts
+  // for the case under way when it started; the first (a new connection) counts for none.
   const PROBE = `
     const { parentPort, workerData } = require('node:worker_threads');
     const { url, every } = workerData;
-    const times = [];
+    const times = {};
+    let phase = null;
     let stop = false;
-    parentPort.on('message', () => { stop = true; });
+    parentPort.on('message', (m) => { if (m === 'stop') stop = true; else phase = m; });
     (async () => {
+      await (await fetch(url)).arrayBuffer();
+      parentPort.postMessage('ready');
       while (!stop) {
+        const at = phase;
         const t0 = performance.now();
         await (await fetch(url)).arrayBuffer();
-        times.push(performance.now() - t0);
+        if (at !== null && at === phase) (times[at] ??= []).push(performance.now() - t0);
         await new Promise((r) => setTimeout(r, every));
       }
       parentPort.postMessage(times);
     })();
   `;
-  /** Runs `load` while /healthz is probed; the probe's times. */
-  const probed = async <T>(load: () => Promise<T>): Promise<{ health: number[]; out: T }> => {
-    const prober = new Worker(PROBE, { eval: true, workerData: { url: `${service.url}/healthz`, every: PROBE_MS } });
-    const done = new Promise<number[]>((resolve, reject) => {
-      prober.once('message', (times: number[]) => {
-        void prober.terminate();
-        resolve(times);
-      });
-      prober.once('error', reject);
+  const prober = new Worker(PROBE, { eval: true, workerData: { url: `${service.url}/healthz`, every: PROBE_MS } });
+  const probes = new Promise<Record<string, number[]>>((resolve, reject) => {
+    prober.on('message', (m: 'ready' | Record<string, number[]>) => {
+      if (m === 'ready') return;
+      void prober.terminate();
+      resolve(m);
     });
+    prober.once('error', reject);
+  });
+  await new Promise<void>((resolve) => prober.once('message', () => resolve()));
+  /** Runs `load` as the case `name`: /healthz probes made meanwhile are that case's. */
+  const probed = async <T>(name: string, load: () => Promise<T>): Promise<T> => {
+    prober.postMessage(name);
     const out = await load();
-    prober.postMessage('stop');
-    return { health: await done, out };
+    prober.postMessage('');
+    return out;
   };
 
   // The idle baseline, in this run, on this (shared) machine.
-  const idle = await probed(() => new Promise((r) => setTimeout(r, IDLE_MS)));
+  await probed('idle', () => new Promise((r) => setTimeout(r, IDLE_MS)));
 
   // Issue 22's pattern: the issue's own request, alone (the first fetches the publisher's documents), then
   // quotes and inspections at once.
   const single: number[] = [];
   for (let i = 0; i < 20; i++) single.push(await quote('/' + 'a'.repeat(650 + i)));
-  const rsl = await probed(async () => {
+  const rsl = await probed('rsl', async () => {
     const quotes: number[] = [];
     const inspections: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -180,7 +188,7 @@ try {
 
   // The signal readers: quotes for 2,000-octet paths on the robots.txt and tdmrep.json publishers.
   const quotesOn = (origin: string, tag: string) =>
-    probed(async () => {
+    probed(origin, async () => {
       const quotes: number[] = [];
       for (let round = 0; round < ROUNDS; round++)
         quotes.push(...(await Promise.all(longPaths(8, round, tag).map(quoteAt(origin)))));
@@ -209,7 +217,7 @@ try {
     });
     return { body, headers, offer: await send(gateUrl, body, headers) };
   };
-  const gateCase = await probed(async () => {
+  const gateCase = await probed('gate', async () => {
     const times: number[] = [];
     for (let round = 0; round < Math.max(1, Math.floor(ROUNDS / 4)); round++) {
       const offers = await Promise.all(Array.from({ length: 5 }, (_, i) => gateOffer(100 + round * 5 + i)));
@@ -226,7 +234,7 @@ try {
   const checkpoints = (
     JSON.parse(paid.text) as { report: { resources: { checkpoint: unknown }[] } }
   ).report.resources.map((r) => r.checkpoint);
-  const revalidateCase = await probed(async () => {
+  const revalidateCase = await probed('revalidate', async () => {
     const times: number[] = [];
     for (let round = 0; round < Math.max(1, Math.floor(ROUNDS / 4)); round++) {
       const body = { checkpoints, max_total_micro: '200000' };
@@ -244,20 +252,23 @@ try {
   // Report inflation (a publisher statement copied into every report it appears in): its case, the
   // report's size beside its documented maximum, belongs here, measured with the same probe.
 
-  const baseline = percentile(idle.health, 99);
-  const within = (health: number[]) => percentile(health, 99) - baseline <= HEALTHZ_MARGIN_MS;
+  prober.postMessage('stop');
+  const health = await probes;
+  const healthOf = (name: string) => health[name] ?? [];
+  const baseline = percentile(healthOf('idle'), 99);
+  const within = (name: string) => percentile(healthOf(name), 99) - baseline <= HEALTHZ_MARGIN_MS;
   const cases = {
     rsl_pattern: {
-      quotes: summary(rsl.out.quotes),
-      inspections: summary(rsl.out.inspections),
-      healthz: summary(rsl.health),
+      quotes: summary(rsl.quotes),
+      inspections: summary(rsl.inspections),
+      healthz: summary(healthOf('rsl')),
     },
-    robots_groups: { quotes: summary(robotsCase.out), healthz: summary(robotsCase.health) },
-    tdmrep_rules: { quotes: summary(tdmrepCase.out), healthz: summary(tdmrepCase.health) },
-    gate_four_urls: { requests: summary(gateCase.out), healthz: summary(gateCase.health) },
-    revalidate_four_checkpoints: { requests: summary(revalidateCase.out), healthz: summary(revalidateCase.health) },
+    robots_groups: { quotes: summary(robotsCase), healthz: summary(healthOf('robots.example')) },
+    tdmrep_rules: { quotes: summary(tdmrepCase), healthz: summary(healthOf('tdm.example')) },
+    gate_four_urls: { requests: summary(gateCase), healthz: summary(healthOf('gate')) },
+    revalidate_four_checkpoints: { requests: summary(revalidateCase), healthz: summary(healthOf('revalidate')) },
   };
-  const healthWithin = [rsl, robotsCase, tdmrepCase, gateCase, revalidateCase].every((c) => within(c.health));
+  const healthWithin = ['rsl', 'robots.example', 'tdm.example', 'gate', 'revalidate'].every(within);
   const result = {
     benchmark: 'hostile-pattern',
     measured_at: new Date().toISOString(),
@@ -272,7 +283,7 @@ try {
       tdmrep_json: { rules: tdmrepRules.length, bytes: Buffer.byteLength(hostileTdmrep) },
     },
     single_quote_650: summary(single.slice(1)),
-    idle_healthz: summary(idle.health),
+    idle_healthz: summary(healthOf('idle')),
     rounds: ROUNDS,
     cases,
     target:

@@ -1,16 +1,24 @@
 import { readRobotsLicenses, type RobotsLicenses } from './robots.js';
 
-// robots.txt's License lines as read from one cached response: every quote on an origin reads the same
-// robots.txt while it is fresh, and a file at the parse limit (500 KiB, tens of thousands of lines) costs
-// tens of milliseconds of event loop to scan. Kept beside the response object, so it dies with it.
+// robots.txt's License lines, read once per robots.txt: every quote on an origin reads the same file, and a
+// file at the parse limit (500 KiB, tens of thousands of lines) costs milliseconds of event loop to scan,
+// tens on a loaded machine. Kept by URL and the digest of the bytes received, so a refetch of the same file
+// (freshness 0, a revalidation) is not scanned again; the last few files are kept.
 
-const kept = new WeakMap<object, { robotsUrl: string; licenses: RobotsLicenses }>();
+const MAX_KEPT = 16;
+const kept = new Map<string, RobotsLicenses>();
 
-/** readRobotsLicenses(text(), robotsUrl), computed once per `response` (the fetch cache's object). */
-export function robotsLicensesOf(response: object, robotsUrl: string, text: () => string): RobotsLicenses {
-  const known = kept.get(response);
-  if (known && known.robotsUrl === robotsUrl) return known.licenses;
-  const licenses = readRobotsLicenses(text(), robotsUrl);
-  kept.set(response, { robotsUrl, licenses });
+/** readRobotsLicenses(text(), robotsUrl) for the response whose bytes have digest `sha256`. */
+export function robotsLicensesOf(
+  response: { sha256: string; truncated?: boolean },
+  robotsUrl: string,
+  text: () => string,
+): RobotsLicenses {
+  const key = `${robotsUrl} ${response.sha256} ${response.truncated === true}`;
+  let licenses = kept.get(key);
+  if (licenses) kept.delete(key);
+  else licenses = readRobotsLicenses(text(), robotsUrl);
+  kept.set(key, licenses);
+  while (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
   return licenses;
 }
