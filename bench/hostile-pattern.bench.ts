@@ -42,7 +42,8 @@ const hostileRobots =
 const TDMREP_MAX_BYTES = 500 * 1024;
 const tdmrepRules: string[] = [];
 for (let i = 0, size = 2; ; i++) {
-  const rule = `{"location":"*z${i}","tdm-reservation":1}`;
+  // The issue's spelling: a location alone (no tdm-reservation), ~23,000 rules in 500 KiB.
+  const rule = `{"location":"*z${i}"}`;
   if (size + rule.length + 1 > TDMREP_MAX_BYTES) break;
   tdmrepRules.push(rule);
   size += rule.length + 1;
