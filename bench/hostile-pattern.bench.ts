@@ -1,9 +1,15 @@
-// npm run bench:hostile — issue 22's hostile publisher pattern cannot stall the service. A real service in
-// its own process (compiled, as `npm start` runs it; local devnet, embedded store, rate limits lifted since
-// every client here is 127.0.0.1) and a real HTTPS publisher serving `<content url="/*a*a*a*ab">`. First
-// one quote alone (its latency), then ROUNDS rounds of 8 quotes and 8 inspections for 2,000-octet paths at
-// once while /healthz is probed every PROBE_MS. Prints latencies and probe percentiles and writes
-// bench/results/hostile-pattern.json. Targets: a quote answers within 100 ms; /healthz p99 < 50 ms.
+// npm run bench:hostile — hostile publishers cannot stall the service. A real service in its own process
+// (compiled, as `npm start` runs it; local devnet, embedded store, rate limits lifted since every client
+// here is 127.0.0.1) and real HTTPS publishers: one serving `<content url="/*a*a*a*ab">` (issue 22), one a
+// robots.txt of `Allow: /` and ~38,000 `Disallow: *q<n>` lines with a Content-Usage line, one a
+// tdmrep.json of ~23,000 `*z<n>` rules (the AI-use signal readers). /healthz is probed every PROBE_MS,
+// first idle (the baseline), then during each case: the RSL pattern (one quote alone, then ROUNDS rounds of
+// 8 quotes and 8 inspections for 2,000-octet paths), the robots groups and the tdmrep.json rules (ROUNDS
+// rounds of 8 quotes for 2,000-octet paths), 5 concurrent gate requests of four hostile URLs (answered 402,
+// after reading them, as a buyer that never pays), and 5 concurrent revalidations of four hostile
+// checkpoints (bought once first). Prints latencies and probe percentiles and writes
+// bench/results/hostile-pattern.json. Targets: a hostile quote answers within 100 ms; in every case /healthz
+// p99 is within 50 ms of the idle baseline measured in the same run.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +18,14 @@ import { Worker } from 'node:worker_threads';
 import { localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
 import { startServiceProcess } from '../test/support/service-process.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
+import { gateHeaders, newKey } from '../test/surfaces/support/gate-buyer.js';
+import { signPayment } from '../test/support/pay.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PROBE_MS = Number(process.env.PROBE_MS ?? 10);
+const IDLE_MS = Number(process.env.IDLE_MS ?? 5000);
+/** /healthz p99 during a case may exceed the idle baseline's by at most this. */
+const HEALTHZ_MARGIN_MS = 50;
 const NS = 'https://rslstandard.org/rsl';
 // PATTERN=/b* runs the same load with a pattern that costs nothing: the control that shows what the
 // hostile pattern itself adds.
@@ -23,6 +34,24 @@ const hostileXml =
   `<rsl xmlns="${NS}">` +
   `<content url="/"><license><permits type="usage">all</permits><payment type="free"/></license></content>` +
   `<content url="${PATTERN}"><license><prohibits type="usage">all</prohibits></license></content></rsl>`;
+
+// The signal readers' hostile publishers (robots.txt up to the parse limit; tdmrep.json up to its byte limit).
+const hostileRobots =
+  `User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nLicense: https://robots.example/l.xml\n` +
+  Array.from({ length: 38_000 }, (_, i) => `Disallow: *q${i}`).join('\n');
+const TDMREP_MAX_BYTES = 500 * 1024;
+const tdmrepRules: string[] = [];
+for (let i = 0, size = 2; ; i++) {
+  // The issue's spelling: a location alone (no tdm-reservation), ~23,000 rules in 500 KiB.
+  const rule = `{"location":"*z${i}"}`;
+  if (size + rule.length + 1 > TDMREP_MAX_BYTES) break;
+  tdmrepRules.push(rule);
+  size += rule.length + 1;
+}
+const hostileTdmrep = `[${tdmrepRules.join(',')}]`;
+const freeXml =
+  `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits>` +
+  `<payment type="free"/></license></content></rsl>`;
 
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -42,6 +71,15 @@ const parts = await startLocalParts(
       '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://pub.example/l.xml\n' },
       '/l.xml': { type: 'application/rsl+xml', body: hostileXml },
     },
+    'robots.example': {
+      '/robots.txt': { type: 'text/plain', body: hostileRobots },
+      '/l.xml': { type: 'application/rsl+xml', body: freeXml },
+    },
+    'tdm.example': {
+      '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nLicense: https://tdm.example/l.xml\n' },
+      '/l.xml': { type: 'application/rsl+xml', body: freeXml },
+      '/.well-known/tdmrep.json': { type: 'application/json', body: hostileTdmrep },
+    },
   },
   'rights-bench-hostile-',
 );
@@ -57,74 +95,181 @@ const service = await startServiceProcess(env, undefined, {
   dropOutputAfterStart: true,
 });
 try {
-  const timed = async (url: string, body: unknown) => {
+  const send = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
     const t0 = performance.now();
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
-    return performance.now() - t0;
+    const text = await res.text();
+    return { ms: performance.now() - t0, status: res.status, text, headers: res.headers };
   };
-  const quote = (p: string) =>
+  const timed = async (url: string, body: unknown, expected = 200, headers: Record<string, string> = {}) => {
+    const r = await send(url, body, headers);
+    if (r.status !== expected) throw new Error(`${url} answered ${r.status}: ${r.text.slice(0, 300)}`);
+    return r.ms;
+  };
+  const quoteAt = (origin: string) => (p: string) =>
     timed(`${service.url}/v1/rights/quote`, {
-      resource: `https://pub.example${p}`,
+      resource: `https://${origin}${p}`,
       purpose: 'ai-train',
       tier: 'fresh',
       max_total_micro: '200000',
     });
+  const quote = quoteAt('pub.example');
   const inspect = (p: string) =>
     timed(`${service.url}/v1/rights/inspect`, {
       resource: `https://pub.example${p}`,
       purpose: 'ai-train',
       xml: hostileXml,
     });
+  const longPaths = (n: number, salt: number, tag = 'a') =>
+    Array.from({ length: n }, (_, i) => '/' + tag.repeat(2000 - i - salt));
 
-  // The issue's own request, alone (the first fetches the publisher's documents; later ones are warm).
-  const single: number[] = [];
-  for (let i = 0; i < 20; i++) single.push(await quote('/' + 'a'.repeat(650 + i)));
-
-  const health: number[] = [];
-  const quotes: number[] = [];
-  const inspections: number[] = [];
-  // The probe runs in a thread of its own: this process also serves the publishers' TLS, and a probe on
-  // its event loop would time this process's work, not the service's.
+  // /healthz, probed from a thread of its own for the whole run: this process also serves the publishers'
+  // TLS, and a probe on its event loop would time this process's work, not the service's. Each probe counts
+  // for the case under way when it started; the first (a new connection) counts for none.
   const PROBE = `
     const { parentPort, workerData } = require('node:worker_threads');
     const { url, every } = workerData;
-    const times = [];
+    const times = {};
+    let phase = null;
     let stop = false;
-    parentPort.on('message', () => { stop = true; });
+    parentPort.on('message', (m) => { if (m === 'stop') stop = true; else phase = m; });
     (async () => {
+      await (await fetch(url)).arrayBuffer();
+      parentPort.postMessage('ready');
       while (!stop) {
+        const at = phase;
         const t0 = performance.now();
         await (await fetch(url)).arrayBuffer();
-        times.push(performance.now() - t0);
+        if (at !== null && at === phase) (times[at] ??= []).push(performance.now() - t0);
         await new Promise((r) => setTimeout(r, every));
       }
       parentPort.postMessage(times);
     })();
   `;
   const prober = new Worker(PROBE, { eval: true, workerData: { url: `${service.url}/healthz`, every: PROBE_MS } });
-  const probe = new Promise<void>((resolve, reject) => {
-    prober.once('message', (times: number[]) => {
-      health.push(...times);
+  const probes = new Promise<Record<string, number[]>>((resolve, reject) => {
+    prober.on('message', (m: 'ready' | Record<string, number[]>) => {
+      if (m === 'ready') return;
       void prober.terminate();
-      resolve();
+      resolve(m);
     });
     prober.once('error', reject);
   });
-  for (let round = 0; round < ROUNDS; round++) {
-    const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i - round));
-    const [q, n] = await Promise.all([Promise.all(paths.map(quote)), Promise.all(paths.map(inspect))]);
-    quotes.push(...q);
-    inspections.push(...n);
-  }
-  prober.postMessage('stop');
-  await probe;
+  await new Promise<void>((resolve) => prober.once('message', () => resolve()));
+  /** Runs `load` as the case `name`: /healthz probes made meanwhile are that case's. */
+  const probed = async <T>(name: string, load: () => Promise<T>): Promise<T> => {
+    prober.postMessage(name);
+    const out = await load();
+    prober.postMessage('');
+    return out;
+  };
 
+  // The idle baseline, in this run, on this (shared) machine.
+  await probed('idle', () => new Promise((r) => setTimeout(r, IDLE_MS)));
+
+  // Issue 22's pattern: the issue's own request, alone (the first fetches the publisher's documents), then
+  // quotes and inspections at once.
+  const single: number[] = [];
+  for (let i = 0; i < 20; i++) single.push(await quote('/' + 'a'.repeat(650 + i)));
+  const rsl = await probed('rsl', async () => {
+    const quotes: number[] = [];
+    const inspections: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const paths = longPaths(8, round);
+      const [q, n] = await Promise.all([Promise.all(paths.map(quote)), Promise.all(paths.map(inspect))]);
+      quotes.push(...q);
+      inspections.push(...n);
+    }
+    return { quotes, inspections };
+  });
+
+  // The signal readers: quotes for 2,000-octet paths on the robots.txt and tdmrep.json publishers.
+  const quotesOn = (origin: string, tag: string) =>
+    probed(origin, async () => {
+      const quotes: number[] = [];
+      for (let round = 0; round < ROUNDS; round++)
+        quotes.push(...(await Promise.all(longPaths(8, round, tag).map(quoteAt(origin)))));
+      return quotes;
+    });
+  const robotsCase = await quotesOn('robots.example', 'q');
+  const tdmrepCase = await quotesOn('tdm.example', 'z');
+
+  // Four hostile URLs, two on each publisher: gate requests from a buyer that never pays (each is read, then
+  // answered 402), and revalidations of the checkpoints of one gate report bought first.
+  const buyerKey = parts.devnet.buyers[0]!.privateKey;
+  const gateUrl = `${service.url}/v1/rights/ingestion-gate`;
+  const hostileUrls = (salt: number) => [
+    ...longPaths(2, salt, 'q').map((p) => `https://robots.example${p}`),
+    ...longPaths(2, salt, 'z').map((p) => `https://tdm.example${p}`),
+  ];
+  const gateBody = (salt: number) => ({ resources: hostileUrls(salt), purpose: 'ai-train', max_total_micro: '200000' });
+  const gateOffer = async (salt: number) => {
+    const body = gateBody(salt);
+    const headers = await gateHeaders({
+      url: service.url,
+      body,
+      key: newKey(),
+      payerKey: buyerKey,
+      coveredOrigins: parts.origins.origins,
+    });
+    return { body, headers, offer: await send(gateUrl, body, headers) };
+  };
+  const gateCase = await probed('gate', async () => {
+    const times: number[] = [];
+    for (let round = 0; round < Math.max(1, Math.floor(ROUNDS / 4)); round++) {
+      const offers = await Promise.all(Array.from({ length: 5 }, (_, i) => gateOffer(100 + round * 5 + i)));
+      for (const o of offers) if (o.offer.status !== 402) throw new Error(`gate answered ${o.offer.status}`);
+      times.push(...offers.map((o) => o.offer.ms));
+    }
+    return times;
+  });
+
+  const bought = await gateOffer(7);
+  const payment = await signPayment(buyerKey, bought.offer.headers.get('payment-required')!);
+  const paid = await send(gateUrl, bought.body, { ...bought.headers, 'payment-signature': payment });
+  if (paid.status !== 200) throw new Error(`the gate purchase answered ${paid.status}: ${paid.text.slice(0, 300)}`);
+  const checkpoints = (
+    JSON.parse(paid.text) as { report: { resources: { checkpoint: unknown }[] } }
+  ).report.resources.map((r) => r.checkpoint);
+  const revalidateCase = await probed('revalidate', async () => {
+    const times: number[] = [];
+    for (let round = 0; round < Math.max(1, Math.floor(ROUNDS / 4)); round++) {
+      const body = { checkpoints, max_total_micro: '200000' };
+      times.push(
+        ...(await Promise.all(
+          Array.from({ length: 5 }, () =>
+            timed(`${service.url}/v1/rights/revalidate`, body, 402, { 'x-service-request': newKey() }),
+          ),
+        )),
+      );
+    }
+    return times;
+  });
+
+  // Report inflation (a publisher statement copied into every report it appears in): its case, the
+  // report's size beside its documented maximum, belongs here, measured with the same probe.
+
+  prober.postMessage('stop');
+  const health = await probes;
+  const healthOf = (name: string) => health[name] ?? [];
+  const baseline = percentile(healthOf('idle'), 99);
+  const within = (name: string) => percentile(healthOf(name), 99) - baseline <= HEALTHZ_MARGIN_MS;
+  const cases = {
+    rsl_pattern: {
+      quotes: summary(rsl.quotes),
+      inspections: summary(rsl.inspections),
+      healthz: summary(healthOf('rsl')),
+    },
+    robots_groups: { quotes: summary(robotsCase), healthz: summary(healthOf('robots.example')) },
+    tdmrep_rules: { quotes: summary(tdmrepCase), healthz: summary(healthOf('tdm.example')) },
+    gate_four_urls: { requests: summary(gateCase), healthz: summary(healthOf('gate')) },
+    revalidate_four_checkpoints: { requests: summary(revalidateCase), healthz: summary(healthOf('revalidate')) },
+  };
+  const healthWithin = ['rsl', 'robots.example', 'tdm.example', 'gate', 'revalidate'].every(within);
   const result = {
     benchmark: 'hostile-pattern',
     measured_at: new Date().toISOString(),
@@ -134,18 +279,34 @@ try {
     load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
     pattern: PATTERN,
     store: pgUrl ? 'postgres' : 'embedded',
+    hostile_documents: {
+      robots_txt: { disallow_lines: 38_000, bytes: Buffer.byteLength(hostileRobots) },
+      tdmrep_json: { rules: tdmrepRules.length, bytes: Buffer.byteLength(hostileTdmrep) },
+    },
     single_quote_650: summary(single.slice(1)),
-    concurrent: { rounds: ROUNDS, quotes: summary(quotes), inspections: summary(inspections) },
-    healthz: summary(health),
-    target: 'a hostile quote answers within 100 ms; /healthz p99 < 50 ms during 8 quotes + 8 inspections',
-    met: percentile(single.slice(1), 99) < 100 && percentile(health, 99) < 50,
+    idle_healthz: summary(healthOf('idle')),
+    rounds: ROUNDS,
+    cases,
+    target:
+      `a hostile quote answers within 100 ms; in every case /healthz p99 is within ${HEALTHZ_MARGIN_MS} ms ` +
+      'of the idle baseline of the same run',
+    met: percentile(single.slice(1), 99) < 100 && healthWithin,
   };
-  console.log(`hostile pattern: ${ROUNDS} rounds of 8 quotes + 8 inspections at once (paths of ~2,000 octets)`);
+  console.log(`hostile publishers: ${ROUNDS} rounds (paths of ~2,000 octets); idle /healthz p99 ${baseline} ms`);
   console.table({
+    'idle healthz': result.idle_healthz,
     'quote alone (650 a)': result.single_quote_650,
-    'quote (8 at once)': result.concurrent.quotes,
-    'inspect (8 at once)': result.concurrent.inspections,
-    healthz: result.healthz,
+    'rsl: quote (8 at once)': cases.rsl_pattern.quotes,
+    'rsl: inspect (8 at once)': cases.rsl_pattern.inspections,
+    'rsl: healthz': cases.rsl_pattern.healthz,
+    'robots: quote (8 at once)': cases.robots_groups.quotes,
+    'robots: healthz': cases.robots_groups.healthz,
+    'tdmrep: quote (8 at once)': cases.tdmrep_rules.quotes,
+    'tdmrep: healthz': cases.tdmrep_rules.healthz,
+    'gate x5 (4 URLs)': cases.gate_four_urls.requests,
+    'gate: healthz': cases.gate_four_urls.healthz,
+    'revalidate x5 (4)': cases.revalidate_four_checkpoints.requests,
+    'revalidate: healthz': cases.revalidate_four_checkpoints.healthz,
   });
   console.log(result.met ? 'target met' : 'TARGET MISSED');
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -9,9 +9,11 @@ import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
-import { readRobotsLicenses, resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
+import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
+import { robotsLicensesOf } from './robots-licenses-kept.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
+import type { SignalReader } from './signal-reader-pool.js';
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
@@ -43,6 +45,8 @@ export interface DiscoveryDeps {
   limits?: DiscoveryLimits;
   /** Documents seen before, by URL (a revalidation's checkpoint): asked for conditionally (issue 26). */
   known?: ReadonlyMap<string, KnownVersion>;
+  /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
+  signalReader?: SignalReader;
 }
 
 export interface Discovery {
@@ -93,12 +97,15 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     },
   };
 
-  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only.
+  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only. The
+  // origin-wide documents (robots.txt, tdmrep.json, linked RSL documents) have their failures remembered
+  // briefly (fetch-cache.ts); a failure of the resource itself is not.
   const [robots, page, tdmrep] = await Promise.all([
     deps.cache.get(robotsUrl, freshnessSeconds, {
       maxBytes: limits.robotsMaxBytes,
       accept: 'text/plain',
       truncate: true,
+      rememberFailures: true,
     }),
     deps.cache.get(resource, freshnessSeconds, {
       maxBytes: limits.pageMaxBytes,
@@ -108,7 +115,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   ]);
   readRobots(run, robotsUrl, robots);
   const html = await readResource(run, resource, page);
-  const signals = await observeSignals(resource, robots, page, tdmrep, html);
+  const signals = await observeSignals(resource, robots, page, tdmrep, html, deps.signalReader);
   out.signals = signals.observations;
   if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 
@@ -149,7 +156,8 @@ function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
             'parsed (RFC 9309 §2.5); nothing beyond was read',
         );
       }
-      const r = readRobotsLicenses(robotsTextWithinLimit(robots.result.body, truncated), robotsUrl);
+      const body = robots.result.body;
+      const r = robotsLicensesOf(robots.result, robotsUrl, () => robotsTextWithinLimit(body, truncated));
       for (const c of r.candidates) associations.push({ channel: 'robots', value: c, base: robotsUrl });
       if (r.ignoredGlobal.length)
         out.diagnostics.push(
@@ -285,6 +293,7 @@ function fetchDocuments(
           maxBytes: limits.documentMaxBytes,
           accept: `${RSL_MEDIA_TYPE}, application/xml;q=0.9, */*;q=0.1`,
           keepByDigest: true,
+          rememberFailures: true,
           ...(deps.known?.has(url) ? { known: deps.known.get(url)! } : {}),
         }),
       };

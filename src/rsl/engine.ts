@@ -7,6 +7,7 @@ import { observeAndEvaluate, type ObserveContext } from './observe.js';
 import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
 import { createSafeFetcher, type FetchPolicy } from './safe-fetch.js';
+import { createSignalReaderPool } from './signal-reader-pool.js';
 
 // Composition of the RSL engine from configuration: coverage, the safe fetcher and its cache.
 // service.ts builds one at start and closes it at stop.
@@ -34,10 +35,20 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
     ...DEFAULT_DISCOVERY_LIMITS,
     robotsMaxBytes: config.robotsParseLimitBytes ?? DEFAULT_DISCOVERY_LIMITS.robotsMaxBytes,
   };
+  // Large robots.txt and tdmrep.json are read off the event loop; the pool's thread starts on the first.
+  const signals = createSignalReaderPool();
   return {
     coverage,
     observe: (resourceUrl, purposes, ctx) =>
-      observeAndEvaluate(resourceUrl, purposes, ctx, { cache, coveredOrigins: coverage.origins, limits }),
-    close: () => fetcher.close(),
+      observeAndEvaluate(resourceUrl, purposes, ctx, {
+        cache,
+        coveredOrigins: coverage.origins,
+        limits,
+        signalReader: signals.read,
+      }),
+    close: () => {
+      fetcher.close();
+      void signals.close();
+    },
   };
 }

@@ -1,15 +1,24 @@
-import type { FetchOptions, FetchResponse, FetchResult, Fetcher } from './safe-fetch.js';
+import type { FetchFailure, FetchOptions, FetchResponse, FetchResult, Fetcher } from './safe-fetch.js';
 
 // Per-origin response cache in front of the safe fetcher. A cached response is reused only when
 // it is younger than BOTH the caller's `freshness_seconds` (0 = always refetch) and its own
 // lifetime, which is the smallest of: the HTTP `Cache-Control` max-age (no-store / no-cache /
 // private mean "do not reuse"), the RSL `max-age` in days once the document is parsed, and a
-// default ceiling. Failures are never cached: a timeout now must not hide a declaration later.
+// default ceiling. A failure (timeout, refused, too large...) is remembered only for the documents that
+// ask for it (`rememberFailures`: the origin-wide ones every quote on an origin reads) and only for
+// FAILURE_MEMORY_SECONDS, within the caller's freshness: a publisher that drips one byte a second does not
+// cost every quote the full timeout, and a timeout now hides a declaration for half a minute at most. A
+// remembered failure is still a failure: it never reads as permission (docs/decisions.md "Signal readers
+// under one work budget").
 
 /** Lifetime when the response states none; and the ceiling whatever it states (spec §8 freshness max). */
 export const DEFAULT_CACHE_LIFETIME_SECONDS = 300;
 export const MAX_CACHE_LIFETIME_SECONDS = 3600;
 const MAX_ENTRIES_PER_ORIGIN = 256;
+/** How long a failed fetch of a document that asks for it is answered from memory. */
+export const FAILURE_MEMORY_SECONDS = 30;
+/** Failures remembered at once (the oldest are forgotten first). */
+const MAX_REMEMBERED_FAILURES = 4096;
 
 interface Entry {
   response: FetchResponse;
@@ -29,6 +38,8 @@ export interface CacheOptions extends FetchOptions {
   keepByDigest?: boolean;
   /** Ask conditionally for this version when its bytes are held (revalidation, issue 26). */
   known?: KnownVersion;
+  /** Answer a failure of this URL from memory for FAILURE_MEMORY_SECONDS (within the caller's freshness). */
+  rememberFailures?: boolean;
 }
 
 /** Bytes of documents kept by digest: RSL documents are at most 512 KiB, usually a few. */
@@ -48,6 +59,8 @@ export class FetchCache {
   // which is only usable while the bytes it names are here. Without them the request is unconditional.
   private readonly byDigest = new Map<string, FetchResponse>();
   private keptBytes = 0;
+  // Failures by URL (insertion order = age), for the callers that ask for them to be remembered.
+  private readonly failures = new Map<string, { failure: FetchFailure; storedAt: number }>();
 
   constructor(
     private readonly fetcher: Fetcher,
@@ -63,7 +76,11 @@ export class FetchCache {
       if (age <= freshnessSeconds && age <= entry.lifetimeSeconds)
         return { result: entry.response, cached: true, ageSeconds: Math.floor(age) };
     }
-    const { keepByDigest, known, ...fetchOpts } = opts;
+    const { keepByDigest, known, rememberFailures, ...fetchOpts } = opts;
+    if (rememberFailures) {
+      const remembered = this.rememberedFailure(url, freshnessSeconds);
+      if (remembered) return remembered;
+    }
     const held = known?.sha256 ? this.byDigest.get(known.sha256) : undefined;
     const conditional = held && known ? validatorsOf(known) : undefined;
     let result = await this.fetcher.get(url, conditional ? { ...fetchOpts, conditional } : fetchOpts);
@@ -74,7 +91,24 @@ export class FetchCache {
       if (lifetime > 0) this.store(origin, url, { response: result, storedAt: this.now(), lifetimeSeconds: lifetime });
       else byUrl?.delete(url);
     }
+    if (!result.ok && rememberFailures) this.rememberFailure(url, result);
+    else this.failures.delete(url);
     return { result, cached: false, ageSeconds: 0 };
+  }
+
+  private rememberedFailure(url: string, freshnessSeconds: number): CachedResult | undefined {
+    const f = this.failures.get(url);
+    if (!f) return undefined;
+    const age = (this.now() - f.storedAt) / 1000;
+    if (age > Math.min(freshnessSeconds, FAILURE_MEMORY_SECONDS)) return undefined;
+    const message = `${f.failure.message} (remembered: a failure is retried after ${FAILURE_MEMORY_SECONDS} s)`;
+    return { result: { ...f.failure, message }, cached: true, ageSeconds: Math.floor(age) };
+  }
+
+  private rememberFailure(url: string, failure: FetchFailure): void {
+    this.failures.delete(url);
+    this.failures.set(url, { failure, storedAt: this.now() });
+    while (this.failures.size > MAX_REMEMBERED_FAILURES) this.failures.delete(this.failures.keys().next().value!);
   }
 
   private keep(response: FetchResponse): void {

@@ -1,4 +1,4 @@
-import { discover, type DiscoveryLimits } from './discovery.js';
+import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
@@ -23,6 +23,8 @@ export interface ObserveDeps {
   coveredOrigins: readonly string[];
   limits?: DiscoveryLimits;
   now?: () => Date;
+  /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
+  signalReader?: DiscoveryDeps['signalReader'];
 }
 
 /** Thrown when the resource fails the §2.2 rule; routes should check first and answer 422. */
@@ -49,6 +51,7 @@ export async function observeAndEvaluate(
     coveredOrigins: deps.coveredOrigins,
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...(ctx.known ? { known: ctx.known } : {}),
+    ...(deps.signalReader ? { signalReader: deps.signalReader } : {}),
   });
   // One budget for every purpose of this resource: a request's matching work is bounded as a whole.
   const budget = new EvaluationBudget();

@@ -33,6 +33,7 @@ export function matchContentUrl(
   resource: string,
   emptyMeansResource: boolean,
   budget?: EvaluationBudget,
+  patterns?: PatternCache,
 ): ScopeMatch {
   if (pattern === null) return NO_MATCH;
   const { origin: targetOrigin, path: targetPath } = targetOf(resource);
@@ -54,7 +55,7 @@ export function matchContentUrl(
   if (!pathPattern.startsWith('/') && !pathPattern.startsWith('*')) return NO_MATCH;
   // Only a final `$` anchors and only a raw `*` is a wildcard (RFC 9309 §2.2.3); each literal
   // piece between them is compared in the same form as the path.
-  const compiled = compiledPattern(pathPattern);
+  const compiled = patterns ? patterns.compiled(pathPattern, budget) : compiledPattern(pathPattern);
   if ('overLimits' in compiled) return { matches: false, specificity: -1, overLimits: compiled.overLimits };
   budget?.spend(matchCost(compiled.wildcard, targetPath));
   return matchWildcard(compiled.wildcard, targetPath) ? { matches: true, specificity: compiled.specificity } : NO_MATCH;
@@ -74,6 +75,25 @@ function targetOf(resource: string): { origin: string; path: string } {
     lastTarget = { resource, origin: url.origin, path: comparisonForm(url.pathname + url.search) };
   }
   return lastTarget;
+}
+
+/**
+ * One document's compiled patterns, for a reader that matches many of them (the AI-use signal readers:
+ * thousands of robots.txt rules or tdmrep.json locations): kept as long as the document is, never in the
+ * shared bounded cache above, where one large document would empty it for everyone. Compiling reads the
+ * pattern once, so it is charged to the budget like matching.
+ */
+export class PatternCache {
+  readonly #compiled = new Map<string, Compiled>();
+
+  compiled(pathPattern: string, budget?: EvaluationBudget): Compiled {
+    let c = this.#compiled.get(pathPattern);
+    if (c) return c;
+    budget?.spend(pathPattern.length + 1);
+    c = compile(pathPattern);
+    this.#compiled.set(pathPattern, c);
+    return c;
+  }
 }
 
 function compiledPattern(pathPattern: string): Compiled {

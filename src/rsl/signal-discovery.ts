@@ -4,6 +4,7 @@ import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
 import { robotsTextWithinLimit } from './robots.js';
+import type { SignalReader } from './signal-reader-pool.js';
 
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
@@ -16,9 +17,14 @@ const TDMREP_PATH = '/.well-known/tdmrep.json';
 
 type Got = CachedResult;
 
-/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file). */
+/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file);
+ *  a failure is remembered briefly (fetch-cache.ts), so a stalling file does not hold every quote on the origin. */
 export function fetchTdmrep(cache: FetchCache, origin: string, freshnessSeconds: number, maxBytes: number) {
-  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, { maxBytes, accept: 'application/json' });
+  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, {
+    maxBytes,
+    accept: 'application/json',
+    rememberFailures: true,
+  });
 }
 
 /** 2xx: the file; 404/410: absent (no file: no TDMRep rule from it); anything else: why it is unusable. */
@@ -66,7 +72,7 @@ function tdmrepDiagnostic(source: SignalSources['tdmrep']): string | undefined {
 // A warm-cache quote is served the very responses it was served before (the cache keeps the objects): what
 // was read from the same responses is kept beside the page's response and dies with it, so a warm quote
 // neither fetches, decodes nor tokenizes anything more than it did before issue 28. A failure is a new
-// object every time (failures are never cached), so it is read again, as it is fetched again.
+// object every time (a remembered one too), so it is read again.
 interface Kept {
   resource: string;
   robots: object;
@@ -81,13 +87,15 @@ export interface SignalsRead {
   diagnostic: string | undefined;
 }
 
-/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read). */
+/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read);
+ *  `read` is where the readers run (signal-reader-pool.ts), in place by default. */
 export async function observeSignals(
   resource: string,
   robots: Got,
   page: Got,
   tdmrep: Got,
   html: string | null,
+  read: SignalReader = async (sources) => readSignals(sources),
 ): Promise<SignalsRead> {
   const known = kept.get(page.result);
   if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
@@ -95,7 +103,7 @@ export async function observeSignals(
   const file = tdmrepSource(tdmrep);
   const scannedPage = await pageSource(page, html);
   const sources: SignalSources = { resource, robots: robotsSource(robots), page: scannedPage, tdmrep: file };
-  const read = { observations: readSignals(sources), diagnostic: tdmrepDiagnostic(file) };
-  kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read });
-  return read;
+  const signals = { observations: await read(sources), diagnostic: tdmrepDiagnostic(file) };
+  kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read: signals });
+  return signals;
 }

@@ -55,8 +55,10 @@ export function matchWildcard(p: CompiledWildcard, path: string): boolean {
   return anchored ? pos <= end && path.endsWith(pieces[last]!) : true;
 }
 
-/** Work one match may do, in octets read: what a budget is charged (see evaluation-budget.ts). */
+/** Work one match may do, in octets read: what a budget is charged (see evaluation-budget.ts). A
+ *  pattern without `*` is a prefix (or, anchored, an equality): it reads at most its own length. */
 export function matchCost(p: CompiledWildcard, path: string): number {
+  if (p.pieces.length === 1) return Math.min(p.literal, path.length) + 1;
   return path.length + p.literal + p.pieces.length;
 }
 

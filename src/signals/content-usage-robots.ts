@@ -1,9 +1,11 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { matchContentUrl } from '../rsl/pattern.js';
+import { EvaluationBudget } from '../rsl/evaluation-budget.js';
+import type { PatternCache } from '../rsl/pattern.js';
 import { AIPREF_SILENT_RULE, parsePreferences, verdictsOfPreferences } from './aipref-vocabulary.js';
 import { observation, silentObservation } from './observation.js';
-import { crawlAllowed, type RobotsLine, robotsGroups } from './robots-groups.js';
+import { crawlAllowed, type RobotsLine, robotsDocument } from './robots-groups.js';
 import type { FetchedText } from './signal-sources.js';
+import { MAX_ROBOTS_SIGNAL_RULES, matchPath, rulesOverLimitRule } from './signal-work.js';
 
 // `Content-Usage:` lines in robots.txt (draft-ietf-aipref-attach-05 §3). Pure.
 //
@@ -14,20 +16,31 @@ import type { FetchedText } from './signal-sources.js';
 // apply and are combined by vocab §7.1 (a refusal wins), so each is an observation. Preferences apply
 // only to paths the `*` agent may crawl (§3.1). The `*` groups and the global lines are read as two
 // statements (robots-groups.ts).
+//
+// Matching is counted against `budget` (signal-work.ts: it throws EvaluationBudgetExceeded, which
+// readSignals reads as not determinable), and a file with more than MAX_ROBOTS_SIGNAL_RULES rules is not
+// matched at all. A file without Content-Usage lines is not matched either: nothing would be read from it.
 
-export function readContentUsageRobots(robots: FetchedText, resource: string): SignalObservation[] {
-  const groups = robotsGroups(robots.text, ['content-usage']);
-  const crawl = crawlAllowed(groups.star, resource);
+export function readContentUsageRobots(
+  robots: FetchedText,
+  resource: string,
+  budget: EvaluationBudget = new EvaluationBudget(),
+): SignalObservation[] {
+  const { groups, patterns } = robotsDocument(robots.text, ['content-usage']);
+  const sourceOf = (statement: string) =>
+    ({ standard: 'aipref', channel: 'robots', url: robots.url, sha256: robots.sha256, statement }) as const;
+  const usage = [...groups.star, ...groups.global].filter((l) => l.key === 'content-usage');
+  if (usage.length === 0) return [];
+  const rules = groups.star.length + groups.global.length;
+  if (rules > MAX_ROBOTS_SIGNAL_RULES)
+    return [
+      silentObservation(sourceOf(usage[0]!.raw), rulesOverLimitRule('robots.txt', rules, MAX_ROBOTS_SIGNAL_RULES)),
+    ];
+  const crawl = crawlAllowed(groups.star, resource, budget, patterns);
   const out: SignalObservation[] = [];
   for (const lines of [groups.star, groups.global]) {
-    for (const line of applicable(lines, resource)) {
-      const source = {
-        standard: 'aipref',
-        channel: 'robots',
-        url: robots.url,
-        sha256: robots.sha256,
-        statement: line.raw,
-      } as const;
+    for (const line of applicable(lines, resource, budget, patterns)) {
+      const source = sourceOf(line.raw);
       if ('overLimits' in line) {
         out.push(silentObservation(source, `line ${line.line}: path not matched, ${line.overLimits}`));
         continue;
@@ -53,7 +66,12 @@ export function readContentUsageRobots(robots: FetchedText, resource: string): S
 type Applicable = (RobotsLine & { preference: string }) | (RobotsLine & { overLimits: string });
 
 /** The Content-Usage lines that apply to the resource: those with the longest matching path. */
-function applicable(lines: readonly RobotsLine[], resource: string): Applicable[] {
+function applicable(
+  lines: readonly RobotsLine[],
+  resource: string,
+  budget: EvaluationBudget,
+  patterns: PatternCache,
+): Applicable[] {
   let best = -1;
   let chosen: Array<RobotsLine & { preference: string }> = [];
   const overLimits: Applicable[] = [];
@@ -64,7 +82,7 @@ function applicable(lines: readonly RobotsLine[], resource: string): Applicable[
     const preference = pathed ? pathed[2]! : l.value;
     let specificity = 0;
     if (path !== null) {
-      const m = matchContentUrl(path, resource, false);
+      const m = matchPath(path, resource, budget, patterns);
       if (m.overLimits) {
         overLimits.push({ ...l, overLimits: m.overLimits });
         continue;

@@ -3,6 +3,7 @@ import type {
   SignalObservation,
   SignalStandard,
 } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from '../rsl/evaluation-budget.js';
 import { readContentSignalRobots } from './content-signal-robots.js';
 import { readContentUsageHeader } from './content-usage-header.js';
 import { readContentUsageRobots } from './content-usage-robots.js';
@@ -10,6 +11,7 @@ import { type HtmlMeta, htmlMetas } from './html-meta.js';
 import { readNoaiHeader, readNoaiMetas } from './noai.js';
 import { sha256OfText, silentObservation } from './observation.js';
 import type { SignalSources } from './signal-sources.js';
+import { budgetExceededRule } from './signal-work.js';
 import { readTdmrepFile } from './tdmrep-file.js';
 import { readTdmrepHeaders } from './tdmrep-http.js';
 import { readTdmrepMetas } from './tdmrep-meta.js';
@@ -25,20 +27,29 @@ import { TDMREP } from './tdmrep-reservation.js';
 // observation stays in the report with silent readings that name what superseded it. Each standard
 // keeps at most MAX_OBSERVATIONS_PER_STANDARD observations, those that reserve first, then those that
 // allow; one more silent observation says how many were left out. See docs/decisions.md "Issue 28".
+//
+// The readers that match publisher patterns (tdmrep.json locations, robots.txt rules) share one work
+// budget per reading (signal-work.ts); a reader stopped by it leaves one silent observation whose rule is
+// `evaluation-budget-exceeded`: not determinable, which says no more than no statement.
 
 export const MAX_OBSERVATIONS_PER_STANDARD = 16;
 
-export function readSignals(sources: SignalSources): SignalObservation[] {
+export function readSignals(
+  sources: SignalSources,
+  budget: EvaluationBudget = new EvaluationBudget(),
+): SignalObservation[] {
   const { page, robots, tdmrep, resource } = sources;
   const html = page ? pageMetas(page) : { metas: [], failure: [] };
   const metas = html.metas;
   const observed = [
-    ...(tdmrep ? guarded(tdmrep, 'well-known', 'tdmrep', () => readTdmrepFile(tdmrep, resource)) : []),
+    ...(tdmrep ? guarded(tdmrep, 'well-known', 'tdmrep', () => readTdmrepFile(tdmrep, resource, budget)) : []),
     ...(page ? guarded(page, 'header', 'tdmrep', () => readTdmrepHeaders(page)) : []),
     ...(page ? guarded(page, 'meta', 'tdmrep', () => readTdmrepMetas(page, metas)) : []),
     ...html.failure,
     ...(page ? guarded(page, 'header', 'aipref', () => readContentUsageHeader(page)) : []),
-    ...(robotsRead(robots) ? guarded(robots, 'robots', 'aipref', () => readContentUsageRobots(robots, resource)) : []),
+    ...(robotsRead(robots)
+      ? guarded(robots, 'robots', 'aipref', () => readContentUsageRobots(robots, resource, budget))
+      : []),
     ...(robotsRead(robots) ? guarded(robots, 'robots', 'content-signals', () => readContentSignalRobots(robots)) : []),
     ...(page ? guarded(page, 'header', 'noai', () => readNoaiHeader(page)) : []),
     ...(page ? guarded(page, 'meta', 'noai', () => readNoaiMetas(page, metas)) : []),
@@ -50,8 +61,8 @@ function pageMetas(page: NonNullable<SignalSources['page']>): {
   metas: readonly HtmlMeta[];
   failure: SignalObservation[];
 } {
-  if (!page.html) return { metas: [], failure: [] };
   if (page.metas) return { metas: page.metas, failure: [] };
+  if (!page.html) return { metas: [], failure: [] };
   try {
     return { metas: htmlMetas(page.html), failure: [] };
   } catch (e) {
@@ -71,6 +82,10 @@ function guarded(
   try {
     return read();
   } catch (e) {
+    if (e instanceof EvaluationBudgetExceeded) {
+      const source = { standard, channel, url: from.url, sha256: from.sha256 ?? sha256OfText(''), statement: '' };
+      return [silentObservation(source, budgetExceededRule(e))];
+    }
     return [failedReader(from, channel, standard, e)];
   }
 }

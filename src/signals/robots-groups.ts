@@ -1,4 +1,6 @@
-import { matchContentUrl } from '../rsl/pattern.js';
+import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
+import type { PatternCache } from '../rsl/pattern.js';
+import { DocumentMemo, matchPath } from './signal-work.js';
 
 // robots.txt lines for the signal readers (Content-Usage, Content-Signal), grouped as RFC 9309 §2.1
 // groups them and as src/rsl/robots.ts does for License lines: a group starts at a run of
@@ -26,8 +28,32 @@ export interface RobotsGroups {
   star: RobotsLine[];
 }
 
-/** Group the lines with any of `keys` (lower-case), plus the `*` groups' allow/disallow lines. */
+// Every resource of an origin reads the same robots.txt: it is grouped once per text and set of keys,
+// and its patterns are compiled once (signal-work.ts), not per resource.
+const memos = new Map<string, DocumentMemo<RobotsGroups>>();
+
+/** robotsGroups, kept with the document's compiled patterns. Callers must not change what it returns. */
+export function robotsDocument(
+  text: string,
+  keys: readonly string[],
+): { groups: RobotsGroups; patterns: PatternCache } {
+  const byKeys = keys.join(',');
+  let memo = memos.get(byKeys);
+  if (!memo) {
+    memo = new DocumentMemo<RobotsGroups>(8);
+    memos.set(byKeys, memo);
+  }
+  const e = memo.get(text, () => groupLines(text, keys));
+  return { groups: e.value, patterns: e.patterns };
+}
+
+/** Group the lines with any of `keys` (lower-case), plus the `*` groups' allow/disallow lines (kept per
+ *  document text, see robotsDocument: callers must not change what it returns). */
 export function robotsGroups(text: string, keys: readonly string[]): RobotsGroups {
+  return robotsDocument(text, keys).groups;
+}
+
+function groupLines(text: string, keys: readonly string[]): RobotsGroups {
   const wanted = new Set([...keys, 'allow', 'disallow']);
   const out: RobotsGroups = { global: [], star: [] };
   let current: { agents: string[]; lines: RobotsLine[] } | null = null;
@@ -67,13 +93,15 @@ export function robotsGroups(text: string, keys: readonly string[]): RobotsGroup
 export function crawlAllowed(
   star: readonly RobotsLine[],
   resource: string,
+  budget?: EvaluationBudget,
+  patterns?: PatternCache,
 ): { allowed: boolean; by: RobotsLine | null } {
   let best: { specificity: number; allow: boolean; by: RobotsLine } | null = null;
   for (const l of star) {
     if (l.key !== 'allow' && l.key !== 'disallow') continue;
     // An empty Disallow allows everything (RFC 9309 §2.2.2); an empty Allow matches nothing.
     if (l.value === '') continue;
-    const m = matchContentUrl(l.value, resource, false);
+    const m = matchPath(l.value, resource, budget, patterns);
     if (!m.matches) continue;
     const allow = l.key === 'allow';
     if (!best || m.specificity > best.specificity || (m.specificity === best.specificity && allow)) {

@@ -1,7 +1,9 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { matchContentUrl } from '../rsl/pattern.js';
+import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
 import { observation, type ObservationSource, silentObservation, sha256OfText } from './observation.js';
 import type { SignalSources } from './signal-sources.js';
+import { rulesOverLimitRule } from './signal-work.js';
+import { firstMatchingRule } from './tdmrep-match.js';
 import { PROTOCOL_ERROR, TDMREP, verdictsOfReservation } from './tdmrep-reservation.js';
 
 // /.well-known/tdmrep.json (W3C TDMRep CG final report 2024-05-10, #sec-tdm-file). Pure.
@@ -14,11 +16,16 @@ import { PROTOCOL_ERROR, TDMREP, verdictsOfReservation } from './tdmrep-reservat
 // error (then unset); "If no match is found ... tdm-reservation is unset". One observation per file:
 // the matched rule as JSON, or why nothing applies. A file that could not be read is an observation
 // with silent readings (#sec-tdm-file: "Failure to provide access ... implies that the origin server does not
-// implement this protocol"), except a 404 or 410, which is simply no file.
+// implement this protocol"), except a 404 or 410, which is simply no file. Which rule matches is
+// tdmrep-match.ts's: counted against the reading's budget, at most MAX_TDMREP_RULES rules.
 
 const NO_FILE_STATUSES = new Set([404, 410]);
 
-export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resource: string): SignalObservation[] {
+export function readTdmrepFile(
+  file: NonNullable<SignalSources['tdmrep']>,
+  resource: string,
+  budget?: EvaluationBudget,
+): SignalObservation[] {
   if ('failure' in file) {
     const statement = `${file.failure.code}: ${file.failure.message}`;
     const source = { ...base(file.url, sha256OfText('')), statement };
@@ -42,16 +49,15 @@ export function readTdmrepFile(file: NonNullable<SignalSources['tdmrep']>, resou
   }
   if (!Array.isArray(rules))
     return [silentObservation(source, `tdmrep.json is not a JSON array (${TDMREP} #sec-tdm-file)`)];
-  for (let i = 0; i < rules.length; i++) {
-    const rule: unknown = rules[i];
-    if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) continue;
-    const location = (rule as Record<string, unknown>).location;
-    if (typeof location !== 'string') continue;
-    const m = matchContentUrl(location, resource, false);
+  const found = firstMatchingRule(rules, file.text, resource, budget);
+  if (found.kind === 'too-many')
+    return [silentObservation(source, rulesOverLimitRule('tdmrep.json', found.count, found.limit))];
+  if (found.kind !== 'none') {
+    const rule = rules[found.index] as Record<string, unknown>;
     const matched = { ...source, statement: JSON.stringify(rule) };
-    if (m.overLimits) return [silentObservation(matched, `rule ${i + 1}: location not matched, ${m.overLimits}`)];
-    if (!m.matches) continue;
-    return [readRule(matched, rule as Record<string, unknown>, i + 1)];
+    if (found.kind === 'over-limits')
+      return [silentObservation(matched, `rule ${found.index + 1}: location not matched, ${found.reason}`)];
+    return [readRule(matched, rule, found.index + 1)];
   }
   return [
     silentObservation(
