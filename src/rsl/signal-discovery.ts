@@ -8,7 +8,7 @@ import { robotsTextWithinLimit } from './robots.js';
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
 // anyway (robots.txt, the page's headers and decoded HTML) and one more per origin, /.well-known/tdmrep.json,
-// fetched through the same cache and safe fetch as robots.txt, with its byte limit, no redirects. A file
+// fetched through the same cache and safe fetch as robots.txt, with its byte limit, redirects on the origin only. A file
 // that cannot be used is a failure the readers see; it never fails the quote and never touches the RSL
 // reading (discovery_complete is about RSL's channels only).
 
@@ -16,9 +16,41 @@ const TDMREP_PATH = '/.well-known/tdmrep.json';
 
 type Got = CachedResult;
 
-/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file). */
-export function fetchTdmrep(cache: FetchCache, origin: string, freshnessSeconds: number, maxBytes: number) {
-  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, { maxBytes, accept: 'application/json' });
+/** At most this many redirects are followed for tdmrep.json (the fetch rules: count, then size, HTTPS, origin). */
+export const TDMREP_MAX_REDIRECTS = 5;
+
+/**
+ * The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file).
+ * #sec-tdm-file counts "a sequence of redirects that leads to such a representation" as the file: a redirect
+ * to the same origin is followed, each step a fetch like the first (covered origin, HTTPS, public address,
+ * size), at most TDMREP_MAX_REDIRECTS of them; one leaving the origin is not (the file describes this origin).
+ */
+export async function fetchTdmrep(
+  cache: FetchCache,
+  origin: string,
+  freshnessSeconds: number,
+  maxBytes: number,
+): Promise<Got> {
+  const opts = { maxBytes, accept: 'application/json' };
+  let got = await cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, opts);
+  for (let hops = 0; ; hops++) {
+    const next = sameOriginRedirect(got, origin);
+    if (next === null || hops === TDMREP_MAX_REDIRECTS) return got;
+    got = await cache.get(next, freshnessSeconds, opts);
+  }
+}
+
+/** The target of a 3xx answer when it stays on `origin` (https, same host and port); null otherwise. */
+function sameOriginRedirect(got: Got, origin: string): string | null {
+  const r = got.result;
+  if (!r.ok || r.status < 300 || r.status >= 400 || r.status === 304 || !r.headers.location) return null;
+  try {
+    const target = new URL(r.headers.location, r.url);
+    target.hash = '';
+    return target.origin === origin ? target.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** 2xx: the file; 404/410: absent (no file: no TDMRep rule from it); anything else: why it is unusable. */
@@ -28,9 +60,17 @@ function tdmrepSource(got: Got): SignalSources['tdmrep'] {
   if (r.status === 404 || r.status === 410) return undefined;
   if (r.status >= 200 && r.status < 300) return fetchedText(r.url, r.sha256, r.status, r.body.toString('utf8'));
   const failure =
-    r.status >= 300 && r.status < 400
-      ? { code: 'TDMREP_REDIRECT', message: `tdmrep.json answered ${r.status}; redirects are never followed` }
-      : { code: 'TDMREP_HTTP_STATUS', message: `tdmrep.json answered ${r.status}` };
+    r.status >= 300 && r.status < 400 && sameOriginRedirect(got, new URL(r.url).origin) !== null
+      ? {
+          code: 'TDMREP_TOO_MANY_REDIRECTS',
+          message: `tdmrep.json: more than ${TDMREP_MAX_REDIRECTS} redirects on the origin; not followed further`,
+        }
+      : r.status >= 300 && r.status < 400
+        ? {
+            code: 'TDMREP_REDIRECT',
+            message: `tdmrep.json answered ${r.status} to ${(r.headers.location ?? '?').slice(0, 256)}: a redirect off the origin is not followed`,
+          }
+        : { code: 'TDMREP_HTTP_STATUS', message: `tdmrep.json answered ${r.status}` };
   return { url: r.url, failure };
 }
 
