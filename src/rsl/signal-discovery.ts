@@ -1,5 +1,5 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { readHtmlMetas } from '../signals/html-meta.js';
+import { readHtmlMetas, unionOfMetas } from '../signals/html-meta.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
@@ -83,10 +83,11 @@ function robotsSource(got: Got): FetchedText | undefined {
 
 /** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, the HTML as decoded and its
  *  metas, scanned in slices with the event loop running between them (readHtmlMetas). */
-async function pageSource(got: Got, html: string | null): Promise<SignalSources['page']> {
+async function pageSource(got: Got, html: string | null, others: readonly string[]): Promise<SignalSources['page']> {
   const r = got.result;
   if (!r.ok || (r.status >= 300 && r.status < 400) || r.status === 403 || r.status >= 500) return undefined;
-  const metas = html === null ? [] : await readHtmlMetas(html);
+  let metas = html === null ? [] : await readHtmlMetas(html);
+  for (const text of others) metas = unionOfMetas(metas, await readHtmlMetas(text));
   return { ...fetchedText(r.url, r.sha256, r.status, html ?? ''), headers: r.headers, html, metas };
 }
 
@@ -121,19 +122,21 @@ export interface SignalsRead {
   diagnostic: string | undefined;
 }
 
-/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read). */
+/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read; `others`: the
+ *  page decoded as a later `<meta>` says, whose metas count too). */
 export async function observeSignals(
   resource: string,
   robots: Got,
   page: Got,
   tdmrep: Got,
   html: string | null,
+  others: readonly string[] = [],
 ): Promise<SignalsRead> {
   const known = kept.get(page.result);
   if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
     return known.read;
   const file = tdmrepSource(tdmrep);
-  const scannedPage = await pageSource(page, html);
+  const scannedPage = await pageSource(page, html, others);
   const sources: SignalSources = { resource, robots: robotsSource(robots), page: scannedPage, tdmrep: file };
   const read = { observations: readSignals(sources), diagnostic: tdmrepDiagnostic(file) };
   kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read });

@@ -143,7 +143,8 @@ test('tdm-reservation meta: read from the document as a browser does, not from c
   t.regex(meta!.statement, /tdm-policy/);
   t.deepEqual(html('<!-- <meta name="tdm-reservation" content="1"> -->'), []);
   t.deepEqual(html('<template><meta name="tdm-reservation" content="1"></template>'), []);
-  t.deepEqual(html('<noscript><meta name="tdm-reservation" content="1"></noscript>'), []);
+  // <noscript> content is text to a browser, elements to a crawler without scripting: the crawler's meta counts.
+  t.deepEqual(verdicts(html('<noscript><meta name="tdm-reservation" content="1"></noscript>')[0]), RESERVED);
   t.deepEqual(html('<title><meta name="tdm-reservation" content="1"></title>'), [], 'RCDATA is text');
   t.deepEqual(html(`<link title='<meta name="tdm-reservation" content="1">'>`), [], 'an attribute value is text');
   t.is(
