@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import type { ResourceReading } from '../../src/rsl/reading.js';
 import { summarizeSignals } from '../../src/signals/summarize.js';
-import type { SignalToken } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalToken, SignalsSummary } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 
 // The team's corpus of pages whose standards' careful readers differ from a hasty one (test/fixtures/readings/
@@ -28,7 +28,7 @@ interface Case {
   routes: Record<string, Route>;
   expect: {
     rsl?: Record<string, string[]>;
-    signals?: Partial<Record<SignalToken, string>>;
+    signals?: Partial<Record<SignalToken, SignalsSummary>>;
     diagnostic?: string;
     no_diagnostic?: string;
     signal_rule?: string;
@@ -84,7 +84,7 @@ for (const c of CASES) {
     });
     for (const [purpose, allowed] of Object.entries(c.expect.rsl ?? {}))
       t.true(allowed.includes(classification(r, purpose)), `${purpose}: ${classification(r, purpose)}`);
-    for (const [token, summary] of Object.entries(c.expect.signals ?? {}) as [SignalToken, string][])
+    for (const [token, summary] of Object.entries(c.expect.signals ?? {}) as [SignalToken, SignalsSummary][])
       t.is(summarizeSignals(r.signals ?? [], [token], classification(r, token)), summary, token);
     if (c.expect.diagnostic)
       t.true(

@@ -112,7 +112,10 @@ test('TDMRep: redirects are followed at most TDMREP_MAX_REDIRECTS times, and nev
   const endless = await observe('https://tdm-endless.example/page');
   t.is(summary(endless, 'ai-train'), 'NONE_OBSERVED');
   t.true(endless.diagnostics.some((d) => d.includes('TDMREP_TOO_MANY_REDIRECTS')));
-  t.is(origins.requests.filter((q) => q.host === 'tdm-endless.example' && q.path.startsWith('/hop-')).length, TDMREP_MAX_REDIRECTS);
+  t.is(
+    origins.requests.filter((q) => q.host === 'tdm-endless.example' && q.path.startsWith('/hop-')).length,
+    TDMREP_MAX_REDIRECTS,
+  );
   const before = origins.requests.filter((q) => q.path === '/static/tdmrep.json').length;
   const elsewhere = await observe('https://tdm-elsewhere.example/page');
   t.true(elsewhere.diagnostics.some((d) => d.includes('TDMREP_REDIRECT')));
