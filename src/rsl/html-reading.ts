@@ -3,7 +3,7 @@ import { documentRecord as record } from './discovery-records.js';
 import type { DiscoveryRun } from './discovery.js';
 import { documentBaseUrl, type HtmlAssociations } from './html-associations.js';
 import { readInlineDeclaration } from './inline-declaration.js';
-import type { PageReadings } from './page-readings.js';
+import type { PageReading, PageReadings } from './page-readings.js';
 import type { Observation } from './reading.js';
 
 // What the readings of a page's HTML add to discovery (page-readings.ts): each reading's RSL links, resolved
@@ -16,7 +16,7 @@ type Reading = Omit<HtmlAssociations, 'complete' | 'withoutScripting'>;
 
 /** Why the page counts as unread: a reading that could not be decoded or finished. Null when every one was read. */
 export function unreadPage(readings: PageReadings): { code: string; message: string } | null {
-  for (const r of [readings, ...(readings.changed ? [readings.changed] : [])]) {
+  for (const r of [readings, ...readings.changed]) {
     if (!r.decoded.ok) return { code: 'PAGE_UNDECODABLE', message: r.decoded.message };
     if (!r.html?.complete)
       return { code: 'PAGE_SCAN_TIME_LIMIT', message: 'the page could not be read within the HTML time budget' };
@@ -33,8 +33,8 @@ export function readPageHtml(
 ): string[] {
   const seen: string[] = [];
   const texts: string[] = [];
-  const decodings = [{ r: readings, reason: null as string | null }];
-  if (readings.changed) decodings.push({ r: readings.changed, reason: readings.changed.reason });
+  const decodings = [{ r: readings as PageReading, reason: null as string | null }];
+  for (const changed of readings.changed) decodings.push({ r: changed, reason: changed.reason });
   for (const [i, { r, reason }] of decodings.entries()) {
     if (!r.decoded.ok || !r.html) continue;
     texts.push(r.decoded.text);

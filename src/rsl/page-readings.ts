@@ -15,25 +15,24 @@ export interface PageReading {
 }
 
 export interface PageReadings extends PageReading {
-  /** The page read again in the encoding a later `<meta>` names, when it differs from the prescan's. */
-  changed?: PageReading & { reason: string };
+  /** The page read again in each encoding a later `<meta>` names (with and without scripting) that differs. */
+  changed: Array<PageReading & { reason: string }>;
 }
 
 export async function readPageReadings(body: Uint8Array, contentType: string | undefined): Promise<PageReadings> {
   const decoded = decodeHtml(body, contentType);
   const html = decoded.ok ? await readHtmlAssociations(decoded.text) : null;
-  if (!decoded.ok || !html?.complete) return { decoded, html };
+  const changed: PageReadings['changed'] = [];
+  if (!decoded.ok || !html?.complete) return { decoded, html, changed };
   const declared = [html.declaredEncoding, html.withoutScripting?.declaredEncoding ?? null];
-  const to = declared.map((d) => encodingChangedTo(decoded.encoding, d)).find((name) => name !== null);
-  if (!to) return { decoded, html };
-  const again = decodeHtmlAs(body, to);
-  const reason =
-    `ENCODING_CHANGED_BY_META: the parser meets a <meta> naming ${to} while ${decoded.encoding.name} ` +
-    `(from ${decoded.encoding.source === 'meta' ? 'the prescan of the first 1024 bytes' : 'the default'}) is only ` +
-    'tentative (HTML "change the encoding"): the page is read in both, and what either reading finds counts';
-  return {
-    decoded,
-    html,
-    changed: { decoded: again, html: again.ok ? await readHtmlAssociations(again.text) : null, reason },
-  };
+  const targets = new Set(declared.map((d) => encodingChangedTo(decoded.encoding, d)).filter((n) => n !== null));
+  for (const to of targets) {
+    const again = decodeHtmlAs(body, to);
+    const reason =
+      `ENCODING_CHANGED_BY_META: the parser meets a <meta> naming ${to} while ${decoded.encoding.name} ` +
+      `(from ${decoded.encoding.source === 'meta' ? 'the prescan of the first 1024 bytes' : 'the default'}) is ` +
+      'only tentative (HTML "change the encoding"): the page is read in both, and what either reading finds counts';
+    changed.push({ decoded: again, html: again.ok ? await readHtmlAssociations(again.text) : null, reason });
+  }
+  return { decoded, html, changed };
 }
