@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
 import type { DocumentInput } from './evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
-import { documentBaseUrl, readHtmlAssociations, type HtmlAssociations } from './html-associations.js';
-import { decodeHtml, type DecodedPage } from './html-encoding.js';
-import { readInlineDeclaration } from './inline-declaration.js';
+import { readPageHtml, unreadPage } from './html-reading.js';
+import { type PageReadings, readPageReadings } from './page-readings.js';
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
@@ -64,7 +62,7 @@ const DAY = 86_400;
 const DEFAULT_MAX_AGE_DAYS = 30;
 
 /** What one discovery collects, and how a channel that cannot be read is recorded. */
-interface DiscoveryRun {
+export interface DiscoveryRun {
   out: Discovery;
   /** Associations as (channel, target as written, base for relative targets). */
   associations: Array<{ channel: Channel; value: string; base: string }>;
@@ -114,8 +112,8 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     fetchTdmrep(deps.cache, origin, freshnessSeconds, limits.robotsMaxBytes),
   ]);
   readRobots(run, robotsUrl, robots);
-  const html = await readResource(run, resource, page);
-  const signals = await observeSignals(resource, robots, page, tdmrep, html, deps.signalReader);
+  const [html = null, ...otherDecodings] = await readResource(run, resource, page);
+  const signals = await observeSignals(resource, robots, page, tdmrep, html, otherDecodings, deps.signalReader);
   out.signals = signals.observations;
   if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 
@@ -185,8 +183,9 @@ function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
   }
 }
 
-/** The resource itself: status, Link header, HTML `<link>` and inline `<script>`; its decoded HTML when read. */
-async function readResource(run: DiscoveryRun, resource: string, page: Got): Promise<string | null> {
+/** The resource itself: status, Link header, HTML `<link>` and inline `<script>`; its decoded HTML when read (the
+ *  browser's first, then the page in the encoding a later `<meta>` names, page-readings.ts). */
+async function readResource(run: DiscoveryRun, resource: string, page: Got): Promise<string[]> {
   const { out, associations, channelFailure } = run;
   const pageObs = observation('resource', page.result, page.cached);
   out.observations.push(pageObs);
@@ -213,36 +212,20 @@ async function readResource(run: DiscoveryRun, resource: string, page: Got): Pro
         associations.push({ channel: 'link-header', value: href, base: resource });
       const type = (headers['content-type'] ?? '').toLowerCase();
       if (status >= 200 && status < 300 && /text\/html|application\/xhtml\+xml/.test(type)) {
-        const { decoded, html } = await readPage(page.result.body, headers['content-type']);
-        pageObs.encoding = decoded.encoding;
-        if (!decoded.ok || !html?.complete) {
+        const readings = await readPage(page.result.body, headers['content-type']);
+        pageObs.encoding = readings.decoded.encoding;
+        const unread = unreadPage(readings);
+        if (unread) {
           // A page we could not read is never a page that says nothing.
-          const code = decoded.ok ? 'PAGE_SCAN_TIME_LIMIT' : 'PAGE_UNDECODABLE';
-          const message = decoded.ok ? 'the page could not be read within the HTML time budget' : decoded.message;
-          pageObs.error = { code, message };
-          channelFailure('resource', resource, code, message);
+          pageObs.error = unread;
+          channelFailure('resource', resource, unread.code, unread.message);
         } else {
-          const base = documentBaseUrl(html.baseHref, resource);
-          if (base !== resource) pageObs.notes.push(`document base URL ${base} (from <base href>)`);
-          for (const href of html.links) associations.push({ channel: 'html-link', value: href, base });
-          if (html.linksOutsideHead)
-            out.diagnostics.push(
-              `html: ${html.linksOutsideHead} RSL <link> element(s) outside <head> (client extension, read anyway)`,
-            );
-          html.scripts.forEach((body, i) => {
-            out.declarationFound = true;
-            const url = `${resource}#rsl-script-${i + 1}`;
-            const sha256 = createHash('sha256').update(body, 'utf8').digest('hex');
-            const parse = readInlineDeclaration(body, resource);
-            out.inputs.push({ channel: 'html-inline', url, sha256, parse, failure: null });
-            out.records.push(record(url, 'html-inline', sha256, parse, null));
-          });
-          return decoded.text;
+          return readPageHtml(run, resource, pageObs, readings);
         }
       }
     }
   }
-  return null;
+  return [];
 }
 
 /** The associations' targets, resolved, each with the channels that name it; unusable ones are recorded. */
@@ -356,16 +339,15 @@ function recordDocument(
   out.records.push(record(f.url, channels[0]!, sha256, parse, failure));
 }
 
-// A response served from the fetch cache is the same object, body included: its reading is kept
-// beside it and dies with it, so a warm-cache quote does not decode and tokenize the page again.
-const pageReadings = new WeakMap<Buffer, { decoded: DecodedPage; html: HtmlAssociations | null }>();
+// A response served from the fetch cache is the same object, body included: its readings are kept
+// beside it and die with it, so a warm-cache quote does not decode and tokenize the page again.
+const pageReadings = new WeakMap<Buffer, PageReadings>();
 
-async function readPage(body: Buffer, contentType: string | undefined) {
+async function readPage(body: Buffer, contentType: string | undefined): Promise<PageReadings> {
   const known = pageReadings.get(body);
   if (known) return known;
-  const decoded = decodeHtml(body, contentType);
-  const reading = { decoded, html: decoded.ok ? await readHtmlAssociations(decoded.text) : null };
+  const readings = await readPageReadings(body, contentType);
   // An incomplete scan (time budget) is not kept: the next look may finish.
-  if (reading.html?.complete !== false) pageReadings.set(body, reading);
-  return reading;
+  if (unreadPage(readings)?.code !== 'PAGE_SCAN_TIME_LIMIT') pageReadings.set(body, readings);
+  return readings;
 }

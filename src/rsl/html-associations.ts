@@ -1,5 +1,6 @@
 import { html, Parser, type DefaultTreeAdapterMap, type Token, type TreeAdapter } from 'parse5';
 import { isRslType, relHasLicense } from './associations.js';
+import { encodingDeclaredByMeta } from './html-encoding.js';
 
 // The HTML association points (rsl.md §3.3): `<link rel="license" type="application/rsl+xml">`,
 // inline `<script type="application/rsl+xml">`, and the document's `<base href>` that relative
@@ -22,8 +23,18 @@ export interface HtmlAssociations {
   linksOutsideHead: number;
   /** href of the first `<base href>` in the document (HTML standard: it alone sets the base URL), or null. */
   baseHref: string | null;
+  /**
+   * The encoding the first `<meta>` the tree builder inserted declares (charset, or http-equiv Content-Type), the
+   * one the parser's "change the encoding" acts on (html-encoding.ts); null when none declares one.
+   */
+  declaredEncoding: string | null;
   /** False when the time budget ran out before the end of the page: then nothing above is complete. */
   complete: boolean;
+  /**
+   * The page as a reader without scripting reads it, when it has a `<noscript>` (a crawler's reading; the
+   * fields above are a browser's). Declarations either reader sees count (docs/decisions.md, "noscript").
+   */
+  withoutScripting?: Omit<HtmlAssociations, 'complete' | 'withoutScripting'>;
 }
 
 export interface HtmlScanLimits {
@@ -103,7 +114,7 @@ function compareTreeOrder(a: ScanNode, b: ScanNode): number {
 }
 
 /** A tree adapter that keeps what the tree builder needs to decide, and the candidates, nothing more. */
-function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapterMap> {
+function scanningAdapter(candidates: ScanNode[], found: HtmlAssociations): TreeAdapter<DefaultTreeAdapterMap> {
   const append = (parent: ScanNode, child: ScanNode) => {
     child.parent = parent;
     child.key = appendKey(parent);
@@ -130,6 +141,8 @@ function scanningAdapter(candidates: ScanNode[]): TreeAdapter<DefaultTreeAdapter
       const el = node('element', tagName, namespaceURI, attrs);
       if (namespaceURI !== html.NS.HTML) return el;
       if (tagName === 'link' || tagName === 'base') candidates.push(el);
+      else if (tagName === 'meta' && found.declaredEncoding === null)
+        found.declaredEncoding = encodingDeclaredByMeta(attrs);
       else if (tagName === 'script' && isRslType(attribute(attrs, 'type'))) {
         el.text = [];
         candidates.push(el);
@@ -223,20 +236,46 @@ export async function readHtmlAssociations(
   }
 }
 
+/**
+ * `<noscript>` is parsed one way by a reader with scripting (its content is text) and another without (its
+ * content is elements: HTML §13.2.6.4.4 "in head noscript", §13.2.6.4.7 the "noscript" start tag). A
+ * crawler runs no scripts; a browser does. A page that has no `<noscript` start tag anywhere parses the same
+ * both ways (the tokenizer lower-cases tag names, so the case-insensitive search finds every one).
+ */
+export function readsDifferentlyWithoutScripting(page: string): boolean {
+  return /<noscript/i.test(page);
+}
+
 /** Yields after each slice of the page; returns the reading (incomplete once the budget is spent). */
 function* scanHtml(page: string, limits: HtmlScanLimits): Generator<void, HtmlAssociations, void> {
-  const found: HtmlAssociations = { links: [], scripts: [], linksOutsideHead: 0, baseHref: null, complete: false };
+  const budget = { spent: 0 };
+  const found = yield* parsePass(page, limits, budget, true);
+  if (!found.complete || !readsDifferentlyWithoutScripting(page)) return found;
+  const without = yield* parsePass(page, limits, budget, false);
+  if (!without.complete) return { ...found, complete: false };
+  const { complete: _, ...rest } = without;
+  return { ...found, withoutScripting: rest };
+}
+
+function* parsePass(
+  page: string,
+  limits: HtmlScanLimits,
+  budget: { spent: number },
+  scriptingEnabled: boolean,
+): Generator<void, HtmlAssociations, void> {
+  const found: HtmlAssociations = {
+    ...{ links: [], scripts: [], linksOutsideHead: 0, baseHref: null },
+    ...{ declaredEncoding: null, complete: false },
+  };
   const candidates: ScanNode[] = [];
-  // Scripting enabled, as in a browser: <noscript> content is text.
-  const parser = new Parser({ treeAdapter: scanningAdapter(candidates), scriptingEnabled: true });
-  let spent = 0;
+  const parser = new Parser({ treeAdapter: scanningAdapter(candidates, found), scriptingEnabled });
   for (let at = 0; at === 0 || at < page.length; at += SLICE_CHARS) {
     const last = at + SLICE_CHARS >= page.length;
     const started = performance.now();
     parser.tokenizer.write(page.slice(at, at + SLICE_CHARS), last);
-    spent += performance.now() - started;
+    budget.spent += performance.now() - started;
     if (last) break;
-    if (spent > limits.timeBudgetMs) return found;
+    if (budget.spent > limits.timeBudgetMs) return found;
     yield;
   }
   const bases: ScanNode[] = [];

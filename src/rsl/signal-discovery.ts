@@ -1,5 +1,5 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { readHtmlMetas } from '../signals/html-meta.js';
+import { readHtmlMetas, unionOfMetas } from '../signals/html-meta.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
@@ -9,7 +9,7 @@ import type { SignalReader } from './signal-reader-pool.js';
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
 // anyway (robots.txt, the page's headers and decoded HTML) and one more per origin, /.well-known/tdmrep.json,
-// fetched through the same cache and safe fetch as robots.txt, with its byte limit, no redirects. A file
+// fetched through the same cache and safe fetch as robots.txt, with its byte limit, redirects on the origin only. A file
 // that cannot be used is a failure the readers see; it never fails the quote and never touches the RSL
 // reading (discovery_complete is about RSL's channels only).
 
@@ -17,14 +17,42 @@ const TDMREP_PATH = '/.well-known/tdmrep.json';
 
 type Got = CachedResult;
 
-/** The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file);
- *  a failure is remembered briefly (fetch-cache.ts), so a stalling file does not hold every quote on the origin. */
-export function fetchTdmrep(cache: FetchCache, origin: string, freshnessSeconds: number, maxBytes: number) {
-  return cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, {
-    maxBytes,
-    accept: 'application/json',
-    rememberFailures: true,
-  });
+/** At most this many redirects are followed for tdmrep.json (the fetch rules: count, then size, HTTPS, origin). */
+export const TDMREP_MAX_REDIRECTS = 5;
+
+/**
+ * The origin's tdmrep.json through the cache: refused, not truncated, beyond `maxBytes` (a cut JSON is no file).
+ * #sec-tdm-file counts "a sequence of redirects that leads to such a representation" as the file: a redirect
+ * to the same origin is followed, each step a fetch like the first (covered origin, HTTPS, public address,
+ * size), at most TDMREP_MAX_REDIRECTS of them; one leaving the origin is not (the file describes this origin).
+ * A failure is remembered briefly (fetch-cache.ts), so a stalling file does not hold every quote on the origin.
+ */
+export async function fetchTdmrep(
+  cache: FetchCache,
+  origin: string,
+  freshnessSeconds: number,
+  maxBytes: number,
+): Promise<Got> {
+  const opts = { maxBytes, accept: 'application/json', rememberFailures: true };
+  let got = await cache.get(`${origin}${TDMREP_PATH}`, freshnessSeconds, opts);
+  for (let hops = 0; ; hops++) {
+    const next = sameOriginRedirect(got, origin);
+    if (next === null || hops === TDMREP_MAX_REDIRECTS) return got;
+    got = await cache.get(next, freshnessSeconds, opts);
+  }
+}
+
+/** The target of a 3xx answer when it stays on `origin` (https, same host and port); null otherwise. */
+function sameOriginRedirect(got: Got, origin: string): string | null {
+  const r = got.result;
+  if (!r.ok || r.status < 300 || r.status >= 400 || r.status === 304 || !r.headers.location) return null;
+  try {
+    const target = new URL(r.headers.location, r.url);
+    target.hash = '';
+    return target.origin === origin ? target.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** 2xx: the file; 404/410: absent (no file: no TDMRep rule from it); anything else: why it is unusable. */
@@ -34,9 +62,17 @@ function tdmrepSource(got: Got): SignalSources['tdmrep'] {
   if (r.status === 404 || r.status === 410) return undefined;
   if (r.status >= 200 && r.status < 300) return fetchedText(r.url, r.sha256, r.status, r.body.toString('utf8'));
   const failure =
-    r.status >= 300 && r.status < 400
-      ? { code: 'TDMREP_REDIRECT', message: `tdmrep.json answered ${r.status}; redirects are never followed` }
-      : { code: 'TDMREP_HTTP_STATUS', message: `tdmrep.json answered ${r.status}` };
+    r.status >= 300 && r.status < 400 && sameOriginRedirect(got, new URL(r.url).origin) !== null
+      ? {
+          code: 'TDMREP_TOO_MANY_REDIRECTS',
+          message: `tdmrep.json: more than ${TDMREP_MAX_REDIRECTS} redirects on the origin; not followed further`,
+        }
+      : r.status >= 300 && r.status < 400
+        ? {
+            code: 'TDMREP_REDIRECT',
+            message: `tdmrep.json answered ${r.status} to ${(r.headers.location ?? '?').slice(0, 256)}: a redirect off the origin is not followed`,
+          }
+        : { code: 'TDMREP_HTTP_STATUS', message: `tdmrep.json answered ${r.status}` };
   return { url: r.url, failure };
 }
 
@@ -49,10 +85,11 @@ function robotsSource(got: Got): FetchedText | undefined {
 
 /** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, the HTML as decoded and its
  *  metas, scanned in slices with the event loop running between them (readHtmlMetas). */
-async function pageSource(got: Got, html: string | null): Promise<SignalSources['page']> {
+async function pageSource(got: Got, html: string | null, others: readonly string[]): Promise<SignalSources['page']> {
   const r = got.result;
   if (!r.ok || (r.status >= 300 && r.status < 400) || r.status === 403 || r.status >= 500) return undefined;
-  const metas = html === null ? [] : await readHtmlMetas(html);
+  let metas = html === null ? [] : await readHtmlMetas(html);
+  for (const text of others) metas = unionOfMetas(metas, await readHtmlMetas(text));
   return { ...fetchedText(r.url, r.sha256, r.status, html ?? ''), headers: r.headers, html, metas };
 }
 
@@ -87,21 +124,23 @@ export interface SignalsRead {
   diagnostic: string | undefined;
 }
 
-/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read);
- *  `read` is where the readers run (signal-reader-pool.ts), in place by default. */
+/** Every signal observed on discovery's three answers (`html`: the page as decoded, when it was read; `others`: the
+ *  page decoded as a later `<meta>` says, whose metas count too); `read` is where the readers run
+ *  (signal-reader-pool.ts), in place by default. */
 export async function observeSignals(
   resource: string,
   robots: Got,
   page: Got,
   tdmrep: Got,
   html: string | null,
+  others: readonly string[] = [],
   read: SignalReader = async (sources) => readSignals(sources),
 ): Promise<SignalsRead> {
   const known = kept.get(page.result);
   if (known && known.resource === resource && known.robots === robots.result && known.tdmrep === tdmrep.result)
     return known.read;
   const file = tdmrepSource(tdmrep);
-  const scannedPage = await pageSource(page, html);
+  const scannedPage = await pageSource(page, html, others);
   const sources: SignalSources = { resource, robots: robotsSource(robots), page: scannedPage, tdmrep: file };
   const signals = { observations: await read(sources), diagnostic: tdmrepDiagnostic(file) };
   kept.set(page.result, { resource, robots: robots.result, tdmrep: tdmrep.result, read: signals });

@@ -1,5 +1,6 @@
 import type { TokenVerdicts } from './observation.js';
 import { parseDictionary } from './aipref-field.js';
+import { legacyDraftRefusals } from './aipref-legacy-drafts.js';
 
 // A statement of AI usage preferences (draft-ietf-aipref-vocab-07, the editor's copy of 2026-08-19
 // that -08 follows) read for our usage tokens. Pure.
@@ -14,31 +15,14 @@ import { parseDictionary } from './aipref-field.js';
 //   search=n    → search reserved     (the same use as RSL's `search`)
 //   search=y    → search allowed
 //
-// Drafts -03 and -04 had more labels, still deployed: `bots` (Automated Processing, over every other
-// category), `train-genai` (-03, inside train-ai) and `ai-output` (-04, AI outputs including search).
-// -07 says unknown labels are ignored; we read them only when they refuse (`n`), and only where the
-// token's own label says nothing, as the older drafts' "more specific wins" did. They never allow.
+// Labels of earlier drafts are still deployed (attach-00/-01's own examples say `ai=n`, vocab-01's
+// label for AI Training). -07 says unknown labels are ignored; a reader that follows the draft the
+// publisher wrote to reads them. Every draft's vocabulary is read as its own reader would
+// (aipref-legacy-drafts.ts): a draft reading that refuses a token reserves it, whatever -07 says, and
+// names the draft whose vocabulary it used; an earlier draft's `y` never allows (-07 decides that).
 
 const SECTION = 'draft-ietf-aipref-vocab-07';
 const NARROW = 'no permission read';
-
-interface LegacyRefusal {
-  label: string;
-  rule: string;
-}
-
-const LEGACY_TRAIN_GENAI: LegacyRefusal = {
-  label: 'train-genai',
-  rule: `train-genai=n (Generative AI Training, draft-ietf-aipref-vocab-03; not in -07): read as refusing ai-train`,
-};
-const LEGACY_AI_OUTPUT: LegacyRefusal = {
-  label: 'ai-output',
-  rule: 'ai-output=n (AI Output, draft-ietf-aipref-vocab-04: use in an AI system to generate outputs; not in -07)',
-};
-const LEGACY_BOTS: LegacyRefusal = {
-  label: 'bots',
-  rule: 'bots=n (Automated Processing, over every category in draft-ietf-aipref-vocab-03/-04; not in -07)',
-};
 
 /** The parsed preferences: label → `y` / `n` / undefined (unknown). */
 export type Preferences = ReadonlyMap<string, 'y' | 'n'>;
@@ -56,8 +40,18 @@ export function parsePreferences(statement: string): PreferenceParse {
   return { ok: true, preferences };
 }
 
-/** What one statement of preference says about each of our tokens. */
+/** What one statement of preference says about each of our tokens: -07's reading, then every earlier
+ *  draft's refusal (the most restrictive of the readings; the rule names the draft that decided). */
 export function verdictsOfPreferences(preferences: Preferences): TokenVerdicts {
+  const out = verdictsOfCurrentDraft(preferences);
+  for (const [token, rule] of legacyDraftRefusals(preferences)) {
+    if (out[token]?.verdict !== 'reserved') out[token] = { verdict: 'reserved', rule };
+  }
+  return out;
+}
+
+/** The reading of -07 alone: `train-ai` and `search`. */
+function verdictsOfCurrentDraft(preferences: Preferences): TokenVerdicts {
   const out: TokenVerdicts = {};
   const trainAi = preferences.get('train-ai');
   if (trainAi === 'n') out['ai-train'] = { verdict: 'reserved', rule: `train-ai=n (${SECTION} §3.1)` };
@@ -66,30 +60,11 @@ export function verdictsOfPreferences(preferences: Preferences): TokenVerdicts {
       verdict: 'silent',
       rule: `train-ai=y allows only training of generative models (${SECTION} §3.1), a part of ai-train: ${NARROW}`,
     };
-  else {
-    const refusal = legacy(preferences, [LEGACY_TRAIN_GENAI, LEGACY_BOTS]);
-    if (refusal) out['ai-train'] = { verdict: 'reserved', rule: refusal };
-  }
-
   const search = preferences.get('search');
   if (search === 'n') out.search = { verdict: 'reserved', rule: `search=n (${SECTION} §3.2)` };
   else if (search === 'y') out.search = { verdict: 'allowed', rule: `search=y (${SECTION} §3.2)` };
-  else {
-    const refusal = legacy(preferences, [LEGACY_AI_OUTPUT, LEGACY_BOTS]);
-    if (refusal) out.search = { verdict: 'reserved', rule: refusal };
-  }
-
-  const inputRefusal = legacy(preferences, [LEGACY_AI_OUTPUT, LEGACY_BOTS]);
-  if (inputRefusal) {
-    out['ai-input'] = { verdict: 'reserved', rule: inputRefusal };
-    out['ai-index'] = { verdict: 'reserved', rule: inputRefusal };
-  }
   return out;
 }
 
 /** Why a token the statement leaves alone is silent. */
 export const AIPREF_SILENT_RULE = `no preference for this use (${SECTION} has categories train-ai and search only)`;
-
-function legacy(preferences: Preferences, candidates: readonly LegacyRefusal[]): string | undefined {
-  return candidates.find((c) => preferences.get(c.label) === 'n')?.rule;
-}

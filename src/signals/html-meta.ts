@@ -1,8 +1,10 @@
 import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAdapter, html, Parser } from 'parse5';
+import { readsDifferentlyWithoutScripting } from '../rsl/html-associations.js';
 
 // `<meta name content>` elements of a page, read as a browser reads them (issue 28): parse5, the
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md
-// "Reading pages as browsers do"), with scripting enabled, so a meta inside a comment, a `<noscript>`,
+// "Reading pages as browsers do"), with scripting enabled and, when the page has a `<noscript>`, also
+// without (a crawler's reading: the metas either sees count), so a meta inside a comment,
 // a `<template>` (its contents are not in the document), an attribute value or a `<title>` is not a
 // meta of the document, and one written inside `<svg>` is (it breaks out of foreign content). The
 // whole document is read, as `document.querySelectorAll('meta[name]')` would, not only `<head>`.
@@ -44,9 +46,33 @@ export async function readHtmlMetas(page: string, names: ReadonlySet<string> = S
 }
 
 function* scanMetas(page: string, names: ReadonlySet<string>): Generator<void, HtmlMeta[], void> {
-  const candidates: DefaultTreeAdapterTypes.Element[] = [];
   // Scripting enabled, as in a browser: <noscript> content is text.
-  const parser = new Parser<DefaultTreeAdapterMap>({ treeAdapter: metaAdapter(candidates), scriptingEnabled: true });
+  const out = yield* metasOfPass(page, names, true);
+  if (!readsDifferentlyWithoutScripting(page)) return out;
+  // Without scripting, as a crawler parses it, <noscript> content is elements: the metas either reader sees
+  // count (docs/decisions.md, "Late charsets and noscript").
+  return unionOfMetas(out, yield* metasOfPass(page, names, false));
+}
+
+/** The metas of two readings of one page: the first's, then those of the second it lacks (each occurrence once). */
+export function unionOfMetas(first: readonly HtmlMeta[], second: readonly HtmlMeta[]): HtmlMeta[] {
+  const out = [...first];
+  const unmatched = [...first];
+  for (const meta of second) {
+    const at = unmatched.findIndex((m) => m.name === meta.name && m.content === meta.content);
+    if (at >= 0) unmatched.splice(at, 1);
+    else out.push(meta);
+  }
+  return out;
+}
+
+function* metasOfPass(
+  page: string,
+  names: ReadonlySet<string>,
+  scriptingEnabled: boolean,
+): Generator<void, HtmlMeta[], void> {
+  const candidates: DefaultTreeAdapterTypes.Element[] = [];
+  const parser = new Parser<DefaultTreeAdapterMap>({ treeAdapter: metaAdapter(candidates), scriptingEnabled });
   for (let at = 0; at === 0 || at < page.length; at += SLICE_CHARS) {
     const last = at + SLICE_CHARS >= page.length;
     parser.tokenizer.write(page.slice(at, at + SLICE_CHARS), last);

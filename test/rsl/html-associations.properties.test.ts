@@ -118,7 +118,10 @@ const documentHtml = fc
     wrapped ? `${doctype}<html><head>${head}</head><body>${body}</body></html>` : `${doctype}${head}${body}`,
   );
 
-function reference(source: string): { links: string[]; scripts: string[]; baseHref: string | null } {
+function reference(
+  source: string,
+  scriptingEnabled = true,
+): { links: string[]; scripts: string[]; baseHref: string | null } {
   const out = { links: [] as string[], scripts: [] as string[], baseHref: null as string | null };
   const get = (el: Element, name: string) => el.attrs.find((a) => a.name === name && !a.prefix)?.value;
   const isRsl = (v: string | undefined) => (v ?? '').split(';')[0]!.trim().toLowerCase() === RSL;
@@ -139,11 +142,11 @@ function reference(source: string): { links: string[]; scripts: string[]; baseHr
       walk(child);
     }
   };
-  walk(parse(source));
+  walk(parse(source, { scriptingEnabled }));
   return out;
 }
 
-test('the streaming scanner finds exactly the associations of parse5 tree parse', (t) => {
+test('the streaming scanner finds exactly the associations of parse5 tree parse, with scripting and without', (t) => {
   let withAssociations = 0;
   fc.assert(
     fc.property(documentHtml, (source) => {
@@ -153,11 +156,13 @@ test('the streaming scanner finds exactly the associations of parse5 tree parse'
       // Foster parenting puts an element before its table, so the tree's order can differ from the
       // order the page was written in, which the scanner keeps: the sets are compared.
       const sorted = (xs: string[]) => [...xs].sort();
-      return (
-        scanned.complete &&
-        JSON.stringify([sorted(scanned.links), sorted(scanned.scripts), scanned.baseHref]) ===
-          JSON.stringify([sorted(expected.links), sorted(expected.scripts), expected.baseHref])
-      );
+      const same = (a: { links: string[]; scripts: string[]; baseHref: string | null }, b: typeof a) =>
+        JSON.stringify([sorted(a.links), sorted(a.scripts), a.baseHref]) ===
+        JSON.stringify([sorted(b.links), sorted(b.scripts), b.baseHref]);
+      // A crawler's reading (no scripting: <noscript> content is elements), made whenever the page has one.
+      const crawler = reference(source, false);
+      const withoutScripting = scanned.withoutScripting ?? scanned;
+      return scanned.complete && same(scanned, expected) && same(withoutScripting, crawler);
     }),
     { numRuns: 2000 },
   );

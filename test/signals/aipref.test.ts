@@ -70,7 +70,7 @@ test('vocabulary: train-ai=n reserves ai-train, search=y/n allow/reserve search,
   t.deepEqual(v('train-ai="n", search=?1'), {}, 'values that are not tokens are unknown');
   t.deepEqual(v('train-ai=no, search=N'), {}, 'tokens other than y and n are unknown');
   t.deepEqual(v('train-ai;allow=n, train-ai=y'), { 'ai-train': 'silent' }, 'parameters are ignored');
-  t.deepEqual(v('future-use=n, ai-use=n'), {}, 'unknown labels are ignored');
+  t.deepEqual(v('future-use=n, ai-uses=n'), {}, 'labels no draft defined are ignored');
 });
 
 test('vocabulary: labels of drafts -03/-04 refuse conservatively and never allow; the own label wins', (t) => {
@@ -94,6 +94,41 @@ test('vocabulary: labels of drafts -03/-04 refuse conservatively and never allow
   t.deepEqual(v('train-genai=n'), { 'ai-train': 'reserved' });
   t.deepEqual(v('ai-output=n'), { search: 'reserved', 'ai-input': 'reserved', 'ai-index': 'reserved' });
   t.deepEqual(v('bots=y, train-genai=y, ai-output=y'), {});
+});
+
+test('vocabulary: every earlier draft is read as its reader would; a refusal names the draft and its code', (t) => {
+  const read = (s: string) => {
+    const p = parsePreferences(s);
+    if (!p.ok) throw new Error(p.reason);
+    return verdictsOfPreferences(p.preferences);
+  };
+  const v = (s: string) => Object.fromEntries(Object.entries(read(s)).map(([k, r]) => [k, r!.verdict]));
+  // vocab-01: ai (AI Training), genai inside it, tdm over everything, inference (AI use of a model).
+  t.deepEqual(v('ai=n'), { 'ai-train': 'reserved' });
+  t.regex(read('ai=n')['ai-train']!.rule, /^AIPREF_VOCAB_01: ai=n \(AI Training, draft-ietf-aipref-vocab-01\)/);
+  t.deepEqual(v('genai=n, ai=y'), { 'ai-train': 'reserved' }, 'a refused part refuses the token');
+  t.deepEqual(v('ai=y'), {}, 'an earlier draft never allows');
+  t.deepEqual(v('inference=n'), { 'ai-input': 'reserved', 'ai-index': 'reserved' });
+  t.deepEqual(v('tdm=n, ai=y, search=y'), {
+    search: 'allowed',
+    'ai-input': 'reserved',
+    'ai-index': 'reserved',
+  });
+  t.regex(read('tdm=n').search!.rule, /AIPREF_VOCAB_01: tdm=n .*registry, the more restrictive, is read/);
+  // vocab-02: all, ai-use.
+  t.deepEqual(v('ai-use=n'), { 'ai-input': 'reserved', 'ai-index': 'reserved' });
+  t.regex(read('ai-use=n')['ai-input']!.rule, /^AIPREF_VOCAB_02: ai-use=n/);
+  t.deepEqual(v('all=n'), {
+    'ai-train': 'reserved',
+    search: 'reserved',
+    'ai-input': 'reserved',
+    'ai-index': 'reserved',
+  });
+  // -07 allows generative training only; an earlier draft's refusal of a part of ai-train still reserves it.
+  t.deepEqual(v('train-ai=y, train-genai=n'), { 'ai-train': 'reserved' });
+  t.regex(read('train-ai=y, train-genai=n')['ai-train']!.rule, /^AIPREF_VOCAB_03: train-genai=n/);
+  t.deepEqual(v('train-ai=n'), { 'ai-train': 'reserved' });
+  t.regex(read('train-ai=n')['ai-train']!.rule, /draft-ietf-aipref-vocab-07 §3\.1/, '-07 names its own refusal');
 });
 
 test('Content-Usage header: one observation with the digest of the value; malformed is silent with a reason', (t) => {

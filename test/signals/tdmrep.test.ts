@@ -33,12 +33,46 @@ test('tdmrep.json: the first rule whose location matches is the rule (the spec e
   t.regex(none!.readings[0]!.rule, /no rule's location matches/);
 });
 
-test('tdmrep.json: order decides, not length; `$` anchors; percent-encoding as RFC 9309; case matters', (t) => {
+test('tdmrep.json: first in sequence and longest disagree: the more restrictive decides, and says which', (t) => {
   const rules = [
     { location: '/', 'tdm-reservation': 0 },
     { location: '/articles/', 'tdm-reservation': 1 },
   ];
-  t.deepEqual(verdicts(readTdmrepFile(file(rules), RESOURCE)[0]), NOT_RESERVED, 'the first in sequence wins');
+  const [longer] = readTdmrepFile(file(rules), RESOURCE);
+  t.deepEqual(verdicts(longer), RESERVED, 'the longest match reserves: it decides');
+  t.regex(longer!.readings[0]!.rule, /TDMREP_RULE_MOST_SPECIFIC: rule 2 .* rule 1, the first in sequence/);
+  t.is(longer!.statement, JSON.stringify(rules[1]));
+  const restrictiveFirst = [
+    { location: '/', 'tdm-reservation': 1 },
+    { location: '/articles/', 'tdm-reservation': 0 },
+  ];
+  const [first] = readTdmrepFile(file(restrictiveFirst), RESOURCE);
+  t.deepEqual(verdicts(first), RESERVED, 'the first in sequence reserves: it decides');
+  t.regex(first!.readings[0]!.rule, /TDMREP_RULE_FIRST_IN_SEQUENCE: rule 1/);
+  const unsetFirst = [
+    { location: '/', 'tdm-reservation': 'maybe' },
+    { location: '/articles/', 'tdm-reservation': 0 },
+  ];
+  const [unset] = readTdmrepFile(file(unsetFirst), RESOURCE);
+  t.deepEqual(verdicts(unset), ALL_SILENT, 'unset permits less than 0: the first (unset) decides');
+  t.regex(unset!.readings[0]!.rule, /rule 1 matches; .*protocol error.*TDMREP_RULE_FIRST_IN_SEQUENCE/);
+  const sameLength = [
+    { location: '/articles/*', 'tdm-reservation': 0 },
+    { location: '/articles/o', 'tdm-reservation': 1 },
+  ];
+  t.deepEqual(verdicts(readTdmrepFile(file(sameLength), RESOURCE)[0]), RESERVED, 'equally long: the restrictive one');
+});
+
+test('tdmrep.json: a JSON string value is read as the publisher meant where that restricts more', (t) => {
+  const [one] = readTdmrepFile(file([{ location: '/', 'tdm-reservation': '1' }]), RESOURCE);
+  t.deepEqual(verdicts(one), RESERVED);
+  t.regex(one!.readings[0]!.rule, /TDMREP_STRING_VALUE: the string "1" read as 1/);
+  const [zero] = readTdmrepFile(file([{ location: '/', 'tdm-reservation': '0' }]), RESOURCE);
+  t.deepEqual(verdicts(zero), ALL_SILENT, 'the string "0" read strictly is unset, which permits less than 0');
+  t.regex(zero!.readings[0]!.rule, /TDMREP_STRING_VALUE: unset permits less than 0/);
+});
+
+test('tdmrep.json: `$` anchors; percent-encoding as RFC 9309; case matters', (t) => {
   const anchored = [{ location: '/a$', 'tdm-reservation': 1 }];
   t.deepEqual(verdicts(readTdmrepFile(file(anchored), 'https://pub.test/ab')[0]), ALL_SILENT);
   t.deepEqual(verdicts(readTdmrepFile(file(anchored), 'https://pub.test/a')[0]), RESERVED);
@@ -52,14 +86,14 @@ test('tdmrep.json: protocol errors read as unset with the reason; a 404 is no fi
   const cases: Array<[unknown, RegExp]> = [
     ['{not json', /is not JSON/],
     [{ location: '/', 'tdm-reservation': 1 }, /not a JSON array/],
-    [[{ location: '/', 'tdm-reservation': '1' }], /"1" is not 0 or 1: a protocol error/],
+    [[{ location: '/', 'tdm-reservation': 'yes' }], /"yes" is not 0 or 1: a protocol error/],
     [[{ location: '/', 'tdm-reservation': 2 }], /2 is not 0 or 1/],
     [[{ location: '/', 'tdm-reservation': true }], /true is not 0 or 1/],
     [[{ location: '/' }], /tdm-reservation is missing: a protocol error/],
     [
       [
         { location: '/', 'tdm-reservation': 2 },
-        { location: '/', 'tdm-reservation': 1 },
+        { location: '/', 'tdm-reservation': 0 },
       ],
       /rule 1 matches/,
     ],
@@ -109,7 +143,8 @@ test('tdm-reservation meta: read from the document as a browser does, not from c
   t.regex(meta!.statement, /tdm-policy/);
   t.deepEqual(html('<!-- <meta name="tdm-reservation" content="1"> -->'), []);
   t.deepEqual(html('<template><meta name="tdm-reservation" content="1"></template>'), []);
-  t.deepEqual(html('<noscript><meta name="tdm-reservation" content="1"></noscript>'), []);
+  // <noscript> content is text to a browser, elements to a crawler without scripting: the crawler's meta counts.
+  t.deepEqual(verdicts(html('<noscript><meta name="tdm-reservation" content="1"></noscript>')[0]), RESERVED);
   t.deepEqual(html('<title><meta name="tdm-reservation" content="1"></title>'), [], 'RCDATA is text');
   t.deepEqual(html(`<link title='<meta name="tdm-reservation" content="1">'>`), [], 'an attribute value is text');
   t.is(

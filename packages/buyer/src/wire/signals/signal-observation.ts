@@ -72,7 +72,8 @@ export const SIGNAL_STANDARDS_READ: ReadonlyArray<{ standard: SignalStandard; ve
   {
     standard: 'aipref',
     version:
-      'draft-ietf-aipref-vocab-07 (train-ai, search) / draft-ietf-aipref-attach-05 (Content-Usage field, robots.txt)',
+      'draft-ietf-aipref-vocab-07 (train-ai, search; refusals in the labels of -01 to -04 read too) / ' +
+      'draft-ietf-aipref-attach-05 (Content-Usage field, robots.txt)',
   },
   { standard: 'content-signals', version: 'Content Signals Policy, contentsignals.org (robots.txt Content-Signal)' },
   { standard: 'noai', version: 'informal noai / noimageai in robots meta and X-Robots-Tag' },
