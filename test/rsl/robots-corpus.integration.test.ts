@@ -152,7 +152,7 @@ for (const c of CASES) {
         r.purposes.find((p) => p.purpose === purpose)?.tokens.flatMap((tk) => tk.reasons.map((x) => x.rule)),
       );
     for (const [purpose, classification] of c.expect)
-      t.is(
+      t.is<string | undefined, string>(
         r.purposes.find((p) => p.purpose === purpose)?.classification,
         classification,
         `${purpose}: ${why(purpose)}`,
