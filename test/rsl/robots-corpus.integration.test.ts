@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
+import { unavailability } from '../../src/rsl/unavailability.js';
 import { fixturesDir } from './helpers.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 
@@ -17,6 +18,7 @@ import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from 
 //   # Expect-reason: <rule> [<text>]          some token's reasons hold this rule (its detail holds <text>)
 //   # Expect-signal: <standard> <token>=<verdict> …   some observation of the standard reads so
 //   # Never-fetched: <path> …                 documents the reading must never fetch
+//   # Expect-quote: AVAILABLE | <reason> [<failure kind>]   what a quote on the reading answers
 //   # PAD-TO <bytes>                          replaced by comment lines up to that many bytes of file
 
 const NS = 'https://rslstandard.org/rsl';
@@ -41,6 +43,7 @@ interface Case {
   reasons: Array<{ rule: string; text: string }>;
   signals: Array<{ standard: string; token: string; verdict: string }>;
   neverFetched: string[];
+  quote: string[];
 }
 
 /** The text of a case as its BOM says (UTF-16 cases are stored in UTF-16). */
@@ -92,6 +95,7 @@ function loadCase(file: string): Case | null {
         .map((kv) => ({ standard: m[1]!, token: kv.split('=')[0]!, verdict: kv.split('=')[1]! })),
     ),
     neverFetched: field('Never-fetched'),
+    quote: field('Expect-quote'),
   };
 }
 
@@ -173,6 +177,11 @@ for (const c of CASES) {
         `${want.standard} reads ${want.token}=${want.verdict}: ${JSON.stringify(r.signals?.map((o) => o.statement))}`,
       );
     for (const p of c.neverFetched) t.is(origins.hits(c.host, p), 0, `${p} is never fetched`);
+    if (c.quote.length) {
+      const u = unavailability(r);
+      t.is(u?.reason ?? 'AVAILABLE', c.quote[0]!);
+      if (c.quote[1]) t.true(u?.reason === 'FETCH_FAILED' && u.details.failures.some((f) => f.kind === c.quote[1]));
+    }
     const robots = r.observations.find((o) => o.channel === 'robots')!;
     t.is(robots.status, c.status, 'the answer to robots.txt is recorded');
     t.regex(robots.sha256 ?? '', /^[0-9a-f]{64}$/, 'with its digest');
