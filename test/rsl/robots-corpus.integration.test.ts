@@ -18,6 +18,7 @@ import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from 
 //   # Expect-reason: <rule> [<text>]          some token's reasons hold this rule (its detail holds <text>)
 //   # Expect-signal: <standard> <token>=<verdict> …   some observation of the standard reads so
 //   # Never-fetched: <path> …                 documents the reading must never fetch
+//   # Expect-no-signal: <standard> …          no observation of the standard comes from robots.txt
 //   # Expect-quote: AVAILABLE | <reason> [<failure kind>]   what a quote on the reading answers
 //   # PAD-TO <bytes>                          replaced by comment lines up to that many bytes of file
 
@@ -44,6 +45,7 @@ interface Case {
   signals: Array<{ standard: string; token: string; verdict: string }>;
   neverFetched: string[];
   quote: string[];
+  noSignal: string[];
 }
 
 /** The text of a case as its BOM says (UTF-16 cases are stored in UTF-16). */
@@ -96,6 +98,7 @@ function loadCase(file: string): Case | null {
     ),
     neverFetched: field('Never-fetched'),
     quote: field('Expect-quote'),
+    noSignal: field('Expect-no-signal'),
   };
 }
 
@@ -177,6 +180,11 @@ for (const c of CASES) {
         `${want.standard} reads ${want.token}=${want.verdict}: ${JSON.stringify(r.signals?.map((o) => o.statement))}`,
       );
     for (const p of c.neverFetched) t.is(origins.hits(c.host, p), 0, `${p} is never fetched`);
+    for (const standard of c.noSignal)
+      t.false(
+        (r.signals ?? []).some((o) => o.standard === standard && o.channel === 'robots'),
+        `no ${standard} statement is read from robots.txt`,
+      );
     if (c.quote.length) {
       const u = unavailability(r);
       t.is(u?.reason ?? 'AVAILABLE', c.quote[0]!);
