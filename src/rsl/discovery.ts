@@ -7,23 +7,27 @@ import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
-import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsTextWithinLimit } from './robots.js';
-import { robotsLicensesOf } from './robots-licenses-kept.js';
+import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes, type CrawlerReading } from './robots.js';
+import { readRobots } from './robots-discovery.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
 import type { SignalReader } from './signal-reader-pool.js';
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Channel, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
 
 // Discovery (rsl.md §3): fetch the origin's robots.txt and the resource itself, collect every
-// association (robots `License:` lines of the `*` group or global, the resource's `Link` header,
+// association (robots `License:` lines of every crawler's reading, the resource's `Link` header,
 // HTML `<link>` and inline `<script>`), fetch each referenced document once, parse it, and record
 // every observation. Nothing here decides rights; evaluate.ts does. A channel that cannot be read
 // (timeout, redirect, 403, 5xx) is recorded as a failure, so the evaluation can never treat
 // "could not look" as "nothing there".
 
 export interface DiscoveryLimits {
-  /** robots.txt is read and parsed up to this many bytes; the rest is never read (RFC 9309 §2.5). */
+  /**
+   * robots.txt's parse limit (RFC 9309 §2.5: at least 500 KiB): every line that starts within it is
+   * parsed (robots.ts reads a little further to end the last one); an answer resting on a file that
+   * goes on beyond what was read is never more permissive than UNKNOWN.
+   */
   robotsMaxBytes: number;
   pageMaxBytes: number;
   documentMaxBytes: number;
@@ -56,6 +60,14 @@ export interface Discovery {
   discoveryComplete: boolean;
   /** The other AI-use signals met on these fetches and the origin's tdmrep.json (issue 28); never RSL. */
   signals: SignalObservation[];
+  /**
+   * The sets of robots.txt `License` lines some crawler would select (robots.ts `readings`); a robots
+   * input names the ones that include it (`DocumentInput.robotsReadings`). Empty when robots.txt had
+   * no rules to read.
+   */
+  robotsReadings: CrawlerReading[];
+  /** What discovery itself found that explains every answer (robots.txt unavailable: no rules). */
+  reasons: Reason[];
 }
 
 const DAY = 86_400;
@@ -64,12 +76,12 @@ const DEFAULT_MAX_AGE_DAYS = 30;
 /** What one discovery collects, and how a channel that cannot be read is recorded. */
 export interface DiscoveryRun {
   out: Discovery;
-  /** Associations as (channel, target as written, base for relative targets). */
-  associations: Array<{ channel: Channel; value: string; base: string }>;
+  /** Associations as (channel, target as written, base for relative targets, robots readings naming it). */
+  associations: Array<{ channel: Channel; value: string; base: string; readings?: number[] }>;
   channelFailure(channel: Channel, url: string, code: string, message: string): void;
 }
 
-type Got = Awaited<ReturnType<FetchCache['get']>>;
+export type Got = Awaited<ReturnType<FetchCache['get']>>;
 type Fetched = { url: string; skipped: string } | { url: string; got: Got };
 
 /** @param resource a canonical, covered resource URL (see resource-url.ts) */
@@ -85,6 +97,8 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     declarationFound: false,
     discoveryComplete: true,
     signals: [],
+    robotsReadings: [],
+    reasons: [],
   };
   const run: DiscoveryRun = {
     out,
@@ -100,7 +114,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
   // briefly (fetch-cache.ts); a failure of the resource itself is not.
   const [robots, page, tdmrep] = await Promise.all([
     deps.cache.get(robotsUrl, freshnessSeconds, {
-      maxBytes: limits.robotsMaxBytes,
+      maxBytes: robotsReadBytes(limits.robotsMaxBytes),
       accept: 'text/plain',
       truncate: true,
       rememberFailures: true,
@@ -111,76 +125,17 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     }),
     fetchTdmrep(deps.cache, origin, freshnessSeconds, limits.robotsMaxBytes),
   ]);
-  readRobots(run, robotsUrl, robots);
+  readRobots(run, robotsUrl, robots, limits);
   const [html = null, ...otherDecodings] = await readResource(run, resource, page);
   const signals = await observeSignals(resource, robots, page, tdmrep, html, otherDecodings, deps.signalReader);
   out.signals = signals.observations;
   if (signals.diagnostic) out.diagnostics.push(signals.diagnostic);
 
   // Fetch each referenced document once; the same URL may be associated through several channels.
-  const byUrl = documentsByUrl(run, resource);
+  const { byUrl, readingsOf } = documentsByUrl(run, resource);
   const fetched = await fetchDocuments([...byUrl.keys()], freshnessSeconds, deps, limits);
-  for (const f of fetched) recordDocument(run, f, byUrl.get(f.url)!, deps, limits);
+  for (const f of fetched) recordDocument(run, f, byUrl.get(f.url)!, readingsOf.get(f.url), deps, limits);
   return out;
-}
-
-/** robots.txt: its `License:` lines of the `*` group (or global) are associations; a failure is recorded. */
-function readRobots(run: DiscoveryRun, robotsUrl: string, robots: Got): void {
-  const { out, associations, channelFailure } = run;
-  const robotsObs = observation('robots', robots.result, robots.cached);
-  out.observations.push(robotsObs);
-  if (!robots.result.ok) {
-    channelFailure('robots', robotsUrl, robots.result.code, robots.result.message);
-  } else {
-    const status = robots.result.status;
-    const plain = (robots.result.headers['content-type'] ?? 'text/plain').toLowerCase().startsWith('text/plain');
-    if (status >= 300 && status < 400) {
-      robotsObs.notes.push('redirect not followed');
-      channelFailure(
-        'robots',
-        robotsUrl,
-        'ROBOTS_REDIRECT',
-        `robots.txt answered ${status} (to ${robots.result.headers.location ?? '?'}); redirects are not followed`,
-      );
-    } else if (status >= 500) {
-      channelFailure('robots', robotsUrl, 'ROBOTS_UNAVAILABLE', `robots.txt answered ${status}`);
-    } else if ((status >= 200 && status < 300) || (status >= 400 && plain)) {
-      // RFC 9309 reads a 4xx as "no rules"; a plain-text 4xx body is still scanned (rsl.md §6.9).
-      if (status >= 400) robotsObs.notes.push(`robots.txt answered ${status}; body scanned for License lines anyway`);
-      const truncated = robots.result.truncated === true;
-      if (truncated) {
-        robotsObs.notes.push(
-          `robots.txt is longer than ${robots.result.body.length} bytes: only the lines complete within them were ` +
-            'parsed (RFC 9309 §2.5); nothing beyond was read',
-        );
-      }
-      const body = robots.result.body;
-      const r = robotsLicensesOf(robots.result, robotsUrl, () => robotsTextWithinLimit(body, truncated));
-      for (const c of r.candidates) associations.push({ channel: 'robots', value: c, base: robotsUrl });
-      if (r.ignoredGlobal.length)
-        out.diagnostics.push(
-          `robots.txt: global License lines ignored because the * group has its own: ${r.ignoredGlobal.join(' ')}`,
-        );
-      for (const g of r.otherGroups)
-        out.diagnostics.push(
-          `robots.txt: group for ${g.userAgents.join(', ')} carries other License lines: ${g.licenses.join(' ')}`,
-        );
-      for (const v of r.resolvedRelative)
-        out.diagnostics.push(
-          `robots.txt: relative License value ${v} resolved against robots.txt (should be absolute)`,
-        );
-      for (const rej of r.rejected) {
-        out.declarationFound = true;
-        out.inputs.push({
-          channel: 'robots',
-          url: rej.value,
-          sha256: null,
-          parse: null,
-          failure: { code: 'LICENSE_URL_UNUSABLE', message: `robots.txt line ${rej.line}: ${rej.reason}` },
-        });
-      }
-    }
-  }
 }
 
 /** The resource itself: status, Link header, HTML `<link>` and inline `<script>`; its decoded HTML when read (the
@@ -228,21 +183,36 @@ async function readResource(run: DiscoveryRun, resource: string, page: Got): Pro
   return [];
 }
 
-/** The associations' targets, resolved, each with the channels that name it; unusable ones are recorded. */
-function documentsByUrl(run: DiscoveryRun, resource: string): Map<string, Channel[]> {
+/** The associations' targets, resolved, each with the channels (and robots readings) that name it; unusable ones are recorded. */
+function documentsByUrl(
+  run: DiscoveryRun,
+  resource: string,
+): { byUrl: Map<string, Channel[]>; readingsOf: Map<string, number[]> } {
   const { out, associations } = run;
   const byUrl = new Map<string, Channel[]>();
+  const readingsOf = new Map<string, number[]>();
+  const unusable = new Map<string, DocumentInput>();
   for (const a of associations) {
     out.declarationFound = true;
     const resolved = resolveLicenseUrl(a.value, a.base);
     if (!resolved.ok) {
-      out.inputs.push({
+      // One input per value and channel, naming every robots reading that selects it.
+      const key = `${a.channel} ${a.value}`;
+      const known = unusable.get(key);
+      if (known) {
+        if (a.readings) known.robotsReadings = [...new Set([...(known.robotsReadings ?? []), ...a.readings])];
+        continue;
+      }
+      const input: DocumentInput = {
         channel: a.channel,
         url: a.value,
         sha256: null,
         parse: null,
         failure: { code: 'LICENSE_URL_UNUSABLE', message: resolved.reason },
-      });
+        ...(a.readings ? { robotsReadings: [...a.readings] } : {}),
+      };
+      unusable.set(key, input);
+      out.inputs.push(input);
       continue;
     }
     if (resolved.relative && a.channel !== 'robots')
@@ -253,8 +223,10 @@ function documentsByUrl(run: DiscoveryRun, resource: string): Map<string, Channe
     const channels = byUrl.get(resolved.href) ?? [];
     if (!channels.includes(a.channel)) channels.push(a.channel);
     byUrl.set(resolved.href, channels);
+    if (a.readings)
+      readingsOf.set(resolved.href, [...new Set([...(readingsOf.get(resolved.href) ?? []), ...a.readings])]);
   }
-  return byUrl;
+  return { byUrl, readingsOf };
 }
 
 /** Each covered document fetched once, up to the limit; the rest are skipped with the reason. */
@@ -289,10 +261,13 @@ function recordDocument(
   run: DiscoveryRun,
   f: Fetched,
   channels: Channel[],
+  readings: number[] | undefined,
   deps: DiscoveryDeps,
   limits: DiscoveryLimits,
 ): void {
   const { out } = run;
+  // The robots readings that select this document (robots inputs only): the evaluator weighs each.
+  const selectedBy = (channel: Channel) => (channel === 'robots' && readings ? { robotsReadings: readings } : {});
   if ('skipped' in f) {
     const message =
       f.skipped === 'TOO_MANY_ASSOCIATIONS'
@@ -305,6 +280,7 @@ function recordDocument(
         sha256: null,
         parse: null,
         failure: { code: f.skipped === 'FETCH_NOT_COVERED' ? 'LICENSE_NOT_COVERED' : f.skipped, message },
+        ...selectedBy(channel),
       });
     }
     out.records.push(record(f.url, channels[0]!, null, null, { code: f.skipped, message }));
@@ -335,7 +311,8 @@ function recordDocument(
     deps.cache.capLifetime(f.url, days * DAY);
   }
   const sha256 = result.ok ? result.sha256 : null;
-  for (const channel of channels) out.inputs.push({ channel, url: f.url, sha256, parse, failure });
+  for (const channel of channels)
+    out.inputs.push({ channel, url: f.url, sha256, parse, failure, ...selectedBy(channel) });
   out.records.push(record(f.url, channels[0]!, sha256, parse, failure));
 }
 

@@ -42,6 +42,13 @@ import {
 //             site-level robots.txt association (§3.7); documents of equal weight that disagree
 //             are a CONFLICT. A failed or non-conformant association can never be outweighed by
 //             a permission: any allow is downgraded to UNKNOWN while something is unverifiable.
+//  crawlers — robots.txt scopes a group's `License` lines to the crawlers that select the group
+//             (RSL §4.4.2–4.4.3, 2026-01-16 erratum), and a report does not know which crawler will
+//             ingest the page: the channel rule is applied once per crawler reading (the site-level
+//             documents that reading selects, every page-level one, every failure), and the most
+//             restrictive answer is the answer, with a reason naming the reading that decided and
+//             each reading's classification in `robots_groups` (docs/decisions.md, "Robots.txt read
+//             as the standards say").
 //
 // One file per rule under ./evaluate/: license.ts, content.ts, document.ts; verdict.ts holds what they
 // share. This file is the channel rule and the entry points.
@@ -55,7 +62,24 @@ export interface Evaluation {
   /** What a licensee would have to do (payment, attribution, license-server token, reporting). */
   obligations: string[];
   reasons: Reason[];
+  /** With more than one robots.txt crawler reading: what each reading alone answers. */
+  robots_groups?: RobotsGroupReading[];
 }
+
+/** The crawlers that make one robots.txt reading (robots.ts `CrawlerReading`), as the evaluator needs them. */
+export interface CrawlerAgents {
+  agents: readonly string[];
+}
+
+/** One robots.txt reading's answer: the crawlers (user-agent tokens, `*` for every other) and its classification. */
+export interface RobotsGroupReading {
+  user_agents: string[];
+  classification: Classification;
+}
+
+/** A report lists at most this many readings, and this many user agents per reading (the rest are counted). */
+export const MAX_ROBOTS_GROUPS_REPORTED = 32;
+export const MAX_AGENTS_PER_GROUP_REPORTED = 16;
 
 const CLASSIFICATION_OF: Record<Outcome, Classification> = {
   permitted: 'PERMITTED_BY_OBSERVED_DECLARATION',
@@ -78,9 +102,10 @@ export function evaluate(
   documents: readonly DocumentInput[],
   question: Question,
   budget: EvaluationBudget = new EvaluationBudget(),
+  crawlers: readonly CrawlerAgents[] = [],
 ): Evaluation {
   try {
-    return evaluateWithin(documents, question, budget);
+    return evaluateWithin(documents, question, budget, crawlers);
   } catch (err) {
     if (!(err instanceof EvaluationBudgetExceeded)) throw err;
     const reason: Reason = {
@@ -105,20 +130,35 @@ export function evaluate(
   }
 }
 
-function evaluateWithin(documents: readonly DocumentInput[], question: Question, budget: EvaluationBudget) {
-  const finish = (classification: Classification, obligations: string[], reasons: Reason[]): Evaluation => ({
-    token: question.token,
-    classification,
-    decision: decisionFor(classification),
-    obligations: [...obligations].sort(),
-    reasons: sortReasons(reasons),
-  });
-  if (documents.length === 0) return finish('NO_MACHINE_READABLE_DECLARATION', [], []);
+type Leveled = { doc: DocumentInput; level: 'page' | 'site'; v: Verdict };
 
-  const verdicts = documents.map((d) => ({
-    level: d.channel === 'robots' ? 'site' : 'page',
-    v: documentVerdict(d, question, budget),
+function evaluateWithin(
+  documents: readonly DocumentInput[],
+  question: Question,
+  budget: EvaluationBudget,
+  crawlers: readonly CrawlerAgents[],
+): Evaluation {
+  if (documents.length === 0) return finish(question, 'NO_MACHINE_READABLE_DECLARATION', [], []);
+  const verdicts: Leveled[] = documents.map((doc) => ({
+    doc,
+    level: doc.channel === 'robots' ? 'site' : 'page',
+    v: documentVerdict(doc, question, budget),
   }));
+  if (crawlers.length <= 1) return decide(question, verdicts);
+  return decidePerCrawler(question, verdicts, crawlers);
+}
+
+const finish = (question: Question, classification: Classification, obligations: string[], reasons: Reason[]) => ({
+  token: question.token,
+  classification,
+  decision: decisionFor(classification),
+  obligations: [...obligations].sort(),
+  reasons: sortReasons(reasons),
+});
+
+/** The channel rule over one set of verdicts. */
+function decide(question: Question, verdicts: readonly Leveled[]): Evaluation {
+  if (verdicts.length === 0) return finish(question, 'NO_MACHINE_READABLE_DECLARATION', [], []);
   const failures = verdicts.filter((x) => x.v.outcome === 'failed').map((x) => x.v);
   let decider: Verdict | null = null;
   for (const level of ['page', 'site']) {
@@ -133,16 +173,88 @@ function evaluateWithin(documents: readonly DocumentInput[], question: Question,
   const failureReasons = failures.flatMap((f) => f.reasons);
   if (!decider) {
     const silent = verdicts.filter((x) => x.v.outcome === 'silent').flatMap((x) => x.v.reasons);
-    return finish('UNKNOWN', [], [...silent, ...failureReasons]);
+    return finish(question, 'UNKNOWN', [], [...silent, ...failureReasons]);
   }
   if (failures.length && !isRestrictive(decider.outcome) && decider.outcome !== 'conflict') {
     // Something we could not read might restrict: an allow is never reported over it.
-    return finish('UNKNOWN', decider.obligations, [...decider.reasons, ...failureReasons]);
+    return finish(question, 'UNKNOWN', decider.obligations, [...decider.reasons, ...failureReasons]);
   }
-  return finish(CLASSIFICATION_OF[decider.outcome], decider.outcome === 'conflict' ? [] : decider.obligations, [
-    ...decider.reasons,
-    ...failureReasons,
-  ]);
+  return finish(
+    question,
+    CLASSIFICATION_OF[decider.outcome],
+    decider.outcome === 'conflict' ? [] : decider.obligations,
+    [...decider.reasons, ...failureReasons],
+  );
+}
+
+/**
+ * The channel rule once per robots.txt crawler reading, the most restrictive answer kept. Readings that
+ * select the same readable documents answer alike, so each distinct set is decided once (a file with
+ * thousands of groups costs what its few fetched documents cost).
+ */
+function decidePerCrawler(question: Question, verdicts: Leveled[], crawlers: readonly CrawlerAgents[]): Evaluation {
+  // Every reading sees the page-level documents, every failure, and robots inputs not scoped to readings.
+  const shared = verdicts.filter(
+    (x) => x.level === 'page' || x.v.outcome === 'failed' || x.doc.robotsReadings === undefined,
+  );
+  const own = crawlers.map((): number[] => []);
+  verdicts.forEach((x, i) => {
+    if (x.level === 'page' || x.v.outcome === 'failed' || x.doc.robotsReadings === undefined) return;
+    for (const r of x.doc.robotsReadings) own[r]?.push(i);
+  });
+  const byKey = new Map<string, { readings: number[]; evaluation: Evaluation }>();
+  own.forEach((indexes, r) => {
+    const key = indexes.join(',');
+    const known = byKey.get(key);
+    if (known) known.readings.push(r);
+    else
+      byKey.set(key, {
+        readings: [r],
+        evaluation: decide(question, [...shared, ...indexes.map((i) => verdicts[i]!)]),
+      });
+  });
+  const answers = [...byKey.values()];
+  // The most restrictive; among equals, the one of the `*` crawlers, else the first named.
+  const rank = (a: (typeof answers)[number]) => CLASSIFICATION_RESTRICTIVENESS[a.evaluation.classification];
+  const decider = answers.reduce((best, a) => (rank(a) > rank(best) ? a : best));
+  const agentsOf = (readings: number[]) => readings.flatMap((r) => crawlers[r]!.agents);
+  const groups = answers
+    .map((a) => ({ answer: a, agents: agentsOf(a.readings), classification: a.evaluation.classification }))
+    .sort(
+      (a, b) => CLASSIFICATION_RESTRICTIVENESS[b.classification] - CLASSIFICATION_RESTRICTIVENESS[a.classification],
+    );
+  const named = (agents: string[]) =>
+    agents.length > MAX_AGENTS_PER_GROUP_REPORTED
+      ? [...agents.slice(0, MAX_AGENTS_PER_GROUP_REPORTED), `(${agents.length - MAX_AGENTS_PER_GROUP_REPORTED} more)`]
+      : agents;
+  const others = groups
+    .filter((g) => g.answer !== decider)
+    .map((g) => `${named(g.agents).join(' ')}: ${g.classification}`);
+  const decidingAgents = named(agentsOf(decider.readings)).join(' ');
+  const robotsUrl = `${new URL(question.resource).origin}/robots.txt`;
+  const reason: Reason = {
+    rule: 'robots-crawler-reading',
+    outcome: 'most-restrictive',
+    channel: 'robots',
+    document_url: robotsUrl,
+    document_sha256: null,
+    content_url: null,
+    content_index: null,
+    license_index: null,
+    detail:
+      `robots.txt License lines are scoped to the crawlers that select their group (RSL §4.4.2–4.4.3) and the ` +
+      `crawler is not known: read as ${decidingAgents} (${decider.evaluation.classification}), the most ` +
+      `restrictive of ${answers.length} readings` +
+      (others.length ? `; ${others.slice(0, MAX_ROBOTS_GROUPS_REPORTED).join('; ')}` : ''),
+  };
+  return {
+    ...decider.evaluation,
+    reasons: [...decider.evaluation.reasons, reason],
+    robots_groups: groups.slice(0, MAX_ROBOTS_GROUPS_REPORTED).map((g) => ({
+      user_agents: named(g.agents),
+      classification: g.classification,
+    })),
+  };
 }
 
 export interface PurposeEvaluation {
@@ -158,9 +270,10 @@ export function evaluatePurpose(
   documents: readonly DocumentInput[],
   q: { resource: string; purpose: GatePurpose | InspectPurpose; userClass: UserClass; geo: string | null },
   budget: EvaluationBudget = new EvaluationBudget(),
+  crawlers: readonly CrawlerAgents[] = [],
 ): PurposeEvaluation {
   const tokens = tokensForPurpose(q.purpose).map((token) =>
-    evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }, budget),
+    evaluate(documents, { resource: q.resource, token, userClass: q.userClass, geo: q.geo }, budget, crawlers),
   );
   const classification = tokens
     .map((e) => e.classification)

@@ -57,7 +57,7 @@ export async function observeAndEvaluate(
   const budget = new EvaluationBudget();
   const readings = [...new Set(purposes)].map((purpose) => {
     const q = { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo };
-    const e = evaluatePurpose(found.inputs, q, budget);
+    const e = evaluatePurpose(found.inputs, q, budget, found.robotsReadings);
     return {
       purpose,
       classification: e.classification,
@@ -67,7 +67,9 @@ export async function observeAndEvaluate(
         classification: tk.classification,
         decision: tk.decision,
         obligations: tk.obligations,
-        reasons: tk.reasons,
+        // Discovery's own reasons (robots.txt unavailable) explain every answer; they come last.
+        reasons: [...tk.reasons, ...found.reasons],
+        ...(tk.robots_groups ? { robots_groups: tk.robots_groups } : {}),
       })),
     };
   });

@@ -52,13 +52,24 @@ export const DocumentRecord = t.type({
 });
 export type DocumentRecord = t.TypeOf<typeof DocumentRecord>;
 
-export const TokenReading = t.type({
-  token: t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null, crawl: null }),
-  classification: Classification,
-  decision: Decision,
-  obligations: t.array(t.string),
-  reasons: t.array(Reason),
-});
+export const TokenReading = t.intersection([
+  t.type({
+    token: t.keyof({ 'ai-input': null, 'ai-index': null, 'ai-train': null, search: null, crawl: null }),
+    classification: Classification,
+    decision: Decision,
+    obligations: t.array(t.string),
+    reasons: t.array(Reason),
+  }),
+  // Optional, so readings stored before it decode (docs/wire.md, "robots_groups").
+  t.partial({
+    /**
+     * When robots.txt scopes License lines to crawlers' groups: what each crawler reading alone
+     * answers (user-agent tokens, `*` for every other crawler). The classification above is the
+     * most restrictive of them.
+     */
+    robots_groups: t.array(t.type({ user_agents: t.array(t.string), classification: Classification })),
+  }),
+]);
 export type TokenReading = t.TypeOf<typeof TokenReading>;
 
 export const PurposeReading = t.type({

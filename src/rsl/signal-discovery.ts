@@ -3,7 +3,8 @@ import { readHtmlMetas, unionOfMetas } from '../signals/html-meta.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';
 import type { CachedResult, FetchCache } from './fetch-cache.js';
-import { robotsTextWithinLimit } from './robots.js';
+import { decodeFetchedText } from './fetched-text.js';
+import { robotsText } from './robots.js';
 import type { SignalReader } from './signal-reader-pool.js';
 
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
@@ -60,7 +61,7 @@ function tdmrepSource(got: Got): SignalSources['tdmrep'] {
   const r = got.result;
   if (!r.ok) return { url: r.url, failure: { code: r.code, message: r.message } };
   if (r.status === 404 || r.status === 410) return undefined;
-  if (r.status >= 200 && r.status < 300) return fetchedText(r.url, r.sha256, r.status, r.body.toString('utf8'));
+  if (r.status >= 200 && r.status < 300) return fetchedText(r.url, r.sha256, r.status, decodeFetchedText(r.body).text);
   const failure =
     r.status >= 300 && r.status < 400 && sameOriginRedirect(got, new URL(r.url).origin) !== null
       ? {
@@ -76,11 +77,12 @@ function tdmrepSource(got: Got): SignalSources['tdmrep'] {
   return { url: r.url, failure };
 }
 
-/** robots.txt as the signal readers see it: a 2xx body, the lines complete within the parse limit. */
+/** robots.txt as the signal readers see it: a 2xx body (never a 4xx or 5xx error page, RFC 9309 §2.3.1.3–4),
+ *  decoded with its byte order mark dropped, the lines complete within what was read. */
 function robotsSource(got: Got): FetchedText | undefined {
   const r = got.result;
   if (!r.ok || r.status < 200 || r.status >= 300) return undefined;
-  return fetchedText(r.url, r.sha256, r.status, robotsTextWithinLimit(r.body, r.truncated === true));
+  return fetchedText(r.url, r.sha256, r.status, robotsText(r.body, r.truncated === true).text);
 }
 
 /** The resource's answer when discovery read it (not 3xx, 403 or 5xx): headers, the HTML as decoded and its

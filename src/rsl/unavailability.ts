@@ -21,7 +21,8 @@ const KIND_OF: Record<string, FetchFailureKind> = {
   FETCH_TOO_LARGE: 'too-large',
 };
 
-/** The channel failures of a reading, as discovery.ts judged them (robots: 3xx/5xx; resource: 3xx/403/5xx). */
+/** The channel failures of a reading, as discovery.ts judged them (robots: 3xx/5xx, or longer than read;
+ *  resource: 3xx/403/5xx). */
 export function fetchFailures(reading: ResourceReading): FetchFailure[] {
   return reading.observations
     .filter((o) => o.channel === 'robots' || o.channel === 'resource')
@@ -35,6 +36,11 @@ export function fetchFailures(reading: ResourceReading): FetchFailure[] {
             code: o.error.code,
             status: o.status,
           },
+        ];
+      // robots.txt read only in part (RFC 9309 §2.5 parse limit): what follows was not looked at.
+      if (o.channel === 'robots' && o.truncated_at_bytes !== undefined)
+        return [
+          { channel: o.channel, url: o.url, kind: 'too-large', code: 'ROBOTS_BEYOND_PARSE_LIMIT', status: o.status },
         ];
       if (o.status !== null && unreadable(o))
         return [{ channel: o.channel, url: o.url, kind: 'http-status', code: `HTTP_${o.status}`, status: o.status }];

@@ -79,6 +79,17 @@ test.before(async () => {
     ),
   );
   o.route('publisher.test', '/license.xml', send(200, RSL, fixture('10-naulon-free-search-priced-ai-input-x402.xml')));
+  // OtherBot's own license grants everything free: read too, it is not the most restrictive reading.
+  o.route(
+    'publisher.test',
+    '/other.xml',
+    send(
+      200,
+      RSL,
+      `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits>` +
+        '<payment type="free"/></license></content></rsl>',
+    ),
+  );
   o.route(
     'publisher.test',
     '/articles/rsl',
@@ -230,7 +241,8 @@ test.after.always(async () => {
 });
 
 test(
-  'robots * group License → fixture 10: free search, ' + 'priced ai-input, ai-train closed; every observation recorded',
+  'robots * group License → fixture 10: free search, ' +
+    "priced ai-input, ai-train closed (OtherBot's freer license does not loosen it); every observation recorded",
   async (t) => {
     const e = engine();
     try {
@@ -257,12 +269,19 @@ test(
         createHash('sha256').update(fixture('10-naulon-free-search-priced-ai-input-x402.xml')).digest('hex'),
       );
       t.false(Number.isNaN(Date.parse(doc.fetched_at)));
-      t.deepEqual(r.observations.map((o) => o.channel).sort(), ['resource', 'robots', 'robots']);
+      t.deepEqual(r.observations.map((o) => o.channel).sort(), ['resource', 'robots', 'robots', 'robots']);
       t.true(r.diagnostics.some((d) => d.includes('otherbot')));
-      t.is(origins.hits('publisher.test', '/other.xml'), 0);
-      const reason = r.purposes.find((p) => p.purpose === 'ai-input')!.tokens[0]!.reasons[0]!;
+      // Every crawler's reading is read (RSL §4.4.2–4.4.3); the most restrictive is the answer.
+      t.true(origins.hits('publisher.test', '/other.xml') >= 1);
+      const input = r.purposes.find((p) => p.purpose === 'ai-input')!.tokens[0]!;
+      const reason = input.reasons[0]!;
       t.is(reason.content_url, '/articles/*');
       t.is(reason.document_sha256, doc.sha256);
+      t.deepEqual(input.robots_groups, [
+        { user_agents: ['*'], classification: 'LICENSE_REQUIRED' },
+        { user_agents: ['otherbot'], classification: 'PERMITTED_BY_OBSERVED_DECLARATION' },
+      ]);
+      t.true(input.reasons.some((x) => x.rule === 'robots-crawler-reading' && x.detail.includes('read as *')));
     } finally {
       e.close();
     }

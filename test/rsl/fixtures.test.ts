@@ -201,13 +201,78 @@ test('no associations at all: NO_MACHINE_READABLE_DECLARATION', (t) => {
   t.is(e.decision, 'UNKNOWN');
 });
 
-test('robots 01: the * group lines replace the global ones; ExampleBot lines are recorded, not used', (t) => {
+test('robots 01: each crawler selects its own group; ExampleBot and * are two readings, both read', (t) => {
   const r = readRobotsLicenses(fixture('robots/01-spec-group-scoped.robots.txt'), 'https://example.com/robots.txt');
   t.deepEqual(r.candidates, ['https://example.com/default-license.xml']);
   t.is(r.selectedFrom, 'star-group');
   t.deepEqual(r.otherGroups, [
     { userAgents: ['examplebot'], licenses: ['https://example.com/examplebot-license.xml'] },
   ]);
+  t.deepEqual(
+    r.readings.map((x) => [x.agents, x.from, x.licenses.map((l) => l.value)]),
+    [
+      [['*'], 'group', ['https://example.com/default-license.xml']],
+      [['examplebot'], 'group', ['https://example.com/examplebot-license.xml']],
+    ],
+  );
+});
+
+test('robots readings: a group without License lines selects the global ones; same sets are one reading', (t) => {
+  const text =
+    'License: https://p.test/global.xml\nUser-agent: *\nDisallow:\n\nUser-agent: A\nUser-agent: B\nDisallow: /x\n\n' +
+    'User-agent: C\nLicense: https://p.test/c.xml\n\nUser-agent: c\nLicense: ftp://p.test/c2.xml\n';
+  const r = readRobotsLicenses(text, 'https://p.test/robots.txt');
+  t.deepEqual(
+    r.readings.map((x) => [x.agents, x.from, x.licenses.map((l) => l.value)]),
+    [
+      [['*', 'a', 'b'], 'global', ['https://p.test/global.xml']],
+      [['c'], 'group', ['https://p.test/c.xml', 'ftp://p.test/c2.xml']],
+    ],
+  );
+  t.deepEqual(r.rejected, [
+    { line: 13, value: 'ftp://p.test/c2.xml', reason: 'scheme ftp: is not https', agents: ['c'] },
+  ]);
+  // No group at all: every crawler reads the global lines.
+  t.deepEqual(
+    readRobotsLicenses('License: https://p.test/g.xml\n', 'https://p.test/robots.txt').readings.map((x) => x.agents),
+    [['*']],
+  );
+});
+
+test('per-crawler readings: the most restrictive answers, each reading is reported, page-level still decides', (t) => {
+  const grant =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><permits type="usage">all</permits>' +
+    '<payment type="free"/></license></content></rsl>';
+  const prohibit =
+    '<rsl xmlns="https://rslstandard.org/rsl"><content url="/">' +
+    '<license><prohibits type="usage">ai-train</prohibits></license></content></rsl>';
+  const star = { ...docInput(grant, { url: 'https://publisher.test/a.xml' }), robotsReadings: [0] };
+  const bot = { ...docInput(prohibit, { url: 'https://publisher.test/b.xml' }), robotsReadings: [1] };
+  const crawlers = [{ agents: ['*'] }, { agents: ['gptbot'] }, { agents: ['ccbot'] }];
+  const q = (token: EvaluatedToken, docs: DocumentInput[], c = crawlers) =>
+    evaluate(docs, { resource: 'https://publisher.test/x', token, userClass: 'commercial', geo: null }, undefined, c);
+  const train = q('ai-train', [star, bot], crawlers.slice(0, 2));
+  t.is(train.classification, X);
+  t.deepEqual(train.robots_groups, [
+    { user_agents: ['gptbot'], classification: X },
+    { user_agents: ['*'], classification: P },
+  ]);
+  t.true(train.reasons.some((r) => r.rule === 'robots-crawler-reading' && r.detail.includes('read as gptbot')));
+  // ai-input: gptbot's license is silent on it, so that reading is UNKNOWN (silence is not permission).
+  t.is(q('ai-input', [star, bot], crawlers.slice(0, 2)).classification, U);
+  // ccbot selects nothing: nothing is declared for it, which a grant to others does not outweigh.
+  const three = q('search', [star, bot]);
+  t.is(three.classification, U);
+  t.true(
+    three.robots_groups!.some(
+      (g) => g.user_agents[0] === 'ccbot' && g.classification === 'NO_MACHINE_READABLE_DECLARATION',
+    ),
+  );
+  // A page-level declaration beats robots.txt for every crawler alike.
+  const page = docInput(grant, { url: 'https://publisher.test/x', channel: 'html-inline' });
+  t.is(q('ai-train', [star, bot, page], crawlers.slice(0, 2)).classification, P);
+  // One reading (or none given): no per-crawler detail, as before.
+  t.is(q('ai-train', [star], []).robots_groups, undefined);
 });
 
 test('robots 02: two global lines are both candidates', (t) => {

@@ -3,7 +3,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
-import { ROBOTS_PARSE_LIMIT_BYTES } from '../../src/rsl/robots.js';
+import { ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from '../../src/rsl/robots.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 
 // The page read as a browser reads it (issue 23), through real HTTPS origins on 127.0.0.1: markup a
@@ -217,17 +217,27 @@ test.before(async () => {
     html(`<html><head><script type="${RSL}">${grantAll('https://original.test/story')}</script></head></html>`),
   );
 
-  // big.test: a 700 KiB robots.txt; one License line inside the first 500 KiB, one cut by the limit, one beyond.
+  // big.test: a 700 KiB robots.txt; one License line inside the first 500 KiB, one crossing the 500 KiB
+  // mark (parsed: the limit is a floor), one cut where reading stops, one beyond.
   o.route('big.test', '/inside.xml', send(200, RSL, prohibitAi('/')));
+  o.route('big.test', '/crossing.xml', send(200, RSL, prohibitAi('/')));
   o.route('big.test', '/cut', send(200, RSL, grantAll('/')));
   o.route('big.test', '/cut-short-of-its-name.xml', send(200, RSL, grantAll('/')));
   o.route('big.test', '/beyond.xml', send(200, RSL, grantAll('/')));
   o.route('big.test', '/page', html('<html><body>x</body></html>'));
+  const pad = (text: string, upTo: number) => {
+    let out = text;
+    while (Buffer.byteLength(out) < upTo) out += '# padding padding padding\n';
+    return out;
+  };
   const head = 'User-agent: *\nAllow: /\nLicense: https://big.test/inside.xml\n';
+  const crossing = 'License: https://big.test/crossing.xml\n';
   const cutLine = 'License: https://big.test/cut-short-of-its-name.xml\n';
-  let filler = '';
-  while (Buffer.byteLength(head + filler) < ROBOTS_PARSE_LIMIT_BYTES - 22) filler += '# padding padding padding\n';
-  const robots = head + filler + cutLine + `${'# more\n'.repeat(20_000)}License: https://big.test/beyond.xml\n`;
+  const upToCut = pad(
+    pad(head, ROBOTS_PARSE_LIMIT_BYTES - 20) + crossing,
+    robotsReadBytes(ROBOTS_PARSE_LIMIT_BYTES) - 22,
+  );
+  const robots = upToCut + cutLine + `${'# more\n'.repeat(20_000)}License: https://big.test/beyond.xml\n`;
   o.route('big.test', '/robots.txt', send(200, 'text/plain', robots));
 });
 
@@ -394,21 +404,23 @@ test('class 4: an inline grant naming another work is not relied on, nor lets th
 });
 
 test.serial(
-  'class 5: a robots.txt over 500 KiB is parsed to its first 500 KiB; nothing beyond becomes a grant',
+  'class 5: a robots.txt over 500 KiB is parsed to at least its first 500 KiB; nothing beyond becomes a grant',
   async (t) => {
     const e = engine();
     try {
       const r = await read(e, 'https://big.test/page');
       t.is(cls(r, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
-      t.true(r.discovery_complete);
+      // The rest of the file was not read: discovery is incomplete, and search (silent here) is UNKNOWN.
+      t.false(r.discovery_complete);
+      t.is(cls(r, 'search'), 'UNKNOWN');
       const robots = r.observations.find((o) => o.channel === 'robots')!;
-      t.is(robots.truncated_at_bytes, ROBOTS_PARSE_LIMIT_BYTES);
-      t.is(robots.bytes, ROBOTS_PARSE_LIMIT_BYTES);
+      t.is(robots.truncated_at_bytes, robotsReadBytes(ROBOTS_PARSE_LIMIT_BYTES));
+      t.is(robots.bytes, robotsReadBytes(ROBOTS_PARSE_LIMIT_BYTES));
       t.true(robots.notes.some((n) => n.includes('RFC 9309')));
-      t.deepEqual(
-        r.documents.map((d) => d.url),
-        ['https://big.test/inside.xml'],
-      );
+      t.deepEqual(r.documents.map((d) => d.url).sort(), [
+        'https://big.test/crossing.xml',
+        'https://big.test/inside.xml',
+      ]);
       for (const p of ['/beyond.xml', '/cut', '/cut-short-of-its-name.xml']) t.is(origins.hits('big.test', p), 0, p);
     } finally {
       e.close();

@@ -129,3 +129,37 @@ test('a comment, attribute value or processing instruction over the parser buffe
   // A text node of the same size is not a buffer overrun (sax emits text in pieces): it still parses.
   t.true(parseRsl(PERMIT_ALL.replace('<license>', `<license>${big}`)).ok);
 });
+
+// XML 1.0 §4.3.3: "All XML processors MUST be able to read entities in both the UTF-8 and UTF-16
+// encodings"; UTF-16 entities begin with the byte order mark, which is a signature, not text.
+const PROHIBIT_ALL =
+  `<?xml version="1.0" encoding="UTF-16"?><rsl xmlns="${RSL_NS}"><content url="/">` +
+  '<license><prohibits type="usage">all</prohibits></license></content></rsl>';
+const utf16 = (s: string, be: boolean) => {
+  const le = Buffer.from(s, 'utf16le');
+  if (be) for (let i = 0; i < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1]!, le[i]!];
+  return Buffer.concat([Buffer.from(be ? [0xfe, 0xff] : [0xff, 0xfe]), le]);
+};
+
+test('a UTF-16 document with its byte order mark is read (LE and BE); the mark is not text', (t) => {
+  for (const be of [false, true]) {
+    const r = parseRsl(utf16(PROHIBIT_ALL, be));
+    t.true(r.ok && r.conformant, `big-endian: ${be}`);
+    const e = evaluate(
+      [{ channel: 'robots', url: 'https://publisher.test/l.xml', sha256: null, parse: r, failure: null }],
+      { resource: 'https://publisher.test/a', token: 'ai-train', userClass: 'commercial', geo: null },
+    );
+    t.is(e.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION');
+  }
+});
+
+test('a UTF-16 document that declares UTF-8, or UTF-16 without a mark, is no document', (t) => {
+  const declaresUtf8 = parseRsl(utf16(PROHIBIT_ALL.replace('UTF-16', 'UTF-8'), false));
+  t.false(declaresUtf8.ok);
+  t.is(!declaresUtf8.ok && declaresUtf8.code, 'UNSUPPORTED_ENCODING');
+  t.false(parseRsl(Buffer.from(PROHIBIT_ALL, 'utf16le')).ok);
+  // A UTF-8 mark before a UTF-8 document is dropped as before.
+  t.true(
+    parseRsl(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(PROHIBIT_ALL.replace('UTF-16', 'UTF-8'))])).ok,
+  );
+});

@@ -14,6 +14,11 @@ export interface DocumentInput {
   parse: ParseResult | null;
   /** Set when the association (or a whole discovery channel) could not be read. */
   failure: { code: string; message: string } | null;
+  /**
+   * robots.txt inputs only: the crawler readings (indexes into the readings given to the evaluator)
+   * whose `License` lines name this document. Absent: every reading's.
+   */
+  robotsReadings?: number[];
 }
 
 /**

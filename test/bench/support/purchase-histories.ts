@@ -355,7 +355,8 @@ function siteOf(p: Publisher): Map<string, { status: number; headers: Record<str
     status: 200,
     headers: { 'content-type': 'text/plain' },
     body:
-      `# ${p.name}\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n${robotsLicense}\n` +
+      // The License line is global, so GPTBot's group (which has none) selects it too (RSL §4.4.3).
+      `# ${p.name}\n${robotsLicense}User-agent: *\nAllow: /\nDisallow: /search\nDisallow: /account/\n\n` +
       `User-agent: GPTBot\nDisallow: /premium/\n\nSitemap: ${base}/sitemap.xml\n`,
   });
   if (p.via !== 'robots-404')
