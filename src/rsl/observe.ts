@@ -1,3 +1,4 @@
+import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
@@ -68,7 +69,7 @@ export async function observeAndEvaluate(
       })),
     };
   });
-  return {
+  return boundedReading({
     version: 'rsl-reading-v1',
     resource: checked.url,
     origin: checked.origin,
@@ -83,5 +84,5 @@ export async function observeAndEvaluate(
     diagnostics: found.diagnostics,
     purposes: readings,
     signals: found.signals,
-  };
+  });
 }

@@ -69,7 +69,7 @@ test('every operator POST route refuses the three shapes 400 MALFORMED_JSON', as
   // The router as the service builds it; only its routes are read.
   const routes = operatorApi({ config: { refundSenders: [] } } as unknown as OperatorDeps)
     .stack.filter((layer) => layer.methods.includes('POST'))
-    .map((layer) => layer.path);
+    .map((layer) => String(layer.path));
   t.true(routes.length >= 4, JSON.stringify(routes));
   for (const path of routes) {
     for (const [name, value] of Object.entries(SHAPES)) {
