@@ -66,7 +66,9 @@ const prefix = (s: string, n: number): string => {
 
 /** `s` if its JSON form fits `maxBytes`; else its longest prefix that fits with TRUNCATION_MARK. */
 export function capText(s: string, maxBytes: number): string {
-  if (s.length <= maxBytes / 6 - 2 || jsonBytes(s) <= maxBytes) return s;
+  // JSON takes at least one byte and at most six per UTF-16 unit, plus the quotes.
+  if (s.length <= maxBytes / 6 - 2) return s;
+  if (s.length + 2 <= maxBytes && jsonBytes(s) <= maxBytes) return s;
   let lo = 0;
   let hi = Math.min(s.length, maxBytes);
   while (lo < hi) {
