@@ -1,5 +1,6 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { ResourceReading } from './reading.js';
+import { STATEMENT_MAX_CHARS } from '../signals/observation.js';
 
 // A reading holds text a publisher chose (statements, rules that list ignored entries, parse problems,
 // reasons, notes, URLs as written) and is copied into the signed evidence, the report, the stored quote
@@ -142,8 +143,15 @@ const reserves = (o: SignalObservation) => o.readings.some((r) => r.verdict === 
 const allows = (o: SignalObservation) => o.readings.some((r) => r.verdict === 'allowed');
 const observationBytes = (o: SignalObservation) => Buffer.byteLength(JSON.stringify(o)) + 1;
 
+/** Cut before it reached here: a statement at its character cap (src/signals/observation.ts), or the
+ *  observation that counts those a reader's per-standard cap left out (src/signals/read-signals.ts). */
+const cutByReader = (o: SignalObservation): boolean =>
+  (o.statement.length === STATEMENT_MAX_CHARS && o.statement.endsWith(TRUNCATION_MARK)) ||
+  (/^\d+ more .* not recorded/.test(o.statement) && o.readings.every((r) => r.rule === o.statement));
+
 /** At most SIGNALS_MAX_BYTES of observations, in their order, keeping what restricts first. */
 export function boundSignals(signals: SignalObservation[], cut: Cut): SignalObservation[] {
+  if (signals.some(cutByReader)) cut.any = true;
   const each = signals.map((o) => boundRecord(o as unknown as Record<string, unknown>, cut) as SignalObservation);
   const sizes = each.map(observationBytes);
   const total = sizes.reduce((a, b) => a + b, 2);
