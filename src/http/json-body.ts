@@ -7,7 +7,8 @@ import { plainJsonProblem } from '../../packages/buyer/src/wire/contract/plain-j
 // streaming otherwise), the media type (415 UNSUPPORTED_MEDIA_TYPE: only application/json, UTF-8),
 // and well-formedness (400 MALFORMED_JSON), plain JSON included (no non-finite number, lone surrogate or
 // nesting past 32: the leaf's contract/plain-json.ts, the guard every header the service digests passes
-// too), so no route digests, canonicalizes or stores a value RFC 8785 cannot write. The parsed value is `unknown`: decode it with an io-ts
+// too), so no route digests, canonicalizes or stores a value RFC 8785 cannot write. The parsed value is
+// `unknown`: decode it with an io-ts
 // codec through decode.ts.
 
 export const DEFAULT_JSON_BODY_LIMIT = 64 * 1024;

@@ -1,4 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as webTransport from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -74,7 +74,7 @@ export interface MessageContext {
 /** One JSON-RPC message through the SDK: a server and a transport of its own (stateless). */
 async function throughSdk(message: unknown, c: MessageContext): Promise<HttpAnswer> {
   const server = buildMcpServer(c.deps, c.version);
-  const transport = new WebStandardStreamableHTTPServerTransport({
+  const transport = new webTransport.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });

@@ -184,7 +184,9 @@ export function boundSignals(signals: SignalObservation[], cut: Cut): SignalObse
   const left = each.length - kept.length;
   if (left === 0) return kept;
   const first = each.find((_, i) => !keep.has(i))!;
-  const note = `${left} more signal observations not recorded (at most ${SIGNALS_MAX_BYTES} bytes per resource; those that reserve are kept first)`;
+  const note =
+    `${left} more signal observations not recorded ` +
+    `(at most ${SIGNALS_MAX_BYTES} bytes per resource; those that reserve are kept first)`;
   return [
     ...kept,
     {

@@ -23,7 +23,9 @@ import { summarizeSignals } from '../../src/signals/summarize.js';
 const jsonBytes = (s: string) => Buffer.byteLength(JSON.stringify(s));
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
-test('capText: within the cap in JSON bytes, a well-formed prefix with the mark when cut, unchanged when it fits', (t) => {
+const CAP_TEXT =
+  'capText: within the cap in JSON bytes, a well-formed prefix with the mark when cut, unchanged when it fits';
+test(CAP_TEXT, (t) => {
   fc.assert(
     fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), fc.integer({ min: 16, max: 2048 }), (s, cap) => {
       const out = capText(s, cap);
@@ -118,7 +120,9 @@ const worst: ResourceReading = {
   signals: many(200, observation),
 };
 
-test('the worst reading is bounded, marked, still a ResourceReading, and its report entry is within the maximum', (t) => {
+const WORST =
+  'the worst reading is bounded, marked, still a ResourceReading, and its report entry is within the maximum';
+test(WORST, (t) => {
   const bounded = boundedReading(worst);
   t.is(bounded.truncated, true);
   t.true(isRight(ResourceReading.decode(bounded)));

@@ -41,7 +41,9 @@ const codeOf = (body: any): unknown =>
 const ID = 'ab'.repeat(32);
 const concrete = (path: string) => path.replace(/\{[^}]+\}|:[a-z_]+/gi, ID);
 
-test('every public JSON endpoint of the OpenAPI document, MCP included, refuses the three shapes 400 MALFORMED_JSON', async (t) => {
+const PUBLIC =
+  'every public JSON endpoint of the OpenAPI document, MCP included, refuses the three shapes 400 MALFORMED_JSON';
+test(PUBLIC, async (t) => {
   const doc = (await (await fetch(`${w.url}/openapi.json`)).json()) as {
     paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
   };
@@ -82,7 +84,10 @@ test('every operator POST route refuses the three shapes 400 MALFORMED_JSON', as
   }
 });
 
-test('revalidation: a genuine checkpoint with an extra member 1e999, a lone surrogate or 3000 levels is 400, nothing stored', async (t) => {
+const REVALIDATION =
+  'revalidation: a genuine checkpoint with an extra member 1e999, a lone surrogate or 3000 levels is 400, ' +
+  'nothing stored';
+test(REVALIDATION, async (t) => {
   // A bought report's genuine checkpoint: quote, the 402 offer, the payment.
   const quoted = await post(`${w.url}/v1/rights/quote`, {
     resource: ARTICLE(1),

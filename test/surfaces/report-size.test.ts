@@ -26,6 +26,11 @@ const NOISY_LICENSE = license().replace(
   `${Array.from({ length: 3000 }, (_, i) => `<unknown-${i} note="${'n'.repeat(40)}"/>`).join('')}</rsl>`,
 );
 
+const LONG_METAS = Array.from(
+  { length: 40 },
+  (_, i) => `<meta name="robots" content="noai, x${i}-${'q'.repeat(3000)}">`,
+).join('');
+
 const site: OriginSite = {
   'one-line.example': {
     '/robots.txt': {
@@ -42,7 +47,7 @@ const site: OriginSite = {
     },
     '/license.xml': { type: 'application/rsl+xml', body: NOISY_LICENSE },
     '/a': {
-      body: `<html><head>${Array.from({ length: 40 }, (_, i) => `<meta name="robots" content="noai, x${i}-${'q'.repeat(3000)}">`).join('')}</head><body>a</body></html>`,
+      body: `<html><head>${LONG_METAS}</head><body>a</body></html>`,
       headers: { 'content-usage': `train-ai=n, ${'z'.repeat(6000)}` },
     },
   },
@@ -84,7 +89,8 @@ async function buy(resource: string): Promise<{ text: string; body: any }> {
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
 for (const origin of ['one-line.example', 'many-lines.example']) {
-  test(`${origin}: every report entry stays within REPORT_ENTRY_MAX_BYTES, marked as cut, and still reserves`, async (t) => {
+  const title = `${origin}: every report entry stays within REPORT_ENTRY_MAX_BYTES, marked as cut, and still reserves`;
+  test(title, async (t) => {
     const { text, body } = await buy(`https://${origin}/a`);
     t.true(verifyPaidReport({ response: body }, evidenceKey).ok, 'the signed report verifies');
     const [entry] = body.report.resources;
