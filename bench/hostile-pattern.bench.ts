@@ -20,6 +20,7 @@ import { startServiceProcess } from '../test/support/service-process.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
 import { gateHeaders, newKey } from '../test/surfaces/support/gate-buyer.js';
 import { signPayment } from '../test/support/pay.js';
+import { measureReportInflation } from './support/report-inflation.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PROBE_MS = Number(process.env.PROBE_MS ?? 10);
@@ -319,4 +320,31 @@ try {
   await service.stop();
   await parts.closeAll();
   if (pgUrl) await dropSchema(pgUrl, schema);
+}
+
+// Report inflation (docs/wire.md §16): a publisher's 480 KB Content-Signal line and a hundred long reserving
+// lines, one report bought on each, its entry's size against the documented maximum. Its own publishers
+// and service (bench/support/report-inflation.ts); results in their own file.
+{
+  const inflation = await measureReportInflation();
+  console.log(`report inflation: a report entry is at most ${inflation.max_entry_bytes} bytes (docs/wire.md §16)`);
+  console.table(inflation.cases);
+  console.log(
+    `service RSS across the two purchases: ${Math.round(inflation.service_rss_growth_bytes / 1024)} KiB; ` +
+      (inflation.met ? 'within the maximum' : 'MAXIMUM EXCEEDED'),
+  );
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const measured = {
+    benchmark: 'hostile-report-inflation',
+    measured_at: new Date().toISOString(),
+    node: process.version,
+    load_average: os.loadavg().map((l) => Math.round(l * 10) / 10),
+    ...inflation,
+  };
+  await writeFile(
+    path.join(root, 'bench/results/hostile-report-inflation.json'),
+    JSON.stringify(measured, null, 2) + '\n',
+  );
+  console.log('wrote bench/results/hostile-report-inflation.json');
+  if (!inflation.met) process.exitCode = 1;
 }

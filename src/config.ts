@@ -83,6 +83,8 @@ export const ConfigEnv = t.partial({
   RATE_LIMIT_PREFLIGHT_BURST: PositiveIntString,
   RATE_LIMIT_GATE_PER_MINUTE: PositiveIntString,
   RATE_LIMIT_GATE_BURST: PositiveIntString,
+  RATE_LIMIT_MCP_PER_MINUTE: PositiveIntString,
+  RATE_LIMIT_MCP_BURST: PositiveIntString,
   TRUST_PROXY: TrustProxySetting,
   INSPECT_WORKERS: PositiveIntString,
   INSPECT_QUEUE: PositiveIntString,
@@ -144,7 +146,7 @@ export type Config = {
   quoteTtlSeconds: number;
   recoveryIntervalMs: number;
   /** Per client address (IPv6: per /64), published in capabilities `rate_limits`. */
-  rateLimits: Record<'inspect' | 'quote' | 'preflight' | 'gate', { perMinute: number; burst: number }>;
+  rateLimits: Record<'inspect' | 'quote' | 'preflight' | 'gate' | 'mcp', { perMinute: number; burst: number }>;
   /** Which proxies' X-Forwarded-For to believe for the client address (src/http/trust-proxy.ts); off by default. */
   trustProxy: TrustProxy;
   /** Worker threads parsing inspected documents, and how many inspections may wait for one. */
@@ -252,6 +254,7 @@ export function checkConfig(env: NodeJS.ProcessEnv = process.env): { config: Con
       quote: { perMinute: e.RATE_LIMIT_QUOTE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_QUOTE_BURST ?? 10 },
       preflight: { perMinute: e.RATE_LIMIT_PREFLIGHT_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_PREFLIGHT_BURST ?? 10 },
       gate: { perMinute: e.RATE_LIMIT_GATE_PER_MINUTE ?? 30, burst: e.RATE_LIMIT_GATE_BURST ?? 10 },
+      mcp: { perMinute: e.RATE_LIMIT_MCP_PER_MINUTE ?? 120, burst: e.RATE_LIMIT_MCP_BURST ?? 60 },
     },
     trustProxy: e.TRUST_PROXY ?? TRUST_PROXY_OFF,
     // One core stays free for the event loop that answers health checks and paid redemptions.

@@ -19,9 +19,12 @@ const StoredSignals = t.type({ signals: t.array(SignalObservation) });
 export interface ReportSignals {
   signals: SignalObservation[];
   signals_summary: SignalsSummary;
+  /** The stored reading was cut to its caps (src/rsl/bounded-reading.ts; docs/wire.md §16). */
+  truncated?: true;
 }
 
-/** `signals` and `signals_summary` of a report resource, or nothing for a reading stored before them. */
+/** `signals` and `signals_summary` of a report resource (and `truncated` when the reading was cut to its
+ *  caps), or nothing for a reading stored before them. */
 export function reportSignals(
   stored: unknown,
   purpose: GatePurpose,
@@ -29,7 +32,8 @@ export function reportSignals(
 ): ReportSignals | Record<string, never> {
   if (!StoredSignals.is(stored)) return {};
   const { signals } = stored;
-  return { signals, signals_summary: summarizeSignals(signals, signalTokens(purpose), classification) };
+  const truncated = (stored as { truncated?: unknown }).truncated === true ? { truncated: true as const } : {};
+  return { signals, signals_summary: summarizeSignals(signals, signalTokens(purpose), classification), ...truncated };
 }
 
 /** The summary alone, as the signed evidence states it per resource beside the classification. */

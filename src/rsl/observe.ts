@@ -1,3 +1,4 @@
+import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
@@ -73,7 +74,7 @@ export async function observeAndEvaluate(
       })),
     };
   });
-  return {
+  return boundedReading({
     version: 'rsl-reading-v1',
     resource: checked.url,
     origin: checked.origin,
@@ -88,5 +89,5 @@ export async function observeAndEvaluate(
     diagnostics: found.diagnostics,
     purposes: readings,
     signals: found.signals,
-  };
+  });
 }

@@ -103,6 +103,8 @@ export const ResourceReading = t.intersection([
   t.partial({
     /** The other AI-use signals observed (TDMRep, AI preferences, Content Signals, noai); never RSL's. */
     signals: t.array(SignalObservation),
+    /** Some text or list a publisher wrote was cut to its cap (bounded-reading.ts; docs/wire.md §16). */
+    truncated: t.literal(true),
   }),
 ]);
 export type ResourceReading = t.TypeOf<typeof ResourceReading>;

@@ -21,7 +21,7 @@ import { quoteRouter } from '../http/routes/quote.js';
 import { refundsRouter } from '../http/routes/refunds.js';
 import { reportsRouter } from '../http/routes/reports.js';
 import type { Logger } from '../log.js';
-import { MCP_QUOTE_TOOL } from '../mcp/tools.js';
+import { MCP_QUOTE_TOOL, TOOLS } from '../mcp/tools.js';
 import { registerReadModelGauges } from '../metrics/read-model-gauges.js';
 import { registerRelayerGauges } from '../metrics/relayer-gauges.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -62,6 +62,16 @@ function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
   ];
 }
 
+/** Every MCP message (each of a batch) spends one request here, whatever its tool; the quote tool spends the
+ *  quote's too (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"). */
+const mcpRateLimit = (config: ServiceConfig): RateLimitedRoute => ({
+  method: 'POST',
+  path: '/mcp',
+  name: 'mcp',
+  limit: config.rateLimits.mcp,
+  mcpTools: TOOLS.map((tool) => tool.name),
+});
+
 function readinessOf(
   config: ServiceConfig,
   parts: { log: Logger; readModels: ReadModels; funds: RelayerFunds | undefined },
@@ -96,6 +106,9 @@ export function servePublicHttp(
   const { log, listener, rsl, moneyDeps, metrics, funds } = parts;
   const rateLimits = rateLimitedRoutes(config);
   const limits = createRateLimits(rateLimits, { trustProxy: config.trustProxy });
+  // Not in the middleware's routes: MCP spends per message, answered as JSON-RPC errors.
+  const mcpLimit = mcpRateLimit(config);
+  const mcpLimits = createRateLimits([mcpLimit], { trustProxy: config.trustProxy });
   const inspectPool = createInspectPool({
     size: config.inspectWorkers,
     maxQueue: config.inspectQueue,
@@ -111,7 +124,7 @@ export function servePublicHttp(
     evidenceKeys: [parts.evidencePublic],
     quoteTtlSeconds: config.quoteTtlSeconds,
     enabled: { preflight: true, ingestionGate: true, revalidate: true },
-    rateLimits,
+    rateLimits: [...rateLimits, mcpLimit],
     now: () => new Date(),
   };
   registerReadModelGauges(metrics.registry, parts.readModels);
@@ -133,13 +146,16 @@ export function servePublicHttp(
       ingestionGateRouter(moneyDeps),
       revalidateRouter(moneyDeps),
       refundsRouter(moneyDeps),
-      mcpRouter((ctx) => ({
-        capabilities: () => buildCapabilities(capabilityDeps),
-        quote: (req) => {
-          limits.spend('quote', ctx.req);
-          return quote(moneyDeps, req, undefined);
-        },
-      })),
+      mcpRouter(
+        (ctx) => ({
+          capabilities: () => buildCapabilities(capabilityDeps),
+          quote: (req) => {
+            limits.spend('quote', ctx.req);
+            return quote(moneyDeps, req, undefined);
+          },
+        }),
+        { spend: (req) => mcpLimits.spend('mcp', req) },
+      ),
       openApiRouter({ version: '0.1.0', serverUrl: () => moneyDeps.baseUrl }),
       docsRouter({ version: '0.1.0' }),
     ],

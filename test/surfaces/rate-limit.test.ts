@@ -75,6 +75,7 @@ test('the limits are configurable and default to published values', (t) => {
     quote: { perMinute: 30, burst: 10 },
     preflight: { perMinute: 30, burst: 10 },
     gate: { perMinute: 30, burst: 10 },
+    mcp: { perMinute: 120, burst: 60 },
   });
   t.deepEqual(loadConfig({ RATE_LIMIT_GATE_PER_MINUTE: '7', RATE_LIMIT_GATE_BURST: '2' }).rateLimits.gate, {
     perMinute: 7,

@@ -103,5 +103,6 @@ test('capabilities publish the per-address rate limits the service applies', asy
     preflight: limit('/v1/rights/preflight'),
     gate: limit('/v1/rights/ingestion-gate'),
     revalidate: limit('/v1/rights/revalidate'), // its own bucket at the gate's rate
+    mcp: limit('/mcp', ['service_capabilities', 'service_rights_quote', 'service_quote']),
   });
 });

@@ -281,14 +281,22 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
       requestBody: {
         required: true,
         content: json({
-          type: 'object',
-          description: 'JSON-RPC 2.0 message (send Accept: application/json, text/event-stream)',
+          oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' }, minItems: 1, maxItems: 20 }],
+          description:
+            'JSON-RPC 2.0 message or batch of at most 20, at most 64 KiB ' +
+            '(send Accept: application/json, text/event-stream); docs/wire.md §12',
         }),
       },
       responses: {
-        200: { description: 'JSON-RPC response', content: json({ type: 'object' }) },
-        202: { description: 'notification accepted' },
+        200: {
+          description: 'JSON-RPC response; an array for a batch, one answer per request, at most 128 KiB',
+          content: json({ oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }),
+        },
+        202: { description: 'notification(s) accepted' },
+        400: { description: 'not plain JSON (-32700), an empty batch or one over 20 messages (-32600)' },
         406: { description: 'Accept header missing application/json and text/event-stream' },
+        413: { description: 'message over 64 KiB' },
+        429: { description: 'over the MCP rate limit (capabilities rate_limits.mcp): -32029, Retry-After' },
       },
     },
   },

@@ -1,5 +1,6 @@
 import { getAddress, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
 import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
 import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 
@@ -27,8 +28,12 @@ export function checkPaymentIntent(header: string | undefined, e: IntentExpectat
   try {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    if (plainJsonProblem(parsed)) throw new Error('not plain JSON');
   } catch {
-    throw new Refusal('PAYMENT_INTENT_MALFORMED', 'X-Service-Payment-Intent must be base64 of a JSON object');
+    throw new Refusal(
+      'PAYMENT_INTENT_MALFORMED',
+      'X-Service-Payment-Intent must be base64 of a plain JSON object (docs/wire.md §6)',
+    );
   }
   const decoded = PaymentIntent.decode(parsed);
   if (isLeft(decoded))

@@ -1,5 +1,6 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
+import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { GATE_SIWX_PROFILE, SiwxProof } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import {
@@ -44,12 +45,14 @@ export async function verifySiwxHeader(header: string | undefined, b: SiwxBindin
   try {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
     parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    // Plain JSON before anything is formatted or verified, as for every structure a buyer signs.
+    if (plainJsonProblem(parsed)) throw new Error('not plain JSON');
   } catch {
     return {
       ok: false,
       code: 'SIWX_MALFORMED',
       reason: 'encoding',
-      message: 'SIGN-IN-WITH-X must be base64 of the JSON sign-in-with-x payload',
+      message: 'SIGN-IN-WITH-X must be base64 of plain JSON (docs/wire.md §6) of the sign-in-with-x payload',
     };
   }
   const decoded = SiwxProof.decode(parsed);

@@ -8,6 +8,8 @@ import { SignalObservation, SignalsPreview, SignalsSummary } from '../signals/si
 export const ReportResourceSignals = t.partial({
   signals: t.array(SignalObservation),
   signals_summary: SignalsSummary,
+  /** Some text or list the publisher wrote was cut to its cap (a cut text ends in "…"; docs/wire.md §16). */
+  truncated: t.literal(true),
 });
 export type ReportResourceSignals = t.TypeOf<typeof ReportResourceSignals>;
 

@@ -13,12 +13,12 @@ import type {
   PaymentRequired as CorePaymentRequired,
   SettleResponse as CoreSettleResponse,
 } from '@x402/core/types';
-import { plainJsonProblem } from './plain-json.js';
+import { plainJsonProblem } from '../contract/plain-json.js';
 import { PaymentPayload, PaymentRequired, SettleResponse } from './x402-wire.js';
 import { firstProblem } from '../contract/decode.js';
 
 // The three x402 v2 headers: base64 (standard alphabet, padded) of JSON. The byte format is the
-// official helpers' (@x402/core/http); what counts as valid is plain JSON (./plain-json.ts) that our
+// official helpers' (@x402/core/http); what counts as valid is plain JSON (../contract/plain-json.ts) that our
 // codecs accept. Decoding never throws. The service and the buyer decode every header here.
 
 export type Decoded<A> = { ok: true; value: A } | { ok: false; problem: string };

@@ -1,8 +1,11 @@
-// What a JSON value from a buyer's header must be before it is hashed or canonicalized: numbers that
-// survived JSON.parse as finite values (`1e400` parses to Infinity, which RFC 8785 cannot write), strings
-// and keys that are well-formed UTF-16 (a lone surrogate has no UTF-8 form, so two different inputs
-// would hash alike), and at most 32 levels of nesting (a deep value would exhaust the stack of every
-// recursive reader after us). Returns the first problem, or undefined.
+// What a JSON value from a buyer must be before it is hashed, canonicalized, decoded or stored, whatever
+// way it came in (a request body of the public or operator API, an MCP message, a base64 JSON header
+// such as PAYMENT-SIGNATURE, SIGN-IN-WITH-X or X-Service-Payment-Intent): numbers that survived
+// JSON.parse as finite values (`1e400` parses to Infinity, which RFC 8785 cannot write), strings and keys
+// that are well-formed UTF-16 (a lone surrogate has no UTF-8 form, so two different inputs would hash
+// alike), and at most 32 levels of nesting (a deep value would exhaust the stack of every recursive reader
+// after us). The one guard of the service (docs/wire.md §6, MALFORMED_JSON); returns the first problem, or
+// undefined.
 
 export const MAX_JSON_DEPTH = 32;
 
