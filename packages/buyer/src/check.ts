@@ -45,7 +45,7 @@ export interface CheckOptions {
   tier?: Tier;
   /** The most the whole manifest may spend, in micro-USDC, earlier runs included. */
   budgetMicro: bigint;
-  /** Gate calls in flight at once (default 8). */
+  /** Gate calls in flight at once (default 16). */
   concurrency?: number;
   io: CheckIo;
   /** Called after every gate call (a terminal's progress line). */
@@ -58,7 +58,7 @@ export interface CheckProgress {
   spentMicro: bigint;
 }
 
-export const DEFAULT_CHECK_CONCURRENCY = 8;
+export const DEFAULT_CHECK_CONCURRENCY = 16;
 
 interface Capabilities {
   coverage: { origins: string[] };
