@@ -71,7 +71,7 @@ function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
       paid: true,
     },
     { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate, paid: true },
-    { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate },
+    { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate, paid: true },
   ];
 }
 
@@ -151,7 +151,7 @@ export function servePublicHttp(
       reportsRouter(moneyDeps),
       preflightRouter(moneyDeps, limits.admission),
       ingestionGateRouter(moneyDeps, limits.admission),
-      revalidateRouter(moneyDeps),
+      revalidateRouter(moneyDeps, limits.admission),
       refundsRouter(moneyDeps),
       mcpRouter((ctx) => ({
         capabilities: () => buildCapabilities(capabilityDeps),

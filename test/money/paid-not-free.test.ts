@@ -49,7 +49,7 @@ async function spendGateBucket(): Promise<number[]> {
 
 test.serial('capabilities publish that paid gate and preflight requests skip the bucket, per payer', async (t) => {
   const c = await caps();
-  t.deepEqual(c.paid_requests.rate_limits_skipped.sort(), ['gate', 'preflight']);
+  t.deepEqual(c.paid_requests.rate_limits_skipped.sort(), ['gate', 'preflight', 'revalidate']);
   t.true(
     c.paid_requests.concurrent_per_payer > DEFAULT_CHECK_CONCURRENCY,
     'a bulk check at its default never meets it',
