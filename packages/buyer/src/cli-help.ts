@@ -1,5 +1,4 @@
 import type { RefundReason } from './wire/contract/refund-reason.js';
-
 import { DEFAULT_CHECK_CONCURRENCY as DEFAULT_CONCURRENCY } from './check.js';
 
 // The buyer CLI's words (packages/buyer/src/cli.ts): the overview `--help` prints, and one page per subcommand

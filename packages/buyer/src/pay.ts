@@ -142,11 +142,16 @@ export async function payUpfront(
     extra: { name: terms.upfront.eip712.name, version: terms.upfront.eip712.version },
   };
   const nonce = boundNonce({ resource: x.resource, key: terms.key, input_sha256: x.input_sha256 });
+  // The offer the service will make, as checkOffer would have answered it (no signed receipt: none exists yet;
+  // it expires no sooner than the authorization's window, so a window chosen from it is the usual one).
   const offer = {
     paymentRequired: { x402Version: 2, resource: { url: x.resource }, accepts: [requirements] },
     requirements,
     nonce,
+    receipt: null,
+    binding: { resource: x.resource, input_sha256: x.input_sha256, nonce, key_source: 'x-service-request' },
     eip712: terms.upfront.eip712,
+    expiresAt: new Date(Date.now() + terms.upfront.maxTimeoutSeconds * 1000).toISOString(),
   } as unknown as CheckedOffer;
   ctx.budget.reserve(amount);
   let header: string;
