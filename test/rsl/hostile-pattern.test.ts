@@ -81,21 +81,16 @@ test.serial(
     for (const a of answers) t.is(a.status, 200, JSON.stringify(a.body).slice(0, 300));
     for (const a of answers.slice(0, 8))
       t.is(a.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-    // An inspection on an overloaded machine may meet the inspect pool's deadline instead: that is its own
-    // documented answer (PARSE_TIME_LIMIT, UNKNOWN), never a grant and never a stall.
-    for (const a of answers.slice(8)) {
-      const timedOut = a.body.classification === 'UNKNOWN' && a.body.document?.failure?.code === 'PARSE_TIME_LIMIT';
-      t.true(a.body.classification === 'PERMITTED_BY_OBSERVED_DECLARATION' || timedOut, JSON.stringify(a.body));
-    }
+    // The inspect pool's deadline counts its workers' CPU time, so a busy machine does not turn these
+    // small documents into PARSE_TIME_LIMIT (inspect-pool.ts).
+    for (const a of answers.slice(8))
+      t.is(a.body.classification, 'PERMITTED_BY_OBSERVED_DECLARATION', JSON.stringify(a.body));
     t.true(probes.length > 0);
-    t.true(
-      probes.every((status) => status === 200),
-      `/healthz answered ${probes.join(' ')}`,
-    );
+    t.true(probes.every((status) => status === 200));
     // Before the linear matcher one such quote held /healthz for ~5 s of backtracking. The inspections
     // match in worker threads; the quotes match on the event loop, with the linear matcher (so the count is
-    // not zero) in octet comparisons linear in the path: at most 4 per octet and piece, as in
-    // wildcard-match.test.ts, for each of the two patterns, whatever the machine's speed.
+    // not zero), in octet comparisons linear in the path: per quote, what wildcard-match.test.ts allows two
+    // matches of this pattern against a path of up to 2,047 octets, whatever the machine's speed.
     t.true(compared > 0, 'the quotes were matched by the linear matcher');
     const linear = 4 * 2 * (2048 + 10);
     t.true(compared <= paths.length * linear, `${compared} octet comparisons for ${paths.length} quotes`);
