@@ -5,7 +5,8 @@ import { startWorkClock, threadStatPath } from '../../src/rsl/thread-cpu-clock.j
 // The limits on costly publisher input count a thread's CPU time (docs/decisions.md, "A busy machine"):
 // work moves the clock, waiting does not, and another thread's clock is read from outside it.
 
-const onLinux = process.platform === 'linux' ? test : test.skip;
+// Serial: each test reads this thread's CPU time, which the other's work would move.
+const onLinux = process.platform === 'linux' ? test.serial : test.serial.skip;
 
 /** Spins until `clock` shows `ms` of work; bounded in iterations, so a clock that never moves fails. */
 function work(clock: { elapsed(): number }, ms: number): boolean {
@@ -54,9 +55,9 @@ onLinux("another thread's work is read from outside it, and is not this thread's
     t.not(path, own);
     const workerClock = startWorkClock(path);
     const mine = startWorkClock();
-    worker.postMessage(100);
+    worker.postMessage(200);
     await new Promise((resolve) => worker.once('message', resolve));
-    t.true(workerClock.elapsed() >= 100, `the worker's clock: ${workerClock.elapsed()} ms`);
+    t.true(workerClock.elapsed() >= 200, `the worker's clock: ${workerClock.elapsed()} ms`);
     t.true(mine.elapsed() < workerClock.elapsed(), `this thread waited: ${mine.elapsed()} ms`);
   } finally {
     await worker.terminate();
