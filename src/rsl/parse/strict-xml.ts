@@ -1,7 +1,7 @@
 import sax from 'sax';
 import { Fatal } from './findings.js';
 import type { ParseLimits } from './limits.js';
-import { startWorkClock } from '../thread-cpu-clock.js';
+import { startWorkClock, type WorkClock } from '../thread-cpu-clock.js';
 
 // Stage 2 of the parse: sax in strict, namespace-aware mode, held to XML 1.0 and to the limits.
 // DOCTYPE is refused outright (no entity expansion, no billion-laughs), and size, depth, element
@@ -46,13 +46,15 @@ export function strictXmlReader(text: string, limits: ParseLimits): StrictXmlRea
   };
   const parser = sax.parser(true, options);
   // The clock guards against documents that are costly to parse, and none under UNTIMED_CHARS is: every
-  // per-element and per-attribute cost is capped above. It counts this thread's CPU time, not wall time
-  // (thread-cpu-clock.ts): a document is not costly because its parse waited for a core on a busy machine.
-  const clock = startWorkClock();
+  // per-element and per-attribute cost is capped above, so the clock starts there (a small document
+  // costs no clock read). It counts this thread's CPU time, not wall time (thread-cpu-clock.ts): a
+  // document is not costly because its parse waited for a core on a busy machine.
+  let clock: WorkClock | undefined;
   let clockReadAt = 0;
   const overBudget = () => {
     if (parser.position <= UNTIMED_CHARS || parser.position - clockReadAt < CLOCK_EVERY_CHARS) return;
     clockReadAt = parser.position;
+    clock ??= startWorkClock();
     if (clock.elapsed() > limits.maxMillis)
       throw new Fatal('PARSE_TIME_LIMIT', `parsing used more than ${limits.maxMillis} ms of CPU time`);
   };
