@@ -99,6 +99,31 @@ function timedOutAnswer(job: Job, jobTimeoutMs: number): string {
   );
 }
 
+/**
+ * (Re)starts the deadline of the slot's first job, once its worker is up: starting a worker (loading its
+ * modules) is not the job's work. When the timer fires the worker's clock is read: a worker that has not
+ * yet worked the whole deadline (it waited for a core, or its answer waits behind a busy event loop) is
+ * given the rest; the job of one that has is `late`.
+ */
+function restartDeadline(
+  slot: Slot,
+  timeoutMs: number,
+  jobClock: (workerStatPath: string | null) => WorkClock,
+  late: (job: Job) => void,
+): void {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = null;
+  const job = slot.jobs[0];
+  if (!job || slot.statPath === undefined) return;
+  const clock = jobClock(slot.statPath);
+  const check = () => {
+    const left = timeoutMs - clock.elapsed();
+    if (left > 0) slot.timer = setTimeout(check, Math.max(left, MIN_RECHECK_MS));
+    else late(job);
+  };
+  slot.timer = setTimeout(check, timeoutMs);
+}
+
 /** A slot of a closing pool: its jobs are refused and its worker stops. */
 function closeSlot(slot: Slot): Promise<number> {
   if (slot.timer) clearTimeout(slot.timer);
@@ -120,10 +145,8 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     const slot: Slot = { worker, statPath: undefined, jobs: [], timer: null };
     worker.on('message', (m: { id: number; answer?: string; error?: string; ready?: string | null }) => {
       if (m.ready !== undefined) {
-        // Starting a worker (loading its modules) is not the job's work: its first deadline starts now.
         slot.statPath = m.ready;
-        startDeadline(slot);
-        return;
+        return startDeadline(slot);
       }
       const job = slot.jobs[0];
       if (!job || job.id !== m.id) return;
@@ -141,29 +164,15 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   };
 
   // The worker takes its jobs in order, so when one is answered it starts the next: that is when the
-  // next one's deadline starts. When the timer fires the worker's clock is read: a worker that has not
-  // yet worked the whole deadline (it waited for a core, or its answer waits behind a busy event loop)
-  // is given the rest.
-  const startDeadline = (slot: Slot) => {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const job = slot.jobs[0];
-    if (!job || slot.statPath === undefined) return;
-    const clock = jobClock(slot.statPath);
-    const check = () => {
-      const left = opts.jobTimeoutMs - clock.elapsed();
-      if (left > 0) {
-        slot.timer = setTimeout(check, Math.max(left, MIN_RECHECK_MS));
-        return;
-      }
+  // next one's deadline starts.
+  const startDeadline = (slot: Slot) =>
+    restartDeadline(slot, opts.jobTimeoutMs, jobClock, (job) => {
       // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
       const timedOut = timedOutAnswer(job, opts.jobTimeoutMs);
       slot.jobs.shift();
       replace(slot);
       job.resolve(timedOut);
-    };
-    slot.timer = setTimeout(check, opts.jobTimeoutMs);
-  };
+    });
 
   /** Stops a worker and starts another. Its first job fails with `err`; the jobs behind it wait again,
    *  first in line. */

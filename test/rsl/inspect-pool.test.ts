@@ -119,7 +119,7 @@ test('jobs posted ahead to a worker are answered in order, and none is lost when
   }
 });
 
-test("the deadline counts the worker's work, not the wait: an event loop held past it still gets the answer", async (t) => {
+test("the deadline counts the worker's work, not the wait: a held event loop still gets the answer", async (t) => {
   // What a busy machine does to the pool: the deadline's timer is due long before the answer is read.
   const pool = createInspectPool({ size: 1, maxQueue: 8, jobTimeoutMs: 300 });
   const xml = fixture('10-naulon-free-search-priced-ai-input-x402.xml');
