@@ -3,6 +3,7 @@ import { inspectAnswerText } from './inspect-answer.js';
 import { evaluateParsed, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
 import { siblingModule } from '../sibling-module.js';
+import { startWorkClock, type WorkClock } from './thread-cpu-clock.js';
 
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted
 // documents never runs on the event loop that answers /healthz, capabilities and paid redemptions.
@@ -12,7 +13,10 @@ import { siblingModule } from '../sibling-module.js';
 // without holding much memory: under a burst of small ones, waiting a few milliseconds beats a refusal
 // that the client answers by sending the same request again at once. A job that outlives its deadline
 // (a parser stuck somewhere the in-loop budget does not reach) has its worker terminated and
-// replaced, and is answered as PARSE_TIME_LIMIT: no valid document, never a permission.
+// replaced, and is answered as PARSE_TIME_LIMIT: no valid document, never a permission. The deadline
+// counts the worker thread's CPU time from when it took the job up, not wall time: the workers run at
+// the lowest priority, so on a busy machine a 244-byte document waited seconds for a core and was
+// answered as over the deadline (docs/decisions.md, "A busy machine").
 
 export interface InspectPoolOptions {
   size: number;
@@ -21,8 +25,11 @@ export interface InspectPoolOptions {
   /** Characters of documents allowed to wait, summed: what bounds the queue's memory (a few large
    *  documents fill it, many small ones do not). Default: no bound beyond maxQueue. */
   maxQueueChars?: number;
-  /** Hard deadline per job, well above the parser's own time budget. */
+  /** Hard deadline per job, in milliseconds of the worker's CPU time, well above the parser's own budget. */
   jobTimeoutMs: number;
+  /** How a job's work is measured, given where its worker's CPU time is read (thread-cpu-clock.ts;
+   *  null where there is none). Default: that CPU time, or wall time without it. Tests pass fake clocks. */
+  jobClock?: (workerStatPath: string | null) => WorkClock;
   /** Jobs posted ahead to each worker (default 1), so it never idles while its next job is on the way. */
   perWorker?: number;
   /** Characters of parsed documents each worker keeps to answer the same document again (parse-cache.ts). */
@@ -44,9 +51,11 @@ interface Job {
 }
 interface Slot {
   worker: Worker;
+  /** Where the worker's CPU time is read (null: nowhere); undefined until the worker says it is ready. */
+  statPath: string | null | undefined;
   /** Jobs posted to the worker, in the order it takes them; the first is the one it is working on. */
   jobs: Job[];
-  /** The deadline of the first job, started when the worker took it up. */
+  /** The deadline of the first job, started when the worker took it up (once it had started). */
   timer: NodeJS.Timeout | null;
 }
 
@@ -73,6 +82,9 @@ function startWorker(parseCacheChars: number): Worker {
   return worker;
 }
 
+/** procfs counts CPU time in 10 ms ticks: checking a deadline again sooner learns nothing new. */
+const MIN_RECHECK_MS = 10;
+
 /** The answer to a job its worker did not finish in time: the document reads as not parsed (PARSE_TIME_LIMIT). */
 function timedOutAnswer(job: Job, jobTimeoutMs: number): string {
   return inspectAnswerText(
@@ -81,10 +93,35 @@ function timedOutAnswer(job: Job, jobTimeoutMs: number): string {
     evaluateParsed(job.xml, job.question, {
       ok: false,
       code: 'PARSE_TIME_LIMIT',
-      message: `inspection took longer than ${jobTimeoutMs} ms`,
+      message: `inspection used more than ${jobTimeoutMs} ms of CPU time`,
       problems: [],
     }),
   );
+}
+
+/**
+ * (Re)starts the deadline of the slot's first job, once its worker is up: starting a worker (loading its
+ * modules) is not the job's work. When the timer fires the worker's clock is read: a worker that has not
+ * yet worked the whole deadline (it waited for a core, or its answer waits behind a busy event loop) is
+ * given the rest; the job of one that has is `late`.
+ */
+function restartDeadline(
+  slot: Slot,
+  timeoutMs: number,
+  jobClock: (workerStatPath: string | null) => WorkClock,
+  late: (job: Job) => void,
+): void {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = null;
+  const job = slot.jobs[0];
+  if (!job || slot.statPath === undefined) return;
+  const clock = jobClock(slot.statPath);
+  const check = () => {
+    const left = timeoutMs - clock.elapsed();
+    if (left > 0) slot.timer = setTimeout(check, Math.max(left, MIN_RECHECK_MS));
+    else late(job);
+  };
+  slot.timer = setTimeout(check, timeoutMs);
 }
 
 /** A slot of a closing pool: its jobs are refused and its worker stops. */
@@ -101,11 +138,16 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
   let closed = false;
   let queuedChars = 0;
   const perWorker = Math.max(1, opts.perWorker ?? 1);
+  const jobClock = opts.jobClock ?? startWorkClock;
 
   const spawn = (): Slot => {
     const worker = startWorker(opts.parseCacheChars ?? 0);
-    const slot: Slot = { worker, jobs: [], timer: null };
-    worker.on('message', (m: { id: number; answer?: string; error?: string }) => {
+    const slot: Slot = { worker, statPath: undefined, jobs: [], timer: null };
+    worker.on('message', (m: { id: number; answer?: string; error?: string; ready?: string | null }) => {
+      if (m.ready !== undefined) {
+        slot.statPath = m.ready;
+        return startDeadline(slot);
+      }
       const job = slot.jobs[0];
       if (!job || job.id !== m.id) return;
       slot.jobs.shift();
@@ -123,19 +165,14 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
 
   // The worker takes its jobs in order, so when one is answered it starts the next: that is when the
   // next one's deadline starts.
-  const startDeadline = (slot: Slot) => {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const job = slot.jobs[0];
-    if (!job) return;
-    slot.timer = setTimeout(() => {
+  const startDeadline = (slot: Slot) =>
+    restartDeadline(slot, opts.jobTimeoutMs, jobClock, (job) => {
       // Answer from the main thread (evaluating a failed parse is trivial), then recycle the worker.
       const timedOut = timedOutAnswer(job, opts.jobTimeoutMs);
       slot.jobs.shift();
       replace(slot);
       job.resolve(timedOut);
-    }, opts.jobTimeoutMs);
-  };
+    });
 
   /** Stops a worker and starts another. Its first job fails with `err`; the jobs behind it wait again,
    *  first in line. */

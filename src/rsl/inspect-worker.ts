@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { inspectionAnswer } from './inspect-answer.js';
 import type { InspectQuestion } from './inspect-document.js';
 import { createParseCache } from './parse-cache.js';
+import { threadStatPath } from './thread-cpu-clock.js';
 
 // Entry of an inspect-pool worker thread: one job at a time, answered by id. Loaded only inside
 // a worker started by inspect-pool.ts (workerData.tag says so); importing it elsewhere does nothing.
@@ -22,6 +23,8 @@ if (parentPort && (workerData as { tag?: string } | null)?.tag === INSPECT_WORKE
     }
   }
   const cache = createParseCache((workerData as { parseCacheChars?: number }).parseCacheChars ?? 0);
+  // The pool's deadline counts this thread's CPU time, read from here (inspect-pool.ts).
+  port.postMessage({ ready: threadStatPath() });
   port.on('message', (job: { id: number; xml: string; question: InspectQuestion }) => {
     try {
       port.postMessage({ id: job.id, answer: inspectionAnswer(job.xml, job.question, cache) });

@@ -36,7 +36,7 @@ if (PG) {
     t.true(err instanceof RelayerPoolExhausted, String(err));
     t.true(Date.now() - started >= 300, 'it tried again until the wait was over');
     // A rolling restart: the third waits, the first exits, the third takes its key.
-    const third = leaseRelayerKey(pool, tryLease, { waitMs: 5_000, retryMs: 100 });
+    const third = leaseRelayerKey(pool, tryLease, { waitMs: 60_000, retryMs: 100 });
     await new Promise((resolve) => setTimeout(resolve, 250));
     await a.release();
     t.false(a.holds());
@@ -63,7 +63,7 @@ if (PG) {
     );
     t.is(ended.rowCount, 1);
     const until = async (want: boolean) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 60_000;
       while (held.holds() !== want && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       return held.holds();
     };

@@ -91,16 +91,23 @@ test.serial('a recorded transaction waiting for its block is pending, and is wai
   const self = settlementOf();
   const p = await payment(2);
   let written: Hex | undefined;
+  let writtenAhead!: () => void;
+  const ahead = new Promise<void>((resolve) => {
+    writtenAhead = resolve;
+  });
   const settling = self.settle(p.payload as never, p.req as never, {
     async beforeBroadcast(b) {
       written = b.transaction;
+      writtenAhead();
     },
   });
   const q = () => ({ transaction: written!, payer: p.payer, nonce: p.nonce });
+  // Counted from the write-ahead, not from the start: signing first may take a while on a busy machine.
+  await ahead;
   let seen: TransactionOutcome = { state: 'unknown' };
   for (let i = 0; i < 200 && seen.state === 'unknown'; i++) {
     await new Promise((r) => setTimeout(r, 10));
-    if (written) seen = await self.transactionOutcome(q());
+    seen = await self.transactionOutcome(q());
   }
   // Sent between two blocks: the node holds it until the next one (or it was mined already, if that was quick).
   t.true(seen.state === 'pending' || seen.state === 'mined', seen.state);

@@ -35,10 +35,13 @@ const NS = 'https://rslstandard.org/rsl';
 let certs: TestCerts;
 let origins: TestOrigins;
 const pending: Array<() => void> = [];
+/** slow.test's page: told when it is asked, and it keeps the read alive (a space now and then) until stopped. */
+const slowPage = { asked: () => {}, dripping: true };
 
-// Generous limits: the whole suite runs test files in parallel on one machine, and a TLS handshake on a
-// busy loopback can take longer than a production read timeout. The timeout test sets its own.
-const UNHURRIED = { connectTimeoutMs: 15_000, readTimeoutMs: 15_000, totalTimeoutMs: 30_000 };
+// Generous limits, caps only: the whole suite runs test files in parallel on one machine, and a TLS handshake
+// on a busy loopback can take longer than a production read timeout (on a machine busy past its cores, longer
+// than 30 s). The timeout test sets its own.
+const UNHURRIED = { connectTimeoutMs: 60_000, readTimeoutMs: 60_000, totalTimeoutMs: 120_000 };
 
 function engine(overrides: { ca?: boolean; loopback?: boolean; timeouts?: typeof UNHURRIED } = {}): RslEngine {
   return createRslEngine(
@@ -170,12 +173,18 @@ test.before(async () => {
     ),
   );
 
-  // slow.test: robots.txt answers, the resource never does.
+  // slow.test: robots.txt answers, the resource never finishes: it drips while `slowPage.dripping`, then
+  // goes silent.
   robots404('slow.test');
   o.route('slow.test', '/page', (_req, res) => {
     res.writeHead(200, { 'content-type': HTML });
     res.write('<html>');
-    pending.push(() => res.destroy());
+    const drip = setInterval(() => slowPage.dripping && res.write(' '), 200);
+    pending.push(() => {
+      clearInterval(drip);
+      res.destroy();
+    });
+    slowPage.asked();
   });
 
   // big.test: a license document far over the cap, streamed without a content-length.
@@ -361,17 +370,25 @@ test('no association anywhere: NO_MACHINE_READABLE_DECLARATION, declaration_foun
   }
 });
 
-test('a slow resource times out to UNKNOWN while other requests are served meanwhile', async (t) => {
-  // The slow read gets room: on a loaded machine the fast reading alone can take over a second.
-  const e = engine({ timeouts: { connectTimeoutMs: 5000, readTimeoutMs: 6000, totalTimeoutMs: 9000 } });
+// Serial, so before the file's concurrent tests: its 6 s read timeout is only ever the slow page's.
+test.serial('a slow resource times out to UNKNOWN while other requests are served meanwhile', async (t) => {
+  // Ordered by events, not by the clock: the fast reading starts once the slow page has been asked for,
+  // and the slow page keeps its read alive until the fast reading is done; only then does it go silent
+  // and meet the read timeout. The total timeout is only there to end the read if the drip were lost.
+  const e = engine({ timeouts: { connectTimeoutMs: 60_000, readTimeoutMs: 6_000, totalTimeoutMs: 60_000 } });
   try {
     let slowDone = false;
+    const asked = new Promise<void>((resolve) => {
+      slowPage.asked = resolve;
+    });
     const slow = read(e, 'https://slow.test/page').then((r) => {
       slowDone = true;
       return r;
     });
+    await asked;
     const fast = await read(e, 'https://link.test/page');
     t.false(slowDone, 'the fast reading finished while the slow one was still pending');
+    slowPage.dripping = false;
     t.is(cls(fast, 'ai-train'), 'PROHIBITED_BY_OBSERVED_DECLARATION');
     const r = await slow;
     t.is(cls(r, 'ai-input'), 'UNKNOWN');

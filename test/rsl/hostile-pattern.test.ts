@@ -1,11 +1,12 @@
 import test from 'ava';
+import { takeComparisons } from '../../src/rsl/wildcard-match.js';
 import { useWorld } from '../support/world.js';
 
 // Issue 22: a covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`
 // held the event loop for 5 s (a backtracking RegExp, ~n^4). Here the real service, its real fetcher
 // and a real HTTPS publisher on loopback answer 8 such quotes and 8 such inspections at once while
-// /healthz is probed. The outcome is asserted exactly; the timing only against a stall (a generous
-// bound: the measured figures, p99 in milliseconds, come from `npm run bench:hostile`).
+// /healthz is probed. The outcome is asserted exactly, and a stall by the work it stands for: the
+// matching done on the event loop, counted (the timing, p99 in milliseconds, is `npm run bench:hostile`'s).
 
 const HOSTILE = '/*a*a*a*ab';
 const NS = 'https://rslstandard.org/rsl';
@@ -57,33 +58,41 @@ test('the hostile pattern matched exactly: the site grant without a final b, the
   t.is(inspected.body.classification, 'PROHIBITED_BY_OBSERVED_DECLARATION', JSON.stringify(inspected.body));
 });
 
-test('8 hostile quotes and 8 hostile inspections at once: every answer correct, /healthz never stalls', async (t) => {
-  const probes: number[] = [];
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await fetch(`${w.url}/healthz`);
-      await res.arrayBuffer();
-      probes.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
-  const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i));
-  const answers = await Promise.all([...paths.map(quote), ...paths.map(inspect)]);
-  running = false;
-  await probe;
-  for (const a of answers) t.is(a.status, 200, JSON.stringify(a.body).slice(0, 300));
-  for (const a of answers.slice(0, 8))
-    t.is(a.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
-  // An inspection on an overloaded machine may meet the inspect pool's deadline instead: that is its own
-  // documented answer (PARSE_TIME_LIMIT, UNKNOWN), never a grant and never a stall.
-  for (const a of answers.slice(8)) {
-    const timedOut = a.body.classification === 'UNKNOWN' && a.body.document?.failure?.code === 'PARSE_TIME_LIMIT';
-    t.true(a.body.classification === 'PERMITTED_BY_OBSERVED_DECLARATION' || timedOut, JSON.stringify(a.body));
-  }
-  t.true(probes.length > 0);
-  // Before the linear matcher one such quote held /healthz for ~5 s; a stall of a second fails here.
-  const worst = Math.max(...probes);
-  t.true(worst < 1000, `slowest /healthz during the hostile requests: ${worst.toFixed(1)} ms`);
-});
+// Serial: the matching counted below is this test's alone (the service runs in this process).
+test.serial(
+  '8 hostile quotes and 8 hostile inspections at once: every answer correct, /healthz never stalls',
+  async (t) => {
+    const probes: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const res = await fetch(`${w.url}/healthz`);
+        await res.arrayBuffer();
+        probes.push(res.status);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const paths = Array.from({ length: 8 }, (_, i) => '/' + 'a'.repeat(2000 - i));
+    takeComparisons();
+    const answers = await Promise.all([...paths.map(quote), ...paths.map(inspect)]);
+    const compared = takeComparisons();
+    running = false;
+    await probe;
+    for (const a of answers) t.is(a.status, 200, JSON.stringify(a.body).slice(0, 300));
+    for (const a of answers.slice(0, 8))
+      t.is(a.body.decision_preview.classification, 'PERMITTED_BY_OBSERVED_DECLARATION');
+    // The inspect pool's deadline counts its workers' CPU time, so a busy machine does not turn these
+    // small documents into PARSE_TIME_LIMIT (inspect-pool.ts).
+    for (const a of answers.slice(8))
+      t.is(a.body.classification, 'PERMITTED_BY_OBSERVED_DECLARATION', JSON.stringify(a.body));
+    t.true(probes.length > 0);
+    t.true(probes.every((status) => status === 200));
+    // Before the linear matcher one such quote held /healthz for ~5 s of backtracking. The inspections
+    // match in worker threads; the quotes match on the event loop, with the linear matcher (so the count is
+    // not zero), in octet comparisons linear in the path: per quote, what wildcard-match.test.ts allows two
+    // matches of this pattern against a path of up to 2,047 octets, whatever the machine's speed.
+    t.true(compared > 0, 'the quotes were matched by the linear matcher');
+    const linear = 4 * 2 * (2048 + 10);
+    t.true(compared <= paths.length * linear, `${compared} octet comparisons for ${paths.length} quotes`);
+  },
+);

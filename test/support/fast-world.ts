@@ -47,8 +47,14 @@ export async function startFastWorld(script: SettlementScript = { used: [false] 
   const origins = await startTestOrigins({ ...publisherSite(), ...signalPublisherSite() });
   let http: Listening | undefined;
   try {
-    // The service's own reading of the publishers' environment (COVERED_ORIGINS, FETCH_*).
-    const rsl = createRslEngine(loadConfig({ ...origins.env, DATA_DIR: tmpdir() }));
+    // The service's own reading of the publishers' environment (COVERED_ORIGINS, FETCH_*), with time limits
+    // that are only caps: no publisher here stalls, and on a machine busy past its cores the production
+    // 5 s read of a loopback TLS origin, shared by a file's concurrent tests, read as a failure (UNKNOWN).
+    const rsl = createRslEngine(loadConfig({ ...origins.env, DATA_DIR: tmpdir() }), {
+      connectTimeoutMs: 30_000,
+      readTimeoutMs: 30_000,
+      totalTimeoutMs: 60_000,
+    });
     const store = memoryEventStore();
     const settlement = scriptedSettlement(script);
     const key = evidenceKeyFromSeed(new Uint8Array(32).fill(7));

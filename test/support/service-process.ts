@@ -59,7 +59,15 @@ export async function startServiceProcess(
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000);
+    // Only a cap on waiting for the readiness line: on a machine busy past its cores a start under tsx can
+    // take a minute. Just under ava's 120 s, so the failure names the start rather than a timeout.
+    // A process that did not start in time is stopped, and the start fails once it is gone: it holds no
+    // store lock for the next test.
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      child.kill('SIGKILL');
+    }, 110_000);
     // Each chunk is scanned from where the previous scan stopped, and the scan ends with the start.
     let scanned = 0;
     const check = () => {
@@ -85,7 +93,11 @@ export async function startServiceProcess(
     child.stdout!.on('data', check);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`service exited (${code ?? signal}) before listening:\n${out}`));
+      reject(
+        new Error(
+          late ? `service did not start:\n${out}` : `service exited (${code ?? signal}) before listening:\n${out}`,
+        ),
+      );
     });
   });
   return {

@@ -5,6 +5,7 @@ export interface ParseLimits {
   maxBytes: number;
   maxDepth: number;
   maxElements: number;
+  /** CPU time of the parsing thread (wall time where there is no thread clock: thread-cpu-clock.ts). */
   maxMillis: number;
 
   /** Attributes on one element (namespace declarations included) and in the whole document. */

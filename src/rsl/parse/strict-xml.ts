@@ -1,10 +1,11 @@
 import sax from 'sax';
 import { Fatal } from './findings.js';
 import type { ParseLimits } from './limits.js';
+import { startWorkClock, type WorkClock } from '../thread-cpu-clock.js';
 
 // Stage 2 of the parse: sax in strict, namespace-aware mode, held to XML 1.0 and to the limits.
 // DOCTYPE is refused outright (no entity expansion, no billion-laughs), and size, depth, element
-// count, attributes and wall time are capped. sax in strict mode still lets through a few things
+// count, attributes and CPU time are capped. sax in strict mode still lets through a few things
 // XML 1.0 forbids, so they are checked here: entities other than the five predefined ones (`&nbsp;`,
 // `&copy;` — sax knows the HTML set unless `strictEntities`), duplicate attributes (sax drops the
 // second silently), an XML declaration anywhere but at the very start, and a second root element.
@@ -28,6 +29,9 @@ export interface StrictXmlReader {
 /** Documents this short are never stopped by the parse clock (see overBudget). */
 const UNTIMED_CHARS = 16 * 1024;
 
+/** The clock is read at most once per this many characters parsed: a read costs ~20 µs (a procfs file). */
+const CLOCK_EVERY_CHARS = 4 * 1024;
+
 /** sax's per-node buffer (its MAX_BUFFER_LENGTH, which @types/sax does not declare). */
 const SAX_NODE_CHARS = (sax as unknown as { MAX_BUFFER_LENGTH?: number }).MAX_BUFFER_LENGTH ?? 64 * 1024;
 
@@ -41,13 +45,18 @@ export function strictXmlReader(text: string, limits: ParseLimits): StrictXmlRea
     strictEntities: true,
   };
   const parser = sax.parser(true, options);
-  const started = performance.now();
   // The clock guards against documents that are costly to parse, and none under UNTIMED_CHARS is: every
-  // per-element and per-attribute cost is capped above. A small document past the limit was only
-  // waiting for a core (a loaded machine, a cold start), and must not read as UNKNOWN for that.
+  // per-element and per-attribute cost is capped above, so the clock starts there (a small document
+  // costs no clock read). It counts this thread's CPU time, not wall time (thread-cpu-clock.ts): a
+  // document is not costly because its parse waited for a core on a busy machine.
+  let clock: WorkClock | undefined;
+  let clockReadAt = 0;
   const overBudget = () => {
-    if (performance.now() - started > limits.maxMillis && parser.position > UNTIMED_CHARS)
-      throw new Fatal('PARSE_TIME_LIMIT', `parsing took longer than ${limits.maxMillis} ms`);
+    if (parser.position <= UNTIMED_CHARS || parser.position - clockReadAt < CLOCK_EVERY_CHARS) return;
+    clockReadAt = parser.position;
+    clock ??= startWorkClock();
+    if (clock.elapsed() > limits.maxMillis)
+      throw new Fatal('PARSE_TIME_LIMIT', `parsing used more than ${limits.maxMillis} ms of CPU time`);
   };
   guardAttributes(parser, limits, overBudget);
   const closeDeclarationWindow = refuseWhatXmlForbids(parser, /^<\?xml[\s?]/.test(text));
@@ -55,7 +64,7 @@ export function strictXmlReader(text: string, limits: ParseLimits): StrictXmlRea
     line: () => parser.line,
     read(events) {
       listen(parser, limits, { overBudget, closeDeclarationWindow }, events);
-      // Feed in slices so the wall-time limit is enforced even on a single large string.
+      // Feed in slices so the time limit is enforced even on a single large string.
       const slice = 4 * 1024;
       for (let i = 0; i < text.length; i += slice) {
         parser.write(text.slice(i, i + slice));
