@@ -16,9 +16,15 @@ import { toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
 
 const TAG_BYTES = 16;
 
-export function sealNode(key32: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): SealedBox {
+/** `iv` is for test vectors only (test/vectors/generate.ts): a real seal draws a fresh random one. */
+export function sealNode(
+  key32: Uint8Array,
+  plaintext: Uint8Array,
+  aad: Uint8Array,
+  iv: Uint8Array = randomBytes(12),
+): SealedBox {
   if (key32.length !== 32) throw new RangeError('an AES-256 key is 32 bytes');
-  const iv = randomBytes(12);
+  if (iv.length !== 12) throw new RangeError('a GCM IV is 12 bytes');
   const cipher = createCipheriv('aes-256-gcm', key32, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
   const ct = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);

@@ -44,7 +44,8 @@ const refuse = (code: ConstructorParameters<typeof BuyerRefused>[0], msg: string
   throw new BuyerRefused(code, msg);
 };
 
-export function checkOffer(header: string | null, pins: Pins, x: OfferExpectation): CheckedOffer {
+/** `now` is the buyer's clock; the test vectors (test/vectors/) pass their fixed one. */
+export function checkOffer(header: string | null, pins: Pins, x: OfferExpectation, now = new Date()): CheckedOffer {
   if (!header) return refuse('OFFER_MISSING', 'the 402 carries no PAYMENT-REQUIRED header');
   const decoded = decodePaymentRequired(header);
   if (!decoded.ok) return refuse('OFFER_INVALID', decoded.problem);
@@ -92,7 +93,7 @@ export function checkOffer(header: string | null, pins: Pins, x: OfferExpectatio
     refuse('OFFER_RECEIPT_MISMATCH', 'offer receipt is for another purchase');
   if (r.resource !== x.resource || r.input_sha256 !== x.input_sha256)
     refuse('OFFER_RECEIPT_MISMATCH', 'offer receipt is for another resource or input');
-  if (Date.parse(r.expires_at) <= Date.now()) refuse('OFFER_RECEIPT_MISMATCH', 'offer has expired');
+  if (Date.parse(r.expires_at) <= now.getTime()) refuse('OFFER_RECEIPT_MISMATCH', 'offer has expired');
 
   const info = ext['service-request-binding']?.info as CheckedOffer['binding'] | undefined;
   if (!info || typeof info.nonce !== 'string')
