@@ -199,3 +199,11 @@ def test_another_standard_restricting_the_purpose_holds_ingestion(world: Any) ->
     }
     off = buyer_for(world, hold_on_other_signals=False).buy_report("https://aipref-header.example/page", "ai-train")
     assert isinstance(off, Delivered) and off.ingestion_hold is None
+
+
+def test_an_offer_shorter_than_the_settlement_window_is_not_signed(world: Any) -> None:
+    b = buyer_for(world, min_validity_seconds=400)  # the offer's maxTimeoutSeconds is 300
+    with pytest.raises(BuyerRefused) as e:
+        b.buy_report("https://open.demo.example/articles/climate", "search")
+    assert e.value.code == "SETTLEMENT_WINDOW_TOO_SHORT"
+    assert b.spent_micro == 0 and b.ctx.store.ids() == [] and world.devnet.transfers(b.address) == []

@@ -38,7 +38,7 @@ class _Core:
         checkpoint_store: CheckpointStore | None = None,
         public_url: str | None = None,
         hold_on_other_signals: bool = True,
-        min_validity_seconds: int = 0,
+        min_validity_seconds: int | None = None,
         resume: ResumePolicy | None = None,
         log: Callable[[LogEvent], None] | None = None,
     ) -> None:

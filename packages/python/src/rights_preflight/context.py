@@ -30,8 +30,9 @@ class Context:
     store: CheckpointStore
     resume: ResumePolicy
     hold_on_other_signals: bool = True
-    min_validity_seconds: int = 0
-    """The shortest authorization validity this buyer accepts to sign (the service's settlement window)."""
+    min_validity_seconds: int | None = None
+    """The shortest validity an authorization may have: the service's settlement window (docs/wire.md §4),
+    read once from capabilities when None."""
     logger: Callable[[LogEvent], None] | None = None
     sign_ins: dict[str, tuple[str, float]] = field(default_factory=dict)
     """Gate sign-in proofs by purchase id: (header, signed at)."""

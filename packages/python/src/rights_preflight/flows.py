@@ -17,7 +17,7 @@ from .effects import Flow, Http, Response
 from .errors import BuyerRefused
 from .gate_input import gate_input, revalidation_input
 from .pay import PaymentTerms, pay
-from .quote import quote, unavailable_of
+from .quote import quote, settlement_window, unavailable_of
 from .results import BuyResult
 from .verify import verify_checkpoint
 
@@ -43,6 +43,7 @@ def buy_report(ctx: Context, resource: str, purpose: str, tier: str = "fresh", u
     res: Response = yield Http("GET", f"{ctx.base_url}{q['report_url']}", {"x-service-claim": q["claim_token"]})
     if res.status != 402:
         raise _unexpected(res, "expected a 402 offer, got")
+    yield from settlement_window(ctx)
     cp = pay(ctx, PaymentTerms(
         flow="quote", path=q["report_url"], key=q["claim_token"], offer_header=res.header("payment-required"),
         amount=q["charge_micro"], resource=q["resource"], input_sha256=q["input_sha256"], purchase_id=q["purchase_id"],
@@ -96,6 +97,7 @@ def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", us
     amount = str(details.get("charge_micro", ""))
     if not amount.isdigit():
         raise BuyerRefused("OFFER_INVALID", "402 body lacks charge_micro")
+    yield from settlement_window(ctx)
     cp = pay(ctx, PaymentTerms(
         flow="preflight", path="/v1/rights/preflight", key=key, offer_header=header, amount=amount, resource=offered,
         input_sha256=digest, body=body,
@@ -131,6 +133,7 @@ def ingestion_gate(
             return un
         if res.status != 402:
             raise _unexpected(res, "ingestion gate answered")
+        yield from settlement_window(ctx)
         cp = pay(ctx, PaymentTerms(
             flow="gate", path=GATE_PATH, key=key, offer_header=res.header("payment-required"),
             amount=str(q.price_micro), resource=ctx.gate_url, input_sha256=q.input_sha256, purchase_id=pid, body=body,
@@ -163,6 +166,7 @@ def revalidate(ctx: Context, checkpoints: list[Any], tier: str = "fresh") -> Flo
         return un
     if res.status != 402:
         raise _unexpected(res, "revalidate answered")
+    yield from settlement_window(ctx)
     cp = pay(ctx, PaymentTerms(
         flow="revalidate", path=REVALIDATE_PATH, key=key, offer_header=res.header("payment-required"),
         amount=str(q.price_micro), resource=ctx.revalidate_url, input_sha256=q.input_sha256, purchase_id=pid, body=body,

@@ -36,10 +36,11 @@ def payment_signature(ctx: Context, offer: CheckedOffer) -> str:
     window, resumes included, fits inside it."""
     req = offer.requirements
     window = int(req["maxTimeoutSeconds"])
-    if window < ctx.min_validity_seconds:
+    needed = ctx.min_validity_seconds or 0
+    if window < needed:
         raise BuyerRefused(
             "SETTLEMENT_WINDOW_TOO_SHORT",
-            f"the offer allows {window} s of validity, less than the {ctx.min_validity_seconds} s settlement window",
+            f"the offer allows {window} s of validity, less than the {needed} s settlement window",
         )
     authorization, signature = sign_transfer_authorization(
         ctx.account, requirements=req, nonce=offer.nonce, valid_before=int(time.time()) + window

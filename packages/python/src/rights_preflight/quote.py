@@ -20,6 +20,16 @@ def capabilities(ctx: Context) -> Flow[dict[str, Any]]:
     return res.json()  # type: ignore[no-any-return]
 
 
+def settlement_window(ctx: Context) -> Flow[int]:
+    """``payment.settlement_window_seconds`` of capabilities, read once per buyer (0 from a service that publishes
+    none): an authorization whose validBefore leaves less is refused by the service, uncharged."""
+    if ctx.min_validity_seconds is None:
+        caps = yield from capabilities(ctx)
+        window = (caps.get("payment") or {}).get("settlement_window_seconds")
+        ctx.min_validity_seconds = int(window) if isinstance(window, int) else 0
+    return ctx.min_validity_seconds
+
+
 def unavailable_of(q: dict[str, Any], resources: list[str] | None = None) -> Unavailable | None:
     """An answer that sells nothing (``available: false``, charging 0), or None."""
     if q.get("available") is not False:

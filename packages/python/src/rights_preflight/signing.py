@@ -50,13 +50,14 @@ def sign_transfer_authorization(
     requirements: dict[str, Any],
     nonce: str,
     valid_before: int,
+    valid_after: int = 0,
 ) -> tuple[dict[str, str], str]:
     """The authorization (wire form) and its 0x signature over the token's EIP-712 domain from ``extra``."""
     authorization = ExactEIP3009Authorization(
         from_address=to_checksum_address(account.address),
         to=to_checksum_address(requirements["payTo"]),
         value=str(requirements["amount"]),
-        valid_after="0",
+        valid_after=str(valid_after),
         valid_before=str(valid_before),
         nonce=nonce,
     )
