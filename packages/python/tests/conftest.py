@@ -45,7 +45,9 @@ class World:
 
 @pytest.fixture(scope="session")
 def world() -> Iterator[World]:
-    env = {**os.environ, "PYTHON_WORLD_BUYERS": os.environ.get("PYTHON_WORLD_BUYERS", "24")}
+    # The gate's rate limit is set low enough that a bulk check must pace itself (tests/test_bulk_check.py).
+    limits = {"RATE_LIMIT_GATE_PER_MINUTE": "60", "RATE_LIMIT_GATE_BURST": "2"}
+    env = {**os.environ, "PYTHON_WORLD_BUYERS": "24", "PYTHON_WORLD_ENV": json.dumps(limits)}
     proc = subprocess.Popen(
         ["npx", "tsx", "test/support/python-world.ts"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=None, text=True,

@@ -43,6 +43,8 @@ USAGE = """usage: rights-preflight <command> [options]
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
   --max-per-task/BUYER_MAX_PER_TASK_MICRO
+  --public-url/RIGHTS_PUBLIC_URL: the service's public base URL when --service is another route to it (the gate's
+  sign-in proof and payment intent name the public gate URL)
 env: BUYER_PRIVATE_KEY (0x…, buy), BUYER_CHECKPOINT_KEY (64 hex, with --checkpoint-dir)"""
 
 
@@ -55,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("command", nargs="?")
     p.add_argument("args", nargs="*")
     for name in ("service", "purpose", "tier", "out", "network", "asset", "recipient", "key", "max-per-report",
-                 "max-per-task", "checkpoint-dir", "binding-key", "geo", "reason", "message", "env-file", "manifest"):
+                 "max-per-task", "checkpoint-dir", "binding-key", "geo", "reason", "message", "env-file", "manifest", "public-url"):
         p.add_argument(f"--{name}")
     for flag in ("preflight", "ignore-other-signals", "json", "version"):
         p.add_argument(f"--{flag}", action="store_true")
@@ -104,6 +106,7 @@ class Cli:
             self.service, private_key or Account.create().key.hex(), self.pins(),
             max_per_report_micro=per_report, max_per_task_micro=per_task, checkpoint_store=self.store(),
             hold_on_other_signals=not self.a.ignore_other_signals, log=self.log if log else None,
+            public_url=self.opt("public-url", "RIGHTS_PUBLIC_URL"),
         )
 
     def log(self, e: dict[str, Any]) -> None:

@@ -34,6 +34,10 @@ class Context:
     """The shortest validity an authorization may have: the service's settlement window (docs/wire.md §4),
     read once from capabilities when None."""
     logger: Callable[[LogEvent], None] | None = None
+    pacer: Any = None
+    """A rate_limit.Pacer spacing requests to the limited routes, or None."""
+    rate_limited: int = 0
+    """How many 429 answers this buyer was given (each waited out and resent)."""
     sign_ins: dict[str, tuple[str, float]] = field(default_factory=dict)
     """Gate sign-in proofs by purchase id: (header, signed at)."""
 

@@ -15,6 +15,7 @@ from .context import Context, error_of, json_body
 from .effects import Flow, Http, Response, Sleep, TransportFailed
 from .errors import BuyerRefused
 from .pins import same_address
+from .rate_limit import retry_after
 from .results import BuyResult, Delivered, Held
 from .signals import ingestion_hold
 from .signing import SIWX_MAX_AGE_SECONDS, payment_intent_header, sign_in_with_x_header
@@ -68,13 +69,22 @@ def deliver(ctx: Context, cp: Checkpoint, resumed_already: bool) -> Flow[BuyResu
             resumed = True
             yield Sleep(min(delay * 2 ** (attempt - 2), 4.0))
         ctx.log("send" if attempt == 1 and not resumed_already else "resume", purchase_id=pid, attempt=attempt)
+        request = _send(ctx, cp)
+        if ctx.pacer is not None and (wait := ctx.pacer.wait(request.url)) > 0:
+            yield Sleep(wait)
         try:
-            res: Response = yield _send(ctx, cp)
+            res: Response = yield request
         except TransportFailed as e:
             ctx.log("ambiguous", purchase_id=pid, reason=e.reason)
             continue
         if res.status == 200:
             return accept(ctx, cp, res, resumed)
+        if res.status == 429:
+            # Refused before anything was looked at: nothing charged; the same payment is sent again.
+            ctx.rate_limited += 1
+            if ctx.pacer is not None:
+                ctx.pacer.refused(request.url)
+            yield Sleep(retry_after(res))
         if res.status in AMBIGUOUS_STATUS:
             ctx.log("ambiguous", purchase_id=pid, reason=f"HTTP {res.status}")
             continue

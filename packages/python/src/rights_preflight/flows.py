@@ -17,6 +17,7 @@ from .effects import Flow, Http, Response
 from .errors import BuyerRefused
 from .gate_input import gate_input, revalidation_input
 from .pay import PaymentTerms, pay
+from .rate_limit import limited
 from .quote import quote, settlement_window, unavailable_of
 from .results import BuyResult
 from .verify import verify_checkpoint
@@ -75,10 +76,10 @@ def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", us
     uc = user_class or "commercial"
     body = {"resource": resource, "purpose": purpose, "tier": tier, "user_class": uc, "max_total_micro": str(budget)}
     ctx.log("preflight", resource=resource, purpose=purpose, tier=tier)
-    res: Response = yield Http(
+    res: Response = yield from limited(ctx, Http(
         "POST", f"{ctx.base_url}/v1/rights/preflight", {"content-type": "application/json", "x-service-request": key},
         json_body(body),
-    )
+    ))
     if res.status == 200:
         un = unavailable_of(res.json())
         if un is None:
@@ -107,23 +108,23 @@ def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", us
 
 def ingestion_gate(
     ctx: Context, resources: list[str], purpose: str, *, tier: str = "fresh", user_class: str | None = None,
-    geo: str | None = None, freshness_seconds: int | None = None,
+    geo: str | None = None, freshness_seconds: int | None = None, key: str | None = None,
 ) -> Flow[BuyResult]:
     """POST /v1/rights/ingestion-gate for 1–4 resources: the buyer computes the question and its digest, signs in as
     the payer over exactly this request, states the payment intent, and pays only the published price."""
     q = gate_input(resources, purpose, user_class=user_class, geo=geo, freshness_seconds=freshness_seconds, tier=tier)
     ctx.budget.assert_affordable(q.price_micro)
-    key = fresh_key()
+    key = key or fresh_key()
     pid = purchase_id(GATE_SKU, key, q.input_sha256)
     body = {**q.body, "max_total_micro": str(q.price_micro)}
     ctx.log("gate", purchase_id=pid, resources=len(q.body["resources"]), purpose=purpose, tier=q.body["tier"],
             price_micro=str(q.price_micro))
     expected = {"resource": ctx.gate_url, "input_sha256": q.input_sha256, "network": ctx.pins.network}
     try:
-        res: Response = yield Http(
+        res: Response = yield from limited(ctx, Http(
             "POST", f"{ctx.base_url}{GATE_PATH}",
             {"content-type": "application/json", **gate_headers(ctx, pid, key, expected)}, json_body(body),
-        )
+        ))
         if res.status == 200:
             j = res.json()
             un = unavailable_of(j, [r.get("resource") for r in j.get("resources", []) if isinstance(r, dict)])
@@ -155,10 +156,10 @@ def revalidate(ctx: Context, checkpoints: list[Any], tier: str = "fresh") -> Flo
     pid = purchase_id(REVALIDATE_SKU, key, q.input_sha256)
     body = {"checkpoints": list(checkpoints), "tier": tier, "max_total_micro": str(q.price_micro)}
     ctx.log("revalidate", purchase_id=pid, checkpoints=len(checkpoints), price_micro=str(q.price_micro))
-    res: Response = yield Http(
+    res: Response = yield from limited(ctx, Http(
         "POST", f"{ctx.base_url}{REVALIDATE_PATH}", {"content-type": "application/json", "x-service-request": key},
         json_body(body),
-    )
+    ))
     if res.status == 200:
         un = unavailable_of(res.json(), [])
         if un is None or un.input_sha256 != q.input_sha256:

@@ -10,6 +10,7 @@ from .effects import Flow, Http
 from .envelope import verify_envelope
 from .errors import BuyerRefused
 from .pins import same_address
+from .rate_limit import limited
 from .results import Unavailable
 
 
@@ -88,7 +89,9 @@ def quote(
         body["user_class"] = user_class
     body["max_total_micro"] = str(budget)
     ctx.log("quote", resource=resource, purpose=purpose, tier=tier, max_total_micro=str(budget))
-    res = yield Http("POST", f"{ctx.base_url}/v1/rights/quote", {"content-type": "application/json"}, json_body(body))
+    res = yield from limited(
+        ctx, Http("POST", f"{ctx.base_url}/v1/rights/quote", {"content-type": "application/json"}, json_body(body))
+    )
     if res.status != 200:
         code, message = error_of(res)
         if code == "PRICE_EXCEEDS_BUDGET":
