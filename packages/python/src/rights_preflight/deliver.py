@@ -70,7 +70,7 @@ def deliver(ctx: Context, cp: Checkpoint, resumed_already: bool) -> Flow[BuyResu
             yield Sleep(min(delay * 2 ** (attempt - 2), 4.0))
         ctx.log("send" if attempt == 1 and not resumed_already else "resume", purchase_id=pid, attempt=attempt)
         request = _send(ctx, cp)
-        if ctx.pacer is not None and (wait := ctx.pacer.wait(request.url)) > 0:
+        if ctx.pacer is not None and (wait := ctx.pacer.wait(request.url, paid=True)) > 0:
             yield Sleep(wait)
         try:
             res: Response = yield request

@@ -17,8 +17,10 @@ class Pacer:
     """A token bucket per limited path, mirroring the service's: ``burst`` requests at once, then
     ``requests_per_minute``. ``wait`` reserves a token and answers how long to wait before sending."""
 
-    def __init__(self, limits: dict[str, tuple[float, float]], clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: dict[str, tuple[float, float]], clock: Callable[[], float] = time.monotonic,
+                 paid_free: frozenset[str] = frozenset()) -> None:
         self._limits = limits
+        self._paid_free = paid_free
         self._clock = clock
         self._state: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
@@ -26,16 +28,22 @@ class Pacer:
     @classmethod
     def from_capabilities(cls, caps: dict[str, Any]) -> Pacer:
         limits: dict[str, tuple[float, float]] = {}
+        # Routes where a request that pays for itself spends nothing of the bucket (docs/wire.md §10).
+        skipped = {str(x).lower() for x in ((caps.get("paid_requests") or {}).get("rate_limits_skipped") or [])}
+        paid_free: set[str] = set()
+        for name, r in (caps.get("rate_limits") or {}).items():
+            if isinstance(r, dict) and isinstance(r.get("path"), str) and (name.lower() in skipped or r["path"].lower() in skipped):
+                paid_free.add(r["path"].lower().rstrip("/"))
         for r in (caps.get("rate_limits") or {}).values():
             if isinstance(r, dict) and isinstance(r.get("path"), str):
                 # A margin: requests spaced exactly at the refill rate may arrive closer than they left.
                 rate = float(r["requests_per_minute"]) / 60.0 * 0.9
-                limits[r["path"].lower()] = (rate, max(1.0, float(r["burst"]) - 1))
-        return cls(limits)
+                limits[r["path"].lower().rstrip("/")] = (rate, max(1.0, float(r["burst"]) - 1))
+        return cls(limits, paid_free=frozenset(paid_free))
 
-    def wait(self, url: str) -> float:
+    def wait(self, url: str, paid: bool = False) -> float:
         path = urlsplit(url).path.rstrip("/").lower()
-        if path not in self._limits:
+        if path not in self._limits or (paid and path in self._paid_free):
             return 0.0
         rate, burst = self._limits[path]
         with self._lock:
