@@ -48,7 +48,8 @@ class Response:
         return json.loads(self.body)
 
     def header(self, name: str) -> str | None:
-        return self.headers.get(name)
+        value = self.headers.get(name)
+        return None if value is None else str(value)
 
 
 class TransportFailed(Exception):

@@ -127,7 +127,7 @@ def ingestion_gate(
         ))
         if res.status == 200:
             j = res.json()
-            un = unavailable_of(j, [r.get("resource") for r in j.get("resources", []) if isinstance(r, dict)])
+            un = unavailable_of(j, [str(r.get("resource")) for r in j.get("resources", []) if isinstance(r, dict)])
             if un is None or un.input_sha256 != q.input_sha256:
                 raise BuyerRefused("QUOTE_INVALID", "a 200 gate answer without payment must be an unavailable answer for this input")
             ctx.log("gate.unavailable", purchase_id=pid, reason=un.reason)

@@ -46,16 +46,17 @@ def gate_input(
 ) -> GateInput:
     """Defaults applied, duplicates removed keeping first appearance; ``max_total_micro`` is not part of it."""
     unique = list(dict.fromkeys(resources))
-    body = {
+    chosen_tier = tier or "fresh"
+    body: dict[str, Any] = {
         "resources": unique,
         "purpose": purpose,
         "user_class": user_class or "commercial",
         "geo": geo,
         "freshness_seconds": 300 if freshness_seconds is None else freshness_seconds,
-        "tier": tier or "fresh",
+        "tier": chosen_tier,
     }
     digest = input_sha256({"type": "http", "method": "POST", "bodyType": "json", "body": body})
-    return GateInput(body, digest, gate_price(body["tier"], len(unique)))
+    return GateInput(body, digest, gate_price(chosen_tier, len(unique)))
 
 
 def revalidation_input(checkpoints: list[Any], tier: str = "fresh") -> GateInput:

@@ -33,8 +33,9 @@ def signals_disagree(r: dict[str, Any], e: dict[str, Any]) -> bool:
     """The report's signals and summary are not the ones the evidence signs."""
     if r.get("signals_summary") != e.get("signals_summary"):
         return True
-    reading = e.get("reading") if isinstance(e.get("reading"), dict) else {}
-    return digest_of(r.get("signals")) != digest_of(reading.get("signals"))
+    reading = e.get("reading")
+    theirs = reading.get("signals") if isinstance(reading, dict) else None
+    return digest_of(r.get("signals")) != digest_of(theirs)
 
 
 def ingestion_hold(signals: list[VerifiedSignals], enabled: bool = True) -> IngestionHold | None:

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from eth_account import Account
 from eth_account.messages import encode_defunct
 from eth_account.signers.local import LocalAccount
-from eth_utils import to_checksum_address
+from eth_utils.address import to_checksum_address
 from x402.mechanisms.evm.eip712 import build_typed_data_for_signing
 from x402.mechanisms.evm.signers import EthAccountSigner
 from x402.mechanisms.evm.types import ExactEIP3009Authorization
