@@ -53,6 +53,19 @@ export const Capabilities = t.type({
       mcp_tools: t.array(t.string),
     }),
   ),
+  /**
+   * Paid work is not free work (docs/wire.md, "Rate limits"): on the routes named, a request whose
+   * PAYMENT-SIGNATURE verifies for exactly that request (signer, amount = the published price, asset,
+   * recipient, bound nonce, window; the payer able to pay) spends none of the address's bucket, even as
+   * the first request, before any 402; it is bounded only by `concurrent_per_payer` paid requests in
+   * progress at once. `max_timeout_seconds` is the offer's `maxTimeoutSeconds`, for a payment made before
+   * any offer. Anything else spends the bucket.
+   */
+  paid_requests: t.type({
+    rate_limits_skipped: t.array(t.string),
+    concurrent_per_payer: t.number,
+    max_timeout_seconds: t.number,
+  }),
   mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
   /** The AI-use signal standards read beside RSL, and the version of each (issue 28; docs/wire.md §15). */
   signals: t.type({ standards: t.array(t.type({ standard: SignalStandard, version: t.string })) }),

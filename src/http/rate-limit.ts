@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { clientAddress, TRUST_PROXY_OFF, type TrustProxy } from './trust-proxy.js';
+import type { Admit, AdmissionQuestion } from '../money-path/paid-admission.js';
 
 // Per-client rate limits for every public operation that costs the service work or may consume a
 // publisher's quota before anything is paid: inspect parses untrusted XML; quote, preflight, the gate
@@ -19,6 +20,12 @@ import { clientAddress, TRUST_PROXY_OFF, type TrustProxy } from './trust-proxy.j
 // The client is the socket's address unless TRUST_PROXY says which proxies to believe
 // (src/http/trust-proxy.ts); IPv6 clients are grouped by their /64, since one host usually holds a
 // whole /64. See docs/decisions.md, "One limiter on the route, not the spelling".
+//
+// Paid work is not free work (docs/decisions.md, "Paid work is not free work"): on a route marked `paid`, a
+// request carrying PAYMENT-SIGNATURE spends nothing here; its product asks `admission(ctx)` once it knows
+// the question, before it fetches anything. A payment that verifies for exactly that request admits it as
+// paid work, bounded per payer only by `concurrentPerPayer` requests at once; anything else spends the
+// free bucket as an unpaid request does (and a request that never got that far spends it on the way out).
 
 export interface RateLimit {
   perMinute: number;
@@ -32,6 +39,15 @@ export interface RateLimitedRoute {
   limit: RateLimit;
   /** MCP tools that perform the same operation and spend this bucket. */
   mcpTools?: readonly string[];
+  /** A request that pays for this route is admitted by its product (`admission`), not by the bucket. */
+  paid?: boolean;
+}
+
+export interface PaidWork {
+  /** The payer of a payment that verifies for exactly the request asked, or undefined. */
+  payerOf: (paymentSignature: string, q: AdmissionQuestion) => Promise<string | undefined>;
+  /** Paid requests one payer may have in progress at once; more are 429 RATE_LIMITED. */
+  concurrentPerPayer: number;
 }
 
 export interface RateLimits {
@@ -39,6 +55,17 @@ export interface RateLimits {
   middleware: Koa.Middleware;
   /** Spends one request of the limit `name` for the client of `req`; throws RATE_LIMITED when none is left. */
   spend(name: string, req: IncomingMessage): void;
+  /** What a product on a `paid` route calls before its costly work (a no-op when the bucket was spent already). */
+  admission(ctx: Koa.Context): Admit;
+}
+
+/** A request on a `paid` route that carries a payment, until its product decides whether it pays. */
+interface Pending {
+  name: string;
+  /** When the request arrived (the limiter's clock). */
+  at: number;
+  decided: boolean;
+  payer?: string;
 }
 
 interface Bucket {
@@ -67,14 +94,18 @@ function ipv6Prefix64(a: string): string {
 
 export function createRateLimits(
   routes: readonly RateLimitedRoute[],
-  options: { trustProxy?: TrustProxy; now?: () => number } = {},
+  options: { trustProxy?: TrustProxy; now?: () => number; paid?: PaidWork } = {},
 ): RateLimits {
   const trust = options.trustProxy ?? TRUST_PROXY_OFF;
   const now = options.now ?? (() => performance.now());
   const limits = new Map(routes.map((r) => [r.name, r.limit]));
   const buckets = new Map<string, Bucket>();
 
-  const spend = (name: string, req: IncomingMessage): void => {
+  /**
+   * `quiet`: the request is answered already; take the token if there is one, refuse nothing. `at`: when the
+   * request arrived (a payment that did not verify is charged as of then, not after its verification).
+   */
+  const spend = (name: string, req: IncomingMessage, quiet = false, at?: number): void => {
     const limit = limits.get(name);
     if (!limit) throw new Error(`no rate limit named ${name}`);
     const { perMinute, burst } = limit;
@@ -85,12 +116,13 @@ export function createRateLimits(
       trust,
     );
     const key = `${name} ${clientKey(client)}`;
-    const t = now();
+    const t = at ?? now();
     const b = buckets.get(key) ?? { tokens: burst, at: t };
-    b.tokens = Math.min(burst, b.tokens + ((t - b.at) / 60_000) * perMinute);
-    b.at = t;
+    b.tokens = Math.min(burst, b.tokens + (Math.max(0, t - b.at) / 60_000) * perMinute);
+    b.at = Math.max(b.at, t);
     if (b.tokens < 1) {
       buckets.set(key, b);
+      if (quiet) return;
       const retryAfter = Math.max(1, Math.ceil(((1 - b.tokens) * 60) / perMinute));
       throw new Refusal(
         'RATE_LIMITED',
@@ -110,12 +142,52 @@ export function createRateLimits(
     }
   };
 
+  const paid = options.paid;
+  const pendingOf = new WeakMap<IncomingMessage, Pending>();
+  const inProgress = new Map<string, number>();
+  const release = (payer: string) => {
+    const n = (inProgress.get(payer) ?? 1) - 1;
+    if (n > 0) inProgress.set(payer, n);
+    else inProgress.delete(payer);
+  };
+
+  const admission =
+    (ctx: Koa.Context): Admit =>
+    async (q) => {
+      const pending = pendingOf.get(ctx.req);
+      if (!pending || pending.decided) return;
+      pending.decided = true;
+      const payer = paid && (await paid.payerOf(ctx.get('payment-signature'), q))?.toLowerCase();
+      if (!payer) return spend(pending.name, ctx.req, false, pending.at);
+      const limit = paid.concurrentPerPayer;
+      if ((inProgress.get(payer) ?? 0) >= limit) {
+        throw new Refusal(
+          'RATE_LIMITED',
+          `too many paid requests in progress for this payer (at most ${limit} at once); retry in 1 s`,
+          { limit: { concurrent_per_payer: limit }, retry_after_seconds: 1 },
+          1,
+        );
+      }
+      inProgress.set(payer, (inProgress.get(payer) ?? 0) + 1);
+      pending.payer = payer;
+    };
+
   // The same Router class and default options (case-insensitive, trailing slash optional) as the routes.
   const matcher = new Router();
   for (const r of routes)
-    matcher.register(r.path, [r.method], (ctx, next) => {
-      spend(r.name, ctx.req);
-      return next();
+    matcher.register(r.path, [r.method], async (ctx, next) => {
+      if (!(paid && r.paid && ctx.get('payment-signature'))) {
+        spend(r.name, ctx.req);
+        return next();
+      }
+      const pending: Pending = { name: r.name, at: now(), decided: false };
+      pendingOf.set(ctx.req, pending);
+      try {
+        await next();
+      } finally {
+        if (!pending.decided) spend(r.name, ctx.req, true, pending.at);
+        if (pending.payer) release(pending.payer);
+      }
     });
-  return { middleware: matcher.routes() as Koa.Middleware, spend };
+  return { middleware: matcher.routes() as Koa.Middleware, spend, admission };
 }

@@ -6,6 +6,7 @@ import { browserCors } from '../http/cors.js';
 import { closeGracefully } from '../http/graceful-close.js';
 import type { EarlyListener } from '../http/listen-first.js';
 import { createRateLimits, type RateLimitedRoute } from '../http/rate-limit.js';
+import { paidPayer } from '../money-path/paid-admission.js';
 import { chainAnswers, createReadiness, relayerFunded, type Readiness } from '../http/readiness.js';
 import { requestMetrics } from '../http/request-metrics.js';
 import { buildCapabilities, capabilitiesRouter, type CapabilitiesDeps } from '../http/routes/capabilities.js';
@@ -45,6 +46,12 @@ export interface PublicHttp {
   drain(): Promise<void>;
 }
 
+/**
+ * Paid requests one payer may have in progress at once: 4 × the bulk check's default concurrency, so a
+ * pipeline at the documented concurrency never meets it (docs/decisions.md, "Paid work is not free work").
+ */
+export const PAID_CONCURRENT_PER_PAYER = 32;
+
 /** Every public operation that fetches or works before payment; the MCP quote tool spends the quote's. */
 function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
   return [
@@ -56,8 +63,14 @@ function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
       limit: config.rateLimits.quote,
       mcpTools: [MCP_QUOTE_TOOL],
     },
-    { method: 'POST', path: '/v1/rights/preflight', name: 'preflight', limit: config.rateLimits.preflight },
-    { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate },
+    {
+      method: 'POST',
+      path: '/v1/rights/preflight',
+      name: 'preflight',
+      limit: config.rateLimits.preflight,
+      paid: true,
+    },
+    { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate, paid: true },
     { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate },
   ];
 }
@@ -95,7 +108,13 @@ export function servePublicHttp(
 ): PublicHttp {
   const { log, listener, rsl, moneyDeps, metrics, funds } = parts;
   const rateLimits = rateLimitedRoutes(config);
-  const limits = createRateLimits(rateLimits, { trustProxy: config.trustProxy });
+  const limits = createRateLimits(rateLimits, {
+    trustProxy: config.trustProxy,
+    paid: {
+      payerOf: paidPayer({ terms: parts.terms, now: moneyDeps.now, settlement: moneyDeps.settlement }),
+      concurrentPerPayer: PAID_CONCURRENT_PER_PAYER,
+    },
+  });
   const inspectPool = createInspectPool({
     size: config.inspectWorkers,
     maxQueue: config.inspectQueue,
@@ -112,6 +131,7 @@ export function servePublicHttp(
     quoteTtlSeconds: config.quoteTtlSeconds,
     enabled: { preflight: true, ingestionGate: true, revalidate: true },
     rateLimits,
+    paidConcurrentPerPayer: PAID_CONCURRENT_PER_PAYER,
     now: () => new Date(),
   };
   registerReadModelGauges(metrics.registry, parts.readModels);
@@ -129,8 +149,8 @@ export function servePublicHttp(
       inspectRouter({ inspect: (xml, q) => inspectPool.inspect(xml, q) }),
       quoteRouter(moneyDeps),
       reportsRouter(moneyDeps),
-      preflightRouter(moneyDeps),
-      ingestionGateRouter(moneyDeps),
+      preflightRouter(moneyDeps, limits.admission),
+      ingestionGateRouter(moneyDeps, limits.admission),
       revalidateRouter(moneyDeps),
       refundsRouter(moneyDeps),
       mcpRouter((ctx) => ({

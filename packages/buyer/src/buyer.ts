@@ -3,6 +3,7 @@ import { buyReport, ingestionGate, preflight, resume } from './flows.js';
 import type { BuyerOptions, ReportRequest } from './options.js';
 import { capabilities, quote } from './quote.js';
 import { revalidate } from './revalidate.js';
+import { ingestionGateUpfront, type UpfrontGateOptions } from './gate-upfront.js';
 import type { Tier } from './wire/pricing/prices.js';
 import type { GateRequest } from './results.js';
 
@@ -22,6 +23,8 @@ export function createBuyer(opts: BuyerOptions) {
     buyReport: (req: ReportRequest) => buyReport(ctx, req),
     preflight: (req: ReportRequest) => preflight(ctx, req),
     ingestionGate: (req: GateRequest) => ingestionGate(ctx, req),
+    /** The gate paid on its first request, no 402 first (./gate-upfront.ts): paid work, not rate-limited. */
+    ingestionGateUpfront: (req: GateRequest, o: UpfrontGateOptions) => ingestionGateUpfront(ctx, req, o),
     /** POST /v1/rights/revalidate for 1–4 checkpoints (./revalidate.ts); `checkpointsIn` reads them from a report. */
     revalidate: (checkpoints: readonly unknown[], o: { tier?: Tier } = {}) => revalidate(ctx, checkpoints, o),
     resume: (purchaseId: string) => resume(ctx, purchaseId),

@@ -1,4 +1,6 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { keyIdOf } from './wire/evidence/public-key.js';
+import { IngestionGateUnavailable } from './wire/contract/ingestion-gate.js';
 import { decodePaymentResponse } from './wire/payment/x402-headers.js';
 import { BuyerRefused } from './errors.js';
 import { sameAddress, type BuyerContext } from './context.js';
@@ -92,6 +94,14 @@ export async function deliver(ctx: BuyerContext, cp: BuyerCheckpoint, resumedAlr
   );
 }
 
+/** A gate's free "nothing available" answer for exactly this input, as the gate flow's result. */
+function unavailableGate(body: unknown, inputSha256: string) {
+  const un = IngestionGateUnavailable.decode(body);
+  if (isLeft(un) || un.right.input_sha256 !== inputSha256 || un.right.charge_micro !== '0') return undefined;
+  const resources = un.right.resources.map((r) => r.resource);
+  return { status: 'unavailable', reason: un.right.reason, resources, input_sha256: inputSha256, charge_micro: '0' };
+}
+
 /** A paid 200: delivered when the report verifies (and PAYMENT-RESPONSE agrees), held otherwise. */
 async function accept(
   ctx: BuyerContext,
@@ -112,6 +122,15 @@ async function accept(
     body = JSON.parse(text);
   } catch {
     return held('paid response is not JSON');
+  }
+  const nothing = cp.offer_receipt === null && unavailableGate(body, cp.expected.input_sha256);
+  if (nothing) {
+    // Paid before any offer, and the service found nothing to sell: it stored nothing and the authorization,
+    // bound to this purchase alone, is never used (docs/wire.md §11).
+    ctx.budget.release(BigInt(cp.expected.amount));
+    await ctx.store.remove(cp.purchase_id);
+    ctx.log({ step: 'gate.unavailable', purchase_id: cp.purchase_id, reason: nothing.reason });
+    return nothing as unknown as BuyResult;
   }
   const binding = { resource: cp.expected.resource, input_sha256: cp.expected.input_sha256, nonce: cp.expected.nonce };
   const expected = { ...cp.expected, purchase_id: cp.purchase_id };

@@ -5,6 +5,7 @@ import type { BuyerContext } from './context.js';
 import { checkOffer, type CheckedOffer } from './offer.js';
 import type { BuyerCheckpoint } from './checkpoint-store.js';
 import { EIP3009_TYPES } from './typed-data.js';
+import { boundNonce } from './wire/payment/binding.js';
 
 // The pay step: check the 402 offer, reserve the budget, sign EIP-3009 with exactly the bound nonce, and
 // seal the checkpoint before anything is sent — in that order (docs/decisions.md, "Buyer client").
@@ -109,5 +110,76 @@ export async function pay(ctx: BuyerContext, terms: PaymentTerms): Promise<Buyer
   };
   await ctx.store.save(cp);
   ctx.log({ step: 'checkpoint.saved', purchase_id: purchaseId });
+  return cp;
+}
+
+/** The offer's terms a payment made before any 402 must match: capabilities `paid_requests` and `payment`. */
+export interface UpfrontTerms {
+  maxTimeoutSeconds: number;
+  eip712: { name: string; version: string };
+}
+
+/**
+ * Pays on the first request, without a 402 (docs/wire.md, "Rate limits"): the buyer computes the offer the
+ * service will make — the pinned terms, the published price, the bound nonce — signs it, and seals the
+ * checkpoint before anything is sent, as `pay` does. There is no signed offer receipt to check or keep:
+ * the delivery proof signs the same settlement terms and `deliver` verifies them against these.
+ */
+export async function payUpfront(
+  ctx: BuyerContext,
+  terms: PaymentTerms & { purchase_id: string; upfront: UpfrontTerms },
+): Promise<BuyerCheckpoint> {
+  const x = terms.expect;
+  const amount = BigInt(x.amount);
+  ctx.budget.assertAffordable(amount);
+  const requirements = {
+    scheme: 'exact',
+    network: ctx.pins.network,
+    asset: ctx.pins.asset,
+    payTo: ctx.pins.recipient,
+    amount: x.amount,
+    maxTimeoutSeconds: terms.upfront.maxTimeoutSeconds,
+    extra: { name: terms.upfront.eip712.name, version: terms.upfront.eip712.version },
+  };
+  const nonce = boundNonce({ resource: x.resource, key: terms.key, input_sha256: x.input_sha256 });
+  const offer = {
+    paymentRequired: { x402Version: 2, resource: { url: x.resource }, accepts: [requirements] },
+    requirements,
+    nonce,
+    eip712: terms.upfront.eip712,
+  } as unknown as CheckedOffer;
+  ctx.budget.reserve(amount);
+  let header: string;
+  try {
+    header = await signOffer(ctx, offer);
+  } catch (err) {
+    ctx.budget.release(amount);
+    throw err;
+  }
+  ctx.log({ step: 'signed', purchase_id: terms.purchase_id, nonce_bound: true });
+  const cp: BuyerCheckpoint = {
+    version: 'buyer-checkpoint-v1',
+    flow: terms.flow,
+    purchase_id: terms.purchase_id,
+    base_url: ctx.baseUrl,
+    path: terms.path,
+    key: terms.key,
+    ...(terms.body ? { body: terms.body } : {}),
+    payment_signature: header,
+    expected: {
+      network: ctx.pins.network,
+      asset: ctx.pins.asset,
+      pay_to: ctx.pins.recipient,
+      amount: x.amount,
+      payer: ctx.account.address,
+      nonce,
+      resource: x.resource,
+      input_sha256: x.input_sha256,
+    },
+    offer_receipt: null,
+    created_at: new Date().toISOString(),
+  };
+  await ctx.store.save(cp);
+  ctx.log({ step: 'checkpoint.saved', purchase_id: terms.purchase_id });
   return cp;
 }

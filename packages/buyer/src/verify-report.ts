@@ -42,7 +42,8 @@ export interface ExpectedSettlement {
 
 export interface VerifyInput {
   response: unknown;
-  /** The offer receipt envelope from PAYMENT-REQUIRED (binds nonce, resource, input and price). */
+  /** The offer receipt envelope from PAYMENT-REQUIRED (binds nonce, resource, input and price); null when
+   *  the buyer paid on its first request, before any offer. */
   offerReceipt?: unknown;
   /** The binding as the buyer understood it (from the offer's service-request-binding extension). */
   binding?: { resource: string; input_sha256: string; nonce: string };
@@ -219,7 +220,10 @@ export function verifyPaidReport(input: VerifyInput, evidenceKeyHex: string): Ve
     checkpointsOfReportFail(body, evidenceKeyHex) ??
     (report.sku === GATE_SKU ? gateQuestionProblem(report, proof) : undefined) ??
     settlementFormProblem(body.payment_settlement, proof.settlement) ??
-    (input.offerReceipt !== undefined ? offerReceiptProblem(input, proof, report, evidenceKeyHex) : undefined) ??
+    // null: paid on the first request, before any offer (docs/wire.md, "Rate limits"); the proof binds the terms.
+    (input.offerReceipt !== undefined && input.offerReceipt !== null
+      ? offerReceiptProblem(input, proof, report, evidenceKeyHex)
+      : undefined) ??
     (input.binding ? bindingProblem(input.binding, proof) : undefined) ??
     (input.expected ? expectedProblem(input.expected, proof, report) : undefined);
   if (problem !== undefined) return fail(problem);

@@ -38,6 +38,8 @@ export interface CapabilitiesDeps {
   enabled: { preflight: boolean; ingestionGate: boolean; revalidate: boolean };
   /** The rate-limited routes, as the middleware applies them. */
   rateLimits: readonly RateLimitedRoute[];
+  /** Paid requests one payer may have in progress at once (src/http/rate-limit.ts); 0 when paid work is not apart. */
+  paidConcurrentPerPayer?: number;
   now: () => Date;
 }
 
@@ -114,6 +116,11 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
         },
       ]),
     ),
+    paid_requests: {
+      rate_limits_skipped: deps.paidConcurrentPerPayer ? deps.rateLimits.filter((r) => r.paid).map((r) => r.name) : [],
+      concurrent_per_payer: deps.paidConcurrentPerPayer ?? 0,
+      max_timeout_seconds: deps.terms.maxTimeoutSeconds,
+    },
     mcp: { endpoint: '/mcp', paid_delivery: false },
     signals: { standards: SIGNAL_STANDARDS_READ.map((s) => ({ ...s })) },
     generated_at: deps.now().toISOString(),

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { GATE_PATH, IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
@@ -6,7 +8,7 @@ import { ingestionGate, type GateDeps } from '../../products/ingestion-gate/gate
 import { GATE_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): parse, then the application service decides.
-export function ingestionGateRouter(deps: GateDeps): Router {
+export function ingestionGateRouter(deps: GateDeps, admission?: (ctx: Koa.Context) => Admit): Router {
   const router = new Router();
   router.post(GATE_PATH, async (ctx) => {
     const body = decodeOrThrow(IngestionGateRequest, await readJsonBody(ctx));
@@ -16,6 +18,7 @@ export function ingestionGateRouter(deps: GateDeps): Router {
       paymentIntent: ctx.get('x-service-payment-intent') || undefined,
       siwx: ctx.get('sign-in-with-x') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
+      ...(admission ? { admit: admission(ctx) } : {}),
     });
     send(ctx, redemptionAnswer(outcome, GATE_BODIES));
   });

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
@@ -11,7 +13,7 @@ import { checkedBody } from '../../contract/checked-body.js';
 const isEmptyObject = (v: unknown) =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
-export function preflightRouter(deps: PreflightDeps): Router {
+export function preflightRouter(deps: PreflightDeps, admission?: (ctx: Koa.Context) => Admit): Router {
   const router = new Router();
   router.get('/v1/rights/preflight', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
@@ -29,6 +31,7 @@ export function preflightRouter(deps: PreflightDeps): Router {
       body: decodeOrThrow(PreflightRequest, raw),
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
+      ...(admission ? { admit: admission(ctx) } : {}),
     });
     send(ctx, redemptionAnswer(outcome, SINGLE_REPORT_BODIES));
   });

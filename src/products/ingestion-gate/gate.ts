@@ -15,6 +15,7 @@ import type { Redemption } from '../../money-path/redemption.js';
 import { decisionFor } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
 import { signQuote } from '../../money-path/signed-quote.js';
 import type { ResumeDeps } from '../../money-path/resume.js';
+import type { Admit } from '../../money-path/paid-admission.js';
 import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
 import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
 import { checkPaymentIntent } from './intent.js';
@@ -45,6 +46,8 @@ export interface GateCall {
   paymentIntent: string | undefined;
   siwx: string | undefined;
   paymentSignature: string | undefined;
+  /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
+  admit?: Admit;
 }
 
 export const gateUrlOf = (deps: Pick<GateDeps, 'baseUrl'>) => deps.baseUrl + GATE_PATH;
@@ -58,6 +61,13 @@ export async function ingestionGate(deps: GateDeps, call: GateCall): Promise<Gat
     gateUrl,
     inputSha256: n.input_sha256,
     network: deps.terms.network,
+  });
+  await call.admit?.({
+    resource: gateUrl,
+    key,
+    inputSha256: n.input_sha256,
+    priceMicro: n.price_micro,
+    maxTotalMicro: n.max_total_micro,
   });
   const proof = await verifySiwxHeader(
     call.siwx,

@@ -3,7 +3,10 @@ import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '../../../packages/buyer/src/
 import type { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
 import type { UnavailableQuote } from '../../../packages/buyer/src/wire/contract/quote.js';
 import { NONCE_PREFIX } from '../../contract/offer.js';
-import { SINGLE_REPORT_PRICE } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { SINGLE_REPORT_PRICE, singleReportPrice } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { inputSha256 } from '../../../packages/buyer/src/wire/payment/binding.js';
+import type { Admit } from '../../money-path/paid-admission.js';
+import { singleReportProduct } from './product.js';
 import { REPORT_PURPOSES } from '../../../packages/buyer/src/wire/rsl/purposes.js';
 import { quote, type QuoteDeps } from './quote.js';
 import { redeem } from '../../money-path/redeem.js';
@@ -28,9 +31,25 @@ export type PreflightOutcome = Redemption | { kind: 'unavailable'; body: Unavail
 
 export async function preflight(
   deps: PreflightDeps,
-  call: { body: PreflightRequest; serviceRequest: string | undefined; paymentSignature: string | undefined },
+  call: {
+    body: PreflightRequest;
+    serviceRequest: string | undefined;
+    paymentSignature: string | undefined;
+    /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
+    admit?: Admit;
+  },
 ): Promise<PreflightOutcome> {
   const key = requireServiceRequestKey(call.serviceRequest);
+  if (call.admit) {
+    const input = singleReportProduct.normalize(call.body, deps.coveredOrigins);
+    await call.admit({
+      resource: input.resource,
+      key,
+      inputSha256: inputSha256(input),
+      priceMicro: singleReportPrice(input.tier),
+      maxTotalMicro: call.body.max_total_micro,
+    });
+  }
   const quoted = await quote(deps, call.body, key, { claimIsKey: true });
   if (!quoted.available) return { kind: 'unavailable', body: quoted };
   const loaded = await loadPurchase(deps.store, quoted.purchase_id);
