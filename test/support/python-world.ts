@@ -1,8 +1,8 @@
 // The Python suite's world (packages/python/tests/conftest.py runs `npx tsx test/support/python-world.ts`):
-// the test world (./world.ts's startWorld, built here without ava, which ./world.ts imports) on the test, demo and signal publishers, and buyers minted for the Python
-// tests, described as ONE JSON line on stdout. It runs until its stdin closes or it is sent SIGTERM, then
-// closes the world. Options: PYTHON_WORLD_BUYERS (how many funded buyers, default 16) and
-// PYTHON_WORLD_ENV (JSON object added to the service environment).
+// the test world (./world.ts's startWorld, built here without ava, which ./world.ts imports) on the test,
+// demo and signal publishers, and buyers minted for the Python tests, described as ONE JSON line on stdout.
+// It runs until its stdin closes or it is sent SIGTERM, then closes the world. Options: PYTHON_WORLD_BUYERS
+// (how many funded buyers, default 16) and PYTHON_WORLD_ENV (JSON object added to the service environment).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { demoSite } from '../../ops/demo/site.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';

@@ -37,8 +37,11 @@ class World:
     def env(self, key: str) -> dict[str, str]:
         """The buyer.env settings for this world and a buyer key."""
         return {
-            "RIGHTS_SERVICE_URL": self.url, "BUYER_NETWORK": self.pins.network, "BUYER_ASSET": self.pins.asset,
-            "BUYER_RECIPIENT": self.pins.recipient, "BUYER_EVIDENCE_KEY": self.pins.evidence_key,
+            "RIGHTS_SERVICE_URL": self.url,
+            "BUYER_NETWORK": self.pins.network,
+            "BUYER_ASSET": self.pins.asset,
+            "BUYER_RECIPIENT": self.pins.recipient,
+            "BUYER_EVIDENCE_KEY": self.pins.evidence_key,
             "BUYER_PRIVATE_KEY": key,
         }
 
@@ -49,8 +52,13 @@ def world() -> Iterator[World]:
     limits = {"RATE_LIMIT_GATE_PER_MINUTE": "60", "RATE_LIMIT_GATE_BURST": "2"}
     env = {**os.environ, "PYTHON_WORLD_BUYERS": "24", "PYTHON_WORLD_ENV": json.dumps(limits)}
     proc = subprocess.Popen(
-        ["npx", "tsx", "test/support/python-world.ts"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=None, text=True,
+        ["npx", "tsx", "test/support/python-world.ts"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=None,
+        text=True,
     )
     try:
         assert proc.stdout is not None

@@ -1,6 +1,7 @@
 """The bulk check (``check``/``acheck``, ``rights-preflight check``) against the real service whose gate is
-rate-limited (60 a minute, burst 2: tests/conftest.py; unpaced, the async run below is answered 429 ten times): paced so that no request is answered 429, one transfer
-per gate call, and a run killed between a call's checkpoint and its answer resumes charging nothing twice."""
+rate-limited (60 a minute, burst 2: tests/conftest.py; unpaced, the async run below is answered 429 ten
+times): paced so that no request is answered 429, one transfer per gate call, and a run killed between a
+call's checkpoint and its answer resumes charging nothing twice."""
 
 from __future__ import annotations
 
@@ -24,9 +25,13 @@ from .support.proxy import Proxy
 
 COVERED = [
     *(f"https://open.demo.example/articles/{a}" for a in ("climate", "weather", "oceans", "forests", "rivers")),
-    "https://closed.demo.example/articles/markets", "https://licensed.demo.example/articles/research",
-    "https://bare.demo.example/page", "https://pub.example/articles/one", "https://pub.example/articles/two",
-    *(f"https://pub.example/articles/{n}" for n in range(1, 6)), "https://bare.example/page",
+    "https://closed.demo.example/articles/markets",
+    "https://licensed.demo.example/articles/research",
+    "https://bare.demo.example/page",
+    "https://pub.example/articles/one",
+    "https://pub.example/articles/two",
+    *(f"https://pub.example/articles/{n}" for n in range(1, 6)),
+    "https://bare.example/page",
 ]
 ODD = ["https://uncovered.example/x", "http://pub.example/articles/one", "not a url"]
 
@@ -43,7 +48,10 @@ async def test_async_bulk_check_is_paced_under_the_limit_one_transfer_per_call(w
     assert s.gate_calls == 4 and s.bought == len(COVERED) and s.not_bought == 3 and s.held == 0
     assert s.lines["https://uncovered.example/x"]["reason"]["code"] == "ORIGIN_NOT_COVERED"
     assert s.lines["not a url"]["reason"]["code"] == "INVALID_URL"
-    assert s.lines["https://closed.demo.example/articles/markets"]["classification"] == "PROHIBITED_BY_OBSERVED_DECLARATION"
+    assert (
+        s.lines["https://closed.demo.example/articles/markets"]["classification"]
+        == "PROHIBITED_BY_OBSERVED_DECLARATION"
+    )
     calls = _calls(s.lines)
     assert len(calls) == 4
     transfers = world.devnet.transfers(b.address)
@@ -56,16 +64,33 @@ async def test_async_bulk_check_is_paced_under_the_limit_one_transfer_per_call(w
         decode_manifest_line(text)
 
 
-def test_cli_check_killed_between_checkpoint_and_answer_resumes_charging_nothing_twice(world: Any, tmp_path: Path) -> None:
+def test_cli_check_killed_between_checkpoint_and_answer_resumes_charging_nothing_twice(
+    world: Any, tmp_path: Path
+) -> None:
     proxy = Proxy(world.url)
     try:
         key = world.buyer_key()
         payer = Account.from_key(key).address
-        env = {**os.environ, **world.env(key), "RIGHTS_SERVICE_URL": proxy.url,
-               "RIGHTS_PUBLIC_URL": world.url, "BUYER_CHECKPOINT_KEY": "cd" * 32}
+        env = {
+            **os.environ,
+            **world.env(key),
+            "RIGHTS_SERVICE_URL": proxy.url,
+            "RIGHTS_PUBLIC_URL": world.url,
+            "BUYER_CHECKPOINT_KEY": "cd" * 32,
+        }
         (tmp_path / "urls.txt").write_text("\n".join([*COVERED[:10], *ODD]) + "\n")
-        cmd = [sys.executable, "-m", "rights_preflight", "check", str(tmp_path / "urls.txt"), "--purpose", "ai-input",
-               "--manifest", str(tmp_path / "out" / "manifest.jsonl"), "--json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "rights_preflight",
+            "check",
+            str(tmp_path / "urls.txt"),
+            "--purpose",
+            "ai-input",
+            "--manifest",
+            str(tmp_path / "out" / "manifest.jsonl"),
+            "--json",
+        ]
         proxy.hang_after_paid = True
         first = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert proxy.paid_answered.wait(120)  # the first call is settled; its answer never arrives

@@ -16,10 +16,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 EXPECTED = {
-    "python-buyer.md": [r"^delivered PERMITTED_BY_OBSERVED_DECLARATION 0x[0-9a-f]{64}$", r"^verifies offline: True$",
-                        r"^delivered \['PERMITTED_BY_OBSERVED_DECLARATION', 'PROHIBITED_BY_OBSERVED_DECLARATION'\]$"],
-    "python-langchain.md": [r"^https://open\.demo\.example/articles/climate PERMITTED_BY_OBSERVED_DECLARATION [0-9a-f]{64} True$"],
-    "python-llamaindex.md": [r"^https://open\.demo\.example/articles/climate PERMITTED_BY_OBSERVED_DECLARATION [0-9a-f]{64}$"],
+    "python-buyer.md": [
+        r"^delivered PERMITTED_BY_OBSERVED_DECLARATION 0x[0-9a-f]{64}$",
+        r"^verifies offline: True$",
+        r"^delivered \['PERMITTED_BY_OBSERVED_DECLARATION', 'PROHIBITED_BY_OBSERVED_DECLARATION'\]$",
+    ],
+    "python-langchain.md": [
+        r"^https://open\.demo\.example/articles/climate PERMITTED_BY_OBSERVED_DECLARATION [0-9a-f]{64} True$"
+    ],
+    "python-llamaindex.md": [
+        r"^https://open\.demo\.example/articles/climate PERMITTED_BY_OBSERVED_DECLARATION [0-9a-f]{64}$"
+    ],
     "python-scrapy.md": [r"^\{'rights_preflight/bought/DENY_DECLARED': 2, 'rights_preflight/bought/UNKNOWN': 1\}$"],
 }
 
@@ -38,8 +45,14 @@ def test_docs_example_runs(page: str, world: Any, tmp_path: Path) -> None:
     env_file = tmp_path / "buyer.env"
     env_file.write_text("".join(f"{k}={v}\n" for k, v in world.env(world.buyer_key()).items()))
     (tmp_path / "example.py").write_text(code)
-    r = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                       env={**os.environ, "BUYER_ENV_FILE": str(env_file), "CHECKPOINT_DIR": str(tmp_path / "cp")})
+    r = subprocess.run(
+        [sys.executable, "example.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "BUYER_ENV_FILE": str(env_file), "CHECKPOINT_DIR": str(tmp_path / "cp")},
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     lines = [line for line in r.stdout.splitlines() if line.strip()]
     for pattern in EXPECTED[page]:

@@ -69,14 +69,29 @@ def test_preflight_binds_the_buyers_own_request_key(world: Any) -> None:
     assert len(world.devnet.transfers(b.address)) == 1
 
 
-def test_cli_killed_between_checkpoint_and_response_resumes_with_one_transfer(world: Any, proxy: Proxy, tmp_path: Path) -> None:
+def test_cli_killed_between_checkpoint_and_response_resumes_with_one_transfer(
+    world: Any, proxy: Proxy, tmp_path: Path
+) -> None:
     key = world.buyer_key()
     env = {**os.environ, **world.env(key), "RIGHTS_SERVICE_URL": proxy.url, "BUYER_CHECKPOINT_KEY": "ab" * 32}
     proxy.hang_after_paid = True
     cli = [sys.executable, "-m", "rights_preflight"]
-    buy = subprocess.Popen([*cli, "buy", "https://open.demo.example/articles/oceans", "--purpose", "ai-input",
-                            "--checkpoint-dir", str(tmp_path / "cp"), "--out", str(tmp_path / "r.json")],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    buy = subprocess.Popen(
+        [
+            *cli,
+            "buy",
+            "https://open.demo.example/articles/oceans",
+            "--purpose",
+            "ai-input",
+            "--checkpoint-dir",
+            str(tmp_path / "cp"),
+            "--out",
+            str(tmp_path / "r.json"),
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     # The service settled and answered; the answer is held back, and the buyer process dies.
     assert proxy.paid_answered.wait(120)
     buy.send_signal(signal.SIGKILL)
@@ -89,16 +104,27 @@ def test_cli_killed_between_checkpoint_and_response_resumes_with_one_transfer(wo
     payer = Account.from_key(key).address
     assert len(world.devnet.transfers(payer)) == 1
     proxy.hang_after_paid = False
-    done = subprocess.run([*cli, "resume", ids[0], "--checkpoint-dir", str(tmp_path / "cp"), "--out",
-                           str(tmp_path / "r.json")], env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*cli, "resume", ids[0], "--checkpoint-dir", str(tmp_path / "cp"), "--out", str(tmp_path / "r.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["status"] == "delivered" and shown["purchase_id"] == ids[0]
     assert len(world.devnet.transfers(payer)) == 1
     assert not list((tmp_path / "cp").glob("*.json"))  # removed after the verified delivery
-    ok = subprocess.run([*cli, "verify", str(tmp_path / "r.json"), "--key", world.pins.evidence_key],
-                        capture_output=True, text=True, env=env)
-    assert ok.returncode == 0 and ok.stdout.startswith(f"OK purchase {ids[0]}: https://open.demo.example/articles/oceans PERMITTED")
+    ok = subprocess.run(
+        [*cli, "verify", str(tmp_path / "r.json"), "--key", world.pins.evidence_key],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert ok.returncode == 0 and ok.stdout.startswith(
+        f"OK purchase {ids[0]}: https://open.demo.example/articles/oceans PERMITTED"
+    )
 
 
 def test_a_tampered_paid_report_is_held_never_a_report(world: Any, proxy: Proxy) -> None:
@@ -127,10 +153,18 @@ def test_a_tampered_paid_report_is_held_never_a_report(world: Any, proxy: Proxy)
     [
         ("another recipient", lambda pr: pr["accepts"][0].update(payTo="0x" + "1" * 40), "RECIPIENT_MISMATCH"),
         ("a higher price", lambda pr: pr["accepts"][0].update(amount="30000"), "PRICE_MISMATCH"),
-        ("an unbound nonce", lambda pr: pr["extensions"]["service-request-binding"]["info"].update(
-            nonce=NONCE_PREFIX + "0" * 48), "BINDING_MISMATCH"),
-        ("an altered offer receipt", lambda pr: pr["extensions"]["service-offer-receipt"]["info"]["receipt"]["payload"].update(
-            max_timeout_seconds=301), "OFFER_RECEIPT_INVALID"),
+        (
+            "an unbound nonce",
+            lambda pr: pr["extensions"]["service-request-binding"]["info"].update(nonce=NONCE_PREFIX + "0" * 48),
+            "BINDING_MISMATCH",
+        ),
+        (
+            "an altered offer receipt",
+            lambda pr: pr["extensions"]["service-offer-receipt"]["info"]["receipt"]["payload"].update(
+                max_timeout_seconds=301
+            ),
+            "OFFER_RECEIPT_INVALID",
+        ),
     ],
 )
 def test_a_mismatched_offer_is_refused_uncharged(world: Any, proxy: Proxy, what: str, edit: Any, code: str) -> None:
@@ -140,8 +174,14 @@ def test_a_mismatched_offer_is_refused_uncharged(world: Any, proxy: Proxy, what:
             return None
         pr = decode_header_json(header)
         edit(pr)
-        return Exchange(ex.method, ex.path, ex.headers, ex.status,
-                        {**ex.response_headers, "payment-required": b64(json.dumps(pr))}, ex.body)
+        return Exchange(
+            ex.method,
+            ex.path,
+            ex.headers,
+            ex.status,
+            {**ex.response_headers, "payment-required": b64(json.dumps(pr))},
+            ex.body,
+        )
 
     proxy.rewrite = rewrite
     b = buyer_for(world, base_url=proxy.url)
@@ -160,7 +200,8 @@ async def test_gate_async_face_signs_in_pays_the_published_price_once(world: Any
         r = await b.ingestion_gate([PERMITTED, PROHIBITED], "rag-ingestion")
     assert isinstance(r, Delivered), r
     assert [c["classification"] for c in r.classifications] == [
-        "PERMITTED_BY_OBSERVED_DECLARATION", "PROHIBITED_BY_OBSERVED_DECLARATION",
+        "PERMITTED_BY_OBSERVED_DECLARATION",
+        "PROHIBITED_BY_OBSERVED_DECLARATION",
     ]
     assert r.amount_micro == "80000"
     assert [t["value"] for t in world.devnet.transfers(b.address)] == [80_000]

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def quick_start_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text("utf-8")
-    after = readme[readme.index("<!-- python-quick-start:"):]
+    after = readme[readme.index("<!-- python-quick-start:") :]
     block = re.search(r"```sh\n(.*?)```", after, re.S)
     assert block
     return [line for line in block.group(1).splitlines() if line.strip()]
@@ -29,13 +29,33 @@ def test_readme_python_quick_start(tmp_path: Path) -> None:
     assert [c.split(" ")[1] for c in commands[1:]] == ["quote", "buy", "verify"]
     data, venv = tmp_path / "data", tmp_path / "venv"
     data.mkdir()
-    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", str(tmp_path)), "DATA_DIR": str(data), "PORT": "0"}
-    service = subprocess.Popen(["npm", "start", "--silent"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ.get("HOME", str(tmp_path)),
+        "DATA_DIR": str(data),
+        "PORT": "0",
+    }
+    service = subprocess.Popen(
+        ["npm", "start", "--silent"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
     def sh(command: str) -> str:
         run = command.replace(" data/", f" {data}/").replace(".venv", str(venv))
-        r = subprocess.run(run, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=600,
-                           env={"PATH": os.environ["PATH"], "HOME": env["HOME"]})
+        r = subprocess.run(
+            run,
+            shell=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={"PATH": os.environ["PATH"], "HOME": env["HOME"]},
+        )
         assert r.returncode == 0, f"{command}\n{r.stderr}"
         return r.stdout
 
@@ -55,7 +75,9 @@ def test_readme_python_quick_start(tmp_path: Path) -> None:
         bought = json.loads(outputs[2])
         assert bought["status"] == "delivered" and bought["amount_micro"] == "20000"
         assert bought["saved"] == f"{data}/climate-py.json"
-        assert re.match(r"^OK purchase [0-9a-f]{64}: https://open\.demo\.example/articles/climate PERMITTED", outputs[3])
+        assert re.match(
+            r"^OK purchase [0-9a-f]{64}: https://open\.demo\.example/articles/climate PERMITTED", outputs[3]
+        )
     finally:
         os.killpg(service.pid, signal.SIGTERM)
         service.wait(timeout=60)

@@ -102,7 +102,12 @@ class CheckRun:
     """One bulk check over one buyer context: the manifest's state, its writes, and the per-call flows."""
 
     def __init__(
-        self, ctx: Context, purpose: str, *, tier: str = "fresh", manifest: str | os.PathLike[str] | None = None,
+        self,
+        ctx: Context,
+        purpose: str,
+        *,
+        tier: str = "fresh",
+        manifest: str | os.PathLike[str] | None = None,
     ) -> None:
         self.ctx, self.purpose, self.tier = ctx, purpose, tier
         self.manifest = Path(manifest) if manifest is not None else None
@@ -135,8 +140,11 @@ class CheckRun:
 
     def _not_bought(self, urls: Iterable[str], code: str, message: str) -> None:
         for u in urls:
-            self.write(manifest_line(u, "not_bought", resource=u if _origin(u) else None,
-                                     reason={"code": code, "message": message}))
+            self.write(
+                manifest_line(
+                    u, "not_bought", resource=u if _origin(u) else None, reason={"code": code, "message": message}
+                )
+            )
 
     def record(self, urls: list[str], pid: str, result: BuyResult) -> None:
         """A call's outcome as one line per URL; then (only then) its checkpoint may go."""
@@ -147,18 +155,33 @@ class CheckRun:
             for i, u in enumerate(urls):
                 r = resources[i] if len(resources) == len(urls) else by_resource.get(u, resources[0])
                 c = next(x for x in result.classifications if x["resource"] == r["resource"])
-                self.write(manifest_line(
-                    u, "bought", resource=r["resource"], classification=c["classification"], decision=c["decision"],
-                    signals_summary=r.get("signals_summary"), report_file=report_file, purchase_id=pid,
-                    transaction=result.transaction, charge_micro=result.amount_micro,
-                ))
+                self.write(
+                    manifest_line(
+                        u,
+                        "bought",
+                        resource=r["resource"],
+                        classification=c["classification"],
+                        decision=c["decision"],
+                        signals_summary=r.get("signals_summary"),
+                        report_file=report_file,
+                        purchase_id=pid,
+                        transaction=result.transaction,
+                        charge_micro=result.amount_micro,
+                    )
+                )
         elif isinstance(result, Held):
             for u in urls:
-                self.write(manifest_line(
-                    u, "held", resource=u, purchase_id=pid, transaction=result.transaction,
-                    charge_micro=self.state.get(u, {}).get("charge_micro") or "0",
-                    reason={"code": "HELD", "message": result.reason},
-                ))
+                self.write(
+                    manifest_line(
+                        u,
+                        "held",
+                        resource=u,
+                        purchase_id=pid,
+                        transaction=result.transaction,
+                        charge_micro=self.state.get(u, {}).get("charge_micro") or "0",
+                        reason={"code": "HELD", "message": result.reason},
+                    )
+                )
         elif isinstance(result, Unavailable):
             self._not_bought(urls, result.reason, "the service's free answer: nothing to buy, nothing charged")
         self.store.settle(pid)
@@ -230,7 +253,7 @@ class CheckRun:
                 else:
                     fresh.append(u)
         fresh = list(dict.fromkeys(fresh))
-        flows += [self.call(fresh[i:i + BATCH]) for i in range(0, len(fresh), BATCH)]
+        flows += [self.call(fresh[i : i + BATCH]) for i in range(0, len(fresh), BATCH)]
         return flows
 
     def prepare(self) -> Flow[set[str]]:
@@ -250,14 +273,23 @@ class CheckRun:
         s.bought = sum(1 for line in lines.values() if line["status"] == "bought")
         s.held = sum(1 for line in lines.values() if line["status"] == "held")
         s.not_bought = sum(1 for line in lines.values() if line["status"] == "not_bought")
-        charges = {line["purchase_id"]: int(line["charge_micro"]) for line in lines.values()
-                   if line["status"] in ("bought", "held") and line["purchase_id"]}
+        charges = {
+            line["purchase_id"]: int(line["charge_micro"])
+            for line in lines.values()
+            if line["status"] in ("bought", "held") and line["purchase_id"]
+        }
         s.charged_micro = sum(charges.values())
         return s
 
 
-def check(buyer: Buyer, urls: Iterable[str], purpose: str, *, tier: str = "fresh",
-          manifest: str | os.PathLike[str] | None = None) -> CheckSummary:
+def check(
+    buyer: Buyer,
+    urls: Iterable[str],
+    purpose: str,
+    *,
+    tier: str = "fresh",
+    manifest: str | os.PathLike[str] | None = None,
+) -> CheckSummary:
     """The bulk check, one gate call after another."""
     ctx = buyer.ctx
     run = CheckRun(ctx, purpose, tier=tier, manifest=manifest)
@@ -272,8 +304,15 @@ def check(buyer: Buyer, urls: Iterable[str], purpose: str, *, tier: str = "fresh
     return run.finish(before)
 
 
-async def acheck(buyer: AsyncBuyer, urls: Iterable[str], purpose: str, *, tier: str = "fresh",
-                 manifest: str | os.PathLike[str] | None = None, concurrency: int = 8) -> CheckSummary:
+async def acheck(
+    buyer: AsyncBuyer,
+    urls: Iterable[str],
+    purpose: str,
+    *,
+    tier: str = "fresh",
+    manifest: str | os.PathLike[str] | None = None,
+    concurrency: int = 8,
+) -> CheckSummary:
     """The bulk check, ``concurrency`` gate calls at a time (the pacer keeps them within the rate limit)."""
     ctx = buyer.ctx
     run = CheckRun(ctx, purpose, tier=tier, manifest=manifest)

@@ -71,10 +71,14 @@ class _Core:
     def _quote(self, resource: str, purpose: str, tier: str = "fresh", **kw: Any) -> Flow[dict[str, Any]]:
         return quote(self.ctx, resource, purpose, tier, **kw)
 
-    def _buy_report(self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> Flow[BuyResult]:
+    def _buy_report(
+        self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+    ) -> Flow[BuyResult]:
         return flows.buy_report(self.ctx, resource, purpose, tier, user_class)
 
-    def _preflight(self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> Flow[BuyResult]:
+    def _preflight(
+        self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+    ) -> Flow[BuyResult]:
         return flows.preflight(self.ctx, resource, purpose, tier, user_class)
 
     def _ingestion_gate(self, resources: list[str], purpose: str, **kw: Any) -> Flow[BuyResult]:
@@ -99,8 +103,8 @@ class _Core:
 class Buyer(_Core):
     """Synchronous buyer::
 
-        buyer = Buyer(url, private_key, Pins.from_env(env))
-        result = buyer.buy_report("https://open.demo.example/articles/climate", "ai-input")
+    buyer = Buyer(url, private_key, Pins.from_env(env))
+    result = buyer.buy_report("https://open.demo.example/articles/climate", "ai-input")
     """
 
     def __init__(self, *a: Any, client: httpx.Client | None = None, verify: Any = True, **kw: Any) -> None:
@@ -160,10 +164,14 @@ class AsyncBuyer(_Core):
     async def quote(self, resource: str, purpose: str, tier: str = "fresh", **kw: Any) -> dict[str, Any]:
         return await self._run(self._quote(resource, purpose, tier, **kw))  # type: ignore[no-any-return]
 
-    async def buy_report(self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> BuyResult:
+    async def buy_report(
+        self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+    ) -> BuyResult:
         return await self._run(self._buy_report(resource, purpose, tier, user_class))  # type: ignore[no-any-return]
 
-    async def preflight(self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> BuyResult:
+    async def preflight(
+        self, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+    ) -> BuyResult:
         return await self._run(self._preflight(resource, purpose, tier, user_class))  # type: ignore[no-any-return]
 
     async def ingestion_gate(self, resources: list[str], purpose: str, **kw: Any) -> BuyResult:

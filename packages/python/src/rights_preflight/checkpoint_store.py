@@ -197,4 +197,6 @@ def file_checkpoint_store(directory: str | os.PathLike[str], key32: bytes) -> En
 
 def cli_checkpoint_store(directory: str | os.PathLike[str], key32: bytes) -> ClaimKeepingStore:
     """The CLI's layout (the TypeScript CLI's too): checkpoints in DIR, claims in DIR/claims."""
-    return ClaimKeepingStore(file_checkpoint_store(directory, key32), file_checkpoint_store(Path(directory) / "claims", key32))
+    return ClaimKeepingStore(
+        file_checkpoint_store(directory, key32), file_checkpoint_store(Path(directory) / "claims", key32)
+    )

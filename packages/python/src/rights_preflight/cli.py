@@ -20,6 +20,7 @@ from eth_account import Account
 
 from .buyer import Buyer
 from .checkpoint_store import CheckpointStore, cli_checkpoint_store, file_checkpoint_store, memory_checkpoint_store
+from .effects import TransportFailed
 from .env_file import read_env_file
 from .errors import BuyerRefused
 from .gate_input import GATE_PURPOSES, REPORT_PURPOSES, gate_price, revalidation_price
@@ -56,8 +57,26 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rights-preflight", add_help=False, usage=USAGE)
     p.add_argument("command", nargs="?")
     p.add_argument("args", nargs="*")
-    for name in ("service", "purpose", "tier", "out", "network", "asset", "recipient", "key", "max-per-report",
-                 "max-per-task", "checkpoint-dir", "binding-key", "geo", "reason", "message", "env-file", "manifest", "public-url"):
+    for name in (
+        "service",
+        "purpose",
+        "tier",
+        "out",
+        "network",
+        "asset",
+        "recipient",
+        "key",
+        "max-per-report",
+        "max-per-task",
+        "checkpoint-dir",
+        "binding-key",
+        "geo",
+        "reason",
+        "message",
+        "env-file",
+        "manifest",
+        "public-url",
+    ):
         p.add_argument(f"--{name}")
     for flag in ("preflight", "ignore-other-signals", "json", "version"):
         p.add_argument(f"--{flag}", action="store_true")
@@ -103,9 +122,14 @@ class Cli:
         per_report = int(self.opt("max-per-report", "BUYER_MAX_PER_REPORT_MICRO") or cap)
         per_task = int(self.opt("max-per-task", "BUYER_MAX_PER_TASK_MICRO") or cap)
         return Buyer(
-            self.service, private_key or Account.create().key.hex(), self.pins(),
-            max_per_report_micro=per_report, max_per_task_micro=per_task, checkpoint_store=self.store(),
-            hold_on_other_signals=not self.a.ignore_other_signals, log=self.log if log else None,
+            self.service,
+            private_key or Account.create().key.hex(),
+            self.pins(),
+            max_per_report_micro=per_report,
+            max_per_task_micro=per_task,
+            checkpoint_store=self.store(),
+            hold_on_other_signals=not self.a.ignore_other_signals,
+            log=self.log if log else None,
             public_url=self.opt("public-url", "RIGHTS_PUBLIC_URL"),
         )
 
@@ -140,7 +164,11 @@ def cmd_capabilities(c: Cli) -> int:
 
 def cmd_quote(c: Cli) -> int:
     with c.buyer(c.env.get("BUYER_PRIVATE_KEY")) as b:
-        q = b.quote(c.need("<resource-url>", c.a.args[0] if c.a.args else None), c.need("--purpose", c.a.purpose), c.a.tier or "fresh")
+        q = b.quote(
+            c.need("<resource-url>", c.a.args[0] if c.a.args else None),
+            c.need("--purpose", c.a.purpose),
+            c.a.tier or "fresh",
+        )
     q.pop("claim_token", None)  # a secret bearer credential: never printed
     c.out(q)
     return 0
@@ -212,7 +240,11 @@ def cmd_verify(c: Cli) -> int:
     except (OSError, ValueError):
         print(f"FAIL: {file} is not readable JSON", file=sys.stderr)
         return 1
-    if isinstance(saved, dict) and isinstance(saved.get("payload"), dict) and saved["payload"].get("type") == "checkpoint":
+    if (
+        isinstance(saved, dict)
+        and isinstance(saved.get("payload"), dict)
+        and saved["payload"].get("type") == "checkpoint"
+    ):
         kept = verify_checkpoint(saved, pinned)
         if not kept.ok or kept.checkpoint is None:
             print(f"FAIL: {kept.reason}", file=sys.stderr)
@@ -223,7 +255,10 @@ def cmd_verify(c: Cli) -> int:
         if c.a.json:
             c.out({"ok": True, "checkpoint": p})
         else:
-            print(f"OK checkpoint of purchase {p['purchase_id']}: {p['resource']} {p['classification']} at {p['observed_at']}")
+            print(
+                f"OK checkpoint of purchase {p['purchase_id']}: {p['resource']} {p['classification']}"
+                f" at {p['observed_at']}"
+            )
         return 0
     v = verify_saved_report(saved, pinned, c.a.binding_key)
     if not v.ok:
@@ -268,8 +303,15 @@ def cmd_check(c: Cli) -> int:
 
 
 COMMANDS = {
-    "capabilities": cmd_capabilities, "quote": cmd_quote, "buy": cmd_buy, "gate": cmd_buy, "revalidate": cmd_buy,
-    "resume": cmd_resume, "verify": cmd_verify, "refund": cmd_refund, "check": cmd_check,
+    "capabilities": cmd_capabilities,
+    "quote": cmd_quote,
+    "buy": cmd_buy,
+    "gate": cmd_buy,
+    "revalidate": cmd_buy,
+    "resume": cmd_resume,
+    "verify": cmd_verify,
+    "refund": cmd_refund,
+    "check": cmd_check,
 }
 
 
@@ -307,6 +349,8 @@ def run(argv: Sequence[str], env: Mapping[str, str]) -> int:
         return fail("USAGE", str(e), 2, True)
     except BuyerRefused as e:
         return fail("REFUSED", str(e), 1)
+    except TransportFailed as e:
+        return fail("ERROR", f"the service could not be reached ({e.reason})", 1)
     except (ValueError, OSError) as e:
         return fail("ERROR", str(e), 1)
 

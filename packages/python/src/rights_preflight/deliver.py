@@ -27,8 +27,12 @@ AMBIGUOUS_STATUS = {408, 425, 429, 500, 502, 503, 504}
 def gate_headers(ctx: Context, purchase: str, key: str, expected: dict[str, Any]) -> dict[str, str]:
     """A gate request's private headers: the retry key, the payment intent and the sign-in proof. A proof is not a
     payment: it is cached by purchase and re-signed when stale, while the payment header is never re-signed."""
-    binding = {"gate_url": expected["resource"], "key": key, "input_sha256": expected["input_sha256"],
-               "network": expected["network"]}
+    binding = {
+        "gate_url": expected["resource"],
+        "key": key,
+        "input_sha256": expected["input_sha256"],
+        "network": expected["network"],
+    }
     cached = ctx.sign_ins.get(purchase)
     if cached and time.time() - cached[1] < SIWX_MAX_AGE_SECONDS - 120:
         proof = cached[0]
@@ -39,7 +43,9 @@ def gate_headers(ctx: Context, purchase: str, key: str, expected: dict[str, Any]
     return {
         "x-service-request": key,
         "x-service-payment-intent": payment_intent_header(
-            payer=ctx.account.address, resource=expected["resource"], input_sha256=expected["input_sha256"],
+            payer=ctx.account.address,
+            resource=expected["resource"],
+            input_sha256=expected["input_sha256"],
             network=expected["network"],
         ),
         "sign-in-with-x": proof,
@@ -53,7 +59,8 @@ def _send(ctx: Context, cp: Checkpoint) -> Http:
         headers = {"x-service-claim": cp["key"], "payment-signature": cp["payment_signature"]}
         return Http("GET", url, headers, None, timeout)
     private = (
-        gate_headers(ctx, cp["purchase_id"], cp["key"], cp["expected"]) if cp["flow"] == "gate"
+        gate_headers(ctx, cp["purchase_id"], cp["key"], cp["expected"])
+        if cp["flow"] == "gate"
         else {"x-service-request": cp["key"]}
     )
     headers = {"content-type": "application/json", **private, "payment-signature": cp["payment_signature"]}
@@ -99,7 +106,9 @@ def deliver(ctx: Context, cp: Checkpoint, resumed_already: bool) -> Flow[BuyResu
         ctx.budget.release(int(cp["expected"]["amount"]))
         ctx.store.remove(pid)
         ctx.log("refused", purchase_id=pid, code=code)
-        raise BuyerRefused("PAYMENT_REFUSED", f"the service refused the payment ({code})", {"status": res.status, "code": code})
+        raise BuyerRefused(
+            "PAYMENT_REFUSED", f"the service refused the payment ({code})", {"status": res.status, "code": code}
+        )
     raise BuyerRefused(
         "RESUME_EXHAUSTED",
         f"no definitive answer after {attempts} attempts; the checkpoint is kept: resume(purchase_id) later",
@@ -130,8 +139,13 @@ def accept(ctx: Context, cp: Checkpoint, res: Response, resumed: bool) -> BuyRes
     x = cp["expected"]
     binding = {"resource": x["resource"], "input_sha256": x["input_sha256"], "nonce": x["nonce"]}
     v = verify_paid_report(
-        {"response": body, "offer_receipt": cp["offer_receipt"], "binding": binding,
-         "expected": {**x, "purchase_id": pid}, "binding_key": cp["key"]},
+        {
+            "response": body,
+            "offer_receipt": cp["offer_receipt"],
+            "binding": binding,
+            "expected": {**x, "purchase_id": pid},
+            "binding_key": cp["key"],
+        },
         ctx.pins.evidence_key,
     )
     if not v.ok:
@@ -155,6 +169,13 @@ def accept(ctx: Context, cp: Checkpoint, res: Response, resumed: bool) -> BuyRes
         "response": body,
     }
     return Delivered(
-        purchase_id=pid, response=body, classifications=v.classifications, ingestion_hold=hold,
-        transaction=v.transaction, amount_micro=v.amount, payer=v.payer, saved=saved, resumed=resumed,
+        purchase_id=pid,
+        response=body,
+        classifications=v.classifications,
+        ingestion_hold=hold,
+        transaction=v.transaction,
+        amount_micro=v.amount,
+        payer=v.payer,
+        saved=saved,
+        resumed=resumed,
     )

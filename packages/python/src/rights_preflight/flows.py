@@ -17,8 +17,8 @@ from .effects import Flow, Http, Response
 from .errors import BuyerRefused
 from .gate_input import gate_input, revalidation_input
 from .pay import PaymentTerms, pay
-from .rate_limit import limited
 from .quote import quote, settlement_window, unavailable_of
+from .rate_limit import limited
 from .results import BuyResult
 from .verify import verify_checkpoint
 
@@ -30,10 +30,14 @@ def fresh_key() -> str:
 
 def _unexpected(res: Response, what: str) -> BuyerRefused:
     code, message = error_of(res)
-    return BuyerRefused("SERVICE_ERROR", f"{what} {res.status} {code}: {message}".rstrip(": "), {"status": res.status, "code": code})
+    return BuyerRefused(
+        "SERVICE_ERROR", f"{what} {res.status} {code}: {message}".rstrip(": "), {"status": res.status, "code": code}
+    )
 
 
-def buy_report(ctx: Context, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> Flow[BuyResult]:
+def buy_report(
+    ctx: Context, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+) -> Flow[BuyResult]:
     """The quote flow: quote, then the report URL's 402 offer, pay and deliver."""
     q = yield from quote(ctx, resource, purpose, tier, user_class)
     un = unavailable_of(q)
@@ -45,10 +49,19 @@ def buy_report(ctx: Context, resource: str, purpose: str, tier: str = "fresh", u
     if res.status != 402:
         raise _unexpected(res, "expected a 402 offer, got")
     yield from settlement_window(ctx)
-    cp = pay(ctx, PaymentTerms(
-        flow="quote", path=q["report_url"], key=q["claim_token"], offer_header=res.header("payment-required"),
-        amount=q["charge_micro"], resource=q["resource"], input_sha256=q["input_sha256"], purchase_id=q["purchase_id"],
-    ))
+    cp = pay(
+        ctx,
+        PaymentTerms(
+            flow="quote",
+            path=q["report_url"],
+            key=q["claim_token"],
+            offer_header=res.header("payment-required"),
+            amount=q["charge_micro"],
+            resource=q["resource"],
+            input_sha256=q["input_sha256"],
+            purchase_id=q["purchase_id"],
+        ),
+    )
     return (yield from deliver(ctx, cp, False))
 
 
@@ -63,12 +76,16 @@ def _offered_resource(header: str | None) -> str:
 def _same_url(a: str, b: str) -> bool:
     try:
         x, y = urlsplit(a), urlsplit(b)
-        return urlunsplit(x._replace(fragment="", netloc=x.netloc.lower())) == urlunsplit(y._replace(fragment="", netloc=y.netloc.lower()))
+        return urlunsplit(x._replace(fragment="", netloc=x.netloc.lower())) == urlunsplit(
+            y._replace(fragment="", netloc=y.netloc.lower())
+        )
     except ValueError:
         return False
 
 
-def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None) -> Flow[BuyResult]:
+def preflight(
+    ctx: Context, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None
+) -> Flow[BuyResult]:
     """One POST answered 402 with the offer (the buyer's own X-Service-Request binds the nonce), then pay."""
     key = fresh_key()
     budget = ctx.budget.remaining()
@@ -76,14 +93,21 @@ def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", us
     uc = user_class or "commercial"
     body = {"resource": resource, "purpose": purpose, "tier": tier, "user_class": uc, "max_total_micro": str(budget)}
     ctx.log("preflight", resource=resource, purpose=purpose, tier=tier)
-    res: Response = yield from limited(ctx, Http(
-        "POST", f"{ctx.base_url}/v1/rights/preflight", {"content-type": "application/json", "x-service-request": key},
-        json_body(body),
-    ))
+    res: Response = yield from limited(
+        ctx,
+        Http(
+            "POST",
+            f"{ctx.base_url}/v1/rights/preflight",
+            {"content-type": "application/json", "x-service-request": key},
+            json_body(body),
+        ),
+    )
     if res.status == 200:
         un = unavailable_of(res.json())
         if un is None:
-            raise BuyerRefused("QUOTE_INVALID", "a 200 preflight without payment must be an unavailable answer charging 0")
+            raise BuyerRefused(
+                "QUOTE_INVALID", "a 200 preflight without payment must be an unavailable answer charging 0"
+            )
         return un
     if res.status != 402:
         raise _unexpected(res, "preflight answered")
@@ -94,21 +118,39 @@ def preflight(ctx: Context, resource: str, purpose: str, tier: str = "fresh", us
     offered = _offered_resource(header)
     if not offered or not _same_url(offered, resource):
         raise BuyerRefused("BINDING_MISMATCH", "the offer binds another resource than the one requested")
-    digest = input_sha256({"sku": SINGLE_REPORT_SKU, "resource": offered, "purpose": purpose, "tier": tier, "user_class": uc})
+    digest = input_sha256(
+        {"sku": SINGLE_REPORT_SKU, "resource": offered, "purpose": purpose, "tier": tier, "user_class": uc}
+    )
     amount = str(details.get("charge_micro", ""))
     if not amount.isdigit():
         raise BuyerRefused("OFFER_INVALID", "402 body lacks charge_micro")
     yield from settlement_window(ctx)
-    cp = pay(ctx, PaymentTerms(
-        flow="preflight", path="/v1/rights/preflight", key=key, offer_header=header, amount=amount, resource=offered,
-        input_sha256=digest, body=body,
-    ))
+    cp = pay(
+        ctx,
+        PaymentTerms(
+            flow="preflight",
+            path="/v1/rights/preflight",
+            key=key,
+            offer_header=header,
+            amount=amount,
+            resource=offered,
+            input_sha256=digest,
+            body=body,
+        ),
+    )
     return (yield from deliver(ctx, cp, False))
 
 
 def ingestion_gate(
-    ctx: Context, resources: list[str], purpose: str, *, tier: str = "fresh", user_class: str | None = None,
-    geo: str | None = None, freshness_seconds: int | None = None, key: str | None = None,
+    ctx: Context,
+    resources: list[str],
+    purpose: str,
+    *,
+    tier: str = "fresh",
+    user_class: str | None = None,
+    geo: str | None = None,
+    freshness_seconds: int | None = None,
+    key: str | None = None,
 ) -> Flow[BuyResult]:
     """POST /v1/rights/ingestion-gate for 1–4 resources: the buyer computes the question and its digest, signs in as
     the payer over exactly this request, states the payment intent, and pays only the published price."""
@@ -117,28 +159,51 @@ def ingestion_gate(
     key = key or fresh_key()
     pid = purchase_id(GATE_SKU, key, q.input_sha256)
     body = {**q.body, "max_total_micro": str(q.price_micro)}
-    ctx.log("gate", purchase_id=pid, resources=len(q.body["resources"]), purpose=purpose, tier=q.body["tier"],
-            price_micro=str(q.price_micro))
+    ctx.log(
+        "gate",
+        purchase_id=pid,
+        resources=len(q.body["resources"]),
+        purpose=purpose,
+        tier=q.body["tier"],
+        price_micro=str(q.price_micro),
+    )
     expected = {"resource": ctx.gate_url, "input_sha256": q.input_sha256, "network": ctx.pins.network}
     try:
-        res: Response = yield from limited(ctx, Http(
-            "POST", f"{ctx.base_url}{GATE_PATH}",
-            {"content-type": "application/json", **gate_headers(ctx, pid, key, expected)}, json_body(body),
-        ))
+        res: Response = yield from limited(
+            ctx,
+            Http(
+                "POST",
+                f"{ctx.base_url}{GATE_PATH}",
+                {"content-type": "application/json", **gate_headers(ctx, pid, key, expected)},
+                json_body(body),
+            ),
+        )
         if res.status == 200:
             j = res.json()
             un = unavailable_of(j, [str(r.get("resource")) for r in j.get("resources", []) if isinstance(r, dict)])
             if un is None or un.input_sha256 != q.input_sha256:
-                raise BuyerRefused("QUOTE_INVALID", "a 200 gate answer without payment must be an unavailable answer for this input")
+                raise BuyerRefused(
+                    "QUOTE_INVALID", "a 200 gate answer without payment must be an unavailable answer for this input"
+                )
             ctx.log("gate.unavailable", purchase_id=pid, reason=un.reason)
             return un
         if res.status != 402:
             raise _unexpected(res, "ingestion gate answered")
         yield from settlement_window(ctx)
-        cp = pay(ctx, PaymentTerms(
-            flow="gate", path=GATE_PATH, key=key, offer_header=res.header("payment-required"),
-            amount=str(q.price_micro), resource=ctx.gate_url, input_sha256=q.input_sha256, purchase_id=pid, body=body,
-        ))
+        cp = pay(
+            ctx,
+            PaymentTerms(
+                flow="gate",
+                path=GATE_PATH,
+                key=key,
+                offer_header=res.header("payment-required"),
+                amount=str(q.price_micro),
+                resource=ctx.gate_url,
+                input_sha256=q.input_sha256,
+                purchase_id=pid,
+                body=body,
+            ),
+        )
         return (yield from deliver(ctx, cp, False))
     finally:
         ctx.sign_ins.pop(pid, None)
@@ -156,10 +221,15 @@ def revalidate(ctx: Context, checkpoints: list[Any], tier: str = "fresh") -> Flo
     pid = purchase_id(REVALIDATE_SKU, key, q.input_sha256)
     body = {"checkpoints": list(checkpoints), "tier": tier, "max_total_micro": str(q.price_micro)}
     ctx.log("revalidate", purchase_id=pid, checkpoints=len(checkpoints), price_micro=str(q.price_micro))
-    res: Response = yield from limited(ctx, Http(
-        "POST", f"{ctx.base_url}{REVALIDATE_PATH}", {"content-type": "application/json", "x-service-request": key},
-        json_body(body),
-    ))
+    res: Response = yield from limited(
+        ctx,
+        Http(
+            "POST",
+            f"{ctx.base_url}{REVALIDATE_PATH}",
+            {"content-type": "application/json", "x-service-request": key},
+            json_body(body),
+        ),
+    )
     if res.status == 200:
         un = unavailable_of(res.json(), [])
         if un is None or un.input_sha256 != q.input_sha256:
@@ -168,10 +238,20 @@ def revalidate(ctx: Context, checkpoints: list[Any], tier: str = "fresh") -> Flo
     if res.status != 402:
         raise _unexpected(res, "revalidate answered")
     yield from settlement_window(ctx)
-    cp = pay(ctx, PaymentTerms(
-        flow="revalidate", path=REVALIDATE_PATH, key=key, offer_header=res.header("payment-required"),
-        amount=str(q.price_micro), resource=ctx.revalidate_url, input_sha256=q.input_sha256, purchase_id=pid, body=body,
-    ))
+    cp = pay(
+        ctx,
+        PaymentTerms(
+            flow="revalidate",
+            path=REVALIDATE_PATH,
+            key=key,
+            offer_header=res.header("payment-required"),
+            amount=str(q.price_micro),
+            resource=ctx.revalidate_url,
+            input_sha256=q.input_sha256,
+            purchase_id=pid,
+            body=body,
+        ),
+    )
     return (yield from deliver(ctx, cp, False))
 
 
@@ -185,12 +265,16 @@ def resume(ctx: Context, pid: str) -> Flow[BuyResult]:
     return (yield from deliver(ctx, cp, True))
 
 
-def request_refund(base_url: str, claim: str, pid: str, reason: str, message: str | None = None) -> Flow[dict[str, Any]]:
+def request_refund(
+    base_url: str, claim: str, pid: str, reason: str, message: str | None = None
+) -> Flow[dict[str, Any]]:
     """POST /v1/rights/refund-requests with the purchase's claim: an operator-reviewed record, never a transfer."""
     body: dict[str, Any] = {"purchase_id": pid, "reason": reason, **({"message": message} if message else {})}
     res: Response = yield Http(
-        "POST", f"{base_url.rstrip('/')}/v1/rights/refund-requests",
-        {"content-type": "application/json", "x-service-claim": claim}, json_body(body),
+        "POST",
+        f"{base_url.rstrip('/')}/v1/rights/refund-requests",
+        {"content-type": "application/json", "x-service-claim": claim},
+        json_body(body),
     )
     if res.status not in (200, 201):
         raise _unexpected(res, "refund request answered")

@@ -41,8 +41,13 @@ class GateInput:
 
 
 def gate_input(
-    resources: list[str], purpose: str, *, user_class: str | None = None, geo: str | None = None,
-    freshness_seconds: int | None = None, tier: str | None = None,
+    resources: list[str],
+    purpose: str,
+    *,
+    user_class: str | None = None,
+    geo: str | None = None,
+    freshness_seconds: int | None = None,
+    tier: str | None = None,
 ) -> GateInput:
     """Defaults applied, duplicates removed keeping first appearance; ``max_total_micro`` is not part of it."""
     unique = list(dict.fromkeys(resources))

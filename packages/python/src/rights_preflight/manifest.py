@@ -18,13 +18,29 @@ from typing import Any
 FORMAT = "rights-preflight-check-v1"
 STATUSES = ("pending", "bought", "held", "not_bought")
 CLASSIFICATIONS = (
-    "PERMITTED_BY_OBSERVED_DECLARATION", "PROHIBITED_BY_OBSERVED_DECLARATION", "LICENSE_REQUIRED",
-    "NO_MACHINE_READABLE_DECLARATION", "CONFLICT", "UNKNOWN",
+    "PERMITTED_BY_OBSERVED_DECLARATION",
+    "PROHIBITED_BY_OBSERVED_DECLARATION",
+    "LICENSE_REQUIRED",
+    "NO_MACHINE_READABLE_DECLARATION",
+    "CONFLICT",
+    "UNKNOWN",
 )
 DECISIONS = ("ALLOW_DECLARED", "DENY_DECLARED", "LICENSE_REQUIRED", "UNKNOWN")
 SUMMARIES = ("NONE_OBSERVED", "CONSISTENT", "RESTRICTED_BY_OTHER_SIGNAL")
-FIELDS = ("format", "url", "resource", "status", "classification", "decision", "signals_summary", "report_file",
-          "purchase_id", "transaction", "charge_micro", "reason")
+FIELDS = (
+    "format",
+    "url",
+    "resource",
+    "status",
+    "classification",
+    "decision",
+    "signals_summary",
+    "report_file",
+    "purchase_id",
+    "transaction",
+    "charge_micro",
+    "reason",
+)
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _TX = re.compile(r"^0x[0-9a-fA-F]{64}$")
 _MICRO = re.compile(r"^(0|[1-9][0-9]{0,29})$")
@@ -55,8 +71,10 @@ def manifest_line_problem(line: Any) -> str | None:
         "purchase_id": _nullable_str(line["purchase_id"], _SHA.match),
         "transaction": _nullable_str(line["transaction"], _TX.match),
         "charge_micro": isinstance(line["charge_micro"], str) and bool(_MICRO.match(line["charge_micro"])),
-        "reason": line["reason"] is None or (
-            isinstance(line["reason"], dict) and isinstance(line["reason"].get("code"), str)
+        "reason": line["reason"] is None
+        or (
+            isinstance(line["reason"], dict)
+            and isinstance(line["reason"].get("code"), str)
             and isinstance(line["reason"].get("message"), str)
         ),
     }

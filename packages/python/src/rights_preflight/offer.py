@@ -23,9 +23,21 @@ from .pins import Pins, same_address
 USDC_EIP712 = {"eip155:8453": ("USD Coin", "2"), "eip155:84532": ("USDC", "2")}
 
 OFFER_RECEIPT_FIELDS = {
-    "type": str, "purchase_id": str, "resource_url": str, "resource": str, "input_sha256": str, "scheme": str,
-    "network": str, "asset": str, "pay_to": str, "amount": str, "nonce": str, "max_timeout_seconds": int,
-    "expires_at": str, "issued_at": str, "key_id": str,
+    "type": str,
+    "purchase_id": str,
+    "resource_url": str,
+    "resource": str,
+    "input_sha256": str,
+    "scheme": str,
+    "network": str,
+    "asset": str,
+    "pay_to": str,
+    "amount": str,
+    "nonce": str,
+    "max_timeout_seconds": int,
+    "expires_at": str,
+    "issued_at": str,
+    "key_id": str,
 }
 
 
@@ -102,7 +114,9 @@ def check_offer(header: str | None, pins: Pins, x: OfferExpectation, now: float 
     if not str(req["amount"]).isdigit():
         _refuse("OFFER_INVALID", "offer amount is not an integer")
     if int(req["amount"]) > x.max_per_report:
-        _refuse("PRICE_ABOVE_REPORT_BUDGET", f"offer amount {req['amount']} exceeds the per-report cap {x.max_per_report}")
+        _refuse(
+            "PRICE_ABOVE_REPORT_BUDGET", f"offer amount {req['amount']} exceeds the per-report cap {x.max_per_report}"
+        )
     if req["amount"] != x.amount:
         _refuse("PRICE_MISMATCH", f"offer amount {req['amount']} is not the quoted {x.amount}")
     extra = req.get("extra") or {}

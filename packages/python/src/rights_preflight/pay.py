@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .checkpoint_store import Checkpoint
@@ -59,12 +59,15 @@ def payment_signature(ctx: Context, offer: CheckedOffer) -> str:
 def pay(ctx: Context, t: PaymentTerms) -> Checkpoint:
     """Checks the offer, reserves budget, signs, and persists the encrypted checkpoint: in that order."""
     offer = check_offer(
-        t.offer_header, ctx.pins,
+        t.offer_header,
+        ctx.pins,
         OfferExpectation(t.amount, ctx.budget.max_per_report, t.resource, t.input_sha256, t.key, t.purchase_id),
     )
     purchase_id = offer.receipt["payload"]["purchase_id"]
     req = offer.requirements
-    ctx.log("offer.ok", purchase_id=purchase_id, amount_micro=req["amount"], pay_to=req["payTo"], network=req["network"])
+    ctx.log(
+        "offer.ok", purchase_id=purchase_id, amount_micro=req["amount"], pay_to=req["payTo"], network=req["network"]
+    )
     amount = int(req["amount"])
     ctx.budget.reserve(amount)
     try:
@@ -83,11 +86,17 @@ def pay(ctx: Context, t: PaymentTerms) -> Checkpoint:
         **({"body": t.body} if t.body is not None else {}),
         "payment_signature": header,
         "expected": {
-            "network": req["network"], "asset": req["asset"], "pay_to": req["payTo"], "amount": req["amount"],
-            "payer": ctx.account.address, "nonce": offer.nonce, "resource": t.resource, "input_sha256": t.input_sha256,
+            "network": req["network"],
+            "asset": req["asset"],
+            "pay_to": req["payTo"],
+            "amount": req["amount"],
+            "payer": ctx.account.address,
+            "nonce": offer.nonce,
+            "resource": t.resource,
+            "input_sha256": t.input_sha256,
         },
         "offer_receipt": offer.receipt,
-        "created_at": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
+        "created_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
     }
     ctx.store.save(cp)
     ctx.log("checkpoint.saved", purchase_id=purchase_id)

@@ -37,7 +37,9 @@ class Pins:
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Pins:
         """BUYER_NETWORK, BUYER_ASSET, BUYER_RECIPIENT, BUYER_EVIDENCE_KEY."""
-        missing = [n for n in ("BUYER_NETWORK", "BUYER_ASSET", "BUYER_RECIPIENT", "BUYER_EVIDENCE_KEY") if not env.get(n)]
+        missing = [
+            n for n in ("BUYER_NETWORK", "BUYER_ASSET", "BUYER_RECIPIENT", "BUYER_EVIDENCE_KEY") if not env.get(n)
+        ]
         if missing:
             raise ValueError(f"missing {', '.join(missing)}")
         return cls(env["BUYER_NETWORK"], env["BUYER_ASSET"], env["BUYER_RECIPIENT"], env["BUYER_EVIDENCE_KEY"])

@@ -69,16 +69,25 @@ def check_available_quote(ctx: Context, q: dict[str, Any]) -> None:
     if not verify_envelope(sq, pins.evidence_key):
         raise BuyerRefused("QUOTE_SIGNATURE_INVALID", "signed quote does not verify with the pinned key")
     if (
-        s.get("purchase_id") != q["purchase_id"] or s.get("resource") != q["resource"]
-        or s.get("input_sha256") != q["input_sha256"] or s.get("amount") != q["charge_micro"]
-        or not same_address(str(s.get("pay_to")), p["pay_to"]) or not same_address(str(s.get("asset")), p["asset"])
-        or s.get("network") != p["network"] or s.get("purpose") != q["purpose"] or s.get("tier") != q["tier"]
+        s.get("purchase_id") != q["purchase_id"]
+        or s.get("resource") != q["resource"]
+        or s.get("input_sha256") != q["input_sha256"]
+        or s.get("amount") != q["charge_micro"]
+        or not same_address(str(s.get("pay_to")), p["pay_to"])
+        or not same_address(str(s.get("asset")), p["asset"])
+        or s.get("network") != p["network"]
+        or s.get("purpose") != q["purpose"]
+        or s.get("tier") != q["tier"]
     ):
         raise BuyerRefused("QUOTE_MISMATCH", "signed quote differs from the quote answer")
 
 
 def quote(
-    ctx: Context, resource: str, purpose: str, tier: str = "fresh", user_class: str | None = None,
+    ctx: Context,
+    resource: str,
+    purpose: str,
+    tier: str = "fresh",
+    user_class: str | None = None,
     max_total_micro: int | None = None,
 ) -> Flow[dict[str, Any]]:
     """POST /v1/rights/quote; an available answer is checked before it is returned (its claim is a secret)."""

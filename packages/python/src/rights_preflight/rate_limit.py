@@ -17,8 +17,12 @@ class Pacer:
     """A token bucket per limited path, mirroring the service's: ``burst`` requests at once, then
     ``requests_per_minute``. ``wait`` reserves a token and answers how long to wait before sending."""
 
-    def __init__(self, limits: dict[str, tuple[float, float]], clock: Callable[[], float] = time.monotonic,
-                 paid_free: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        limits: dict[str, tuple[float, float]],
+        clock: Callable[[], float] = time.monotonic,
+        paid_free: frozenset[str] = frozenset(),
+    ) -> None:
         self._limits = limits
         self._paid_free = paid_free
         self._clock = clock
@@ -32,7 +36,11 @@ class Pacer:
         skipped = {str(x).lower() for x in ((caps.get("paid_requests") or {}).get("rate_limits_skipped") or [])}
         paid_free: set[str] = set()
         for name, r in (caps.get("rate_limits") or {}).items():
-            if isinstance(r, dict) and isinstance(r.get("path"), str) and (name.lower() in skipped or r["path"].lower() in skipped):
+            if (
+                isinstance(r, dict)
+                and isinstance(r.get("path"), str)
+                and (name.lower() in skipped or r["path"].lower() in skipped)
+            ):
                 paid_free.add(r["path"].lower().rstrip("/"))
         for r in (caps.get("rate_limits") or {}).values():
             if isinstance(r, dict) and isinstance(r.get("path"), str):

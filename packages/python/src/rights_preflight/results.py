@@ -38,9 +38,14 @@ class Delivered:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "status": self.status, "purchase_id": self.purchase_id, "classifications": self.classifications,
-            "ingestion_hold": self.ingestion_hold, "transaction": self.transaction,
-            "amount_micro": self.amount_micro, "payer": self.payer, "resumed": self.resumed,
+            "status": self.status,
+            "purchase_id": self.purchase_id,
+            "classifications": self.classifications,
+            "ingestion_hold": self.ingestion_hold,
+            "transaction": self.transaction,
+            "amount_micro": self.amount_micro,
+            "payer": self.payer,
+            "resumed": self.resumed,
         }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,7 +16,7 @@ from eth_account.signers.local import LocalAccount
 from eth_utils.address import to_checksum_address
 from x402.mechanisms.evm.eip712 import build_typed_data_for_signing
 from x402.mechanisms.evm.signers import EthAccountSigner
-from x402.mechanisms.evm.types import ExactEIP3009Authorization
+from x402.mechanisms.evm.types import ExactEIP3009Authorization, TypedDataField
 
 from .binding import NONCE_PREFIX, bound_nonce
 
@@ -68,7 +68,8 @@ def sign_transfer_authorization(
     domain, types, primary, message = build_typed_data_for_signing(
         authorization, chain_id, to_checksum_address(requirements["asset"]), extra["name"], extra["version"]
     )
-    signature = "0x" + EthAccountSigner(account).sign_typed_data(domain, types, primary, message).hex()  # type: ignore[arg-type]
+    fields = {name: [TypedDataField(name=f["name"], type=f["type"]) for f in fs] for name, fs in types.items()}
+    signature = "0x" + EthAccountSigner(account).sign_typed_data(domain, fields, primary, message).hex()
     wire = {
         "from": authorization.from_address,
         "to": authorization.to,
@@ -94,12 +95,19 @@ def payment_intent_header(*, payer: str, resource: str, input_sha256: str, netwo
 
 def iso_millis(t: datetime) -> str:
     """ISO 8601 UTC with milliseconds, as JavaScript's toISOString (the service re-renders the text from it)."""
-    u = t.astimezone(timezone.utc)
+    u = t.astimezone(UTC)
     return u.strftime("%Y-%m-%dT%H:%M:%S.") + f"{u.microsecond // 1000:03d}Z"
 
 
 def siwe_message(
-    *, domain: str, address: str, statement: str, uri: str, chain_id: int, nonce: str, issued_at: str,
+    *,
+    domain: str,
+    address: str,
+    statement: str,
+    uri: str,
+    chain_id: int,
+    nonce: str,
+    issued_at: str,
     resources: list[str],
 ) -> str:
     """The EIP-4361 text for the fields a gate challenge has (no expiration, not-before or request id)."""
@@ -123,7 +131,12 @@ def siwe_message(
 
 
 def sign_in_with_x(
-    account: LocalAccount, *, gate_url: str, key: str, input_sha256: str, network: str,
+    account: LocalAccount,
+    *,
+    gate_url: str,
+    key: str,
+    input_sha256: str,
+    network: str,
     issued_at: datetime | None = None,
 ) -> dict[str, Any]:
     """The sign-in proof of profile service-siwx-payment-v1 for one gate request, signed with EIP-191."""
@@ -131,20 +144,35 @@ def sign_in_with_x(
     if chain_id is None:
         raise ValueError(f"{network} is not an eip155 network")
     address = to_checksum_address(account.address)
-    issued = iso_millis(issued_at or datetime.now(timezone.utc))
-    nonce = bound_nonce(gate_url, key, input_sha256)[len(NONCE_PREFIX):]
+    issued = iso_millis(issued_at or datetime.now(UTC))
+    nonce = bound_nonce(gate_url, key, input_sha256)[len(NONCE_PREFIX) :]
     resources = [gate_url, f"urn:service-request:input-sha256:{input_sha256}"]
     domain = urlsplit(gate_url).netloc
     text = siwe_message(
-        domain=domain, address=address, statement=SIWX_STATEMENT, uri=gate_url, chain_id=chain_id, nonce=nonce,
-        issued_at=issued, resources=resources,
+        domain=domain,
+        address=address,
+        statement=SIWX_STATEMENT,
+        uri=gate_url,
+        chain_id=chain_id,
+        nonce=nonce,
+        issued_at=issued,
+        resources=resources,
     )
     signature = "0x" + account.sign_message(encode_defunct(text=text)).signature.hex().removeprefix("0x")
     # The x402 sign-in-with-x payload shape (SiwxProof in /openapi.json).
     return {
-        "domain": domain, "address": address, "statement": SIWX_STATEMENT, "uri": gate_url, "version": "1",
-        "chainId": network, "type": "eip191", "nonce": nonce, "issuedAt": issued, "resources": resources,
-        "signatureScheme": "eip191", "signature": signature,
+        "domain": domain,
+        "address": address,
+        "statement": SIWX_STATEMENT,
+        "uri": gate_url,
+        "version": "1",
+        "chainId": network,
+        "type": "eip191",
+        "nonce": nonce,
+        "issuedAt": issued,
+        "resources": resources,
+        "signatureScheme": "eip191",
+        "signature": signature,
     }
 
 

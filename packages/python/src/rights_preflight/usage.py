@@ -6,8 +6,9 @@ not covered, not checked) is not passed on. Verdicts are kept per URL, so a URL 
 
 >>> from rights_preflight import Buyer, Pins, read_env_file
 >>> env = read_env_file("data/buyer.env")  # doctest: +SKIP
->>> check = RightsCheck(Buyer(env["RIGHTS_SERVICE_URL"], env["BUYER_PRIVATE_KEY"], Pins.from_env(env),
-...                           max_per_report_micro=120_000, max_per_task_micro=1_000_000), "rag-ingestion")  # doctest: +SKIP
+>>> buyer = Buyer(env["RIGHTS_SERVICE_URL"], env["BUYER_PRIVATE_KEY"], Pins.from_env(env),
+...               max_per_report_micro=120_000, max_per_task_micro=1_000_000)  # doctest: +SKIP
+>>> check = RightsCheck(buyer, "rag-ingestion")  # doctest: +SKIP
 >>> check.verdicts(["https://open.demo.example/articles/climate"])  # doctest: +SKIP
 """
 
@@ -49,9 +50,16 @@ class Verdict:
     def metadata(self) -> dict[str, Any]:
         """What goes into a document's metadata: the classification and the signed report's digest."""
         return {
-            "url": self.url, "purpose": self.purpose, "passes": self.passes, "status": self.status,
-            "classification": self.classification, "decision": self.decision, "signals_summary": self.signals_summary,
-            "purchase_id": self.purchase_id, "report_sha256": self.report_sha256, "transaction": self.transaction,
+            "url": self.url,
+            "purpose": self.purpose,
+            "passes": self.passes,
+            "status": self.status,
+            "classification": self.classification,
+            "decision": self.decision,
+            "signals_summary": self.signals_summary,
+            "purchase_id": self.purchase_id,
+            "report_sha256": self.report_sha256,
+            "transaction": self.transaction,
             "reason": self.reason,
         }
 
@@ -61,8 +69,15 @@ class RightsCheck:
     :class:`AsyncBuyer` for ``averdicts``). ``reports`` holds each verified report by purchase id."""
 
     def __init__(
-        self, buyer: Buyer | AsyncBuyer, purpose: str, *, tier: str = "fresh", manifest: str | None = None,
-        hold_on_other_signals: bool = True, concurrency: int = 4, batch_window: float = 0.05,
+        self,
+        buyer: Buyer | AsyncBuyer,
+        purpose: str,
+        *,
+        tier: str = "fresh",
+        manifest: str | None = None,
+        hold_on_other_signals: bool = True,
+        concurrency: int = 4,
+        batch_window: float = 0.05,
     ) -> None:
         self.buyer, self.purpose, self.tier, self.manifest = buyer, purpose, tier, manifest
         self.hold_on_other_signals = hold_on_other_signals
@@ -79,16 +94,26 @@ class RightsCheck:
             return Verdict(url, self.purpose, False, "not_checked", reason="NOT_CHECKED")
         saved = self.reports.get(line["purchase_id"] or "")
         passes = (
-            line["status"] == "bought" and line["decision"] == "ALLOW_DECLARED" and saved is not None
+            line["status"] == "bought"
+            and line["decision"] == "ALLOW_DECLARED"
+            and saved is not None
             and not (self.hold_on_other_signals and line["signals_summary"] == "RESTRICTED_BY_OTHER_SIGNAL")
         )
         reason = (line["reason"] or {}).get("code")
         if line["status"] == "bought" and not passes:
             reason = "RESTRICTED_BY_OTHER_SIGNAL" if line["decision"] == "ALLOW_DECLARED" else line["decision"]
         return Verdict(
-            url, self.purpose, passes, line["status"], line["classification"], line["decision"],
-            line["signals_summary"], line["purchase_id"],
-            digest_of(saved["response"]["report"]) if saved else None, line["transaction"], reason,
+            url,
+            self.purpose,
+            passes,
+            line["status"],
+            line["classification"],
+            line["decision"],
+            line["signals_summary"],
+            line["purchase_id"],
+            digest_of(saved["response"]["report"]) if saved else None,
+            line["transaction"],
+            reason,
         )
 
     def _keep(self, urls: list[str], lines: dict[str, ManifestLine], reports: dict[str, dict[str, Any]]) -> None:
@@ -125,8 +150,9 @@ class RightsCheck:
         if todo:
             if not isinstance(self.buyer, AsyncBuyer):
                 raise TypeError("averdicts needs an AsyncBuyer; use verdicts with a Buyer")
-            s = await acheck(self.buyer, todo, self.purpose, tier=self.tier, manifest=self.manifest,
-                             concurrency=self.concurrency)
+            s = await acheck(
+                self.buyer, todo, self.purpose, tier=self.tier, manifest=self.manifest, concurrency=self.concurrency
+            )
             self._keep(todo, s.lines, s.reports)
         return {u: self.known.get(u) or self._verdict(u, None) for u in urls}
 

@@ -68,7 +68,11 @@ def _paid_shape_problem(body: Any) -> str | None:
     if not isinstance(report.get("purchase_id"), str) or not isinstance(report.get("resources"), list):
         return bad
     for r in report["resources"]:
-        if not isinstance(r, dict) or not isinstance(r.get("resource"), str) or not isinstance(r.get("classification"), str):
+        if (
+            not isinstance(r, dict)
+            or not isinstance(r.get("resource"), str)
+            or not isinstance(r.get("classification"), str)
+        ):
             return bad
     if not isinstance(ps.get("transaction"), str) or not isinstance(ps.get("network"), str):
         return bad
@@ -77,10 +81,18 @@ def _paid_shape_problem(body: Any) -> str | None:
 
 def _evidence_problem(e: Any) -> str | None:
     ok = (
-        isinstance(e, dict) and e.get("type") == "evidence" and isinstance(e.get("purchase_id"), str)
-        and isinstance(e.get("input_sha256"), str) and isinstance(e.get("resources"), list)
-        and all(isinstance(r, dict) and isinstance(r.get("resource"), str) and isinstance(r.get("classification"), str)
-                and isinstance(r.get("reading"), dict) for r in e["resources"])
+        isinstance(e, dict)
+        and e.get("type") == "evidence"
+        and isinstance(e.get("purchase_id"), str)
+        and isinstance(e.get("input_sha256"), str)
+        and isinstance(e.get("resources"), list)
+        and all(
+            isinstance(r, dict)
+            and isinstance(r.get("resource"), str)
+            and isinstance(r.get("classification"), str)
+            and isinstance(r.get("reading"), dict)
+            for r in e["resources"]
+        )
     )
     return None if ok else "evidence payload has the wrong shape"
 
@@ -88,16 +100,28 @@ def _evidence_problem(e: Any) -> str | None:
 def _proof_problem(p: Any) -> str | None:
     s = p.get("settlement") if isinstance(p, dict) else None
     ok = (
-        isinstance(p, dict) and p.get("type") == "delivery-proof"
+        isinstance(p, dict)
+        and p.get("type") == "delivery-proof"
         and all(isinstance(p.get(k), str) for k in ("purchase_id", "input_sha256", "report_sha256", "evidence_sha256"))
         and isinstance(s, dict)
-        and all(isinstance(s.get(k), str) for k in ("network", "transaction", "payer", "amount", "asset", "pay_to", "nonce"))
+        and all(
+            isinstance(s.get(k), str) for k in ("network", "transaction", "payer", "amount", "asset", "pay_to", "nonce")
+        )
     )
     return None if ok else "delivery proof payload has the wrong shape"
 
 
-CHECKPOINT_FIELDS = ("sku", "purchase_id", "resource", "purpose", "user_class", "classification", "observed_at",
-                     "evidence_sha256", "key_id")
+CHECKPOINT_FIELDS = (
+    "sku",
+    "purchase_id",
+    "resource",
+    "purpose",
+    "user_class",
+    "classification",
+    "observed_at",
+    "evidence_sha256",
+    "key_id",
+)
 
 
 @dataclass(frozen=True)
@@ -116,19 +140,27 @@ def verify_checkpoint(checkpoint: Any, evidence_key_hex: str) -> CheckpointVerif
         return CheckpointVerification(False, "the pinned evidence key is not 64 hex characters")
     if not is_envelope(checkpoint):
         return CheckpointVerification(
-            False, "CHECKPOINT_MALFORMED: a checkpoint is an envelope {algorithm, format, payload, signature} as delivered in a report"
+            False,
+            "CHECKPOINT_MALFORMED: a checkpoint is an envelope {algorithm, format, payload, signature}"
+            " as delivered in a report",
         )
     p = checkpoint["payload"]
     if p.get("key_id") != key_id:
-        return CheckpointVerification(False, "CHECKPOINT_KEY_UNKNOWN: the checkpoint names a key other than the pinned one")
+        return CheckpointVerification(
+            False, "CHECKPOINT_KEY_UNKNOWN: the checkpoint names a key other than the pinned one"
+        )
     if not verify_envelope(checkpoint, key):
         return CheckpointVerification(False, "CHECKPOINT_ALTERED: the checkpoint's signature does not verify")
     if (
-        p.get("type") != "checkpoint" or p.get("version") != "rights-checkpoint-v1"
+        p.get("type") != "checkpoint"
+        or p.get("version") != "rights-checkpoint-v1"
         or not all(isinstance(p.get(k), str) for k in CHECKPOINT_FIELDS)
-        or not isinstance(p.get("documents"), list) or not isinstance(p.get("declaration_found"), bool)
+        or not isinstance(p.get("documents"), list)
+        or not isinstance(p.get("declaration_found"), bool)
     ):
-        return CheckpointVerification(False, "CHECKPOINT_MALFORMED: the envelope is signed by the service but is not a checkpoint")
+        return CheckpointVerification(
+            False, "CHECKPOINT_MALFORMED: the envelope is signed by the service but is not a checkpoint"
+        )
     return CheckpointVerification(True, None, p)
 
 
@@ -145,7 +177,11 @@ def checkpoints_of_report_fail(body: dict[str, Any], evidence_key_hex: str) -> s
         c = v.checkpoint
         if c["evidence_sha256"] != evidence_sha256:
             return f"checkpoint of resource {i} belongs to another report's evidence"
-        if c["resource"] != r["resource"] or c["classification"] != r["classification"] or c["purchase_id"] != body["report"]["purchase_id"]:
+        if (
+            c["resource"] != r["resource"]
+            or c["classification"] != r["classification"]
+            or c["purchase_id"] != body["report"]["purchase_id"]
+        ):
             return f"checkpoint of resource {i} differs from the report (resource, classification or purchase)"
     return None
 
@@ -167,8 +203,10 @@ def _agreement_problem(body: dict[str, Any], evidence: dict[str, Any], proof: di
     if len(evidence["resources"]) != len(report["resources"]):
         return "evidence and report name different resources"
     for i, (r, e) in enumerate(zip(report["resources"], evidence["resources"], strict=True)):
-        if r["resource"] != e["resource"] or r["classification"] != e["classification"] or (
-            "decision" in e and e["decision"] != decision_of(r)
+        if (
+            r["resource"] != e["resource"]
+            or r["classification"] != e["classification"]
+            or ("decision" in e and e["decision"] != decision_of(r))
         ):
             return f"report resource {i} differs from the signed evidence"
         if signals_disagree(r, e):
@@ -180,8 +218,12 @@ def _gate_question_problem(report: dict[str, Any], proof: dict[str, Any]) -> str
     """A gate's binding resource is the gate URL: what ties its report to the payment is the question."""
     try:
         q = gate_input(
-            [r["resource"] for r in report["resources"]], report["purpose"], user_class=report.get("user_class"),
-            geo=report.get("geo"), freshness_seconds=report.get("freshness_seconds"), tier=report.get("tier"),
+            [r["resource"] for r in report["resources"]],
+            report["purpose"],
+            user_class=report.get("user_class"),
+            geo=report.get("geo"),
+            freshness_seconds=report.get("freshness_seconds"),
+            tier=report.get("tier"),
         )
     except (KeyError, TypeError):
         return "the gate report does not answer the paid question (its fields are missing)"
@@ -203,8 +245,12 @@ def _settlement_form_problem(ps: dict[str, Any], s: dict[str, Any]) -> str | Non
 
 
 def _offer_receipt_problem(
-    receipt: Any, binding: dict[str, Any] | None, binding_key: str | None, proof: dict[str, Any],
-    report: dict[str, Any], key: str,
+    receipt: Any,
+    binding: dict[str, Any] | None,
+    binding_key: str | None,
+    proof: dict[str, Any],
+    report: dict[str, Any],
+    key: str,
 ) -> str | None:
     s = proof["settlement"]
     if not verify_envelope(receipt, key):
@@ -222,7 +268,12 @@ def _offer_receipt_problem(
         return "binding mismatch: offer resource differs from the report"
     if binding and binding.get("resource") != r["resource"]:
         return "binding mismatch: binding resource differs from the signed offer"
-    if r["amount"] != s["amount"] or not _same(r["asset"], s["asset"]) or not _same(r["pay_to"], s["pay_to"]) or r["network"] != s["network"]:
+    if (
+        r["amount"] != s["amount"]
+        or not _same(r["asset"], s["asset"])
+        or not _same(r["pay_to"], s["pay_to"])
+        or r["network"] != s["network"]
+    ):
         return "settlement differs from the signed offer (amount, asset, recipient or network)"
     if binding_key is not None and bound_nonce(r["resource"], binding_key, r["input_sha256"]) != r["nonce"].lower():
         return "binding mismatch: nonce recomputed from the key does not match"
@@ -255,15 +306,18 @@ def _expected_problem(x: dict[str, Any], proof: dict[str, Any], report: dict[str
         return "input_sha256 differs from the quoted input"
     if x.get("purchase_id") is not None and x["purchase_id"] != proof["purchase_id"]:
         return "purchase id differs from the quoted purchase"
-    if x.get("resource") is not None and not _many_resources(report) and (
-        not report["resources"] or report["resources"][0]["resource"] != x["resource"]
+    if (
+        x.get("resource") is not None
+        and not _many_resources(report)
+        and (not report["resources"] or report["resources"][0]["resource"] != x["resource"])
     ):
         return "report is for another resource"
     return None
 
 
 def verify_paid_report(
-    inp: dict[str, Any], evidence_key_hex: str,
+    inp: dict[str, Any],
+    evidence_key_hex: str,
 ) -> VerifyResult:
     """``inp``: ``response`` (the paid body), and optionally ``offer_receipt`` (the envelope from the 402),
     ``binding`` ({resource, input_sha256, nonce}), ``expected`` (what this buyer signed) and ``binding_key``."""
@@ -289,8 +343,11 @@ def verify_paid_report(
             or (_gate_question_problem(report, proof) if report.get("sku") == GATE_SKU else None)
             or _settlement_form_problem(body["payment_settlement"], proof["settlement"])
             or (
-                _offer_receipt_problem(inp["offer_receipt"], inp.get("binding"), inp.get("binding_key"), proof, report, key)
-                if inp.get("offer_receipt") is not None else None
+                _offer_receipt_problem(
+                    inp["offer_receipt"], inp.get("binding"), inp.get("binding_key"), proof, report, key
+                )
+                if inp.get("offer_receipt") is not None
+                else None
             )
             or (_binding_problem(inp["binding"], proof) if inp.get("binding") else None)
             or (_expected_problem(inp["expected"], proof, report) if inp.get("expected") else None)
@@ -324,8 +381,12 @@ def verify_saved_report(saved: Any, evidence_key_hex: str, binding_key: str | No
     if not saved.get("binding") or saved.get("offer_receipt") is None:
         return _fail("saved report lacks its binding or offer receipt")
     return verify_paid_report(
-        {"response": saved.get("response"), "offer_receipt": saved["offer_receipt"], "binding": saved["binding"],
-         "binding_key": binding_key},
+        {
+            "response": saved.get("response"),
+            "offer_receipt": saved["offer_receipt"],
+            "binding": saved["binding"],
+            "binding_key": binding_key,
+        },
         evidence_key_hex,
     )
 
@@ -340,5 +401,7 @@ def checkpoints_in(value: Any) -> list[Any]:
             return checkpoints_in(value["response"])
         report = value.get("report")
         if isinstance(report, dict) and isinstance(report.get("resources"), list):
-            return [r["checkpoint"] for r in report["resources"] if isinstance(r, dict) and r.get("checkpoint") is not None]
+            return [
+                r["checkpoint"] for r in report["resources"] if isinstance(r, dict) and r.get("checkpoint") is not None
+            ]
     return []

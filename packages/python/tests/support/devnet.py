@@ -27,9 +27,16 @@ class Devnet:
         return int(str(self._call("eth_call", [{"to": self.usdc, "data": data}, "latest"])), 16)
 
     def transfers(self, from_address: str, to_address: str | None = None) -> list[dict[str, object]]:
-        logs = self._call("eth_getLogs", [{
-            "address": self.usdc, "fromBlock": "0x0", "toBlock": "latest",
-            "topics": [TRANSFER_TOPIC, _topic(from_address), _topic(to_address or self.pay_to)],
-        }])
+        logs = self._call(
+            "eth_getLogs",
+            [
+                {
+                    "address": self.usdc,
+                    "fromBlock": "0x0",
+                    "toBlock": "latest",
+                    "topics": [TRANSFER_TOPIC, _topic(from_address), _topic(to_address or self.pay_to)],
+                }
+            ],
+        )
         assert isinstance(logs, list)
         return [{"transaction": log["transactionHash"], "value": int(log["data"], 16)} for log in logs]

@@ -51,8 +51,14 @@ class Proxy:
                 body = self.rfile.read(n) if n else None
                 headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in HOP | {"host"}}
                 r = httpx.request(self.command, proxy.target + self.path, headers=headers, content=body, timeout=120)
-                ex = Exchange(self.command, self.path, headers, r.status_code,
-                              {k.lower(): v for k, v in r.headers.items() if k.lower() not in HOP}, r.content)
+                ex = Exchange(
+                    self.command,
+                    self.path,
+                    headers,
+                    r.status_code,
+                    {k.lower(): v for k, v in r.headers.items() if k.lower() not in HOP},
+                    r.content,
+                )
                 proxy.exchanges.append(ex)
                 if ex.paid and r.status_code == 200 and proxy.hang_after_paid:
                     proxy.paid_answered.set()

@@ -4,10 +4,9 @@ through the world's CA file."""
 
 from __future__ import annotations
 
+import ssl
 from typing import Any
 from urllib.parse import urlsplit
-
-import ssl
 
 import httpx
 

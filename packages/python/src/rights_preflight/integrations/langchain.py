@@ -27,16 +27,18 @@ def _apply(docs: Sequence[Document], verdicts: dict[str, Verdict], source_key: s
         if v is None:
             continue
         if v.passes or on_held == "mark":
-            out.append(Document(page_content=d.page_content, metadata={**d.metadata, METADATA_KEY: v.metadata()},
-                                id=d.id))
+            out.append(
+                Document(page_content=d.page_content, metadata={**d.metadata, METADATA_KEY: v.metadata()}, id=d.id)
+            )
     return out
 
 
 class RightsPreflightTransformer(BaseDocumentTransformer):
     """Documents in, the permitted ones out (their text unchanged; the decision in ``metadata``)."""
 
-    def __init__(self, check: RightsCheck, *, source_key: str = "source",
-                 on_held: Literal["drop", "mark"] = "drop") -> None:
+    def __init__(
+        self, check: RightsCheck, *, source_key: str = "source", on_held: Literal["drop", "mark"] = "drop"
+    ) -> None:
         self.check, self.source_key, self.on_held = check, source_key, on_held
 
     def transform_documents(self, documents: Sequence[Document], **kwargs: Any) -> Sequence[Document]:
@@ -51,8 +53,15 @@ class RightsPreflightTransformer(BaseDocumentTransformer):
 class RightsPreflightLoader(BaseLoader):
     """Wraps any loader: its documents, checked in groups of ``batch`` (each group one or more gate calls)."""
 
-    def __init__(self, loader: BaseLoader, check: RightsCheck, *, source_key: str = "source",
-                 on_held: Literal["drop", "mark"] = "drop", batch: int = 16) -> None:
+    def __init__(
+        self,
+        loader: BaseLoader,
+        check: RightsCheck,
+        *,
+        source_key: str = "source",
+        on_held: Literal["drop", "mark"] = "drop",
+        batch: int = 16,
+    ) -> None:
         self.loader = loader
         self.transformer = RightsPreflightTransformer(check, source_key=source_key, on_held=on_held)
         self.batch = batch

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Request, Response
@@ -49,7 +49,9 @@ class RightsPreflightMiddleware:
             env = {**(read_env_file(env_file) if env_file else {}), **os.environ}
             tier = s.get("RIGHTS_PREFLIGHT_TIER", "fresh")
             buyer = AsyncBuyer(
-                env["RIGHTS_SERVICE_URL"], env["BUYER_PRIVATE_KEY"], Pins.from_env(env),
+                env["RIGHTS_SERVICE_URL"],
+                env["BUYER_PRIVATE_KEY"],
+                Pins.from_env(env),
                 max_per_report_micro=gate_price(tier, 4),
                 max_per_task_micro=s.getint("RIGHTS_PREFLIGHT_MAX_TOTAL_MICRO", 1_000_000),
             )
