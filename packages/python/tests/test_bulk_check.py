@@ -60,8 +60,27 @@ async def test_async_bulk_check_is_paced_under_the_limit_one_transfer_per_call(w
     for pid in calls:
         saved = json.loads((tmp_path / "reports" / f"{pid}.json").read_text())
         assert verify_saved_report(saved, world.pins.evidence_key).ok
+        assert saved["offer_receipt"] is None  # paid on the first request: no 402, no free work spent
     for text in (tmp_path / "manifest.jsonl").read_text().splitlines():
         decode_manifest_line(text)
+
+
+async def test_paid_first_and_nothing_to_sell_is_free(world: Any) -> None:
+    b = async_buyer_for(world, cap=120_000, task=10_000_000)
+    async with b:
+        s = await acheck(b, ["https://bare.example/page", "https://bare.demo.example/page"], "ai-input")
+    assert s.gate_calls == 1 and s.not_bought == 2
+    assert {line["reason"]["code"] for line in s.lines.values()} == {"NO_VERIFIABLE_DECLARATION"}
+    assert b.spent_micro == 0 and world.devnet.transfers(b.address) == [] and b.ctx.store.ids() == []
+
+
+async def test_the_402_path_is_paced_under_the_free_bucket(world: Any) -> None:
+    """Not paying first, every call's unpaid request spends the gate's bucket (60 a minute, burst 2)."""
+    b = async_buyer_for(world, cap=120_000, task=10_000_000)
+    async with b:
+        s = await acheck(b, COVERED, "ai-index", concurrency=4, pay_first=False)
+    assert s.rate_limited == 0 and s.gate_calls == 4 and s.bought == len(COVERED)
+    assert len(world.devnet.transfers(b.address)) == 4
 
 
 def test_cli_check_killed_between_checkpoint_and_answer_resumes_charging_nothing_twice(

@@ -35,6 +35,7 @@ from .errors import BuyerRefused
 from .flows import fresh_key, ingestion_gate
 from .gate_input import gate_input, gate_price
 from .manifest import ManifestLine, manifest_line, read_manifest
+from .pay import UpfrontTerms
 from .quote import capabilities
 from .rate_limit import Pacer
 from .results import BuyResult, Delivered, Held, Unavailable
@@ -108,8 +109,12 @@ class CheckRun:
         *,
         tier: str = "fresh",
         manifest: str | os.PathLike[str] | None = None,
+        pay_first: bool | None = None,
     ) -> None:
         self.ctx, self.purpose, self.tier = ctx, purpose, tier
+        self.pay_first = pay_first
+        self.upfront: UpfrontTerms | None = None
+        self.concurrent_per_payer = 0
         self.manifest = Path(manifest) if manifest is not None else None
         self.state: dict[str, ManifestLine] = read_manifest(self.manifest) if self.manifest else {}
         self.summary = CheckSummary()
@@ -201,7 +206,9 @@ class CheckRun:
             self.write(manifest_line(u, "pending", resource=u, purchase_id=pid, charge_micro=str(q.price_micro)))
         self.summary.gate_calls += 1
         try:
-            result = yield from ingestion_gate(self.ctx, urls, self.purpose, tier=self.tier, key=key)
+            result = yield from ingestion_gate(
+                self.ctx, urls, self.purpose, tier=self.tier, key=key, upfront=self.upfront
+            )
         except BuyerRefused as e:
             if e.code == "RESUME_EXHAUSTED":
                 # Maybe paid: kept pending with its checkpoint; the next run resumes it.
@@ -260,6 +267,11 @@ class CheckRun:
         caps = yield from capabilities(self.ctx)
         if self.ctx.pacer is None:
             self.ctx.pacer = Pacer.from_capabilities(caps)
+        # Pay on the first request where the service takes it (None: whenever capabilities say so): no unpaid
+        # request, so nothing of the free bucket is spent, and paid requests are bounded by concurrency alone.
+        if self.pay_first is not False:
+            self.upfront = UpfrontTerms.from_capabilities(caps)
+            self.concurrent_per_payer = int((caps.get("paid_requests") or {}).get("concurrent_per_payer") or 0)
         window = (caps.get("payment") or {}).get("settlement_window_seconds")
         if self.ctx.min_validity_seconds is None:
             self.ctx.min_validity_seconds = int(window) if isinstance(window, int) else 0
@@ -289,10 +301,11 @@ def check(
     *,
     tier: str = "fresh",
     manifest: str | os.PathLike[str] | None = None,
+    pay_first: bool | None = None,
 ) -> CheckSummary:
     """The bulk check, one gate call after another."""
     ctx = buyer.ctx
-    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest)
+    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first)
     before, store = ctx.rate_limited, ctx.store
     ctx.store = run.store
     try:
@@ -312,13 +325,14 @@ async def acheck(
     tier: str = "fresh",
     manifest: str | os.PathLike[str] | None = None,
     concurrency: int = 8,
+    pay_first: bool | None = None,
 ) -> CheckSummary:
-    """The bulk check, ``concurrency`` gate calls at a time (the pacer keeps them within the rate limit)."""
+    """The bulk check, ``concurrency`` gate calls at a time (the pacer keeps them within the rate limit; paid
+    first, within the service's paid requests in progress per payer)."""
     ctx = buyer.ctx
-    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest)
+    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first)
     before, store = ctx.rate_limited, ctx.store
     ctx.store = run.store
-    gate = asyncio.Semaphore(concurrency)
 
     async def one(flow: Flow[None]) -> None:
         async with gate:
@@ -326,6 +340,9 @@ async def acheck(
 
     try:
         covered = await run_async(run.prepare(), buyer.client)
+        if run.concurrent_per_payer and run.upfront is not None:
+            concurrency = min(concurrency, run.concurrent_per_payer)
+        gate = asyncio.Semaphore(concurrency)
         await asyncio.gather(*(one(f) for f in run.plan(urls, covered)))
     finally:
         ctx.store = store

@@ -16,7 +16,7 @@ from .effects import Flow, Http, Response, Sleep, TransportFailed
 from .errors import BuyerRefused
 from .pins import same_address
 from .rate_limit import retry_after
-from .results import BuyResult, Delivered, Held
+from .results import BuyResult, Delivered, Held, Unavailable
 from .signals import ingestion_hold
 from .signing import SIWX_MAX_AGE_SECONDS, payment_intent_header, sign_in_with_x_header
 from .verify import SAVED_REPORT_FORMAT, verify_paid_report
@@ -137,6 +137,15 @@ def accept(ctx: Context, cp: Checkpoint, res: Response, resumed: bool) -> BuyRes
     except ValueError:
         return held("paid response is not JSON")
     x = cp["expected"]
+    if cp.get("offer_receipt") is None and isinstance(body, dict) and body.get("available") is False:
+        # Paid before any offer and the service found nothing to sell: it stored nothing, and the authorization,
+        # bound to this purchase alone, is never used (docs/wire.md §11).
+        if body.get("input_sha256") == x["input_sha256"] and body.get("charge_micro") == "0":
+            ctx.budget.release(int(x["amount"]))
+            ctx.store.remove(pid)
+            ctx.log("gate.unavailable", purchase_id=pid, reason=body.get("reason"))
+            resources = [str(r.get("resource")) for r in body.get("resources", []) if isinstance(r, dict)]
+            return Unavailable(str(body.get("reason", "")), resources, input_sha256=x["input_sha256"])
     binding = {"resource": x["resource"], "input_sha256": x["input_sha256"], "nonce": x["nonce"]}
     v = verify_paid_report(
         {

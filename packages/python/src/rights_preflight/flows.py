@@ -16,7 +16,7 @@ from .deliver import deliver, gate_headers
 from .effects import Flow, Http, Response
 from .errors import BuyerRefused
 from .gate_input import gate_input, revalidation_input
-from .pay import PaymentTerms, pay
+from .pay import PaymentTerms, UpfrontTerms, pay, pay_upfront
 from .quote import quote, settlement_window, unavailable_of
 from .rate_limit import limited
 from .results import BuyResult
@@ -151,9 +151,12 @@ def ingestion_gate(
     geo: str | None = None,
     freshness_seconds: int | None = None,
     key: str | None = None,
+    upfront: UpfrontTerms | None = None,
 ) -> Flow[BuyResult]:
     """POST /v1/rights/ingestion-gate for 1–4 resources: the buyer computes the question and its digest, signs in as
-    the payer over exactly this request, states the payment intent, and pays only the published price."""
+    the payer over exactly this request, states the payment intent, and pays only the published price. With
+    ``upfront`` (capabilities' terms for paying first) the first request already pays: no unpaid request, no
+    402, nothing of the free bucket spent (docs/wire.md §10)."""
     q = gate_input(resources, purpose, user_class=user_class, geo=geo, freshness_seconds=freshness_seconds, tier=tier)
     ctx.budget.assert_affordable(q.price_micro)
     key = key or fresh_key()
@@ -169,6 +172,20 @@ def ingestion_gate(
     )
     expected = {"resource": ctx.gate_url, "input_sha256": q.input_sha256, "network": ctx.pins.network}
     try:
+        if upfront is not None:
+            terms = PaymentTerms(
+                flow="gate",
+                path=GATE_PATH,
+                key=key,
+                offer_header=None,
+                amount=str(q.price_micro),
+                resource=ctx.gate_url,
+                input_sha256=q.input_sha256,
+                purchase_id=pid,
+                body=body,
+            )
+            yield from settlement_window(ctx)
+            return (yield from deliver(ctx, pay_upfront(ctx, terms, upfront), False))
         res: Response = yield from limited(
             ctx,
             Http(

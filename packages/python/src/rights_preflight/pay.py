@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from .binding import bound_nonce
 from .checkpoint_store import Checkpoint
 from .context import Context
 from .errors import BuyerRefused
@@ -56,6 +57,55 @@ def payment_signature(ctx: Context, offer: CheckedOffer) -> str:
     return b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False))
 
 
+@dataclass(frozen=True)
+class UpfrontTerms:
+    """The offer a payment made before any 402 must match: capabilities ``paid_requests.max_timeout_seconds``
+    and ``payment.eip712`` (docs/wire.md §10, "Paid work is not free work")."""
+
+    max_timeout_seconds: int
+    eip712_name: str
+    eip712_version: str
+
+    @classmethod
+    def from_capabilities(cls, caps: dict[str, Any]) -> UpfrontTerms | None:
+        """The terms, when the service takes payment on the first request of the gate; else None."""
+        paid = caps.get("paid_requests") or {}
+        eip712 = (caps.get("payment") or {}).get("eip712") or {}
+        skipped = [str(x) for x in paid.get("rate_limits_skipped") or []]
+        gate = (caps.get("rate_limits") or {}).get("gate") or {}
+        takes = "gate" in skipped or gate.get("path") in skipped
+        if not takes or not isinstance(paid.get("max_timeout_seconds"), int) or not eip712.get("name"):
+            return None
+        return cls(paid["max_timeout_seconds"], str(eip712["name"]), str(eip712.get("version", "")))
+
+
+def pay_upfront(ctx: Context, t: PaymentTerms, upfront: UpfrontTerms) -> Checkpoint:
+    """Pays on the first request, without a 402: the buyer computes the offer the service will make (the pinned
+    terms, the published price, the bound nonce), signs it and seals the checkpoint before anything is sent. No
+    offer receipt exists: the delivery proof signs the same settlement terms and ``deliver`` checks them."""
+    assert t.purchase_id is not None
+    amount = int(t.amount)
+    ctx.budget.assert_affordable(amount)
+    requirements = {
+        "scheme": "exact",
+        "network": ctx.pins.network,
+        "asset": ctx.pins.asset,
+        "payTo": ctx.pins.recipient,
+        "amount": t.amount,
+        "maxTimeoutSeconds": upfront.max_timeout_seconds,
+        "extra": {"name": upfront.eip712_name, "version": upfront.eip712_version},
+    }
+    nonce = bound_nonce(t.resource, t.key, t.input_sha256)
+    offer = CheckedOffer(
+        payment_required={"x402Version": 2, "resource": {"url": t.resource}, "accepts": [requirements]},
+        requirements=requirements,
+        nonce=nonce,
+        receipt={},
+        expires_at="",
+    )
+    return _sign_and_keep(ctx, t, offer, t.purchase_id, None)
+
+
 def pay(ctx: Context, t: PaymentTerms) -> Checkpoint:
     """Checks the offer, reserves budget, signs, and persists the encrypted checkpoint: in that order."""
     offer = check_offer(
@@ -68,6 +118,14 @@ def pay(ctx: Context, t: PaymentTerms) -> Checkpoint:
     ctx.log(
         "offer.ok", purchase_id=purchase_id, amount_micro=req["amount"], pay_to=req["payTo"], network=req["network"]
     )
+    return _sign_and_keep(ctx, t, offer, purchase_id, offer.receipt)
+
+
+def _sign_and_keep(
+    ctx: Context, t: PaymentTerms, offer: CheckedOffer, purchase_id: str, receipt: dict[str, Any] | None
+) -> Checkpoint:
+    """Reserves the budget, signs, and seals the checkpoint: in that order, before anything is sent."""
+    req = offer.requirements
     amount = int(req["amount"])
     ctx.budget.reserve(amount)
     try:
@@ -95,7 +153,7 @@ def pay(ctx: Context, t: PaymentTerms) -> Checkpoint:
             "resource": t.resource,
             "input_sha256": t.input_sha256,
         },
-        "offer_receipt": offer.receipt,
+        "offer_receipt": receipt,
         "created_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
     }
     ctx.store.save(cp)

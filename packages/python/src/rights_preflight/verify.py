@@ -378,12 +378,13 @@ def verify_saved_report(saved: Any, evidence_key_hex: str, binding_key: str | No
         return _fail("not a saved report")
     if saved.get("format") != SAVED_REPORT_FORMAT:
         return verify_paid_report({"response": saved, "binding_key": binding_key}, evidence_key_hex)
-    if not saved.get("binding") or saved.get("offer_receipt") is None:
+    # offer_receipt null: paid on the first request, before any offer (the delivery proof binds the terms).
+    if not saved.get("binding") or "offer_receipt" not in saved:
         return _fail("saved report lacks its binding or offer receipt")
     return verify_paid_report(
         {
             "response": saved.get("response"),
-            "offer_receipt": saved["offer_receipt"],
+            "offer_receipt": saved.get("offer_receipt"),
             "binding": saved["binding"],
             "binding_key": binding_key,
         },
