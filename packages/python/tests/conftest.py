@@ -32,6 +32,8 @@ class World:
     def buyer_key(self) -> str:
         """A funded buyer no other test uses (so its transfers are its own)."""
         with self._lock:
+            if not self._buyers:
+                raise RuntimeError("every funded buyer of the world is used: raise PYTHON_WORLD_BUYERS")
             return str(self._buyers.pop()["private_key"])
 
     def env(self, key: str) -> dict[str, str]:
@@ -50,7 +52,7 @@ class World:
 def world() -> Iterator[World]:
     # The gate's rate limit is set low enough that a bulk check must pace itself (tests/test_bulk_check.py).
     limits = {"RATE_LIMIT_GATE_PER_MINUTE": "60", "RATE_LIMIT_GATE_BURST": "2"}
-    env = {**os.environ, "PYTHON_WORLD_BUYERS": "24", "PYTHON_WORLD_ENV": json.dumps(limits)}
+    env = {**os.environ, "PYTHON_WORLD_BUYERS": "40", "PYTHON_WORLD_ENV": json.dumps(limits)}
     proc = subprocess.Popen(
         ["npx", "tsx", "test/support/python-world.ts"],
         cwd=ROOT,

@@ -1,7 +1,7 @@
 """The bulk check (``check``/``acheck``, ``rights-preflight check``) against the real service whose gate is
 rate-limited (60 a minute, burst 2: tests/conftest.py; unpaced, the 402 path at concurrency 4 was answered 429
-ten times): paid first or paced so that no request is answered 429, one transfer per gate call, and a run killed between a
-call's checkpoint and its answer resumes charging nothing twice."""
+ten times): paid first or paced so that no request is answered 429, one transfer per gate call, and a run
+killed between a call's checkpoint and its answer resumes charging nothing twice."""
 
 from __future__ import annotations
 
