@@ -125,6 +125,18 @@ def test_cli_killed_between_checkpoint_and_response_resumes_with_one_transfer(
     assert ok.returncode == 0 and ok.stdout.startswith(
         f"OK purchase {ids[0]}: https://open.demo.example/articles/oceans PERMITTED"
     )
+    # The claim was kept (encrypted, in cp/claims): it files a refund request, an operator-reviewed record.
+    filed = subprocess.run(
+        [*cli, "refund", ids[0], "--reason", "OTHER", "--message", "testing", "--checkpoint-dir", str(tmp_path / "cp")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert filed.returncode == 0, filed.stderr
+    view = json.loads(filed.stdout)
+    assert view["purchase_id"] == ids[0] and view["status"] == "requested"
+    assert len(world.devnet.transfers(payer)) == 1
 
 
 def test_a_tampered_paid_report_is_held_never_a_report(world: Any, proxy: Proxy) -> None:
