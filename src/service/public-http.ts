@@ -50,7 +50,7 @@ export interface PublicHttp {
  * Paid requests one payer may have in progress at once: 4 × the bulk check's default concurrency, so a
  * pipeline at the documented concurrency never meets it (docs/decisions.md, "Paid work is not free work").
  */
-export const PAID_CONCURRENT_PER_PAYER = 32;
+export const PAID_CONCURRENT_PER_PAYER = 64;
 
 /** Every public operation that fetches or works before payment; the MCP quote tool spends the quote's. */
 function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
@@ -71,7 +71,7 @@ function rateLimitedRoutes(config: ServiceConfig): RateLimitedRoute[] {
       paid: true,
     },
     { method: 'POST', path: GATE_PATH, name: 'gate', limit: config.rateLimits.gate, paid: true },
-    { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate },
+    { method: 'POST', path: REVALIDATE_PATH, name: 'revalidate', limit: config.rateLimits.gate, paid: true },
   ];
 }
 
@@ -151,7 +151,7 @@ export function servePublicHttp(
       reportsRouter(moneyDeps),
       preflightRouter(moneyDeps, limits.admission),
       ingestionGateRouter(moneyDeps, limits.admission),
-      revalidateRouter(moneyDeps),
+      revalidateRouter(moneyDeps, limits.admission),
       refundsRouter(moneyDeps),
       mcpRouter((ctx) => ({
         capabilities: () => buildCapabilities(capabilityDeps),

@@ -134,3 +134,32 @@ export function signalPublisherSite(): OriginSite {
     },
   };
 }
+
+/** A publisher of a crawl (`crawlSite`): `pN.crawl.example`. */
+export const CRAWL_HOST = (n: number) => `p${n}.crawl.example`;
+export const CRAWL_PAGE = (n: number, page: number) => `https://${CRAWL_HOST(n)}/articles/${page}`;
+
+/**
+ * `publishers` RSL publishers of `pages` articles each, for bulk checks (test/buyer/check.test.ts,
+ * bench/bulk.bench.ts): every third prohibits ai-input, the rest permit it, so a crawl's manifest has both.
+ */
+export function crawlSite(publishers: number, pages: number): OriginSite {
+  const site: OriginSite = {};
+  for (let n = 0; n < publishers; n++) {
+    const host = CRAWL_HOST(n);
+    const usage = ['ai-input', 'ai-index', 'search'];
+    site[host] = {
+      '/robots.txt': { type: 'text/plain', body: `User-agent: *\nAllow: /\nLicense: https://${host}/license.xml\n` },
+      '/license.xml': {
+        type: 'application/rsl+xml',
+        body: rslDocument(
+          n % 3 === 2 ? { url: '/', prohibits: usage } : { url: '/', permits: usage, prohibits: ['ai-train'] },
+        ),
+      },
+      ...Object.fromEntries(
+        Array.from({ length: pages }, (_, p) => [`/articles/${p}`, page(`${host} ${p}`, `Article ${p} of ${host}`)]),
+      ),
+    };
+  }
+  return site;
+}

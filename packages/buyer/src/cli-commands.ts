@@ -17,6 +17,8 @@ import { ingestionGatePrice, revalidationPrice, type Tier } from './wire/pricing
 import { fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { defaultReportFile } from './cli-help.js';
 import { need, UsageError, type Cli } from './cli-context.js';
+import { checkCrawl, DEFAULT_CHECK_CONCURRENCY, summaryTable } from './check.js';
+import { checkFiles } from './node/check-files.js';
 
 // The commands of `rights-preflight`, each given the parsed command line (./cli-context.ts) and
 // answering its exit code. Secrets come from the environment only; nothing secret is printed.
@@ -214,6 +216,7 @@ async function refund(c: Cli): Promise<number> {
 
 export const COMMANDS: Record<string, (c: Cli) => Promise<number>> = {
   capabilities,
+  check,
   quote,
   buy,
   gate: buy,
@@ -221,3 +224,66 @@ export const COMMANDS: Record<string, (c: Cli) => Promise<number>> = {
   verify,
   refund,
 };
+
+const positiveInt = (name: string, v: string) => {
+  if (!/^[1-9][0-9]*$/.test(v)) throw new UsageError(`${name} must be a positive integer`);
+  return v;
+};
+
+/** The URLs of a check: one per line of FILE, or of stdin for `-` or no file; # starts a comment. */
+async function urlsOf(c: Cli): Promise<string[]> {
+  const text =
+    c.arg === undefined || c.arg === '-'
+      ? await new Response(process.stdin as never).text()
+      : await readFile(c.arg, 'utf8');
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** `check`: a crawl checked in one command (README "Check a crawl"; ./check.ts). */
+async function check(c: Cli): Promise<number> {
+  const { v, env } = c;
+  const budget = BigInt(positiveInt('--budget', need('--budget MICRO', v.budget)));
+  const concurrency = Number(positiveInt('--concurrency', v.concurrency ?? String(DEFAULT_CHECK_CONCURRENCY)));
+  const manifest = path.resolve(v.manifest ?? 'rights-check.jsonl');
+  const privateKey = need('BUYER_PRIVATE_KEY', env.BUYER_PRIVATE_KEY);
+  const checkpointKey = hexKey(need('BUYER_CHECKPOINT_KEY', env.BUYER_CHECKPOINT_KEY));
+  const urls = await urlsOf(c);
+  const tty = process.stderr.isTTY === true;
+  const summary = await checkCrawl(
+    {
+      baseUrl: service(c),
+      account: privateKeyAccount(privateKey),
+      pins: {
+        network: need('--network or BUYER_NETWORK', v.network ?? env.BUYER_NETWORK),
+        asset: need('--asset or BUYER_ASSET', v.asset ?? env.BUYER_ASSET),
+        recipient: need('--recipient or BUYER_RECIPIENT', v.recipient ?? env.BUYER_RECIPIENT),
+        evidenceKey: need('--key or BUYER_EVIDENCE_KEY', v.key ?? env.BUYER_EVIDENCE_KEY),
+      },
+      maxPerReportMicro: budget,
+      maxPerTaskMicro: budget,
+      // The checkpoints of this manifest live beside it, sealed with BUYER_CHECKPOINT_KEY.
+      checkpointStore: fileCheckpointStore(v['checkpoint-dir'] ?? `${manifest}.checkpoints`, checkpointKey),
+      holdOnOtherSignals: v['ignore-other-signals'] !== true,
+    },
+    {
+      urls,
+      purpose: need('--purpose', v.purpose) as GatePurpose,
+      tier: (v.tier ?? 'fresh') as Tier,
+      budgetMicro: budget,
+      concurrency,
+      io: checkFiles(manifest),
+      ...(tty
+        ? {
+            progress: (p) =>
+              c.err(`\rchecked ${p.done}/${p.total} gate calls, spent ${p.spentMicro} of ${budget} micro-USDC`),
+          }
+        : {}),
+    },
+  );
+  if (tty) c.err('\n');
+  c.out(c.json ? JSON.stringify({ manifest, ...summary }, null, 2) : `${summaryTable(summary)}\nmanifest ${manifest}`);
+  return summary.pending > 0 || summary.held > 0 ? 1 : 0;
+}

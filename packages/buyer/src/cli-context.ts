@@ -27,6 +27,9 @@ export const CLI_OPTIONS = {
   version: { type: 'boolean' },
   json: { type: 'boolean' },
   'env-file': { type: 'string' },
+  budget: { type: 'string' },
+  concurrency: { type: 'string' },
+  manifest: { type: 'string' },
 } as const;
 
 export type CliValues = ReturnType<

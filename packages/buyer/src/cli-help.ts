@@ -1,5 +1,7 @@
 import type { RefundReason } from './wire/contract/refund-reason.js';
 
+import { DEFAULT_CHECK_CONCURRENCY as DEFAULT_CONCURRENCY } from './check.js';
+
 // The buyer CLI's words (packages/buyer/src/cli.ts): the overview `--help` prints, and one page per subcommand
 // (`rights-preflight <command> --help`, or `rights-preflight help <command>`) with its examples.
 
@@ -65,6 +67,24 @@ examples:
   rights-preflight gate https://pub.example/a https://pub.example/b --purpose rag-ingestion
   rights-preflight gate https://pub.example/a --purpose training --geo DE --out gate.json --json
 ${PINS}`,
+  check: `usage: rights-preflight check [FILE|-] --purpose P --budget MICRO [--tier fresh|deep] [--concurrency N]
+                           [--manifest FILE] [--checkpoint-dir DIR] [pins] [--json]
+Checks a crawl: the URLs of FILE (or stdin), one per line (# comments). URLs on origins the service does not
+cover are answered from capabilities, free, without a request; the covered ones are grouped by origin into
+ingestion-gate calls of up to four, each paid on its first request (never rate-limited), verified and held
+as \`gate\` does, --concurrency at once (default ${DEFAULT_CONCURRENCY}). Never spends more than --budget
+(micro-USDC, for the whole manifest, earlier runs included): the calls that would pass it are left
+"not_bought BUDGET_EXHAUSTED".
+Writes --manifest (default ./rights-check.jsonl; JSON Lines, one line per URL and step: test/vectors/README.md)
+and the verified reports beside it in reports/, then a summary table. Run it again with the same manifest to
+resume: a call paid but unanswered is resent with the same authorization (its checkpoint, sealed with
+BUYER_CHECKPOINT_KEY, in <manifest>.checkpoints/), nothing is charged twice. Progress on a terminal only.
+Exit 1 while anything is pending or held.
+examples:
+  rights-preflight check crawl.txt --purpose rag-ingestion --budget 5000000 --manifest crawl.jsonl
+  cat urls.txt | rights-preflight check - --purpose training --budget 20000000 --concurrency 16 --json
+env: BUYER_PRIVATE_KEY (0x…), BUYER_CHECKPOINT_KEY (64 hex)
+${PINS}`,
   revalidate: `usage: rights-preflight revalidate <report.json|checkpoint.json> […] [--tier fresh|deep] [--out FILE]
                            [--checkpoint-dir DIR] [pins] [--json]
 Buys one revalidation of 1–4 checkpoints (docs/wire.md §14): each resource observed again (conditionally),
@@ -100,6 +120,8 @@ export const USAGE = `usage: rights-preflight <command> [options]      (rights-p
   buy <resource-url> --purpose P     [--tier fresh|deep] [--preflight] [--out report.json] [--checkpoint-dir DIR] [pins]
   gate <url> [<url> …] --purpose P  [--tier fresh|deep] [--geo CC] [--out report.json] [--checkpoint-dir DIR] [pins]
                                      one ingestion-gate report for 1–4 URLs (sign-in proof + payment intent)
+  check [FILE|-] --purpose P --budget MICRO [--tier fresh|deep] [--concurrency N] [--manifest FILE] [pins]
+                                     a crawl: URLs one per line, gate calls of 4 by origin, manifest, resumable
   revalidate <report.json|checkpoint.json> […] [--tier fresh|deep] [--out FILE] [pins]
                                      what changed since 1–4 checkpoints (re-observed, conditionally)
   verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields

@@ -7,8 +7,8 @@ import { COMMAND_HELP, REFUND_REASONS, USAGE } from './cli-help.js';
 import { CLI_OPTIONS, failure, usageOf, UsageError, type Cli, type CliValues } from './cli-context.js';
 import { COMMANDS } from './cli-commands.js';
 
-// `rights-preflight` (bin/rights-preflight.mjs of this package): capabilities | quote | buy | gate | revalidate |
-// verify | refund.
+// `rights-preflight` (bin/rights-preflight.mjs of this package): capabilities | quote | buy | gate | check |
+// revalidate | verify | refund.
 // Secrets come from the environment only (BUYER_PRIVATE_KEY, BUYER_CHECKPOINT_KEY); nothing secret is printed.
 // This file reads the command line; the commands are ./cli-commands.ts.
 
@@ -16,8 +16,8 @@ import { COMMANDS } from './cli-commands.js';
 function argumentProblem(cmd: string, v: CliValues): string | undefined {
   if (cmd === 'refund' && v.reason !== undefined && !Object.hasOwn(REFUND_REASONS, v.reason))
     return `invalid --reason ${JSON.stringify(v.reason)}: one of ${Object.keys(REFUND_REASONS).join(', ')}`;
-  if (!['quote', 'buy', 'gate', 'revalidate'].includes(cmd)) return undefined;
-  const purposes = cmd === 'gate' ? GatePurpose : ReportPurpose;
+  if (!['quote', 'buy', 'gate', 'revalidate', 'check'].includes(cmd)) return undefined;
+  const purposes = cmd === 'gate' || cmd === 'check' ? GatePurpose : ReportPurpose;
   if (v.purpose !== undefined && !isRight(purposes.decode(v.purpose)))
     return `invalid --purpose ${JSON.stringify(v.purpose)}: one of ${Object.keys(purposes.keys).join(', ')}`;
   if (v.tier !== undefined && v.tier !== 'fresh' && v.tier !== 'deep')

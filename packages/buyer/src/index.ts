@@ -42,3 +42,14 @@ export {
   type IngestionHold,
   type VerifiedSignals,
 } from './report-signals.js';
+export {
+  checkCrawl,
+  summaryTable,
+  DEFAULT_CHECK_CONCURRENCY,
+  type CheckIo,
+  type CheckOptions,
+  type CheckProgress,
+  type CheckSummary,
+} from './check.js';
+export { CHECK_MANIFEST_FORMAT, ManifestLine } from './wire/contract/check-manifest.js';
+export type { UpfrontTerms } from './pay.js';

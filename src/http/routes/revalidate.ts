@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
 import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { REVALIDATE_PATH, RevalidateRequest } from '../../../packages/buyer/src/wire/contract/revalidation.js';
@@ -6,7 +8,7 @@ import { revalidate, type RevalidateDeps } from '../../products/revalidation/rev
 import { REVALIDATION_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 
 // POST /v1/rights/revalidate (issue 26, docs/wire.md §14): parse, then the application service decides.
-export function revalidateRouter(deps: RevalidateDeps): Router {
+export function revalidateRouter(deps: RevalidateDeps, admission?: (ctx: Koa.Context) => Admit): Router {
   const router = new Router();
   router.post(REVALIDATE_PATH, async (ctx) => {
     const body = decodeOrThrow(RevalidateRequest, await readJsonBody(ctx));
@@ -14,6 +16,7 @@ export function revalidateRouter(deps: RevalidateDeps): Router {
       body,
       serviceRequest: ctx.get('x-service-request') || undefined,
       paymentSignature: ctx.get('payment-signature') || undefined,
+      ...(admission ? { admit: admission(ctx) } : {}),
     });
     send(ctx, redemptionAnswer(outcome, REVALIDATION_BODIES));
   });

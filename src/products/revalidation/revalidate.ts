@@ -1,3 +1,4 @@
+import type { Admit } from '../../money-path/paid-admission.js';
 import { GATEWAY_VERSION } from '../../../packages/buyer/src/wire/contract/common.js';
 import {
   REVALIDATE_PATH,
@@ -43,6 +44,8 @@ export interface RevalidateHttpCall {
   body: RevalidateRequest;
   serviceRequest: string | undefined;
   paymentSignature: string | undefined;
+  /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
+  admit?: Admit;
 }
 
 export async function revalidate(deps: RevalidateDeps, call: RevalidateHttpCall): Promise<RevalidateOutcome> {
@@ -53,6 +56,13 @@ export async function revalidate(deps: RevalidateDeps, call: RevalidateHttpCall)
   );
   assertWithinBudget(n.price_micro, n.max_total_micro);
   const key = requireServiceRequestKey(call.serviceRequest);
+  await call.admit?.({
+    resource: revalidateUrl,
+    key,
+    inputSha256: n.input_sha256,
+    priceMicro: n.price_micro,
+    maxTotalMicro: n.max_total_micro,
+  });
   const id = purchaseId({ sku: REVALIDATE_SKU, key_sha256: keySha256(key), input_sha256: n.input_sha256 });
   let state = await loadPurchase(deps.store, id);
   if (!state.quoted) {
