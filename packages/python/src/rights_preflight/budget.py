@@ -40,6 +40,11 @@ class TaskBudget:
                 raise self._over_task(amount)
             self._spent += amount
 
+    def count(self, amount: int) -> None:
+        """Counts what was already paid (an earlier run of the same task) without a check."""
+        with self._lock:
+            self._spent += amount
+
     def release(self, amount: int) -> None:
         with self._lock:
             self._spent = max(0, self._spent - amount)

@@ -27,13 +27,13 @@ from urllib.parse import urlsplit
 
 from .binding import GATE_SKU, purchase_id
 from .buyer import AsyncBuyer, Buyer
-from .checkpoint_store import Checkpoint, CheckpointStore
+from .checkpoint_store import Checkpoint, CheckpointStore, file_checkpoint_store
 from .context import Context
 from .deliver import deliver
 from .effects import Flow, run_async, run_sync
 from .errors import BuyerRefused
 from .flows import fresh_key, ingestion_gate
-from .gate_input import gate_input, gate_price
+from .gate_input import gate_input
 from .manifest import ManifestLine, manifest_line, read_manifest
 from .pay import UpfrontTerms
 from .quote import capabilities
@@ -41,6 +41,7 @@ from .rate_limit import Pacer
 from .results import BuyResult, Delivered, Held, Unavailable
 
 BATCH = 4
+DEFAULT_CONCURRENCY = 16
 
 
 class _DeferredRemovals:
@@ -74,19 +75,45 @@ class CheckSummary:
     urls: int = 0
     bought: int = 0
     held: int = 0
+    pending: int = 0
     not_bought: int = 0
     gate_calls: int = 0
     """Gate calls made or resumed by this run."""
+    resumed: int = 0
     charged_micro: int = 0
     """The sum of the calls' charges over the whole manifest (distinct purchases)."""
     rate_limited: int = 0
     """429 answers this run was given (each waited out, nothing charged)."""
+    budget_micro: int = 0
     lines: dict[str, ManifestLine] = field(default_factory=dict)
     reports: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The saved reports of this run by purchase id (what report_file holds)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("lines", "reports")}
+        """The TypeScript check's summary (``rights-preflight check --json``), field for field."""
+        not_bought: dict[str, int] = {}
+        classifications: dict[str, int] = {}
+        for line in self.lines.values():
+            if line["status"] == "not_bought":
+                code = (line["reason"] or {}).get("code", "")
+                not_bought[code] = not_bought.get(code, 0) + 1
+            if line["status"] == "bought" and line["classification"]:
+                classifications[line["classification"]] = classifications.get(line["classification"], 0) + 1
+        transactions = {line["transaction"] for line in self.lines.values() if line["transaction"]}
+        return {
+            "urls": self.urls,
+            "bought": self.bought,
+            "held": self.held,
+            "pending": self.pending,
+            "not_bought": not_bought,
+            "classifications": classifications,
+            "gate_calls": self.gate_calls,
+            "transactions": len(transactions),
+            "spent_micro": str(self.charged_micro),
+            "budget_micro": str(self.budget_micro),
+            "http_429": self.rate_limited,
+            "resumed": self.resumed,
+        }
 
 
 def _origin(url: str) -> str | None:
@@ -110,8 +137,10 @@ class CheckRun:
         tier: str = "fresh",
         manifest: str | os.PathLike[str] | None = None,
         pay_first: bool | None = None,
+        by_origin: bool = True,
     ) -> None:
         self.ctx, self.purpose, self.tier = ctx, purpose, tier
+        self.by_origin = by_origin
         self.pay_first = pay_first
         self.upfront: UpfrontTerms | None = None
         self.concurrent_per_payer = 0
@@ -221,6 +250,7 @@ class CheckRun:
 
     def resume(self, pid: str, urls: list[str], cp: Checkpoint) -> Flow[None]:
         self.summary.gate_calls += 1
+        self.summary.resumed += 1
         self.ctx.budget.reserve(int(cp["expected"]["amount"]))
         try:
             result = yield from deliver(self.ctx, cp, True)
@@ -259,8 +289,20 @@ class CheckRun:
                     self._not_bought([u], "ORIGIN_NOT_COVERED", f"{origin} is not covered by the service")
                 else:
                     fresh.append(u)
-        fresh = list(dict.fromkeys(fresh))
-        flows += [self.call(fresh[i : i + BATCH]) for i in range(0, len(fresh), BATCH)]
+        # The budget is for the whole manifest: what earlier runs paid (distinct calls) is counted first.
+        paid = {
+            line["purchase_id"]: int(line["charge_micro"])
+            for line in self.state.values()
+            if line["status"] in ("bought", "held") and line["purchase_id"]
+        }
+        self.ctx.budget.count(sum(paid.values()))
+        # Calls grouped by origin (one robots.txt and declaration read per call), up to 4 URLs each.
+        # Or in input order, which fills calls across origins (fewer transfers: a pipeline's mixed documents).
+        groups: dict[str, list[str]] = {}
+        for u in dict.fromkeys(fresh):
+            groups.setdefault((_origin(u) or "") if self.by_origin else "", []).append(u)
+        for us in groups.values():
+            flows += [self.call(us[i : i + BATCH]) for i in range(0, len(us), BATCH)]
         return flows
 
     def prepare(self) -> Flow[set[str]]:
@@ -285,6 +327,8 @@ class CheckRun:
         s.bought = sum(1 for line in lines.values() if line["status"] == "bought")
         s.held = sum(1 for line in lines.values() if line["status"] == "held")
         s.not_bought = sum(1 for line in lines.values() if line["status"] == "not_bought")
+        s.pending = sum(1 for line in lines.values() if line["status"] == "pending")
+        s.budget_micro = self.ctx.budget.max_per_task
         charges = {
             line["purchase_id"]: int(line["charge_micro"])
             for line in lines.values()
@@ -302,10 +346,11 @@ def check(
     tier: str = "fresh",
     manifest: str | os.PathLike[str] | None = None,
     pay_first: bool | None = None,
+    by_origin: bool = True,
 ) -> CheckSummary:
     """The bulk check, one gate call after another."""
     ctx = buyer.ctx
-    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first)
+    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first, by_origin=by_origin)
     before, store = ctx.rate_limited, ctx.store
     ctx.store = run.store
     try:
@@ -326,11 +371,12 @@ async def acheck(
     manifest: str | os.PathLike[str] | None = None,
     concurrency: int = 8,
     pay_first: bool | None = None,
+    by_origin: bool = True,
 ) -> CheckSummary:
     """The bulk check, ``concurrency`` gate calls at a time (the pacer keeps them within the rate limit; paid
     first, within the service's paid requests in progress per payer)."""
     ctx = buyer.ctx
-    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first)
+    run = CheckRun(ctx, purpose, tier=tier, manifest=manifest, pay_first=pay_first, by_origin=by_origin)
     before, store = ctx.rate_limited, ctx.store
     ctx.store = run.store
 
@@ -350,29 +396,45 @@ async def acheck(
 
 
 def run_check_cli(c: Any) -> int:
-    """``rights-preflight check <urls.txt> --purpose P --manifest FILE [--checkpoint-dir DIR]``."""
+    """``rights-preflight check [FILE|-] --purpose P --budget MICRO [--concurrency N] [--manifest FILE]``: the
+    TypeScript check's command line (README "Check a crawl"), its manifest, checkpoints and summary."""
     from .cli import UsageError
 
     a = c.a
-    source = c.need("<urls.txt>", a.args[0] if a.args else None)
-    manifest = Path(c.need("--manifest", a.manifest))
+    source = a.args[0] if a.args else "-"
+    manifest = Path(a.manifest or "rights-check.jsonl").resolve()
     purpose = c.need("--purpose", a.purpose)
+    budget_text = a.budget or c.opt("max-per-task", "BUYER_MAX_PER_TASK_MICRO")
+    budget = int(c.need("--budget MICRO", budget_text))
+    concurrency = int(a.concurrency or DEFAULT_CONCURRENCY)
+    if budget <= 0 or concurrency <= 0:
+        raise UsageError("--budget and --concurrency are positive integers")
     try:
         text = sys_stdin_or_file(source)
     except OSError as e:
         raise UsageError(f"{source} cannot be read ({e.strerror})") from None
-    if not a.checkpoint_dir:
-        a.checkpoint_dir = str(manifest.parent / "checkpoints")
-    tier = a.tier or "fresh"
     urls = [u.strip() for u in text.splitlines() if u.strip() and not u.lstrip().startswith("#")]
-    # The caps default to what the list costs at most: a full call's published price per 4 URLs.
-    cap = gate_price(tier, BATCH)
-    budget = int(c.opt("max-per-task", "BUYER_MAX_PER_TASK_MICRO") or cap * -(-len(urls) // BATCH))
-    with c.buyer(c.need("BUYER_PRIVATE_KEY", c.env.get("BUYER_PRIVATE_KEY")), cap) as b:
-        b.ctx.budget.max_per_task = budget
-        summary = check(b, urls, purpose, tier=tier, manifest=manifest)
-    c.out({**summary.to_dict(), "manifest": str(manifest)})
-    return 0 if summary.held == 0 else 1
+    checkpoints = Path(a.checkpoint_dir or f"{manifest}.checkpoints")
+    buyer = AsyncBuyer(
+        c.service,
+        c.need("BUYER_PRIVATE_KEY", c.env.get("BUYER_PRIVATE_KEY")),
+        c.pins(),
+        max_per_report_micro=budget,
+        max_per_task_micro=budget,
+        checkpoint_store=file_checkpoint_store(checkpoints, c.checkpoint_key()),
+        hold_on_other_signals=not a.ignore_other_signals,
+        public_url=c.opt("public-url", "RIGHTS_PUBLIC_URL"),
+    )
+
+    async def go() -> CheckSummary:
+        async with buyer:
+            return await acheck(
+                buyer, urls, purpose, tier=a.tier or "fresh", manifest=manifest, concurrency=concurrency
+            )
+
+    summary = asyncio.run(go())
+    c.out({"manifest": str(manifest), **summary.to_dict()})
+    return 1 if summary.pending or summary.held else 0
 
 
 def sys_stdin_or_file(source: str) -> str:

@@ -39,7 +39,8 @@ USAGE = """usage: rights-preflight <command> [options]
   resume <purchase_id> --checkpoint-dir DIR [pins]   finish an interrupted purchase with its kept authorization
   verify <report.json> --key HEX     [--binding-key K]   offline: signatures, digests, binding, settlement fields
   refund <purchase_id> --reason R    --checkpoint-dir DIR [--message TEXT]
-  check <urls.txt> --purpose P --manifest FILE [--checkpoint-dir DIR] [pins]   bulk: gate calls of up to 4 URLs
+  check [FILE|-] --purpose P --budget MICRO [--concurrency N] [--manifest FILE] [--checkpoint-dir DIR] [pins]
+                                     a crawl: gate calls of up to 4 URLs, paid first, resumable from the manifest
   --json, --help, --version, --env-file FILE (KEY=value settings, e.g. data/buyer.env of npm start)
 pins (flag or env): --service/RIGHTS_SERVICE_URL --network/BUYER_NETWORK --asset/BUYER_ASSET
   --recipient/BUYER_RECIPIENT --key/BUYER_EVIDENCE_KEY --max-per-report/BUYER_MAX_PER_REPORT_MICRO
@@ -75,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
         "message",
         "env-file",
         "manifest",
+        "budget",
+        "concurrency",
         "public-url",
     ):
         p.add_argument(f"--{name}")

@@ -140,7 +140,7 @@ class RightsCheck:
         if todo:
             if not isinstance(self.buyer, Buyer):
                 raise TypeError("verdicts needs a Buyer; use averdicts with an AsyncBuyer")
-            s = check(self.buyer, todo, self.purpose, tier=self.tier, manifest=self.manifest)
+            s = check(self.buyer, todo, self.purpose, tier=self.tier, manifest=self.manifest, by_origin=False)
             self._keep(todo, s.lines, s.reports)
         return {u: self.known.get(u) or self._verdict(u, None) for u in urls}
 
@@ -151,7 +151,13 @@ class RightsCheck:
             if not isinstance(self.buyer, AsyncBuyer):
                 raise TypeError("averdicts needs an AsyncBuyer; use verdicts with a Buyer")
             s = await acheck(
-                self.buyer, todo, self.purpose, tier=self.tier, manifest=self.manifest, concurrency=self.concurrency
+                self.buyer,
+                todo,
+                self.purpose,
+                tier=self.tier,
+                manifest=self.manifest,
+                concurrency=self.concurrency,
+                by_origin=False,
             )
             self._keep(todo, s.lines, s.reports)
         return {u: self.known.get(u) or self._verdict(u, None) for u in urls}
