@@ -32,7 +32,27 @@ const BUYER = buyerArg >= 0 ? process.argv[buyerArg + 1]! : 'ts';
 interface BulkBuyer {
   command(files: { urls: string; manifest: string }, budget: bigint): { cmd: string; args: string[] };
 }
+const checkArgs = (f: { urls: string; manifest: string }, budget: bigint) => [
+  'check',
+  f.urls,
+  '--purpose',
+  'ai-input',
+  '--budget',
+  budget.toString(),
+  '--concurrency',
+  String(CONCURRENCY),
+  '--manifest',
+  f.manifest,
+  '--json',
+];
 const BUYERS: Record<string, BulkBuyer> = {
+  // The Python buyer (packages/python; its venv is made by npm test or `python3 -m venv`): the same command line.
+  py: {
+    command: (f, budget) => ({
+      cmd: path.join(ROOT, 'packages/python/.venv/bin/python'),
+      args: ['-m', 'rights_preflight', ...checkArgs(f, budget)],
+    }),
+  },
   ts: {
     command: (f, budget) => ({
       cmd: process.execPath,
@@ -155,7 +175,8 @@ async function main() {
     console.log(JSON.stringify(result, null, 2));
     if (r.code !== 0) console.error(r.stderr.slice(-2000));
     await mkdir(path.join(ROOT, 'bench/results'), { recursive: true });
-    await writeFile(path.join(ROOT, 'bench/results/bulk.json'), `${JSON.stringify(result, null, 2)}\n`);
+    const file = BUYER === 'ts' ? 'bulk.json' : `bulk-${BUYER}.json`;
+    await writeFile(path.join(ROOT, 'bench/results', file), `${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await rm(work, { recursive: true, force: true });
     await parts.closeAll();
