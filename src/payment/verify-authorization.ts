@@ -109,7 +109,8 @@ export async function verifyAuthorization(i: VerifyAuthorizationInput): Promise<
   if (validBefore < now + BigInt(i.settlementWindowSeconds))
     return refuse(
       'PAYMENT_WINDOW_TOO_SHORT',
-      `validBefore must be at least ${i.settlementWindowSeconds} s from now (settlement_window_seconds); nothing was charged`,
+      `validBefore must be at least ${i.settlementWindowSeconds} s from now ` +
+        '(settlement_window_seconds); nothing was charged',
     );
   if (validBefore > now + BigInt(r.maxTimeoutSeconds + (i.skewSeconds ?? DEFAULT_SKEW_SECONDS))) {
     return refuse('PAYMENT_WINDOW_TOO_LONG', `at most ${r.maxTimeoutSeconds} s from now`);

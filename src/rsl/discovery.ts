@@ -183,7 +183,10 @@ async function readResource(run: DiscoveryRun, resource: string, page: Got): Pro
   return [];
 }
 
-/** The associations' targets, resolved, each with the channels (and robots readings) that name it; unusable ones are recorded. */
+/**
+ * The associations' targets, resolved, each with the channels (and robots readings) that name it;
+ * unusable ones are recorded.
+ */
 function documentsByUrl(
   run: DiscoveryRun,
   resource: string,

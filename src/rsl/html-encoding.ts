@@ -6,9 +6,10 @@ import type { PageEncoding } from './page-encoding.js';
 // sniffing): a byte order mark, else the HTTP `charset`, else a `<meta charset>` / `http-equiv`
 // found by the prescan of the first 1024 bytes, else the default for "all other locales"
 // (windows-1252). A `<meta>` the parser meets later may still change it ("change the encoding",
-// encodingChangedTo): discovery then reads the page both ways (page-readings.ts). The sniffing is html-encoding-sniffer's (jsdom's); Node's TextDecoder (full ICU)
-// decodes. A page whose encoding cannot be decoded (the `replacement` encoding, or one the decoder
-// lacks) is undecodable: discovery reports it as unread, never as a page that says nothing. Pure.
+// encodingChangedTo): discovery then reads the page both ways (page-readings.ts). The sniffing is
+// html-encoding-sniffer's (jsdom's); Node's TextDecoder (full ICU) decodes. A page whose encoding
+// cannot be decoded (the `replacement` encoding, or one the decoder lacks) is undecodable: discovery
+// reports it as unread, never as a page that says nothing. Pure.
 
 export const HTML_DEFAULT_ENCODING = 'windows-1252';
 
@@ -98,7 +99,8 @@ export function decodeHtmlAs(bytes: Uint8Array, name: string): DecodedPage {
     if (name === 'replacement') throw new RangeError('the replacement encoding decodes to nothing');
     return { ok: true, text: new TextDecoder(name).decode(bytes), encoding };
   } catch (err) {
-    const message = `the page's encoding ${name} (from a <meta> the parser met) cannot be decoded: ${(err as Error).message}`;
+    const message =
+      `the page's encoding ${name} (from a <meta> the parser met) cannot be decoded: ` + (err as Error).message;
     return { ok: false, encoding, message };
   }
 }

@@ -75,12 +75,14 @@ function readRobotsRules(
   const text = robotsText(body, truncated);
   if (text.signature || text.extraMarks)
     robotsObs.notes.push(
-      `${text.encoding} byte order mark${text.extraMarks ? `s (${text.signature ? 1 + text.extraMarks : text.extraMarks})` : ''} ` +
+      `${text.encoding} byte order mark` +
+        `${text.extraMarks ? `s (${text.signature ? 1 + text.extraMarks : text.extraMarks})` : ''} ` +
         'dropped as a signature before the first line (WHATWG Encoding, decode)',
     );
   if (truncated) {
     robotsObs.notes.push(
-      `robots.txt is longer than the ${body.length} bytes read (parse limit ${limits.robotsMaxBytes}, RFC 9309 §2.5): ` +
+      `robots.txt is longer than the ${body.length} bytes read ` +
+        `(parse limit ${limits.robotsMaxBytes}, RFC 9309 §2.5): ` +
         'the lines complete within them were parsed; what follows was not read',
     );
     // The unread part may withdraw any permission the read part gives: it is an association we
@@ -117,7 +119,8 @@ function readRobotsRules(
     );
   for (const g of r.otherGroups)
     out.diagnostics.push(
-      `robots.txt: group for ${g.userAgents.join(', ')} carries other License lines (read too): ${g.licenses.join(' ')}`,
+      `robots.txt: group for ${g.userAgents.join(', ')} carries other License lines (read too): ` +
+        g.licenses.join(' '),
     );
   for (const v of r.resolvedRelative)
     out.diagnostics.push(`robots.txt: relative License value ${v} resolved against robots.txt (should be absolute)`);

@@ -10,9 +10,9 @@ import type { SignalReader } from './signal-reader-pool.js';
 // The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
 // anyway (robots.txt, the page's headers and decoded HTML) and one more per origin, /.well-known/tdmrep.json,
-// fetched through the same cache and safe fetch as robots.txt, with its byte limit, redirects on the origin only. A file
-// that cannot be used is a failure the readers see; it never fails the quote and never touches the RSL
-// reading (discovery_complete is about RSL's channels only).
+// fetched through the same cache and safe fetch as robots.txt, with its byte limit, redirects on the
+// origin only. A file that cannot be used is a failure the readers see; it never fails the quote and
+// never touches the RSL reading (discovery_complete is about RSL's channels only).
 
 const TDMREP_PATH = '/.well-known/tdmrep.json';
 
@@ -71,7 +71,9 @@ function tdmrepSource(got: Got): SignalSources['tdmrep'] {
       : r.status >= 300 && r.status < 400
         ? {
             code: 'TDMREP_REDIRECT',
-            message: `tdmrep.json answered ${r.status} to ${(r.headers.location ?? '?').slice(0, 256)}: a redirect off the origin is not followed`,
+            message:
+              `tdmrep.json answered ${r.status} to ${(r.headers.location ?? '?').slice(0, 256)}: ` +
+              'a redirect off the origin is not followed',
           }
         : { code: 'TDMREP_HTTP_STATUS', message: `tdmrep.json answered ${r.status}` };
   return { url: r.url, failure };

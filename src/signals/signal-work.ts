@@ -31,7 +31,10 @@ export function budgetExceededRule(e: EvaluationBudgetExceeded): string {
 
 /** Why a document with too many rules was not matched, as a silent reading's rule. */
 export function rulesOverLimitRule(what: string, count: number, limit: number): string {
-  return `${SIGNAL_RULES_OVER_LIMIT}: ${what} has ${count} rules, more than the ${limit} matched; not determinable, so nothing is read from it (as if absent)`;
+  return (
+    `${SIGNAL_RULES_OVER_LIMIT}: ${what} has ${count} rules, more than the ${limit} matched; ` +
+    'not determinable, so nothing is read from it (as if absent)'
+  );
 }
 
 /**

@@ -48,7 +48,10 @@ async function pay(o: Awaited<ReturnType<typeof offer>>, buyerKey: Hex, validBef
   return getReport(w.url, o.q.report_url, { ...o.claim, 'payment-signature': header });
 }
 
-/** Sends the buyer's whole USDC balance elsewhere (not waiting for it), with a priority fee that outbids the relayer. */
+/**
+ * Sends the buyer's whole USDC balance elsewhere (not waiting for it), with a priority fee that
+ * outbids the relayer.
+ */
 async function moveAllUsdc(buyerKey: Hex): Promise<Hex> {
   const account = privateKeyToAccount(buyerKey);
   const wallet = createWalletClient({ account, chain: chain(), transport: http(w.devnet.rpcUrl) });

@@ -282,7 +282,7 @@ test.serial('an unmodified @x402/evm client is told it is not compatible and not
 });
 
 test.serial(
-  'window boundaries: validBefore = now + the settlement window and now + maxTimeout + 60 s pass; validAfter = now passes',
+  'window boundaries: validBefore = now + settlement window and now + maxTimeout + 60 s pass; validAfter = now passes',
   async (t) => {
     const at = new Date();
     const s = Math.floor(at.getTime() / 1000);

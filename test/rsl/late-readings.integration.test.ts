@@ -120,7 +120,8 @@ test.before(async () => {
     'noscript.test',
     '/base',
     html(
-      `<html><head><noscript><base href="/licences/"></noscript><link rel="license" type="${RSL}" href="page.xml"></head></html>`,
+      '<html><head><noscript><base href="/licences/"></noscript>' +
+        `<link rel="license" type="${RSL}" href="page.xml"></head></html>`,
     ),
   );
   o.route(
@@ -168,7 +169,7 @@ for (const [path, what] of [
   });
 }
 
-test('class 4: an HTTP charset is certain, and a prescanned meta the parser meets first: no second reading', async (t) => {
+test('class 4: a certain HTTP charset, and a prescanned meta the parser meets first: no second reading', async (t) => {
   for (const path of ['/http-certain', '/early-meta-decides']) {
     const r = await read(`https://late.test${path}`);
     t.deepEqual(

@@ -28,7 +28,9 @@ const DOCUMENTS: Record<string, string> = {
   '/grant.xml':
     `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits>` +
     '<payment type="free"/></license></content></rsl>',
-  '/prohibit.xml': `<rsl xmlns="${NS}"><content url="/"><license><prohibits type="usage">all</prohibits></license></content></rsl>`,
+  '/prohibit.xml':
+    `<rsl xmlns="${NS}"><content url="/"><license><prohibits type="usage">all</prohibits>` +
+    '</license></content></rsl>',
   '/paid.xml':
     `<rsl xmlns="${NS}"><content url="/"><license><permits type="usage">all</permits>` +
     '<payment type="crawl"><amount currency="USD">0.01</amount></payment></license></content></rsl>',

@@ -33,7 +33,7 @@ function hostile(rules: number): SignalSources {
   };
 }
 
-test.serial('a large reading is done off the event loop: no matching on it, turns keep coming, the same answer as in place', async (t) => {
+test.serial('a large reading runs off the event loop: no matching on it, turns keep coming, same answer', async (t) => {
   const pool = createSignalReaderPool({ size: 1, maxQueue: 8, jobTimeoutMs: 60_000 });
   t.teardown(() => pool.close());
   const sources = hostile(3000);
@@ -65,7 +65,7 @@ test.serial('small documents are read in place, without a thread', async (t) => 
   t.deepEqual(await pool.read(sources), readSignals(sources));
 });
 
-test.serial('a large reading that cannot wait reads robots.txt and tdmrep.json as not determinable; the page is still read', async (t) => {
+test.serial('a large reading that cannot wait: robots.txt, tdmrep.json not determinable; page read', async (t) => {
   const pool = createSignalReaderPool({ size: 1, maxQueue: 0, jobTimeoutMs: 60_000 });
   t.teardown(() => pool.close());
   const sources = hostile(3000);

@@ -6,8 +6,8 @@ import { readSignals } from '../../src/signals/read-signals.js';
 import { page as pageOf, RESOURCE } from './support.js';
 
 // Property: the metas htmlMetas finds (it keeps no tree: parent links only) are exactly the HTML-namespace
-// `<meta name content>` elements of the documents parse5's default tree holds with and without scripting (compared as sets of
-// occurrences: foster parenting can put a meta before one created earlier) — not in
+// `<meta name content>` elements of the documents parse5's default tree holds with and without scripting
+// (compared as sets of occurrences: foster parenting can put a meta before one created earlier) — not in
 // template contents, comments, RCDATA or attribute values, and those that break out of foreign content.
 
 const NAMES = new Set(['robots', 'tdm-reservation', 'tdm-policy']);

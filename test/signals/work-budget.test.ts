@@ -63,7 +63,7 @@ const rulesOfObservation = (o: SignalObservation | undefined) => [
   ...new Set(o?.readings.map((r) => r.rule.split(':')[0])),
 ];
 
-test('robots.txt Content-Usage: 2,000 `Disallow: *q<n>` against a 2,000-octet path stop at the budget, read as not determinable', (t) => {
+test('robots.txt Content-Usage: 2,000 `Disallow: *q<n>` vs a 2,000-octet path: over budget, not determinable', (t) => {
   const file = hostileRobots(2000);
   // Within budget (a short path): the file is read, and says search=y.
   const fine = readSignals({ resource: SHORT, robots: file });
@@ -87,7 +87,7 @@ test('robots.txt Content-Usage: 2,000 `Disallow: *q<n>` against a 2,000-octet pa
   }
 });
 
-test('robots.txt: past MAX_ROBOTS_SIGNAL_RULES rules nothing is matched at all, and the reading is not determinable', (t) => {
+test('robots.txt: past MAX_ROBOTS_SIGNAL_RULES rules nothing is matched at all; reading not determinable', (t) => {
   const file = hostileRobots(MAX_ROBOTS_SIGNAL_RULES + 1, 'train-ai=n');
   takeComparisons();
   const budget = new CountedBudget();
@@ -111,7 +111,7 @@ test('robots.txt without Content-Usage lines costs no matching, however many rul
   t.is(budget.charged, 0);
 });
 
-test('tdmrep.json: 900 `*z<n>` locations against a 2,000-octet path stop at the budget, read as not determinable', (t) => {
+test('tdmrep.json: 900 `*z<n>` locations vs a 2,000-octet path stop at the budget, read as not determinable', (t) => {
   const file = tdmrep(rulesOf(900, { location: '/', 'tdm-reservation': 0 }));
   // Within budget: no `*z` matches /a, the last rule does, and allows.
   t.is(reading(readSignals({ resource: SHORT, tdmrep: file }))['ai-train'], 'allowed');
@@ -126,7 +126,7 @@ test('tdmrep.json: 900 `*z<n>` locations against a 2,000-octet path stop at the 
   neverMorePermissive(t, over, readSignals({ resource: LONG }));
 });
 
-test('tdmrep.json: past MAX_TDMREP_RULES rules a match among the first is the rule; no match there is not determinable', (t) => {
+test('tdmrep.json: past MAX_TDMREP_RULES rules a match among the first decides; none there: not determinable', (t) => {
   // The first rule matches: the first match wins whatever follows it.
   const first = JSON.stringify([
     { location: '/', 'tdm-reservation': 1 },

@@ -54,7 +54,9 @@ export function decodeDocument(input: string | Uint8Array, limits: ParseLimits):
     return {
       ok: false,
       code: 'UNSUPPORTED_ENCODING',
-      message: `encoding ${decl[1]} is not supported here (${utf16 ? 'the byte order mark says UTF-16' : 'UTF-8, or UTF-16 with its byte order mark'})`,
+      message:
+        `encoding ${decl[1]} is not supported here ` +
+        `(${utf16 ? 'the byte order mark says UTF-16' : 'UTF-8, or UTF-16 with its byte order mark'})`,
       problems,
     };
   return { text };
