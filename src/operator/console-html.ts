@@ -79,10 +79,19 @@ export function age(since: string, now: Date): string {
 }
 
 const purchaseLink = (id: string) => `<a href="/console/purchases/${esc(id)}"><code>${esc(short(id))}</code></a>`;
+/** EIP-3009's validity bounds are Unix seconds on the wire; the console shows them as times. */
+const UNIX_SECONDS = new Set(['valid_before', 'valid_after', 'validBefore', 'validAfter']);
+const factText = (k: string, v: unknown): string => {
+  const seconds = typeof v === 'string' && /^\d{9,11}$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined;
+  if (UNIX_SECONDS.has(k) && seconds !== undefined)
+    return `<span title="${esc(String(v))} (Unix seconds)">${esc(isoTime(new Date(seconds * 1000).toISOString()))}</span>`;
+  if (/_micro$/.test(k) && typeof v === 'string' && /^\d+$/.test(v)) return money(v);
+  return `<code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`;
+};
 const summaryText = (summary: Record<string, unknown>) =>
   Object.entries(summary)
     .filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0))
-    .map(([k, v]) => `${esc(k)}: <code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`)
+    .map(([k, v]) => `${esc(k)}: ${factText(k, v)}`)
     .join('<br>');
 
 function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
@@ -142,14 +151,14 @@ ${perDay}</div>`;
     esc(q.kind),
     esc(q.reason),
     esc(q.locked_from ?? '—'),
-    `<span title="${esc(q.since)}">${esc(age(q.since, now))}</span>`,
+    `<span title="${esc(isoTime(q.since))}">${esc(age(q.since, now))}</span>`,
   ]);
   const refundRows = refunds.map((r) => [
     purchaseLink(r.purchase_id),
     esc(r.status),
     esc(r.reason),
-    esc(r.amount_micro),
-    esc(age(r.requested_at, now)),
+    money(r.amount_micro),
+    `<span title="${esc(isoTime(r.requested_at))}">${esc(age(r.requested_at, now))}</span>`,
     reviewForm(r),
   ]);
   const queueTable = table(
@@ -159,7 +168,7 @@ ${perDay}</div>`;
     'queue',
   );
   const refundTable = table(
-    ['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'],
+    ['purchase', 'status', 'reason', 'amount', 'age', 'review'],
     refundRows,
     'No refund request waits for an operator.',
     'refunds',
@@ -177,7 +186,7 @@ const TARGETS = Object.keys(OperatorTarget.keys);
 function timelineRows(history: readonly HistoryEntry[]): string[][] {
   return history.map((h) => [
     esc(h.revision),
-    `<span title="position ${esc(h.position)}">${esc(h.at)}</span>`,
+    `<span title="position ${esc(h.position)}">${esc(isoTime(h.at))}</span>`,
     esc(h.type),
     summaryText(h.summary),
   ]);
@@ -191,10 +200,10 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
     ['status', `<b id="status">${esc(p.status)}</b>${p.lock_reason ? ` (${esc(p.lock_reason)})` : ''}`],
     ['resource', esc(p.resource)],
     ['purpose', esc(p.purpose)],
-    ['price', `${esc(p.price_micro)} micro-USDC`],
+    ['price', money(p.price_micro)],
     ['payer', esc(p.payer ?? '—')],
     ['transaction', `<code>${esc(p.transaction ?? '—')}</code>`],
-    ['quoted', `${esc(p.quoted_at)} (${esc(age(p.quoted_at, now))} ago)`],
+    ['quoted', `${esc(isoTime(p.quoted_at))} (${esc(age(p.quoted_at, now))} ago)`],
   ];
   const move =
     locked && t.revision !== null
@@ -205,7 +214,7 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
       : '';
   const refund = t.refund
     ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ` +
-      `${esc(t.refund.amount_micro)} micro-USDC, requested ${esc(t.refund.requested_at)} ` +
+      `${money(t.refund.amount_micro)}, requested ${esc(isoTime(t.refund.requested_at))} ` +
       `(review it on <a href="/console">the console's first page</a>)</p>`
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
@@ -260,6 +269,17 @@ export function usdc(micro: string): string {
   return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
 }
 
+/** Money, one unit everywhere: USDC, with the exact micro-USDC on hover. */
+export function money(micro: string): string {
+  return `<span class="usdc" title="${esc(micro)} micro-USDC">${esc(usdc(micro))} USDC</span>`;
+}
+
+/** An ISO instant to the second, UTC (`2026-11-28T07:45:12Z`): every time on the console reads the same. */
+export function isoTime(at: string): string {
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? at : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 const select = (name: string, values: readonly string[], chosen: string) =>
   `<select name="${name}"><option value="">any ${esc(name)}</option>` +
   values.map((v) => `<option value="${esc(v)}"${v === chosen ? ' selected' : ''}>${esc(v)}</option>`).join('') +
@@ -279,6 +299,8 @@ export function purchaseListPage(input: {
     select('sku', SKUS, form.sku) +
     `<input name="origin" placeholder="origin, e.g. https://pub.example" value="${esc(form.origin)}">` +
     `<input name="day" type="date" value="${esc(form.day)}" title="quoted on this UTC day">` +
+    `<input name="q" type="search" placeholder="purchase id, payer or transaction" value="${esc(form.q)}" ` +
+    'title="a purchase id or its first 4+ hex characters, a payer address (0x…40 hex) or a transaction (0x…64 hex)">' +
     '<button>filter</button> <a href="/console/purchases">clear</a></form>';
   const cards =
     `<div class="cards" id="totals"><div class="card">purchases<b id="total-purchases">${totals.purchases}</b></div>` +
@@ -286,14 +308,14 @@ export function purchaseListPage(input: {
     `<div class="card">revenue (USDC)<b id="total-revenue">${esc(usdc(totals.revenue_micro))}</b></div></div>`;
   const listed = rows.map((r) => [
     purchaseLink(r.purchase_id),
-    `<span title="${esc(r.quoted_at)}">${esc(r.quoted_at.slice(0, 16).replace('T', ' '))}</span>`,
+    esc(isoTime(r.quoted_at)),
     esc(r.status),
     esc(r.sku),
     esc(r.origin ?? (r.resources ? `${r.resources.length} resources` : '—')),
     esc(r.purpose),
     esc(r.classification),
-    esc(usdc(r.price_micro)),
-    r.settled_amount_micro === null ? '—' : esc(usdc(r.settled_amount_micro)),
+    money(r.price_micro),
+    r.settled_amount_micro === null ? '—' : money(r.settled_amount_micro),
   ]);
   const more =
     totals.purchases > rows.length
@@ -303,7 +325,7 @@ export function purchaseListPage(input: {
     'Purchases',
     `<h2>Purchases</h2>${filters}${cards}
 ${table(
-  ['purchase', 'quoted (UTC)', 'status', 'sku', 'origin', 'purpose', 'classification', 'price', 'paid'],
+  ['purchase', 'quoted', 'status', 'sku', 'origin', 'purpose', 'classification', 'price', 'paid'],
   listed,
   'No purchase matches these filters.',
   'purchases',

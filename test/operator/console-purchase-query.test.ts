@@ -38,6 +38,17 @@ test('a wrong status, sku or day is refused naming it', (t) => {
   t.throws(() => consolePurchaseQuery({ day: '2026-02-30' }), { message: /^day must be a calendar day/ });
 });
 
+test('the search box names a transaction, a payer or a purchase id prefix by its shape; anything else is refused', (t) => {
+  const tx = `0x${'Ab'.repeat(32)}`;
+  t.like(consolePurchaseQuery({ q: tx }).filter, { transaction: tx });
+  t.like(consolePurchaseQuery({ q: ` 0x${'c'.repeat(40)} ` }).filter, { payer: `0x${'c'.repeat(40)}` });
+  t.like(consolePurchaseQuery({ q: 'purchase-3F9A' }).filter, { idPrefix: '3f9a' });
+  t.like(consolePurchaseQuery({ q: 'd'.repeat(64) }).filter, { idPrefix: 'd'.repeat(64) });
+  t.deepEqual(consolePurchaseQuery({ q: '' }).filter, { limit: 100 });
+  for (const q of ['abc', '0x12', 'https://pub.example', `0x${'g'.repeat(40)}`])
+    t.throws(() => consolePurchaseQuery({ q }), { message: /^search takes a purchase id/ }, q);
+});
+
 test('revenue is shown in USDC with six decimals', (t) => {
   t.is(usdc('0'), '0.000000');
   t.is(usdc('20000'), '0.020000');
