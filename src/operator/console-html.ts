@@ -13,7 +13,9 @@ import { LISTED_STATUSES } from './purchase-filter.js';
 // The operator console's pages: plain server-rendered HTML, every value escaped, one tiny script that
 // posts a form's fields as JSON to the operator API (the same routes the CLI's actions decide through)
 // and writes the answer under the form. Only what the timelines carry (history.ts summaries): never a
-// sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId).
+// sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId);
+// other long values (hashes, transactions) wrap inside their cell, whole, so a copy takes all of them and
+// nothing runs off a 1,280 px page (docs/decisions.md, "The console: one unit for money, ISO times, search").
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1a1a1a}
@@ -21,7 +23,7 @@ header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-
 main{padding:1rem 1.2rem;max-width:1200px}h2{margin:1.4rem 0 .5rem;font-size:1.1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-th{background:#f3f4f6}code{font:12px ui-monospace,monospace}.cards{display:flex;gap:1rem}
+th{background:#f3f4f6}code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}.cards{display:flex;gap:1rem}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}.card b{display:block;font-size:1.5rem}
 .charts{display:flex;gap:1.5rem;flex-wrap:wrap}
 form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}

@@ -67,6 +67,19 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     t.is(await page.evaluate<string>('location.pathname'), `/console/purchases/${id}`);
     t.regex(await page.evaluate<string>(`document.querySelector('#timeline').innerText`), /Delivered/);
 
+    // At 1,280 px nothing runs off the page: no cell ends right of the viewport (the resources table's
+    // sha256 columns did), and the page does not scroll sideways.
+    const overflow = await page.evaluate<{ scroll: number; client: number; cells: string[] }>(`(() => {
+      const client = document.documentElement.clientWidth;
+      const cells = [...document.querySelectorAll('td, th')]
+        .filter((c) => c.getBoundingClientRect().right > client + 0.5)
+        .map((c) => c.innerText.slice(0, 40));
+      return { scroll: document.documentElement.scrollWidth, client, cells };
+    })()`);
+    t.true(overflow.client > 1200 && overflow.client <= 1280, `a 1,280 px window (${overflow.client})`);
+    t.deepEqual(overflow.cells, [], 'cells past the right edge');
+    t.true(overflow.scroll <= overflow.client, `page ${overflow.scroll} px wide in a ${overflow.client} px window`);
+
     // One unit for money (USDC, the micro-USDC on hover) and ISO times on both pages.
     const detail = await page.evaluate<string>(`document.querySelector('#purchase').innerText`);
     t.regex(detail, new RegExp(`price\\s+${price.replace('.', '\\.')} USDC`));
