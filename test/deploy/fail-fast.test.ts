@@ -1,6 +1,6 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,21 @@ test('a held port is refused naming PORT, before the devnet, creating nothing', 
   t.regex(r.stderr, new RegExp(`^configuration: PORT 127\\.0\\.0\\.1:${port} is in use`, 'm'));
   t.notRegex(r.stderr + r.stdout, DEVNET_BANNER);
   t.deepEqual(await tree(dataDir), ['(missing)'], 'DATA_DIR was not even created');
+});
+
+test('a damaged secret file in DATA_DIR is refused naming its variable, before the devnet (development too)', async (t) => {
+  const dataDir = await tempDir(t);
+  await writeFile(path.join(dataDir, 'checkpoint-key.hex'), 'not a key\n');
+  const before = await tree(dataDir);
+  const r = await start({ DATA_DIR: dataDir, PORT: '0' });
+  t.is(r.code, 2, r.stderr);
+  t.regex(lastLine(r.stderr), /\(CHECKPOINT_KEY\); nothing was started$/, r.stderr);
+  t.regex(
+    r.stderr,
+    /^configuration: CHECKPOINT_KEY is not set, and its file in DATA_DIR cannot be used: .*checkpoint-key\.hex does not hold 64 hex characters/m,
+  );
+  t.notRegex(r.stderr + r.stdout, DEVNET_BANNER);
+  t.deepEqual(await tree(dataDir), before, 'no other key generated');
 });
 
 test('.env.example as shipped, in production: one report naming every missing or wrong setting', async (t) => {
