@@ -23,7 +23,7 @@ header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-
 main{padding:1rem 1.2rem;max-width:1200px}h2{margin:1.4rem 0 .5rem;font-size:1.1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-th{background:#f3f4f6}code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}.cards{display:flex;gap:1rem}
+th{background:#f3f4f6}blockquote{white-space:pre-wrap;border-left:3px solid #ccc;margin:.4rem 0;padding:.2rem .8rem}code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}.cards{display:flex;gap:1rem}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}.card b{display:block;font-size:1.5rem}
 .charts{display:flex;gap:1.5rem;flex-wrap:wrap}
 form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
@@ -194,7 +194,8 @@ function timelineRows(history: readonly HistoryEntry[]): string[][] {
   ]);
 }
 
-export function purchasePage(t: PurchaseTimeline, now: Date): string {
+/** `refundMessage`: what the buyer wrote with the refund request, shown as written (escaped). */
+export function purchasePage(t: PurchaseTimeline, now: Date, refundMessage: string | null = null): string {
   const p = t.purchase;
   const locked = p.status === 'held' || p.status === 'lock_stuck';
   const fields: [string, string][] = [
@@ -217,7 +218,10 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
   const refund = t.refund
     ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ` +
       `${money(t.refund.amount_micro)}, requested ${esc(isoTime(t.refund.requested_at))} ` +
-      `(review it on <a href="/console">the console's first page</a>)</p>`
+      `(review it on <a href="/console">the console's first page</a>)</p>` +
+      (refundMessage === null
+        ? '<p class="empty" id="refund-message">The buyer wrote no message.</p>'
+        : `<p>The buyer wrote:</p><blockquote id="refund-message">${esc(refundMessage)}</blockquote>`)
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
   // One row per resource sold: a gate's URLs each under its own origin and classification; a revalidation's
