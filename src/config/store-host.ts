@@ -9,7 +9,14 @@ import type { ConfigProblem } from './config-error.js';
 const PLACEHOLDER_PASSWORD = 'CHANGE_ME';
 const LOOKUP_MS = 2_000;
 
-export async function storeUrlProblems(variable: string, url: string | undefined): Promise<ConfigProblem[]> {
+/** How a host name is resolved: the system's resolver, or a test's. */
+export type HostLookup = (host: string) => Promise<unknown>;
+
+export async function storeUrlProblems(
+  variable: string,
+  url: string | undefined,
+  resolve: HostLookup = lookup,
+): Promise<ConfigProblem[]> {
   if (!url || !/^postgres(ql)?:/i.test(url)) return [];
   let parsed: URL;
   try {
@@ -21,17 +28,17 @@ export async function storeUrlProblems(variable: string, url: string | undefined
   if (decodeURIComponent(parsed.password) === PLACEHOLDER_PASSWORD)
     problems.push({ variable, problem: `still holds the example's password ${PLACEHOLDER_PASSWORD}` });
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const denied = host ? await hostNotFound(host) : undefined;
+  const denied = host ? await hostNotFound(host, resolve) : undefined;
   if (denied) problems.push({ variable, problem: `names host ${host}, which ${denied}` });
   return problems;
 }
 
-async function hostNotFound(host: string): Promise<string | undefined> {
+async function hostNotFound(host: string, resolve: HostLookup): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), LOOKUP_MS);
   });
-  const asked = lookup(host).then(
+  const asked = resolve(host).then(
     () => undefined,
     (err: NodeJS.ErrnoException) => (err.code === 'ENOTFOUND' ? 'the resolver does not know (ENOTFOUND)' : undefined),
   );

@@ -119,17 +119,31 @@ test('.env.example as shipped, in production: one report naming every missing or
       t.regex(r.stderr, new RegExp(`^configuration: ${other} .* in use`, 'm'));
   t.is(named.size, (named.has('PORT') ? 1 : 0) + (named.has('METRICS_LISTEN') ? 1 : 0) + 7, r.stderr);
   t.regex(r.stderr, /EVENT_STORE_URL still holds the example's password CHANGE_ME/);
-  t.regex(r.stderr, /EVENT_STORE_URL names host db\.internal, which the resolver does not know/);
+  // The host line needs a resolver that answers (ENOTFOUND); offline, only the password names EVENT_STORE_URL.
+  if (!/EVENT_STORE_URL names host db\.internal, which the resolver does not know/.test(r.stderr))
+    t.log('the resolver did not answer for db.internal: its line is left out, as designed');
   t.regex(lastLine(r.stderr), /^\d+ configuration problem\(s\) \(PAY_TO, .*EVENT_STORE_URL.*\); nothing was started$/);
   t.deepEqual(await tree(dataDir), ['(missing)']);
 });
 
-test('a PostgreSQL store URL: the placeholder password and a host no resolver knows are problems; a good one is not', async (t) => {
-  const wrong = await storeUrlProblems('EVENT_STORE_URL', 'postgres://rights:CHANGE_ME@db.invalid:5432/rights');
-  t.deepEqual(
-    wrong.map((p) => p.problem.split(' ').slice(0, 3).join(' ')),
-    ['still holds the', 'names host db.invalid,'],
+test('a PostgreSQL store URL: the placeholder password and a host the resolver denies are problems; a good one is not', async (t) => {
+  const denied = Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+  const notFound = async () => Promise.reject(denied);
+  const wrong = await storeUrlProblems(
+    'EVENT_STORE_URL',
+    'postgres://rights:CHANGE_ME@db.internal:5432/rights',
+    notFound,
   );
+  t.deepEqual(
+    wrong.map((p) => p.problem),
+    [
+      "still holds the example's password CHANGE_ME",
+      'names host db.internal, which the resolver does not know (ENOTFOUND)',
+    ],
+  );
+  // A resolver that cannot answer now (no network) is no setting's fault: nothing is reported.
+  const unavailable = async () => Promise.reject(Object.assign(new Error('EAI_AGAIN'), { code: 'EAI_AGAIN' }));
+  t.deepEqual(await storeUrlProblems('EVENT_STORE_URL', 'postgres://u:p@db.internal/x', unavailable), []);
   t.deepEqual(await storeUrlProblems('EVENT_STORE_URL', 'postgres://u:p@127.0.0.1:5432/x'), []);
-  t.deepEqual(await storeUrlProblems('EVENT_STORE_URL', 'file:/tmp/x'), []);
+  t.deepEqual(await storeUrlProblems('EVENT_STORE_URL', 'file:/tmp/x', notFound), []);
 });
