@@ -2,16 +2,22 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { formatUnits } from 'viem';
 import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '../packages/buyer/src/index.js';
 import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
+import { terminalProgress } from './progress.js';
 
 // `npm run demo`: the whole purchase as a customer lives it, on a fresh local world. Starts the devnet,
 // four RSL publishers over real HTTPS on loopback and the service; then a buyer (pinned network, asset,
 // recipient and evidence key; per-report and per-task caps) buys a report for each, then one
 // ingestion-gate report for all four, printing every step, the verified classifications and the
 // on-chain transfers. Exits 0 when everything came out as expected. DEVNET_BLOCK_MS=2000 runs it on a
-// devnet that mines like Base, and each purchase then shows how long its payment took to settle.
+// devnet that mines like Base, and each purchase then shows how long its payment took to settle. On a
+// terminal, each long step shows itself and its seconds so far while it runs (ops/progress.ts).
 
 const usdc = (micro: bigint | string) => `${formatUnits(BigInt(micro), 6)} USDC`;
-const say = (line = '') => process.stdout.write(`${line}\n`);
+const progress = terminalProgress();
+const say = (line = '') => {
+  progress.interrupt();
+  process.stdout.write(`${line}\n`);
+};
 const TASK_CAP = 300_000n;
 
 async function main(): Promise<number> {
@@ -23,7 +29,10 @@ async function main(): Promise<number> {
     say('DEVNET_BLOCK_MS must be a positive integer of milliseconds');
     return 2;
   }
-  const w = await startDemoWorld(blockMs !== undefined ? { blockMs } : {});
+  const w = await progress.during(
+    'starting the devnet, the HTTPS publishers and the service',
+    startDemoWorld(blockMs !== undefined ? { blockMs } : {}),
+  );
   try {
     // biome-ignore lint/suspicious/noExplicitAny: the demo prints a few fields of the live capabilities document
     const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
@@ -67,7 +76,10 @@ async function main(): Promise<number> {
       say(`▶ ${c.label}: ${c.resource} (purpose ai-input, tier fresh)`);
       const before = await w.devnet.balanceOf(account.address);
       const started = performance.now();
-      const result = await buyer.buyReport({ resource: c.resource, purpose: 'ai-input', tier: 'fresh' });
+      const result = await progress.during(
+        `buying the ${c.label} report`,
+        buyer.buyReport({ resource: c.resource, purpose: 'ai-input', tier: 'fresh' }),
+      );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       results.push({ label: c.label, result });
       const after = await w.devnet.balanceOf(account.address);
@@ -94,7 +106,10 @@ async function main(): Promise<number> {
     const gateResources = cases.map((c) => c.resource);
     say(`▶ ingestion gate: ${gateResources.length} resources in one request (purpose rag-ingestion, tier fresh)`);
     const before = await w.devnet.balanceOf(account.address);
-    const gate = await buyer.ingestionGate({ resources: gateResources, purpose: 'rag-ingestion' });
+    const gate = await progress.during(
+      'buying the ingestion-gate report',
+      buyer.ingestionGate({ resources: gateResources, purpose: 'rag-ingestion' }),
+    );
     const after = await w.devnet.balanceOf(account.address);
     let gateDelivered = 0;
     if (gate.status === 'delivered') {

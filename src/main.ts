@@ -1,24 +1,22 @@
 import { ConfigError, serviceConfig } from './config.js';
 import { startupProblems } from './startup-problems.js';
 import { createLogger } from './log.js';
-import { startService } from './service.js';
 import { crashAtFromEnv } from './crash-points.js';
 import { loadEnvFileArgument } from './env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
-import { EMPTY_COVERAGE, startupSummary } from './startup-summary.js';
-import { noticeChainChange } from './chain-notice.js';
-import { writeBuyerEnv } from './devnet/buyer-env.js';
 import path from 'node:path';
-import { purchaseTotals } from '../projections/queries/purchases.js';
 
 // Process entry: decode configuration, start (in development without RPC_URL, the devnet first, as a
 // child process), and stop cleanly on signals: the service, then the devnet. Every configuration
-// problem is reported at once, one line each, and exits CONFIG_EXIT (docs/decisions.md).
+// problem is reported at once, one line each, and exits CONFIG_EXIT (docs/decisions.md). The service's
+// modules are imported only once the start is known to go ahead, so a refused start is quick.
 const CONFIG_EXIT = 2;
 
 function refuseConfiguration(problems: ConfigError['problems']): never {
   for (const p of problems) console.error(`configuration: ${p.variable} ${p.problem}`);
-  console.error(`${problems.length} configuration problem(s); nothing was started`);
+  // The last line names every setting to change: it is the one a terminal or a supervisor's log shows.
+  const settings = [...new Set(problems.map((p) => p.variable))].join(', ');
+  console.error(`${problems.length} configuration problem(s) (${settings}); nothing was started`);
   process.exit(CONFIG_EXIT);
 }
 
@@ -31,6 +29,9 @@ async function main() {
   const { config, problems } = await startupProblems(process.env);
   if (problems.length > 0) refuseConfiguration(problems);
   const log = createLogger(config.logLevel);
+  // Loaded while the devnet starts (a few seconds of module loading on a busy machine).
+  const serviceModule = import('./service.js');
+  serviceModule.catch(() => {}); // awaited below; a failure is reported there
   // Test-only crash points for the SIGKILL recovery tests (never honoured outside NODE_ENV=test).
   const crashAt = crashAtFromEnv(process.env);
   const devnet =
@@ -42,6 +43,11 @@ async function main() {
         )
       : undefined;
   const running = serviceConfig(config, devnet?.chain);
+  const { startService } = await serviceModule;
+  const { noticeChainChange } = await import('./chain-notice.js');
+  const { purchaseTotals } = await import('../projections/queries/purchases.js');
+  const { EMPTY_COVERAGE, startupSummary } = await import('./startup-summary.js');
+  const { writeBuyerEnv } = await import('./devnet/buyer-env.js');
   const service = await startService(running, log, crashAt ? { crashAt } : {}).catch(async (err) => {
     await devnet?.stop();
     throw err;

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DayRange } from '../../projections/compliance/compliance-row.js';
 import { writeComplianceExport } from '../../projections/compliance/export-format.js';
+import { terminalProgress } from '../progress.js';
 import { renderComplianceReport, type ComplianceCoverage } from '../../projections/compliance/report-html.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ROLE_KEYS } from '../devnet/accounts.js';
@@ -66,13 +67,15 @@ async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<numbe
   if (args.flags.has('json') && file === undefined)
     throw new UsageError('--json reports on a file written with --out (the rows themselves are --format jsonl)');
 
-  const rows = await ctx.service.complianceRows(range, async (source) => {
+  const exported = ctx.service.complianceRows(range, async (source) => {
     if (file !== undefined) return writeFileAtomically(file, (out) => writeComplianceExport(source, format, out));
     const out = lineWriter(ctx.out);
     const n = await writeComplianceExport(source, format, out);
     await ended(out);
     return n;
   });
+  // Into a file, the terminal shows the export under way (ops/progress.ts); to stdout the rows are the output.
+  const rows = file === undefined ? await exported : await terminalProgress().during(`exporting to ${file}`, exported);
   if (file !== undefined && args.flags.has('json'))
     ctx.out(JSON.stringify({ exported: rows, file: path.resolve(file), format, range }));
   else if (file !== undefined)

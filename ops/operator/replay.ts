@@ -1,6 +1,7 @@
 import { onlyFlags, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
 import { table } from './table.js';
+import { terminalProgress } from '../progress.js';
 
 // `replay [--json]`: empties every read-model table and rebuilds them all from the first event of
 // `$all` with the projection code the service runs. They are rebuilt together because they advance
@@ -11,7 +12,11 @@ export async function replay(ctx: OperatorContext, args: ParsedArgs): Promise<nu
   if (args.positionals.length > 0)
     throw new UsageError(`replay takes no arguments (got ${args.positionals.join(' ')})`);
   const started = Date.now();
-  const { results, position, events } = await ctx.service.run({ use: 'replay' });
+  // A rebuild of 100k purchases takes seconds: on a terminal, stderr says it is under way (ops/progress.ts).
+  const { results, position, events } = await terminalProgress().during(
+    'rebuilding every read model from the first event',
+    ctx.service.run({ use: 'replay' }),
+  );
   const seconds = (Date.now() - started) / 1000;
   if (args.flags.has('json')) ctx.out(JSON.stringify({ replayed: results, position, events, seconds }));
   else {

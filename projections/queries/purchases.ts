@@ -27,6 +27,10 @@ export interface PurchaseFilter {
   origin?: string;
   limit?: number;
   after?: string;
+  /** The console's search: a purchase id prefix (hex), a payer or a settlement transaction (any case). */
+  idPrefix?: string;
+  payer?: string;
+  transaction?: string;
 }
 
 /** The WHERE clause of a filter (paging and limit aside), its parameters numbered from $1. */
@@ -41,6 +45,9 @@ function whereOf(f: PurchaseFilter, params: unknown[]): string {
   if (f.since) where.push(`quoted_at >= ${param(f.since)}`);
   if (f.until) where.push(`quoted_at < ${param(f.until)}`);
   if (f.origin) where.push(`origin = ${param(f.origin)}`);
+  if (f.idPrefix && /^[0-9a-f]{1,64}$/.test(f.idPrefix)) where.push(`purchase_id LIKE ${param(`${f.idPrefix}%`)}`);
+  if (f.payer) where.push(`lower(payer) = ${param(f.payer.toLowerCase())}`);
+  if (f.transaction) where.push(`lower(transaction) = ${param(f.transaction.toLowerCase())}`);
   if (f.after)
     where.push(
       `(quoted_at, purchase_id) <

@@ -1,5 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventLoopLag } from './event-loop-lag.js';
+import type { SettleOutcome } from '../money-path/settlement-port.js';
 
 // The service's Prometheus metrics, one registry per running service (tests start several services
 // in one process, so nothing goes into prom-client's global registry). Labels are bounded sets only:
@@ -28,6 +29,17 @@ export interface ServiceMetrics {
   close(): void;
 }
 
+/** Every `outcome` of rights_settlements_total: each kind settle answers, and `error` when it threw.
+ *  A Record, so a new kind of SettleOutcome does not compile until it is listed here. */
+const SETTLEMENT_OUTCOMES: Record<SettleOutcome['kind'] | 'error', null> = {
+  success: null,
+  failed: null,
+  ambiguous: null,
+  stuck: null,
+  error: null,
+};
+const REVERT_STAGES = ['simulated', 'mined'] as const;
+
 export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
@@ -38,7 +50,7 @@ export function createServiceMetrics(): ServiceMetrics {
   // per-type siblings (nodejs_active_handles{type}, …) carry the same numbers.
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
     registry.removeSingleMetric(name);
-  return {
+  const metrics: ServiceMetrics = {
     registry,
     close: registerEventLoopLag(registry),
     httpDuration: new Histogram({
@@ -51,7 +63,7 @@ export function createServiceMetrics(): ServiceMetrics {
     }),
     settlements: new Counter({
       name: 'rights_settlements_total',
-      help: 'Settlement attempts by outcome (success, failed, ambiguous, error)',
+      help: 'Settlement attempts by outcome (success, failed, ambiguous, stuck, error)',
       labelNames: ['outcome'],
       registers,
     }),
@@ -97,4 +109,9 @@ export function createServiceMetrics(): ServiceMetrics {
       registers,
     }),
   };
+  // Every outcome and stage is exported from the start, at 0 (Prometheus: "avoid missing metrics"): an
+  // alert on failed settlements works before the first one, and every label value the README names is there.
+  for (const outcome of Object.keys(SETTLEMENT_OUTCOMES)) metrics.settlements.inc({ outcome }, 0);
+  for (const stage of REVERT_STAGES) metrics.payerSettlementReverts.inc({ stage }, 0);
+  return metrics;
 }

@@ -13,7 +13,9 @@ import { LISTED_STATUSES } from './purchase-filter.js';
 // The operator console's pages: plain server-rendered HTML, every value escaped, one tiny script that
 // posts a form's fields as JSON to the operator API (the same routes the CLI's actions decide through)
 // and writes the answer under the form. Only what the timelines carry (history.ts summaries): never a
-// sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId).
+// sealed authorization, a claim or a payment signature. Ids are shown as 12-character prefixes (shortId);
+// other long values (hashes, transactions) wrap inside their cell, whole, so a copy takes all of them and
+// nothing runs off a 1,280 px page (docs/decisions.md, "The console: one unit for money, ISO times, search").
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1a1a1a}
@@ -21,7 +23,7 @@ header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-
 main{padding:1rem 1.2rem;max-width:1200px}h2{margin:1.4rem 0 .5rem;font-size:1.1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-th{background:#f3f4f6}code{font:12px ui-monospace,monospace}.cards{display:flex;gap:1rem}
+th{background:#f3f4f6}blockquote{white-space:pre-wrap;border-left:3px solid #ccc;margin:.4rem 0;padding:.2rem .8rem}code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}.cards{display:flex;gap:1rem}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}.card b{display:block;font-size:1.5rem}
 .charts{display:flex;gap:1.5rem;flex-wrap:wrap}
 form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
@@ -79,10 +81,19 @@ export function age(since: string, now: Date): string {
 }
 
 const purchaseLink = (id: string) => `<a href="/console/purchases/${esc(id)}"><code>${esc(short(id))}</code></a>`;
+/** EIP-3009's validity bounds are Unix seconds on the wire; the console shows them as times. */
+const UNIX_SECONDS = new Set(['valid_before', 'valid_after', 'validBefore', 'validAfter']);
+const factText = (k: string, v: unknown): string => {
+  const seconds = typeof v === 'string' && /^\d{9,11}$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined;
+  if (UNIX_SECONDS.has(k) && seconds !== undefined)
+    return `<span title="${esc(String(v))} (Unix seconds)">${esc(isoTime(new Date(seconds * 1000).toISOString()))}</span>`;
+  if (/_micro$/.test(k) && typeof v === 'string' && /^\d+$/.test(v)) return money(v);
+  return `<code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`;
+};
 const summaryText = (summary: Record<string, unknown>) =>
   Object.entries(summary)
     .filter(([, v]) => v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0))
-    .map(([k, v]) => `${esc(k)}: <code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`)
+    .map(([k, v]) => `${esc(k)}: ${factText(k, v)}`)
     .join('<br>');
 
 function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
@@ -142,14 +153,14 @@ ${perDay}</div>`;
     esc(q.kind),
     esc(q.reason),
     esc(q.locked_from ?? '—'),
-    `<span title="${esc(q.since)}">${esc(age(q.since, now))}</span>`,
+    `<span title="${esc(isoTime(q.since))}">${esc(age(q.since, now))}</span>`,
   ]);
   const refundRows = refunds.map((r) => [
     purchaseLink(r.purchase_id),
     esc(r.status),
     esc(r.reason),
-    esc(r.amount_micro),
-    esc(age(r.requested_at, now)),
+    money(r.amount_micro),
+    `<span title="${esc(isoTime(r.requested_at))}">${esc(age(r.requested_at, now))}</span>`,
     reviewForm(r),
   ]);
   const queueTable = table(
@@ -159,7 +170,7 @@ ${perDay}</div>`;
     'queue',
   );
   const refundTable = table(
-    ['purchase', 'status', 'reason', 'amount (micro-USDC)', 'age', 'review'],
+    ['purchase', 'status', 'reason', 'amount', 'age', 'review'],
     refundRows,
     'No refund request waits for an operator.',
     'refunds',
@@ -177,13 +188,14 @@ const TARGETS = Object.keys(OperatorTarget.keys);
 function timelineRows(history: readonly HistoryEntry[]): string[][] {
   return history.map((h) => [
     esc(h.revision),
-    `<span title="position ${esc(h.position)}">${esc(h.at)}</span>`,
+    `<span title="position ${esc(h.position)}">${esc(isoTime(h.at))}</span>`,
     esc(h.type),
     summaryText(h.summary),
   ]);
 }
 
-export function purchasePage(t: PurchaseTimeline, now: Date): string {
+/** `refundMessage`: what the buyer wrote with the refund request, shown as written (escaped). */
+export function purchasePage(t: PurchaseTimeline, now: Date, refundMessage: string | null = null): string {
   const p = t.purchase;
   const locked = p.status === 'held' || p.status === 'lock_stuck';
   const fields: [string, string][] = [
@@ -191,10 +203,10 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
     ['status', `<b id="status">${esc(p.status)}</b>${p.lock_reason ? ` (${esc(p.lock_reason)})` : ''}`],
     ['resource', esc(p.resource)],
     ['purpose', esc(p.purpose)],
-    ['price', `${esc(p.price_micro)} micro-USDC`],
+    ['price', money(p.price_micro)],
     ['payer', esc(p.payer ?? '—')],
     ['transaction', `<code>${esc(p.transaction ?? '—')}</code>`],
-    ['quoted', `${esc(p.quoted_at)} (${esc(age(p.quoted_at, now))} ago)`],
+    ['quoted', `${esc(isoTime(p.quoted_at))} (${esc(age(p.quoted_at, now))} ago)`],
   ];
   const move =
     locked && t.revision !== null
@@ -205,8 +217,11 @@ export function purchasePage(t: PurchaseTimeline, now: Date): string {
       : '';
   const refund = t.refund
     ? `<h2>Refund request</h2><p>${esc(t.refund.status)}: ${esc(t.refund.reason)}, ` +
-      `${esc(t.refund.amount_micro)} micro-USDC, requested ${esc(t.refund.requested_at)} ` +
-      `(review it on <a href="/console">the console's first page</a>)</p>`
+      `${money(t.refund.amount_micro)}, requested ${esc(isoTime(t.refund.requested_at))} ` +
+      `(review it on <a href="/console">the console's first page</a>)</p>` +
+      (refundMessage === null
+        ? '<p class="empty" id="refund-message">The buyer wrote no message.</p>'
+        : `<p>The buyer wrote:</p><blockquote id="refund-message">${esc(refundMessage)}</blockquote>`)
     : '';
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
   // One row per resource sold: a gate's URLs each under its own origin and classification; a revalidation's
@@ -260,6 +275,17 @@ export function usdc(micro: string): string {
   return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
 }
 
+/** Money, one unit everywhere: USDC, with the exact micro-USDC on hover. */
+export function money(micro: string): string {
+  return `<span class="usdc" title="${esc(micro)} micro-USDC">${esc(usdc(micro))} USDC</span>`;
+}
+
+/** An ISO instant to the second, UTC (`2026-11-28T07:45:12Z`): every time on the console reads the same. */
+export function isoTime(at: string): string {
+  const ms = Date.parse(at);
+  return Number.isNaN(ms) ? at : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 const select = (name: string, values: readonly string[], chosen: string) =>
   `<select name="${name}"><option value="">any ${esc(name)}</option>` +
   values.map((v) => `<option value="${esc(v)}"${v === chosen ? ' selected' : ''}>${esc(v)}</option>`).join('') +
@@ -279,6 +305,8 @@ export function purchaseListPage(input: {
     select('sku', SKUS, form.sku) +
     `<input name="origin" placeholder="origin, e.g. https://pub.example" value="${esc(form.origin)}">` +
     `<input name="day" type="date" value="${esc(form.day)}" title="quoted on this UTC day">` +
+    `<input name="q" type="search" placeholder="purchase id, payer or transaction" value="${esc(form.q)}" ` +
+    'title="a purchase id or its first 4+ hex characters, a payer address (0x…40 hex) or a transaction (0x…64 hex)">' +
     '<button>filter</button> <a href="/console/purchases">clear</a></form>';
   const cards =
     `<div class="cards" id="totals"><div class="card">purchases<b id="total-purchases">${totals.purchases}</b></div>` +
@@ -286,14 +314,14 @@ export function purchaseListPage(input: {
     `<div class="card">revenue (USDC)<b id="total-revenue">${esc(usdc(totals.revenue_micro))}</b></div></div>`;
   const listed = rows.map((r) => [
     purchaseLink(r.purchase_id),
-    `<span title="${esc(r.quoted_at)}">${esc(r.quoted_at.slice(0, 16).replace('T', ' '))}</span>`,
+    esc(isoTime(r.quoted_at)),
     esc(r.status),
     esc(r.sku),
     esc(r.origin ?? (r.resources ? `${r.resources.length} resources` : '—')),
     esc(r.purpose),
     esc(r.classification),
-    esc(usdc(r.price_micro)),
-    r.settled_amount_micro === null ? '—' : esc(usdc(r.settled_amount_micro)),
+    money(r.price_micro),
+    r.settled_amount_micro === null ? '—' : money(r.settled_amount_micro),
   ]);
   const more =
     totals.purchases > rows.length
@@ -303,7 +331,7 @@ export function purchaseListPage(input: {
     'Purchases',
     `<h2>Purchases</h2>${filters}${cards}
 ${table(
-  ['purchase', 'quoted (UTC)', 'status', 'sku', 'origin', 'purpose', 'classification', 'price', 'paid'],
+  ['purchase', 'quoted', 'status', 'sku', 'origin', 'purpose', 'classification', 'price', 'paid'],
   listed,
   'No purchase matches these filters.',
   'purchases',

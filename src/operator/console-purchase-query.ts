@@ -7,6 +7,8 @@ import { QuotedProduct, type Sku } from '../../streams/purchase/quoted-product.j
 // The console's purchase list (GET /console/purchases?status=&sku=&origin=&day=): the query string
 // as the form sends it (an empty field is no filter) checked into the report view's filter. Status,
 // origin and limit are checked as `ops purchases` checks them; a day is one UTC calendar day of quotes.
+// The search box (`q`) takes what the console and the CLI print: a purchase id or its prefix (at least 4
+// hex characters, `purchase-` allowed), a payer address (0x + 40 hex) or a settlement transaction (0x + 64 hex).
 
 /** Every SKU sold (one per member of `QuotedProduct`): a new product is listed without touching this file. */
 export const SKUS: readonly Sku[] = QuotedProduct.types.map((member) => member.props.sku.value);
@@ -16,6 +18,20 @@ export interface ConsolePurchaseQuery {
   sku: string;
   origin: string;
   day: string;
+  q: string;
+}
+
+/** The search box's value as a filter: which field it names is told by its shape. */
+export function searchFilter(q: string): Pick<PurchaseFilter, 'idPrefix' | 'payer' | 'transaction'> {
+  if (q === '') return {};
+  if (/^0x[0-9a-fA-F]{64}$/.test(q)) return { transaction: q };
+  if (/^0x[0-9a-fA-F]{40}$/.test(q)) return { payer: q };
+  const id = /^(?:purchase-)?([0-9a-fA-F]{4,64})$/.exec(q);
+  if (id) return { idPrefix: id[1]!.toLowerCase() };
+  throw new UsageError(
+    'search takes a purchase id or its first 4+ hex characters, a payer (0x + 40 hex) or a transaction ' +
+      `(0x + 64 hex); got ${JSON.stringify(q)}`,
+  );
 }
 
 const field = (query: Record<string, string | string[] | undefined>, name: string): string => {
@@ -32,6 +48,7 @@ export function consolePurchaseQuery(query: Record<string, string | string[] | u
     sku: field(query, 'sku'),
     origin: field(query, 'origin'),
     day: field(query, 'day'),
+    q: field(query, 'q'),
   };
   const limit = field(query, 'limit');
   const base = purchaseFilter({
@@ -50,6 +67,7 @@ export function consolePurchaseQuery(query: Record<string, string | string[] | u
       ...base,
       ...(form.sku ? { sku: form.sku } : {}),
       ...(form.day ? { since: `${form.day}T00:00:00.000Z`, until: next } : {}),
+      ...searchFilter(form.q),
     },
   };
 }

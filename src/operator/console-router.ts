@@ -57,7 +57,9 @@ export function operatorConsole(deps: OperatorDeps): Router {
   });
   router.get('/console/purchases/:id', async (ctx) => {
     try {
-      html(ctx, purchasePage(await reads.timeline(ctx.params.id!), deps.now()));
+      const timeline = await reads.timeline(ctx.params.id!);
+      const message = timeline.refund ? await reads.refundMessage(timeline.purchase.purchase_id) : null;
+      html(ctx, purchasePage(timeline, deps.now(), message));
     } catch (err) {
       if (!(err instanceof OperatorRefused)) throw err;
       ctx.status = err.status;

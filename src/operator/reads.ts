@@ -56,6 +56,13 @@ export function operatorReads(deps: Pick<OperatorDeps, 'config' | 'now' | 'store
       };
     },
 
+    /** What the buyer wrote when asking for the refund (its RefundRequested event; the view keeps no text). */
+    async refundMessage(purchaseId: string): Promise<string | null> {
+      const requested = (await store.readStream(refundStream(purchaseId))).find((e) => e.type === 'RefundRequested');
+      const message = (requested?.data as { message?: unknown } | undefined)?.message;
+      return typeof message === 'string' && message !== '' ? message : null;
+    },
+
     async refunds(all: boolean): Promise<RefundEntry[]> {
       await fresh();
       const out: RefundEntry[] = [];

@@ -38,7 +38,7 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
 }
 
 // `file:data/events` and `file:/abs/dir` are paths as written; `file:///abs/dir` is a proper file URL.
-function fileUrlToDir(url: string): string {
+export function fileUrlToDir(url: string): string {
   if (url.startsWith('file://')) return fileURLToPath(url);
   return path.resolve(decodeURIComponent(url.slice('file:'.length)));
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,32 @@ function parseBlock(text: string): Block | undefined {
     payTo: field('PAY_TO')!,
     buyers,
   };
+}
+
+/** The block's lines, `[label, value]`, from its header to the first funded buyer (the rules and the rest of the
+ *  buyers left out). */
+function blockLines(text: string): [string, string][] {
+  const start = text.indexOf('DEVELOPMENT CHAIN');
+  const lines = text.slice(start).split('\n');
+  const end = lines.findIndex((l) => /^ {4}0x/.test(l));
+  return lines.slice(0, end + 1).map((l): [string, string] => {
+    const m = /^ {2,4}(\S.*?)(?: {2,}(.*))?$/.exec(l);
+    return m ? [m[1]!, m[2] ?? ''] : [l, ''];
+  });
+}
+
+/** The README shows `0x3C44…93BC` for a printed address or key, and an example port for the RPC URL. */
+function shownAs(readme: string): RegExp {
+  const escaped = readme.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(
+    `^${escaped.replace(/…/g, '[0-9a-fA-F]+').replace(/127\\.0\\.0\\.1:\d+/, '127\\.0\\.0\\.1:\\d+')}$`,
+  );
+}
+
+async function readmeBlock(): Promise<string> {
+  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('```\nDEVELOPMENT CHAIN') + 4;
+  return readme.slice(start, readme.indexOf('```', start));
 }
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<string> {
@@ -79,6 +105,16 @@ test('npm run devnet prints the development chain block, and it is true', async 
   if (!block) return t.fail(out);
   t.regex(out, /DEVELOPMENT ONLY/);
   await checkBlock(t, block);
+  // The README's block is this one: the same lines in the same order, each value as printed (abbreviated
+  // keys and addresses match the printed ones; the RPC port is an example).
+  const printed = blockLines(out);
+  const shown = blockLines(await readmeBlock());
+  t.is(shown.length, printed.length, shown.map(([label]) => label).join(' | '));
+  t.true(printed.some(([label]) => label === 'RELAYER_KEY') && printed.some(([label]) => label === 'Multicall3'));
+  for (const [i, [label, value]] of shown.entries()) {
+    t.regex(printed[i]![0], shownAs(label));
+    t.regex(printed[i]![1], shownAs(value), label);
+  }
 });
 
 test('npm start in development prints the block; the service is paid to its PAY_TO in its USDC', async (t) => {

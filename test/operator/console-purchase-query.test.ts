@@ -38,6 +38,17 @@ test('a wrong status, sku or day is refused naming it', (t) => {
   t.throws(() => consolePurchaseQuery({ day: '2026-02-30' }), { message: /^day must be a calendar day/ });
 });
 
+test('the search box names a transaction, a payer or a purchase id prefix by its shape; anything else is refused', (t) => {
+  const tx = `0x${'Ab'.repeat(32)}`;
+  t.like(consolePurchaseQuery({ q: tx }).filter, { transaction: tx });
+  t.like(consolePurchaseQuery({ q: ` 0x${'c'.repeat(40)} ` }).filter, { payer: `0x${'c'.repeat(40)}` });
+  t.like(consolePurchaseQuery({ q: 'purchase-3F9A' }).filter, { idPrefix: '3f9a' });
+  t.like(consolePurchaseQuery({ q: 'd'.repeat(64) }).filter, { idPrefix: 'd'.repeat(64) });
+  t.deepEqual(consolePurchaseQuery({ q: '' }).filter, { limit: 100 });
+  for (const q of ['abc', '0x12', 'https://pub.example', `0x${'g'.repeat(40)}`])
+    t.throws(() => consolePurchaseQuery({ q }), { message: /^search takes a purchase id/ }, q);
+});
+
 test('revenue is shown in USDC with six decimals', (t) => {
   t.is(usdc('0'), '0.000000');
   t.is(usdc('20000'), '0.020000');
@@ -100,4 +111,33 @@ test('a revalidation’s console page lists each resource re-checked, whether it
     ['PROHIBITED_BY_OBSERVED_DECLARATION', 'yes', 'RESTRICTED_BY_OTHER_SIGNAL'],
     ['PERMITTED_BY_OBSERVED_DECLARATION', 'no', '—'],
   ]);
+
+  // A refund request: the amount in USDC (micro on hover), its time ISO, and the buyer's message as written.
+  const refund = {
+    purchase_id: row.purchase_id,
+    status: 'requested' as const,
+    reason: 'report_wrong',
+    amount_micro: '20000',
+    requested_at: '2026-11-27T08:30:00.123Z',
+    reviewed_at: null,
+    paid_transaction: null,
+  };
+  const withRefund = purchasePage(
+    { ...timeline, refund },
+    new Date('2026-11-27T09:00:00.000Z'),
+    'robots.txt <b>changed</b>\nat 08:10',
+  );
+  t.regex(
+    withRefund,
+    /<blockquote id="refund-message">robots\.txt &lt;b&gt;changed&lt;\/b&gt;\nat 08:10<\/blockquote>/,
+  );
+  t.regex(
+    withRefund,
+    /<span class="usdc" title="20000 micro-USDC">0\.020000 USDC<\/span>, requested 2026-11-27T08:30:00Z/,
+  );
+  t.notRegex(withRefund, /\d micro-USDC</, 'micro-USDC only in tooltips');
+  t.regex(
+    purchasePage({ ...timeline, refund }, new Date('2026-11-27T09:00:00.000Z')),
+    /id="refund-message">The buyer wrote no message/,
+  );
 });

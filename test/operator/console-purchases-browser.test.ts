@@ -66,5 +66,54 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     await page.navigating(`document.querySelector('#purchases tbody a').click()`);
     t.is(await page.evaluate<string>('location.pathname'), `/console/purchases/${id}`);
     t.regex(await page.evaluate<string>(`document.querySelector('#timeline').innerText`), /Delivered/);
+
+    // At 1,280 px nothing runs off the page: no cell ends right of the viewport (the resources table's
+    // sha256 columns did), and the page does not scroll sideways.
+    const overflow = await page.evaluate<{ scroll: number; client: number; cells: string[] }>(`(() => {
+      const client = document.documentElement.clientWidth;
+      const cells = [...document.querySelectorAll('td, th')]
+        .filter((c) => c.getBoundingClientRect().right > client + 0.5)
+        .map((c) => c.innerText.slice(0, 40));
+      return { scroll: document.documentElement.scrollWidth, client, cells };
+    })()`);
+    t.true(overflow.client > 1200 && overflow.client <= 1280, `a 1,280 px window (${overflow.client})`);
+    t.deepEqual(overflow.cells, [], 'cells past the right edge');
+    t.true(overflow.scroll <= overflow.client, `page ${overflow.scroll} px wide in a ${overflow.client} px window`);
+
+    // One unit for money (USDC, the micro-USDC on hover) and ISO times on both pages.
+    const detail = await page.evaluate<string>(`document.querySelector('#purchase').innerText`);
+    t.regex(detail, new RegExp(`price\\s+${price.replace('.', '\\.')} USDC`));
+    t.regex(detail, /quoted\s+\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/);
+    t.notRegex(await page.evaluate<string>('document.body.innerText'), /micro-USDC/);
+    const transaction = (
+      await page.evaluate<string>(
+        `[...document.querySelectorAll('#purchase tr')].find((r) => r.querySelector('th').innerText === 'transaction').querySelector('td').innerText`,
+      )
+    ).trim();
+    const payer = (
+      await page.evaluate<string>(
+        `[...document.querySelectorAll('#purchase tr')].find((r) => r.querySelector('th').innerText === 'payer').querySelector('td').innerText`,
+      )
+    ).trim();
+    t.regex(transaction, /^0x[0-9a-f]{64}$/);
+
+    // Search by transaction, payer (any case) and id prefix finds it; an unknown transaction finds nothing.
+    const search = async (q: string) => {
+      await page.navigating(`location.href = '/console/purchases?q=' + encodeURIComponent(${JSON.stringify(q)})`);
+      return page.evaluate<string[]>(`[...document.querySelectorAll('#purchases tbody tr')].map((r) => r.innerText)`);
+    };
+    for (const q of [transaction, transaction.toUpperCase().replace('0X', '0x'), payer.toLowerCase(), id.slice(0, 8)]) {
+      const found = await search(q);
+      t.is(found.length, 1, `${q}: ${found.join('\n')}`);
+      t.true(found[0]!.includes(id.slice(0, 12)), q);
+      t.regex(found[0]!, new RegExp(`${price.replace('.', '\\.')} USDC`));
+      t.regex(found[0]!, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/);
+    }
+    t.deepEqual(await search(`0x${'e'.repeat(64)}`), []);
+    t.is(
+      await page.evaluate<string>(`document.querySelector('#purchases .usdc')?.title ?? ''`),
+      '',
+      'no rows, no amounts',
+    );
   });
 });

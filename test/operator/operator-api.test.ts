@@ -155,6 +155,9 @@ test.serial(
     t.true(shaped(TimelineResponse, timeline));
     t.is(timeline.body.revision, '3', 'Quoted, Offered, AuthorizationCheckpointed, LockStuck');
     t.false(JSON.stringify(timeline.body).includes('sealed'), 'no sealed authorization in the timeline');
+    // The console's purchase page shows what the buyer wrote with the request (seed-refund.ts's message).
+    const page = await onSocket('GET', `/console/purchases/${stuck}`);
+    t.regex(page.body as string, /<blockquote id="refund-message">nothing arrived<\/blockquote>/);
 
     const stale = await onSocket('POST', `${OPERATOR_API}/purchases/${stuck}/move`, {
       target: 'closed_no_charge',

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { buildOpenApi } from '../../src/http/schema/openapi.js';
 import { browserTests } from '../support/browser-tests.js';
 import { launchBrowser } from '../support/cdp-pipe.js';
+import { markdownRenderer } from '../../src/http/routes/markdown-html.js';
 import { listen, type Listening } from '../support/listen.js';
 
 // GET / tells a newcomer where to go (JSON, or HTML for a browser); GET /docs is the API reference,
@@ -73,6 +74,44 @@ test('the reference page and its assets: right types, a same-origin CSP, nothing
   t.regex(await wire.text(), /^# /m);
 });
 
+test('docs/*.md: Markdown by default, a rendered page when a browser asks; no other file', async (t) => {
+  for (const name of ['wire.md', 'decisions.md']) {
+    const raw = await fetch(`${server.base}/docs/${name}`, { headers: { accept: '*/*' } });
+    t.regex(raw.headers.get('content-type') ?? '', /^text\/markdown/, name);
+    t.regex(raw.headers.get('vary') ?? '', /accept/i);
+    t.regex(await raw.text(), /^# /m);
+  }
+  for (const missing of ['nothing.md', 'README.md', '..%2FREADME.md', 'wire.txt'])
+    t.is((await fetch(`${server.base}/docs/${missing}`)).status, 404, missing);
+  const browser = await fetch(`${server.base}/docs/wire.md`, {
+    headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+  });
+  if (!(await markdownRenderer())) {
+    // The renderer is the npm package `marked`; without it the page is the Markdown, as before.
+    if (process.env.CI === 'true') t.fail('the npm package marked is not installed');
+    else t.log('marked is not installed: docs/*.md stay Markdown for browsers too');
+    t.regex(browser.headers.get('content-type') ?? '', /^text\/markdown/);
+    return;
+  }
+  t.regex(browser.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(browser.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+  const html = await browser.text();
+  t.regex(html, /<h1[^>]*>/);
+  t.regex(html, /<table>/, 'GitHub tables are rendered');
+  t.regex(html, /<link rel="stylesheet" href="\/docs\/doc\.css">/);
+  t.notRegex(html, /^\| /m, 'no Markdown table left raw');
+  t.is((await fetch(`${server.base}/docs/doc.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
+});
+
+test('the OpenAPI document leaves jsonSchemaDialect to its default, which Swagger UI renders without a warning', (t) => {
+  // Swagger UI 5 shows a red "Warning" box for any jsonSchemaDialect but OAS 3.1's base dialect.
+  const doc = buildOpenApi({ version: '0.1.0' }) as { jsonSchemaDialect?: string };
+  t.true(
+    doc.jsonSchemaDialect === undefined || doc.jsonSchemaDialect === 'https://spec.openapis.org/oas/3.1/dialect/base',
+    doc.jsonSchemaDialect,
+  );
+});
+
 browserTests('landing-docs.test.ts', 'the API reference renders in headless Chromium', () => {
   test('the API reference in Chromium shows every operation of /openapi.json', async (t) => {
     const doc = buildOpenApi({ version: '0.1.0' }) as { paths: Record<string, Record<string, unknown>> };
@@ -89,6 +128,12 @@ browserTests('landing-docs.test.ts', 'the API reference renders in headless Chro
         s.querySelector('.opblock-summary-path').getAttribute('data-path'))`,
     );
     t.deepEqual([...shown].sort(), [...expected].sort());
+    // No warning or error box: Swagger UI draws each (e.g. on jsonSchemaDialect) in an .errors-wrapper.
+    await page.waitFor(`document.querySelector('.info .title') !== null`, 30_000);
+    t.deepEqual(
+      await page.evaluate<string[]>(`[...document.querySelectorAll('.errors-wrapper')].map((e) => e.innerText)`),
+      [],
+    );
     // The stylesheet applied (CSP style-src 'self'): Swagger UI's own layout, not the browser's default.
     t.not(await page.evaluate<string>(`getComputedStyle(document.querySelector('.swagger-ui')).fontFamily`), '');
     t.is(await page.evaluate<string>(`getComputedStyle(document.querySelector('.opblock')).borderStyle`), 'solid');

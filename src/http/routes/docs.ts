@@ -5,12 +5,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Landing } from '../../contract/landing.js';
+import { MARKDOWN_CSS, markdownPage, markdownRenderer } from './markdown-html.js';
 
 // What a newcomer finds at the service's address (docs/decisions.md, "The first hour (issue 27)"):
 //   GET /                 where to go next: JSON, or an HTML page for a browser (Accept: text/html)
 //   GET /docs             the browsable API reference, rendered from /openapi.json by Swagger UI
 //   GET /docs/assets/…    Swagger UI's own files, served from node_modules (swagger-ui-dist): no CDN
-//   GET /docs/wire.md     the buyer's wire documentation (docs/wire.md), as Markdown
+//   GET /docs/NAME.md     the repository's docs/NAME.md (wire.md: the buyer's wire documentation), as
+//                         Markdown, or rendered as a page when a browser asks (Accept: text/html)
 // The reference page loads scripts from this origin only (its CSP allows nothing else) and starts
 // Swagger UI from a script file, never inline; the validator badge (a call to a third party) is off.
 
@@ -136,11 +138,27 @@ export function docsRouter(opts: { version: string }): Router {
     ctx.set('cache-control', 'public, max-age=86400');
     page(ctx, type, await content);
   });
-  let wire: Promise<string> | undefined;
-  router.get(`${DOCS_PATH}/wire.md`, async (ctx) => {
-    wire ??= repositoryFile('docs/wire.md');
+  const documents = new Map<string, Promise<string>>();
+  router.get(`${DOCS_PATH}/doc.css`, (ctx) => {
     ctx.set('cache-control', 'public, max-age=300');
-    page(ctx, 'text/markdown; charset=utf-8', await wire);
+    page(ctx, 'text/css; charset=utf-8', MARKDOWN_CSS);
+  });
+  router.get(`${DOCS_PATH}/:name`, async (ctx, next) => {
+    const name = ctx.params.name!;
+    if (!/^[a-z0-9-]+\.md$/.test(name)) return next();
+    // Only files found are kept: a name that is not there costs a few reads, never memory.
+    let text = documents.get(name);
+    if (!text) {
+      const found = await repositoryFile(`docs/${name}`).catch(() => undefined);
+      if (found === undefined) return; // 404 NOT_FOUND from the app
+      text = Promise.resolve(found);
+      documents.set(name, text);
+    }
+    ctx.vary('Accept');
+    ctx.set('cache-control', 'public, max-age=300');
+    const render = ctx.accepts('text/markdown', 'text/html') === 'text/html' ? await markdownRenderer() : undefined;
+    if (render) page(ctx, 'text/html; charset=utf-8', markdownPage(name, render(await text), `${DOCS_PATH}/doc.css`));
+    else page(ctx, 'text/markdown; charset=utf-8', await text);
   });
   return router;
 }

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { jsonSchemaOf, JSON_SCHEMA_DIALECT } from '../../contract/json-schema.js';
+import { jsonSchemaOf } from '../../contract/json-schema.js';
 import type { JsonSchema } from '../../../packages/buyer/src/wire/contract/constrained.js';
 import { Capabilities } from '../../contract/capabilities.js';
 import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../../../packages/buyer/src/wire/contract/quote.js';
@@ -67,8 +67,10 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string }) {
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, codec] of Object.entries(COMPONENTS)) schemas[name] = jsonSchemaOf(codec);
   return withOperations({
+    // No jsonSchemaDialect: the default, OAS 3.1's base dialect, is JSON Schema 2020-12 with the OAS vocabulary,
+    // which the schemas below are written in; Swagger UI warns on any other value (docs/decisions.md,
+    // "The API reference without warnings").
     openapi: '3.1.0',
-    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: {
       title: 'Rights Preflight Service',
       version: opts.version,

@@ -32,6 +32,16 @@ export async function lockDirectory(dir: string): Promise<DirectoryLock> {
   throw new StoreLocked(`could not lock event store directory ${dir}: lockfile ${lockPath} keeps changing owner`);
 }
 
+/**
+ * The live process holding `dir`'s lock, or undefined: read only, nothing created, so a start can refuse
+ * a directory in use before it starts anything (src/startup-problems.ts). The lock itself stays the
+ * guard: a process that starts between this look and lockDirectory is still refused there.
+ */
+export async function lockHolder(dir: string): Promise<number | undefined> {
+  const owner = await readPid(path.join(dir, LOCKFILE_NAME));
+  return owner !== undefined && isAlive(owner) ? owner : undefined;
+}
+
 function held(lockPath: string): DirectoryLock {
   return {
     path: lockPath,
@@ -96,7 +106,7 @@ function lockedBy(dir: string, lockPath: string, pid: number): StoreLocked {
   const who = pid === process.pid ? 'this process (opened twice)' : `process ${pid}`;
   return new StoreLocked(
     `event store directory ${dir} is in use by ${who}. ` +
-      'Stop that process or set EVENT_STORE_URL to another directory; ' +
+      'Stop that process or set DATA_DIR (or EVENT_STORE_URL) to another directory; ' +
       `if no such process exists, delete ${lockPath}.`,
   );
 }

@@ -1,0 +1,66 @@
+import test from 'ava';
+import { terminalProgress, type ProgressClock } from '../../ops/progress.js';
+
+// Progress on long work: on a terminal, a line with the step and the seconds so far, redrawn at each tick
+// and erased when the work ends or other output comes; anywhere else, not one byte.
+
+function fakeClock() {
+  let now = 0;
+  const ticks = new Set<() => void>();
+  const clock: ProgressClock = {
+    now: () => now,
+    every(_ms, tick) {
+      ticks.add(tick);
+      return () => ticks.delete(tick);
+    },
+  };
+  return {
+    clock,
+    advance(ms: number) {
+      now += ms;
+      for (const tick of ticks) tick();
+    },
+    running: () => ticks.size,
+  };
+}
+
+test('on a terminal: the step and its seconds, redrawn in place, erased at the end', async (t) => {
+  const written: string[] = [];
+  const c = fakeClock();
+  const progress = terminalProgress({ isTTY: true, write: (s: string) => written.push(s) }, c.clock);
+  let finish!: (v: string) => void;
+  const result = progress.during('replaying 100000 events', new Promise<string>((r) => (finish = r)));
+  c.advance(1500);
+  progress.interrupt(); // another line is printed here
+  c.advance(1500);
+  finish('done');
+  t.is(await result, 'done');
+  t.is(c.running(), 0, 'the ticker stopped');
+  t.regex(written[0]!, /^\r\x1b\[2K. replaying 100000 events … 0\.0 s$/);
+  t.regex(written[1]!, /replaying 100000 events … 1\.5 s$/);
+  t.is(written[2], '\r\x1b[2K', 'erased before the other output');
+  t.regex(written[3]!, /… 3\.0 s$/);
+  t.is(written.at(-1), '\r\x1b[2K', 'nothing is left on the line');
+  t.is(written.length, 5);
+});
+
+test('a failing step still stops its ticker and erases its line', async (t) => {
+  const written: string[] = [];
+  const c = fakeClock();
+  const progress = terminalProgress({ isTTY: true, write: (s: string) => written.push(s) }, c.clock);
+  await t.throwsAsync(progress.during('exporting', Promise.reject(new Error('disk full'))), { message: 'disk full' });
+  t.is(c.running(), 0);
+  t.is(written.at(-1), '\r\x1b[2K');
+});
+
+test('not a terminal: nothing is written, the work resolves as it would', async (t) => {
+  const written: string[] = [];
+  const c = fakeClock();
+  const progress = terminalProgress({ isTTY: false, write: (s: string) => written.push(s) }, c.clock);
+  const result = progress.during('starting', Promise.resolve(42));
+  c.advance(5000);
+  progress.interrupt();
+  t.is(await result, 42);
+  t.deepEqual(written, []);
+  t.is(c.running(), 0);
+});
