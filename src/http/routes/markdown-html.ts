@@ -1,29 +1,20 @@
+import { Marked } from 'marked';
+
 // docs/*.md as a page when a browser asks for HTML (docs/decisions.md, "The API reference without
 // warnings"): the Markdown is rendered by `marked` (CommonMark and GitHub tables), the repository's own
-// text, served under the docs pages' CSP (no script runs). `marked` is loaded on first use; where it is
-// not installed, the page is the Markdown itself, as before.
+// text, served under the docs pages' CSP (no script runs).
 //
 //   const render = await markdownRenderer();      // undefined without `marked`
 //   markdownPage('wire.md', render!(text));         // '<!doctype html>…<main><h1>…'
 
 export type MarkdownRenderer = (markdown: string) => string;
 
-interface MarkedModule {
-  Marked: new (options: { gfm: boolean; async: false }) => { parse(markdown: string): string | Promise<string> };
-}
+const marked = new Marked({ gfm: true, async: false });
+const render: MarkdownRenderer = (markdown) => marked.parse(markdown) as string;
 
-let loaded: Promise<MarkdownRenderer | undefined> | undefined;
-
+/** The renderer (a promise, as callers await it; it is always there since `marked` is a dependency). */
 export function markdownRenderer(): Promise<MarkdownRenderer | undefined> {
-  loaded ??= (async () => {
-    // A name, not a literal: the service builds and runs without the package (the Markdown is served raw then).
-    const name = 'marked';
-    const mod = (await import(name).catch(() => undefined)) as MarkedModule | undefined;
-    if (!mod?.Marked) return undefined;
-    const marked = new mod.Marked({ gfm: true, async: false });
-    return (markdown: string) => marked.parse(markdown) as string;
-  })();
-  return loaded;
+  return Promise.resolve(render);
 }
 
 const escapeHtml = (s: string) =>
