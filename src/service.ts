@@ -75,11 +75,7 @@ export async function startService(
     const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
     // Coverage is the ledger's (COVERED_ORIGINS seeds an empty one), followed live before anything is served.
-    const coverage = await followCoverage(store, rsl.coverage, {
-      seed: config.coveredOrigins,
-      log,
-      now: options.now ?? (() => new Date()),
-    });
+    const coverage = await followCoverage(store, rsl.coverage, { seed: config.coveredOrigins, log, now: options.now });
     cleanups.push(() => coverage.stop());
 
     const terms = await paymentTerms(config);

@@ -26,13 +26,17 @@ export interface CoverageFollower {
 export async function followCoverage(
   store: EventStoreWithProjections,
   coverage: Coverage,
-  opts: { seed: readonly string[]; log: Logger; now: () => Date },
+  opts: { seed: readonly string[]; log: Logger; now?: () => Date },
 ): Promise<CoverageFollower> {
   await handleCommand(
     store,
     COVERAGE_STREAM,
     coverageDecider,
-    { type: 'SeedCoverage', data: { origins: opts.seed, source: 'COVERED_ORIGINS' }, metadata: { now: opts.now() } },
+    {
+      type: 'SeedCoverage',
+      data: { origins: opts.seed, source: 'COVERED_ORIGINS' },
+      metadata: { now: opts.now?.() ?? new Date() },
+    },
     // Two instances starting at once: the loser re-reads a ledger that is no longer empty and adds nothing.
     { retryOnConflict: 2 },
   );
