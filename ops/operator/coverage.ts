@@ -88,18 +88,19 @@ async function change(
   const e = outcome.event;
   if (e.type === 'OriginReviewed') {
     for (const l of reviewLines(e.data.observed)) ctx.out(l);
-    ctx.out(
-      `\nrecorded the review of ${e.data.origin}; cover it with: coverage add ${e.data.origin} --operator … --reason "…"`,
-    );
+    ctx.out(`\nrecorded the review of ${e.data.origin}`);
+    ctx.out(`cover it with: npm run ops -- coverage add ${e.data.origin} --operator … --reason "…"`);
   } else ctx.out(`${e.type} ${origin} by ${operator} (ledger revision ${outcome.revision})`);
   return EXIT.ok;
 }
+
+const yesNo = (b: boolean): string => (b ? 'yes' : 'no');
 
 /** What a buyer of a report on the origin's home page would get, as the review observed it. */
 function reviewLines(o: ReviewObservation): string[] {
   return [
     `discovery on ${o.resource} at ${o.observed_at}`,
-    `  RSL declaration found: ${o.declaration_found ? 'yes' : 'no'}; discovery complete: ${o.discovery_complete ? 'yes' : 'no'}`,
+    `  RSL declaration found: ${yesNo(o.declaration_found)}; discovery complete: ${yesNo(o.discovery_complete)}`,
     ...o.channels.map((c) => `  ${c.channel.padEnd(9)} ${c.url}  ${c.error ?? c.status ?? '-'}`),
     ...o.license_documents.map(
       (d) =>
