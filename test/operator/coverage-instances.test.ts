@@ -141,6 +141,15 @@ if (PG) {
       ],
     );
 
+    // The console's coverage page shows the ledger: the origin withdrawn, its review, the history.
+    const consolePage = await onSocket(socket, 'GET', '/console/coverage');
+    t.is(consolePage.status, 200);
+    const row = /<tr><td><code>https:\/\/pub\.example<\/code><\/td><td>(\w+)<\/td>.*?<\/tr>/.exec(consolePage.body);
+    t.is(row?.[1], 'withdrawn');
+    t.regex(row![0], /RSL declaration: found/);
+    t.regex(row![0], /data-api="\/operator\/v1\/coverage\/review"/, 'a withdrawn origin is reviewed again first');
+    t.regex(consolePage.body, /<td>OriginWithdrawn<\/td><td><code>https:\/\/pub\.example<\/code><\/td><td>ana<\/td>/);
+
     // `npm run ops -- coverage …` beside the running instances reaches the first one's operator socket.
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };

@@ -93,7 +93,7 @@ const ROUTES: [string, string][] = [
   ['POST', '/coverage/withdraw'],
   ['POST', '/cli'],
 ];
-const CONSOLE = ['/console', `/console/purchases/${'ab'.repeat(32)}`];
+const CONSOLE = ['/console', `/console/purchases/${'ab'.repeat(32)}`, '/console/coverage'];
 
 test.serial('the socket is in DATA_DIR with mode 0600 and answers without a token', async (t) => {
   t.is(socketPath, `${w.dataDir}/operator.sock`);
