@@ -4,3 +4,4 @@ export * from './events.js';
 export * from './state.js';
 export * from './evolve.js';
 export * from './decide.js';
+export * from './covered-days.js';

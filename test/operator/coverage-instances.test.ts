@@ -150,6 +150,15 @@ if (PG) {
     t.regex(row![0], /data-api="\/operator\/v1\/coverage\/review"/, 'a withdrawn origin is reviewed again first');
     t.regex(consolePage.body, /<td>OriginWithdrawn<\/td><td><code>https:\/\/pub\.example<\/code><\/td><td>ana<\/td>/);
 
+    // The compliance report says what was covered on the day of the delivery, and the day's changes.
+    const report = await onSocket(socket, 'GET', '/operator/v1/compliance/report');
+    t.is(report.status, 200);
+    const today = new Date().toISOString().slice(0, 10);
+    const day = new RegExp(`<tr><th scope="row">${today}</th><td>(.*?)</td><td>(.*?)</td></tr>`).exec(report.body);
+    t.truthy(day, 'a coverage row for the day of the delivery');
+    t.true(day![1]!.split('<br>').includes(PUB), 'covered during the day');
+    t.regex(day![2]!, /OriginWithdrawn https:\/\/pub\.example by ana/);
+
     // `npm run ops -- coverage …` beside the running instances reaches the first one's operator socket.
     const out: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l) };
