@@ -9,6 +9,7 @@ import { OperatorListenerRefused, relayedService } from './client/relayed-servic
 import { consoleCommand } from './client/console-command.js';
 import { audit } from './operator/audit.js';
 import { compliance } from './operator/compliance.js';
+import { coverage } from './operator/coverage.js';
 import { keys } from './operator/keys.js';
 import { move } from './operator/move.js';
 import { purchases } from './operator/purchases-command.js';
@@ -114,6 +115,18 @@ const COMMANDS: Record<string, CommandEntry> = {
       [
         'compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',
         'the daily totals as one HTML page',
+      ],
+    ],
+  },
+  coverage: {
+    run: coverage,
+    options: { operator: 'string', reason: 'string', json: 'boolean' },
+    usage: [
+      ['coverage [list] [--json]', 'the origins the coverage ledger names, covered or not'],
+      ['coverage history [<origin>] [--json]', 'who reviewed, added or withdrew what, when and why'],
+      [
+        'coverage review|add|withdraw <origin> --operator <name> --reason "…"',
+        'review: discovery on the origin now (what a buyer gets); add it on that review; withdraw it',
       ],
     ],
   },

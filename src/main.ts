@@ -57,10 +57,12 @@ async function main() {
     await service.readModels.caughtUp(5_000);
     return (await purchaseTotals(service.readModels.db)).paid;
   });
-  // The summary first: whoever waits for the listening record has already been told it.
-  if (running.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
+  // The summary first: whoever waits for the listening record has already been told it. Coverage is the
+  // ledger's (COVERED_ORIGINS only seeded an empty one): the summary counts what the service serves.
+  const covered = { ...running, coveredOrigins: [...service.coveredOrigins()] };
+  if (covered.coveredOrigins.length === 0) log.warn(EMPTY_COVERAGE);
   const facts = { url: service.url, storeKind: service.storeKind, metricsUrl: service.metricsUrl };
-  process.stderr.write(`${startupSummary(running, { ...facts, devnet: devnet !== undefined })}\n`);
+  process.stderr.write(`${startupSummary(covered, { ...facts, devnet: devnet !== undefined })}\n`);
   if (devnet?.chain.buyer) {
     const file = await writeBuyerEnv(running.dataDir, {
       serviceUrl: service.url,
@@ -82,7 +84,7 @@ async function main() {
       pid: process.pid,
       network: running.network,
       settlement: running.settlement,
-      coverage: running.coveredOrigins.length,
+      coverage: covered.coveredOrigins.length,
     },
     'rights preflight service listening',
   );

@@ -21,6 +21,7 @@ import { moneyPathDeps } from './service/money-path-deps.js';
 import { servePublicHttp } from './service/public-http.js';
 import { loadSecrets } from './service/secrets.js';
 import { openSettlement, paymentTerms } from './service/settlement.js';
+import { followCoverage } from './service/coverage-follower.js';
 
 export interface RunningService {
   url: string;
@@ -37,6 +38,8 @@ export interface RunningService {
   metricsUrl: string | undefined;
   /** Runs one recovery pass now if this instance leads (tests, operator tooling). */
   recover(): Promise<void>;
+  /** The covered origins as this instance serves them now (the coverage ledger's fold). */
+  coveredOrigins(): readonly string[];
   /** The operator listener (Unix socket in DATA_DIR; loopback TCP with OPERATOR_LISTEN). */
   operator: Pick<OperatorListenerHandle, 'socketPath' | 'tcpUrl'>;
   stop(): Promise<void>;
@@ -71,6 +74,9 @@ export async function startService(
     cleanups.push(() => store.close());
     const rsl = countedRsl(createRslEngine(config), metrics);
     cleanups.push(async () => rsl.close());
+    // Coverage is the ledger's (COVERED_ORIGINS seeds an empty one), followed live before anything is served.
+    const coverage = await followCoverage(store, rsl.coverage, { seed: config.coveredOrigins, log, now: options.now });
+    cleanups.push(() => coverage.stop());
 
     const terms = await paymentTerms(config);
     const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
@@ -133,6 +139,7 @@ export async function startService(
       terms,
       readModels,
       isLeader: () => leadership.isLeader(),
+      coveredOrigins: () => [...rsl.coverage.origins],
       metricsUrl: metricsServer?.url,
       recover,
       operator: { socketPath: operator.socketPath, tcpUrl: operator.tcpUrl },

@@ -26,7 +26,8 @@ export function storeLocation(url: string): string {
 }
 
 export const EMPTY_COVERAGE =
-  'coverage is empty: every quote is refused RESOURCE_NOT_COVERED; set COVERED_ORIGINS (README, Troubleshooting)';
+  'coverage is empty: every quote is refused RESOURCE_NOT_COVERED; set COVERED_ORIGINS on a new store, ' +
+  'or add origins with npm run ops -- coverage review|add (README, Troubleshooting)';
 
 export function startupSummary(config: ServiceConfig, facts: StartupFacts): string {
   const n = config.coveredOrigins.length;

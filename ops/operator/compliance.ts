@@ -87,11 +87,12 @@ async function report(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
   onlyFlags(args, ['from', 'to', 'out', 'json']);
   const range = dayRange(args, false);
   const file = outFlag(args, true)!;
-  const { daily, keys } = await ctx.service.run({ use: 'compliance-totals', range });
+  const { daily, keys, coverage: covered } = await ctx.service.run({ use: 'compliance-totals', range });
   const html = renderComplianceReport({
     generatedAt: ctx.now().toISOString(),
     range,
     daily,
+    coverage: covered,
     covers: coverage(ctx, keys),
   });
   await writeFileAtomically(file, async (out) => {

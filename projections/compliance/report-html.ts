@@ -1,5 +1,6 @@
 import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import type { ComplianceDaily, DayRange } from './compliance-row.js';
+import type { CoveredDay } from '../../streams/coverage/covered-days.js';
 import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 
 // The compliance report: the daily aggregates of a range of days as one self-contained HTML5 page an
@@ -46,6 +47,8 @@ export interface ComplianceReportInput {
   covers?: ComplianceCoverage;
   range: DayRange;
   daily: readonly ComplianceDaily[];
+  /** What the coverage ledger covered on each day of the range (streams/coverage/covered-days.ts). */
+  coverage?: readonly CoveredDay[];
 }
 
 export interface ComplianceTotals {
@@ -61,10 +64,22 @@ export interface ComplianceTotals {
 
 export function renderComplianceReport(input: ComplianceReportInput): string {
   const { daily } = input;
+  const covered = input.coverage && input.coverage.length > 0 ? [coverageSection(input.coverage)] : [];
   const body =
     daily.length === 0
-      ? [header(input), totalsSection(totalsOf(daily)), '<p class="empty">No reports were delivered in this range.</p>']
-      : [header(input), totalsSection(totalsOf(daily)), chartsSection(input.range, daily), originsSection(daily)];
+      ? [
+          header(input),
+          totalsSection(totalsOf(daily)),
+          '<p class="empty">No reports were delivered in this range.</p>',
+          ...covered,
+        ]
+      : [
+          header(input),
+          totalsSection(totalsOf(daily)),
+          ...covered,
+          chartsSection(input.range, daily),
+          originsSection(daily),
+        ];
   return page(`Compliance report — ${rangeText(input.range)}`, body.join('\n'));
 }
 
@@ -238,6 +253,24 @@ function filledDays(from: string, to: string): string[] | undefined {
   const count = Math.round((end - start) / 86_400_000) + 1;
   if (count < 1 || count > MAX_FILLED_DAYS) return undefined;
   return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+function coverageSection(days: readonly CoveredDay[]): string {
+  const rows = days.map((d) => {
+    const origins = d.origins.length === 0 ? '<em>none</em>' : d.origins.map(escapeHtml).join('<br>');
+    const changes = d.changes
+      .map((c) => `${escapeHtml(c.at)} ${escapeHtml(c.type)} ${escapeHtml(c.origin)} by ${escapeHtml(c.operator)}`)
+      .join('<br>');
+    return `<tr><th scope="row">${escapeHtml(d.day)}</th><td>${origins}</td><td>${changes}</td></tr>`;
+  });
+  return [
+    '<section id="coverage">',
+    '<h2>Coverage by day</h2>',
+    '<table><thead><tr><th scope="col">day (UTC)</th><th scope="col">origins covered</th>' +
+      '<th scope="col">changes</th></tr></thead>',
+    `<tbody>${rows.join('')}</tbody></table>`,
+    '</section>',
+  ].join('\n');
 }
 
 function originsSection(daily: readonly ComplianceDaily[]): string {

@@ -6,6 +6,7 @@ import { relayRoutes } from './relay.js';
 import { actionRoutes } from './routes/actions.js';
 import { auditRoutes } from './routes/audit.js';
 import { complianceRoutes } from './routes/compliance.js';
+import { coverageRoutes } from './routes/coverage.js';
 import { readRoutes } from './routes/reads.js';
 
 // The operator API (JSON, under /operator/v1), served only on the operator listener (listener.ts),
@@ -19,6 +20,7 @@ import { readRoutes } from './routes/reads.js';
 //   routes/actions.ts      POST /purchases/:id/move, /refunds/:id/review, /refunds/:id/paid
 //   routes/audit.ts        GET /audit
 //   routes/compliance.ts   GET /compliance/export, /compliance/rows, /compliance/report
+//   routes/coverage.ts     GET /coverage, /coverage/history; POST /coverage/review, /add, /withdraw
 //   relay.ts               POST /use-case: `npm run ops` beside the running service
 
 export function operatorApi(deps: OperatorDeps): Router {
@@ -32,6 +34,7 @@ export function operatorApi(deps: OperatorDeps): Router {
   actionRoutes(router, deps, reads);
   auditRoutes(router, deps);
   complianceRoutes(router, deps);
+  coverageRoutes(router, deps);
   relayRoutes(router, deps);
   return router;
 }

@@ -11,6 +11,8 @@ import type { EventStore } from '../store/port.js';
 import { complianceDaily, complianceKeys, complianceRows } from '../../projections/queries/compliance.js';
 import { isCalendarDay } from './calendar-day.js';
 import type { OperatorSession } from './session.js';
+import { dayAxis } from '../../projections/compliance/report-html.js';
+import { COVERAGE_STREAM, coveredDays, type CoveredDay } from '../../streams/coverage/index.js';
 
 // The compliance read model for auditors (`ops compliance`, GET /operator/v1/compliance/…): the rows
 // of delivered reports, page by page, and the daily totals with what they cover. Days are UTC days of
@@ -58,11 +60,25 @@ async function previousReports(store: EventStore, row: ComplianceRow): Promise<s
   return RevalidationQuotedPrevious.is(quoted?.data) ? quoted.data.reading.previous.map((p) => p.report_sha256) : [];
 }
 
-/** The daily totals of `range`, and the networks and evidence keys its deliveries used. */
+/**
+ * The daily totals of `range`, the networks and evidence keys its deliveries used, and what the coverage
+ * ledger covered on each of its days.
+ */
 export async function complianceTotals(
   session: OperatorSession,
   range: DayRange,
-): Promise<{ daily: ComplianceDaily[]; keys: { networks: string[]; evidenceKeyIds: string[] } }> {
+): Promise<{
+  daily: ComplianceDaily[];
+  keys: { networks: string[]; evidenceKeyIds: string[] };
+  coverage: CoveredDay[];
+}> {
   const models = await session.models();
-  return { daily: await complianceDaily(models.db, range), keys: await complianceKeys(models.db, range) };
+  const daily = await complianceDaily(models.db, range);
+  const coverage = await coverageOfDays(session, dayAxis(range, daily));
+  return { daily, keys: await complianceKeys(models.db, range), coverage };
+}
+
+/** What the coverage ledger covered on each of `days` (ascending YYYY-MM-DD). */
+export async function coverageOfDays(session: OperatorSession, days: readonly string[]): Promise<CoveredDay[]> {
+  return coveredDays(await (await session.store()).readStream(COVERAGE_STREAM), days);
 }

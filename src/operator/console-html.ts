@@ -60,11 +60,12 @@ for (const form of document.querySelectorAll('form[data-api]')) {
   });
 }`;
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><header><a href="/console">Rights Preflight · operator console</a> · <a href="/console/purchases">purchases</a>` +
+    ` · <a href="/console/coverage">coverage</a>` +
     `</header>` +
     `<main>${body}</main><script>${SCRIPT}</script></body></html>`
   );
@@ -96,7 +97,7 @@ const summaryText = (summary: Record<string, unknown>) =>
     .map(([k, v]) => `${esc(k)}: ${factText(k, v)}`)
     .join('<br>');
 
-function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
+export function table(headers: readonly string[], rows: readonly string[][], empty: string, id: string): string {
   if (rows.length === 0) return `<p class="empty" id="${id}">${esc(empty)}</p>`;
   const head = headers.map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('');

@@ -4,6 +4,10 @@ import { operatorSummary } from '../../projections/queries/summary.js';
 import { homePage, purchaseListPage, purchasePage, refusalPage } from './console-html.js';
 import { listPurchases, purchaseTotals } from '../../projections/queries/purchases.js';
 import { consolePurchaseQuery } from './console-purchase-query.js';
+import { coveragePage } from './console-coverage.js';
+import { coverageHistory, listCoverage } from './coverage.js';
+import { attachedSession } from './session.js';
+import type { ReviewObservation } from '../../streams/coverage/index.js';
 import { UsageError } from './usage-error.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { OperatorRefused } from './operator-refused.js';
@@ -11,7 +15,7 @@ import { operatorReads } from './reads.js';
 
 // The operator console (console-html.ts) on the operator listener: GET /console (summary, queue,
 // refund requests), GET /console/purchases (list, filters, revenue totals) and GET /console/purchases/:id
-// (timeline, move). Its forms post to the operator
+// (timeline, move), GET /console/coverage (the coverage ledger: review, add, withdraw; console-coverage.ts). Its forms post to the operator
 // API. `npm run ops -- console` serves it on a loopback URL when the listener is the Unix socket.
 
 export function operatorConsole(deps: OperatorDeps): Router {
@@ -65,6 +69,17 @@ export function operatorConsole(deps: OperatorDeps): Router {
       ctx.status = err.status;
       html(ctx, refusalPage(err.code, err.message));
     }
+  });
+  router.get('/console/coverage', async (ctx) => {
+    const session = attachedSession(deps);
+    const history = await coverageHistory(session);
+    const reviews = new Map<string, ReviewObservation>();
+    for (const h of history)
+      if (h.type === 'OriginReviewed') {
+        const d = h.data as { origin: string; observed: ReviewObservation };
+        reviews.set(d.origin, d.observed);
+      }
+    html(ctx, coveragePage({ lines: await listCoverage(session), reviews, history }));
   });
   return router;
 }

@@ -6,6 +6,14 @@ import { SettledData, OperatorTarget } from '../../streams/purchase/events.js';
 import { RefundDecision } from '../../streams/refund/events.js';
 import { auditPurchases } from './audit.js';
 import { complianceTotals, DayRangeWire } from './compliance.js';
+import {
+  addOrigin,
+  CoverageChangeRequest,
+  coverageHistory,
+  listCoverage,
+  reviewOrigin,
+  withdrawOrigin,
+} from './coverage.js';
 import { moveNamedPurchase } from './move.js';
 import { PurchaseIdArg } from './purchase-id.js';
 import { purchaseFilter, PurchaseQuery } from './purchase-filter.js';
@@ -58,6 +66,11 @@ export const UseCaseRequest = t.union([
   t.intersection([t.type({ use: t.literal('audit') }), t.partial({ purchase: PurchaseIdArg })]),
   t.type({ use: t.literal('replay') }),
   t.type({ use: t.literal('compliance-totals'), range: DayRangeWire }),
+  t.type({ use: t.literal('coverage-list') }),
+  t.intersection([t.type({ use: t.literal('coverage-history') }), t.partial({ origin: Text })]),
+  t.type({ use: t.literal('coverage-review'), data: CoverageChangeRequest }),
+  t.type({ use: t.literal('coverage-add'), data: CoverageChangeRequest }),
+  t.type({ use: t.literal('coverage-withdraw'), data: CoverageChangeRequest }),
 ]);
 export type UseCaseRequest = t.TypeOf<typeof UseCaseRequest>;
 export type UseCaseName = UseCaseRequest['use'];
@@ -77,6 +90,11 @@ export interface UseCaseResults {
   audit: Answer<typeof auditPurchases>;
   replay: Answer<typeof replayReadModels>;
   'compliance-totals': Answer<typeof complianceTotals>;
+  'coverage-list': Answer<typeof listCoverage>;
+  'coverage-history': Answer<typeof coverageHistory>;
+  'coverage-review': Answer<typeof reviewOrigin>;
+  'coverage-add': Answer<typeof addOrigin>;
+  'coverage-withdraw': Answer<typeof withdrawOrigin>;
 }
 export type UseCaseResult<U extends UseCaseName> = UseCaseResults[U];
 
@@ -91,6 +109,11 @@ const USE_CASES: { [U in UseCaseName]: (s: OperatorSession, r: RequestOf<U>) => 
   audit: (s, r) => auditPurchases(s, r.purchase),
   replay: (s) => replayReadModels(s),
   'compliance-totals': (s, r) => complianceTotals(s, r.range),
+  'coverage-list': (s) => listCoverage(s),
+  'coverage-history': (s, r) => coverageHistory(s, r.origin),
+  'coverage-review': (s, r) => reviewOrigin(s, r.data),
+  'coverage-add': (s, r) => addOrigin(s, r.data),
+  'coverage-withdraw': (s, r) => withdrawOrigin(s, r.data),
 };
 
 export function runUseCase<U extends UseCaseName>(

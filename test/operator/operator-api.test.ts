@@ -86,9 +86,14 @@ const ROUTES: [string, string][] = [
   ['GET', '/summary'],
   ['GET', '/compliance/export?from=2026-01-01&to=2026-01-02&format=csv'],
   ['GET', '/compliance/report'],
+  ['GET', '/coverage'],
+  ['GET', '/coverage/history'],
+  ['POST', '/coverage/review'],
+  ['POST', '/coverage/add'],
+  ['POST', '/coverage/withdraw'],
   ['POST', '/cli'],
 ];
-const CONSOLE = ['/console', `/console/purchases/${'ab'.repeat(32)}`];
+const CONSOLE = ['/console', `/console/purchases/${'ab'.repeat(32)}`, '/console/coverage'];
 
 test.serial('the socket is in DATA_DIR with mode 0600 and answers without a token', async (t) => {
   t.is(socketPath, `${w.dataDir}/operator.sock`);

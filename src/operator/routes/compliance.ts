@@ -4,9 +4,9 @@ import * as t from 'io-ts';
 import { PassThrough, type Writable } from 'node:stream';
 import type { ComplianceExportRow } from '../../../projections/compliance/compliance-row.js';
 import { writeComplianceExport } from '../../../projections/compliance/export-format.js';
-import { renderComplianceReport } from '../../../projections/compliance/report-html.js';
+import { dayAxis, renderComplianceReport } from '../../../projections/compliance/report-html.js';
 import { complianceDaily } from '../../../projections/queries/compliance.js';
-import { CalendarDay, complianceRowsOf } from '../compliance.js';
+import { CalendarDay, complianceRowsOf, coverageOfDays } from '../compliance.js';
 import type { OperatorDeps } from '../operator-deps.js';
 import { OperatorRefused } from '../operator-refused.js';
 import { attachedSession } from '../session.js';
@@ -75,10 +75,8 @@ export function complianceRoutes(router: Router, deps: OperatorDeps): void {
     const range = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const models = await session.models();
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderComplianceReport({
-      generatedAt: deps.now().toISOString(),
-      range,
-      daily: await complianceDaily(models.db, range),
-    });
+    const daily = await complianceDaily(models.db, range);
+    const coverage = await coverageOfDays(session, dayAxis(range, daily));
+    ctx.body = renderComplianceReport({ generatedAt: deps.now().toISOString(), range, daily, coverage });
   });
 }
