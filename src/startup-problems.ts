@@ -8,13 +8,14 @@ import { addressProblem } from './config/address-free.js';
 import { dataDirInUse } from './config/data-dir-in-use.js';
 import { storeUrlProblems } from './config/store-host.js';
 
-// Everything wrong with a start's configuration, found before anything starts, so one run reports
-// every problem and exits with one code (docs/decisions.md, "Configuration errors at once"): each
-// variable, the chain settings when no devnet will supply them, each secret's file in DATA_DIR that is
-// damaged, and in production each secret neither set nor present there (production never generates one). Then what the machine can
-// answer without starting anything (docs/decisions.md, "Start-up checks before anything starts"): the
-// data directory not held by another service, the listen addresses free, the store's host known. main.ts
-// asks all of this before the devnet, the keys and the store, so a refused start creates nothing.
+// Everything wrong with a start's configuration, found before anything starts, so one run reports every
+// problem and exits with one code (docs/decisions.md, "Configuration errors at once"): each variable, the
+// chain settings when no devnet will supply them, each secret's file in DATA_DIR that is damaged, and in
+// production each secret neither set nor present there (production never generates one). Then what the
+// machine can answer without starting anything (docs/decisions.md, "Start-up checks before anything
+// starts"): the data directory not held by another service, the listen addresses free, the store's host
+// known. main.ts asks all of this before the devnet, the keys and the store, so a refused start creates
+// nothing.
 
 export async function startupProblems(env: NodeJS.ProcessEnv): Promise<{ config: Config; problems: ConfigProblem[] }> {
   const { config, problems } = checkConfig(env);

@@ -24,7 +24,9 @@ export async function dataDirInUse(
   return env.EVENT_STORE_URL
     ? {
         variable: 'EVENT_STORE_URL',
-        problem: `names ${dir}, which ${who} has open (another service): stop it, or set EVENT_STORE_URL to another directory`,
+        problem:
+          `names ${dir}, which ${who} has open (another service): ` +
+          'stop it, or set EVENT_STORE_URL to another directory',
       }
     : {
         variable: 'DATA_DIR',

@@ -23,7 +23,10 @@ header{background:#123;color:#fff;padding:.6rem 1.2rem}header a{color:#fff;text-
 main{padding:1rem 1.2rem;max-width:1200px}h2{margin:1.4rem 0 .5rem;font-size:1.1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-th{background:#f3f4f6}blockquote{white-space:pre-wrap;border-left:3px solid #ccc;margin:.4rem 0;padding:.2rem .8rem}code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}.cards{display:flex;gap:1rem}
+th{background:#f3f4f6}
+blockquote{white-space:pre-wrap;border-left:3px solid #ccc;margin:.4rem 0;padding:.2rem .8rem}
+code{font:12px ui-monospace,monospace}td code{word-break:break-all}td{overflow-wrap:anywhere}
+.cards{display:flex;gap:1rem}
 .card{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}.card b{display:block;font-size:1.5rem}
 .charts{display:flex;gap:1.5rem;flex-wrap:wrap}
 form{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center;margin:.4rem 0}
@@ -86,8 +89,10 @@ const purchaseLink = (id: string) => `<a href="/console/purchases/${esc(id)}"><c
 const UNIX_SECONDS = new Set(['valid_before', 'valid_after', 'validBefore', 'validAfter']);
 const factText = (k: string, v: unknown): string => {
   const seconds = typeof v === 'string' && /^\d{9,11}$/.test(v) ? Number(v) : typeof v === 'number' ? v : undefined;
-  if (UNIX_SECONDS.has(k) && seconds !== undefined)
-    return `<span title="${esc(String(v))} (Unix seconds)">${esc(isoTime(new Date(seconds * 1000).toISOString()))}</span>`;
+  if (UNIX_SECONDS.has(k) && seconds !== undefined) {
+    const iso = isoTime(new Date(seconds * 1000).toISOString());
+    return `<span title="${esc(String(v))} (Unix seconds)">${esc(iso)}</span>`;
+  }
   if (/_micro$/.test(k) && typeof v === 'string' && /^\d+$/.test(v)) return money(v);
   return `<code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code>`;
 };

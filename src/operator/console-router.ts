@@ -15,8 +15,9 @@ import { operatorReads } from './reads.js';
 
 // The operator console (console-html.ts) on the operator listener: GET /console (summary, queue,
 // refund requests), GET /console/purchases (list, filters, revenue totals) and GET /console/purchases/:id
-// (timeline, move), GET /console/coverage (the coverage ledger: review, add, withdraw; console-coverage.ts). Its forms post to the operator
-// API. `npm run ops -- console` serves it on a loopback URL when the listener is the Unix socket.
+// (timeline, move), GET /console/coverage (the coverage ledger: review, add, withdraw; console-coverage.ts).
+// Its forms post to the operator API. `npm run ops -- console` serves it on a loopback URL when the
+// listener is the Unix socket.
 
 export function operatorConsole(deps: OperatorDeps): Router {
   const router = new Router();

@@ -44,7 +44,7 @@ async function tempDir(t: import('ava').ExecutionContext): Promise<string> {
   return dir;
 }
 
-test('a second start on a data directory in use is refused naming DATA_DIR, before the devnet, creating nothing', async (t) => {
+test('a second start on a data directory in use: refused naming DATA_DIR, before the devnet', async (t) => {
   const dataDir = await tempDir(t);
   // What a running service holds: the embedded store's lock on DATA_DIR/events, taken by this process.
   await mkdir(path.join(dataDir, 'events'));
@@ -78,7 +78,7 @@ test('a held port is refused naming PORT, before the devnet, creating nothing', 
   t.deepEqual(await tree(dataDir), ['(missing)'], 'DATA_DIR was not even created');
 });
 
-test('a damaged secret file in DATA_DIR is refused naming its variable, before the devnet (development too)', async (t) => {
+test('a damaged secret file in DATA_DIR: refused naming its variable, before the devnet', async (t) => {
   const dataDir = await tempDir(t);
   await writeFile(path.join(dataDir, 'checkpoint-key.hex'), 'not a key\n');
   const before = await tree(dataDir);
@@ -87,7 +87,11 @@ test('a damaged secret file in DATA_DIR is refused naming its variable, before t
   t.regex(lastLine(r.stderr), /\(CHECKPOINT_KEY\); nothing was started$/, r.stderr);
   t.regex(
     r.stderr,
-    /^configuration: CHECKPOINT_KEY is not set, and its file in DATA_DIR cannot be used: .*checkpoint-key\.hex does not hold 64 hex characters/m,
+    new RegExp(
+      '^configuration: CHECKPOINT_KEY is not set, and its file in DATA_DIR cannot be used: ' +
+        '.*checkpoint-key\\.hex does not hold 64 hex characters',
+      'm',
+    ),
   );
   t.notRegex(r.stderr + r.stdout, DEVNET_BANNER);
   t.deepEqual(await tree(dataDir), before, 'no other key generated');
@@ -126,7 +130,7 @@ test('.env.example as shipped, in production: one report naming every missing or
   t.deepEqual(await tree(dataDir), ['(missing)']);
 });
 
-test('a PostgreSQL store URL: the placeholder password and a host the resolver denies are problems; a good one is not', async (t) => {
+test('a PostgreSQL store URL: the placeholder password and an unknown host are problems, a good one not', async (t) => {
   const denied = Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
   const notFound = async () => Promise.reject(denied);
   const wrong = await storeUrlProblems(

@@ -143,7 +143,8 @@ test.serial(
           for (const value of label.values)
             t.true(
               samples.some((l) => l[label.name] === value),
-              `${s.text}: ${label.name}="${value}" is one of ${[...new Set(samples.map((l) => l[label.name]))].join(', ')}`,
+              `${s.text}: ${label.name}="${value}" is one of ` +
+                [...new Set(samples.map((l) => l[label.name]))].join(', '),
             );
         }
       }

@@ -87,12 +87,14 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     t.notRegex(await page.evaluate<string>('document.body.innerText'), /micro-USDC/);
     const transaction = (
       await page.evaluate<string>(
-        `[...document.querySelectorAll('#purchase tr')].find((r) => r.querySelector('th').innerText === 'transaction').querySelector('td').innerText`,
+        `[...document.querySelectorAll('#purchase tr')]` +
+          `.find((r) => r.querySelector('th').innerText === 'transaction').querySelector('td').innerText`,
       )
     ).trim();
     const payer = (
       await page.evaluate<string>(
-        `[...document.querySelectorAll('#purchase tr')].find((r) => r.querySelector('th').innerText === 'payer').querySelector('td').innerText`,
+        `[...document.querySelectorAll('#purchase tr')]` +
+          `.find((r) => r.querySelector('th').innerText === 'payer').querySelector('td').innerText`,
       )
     ).trim();
     t.regex(transaction, /^0x[0-9a-f]{64}$/);

@@ -103,7 +103,7 @@ test('docs/*.md: Markdown by default, a rendered page when a browser asks; no ot
   t.is((await fetch(`${server.base}/docs/doc.css`)).headers.get('content-type'), 'text/css; charset=utf-8');
 });
 
-test('the OpenAPI document leaves jsonSchemaDialect to its default, which Swagger UI renders without a warning', (t) => {
+test('the OpenAPI document leaves jsonSchemaDialect to its default: Swagger UI renders no warning', (t) => {
   // Swagger UI 5 shows a red "Warning" box for any jsonSchemaDialect but OAS 3.1's base dialect.
   const doc = buildOpenApi({ version: '0.1.0' }) as { jsonSchemaDialect?: string };
   t.true(
