@@ -32,6 +32,7 @@ const BUYER = buyerArg >= 0 ? process.argv[buyerArg + 1]! : 'ts';
 interface BulkBuyer {
   command(files: { urls: string; manifest: string }, budget: bigint): { cmd: string; args: string[] };
 }
+/** The bulk check's command line, the same for every buyer: only the program before it differs. */
 const checkArgs = (f: { urls: string; manifest: string }, budget: bigint) => [
   'check',
   f.urls,
@@ -56,20 +57,7 @@ const BUYERS: Record<string, BulkBuyer> = {
   ts: {
     command: (f, budget) => ({
       cmd: process.execPath,
-      args: [
-        path.join(ROOT, 'packages/buyer/bin/rights-preflight.mjs'),
-        'check',
-        f.urls,
-        '--purpose',
-        'ai-input',
-        '--budget',
-        budget.toString(),
-        '--concurrency',
-        String(CONCURRENCY),
-        '--manifest',
-        f.manifest,
-        '--json',
-      ],
+      args: [path.join(ROOT, 'packages/buyer/bin/rights-preflight.mjs'), ...checkArgs(f, budget)],
     }),
   },
 };

@@ -76,23 +76,18 @@ export interface PaymentTerms {
   expect: { amount: string; purchase_id?: string; resource: string; input_sha256: string };
 }
 
-/** Checks the offer, reserves budget, signs, and persists the encrypted checkpoint — in that order. */
-export async function pay(ctx: BuyerContext, terms: PaymentTerms): Promise<BuyerCheckpoint> {
+/**
+ * Reserves the offer's amount, signs it and seals the checkpoint before anything is sent — the tail both
+ * `pay` (a checked 402 offer) and `payUpfront` (the offer computed from the pins) share.
+ */
+async function reserveSignAndSeal(
+  ctx: BuyerContext,
+  terms: PaymentTerms,
+  purchaseId: string,
+  offer: CheckedOffer,
+): Promise<BuyerCheckpoint> {
   const x = terms.expect;
-  const offer = checkOffer(terms.offerHeader, ctx.pins, {
-    ...x,
-    key: terms.key,
-    maxPerReportMicro: ctx.budget.maxPerReport,
-  });
-  const purchaseId = (offer.receipt.payload as { purchase_id: string }).purchase_id;
   const req = offer.requirements;
-  ctx.log({
-    step: 'offer.ok',
-    purchase_id: purchaseId,
-    amount_micro: req.amount,
-    pay_to: req.payTo,
-    network: req.network,
-  });
   ctx.budget.reserve(BigInt(req.amount));
   let header: string;
   try {
@@ -127,6 +122,26 @@ export async function pay(ctx: BuyerContext, terms: PaymentTerms): Promise<Buyer
   await ctx.store.save(cp);
   ctx.log({ step: 'checkpoint.saved', purchase_id: purchaseId });
   return cp;
+}
+
+/** Checks the offer, reserves budget, signs, and persists the encrypted checkpoint — in that order. */
+export async function pay(ctx: BuyerContext, terms: PaymentTerms): Promise<BuyerCheckpoint> {
+  const x = terms.expect;
+  const offer = checkOffer(terms.offerHeader, ctx.pins, {
+    ...x,
+    key: terms.key,
+    maxPerReportMicro: ctx.budget.maxPerReport,
+  });
+  const purchaseId = (offer.receipt.payload as { purchase_id: string }).purchase_id;
+  const req = offer.requirements;
+  ctx.log({
+    step: 'offer.ok',
+    purchase_id: purchaseId,
+    amount_micro: req.amount,
+    pay_to: req.payTo,
+    network: req.network,
+  });
+  return reserveSignAndSeal(ctx, terms, purchaseId, offer);
 }
 
 /** The offer's terms a payment made before any 402 must match: capabilities `paid_requests` and `payment`. */
@@ -169,38 +184,5 @@ export async function payUpfront(
     eip712: terms.upfront.eip712,
     expiresAt: new Date(Date.now() + terms.upfront.maxTimeoutSeconds * 1000).toISOString(),
   } as unknown as CheckedOffer;
-  ctx.budget.reserve(amount);
-  let header: string;
-  try {
-    header = await signOffer(ctx, offer);
-  } catch (err) {
-    ctx.budget.release(amount);
-    throw err;
-  }
-  ctx.log({ step: 'signed', purchase_id: terms.purchase_id, nonce_bound: true });
-  const cp: BuyerCheckpoint = {
-    version: 'buyer-checkpoint-v1',
-    flow: terms.flow,
-    purchase_id: terms.purchase_id,
-    base_url: ctx.baseUrl,
-    path: terms.path,
-    key: terms.key,
-    ...(terms.body ? { body: terms.body } : {}),
-    payment_signature: header,
-    expected: {
-      network: ctx.pins.network,
-      asset: ctx.pins.asset,
-      pay_to: ctx.pins.recipient,
-      amount: x.amount,
-      payer: ctx.account.address,
-      nonce,
-      resource: x.resource,
-      input_sha256: x.input_sha256,
-    },
-    offer_receipt: null,
-    created_at: new Date().toISOString(),
-  };
-  await ctx.store.save(cp);
-  ctx.log({ step: 'checkpoint.saved', purchase_id: terms.purchase_id });
-  return cp;
+  return reserveSignAndSeal(ctx, terms, terms.purchase_id, offer);
 }
