@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import test from 'ava';
 import { runCli } from '../../ops/cli.js';
 import { DECLARED, getReport, postQuote } from '../support/money-env.js';
@@ -7,6 +6,7 @@ import { signPayment } from '../support/pay.js';
 import { relayerPool } from '../support/relayer-pool.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { useWorld } from '../support/world.js';
+import { onOperatorSocket } from './operator-socket.js';
 
 // Coverage is the ledger's (docs/decisions.md, "Coverage in the ledger"): two service instances on one
 // PostgreSQL schema, one in this process (its operator socket answers the operator API), one in a
@@ -20,30 +20,6 @@ const PG = requiredServerUrl(test, 'PG_TEST_URL', 'coverage ledger across two in
 
 const PUB = new URL(DECLARED).origin;
 const QUOTE = { resource: DECLARED, purpose: 'ai-input', tier: 'fresh', max_total_micro: '50000' };
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-function onSocket(socketPath: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { socketPath, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (c: string) => {
-            text += c;
-          })
-          .on('end', () => resolve({ status: res.statusCode!, body: text.startsWith('{') ? JSON.parse(text) : text }));
-      },
-    );
-    req.once('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 const coveredBy = async (url: string): Promise<string[]> =>
   ((await (await fetch(`${url}/v1/capabilities`)).json()) as any).coverage.origins;
@@ -71,7 +47,8 @@ if (PG) {
     // The ledger was seeded by the first instance: this one's COVERED_ORIGINS (every origin) is ignored.
     const b = await w.startProcess({ ...pool.env, COVERED_ORIGINS: all.join(',') });
     const socket = a.operator.socketPath!;
-    const api = (method: string, path: string, body?: unknown) => onSocket(socket, method, `/operator/v1${path}`, body);
+    const api = (method: string, path: string, body?: unknown) =>
+      onOperatorSocket(socket, method, `/operator/v1${path}`, body);
 
     t.deepEqual(await coveredBy(b.url), seed);
     t.deepEqual(await coveredBy(a.url), seed);
@@ -142,7 +119,7 @@ if (PG) {
     );
 
     // The console's coverage page shows the ledger: the origin withdrawn, its review, the history.
-    const consolePage = await onSocket(socket, 'GET', '/console/coverage');
+    const consolePage = await onOperatorSocket(socket, 'GET', '/console/coverage');
     t.is(consolePage.status, 200);
     const row = /<tr><td><code>https:\/\/pub\.example<\/code><\/td><td>(\w+)<\/td>.*?<\/tr>/.exec(consolePage.body);
     t.is(row?.[1], 'withdrawn');
@@ -151,7 +128,7 @@ if (PG) {
     t.regex(consolePage.body, /<td>OriginWithdrawn<\/td><td><code>https:\/\/pub\.example<\/code><\/td><td>ana<\/td>/);
 
     // The compliance report says what was covered on the day of the delivery, and the day's changes.
-    const report = await onSocket(socket, 'GET', '/operator/v1/compliance/report');
+    const report = await onOperatorSocket(socket, 'GET', '/operator/v1/compliance/report');
     t.is(report.status, 200);
     const today = new Date().toISOString().slice(0, 10);
     const day = new RegExp(`<tr><th scope="row">${today}</th><td>(.*?)</td><td>(.*?)</td></tr>`).exec(report.body);

@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import http from 'node:http';
 import test from 'ava';
 import { runCli } from '../../ops/cli.js';
 import { isRight } from 'fp-ts/lib/Either.js';
@@ -19,6 +18,7 @@ import {
 } from '../../src/operator/contract.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from '../ops/seed.js';
+import { onOperatorSocket, type OperatorAnswer } from './operator-socket.js';
 import { requestRefund } from './seed-refund.js';
 import { useWorld } from '../support/world.js';
 
@@ -38,32 +38,12 @@ test.before(() => {
   socketPath = w.service.operator.socketPath!;
 });
 
-interface Answer {
-  status: number;
-  body: any;
-}
+type Answer = OperatorAnswer;
 
 /** The answer decodes with the contract's codec (the source of truth for the API's shapes). */
 const shaped = (codec: t.Mixed, answer: Answer): boolean => isRight(codec.decode(answer.body));
 
-function onSocket(method: string, path: string, body?: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { socketPath, method, path, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (c: string) => {
-            text += c;
-          })
-          .on('end', () => resolve({ status: res.statusCode!, body: text.startsWith('{') ? JSON.parse(text) : text }));
-      },
-    );
-    req.once('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+const onSocket = (method: string, path: string, body?: unknown) => onOperatorSocket(socketPath, method, path, body);
 
 async function onTcp(path: string, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${tcp}${path}`, { headers });
