@@ -1,5 +1,6 @@
 import test from 'ava';
 import { coveredDays, type CoverageEvent } from '../../../streams/coverage/index.js';
+import { foundDeclaration } from './found-declaration.js';
 
 // What was covered on each day (streams/coverage/covered-days.ts): covered when the day began, or at
 // any moment of it; the day's changes listed; a day after a withdrawal no longer counts the origin.
@@ -15,17 +16,7 @@ const events: CoverageEvent[] = [
       origin: B,
       ...who,
       at: '2026-11-02T09:00:00.000Z',
-      observed: {
-        resource: `${B}/`,
-        observed_at: '2026-11-02T09:00:00.000Z',
-        declaration_found: true,
-        discovery_complete: true,
-        channels: [],
-        license_documents: [],
-        purposes: [],
-        signals: [],
-        diagnostics: [],
-      },
+      observed: foundDeclaration(B, '2026-11-02T09:00:00.000Z'),
     },
   },
   {

@@ -8,8 +8,8 @@ import {
   type CoverageCommandBody,
   type CoverageEvent,
   type CoverageState,
-  type ReviewObservation,
 } from '../../../streams/coverage/index.js';
+import { foundDeclaration } from './found-declaration.js';
 
 // The coverage ledger's decider (streams/coverage/decide.ts): an origin is covered only on a recent
 // review, a withdrawal ends it, COVERED_ORIGINS seeds a ledger that was never written, and every refusal
@@ -18,17 +18,7 @@ import {
 const T0 = new Date('2026-11-20T10:00:00.000Z');
 const PUB = 'https://pub.example';
 const who = { origin: PUB, operator: 'ana', reason: 'the publisher asked' };
-const observed: ReviewObservation = {
-  resource: `${PUB}/`,
-  observed_at: T0.toISOString(),
-  declaration_found: true,
-  discovery_complete: true,
-  channels: [],
-  license_documents: [],
-  purposes: [],
-  signals: [],
-  diagnostics: [],
-};
+const observed = foundDeclaration(PUB, T0.toISOString());
 
 function run(events: CoverageEvent[], body: CoverageCommandBody, now = T0): CoverageEvent[] {
   return coverageDecider.decide({ ...body, metadata: { now } }, foldCoverage(events));
