@@ -31,7 +31,8 @@ import { buyerCheckpointAad } from '../../packages/buyer/src/checkpoint-store.js
 import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
 import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
 import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '../../packages/buyer/src/wire/contract/check-manifest.js';
-import { verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
+import { type ExpectedSettlement, verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
+import { EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
 import { checkOffer } from '../../packages/buyer/src/offer.js';
 import { encodePaymentRequired } from '../../packages/buyer/src/wire/payment/x402-headers.js';
 
@@ -151,16 +152,7 @@ async function eip3009Vectors() {
     const digest = authorizationDigest(c.message, { ...c.domain, asset: c.domain.verifyingContract });
     const signature = await buyer.signTypedData({
       domain: c.domain,
-      types: {
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
-      },
+      types: EIP3009_TYPES,
       primaryType: 'TransferWithAuthorization',
       message: {
         ...c.message,
@@ -482,17 +474,7 @@ export interface DeliveryInput {
   response: Record<string, unknown>;
   offer_receipt: unknown;
   binding: { resource: string; input_sha256: string; nonce: string };
-  expected: {
-    network: string;
-    asset: string;
-    pay_to: string;
-    amount: string;
-    payer: string;
-    nonce: string;
-    resource: string;
-    input_sha256: string;
-    purchase_id: string;
-  };
+  expected: Required<ExpectedSettlement>;
   binding_key: string;
   evidence_public_key: string;
 }
