@@ -25,6 +25,14 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
     async transaction(work, edges) {
       const client = await pool.connect();
       let broken = false;
+      // A checked-out client has no pool listener: a connection lost between two statements of the
+      // transaction is emitted on the client, where unheard it would crash the process. The next
+      // statement reports it; the client is discarded on release.
+      const lost = (err: Error) => {
+        broken = true;
+        log?.warn({ err }, 'PostgreSQL connection lost inside a transaction');
+      };
+      client.on('error', lost);
       try {
         // Without parameters node-pg uses the simple query protocol, which takes several statements at once.
         await client.query(['BEGIN ISOLATION LEVEL READ COMMITTED', edges?.first].filter(Boolean).join('; '));
@@ -37,6 +45,7 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
         });
         throw err;
       } finally {
+        client.off('error', lost);
         client.release(broken);
       }
     },
