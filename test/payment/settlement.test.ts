@@ -97,7 +97,8 @@ test.serial(
     t.false(again.isValid);
     t.is(again.invalidReason, 'invalid_exact_evm_nonce_already_used');
     const replay = await self.settle(payload as never, req as never);
-    t.deepEqual(replay, { kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used' });
+    // Refused by the relayer's simulation at the pending block: nothing sent.
+    t.deepEqual(replay, { kind: 'failed', reason: 'invalid_exact_evm_nonce_already_used', reverted: 'simulated' });
     t.is(await d.balanceOf(buyer.address), buyerBefore - BigInt(PRICE));
     t.is((await d.transfers(buyer.address, d.payTo)).length, 1);
   },
@@ -163,7 +164,7 @@ test.serial(
     t.false(v.isValid);
     t.is(v.invalidReason, 'invalid_exact_evm_insufficient_balance');
     const r = await redeem(payload, nonce, req);
-    t.deepEqual(r.settled, { kind: 'failed', reason: 'invalid_exact_evm_insufficient_balance' });
+    t.deepEqual(r.settled, { kind: 'failed', reason: 'invalid_exact_evm_insufficient_balance', reverted: 'simulated' });
     t.false(await self.authorizationState(privateKeyToAccount(poor).address, nonce));
   },
 );
