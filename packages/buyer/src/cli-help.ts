@@ -38,7 +38,8 @@ examples:
   rights-preflight capabilities --service http://127.0.0.1:8402
   RIGHTS_SERVICE_URL=http://127.0.0.1:8402 rights-preflight capabilities --json`,
   quote: `usage: rights-preflight quote <resource-url> --purpose P [--tier fresh|deep] [pins] [--json]
-Asks for a quote (free): the classification is not shown until you buy; the claim is never printed.
+Asks for a quote (free) and prints it: the price, the payment terms, when it expires and decision_preview,
+the classification and decision the paid report will sign (unsigned until you buy). The claim is never printed.
 purposes: ai-input | ai-index | ai-train | search
 examples:
   rights-preflight quote https://open.demo.example/articles/climate --purpose ai-input
