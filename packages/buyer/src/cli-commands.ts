@@ -15,6 +15,7 @@ import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
 import { ingestionGatePrice, revalidationPrice, type Tier } from './wire/pricing/prices.js';
 import { fileBoxStore, fileCheckpointStore } from './node/file-checkpoint-store.js';
+import { fileQuoteStore } from './node/file-quote-store.js';
 import { defaultReportFile } from './cli-help.js';
 import { need, UsageError, type Cli } from './cli-context.js';
 import { checkCrawl, DEFAULT_CHECK_CONCURRENCY, summaryTable } from './check.js';
@@ -141,11 +142,41 @@ async function capabilities(c: Cli): Promise<number> {
 
 async function quote(c: Cli): Promise<number> {
   const buyer = buyerFromPins(c, c.env.BUYER_PRIVATE_KEY ? privateKey(c) : undefined);
-  const q = await buyer.quote(reportRequest(c));
-  // The claim token is a secret bearer credential: never printed.
+  const request = reportRequest(c);
+  const q = await buyer.quote(request);
+  // The claim token is a secret bearer credential: never printed; kept only sealed, for `buy` to use.
+  const quotes = keptQuotes(c);
+  if (quotes && q.available) {
+    await quotes.keep(service(c), request, q);
+    c.err(
+      `kept the quote in ${c.v['checkpoint-dir']}/quotes: buy with the same --checkpoint-dir uses it until ${q.expires_at}`,
+    );
+  }
   const { claim_token: _claim, ...shown } = q as Record<string, unknown>;
   c.out(JSON.stringify(shown, null, 2));
   return 0;
+}
+
+/** The quotes `quote --checkpoint-dir` keeps, sealed (./node/file-quote-store.ts); none without a directory. */
+const keptQuotes = (c: Cli) =>
+  c.v['checkpoint-dir']
+    ? fileQuoteStore(
+        path.resolve(c.v['checkpoint-dir'], 'quotes'),
+        hexKey(need('BUYER_CHECKPOINT_KEY', c.env.BUYER_CHECKPOINT_KEY)),
+      )
+    : undefined;
+
+/** `buy`: the fresh quote `quote` kept for this very request is bought (once) instead of quoting again. */
+async function buyKeptOrNew(c: Cli, buyer: ReturnType<typeof buyerFromPins>) {
+  const request = reportRequest(c);
+  const quotes = keptQuotes(c);
+  const kept = await quotes?.find(service(c), request);
+  if (!kept) return buyer.buyReport(request);
+  try {
+    return await buyer.buyReport(request, { quote: kept });
+  } finally {
+    await quotes?.remove(kept.purchase_id);
+  }
 }
 
 /** The checkpoints kept in each file: a checkpoint, a paid report or a saved report (all of its resources'). */
@@ -194,7 +225,7 @@ async function buy(c: Cli): Promise<number> {
           })
         : v.preflight
           ? await buyer.preflight(reportRequest(c))
-          : await buyer.buyReport(reportRequest(c));
+          : await buyKeptOrNew(c, buyer);
   if (r.status !== 'delivered') {
     c.out(JSON.stringify(r, null, 2));
     return r.status === 'unavailable' ? 0 : 1;
