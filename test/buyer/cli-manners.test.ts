@@ -159,7 +159,7 @@ test('quote --help is true to what quote prints: the decision preview, not a hid
   t.true('decision_preview' in AvailableQuote.types[0].props);
 });
 
-test('refund accepts the 12-character prefix buy prints; an unknown or ambiguous prefix is a clear error', async (t) => {
+test('refund takes the 12-character prefix buy prints; an unknown or ambiguous prefix is a clear error', async (t) => {
   const service = await loopbackService(t);
   const checkpoints = path.join(dir, 'refund');
   const claims = fileCheckpointStore(path.join(checkpoints, 'claims'), Buffer.from(CHECKPOINT_KEY, 'hex'));

@@ -149,7 +149,8 @@ async function quote(c: Cli): Promise<number> {
   if (quotes && q.available) {
     await quotes.keep(service(c), request, q);
     c.err(
-      `kept the quote in ${c.v['checkpoint-dir']}/quotes: buy with the same --checkpoint-dir uses it until ${q.expires_at}`,
+      `kept the quote in ${c.v['checkpoint-dir']}/quotes: buy with the same --checkpoint-dir uses it ` +
+        `until ${q.expires_at}`,
     );
   }
   const { claim_token: _claim, ...shown } = q as Record<string, unknown>;
