@@ -6,6 +6,7 @@ import { revalidate } from './revalidate.js';
 import { ingestionGateUpfront, type UpfrontGateOptions } from './gate-upfront.js';
 import type { Tier } from './wire/pricing/prices.js';
 import type { GateRequest } from './results.js';
+import type { AvailableQuote } from './wire/contract/quote.js';
 
 // The service-aware x402 buyer (spec §5.6–§5.7, docs/wire.md). Browser-safe: no node: imports.
 // quote → 402 offer → every check (pins, caps, signed receipt, recomputed binding nonce) → sign
@@ -20,7 +21,8 @@ export function createBuyer(opts: BuyerOptions) {
   return {
     capabilities: () => capabilities(ctx),
     quote: (req: ReportRequest & { max_total_micro?: string }) => quote(ctx, req),
-    buyReport: (req: ReportRequest) => buyReport(ctx, req),
+    /** `o.quote`: a fresh quote already made for this request, bought instead of quoting again. */
+    buyReport: (req: ReportRequest, o: { quote?: AvailableQuote } = {}) => buyReport(ctx, req, o.quote),
     preflight: (req: ReportRequest) => preflight(ctx, req),
     ingestionGate: (req: GateRequest) => ingestionGate(ctx, req),
     /** The gate paid on its first request, no 402 first (./gate-upfront.ts): paid work, not rate-limited. */

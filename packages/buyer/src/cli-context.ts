@@ -1,5 +1,5 @@
 import type { parseArgs } from 'node:util';
-import { COMMAND_HELP, USAGE } from './cli-help.js';
+import { COMMAND_HELP } from './cli-help.js';
 
 // What every `rights-preflight` command is given: the parsed command line, the environment (with
 // --env-file applied), the two output streams, and the one way to fail (./cli.ts parses; the commands
@@ -50,15 +50,19 @@ export interface Cli {
   json: boolean;
   out: (s: string) => void;
   err: (s: string) => void;
-  fail: (code: Failure, message: string, exit: number, usage?: string) => number;
+  /** `help` (a usage error): the command that shows the rest, e.g. `rights-preflight buy --help`. */
+  fail: (code: Failure, message: string, exit: number, help?: string) => number;
 }
 
-export const usageOf = (cmd: string) => COMMAND_HELP[cmd] ?? USAGE;
+/** Where a usage error points: the command's page, or the overview. */
+export const helpOf = (cmd: string | undefined) =>
+  cmd !== undefined && Object.hasOwn(COMMAND_HELP, cmd) ? `rights-preflight ${cmd} --help` : 'rights-preflight --help';
 
 export function failure(json: boolean, out: (s: string) => void, err: (s: string) => void): Cli['fail'] {
-  return (code, message, exit, usage) => {
+  return (code, message, exit, help) => {
     const prefix = code === 'USAGE' ? '' : code === 'FAIL' ? 'FAIL: ' : `${code} `;
-    err(usage ? `${message}\n${usage}` : `${prefix}${message}`);
+    // A usage error is the one line that matters and where the rest is, never the whole page again.
+    err(help ? `${message} (see ${help})` : `${prefix}${message}`);
     if (json) out(JSON.stringify({ error: { code, message } }, null, 2));
     return exit;
   };

@@ -37,8 +37,12 @@ Prints GET /v1/capabilities: coverage, prices, payment terms and evidence keys (
 examples:
   rights-preflight capabilities --service http://127.0.0.1:8402
   RIGHTS_SERVICE_URL=http://127.0.0.1:8402 rights-preflight capabilities --json`,
-  quote: `usage: rights-preflight quote <resource-url> --purpose P [--tier fresh|deep] [pins] [--json]
-Asks for a quote (free): the classification is not shown until you buy; the claim is never printed.
+  quote: `usage: rights-preflight quote <resource-url> --purpose P [--tier fresh|deep] [--checkpoint-dir DIR] [pins]
+                          [--json]
+Asks for a quote (free) and prints it: the price, the payment terms, when it expires and decision_preview,
+the classification and decision the paid report will sign (unsigned until you buy). The claim is never printed.
+--checkpoint-dir DIR (with BUYER_CHECKPOINT_KEY) keeps the quote, sealed, in DIR/quotes: buy of the same URL,
+purpose and tier with the same DIR buys that quote while it is fresh instead of asking for another.
 purposes: ai-input | ai-index | ai-train | search
 examples:
   rights-preflight quote https://open.demo.example/articles/climate --purpose ai-input
@@ -49,7 +53,8 @@ ${PINS}`,
 Buys one signed report: quote, 402 offer, an EIP-3009 authorization signed with BUYER_PRIVATE_KEY, the report.
 ${SAVING}
 --checkpoint-dir DIR (with BUYER_CHECKPOINT_KEY, 64 hex) keeps the payment checkpoint and the claim encrypted,
-so an interrupted purchase resumes and a refund can be asked for later.
+so an interrupted purchase resumes and a refund can be asked for later. With it, buy uses the fresh quote
+that quote kept there for the same URL, purpose and tier (one quote request in all).
 purposes: ai-input | ai-index | ai-train | search
 examples:
   BUYER_PRIVATE_KEY=0x… rights-preflight buy https://open.demo.example/articles/climate --purpose ai-input
@@ -105,11 +110,12 @@ examples:
   refund: `usage: rights-preflight refund <purchase_id> --reason R --checkpoint-dir DIR [--message TEXT] [--service URL]
                                   [--json]
 Asks for a refund with the claim that buy/gate kept (encrypted) in --checkpoint-dir (BUYER_CHECKPOINT_KEY).
+<purchase_id> is the whole id or a unique prefix of it, such as the 12 characters buy and ops print.
 It files a request an operator reviews; nothing is paid back automatically.
 reasons:
 ${reasonLines}
 examples:
-  rights-preflight refund 34aeaed247e1… --reason NOT_DELIVERED --checkpoint-dir ~/.rights
+  rights-preflight refund 34aeaed247e1 --reason NOT_DELIVERED --checkpoint-dir ~/.rights
   rights-preflight refund 34aeaed247e1… --reason OTHER --message "charged twice?" --checkpoint-dir ~/.rights --json`,
 };
 

@@ -4,7 +4,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { BuyerRefused } from './errors.js';
 import { GatePurpose, ReportPurpose } from './wire/rsl/purposes.js';
 import { COMMAND_HELP, REFUND_REASONS, USAGE } from './cli-help.js';
-import { CLI_OPTIONS, failure, usageOf, UsageError, type Cli, type CliValues } from './cli-context.js';
+import { CLI_OPTIONS, failure, helpOf, UsageError, type Cli, type CliValues } from './cli-context.js';
+import { describeError } from './cli-errors.js';
 import { COMMANDS } from './cli-commands.js';
 
 // `rights-preflight` (bin/rights-preflight.mjs of this package): capabilities | quote | buy | gate | check |
@@ -37,7 +38,7 @@ export async function main(
   try {
     parsed = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    return fail('USAGE', (e as Error).message, 2, USAGE);
+    return fail('USAGE', (e as Error).message, 2, helpOf(argv.find((a) => !a.startsWith('-'))));
   }
   const {
     values: v,
@@ -64,18 +65,19 @@ export async function main(
     out(json ? JSON.stringify({ help: text }) : text);
     return 0;
   }
-  if (!cmd) return fail('USAGE', 'no command', 2, USAGE);
+  if (!cmd) return fail('USAGE', USAGE.split('\n')[0]!.replace(/ +\(.*$/, ''), 2, helpOf(undefined));
   const problem = argumentProblem(cmd, v);
-  if (problem) return fail('USAGE', problem, 2, usageOf(cmd));
+  if (problem) return fail('USAGE', problem, 2, helpOf(cmd));
   const command = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
-  if (!command) return fail('USAGE', `unknown command ${cmd}`, 2, USAGE);
+  if (!command)
+    return fail('USAGE', `unknown command ${cmd}: one of ${Object.keys(COMMANDS).join(', ')}`, 2, helpOf(undefined));
   const cli: Cli = { cmd, arg, more, v, env, json, out, err, fail };
   try {
     return await command(cli);
   } catch (e) {
-    if (e instanceof UsageError) return fail('USAGE', e.message, 2, usageOf(cmd));
+    if (e instanceof UsageError) return fail('USAGE', e.message, 2, helpOf(cmd));
     if (e instanceof BuyerRefused) return fail('REFUSED', e.message, 1);
-    return fail('ERROR', (e as Error).message, 1);
+    return fail('ERROR', describeError(e), 1);
   }
 }
 

@@ -1,4 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { AvailableQuote } from './wire/contract/quote.js';
 import { UnavailableQuote } from './wire/contract/quote.js';
 import { SINGLE_REPORT_SKU } from './wire/contract/common.js';
 import { GATE_PATH, GATE_SKU, IngestionGateUnavailable } from './wire/contract/ingestion-gate.js';
@@ -12,7 +13,7 @@ import { errorOf, type BuyerContext } from './context.js';
 import { deliver } from './deliver.js';
 import { gateHeaders } from './gate-sign-in.js';
 import { pay } from './pay.js';
-import { quote } from './quote.js';
+import { checkAvailableQuote, quote } from './quote.js';
 import type { ReportRequest } from './options.js';
 import type { BuyResult, GateRequest, GateResult } from './results.js';
 
@@ -37,9 +38,22 @@ const unavailableResult = (q: UnavailableQuote): BuyResult => ({
   ...(q.signals_preview ? { signals_preview: q.signals_preview } : {}),
 });
 
-/** The quote flow: quote, then the report URL's 402 offer, pay and deliver. */
-export async function buyReport(ctx: BuyerContext, req: ReportRequest): Promise<BuyResult> {
-  const q = await quote(ctx, req);
+/**
+ * A quote made earlier for this request (the CLI keeps the one `quote` printed): checked again against the
+ * pins and its signature, and refused unless it is for this purpose and tier and has not expired.
+ */
+function keptQuote(ctx: BuyerContext, req: ReportRequest, q: AvailableQuote, now = Date.now()): AvailableQuote {
+  checkAvailableQuote(ctx, q);
+  if (q.purpose !== req.purpose || q.tier !== req.tier)
+    throw new BuyerRefused('QUOTE_MISMATCH', 'the kept quote is for another purpose or tier');
+  if (!(Date.parse(q.expires_at) > now)) throw new BuyerRefused('QUOTE_INVALID', 'the kept quote has expired');
+  ctx.log({ step: 'quote.kept', purchase_id: q.purchase_id, charge_micro: q.charge_micro, expires_at: q.expires_at });
+  return q;
+}
+
+/** The quote flow: quote (or the fresh quote already made for it), then the report URL's 402 offer, pay, deliver. */
+export async function buyReport(ctx: BuyerContext, req: ReportRequest, kept?: AvailableQuote): Promise<BuyResult> {
+  const q = kept ? keptQuote(ctx, req, kept) : await quote(ctx, req);
   if (!q.available) return unavailableResult(q);
   ctx.budget.assertAffordable(BigInt(q.charge_micro));
   ctx.log({ step: 'offer', purchase_id: q.purchase_id });

@@ -42,7 +42,7 @@ async function quoteRefused(ctx: BuyerContext, res: Response, maxTotal: string):
 }
 
 /** An available quote's terms are the pinned ones, and the signed quote (by the pinned key) says the same. */
-function checkAvailableQuote(ctx: BuyerContext, q: AvailableQuote): void {
+export function checkAvailableQuote(ctx: BuyerContext, q: AvailableQuote): void {
   const { pins } = ctx;
   const p = q.payment;
   if (p.network !== pins.network)
