@@ -8,6 +8,7 @@ import { parseRsl } from './parse.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes, type CrawlerReading } from './robots.js';
+import { nextTurn } from './next-turn.js';
 import { readRobots } from './robots-discovery.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
@@ -125,7 +126,9 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     }),
     fetchTdmrep(deps.cache, origin, freshnessSeconds, limits.robotsMaxBytes),
   ]);
+  await nextTurn();
   readRobots(run, robotsUrl, robots, limits);
+  await nextTurn();
   const [html = null, ...otherDecodings] = await readResource(run, resource, page);
   const signals = await observeSignals(resource, robots, page, tdmrep, html, otherDecodings, deps.signalReader);
   out.signals = signals.observations;

@@ -1,3 +1,4 @@
+import { nodeSignatureCheck } from '../evidence/verify-node.js';
 import type { ServiceConfig } from '../config.js';
 import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
 import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
@@ -76,7 +77,13 @@ export function moneyPathDeps(
     observe: (resource, purpose, userClass) =>
       rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
     observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
-    evidenceKeys: [{ key_id: secrets.evidenceKey.keyId, public_key: secrets.evidenceKey.publicKeyHex }],
+    evidenceKeys: [
+      {
+        key_id: secrets.evidenceKey.keyId,
+        public_key: secrets.evidenceKey.publicKeyHex,
+        check: nodeSignatureCheck,
+      },
+    ],
   };
 }
 

@@ -2,6 +2,7 @@ import type { CheckpointPayload } from '../../../packages/buyer/src/wire/contrac
 import { digestOf } from '../../../packages/buyer/src/wire/evidence/digest.js';
 import { loadPurchase } from '../../money-path/purchase-stream.js';
 import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { nextTurn } from '../../rsl/next-turn.js';
 import type { EventStore } from '../../store/port.js';
 
 // The report a checkpoint was delivered in, found by its purchase and proven by the evidence digest the
@@ -11,6 +12,7 @@ import type { EventStore } from '../../store/port.js';
 
 export async function previousReportSha256(store: EventStore, checkpoint: CheckpointPayload, index: number) {
   const { delivered } = await loadPurchase(store, checkpoint.purchase_id);
+  await nextTurn(); // two digests of a whole report follow; let pending I/O in first
   if (!delivered || digestOf(delivered.response.evidence.payload) !== checkpoint.evidence_sha256)
     throw new Refusal(
       'CHECKPOINT_REPORT_UNKNOWN',

@@ -11,6 +11,9 @@ import { keyIdOf } from './public-key.js';
 // Strict RFC 8032 (`zip215: false`): rejects non-canonical encodings, the same set node:crypto/OpenSSL
 // rejects, so a signature accepted here is one the service could have produced.
 
+/** Checks an Ed25519 signature (hex) over `message` with a public key (hex); false, never a throw, otherwise. */
+export type SignatureCheck = (message: Uint8Array, signatureHex: string, publicKeyHex: string) => boolean;
+
 export function verifySignature(message: Uint8Array, signatureHex: string, publicKeyHex: string): boolean {
   try {
     if (!/^[0-9a-f]{128}$/.test(signatureHex) || !/^[0-9a-fA-F]{64}$/.test(publicKeyHex)) return false;
@@ -25,7 +28,11 @@ export function verifySignature(message: Uint8Array, signatureHex: string, publi
  * verifies with `publicKeyHex`, and — when the payload names a `key_id` — that key id is this key's,
  * so a payload cannot claim to be signed by a key other than the one that signed it.
  */
-export function verifyEnvelope(envelope: unknown, publicKeyHex: string): boolean {
+export function verifyEnvelope(
+  envelope: unknown,
+  publicKeyHex: string,
+  check: SignatureCheck = verifySignature,
+): boolean {
   const decoded = SignedEnvelope.decode(envelope);
   if (isLeft(decoded)) return false;
   const { payload, signature } = decoded.right;
@@ -36,5 +43,5 @@ export function verifyEnvelope(envelope: unknown, publicKeyHex: string): boolean
   } catch {
     return false; // no JSON form (e.g. a BigInt smuggled in) or a malformed public key
   }
-  return verifySignature(message, signature, publicKeyHex);
+  return check(message, signature, publicKeyHex);
 }

@@ -2,7 +2,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { CheckpointPayload } from '../contract/checkpoint.js';
 import { digestOf } from '../evidence/digest.js';
 import { SignedEnvelope } from '../evidence/envelope.js';
-import { verifyEnvelope } from '../evidence/verify.js';
+import { type SignatureCheck, verifyEnvelope } from '../evidence/verify.js';
 
 // Is this a checkpoint we signed, unaltered? Shared by the service (before anything is offered) and the
 // buyer library (offline). Pure and browser-safe. Each failure has its own stable code
@@ -12,6 +12,9 @@ import { verifyEnvelope } from '../evidence/verify.js';
 export interface PublishedKey {
   key_id: string;
   public_key: string;
+  /** How the signature is checked: the portable check by default; the service hands in the native one,
+   *  as a revalidation checks up to four checkpoints on the event loop (docs/decisions.md). */
+  check?: SignatureCheck;
 }
 
 export type CheckpointCheck =
@@ -34,7 +37,7 @@ export function checkCheckpoint(envelope: unknown, keys: readonly PublishedKey[]
       code: 'CHECKPOINT_KEY_UNKNOWN',
       message: 'the checkpoint names a key this service does not publish (see /v1/capabilities evidence.keys)',
     };
-  if (!verifyEnvelope(decoded.right, key.public_key))
+  if (!verifyEnvelope(decoded.right, key.public_key, key.check))
     return {
       ok: false,
       code: 'CHECKPOINT_ALTERED',
