@@ -104,9 +104,13 @@ test('no verifiable declaration: available false, charge 0, no stream', async (t
     world.origins.requests.filter((r) => r.host === 'bare.example').length > fetchesBefore,
     'the resource was really inspected',
   );
+  // The file's other tests append beside this one: what matters is that nothing was appended for this quote.
   const events = await world.store.readAll(0n, 100_000);
-  t.is(events.length, eventsBefore, 'nothing was appended');
-  t.false(events.some((e) => JSON.stringify(e.data).includes('bare.example')));
+  t.true(events.length >= eventsBefore);
+  t.false(
+    events.some((e) => JSON.stringify(e.data).includes('bare.example')),
+    'nothing was appended for it',
+  );
 });
 
 test('a paid redemption of a standing offer reads its stream once; every later step appends unread', async (t) => {
@@ -126,8 +130,9 @@ test('a paid redemption of a standing offer reads its stream once; every later s
   const payment = await signPayment(DEV_KEYS[3]! as `0x${string}`, paymentRequired);
   let reads = 0;
   const readStream = world.store.readStream.bind(world.store);
+  // Only this purchase's stream: the file's other tests and the coverage follower read the same store.
   world.store.readStream = (stream) => {
-    reads++;
+    if (stream.includes(q.purchase_id)) reads++;
     return readStream(stream);
   };
   let paid: Awaited<ReturnType<typeof getReport>>;
