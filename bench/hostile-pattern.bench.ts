@@ -1,6 +1,7 @@
 // npm run bench:hostile — hostile publishers cannot stall the service. A real service in its own process
 // (compiled, as `npm start` runs it; local devnet, embedded store, rate limits lifted since every client
-// here is 127.0.0.1) and real HTTPS publishers: one serving `<content url="/*a*a*a*ab">` (issue 22), one a
+// here is 127.0.0.1) and real HTTPS publishers: one serving `<content url="/*a*a*a*ab">` (a backtracking
+// trap for a naive matcher; docs/decisions.md), one a
 // robots.txt of `Allow: /` and ~38,000 `Disallow: *q<n>` lines with a Content-Usage line, one a
 // tdmrep.json of ~23,000 `*z<n>` rules (the AI-use signal readers). /healthz is probed every PROBE_MS,
 // first idle (the baseline), then during each case: the RSL pattern (one quote alone, then ROUNDS rounds of
@@ -43,7 +44,7 @@ const hostileRobots =
 const TDMREP_MAX_BYTES = 500 * 1024;
 const tdmrepRules: string[] = [];
 for (let i = 0, size = 2; ; i++) {
-  // The issue's spelling: a location alone (no tdm-reservation), ~23,000 rules in 500 KiB.
+  // The reported spelling: a location alone (no tdm-reservation), ~23,000 rules in 500 KiB.
   const rule = `{"location":"*z${i}"}`;
   if (size + rule.length + 1 > TDMREP_MAX_BYTES) break;
   tdmrepRules.push(rule);
@@ -172,7 +173,7 @@ try {
   // The idle baseline, in this run, on this (shared) machine.
   await probed('idle', () => new Promise((r) => setTimeout(r, IDLE_MS)));
 
-  // Issue 22's pattern: the issue's own request, alone (the first fetches the publisher's documents), then
+  // The RSL backtracking pattern: the reported request, alone (the first fetches the publisher's documents), then
   // quotes and inspections at once.
   const single: number[] = [];
   for (let i = 0; i < 20; i++) single.push(await quote('/' + 'a'.repeat(650 + i)));

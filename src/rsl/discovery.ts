@@ -46,7 +46,7 @@ export interface DiscoveryDeps {
   cache: FetchCache;
   coveredOrigins: readonly string[];
   limits?: DiscoveryLimits;
-  /** Documents seen before, by URL (a revalidation's checkpoint): asked for conditionally (issue 26). */
+  /** Documents seen before, by URL (a revalidation's checkpoint): asked for conditionally (docs/wire.md §14). */
   known?: ReadonlyMap<string, KnownVersion>;
   /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
   signalReader?: SignalReader;
@@ -59,7 +59,7 @@ export interface Discovery {
   diagnostics: string[];
   declarationFound: boolean;
   discoveryComplete: boolean;
-  /** The other AI-use signals met on these fetches and the origin's tdmrep.json (issue 28); never RSL. */
+  /** The other AI-use signals met on these fetches and the origin's tdmrep.json (docs/wire.md §15); never RSL. */
   signals: SignalObservation[];
   /**
    * The sets of robots.txt `License` lines some crawler would select (robots.ts `readings`); a robots
@@ -110,7 +110,7 @@ export async function discover(resource: string, freshnessSeconds: number, deps:
     },
   };
 
-  // tdmrep.json beside them, bounded like robots.txt (issue 28); it feeds the signal readers only. The
+  // tdmrep.json beside them, bounded like robots.txt (docs/wire.md §15); it feeds the signal readers only. The
   // origin-wide documents (robots.txt, tdmrep.json, linked RSL documents) have their failures remembered
   // briefly (fetch-cache.ts); a failure of the resource itself is not.
   const [robots, page, tdmrep] = await Promise.all([
