@@ -100,7 +100,8 @@ export async function coverageRecords(
   const count = Math.round((Date.parse(`${range.to}T00:00:00Z`) - start) / 86_400_000) + 1;
   if (!(count >= 1 && count <= MAX_COVERAGE_EXPORT_DAYS))
     throw new UsageError(
-      `coverage is exported for ${MAX_COVERAGE_EXPORT_DAYS} days at most, from ≤ to (asked ${range.from} … ${range.to})`,
+      `coverage is exported for ${MAX_COVERAGE_EXPORT_DAYS} days at most, from ≤ to ` +
+        `(asked ${range.from} … ${range.to})`,
     );
   const days = Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
   return coverageDayRows(await coverageOfDays(session, days));
