@@ -71,20 +71,45 @@ async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<numbe
     throw new UsageError('--json reports on a file written with --out (the rows themselves are --format jsonl)');
   if (of === 'coverage') return exportCoverage(ctx, args, { from: range.from!, to: range.to! }, format, file);
 
-  const exported = ctx.service.complianceRows(range, async (source) => {
+  // Into a file, the terminal shows the export under way, rows written of the range's delivered rows (the
+  // daily totals count them), ops/progress.ts; to stdout the rows are the output.
+  const progress = file === undefined ? undefined : terminalProgress();
+  const total = progress?.shown ? await deliveredRows(ctx, range) : undefined;
+  let written = 0;
+  const exported = ctx.service.complianceRows(range, async (rows) => {
+    const source = counted(rows, () => written++);
     if (file !== undefined) return writeFileAtomically(file, (out) => writeComplianceExport(source, format, out));
     const out = lineWriter(ctx.out);
     const n = await writeComplianceExport(source, format, out);
     await ended(out);
     return n;
   });
-  // Into a file, the terminal shows the export under way (ops/progress.ts); to stdout the rows are the output.
-  const rows = file === undefined ? await exported : await terminalProgress().during(`exporting to ${file}`, exported);
+  const rows =
+    progress === undefined
+      ? await exported
+      : await progress.during(`exporting to ${file}`, exported, () => ({
+          unit: 'rows',
+          done: written,
+          ...(total !== undefined ? { total } : {}),
+        }));
   if (file !== undefined && args.flags.has('json'))
     ctx.out(JSON.stringify({ exported: rows, file: path.resolve(file), format, range }));
   else if (file !== undefined)
     ctx.err(`exported ${rows} compliance row(s) delivered ${range.from} … ${range.to} to ${file} (${format})`);
   return EXIT.ok;
+}
+
+/** How many rows an export of `range` writes: the daily totals count delivered rows. */
+async function deliveredRows(ctx: OperatorContext, range: DayRange): Promise<number> {
+  const { daily } = await ctx.service.run({ use: 'compliance-totals', range });
+  return daily.reduce((n, d) => n + d.reports, 0);
+}
+
+async function* counted<T>(rows: AsyncIterable<T>, onRow: () => void): AsyncGenerator<T> {
+  for await (const row of rows) {
+    onRow();
+    yield row;
+  }
 }
 
 /** What was covered on each day of the range (projections/compliance/coverage-day-row.ts). */
