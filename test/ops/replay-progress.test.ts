@@ -9,7 +9,7 @@ import { deliveredPurchase, stuckPurchase } from './seed.js';
 // `ops replay` with no service running counts its rebuild on a terminal (ops/progress.ts): the replay
 // tells the log's head first, then each page committed, and ends where the last page did.
 
-test('a replay on a store the CLI opens reports the head, then each page committed, up to where it ended', async (t) => {
+test('a replay the CLI runs itself reports the head, then each page committed, up to its end', async (t) => {
   const w = await operatorStore(embeddedStore);
   t.teardown(() => w.dispose());
   await deliveredPurchase(w.sut.store);
