@@ -106,11 +106,15 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   compliance: {
     run: compliance,
-    options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean' },
+    options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean', of: 'string' },
     usage: [
       [
         'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]',
         'delivered reports for auditors, streamed to FILE (mode 0600) or stdout',
+      ],
+      [
+        'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl --of coverage [--out FILE]',
+        'what was covered on each day: one record per day and origin, with the ledger changes',
       ],
       [
         'compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>] [--json]',

@@ -71,6 +71,8 @@ async function main(): Promise<number> {
     ];
     let failures = 0;
     const results: { label: string; result: BuyResult }[] = [];
+    // The four single reports and the gate's one: how many are done, on the progress line.
+    const purchasesDone = () => ({ unit: 'purchases', done: results.length, total: cases.length + 1 });
     for (const c of cases) {
       say();
       say(`▶ ${c.label}: ${c.resource} (purpose ai-input, tier fresh)`);
@@ -79,6 +81,7 @@ async function main(): Promise<number> {
       const result = await progress.during(
         `buying the ${c.label} report`,
         buyer.buyReport({ resource: c.resource, purpose: 'ai-input', tier: 'fresh' }),
+        purchasesDone,
       );
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       results.push({ label: c.label, result });
@@ -109,6 +112,7 @@ async function main(): Promise<number> {
     const gate = await progress.during(
       'buying the ingestion-gate report',
       buyer.ingestionGate({ resources: gateResources, purpose: 'rag-ingestion' }),
+      purchasesDone,
     );
     const after = await w.devnet.balanceOf(account.address);
     let gateDelivered = 0;

@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { createInterface } from 'node:readline';
 import { ComplianceExportRow } from '../../projections/compliance/compliance-row.js';
 import { OPERATOR_API } from '../../src/operator/contract.js';
+import { ReplayStreamLine } from '../../src/operator/routes/replay-run.js';
 import { UsageError } from '../../src/operator/usage-error.js';
 import { UseCaseAnswer, type RequestOf, type UseCaseName, type UseCaseResult } from '../../src/operator/use-cases.js';
 import type { OperatorService } from '../operator/context.js';
@@ -64,6 +65,20 @@ export function relayedService(listener: OperatorListener): OperatorService {
         await operatorRequest(listener, { method: 'GET', path: `${OPERATOR_API}/compliance/rows?${query}` }),
       );
       return consume(rowsOf(res));
+    },
+    async replay(onProgress) {
+      const res = await checked(await operatorRequest(listener, { method: 'POST', path: `${OPERATOR_API}/replay` }));
+      for await (const text of createInterface({ input: res, crlfDelay: Infinity })) {
+        if (text === '') continue;
+        const decoded = ReplayStreamLine.decode(JSON.parse(text));
+        if (isLeft(decoded)) throw new Error('the operator listener sent a line that is not a replay line');
+        const l = decoded.right;
+        if ('progress' in l) onProgress({ position: BigInt(l.progress.position), head: BigInt(l.progress.head) });
+        else if ('failed' in l) throw new Error(l.failed);
+        // The service runs the replay use-case's own code (src/operator/replay.ts) and sends its result.
+        else return l.result as UseCaseResult<'replay'>;
+      }
+      throw new Error('the service closed the connection before the replay finished');
     },
   };
 }

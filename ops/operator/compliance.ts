@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { DayRange } from '../../projections/compliance/compliance-row.js';
-import { writeComplianceExport } from '../../projections/compliance/export-format.js';
+import { writeComplianceExport, writeCoverageExport } from '../../projections/compliance/export-format.js';
 import { terminalProgress } from '../progress.js';
 import { renderComplianceReport, type ComplianceCoverage } from '../../projections/compliance/report-html.js';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -14,9 +14,10 @@ import { EXIT, type OperatorContext } from './context.js';
 
 // `compliance` — the compliance read model for auditors, brought up to date first
 // (src/operator/compliance.ts; files are written here, by the CLI, even beside a running service):
-//   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE [--json]]
+//   compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--of coverage] [--out FILE [--json]]
 //       one row per delivered report, streamed page by page (constant memory, whatever the range)
-//       to FILE or stdout; the row count goes to stderr when writing a file
+//       to FILE or stdout; the row count goes to stderr when writing a file. With --of coverage: what
+//       was covered on each day instead, one record per day and origin (a year at most)
 //   compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]
 //       the daily totals as one HTML page
 // Days are UTC days of delivery, both ends included. Files are written to a temporary name beside the
@@ -30,7 +31,7 @@ type Format = (typeof FORMATS)[number];
 const isFormat = (s: string): s is Format => (FORMATS as readonly string[]).includes(s);
 
 const USAGE =
-  'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--out FILE] | ' +
+  'compliance export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format csv|jsonl [--of coverage] [--out FILE] | ' +
   'compliance report --out FILE.html [--from <YYYY-MM-DD>] [--to <YYYY-MM-DD>]';
 
 export async function compliance(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
@@ -58,28 +59,78 @@ function outFlag(args: ParsedArgs, required: boolean): string | undefined {
 }
 
 async function exportRows(ctx: OperatorContext, args: ParsedArgs): Promise<number> {
-  onlyFlags(args, ['from', 'to', 'format', 'out', 'json']);
+  onlyFlags(args, ['from', 'to', 'format', 'out', 'json', 'of']);
   const range = dayRange(args, true);
   const format = stringFlag(args, 'format');
   if (format === undefined || !isFormat(format)) throw new UsageError(`--format is required: ${FORMATS.join(' or ')}`);
+  const of = stringFlag(args, 'of') ?? 'rows';
+  if (of !== 'rows' && of !== 'coverage') throw new UsageError('--of is rows (the default) or coverage');
   const file = outFlag(args, false);
   // Without --out the rows are the output; --json then would mix a summary into them.
   if (args.flags.has('json') && file === undefined)
     throw new UsageError('--json reports on a file written with --out (the rows themselves are --format jsonl)');
+  if (of === 'coverage') return exportCoverage(ctx, args, { from: range.from!, to: range.to! }, format, file);
 
-  const exported = ctx.service.complianceRows(range, async (source) => {
+  // Into a file, the terminal shows the export under way, rows written of the range's delivered rows (the
+  // daily totals count them), ops/progress.ts; to stdout the rows are the output.
+  const progress = file === undefined ? undefined : terminalProgress();
+  const total = progress?.shown ? await deliveredRows(ctx, range) : undefined;
+  let written = 0;
+  const exported = ctx.service.complianceRows(range, async (rows) => {
+    const source = counted(rows, () => written++);
     if (file !== undefined) return writeFileAtomically(file, (out) => writeComplianceExport(source, format, out));
     const out = lineWriter(ctx.out);
     const n = await writeComplianceExport(source, format, out);
     await ended(out);
     return n;
   });
-  // Into a file, the terminal shows the export under way (ops/progress.ts); to stdout the rows are the output.
-  const rows = file === undefined ? await exported : await terminalProgress().during(`exporting to ${file}`, exported);
+  const rows =
+    progress === undefined
+      ? await exported
+      : await progress.during(`exporting to ${file}`, exported, () => ({
+          unit: 'rows',
+          done: written,
+          ...(total !== undefined ? { total } : {}),
+        }));
   if (file !== undefined && args.flags.has('json'))
     ctx.out(JSON.stringify({ exported: rows, file: path.resolve(file), format, range }));
   else if (file !== undefined)
     ctx.err(`exported ${rows} compliance row(s) delivered ${range.from} … ${range.to} to ${file} (${format})`);
+  return EXIT.ok;
+}
+
+/** How many rows an export of `range` writes: the daily totals count delivered rows. */
+async function deliveredRows(ctx: OperatorContext, range: DayRange): Promise<number> {
+  const { daily } = await ctx.service.run({ use: 'compliance-totals', range });
+  return daily.reduce((n, d) => n + d.reports, 0);
+}
+
+async function* counted<T>(rows: AsyncIterable<T>, onRow: () => void): AsyncGenerator<T> {
+  for await (const row of rows) {
+    onRow();
+    yield row;
+  }
+}
+
+/** What was covered on each day of the range (projections/compliance/coverage-day-row.ts). */
+async function exportCoverage(
+  ctx: OperatorContext,
+  args: ParsedArgs,
+  range: { from: string; to: string },
+  format: Format,
+  file: string | undefined,
+): Promise<number> {
+  const records = await ctx.service.run({ use: 'compliance-coverage', range });
+  if (file === undefined) {
+    const out = lineWriter(ctx.out);
+    await writeCoverageExport(records, format, out);
+    await ended(out);
+    return EXIT.ok;
+  }
+  const n = await writeFileAtomically(file, (out) => writeCoverageExport(records, format, out));
+  if (args.flags.has('json'))
+    ctx.out(JSON.stringify({ exported: n, file: path.resolve(file), format, range, of: 'coverage' }));
+  else ctx.err(`exported ${n} coverage record(s) (day × origin) ${range.from} … ${range.to} to ${file} (${format})`);
   return EXIT.ok;
 }
 

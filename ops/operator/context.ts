@@ -1,5 +1,6 @@
 import type { ComplianceExportRow, DayRange } from '../../projections/compliance/compliance-row.js';
 import type { Config } from '../../src/config.js';
+import type { ReplayProgress } from '../../src/operator/replay.js';
 import type { RequestOf, UseCaseName, UseCaseResult } from '../../src/operator/use-cases.js';
 
 // What every operator command gets: the service's own configuration (same env: EVENT_STORE_URL,
@@ -11,6 +12,8 @@ export interface OperatorService {
   run<U extends UseCaseName>(request: RequestOf<U>): Promise<UseCaseResult<U>>;
   /** The compliance rows delivered in `range`, handed to `consume` as they are read. */
   complianceRows<T>(range: DayRange, consume: (rows: AsyncIterable<ComplianceExportRow>) => Promise<T>): Promise<T>;
+  /** The replay use-case, telling `onProgress` how far the rebuild is while it runs. */
+  replay(onProgress: (p: ReplayProgress) => void): Promise<UseCaseResult<'replay'>>;
 }
 
 export interface OperatorContext {

@@ -2,6 +2,7 @@ import { catchUp } from '../../projections/catch-up.js';
 import { openReadModels, type ReadModels } from '../../projections/read-models.js';
 import type { Config } from '../../src/config.js';
 import { complianceRowsOf } from '../../src/operator/compliance.js';
+import { replayReadModels } from '../../src/operator/replay.js';
 import type { OperatorSession } from '../../src/operator/session.js';
 import { runUseCase } from '../../src/operator/use-cases.js';
 import { openStore } from '../../src/store/open.js';
@@ -24,6 +25,7 @@ export function localService(config: Config, now: () => Date): OperatorService {
         await session.models(); // opened (or refused) before the first byte is written
         return consume(complianceRowsOf(session, range));
       }),
+    replay: (onProgress) => withLocalSession(config, now, (session) => replayReadModels(session, onProgress)),
   };
 }
 

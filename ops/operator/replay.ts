@@ -12,10 +12,15 @@ export async function replay(ctx: OperatorContext, args: ParsedArgs): Promise<nu
   if (args.positionals.length > 0)
     throw new UsageError(`replay takes no arguments (got ${args.positionals.join(' ')})`);
   const started = Date.now();
-  // A rebuild of 100k purchases takes seconds: on a terminal, stderr says it is under way (ops/progress.ts).
+  // A rebuild of 100k purchases takes seconds: on a terminal, stderr says it is under way, to which
+  // position of the log's head it has come (ops/progress.ts).
+  let reached = { position: 0n, head: 0n };
   const { results, position, events } = await terminalProgress().during(
     'rebuilding every read model from the first event',
-    ctx.service.run({ use: 'replay' }),
+    ctx.service.replay((p) => {
+      reached = p;
+    }),
+    () => ({ unit: 'position', done: Number(reached.position), total: Number(reached.head) }),
   );
   const seconds = (Date.now() - started) / 1000;
   if (args.flags.has('json')) ctx.out(JSON.stringify({ replayed: results, position, events, seconds }));

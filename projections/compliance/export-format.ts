@@ -1,4 +1,5 @@
 import { COMPLIANCE_EXPORT_COLUMNS, type ComplianceExportRow } from './compliance-row.js';
+import { COVERAGE_DAY_COLUMNS, type CoverageDayRow } from './coverage-day-row.js';
 
 // The compliance export: the read model's rows written as CSV or JSONL, in COMPLIANCE_COLUMNS order.
 // Rows are written one at a time and the writer waits for 'drain' whenever the stream asks it to, so
@@ -23,6 +24,10 @@ import { COMPLIANCE_EXPORT_COLUMNS, type ComplianceExportRow } from './complianc
 //
 // JSONL: one `JSON.stringify` of the row per line (LF), keys in COMPLIANCE_COLUMNS order and only
 // those keys (a source row carrying extra columns, such as the table's delivered_day, exports clean).
+//
+// The coverage records (coverage-day-row.ts) are written the same way, in COVERAGE_DAY_COLUMNS order; in
+// CSV a record's changes are one field, one change a line ("<at> <type> by <operator>: <reason>"), which
+// RFC 4180 allows inside quotes (§2.6) and spreadsheets show as one cell.
 
 export type ComplianceExportFormat = 'csv' | 'jsonl';
 
@@ -56,10 +61,45 @@ export async function writeComplianceExport(
   format: ComplianceExportFormat,
   out: NodeJS.WritableStream,
 ): Promise<number> {
-  const line = lineWriter(format);
+  return writeTable(rows, format === 'csv' ? csvHeader() : undefined, lineWriter(format), out);
+}
+
+const coverageCsvHeader = (): string => COVERAGE_DAY_COLUMNS.map(csvField).join(',') + CSV_EOL;
+
+const coverageCsvLine = (row: CoverageDayRow): string =>
+  COVERAGE_DAY_COLUMNS.map((c) =>
+    c === 'changes'
+      ? csvField(row.changes.map((ch) => `${ch.at} ${ch.type} by ${ch.operator}: ${ch.reason}`).join('\n'))
+      : csvField(row[c]),
+  ).join(',') + CSV_EOL;
+
+const coverageJsonlLine = (row: CoverageDayRow): string =>
+  JSON.stringify(Object.fromEntries(COVERAGE_DAY_COLUMNS.map((c) => [c, row[c]]))) + '\n';
+
+/** Writes the coverage records (coverage-day-row.ts) as writeComplianceExport writes rows. */
+export async function writeCoverageExport(
+  rows: Iterable<CoverageDayRow> | AsyncIterable<CoverageDayRow>,
+  format: ComplianceExportFormat,
+  out: NodeJS.WritableStream,
+): Promise<number> {
+  if (format !== 'csv' && format !== 'jsonl') throw new RangeError(`unknown export format: ${String(format)}`);
+  return writeTable(
+    rows,
+    format === 'csv' ? coverageCsvHeader() : undefined,
+    format === 'csv' ? coverageCsvLine : coverageJsonlLine,
+    out,
+  );
+}
+
+async function writeTable<R>(
+  rows: Iterable<R> | AsyncIterable<R>,
+  header: string | undefined,
+  line: (row: R) => string,
+  out: NodeJS.WritableStream,
+): Promise<number> {
   const sink = backpressured(out);
   try {
-    if (format === 'csv') await sink.write(csvHeader());
+    if (header !== undefined) await sink.write(header);
     let count = 0;
     for await (const row of rows) {
       await sink.write(line(row));

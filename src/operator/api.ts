@@ -8,6 +8,7 @@ import { auditRoutes } from './routes/audit.js';
 import { complianceRoutes } from './routes/compliance.js';
 import { coverageRoutes } from './routes/coverage.js';
 import { readRoutes } from './routes/reads.js';
+import { replayRunRoutes } from './routes/replay-run.js';
 
 // The operator API (JSON, under /operator/v1), served only on the operator listener (listener.ts),
 // never on the public app. Reads come from the read models once they include every event appended
@@ -21,6 +22,7 @@ import { readRoutes } from './routes/reads.js';
 //   routes/audit.ts        GET /audit
 //   routes/compliance.ts   GET /compliance/export, /compliance/rows, /compliance/report
 //   routes/coverage.ts     GET /coverage, /coverage/history; POST /coverage/review, /add, /withdraw
+//   routes/replay-run.ts   POST /replay: the rebuild, its progress streamed (NDJSON)
 //   relay.ts               POST /use-case: `npm run ops` beside the running service
 
 export function operatorApi(deps: OperatorDeps): Router {
@@ -35,6 +37,7 @@ export function operatorApi(deps: OperatorDeps): Router {
   auditRoutes(router, deps);
   complianceRoutes(router, deps);
   coverageRoutes(router, deps);
+  replayRunRoutes(router, deps);
   relayRoutes(router, deps);
   return router;
 }

@@ -13,6 +13,8 @@ import { isCalendarDay } from './calendar-day.js';
 import type { OperatorSession } from './session.js';
 import { dayAxis } from '../../projections/compliance/report-html.js';
 import { COVERAGE_STREAM, coveredDays, type CoveredDay } from '../../streams/coverage/index.js';
+import { coverageDayRows, type CoverageDayRow } from '../../projections/compliance/coverage-day-row.js';
+import { UsageError } from './usage-error.js';
 
 // The compliance read model for auditors (`ops compliance`, GET /operator/v1/compliance/…): the rows
 // of delivered reports, page by page, and the daily totals with what they cover. Days are UTC days of
@@ -81,4 +83,26 @@ export async function complianceTotals(
 /** What the coverage ledger covered on each of `days` (ascending YYYY-MM-DD). */
 export async function coverageOfDays(session: OperatorSession, days: readonly string[]): Promise<CoveredDay[]> {
   return coveredDays(await (await session.store()).readStream(COVERAGE_STREAM), days);
+}
+
+/** The longest range the coverage records are exported for at once: a year (the records are answered whole). */
+export const MAX_COVERAGE_EXPORT_DAYS = 366;
+
+/**
+ * The compliance export's coverage records for every day of `range`, both ends included
+ * (projections/compliance/coverage-day-row.ts): days × origins, so a range is at most a year.
+ */
+export async function coverageRecords(
+  session: OperatorSession,
+  range: { from: string; to: string },
+): Promise<CoverageDayRow[]> {
+  const start = Date.parse(`${range.from}T00:00:00Z`);
+  const count = Math.round((Date.parse(`${range.to}T00:00:00Z`) - start) / 86_400_000) + 1;
+  if (!(count >= 1 && count <= MAX_COVERAGE_EXPORT_DAYS))
+    throw new UsageError(
+      `coverage is exported for ${MAX_COVERAGE_EXPORT_DAYS} days at most, from ≤ to ` +
+        `(asked ${range.from} … ${range.to})`,
+    );
+  const days = Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+  return coverageDayRows(await coverageOfDays(session, days));
 }

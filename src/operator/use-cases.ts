@@ -5,7 +5,7 @@ import type { ReportRow } from '../../projections/report-view/report-row.js';
 import { SettledData, OperatorTarget } from '../../streams/purchase/events.js';
 import { RefundDecision } from '../../streams/refund/events.js';
 import { auditPurchases } from './audit.js';
-import { complianceTotals, DayRangeWire } from './compliance.js';
+import { CalendarDay, complianceTotals, coverageRecords, DayRangeWire } from './compliance.js';
 import {
   addOrigin,
   CoverageChangeRequest,
@@ -66,6 +66,7 @@ export const UseCaseRequest = t.union([
   t.intersection([t.type({ use: t.literal('audit') }), t.partial({ purchase: PurchaseIdArg })]),
   t.type({ use: t.literal('replay') }),
   t.type({ use: t.literal('compliance-totals'), range: DayRangeWire }),
+  t.type({ use: t.literal('compliance-coverage'), range: t.type({ from: CalendarDay, to: CalendarDay }) }),
   t.type({ use: t.literal('coverage-list') }),
   t.intersection([t.type({ use: t.literal('coverage-history') }), t.partial({ origin: Text })]),
   t.type({ use: t.literal('coverage-review'), data: CoverageChangeRequest }),
@@ -90,6 +91,7 @@ export interface UseCaseResults {
   audit: Answer<typeof auditPurchases>;
   replay: Answer<typeof replayReadModels>;
   'compliance-totals': Answer<typeof complianceTotals>;
+  'compliance-coverage': Answer<typeof coverageRecords>;
   'coverage-list': Answer<typeof listCoverage>;
   'coverage-history': Answer<typeof coverageHistory>;
   'coverage-review': Answer<typeof reviewOrigin>;
@@ -109,6 +111,7 @@ const USE_CASES: { [U in UseCaseName]: (s: OperatorSession, r: RequestOf<U>) => 
   audit: (s, r) => auditPurchases(s, r.purchase),
   replay: (s) => replayReadModels(s),
   'compliance-totals': (s, r) => complianceTotals(s, r.range),
+  'compliance-coverage': (s, r) => coverageRecords(s, r.range),
   'coverage-list': (s) => listCoverage(s),
   'coverage-history': (s, r) => coverageHistory(s, r.origin),
   'coverage-review': (s, r) => reviewOrigin(s, r.data),

@@ -1,6 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import type { Command } from '../decider.js';
+import type { Command, Decider } from '../decider.js';
 import { CoverageEvent, exactHttpsOrigin, type ReviewObservation } from './events.js';
 import { evolveCoverage } from './evolve.js';
 import { initialCoverageState, type CoverageState } from './state.js';
@@ -65,60 +65,76 @@ function originOf(given: string): string {
   );
 }
 
+// One function per command (Emmett's shape); the `never` makes a command without a function a compile error.
 export function decideCoverage(command: CoverageCommand, state: CoverageState): CoverageEvent[] {
-  const at = command.metadata.now.toISOString();
   switch (command.type) {
-    case 'SeedCoverage': {
-      // A ledger that was ever written is the truth; the environment no longer speaks for it.
-      if (state.started || command.data.origins.length === 0) return [];
-      const origins = [...new Set(command.data.origins.map(originOf))];
-      return checked({ type: 'CoverageSeeded', data: { origins, source: command.data.source, at } });
-    }
-    case 'ReviewOrigin': {
-      const { origin, operator, reason, observed } = command.data;
-      return checked({
-        type: 'OriginReviewed',
-        data: { origin: originOf(origin), operator: operator.trim(), reason: reason.trim(), at, observed },
-      });
-    }
-    case 'AddOrigin': {
-      const origin = originOf(command.data.origin);
-      const entry = state.origins.get(origin);
-      if (entry?.status === 'covered') refuse('COVERAGE_ALREADY_COVERED', `${origin} is covered already`);
-      if (entry?.status !== 'reviewed' || !entry.review)
-        refuse('COVERAGE_NOT_REVIEWED', `${origin} has no review since it was last withdrawn; review it first`);
-      const reviewedAt = entry!.review!.at;
-      const ageMs = command.metadata.now.getTime() - Date.parse(reviewedAt);
-      if (ageMs > REVIEW_VALID_DAYS * 86_400_000)
-        refuse(
-          'COVERAGE_REVIEW_STALE',
-          `the review of ${origin} (${reviewedAt}) is older than ${REVIEW_VALID_DAYS} days`,
-        );
-      return checked({
-        type: 'OriginAdded',
-        data: {
-          origin,
-          operator: command.data.operator.trim(),
-          reason: command.data.reason.trim(),
-          at,
-          reviewed_at: reviewedAt,
-        },
-      });
-    }
-    case 'WithdrawOrigin': {
-      const origin = originOf(command.data.origin);
-      if (state.origins.get(origin)?.status !== 'covered') refuse('COVERAGE_NOT_COVERED', `${origin} is not covered`);
-      return checked({
-        type: 'OriginWithdrawn',
-        data: { origin, operator: command.data.operator.trim(), reason: command.data.reason.trim(), at },
-      });
+    case 'SeedCoverage':
+      return seedCoverage(command, state);
+    case 'ReviewOrigin':
+      return reviewOrigin(command);
+    case 'AddOrigin':
+      return addOrigin(command, state);
+    case 'WithdrawOrigin':
+      return withdrawOrigin(command, state);
+    default: {
+      const _exhaustive: never = command;
+      return refuse('COVERAGE_INVALID_EVENT', `unknown command ${(_exhaustive as { type: string }).type}`);
     }
   }
 }
 
+type CommandOf<T extends CoverageCommand['type']> = Extract<CoverageCommand, { type: T }>;
+
+function seedCoverage(command: CommandOf<'SeedCoverage'>, state: CoverageState): CoverageEvent[] {
+  // A ledger that was ever written is the truth; the environment no longer speaks for it.
+  if (state.started || command.data.origins.length === 0) return [];
+  const origins = [...new Set(command.data.origins.map(originOf))];
+  const at = command.metadata.now.toISOString();
+  return checked({ type: 'CoverageSeeded', data: { origins, source: command.data.source, at } });
+}
+
+function reviewOrigin(command: CommandOf<'ReviewOrigin'>): CoverageEvent[] {
+  const { origin, operator, reason, observed } = command.data;
+  const at = command.metadata.now.toISOString();
+  return checked({
+    type: 'OriginReviewed',
+    data: { origin: originOf(origin), operator: operator.trim(), reason: reason.trim(), at, observed },
+  });
+}
+
+function addOrigin(command: CommandOf<'AddOrigin'>, state: CoverageState): CoverageEvent[] {
+  const origin = originOf(command.data.origin);
+  const entry = state.origins.get(origin);
+  if (entry?.status === 'covered') refuse('COVERAGE_ALREADY_COVERED', `${origin} is covered already`);
+  if (entry?.status !== 'reviewed' || !entry.review)
+    refuse('COVERAGE_NOT_REVIEWED', `${origin} has no review since it was last withdrawn; review it first`);
+  const reviewedAt = entry!.review!.at;
+  const ageMs = command.metadata.now.getTime() - Date.parse(reviewedAt);
+  if (ageMs > REVIEW_VALID_DAYS * 86_400_000)
+    refuse('COVERAGE_REVIEW_STALE', `the review of ${origin} (${reviewedAt}) is older than ${REVIEW_VALID_DAYS} days`);
+  return checked({
+    type: 'OriginAdded',
+    data: {
+      origin,
+      operator: command.data.operator.trim(),
+      reason: command.data.reason.trim(),
+      at: command.metadata.now.toISOString(),
+      reviewed_at: reviewedAt,
+    },
+  });
+}
+
+function withdrawOrigin(command: CommandOf<'WithdrawOrigin'>, state: CoverageState): CoverageEvent[] {
+  const origin = originOf(command.data.origin);
+  if (state.origins.get(origin)?.status !== 'covered') refuse('COVERAGE_NOT_COVERED', `${origin} is not covered`);
+  const { operator, reason } = command.data;
+  const at = command.metadata.now.toISOString();
+  return checked({ type: 'OriginWithdrawn', data: { origin, operator: operator.trim(), reason: reason.trim(), at } });
+}
+
 /** The coverage ledger's decider, in the shape src/command/handle-command.ts runs. */
-export const coverageDecider = {
+export const coverageDecider: Decider<CoverageState, CoverageCommand, CoverageEvent> = {
   decide: decideCoverage,
   evolve: evolveCoverage,
   initialState: () => initialCoverageState,
-} as const;
+};

@@ -2,7 +2,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import { RefundEvent, type RefundEventData, type RefundReason } from './events.js';
 import { initialRefundState, type RefundState } from './state.js';
 import { evolveRefund } from './evolve.js';
-import type { Command } from '../decider.js';
+import type { Command, Decider } from '../decider.js';
 import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
 import { carriesClaim } from './claim-in-text.js';
@@ -77,76 +77,89 @@ function checked(event: RefundEvent): RefundEvent[] {
   return [event];
 }
 
+// One function per command (Emmett's shape); the `never` makes a command without a function a compile error.
 export function decideRefund(command: RefundCommand, state: RefundState): RefundEvent[] {
-  const now = command.metadata.now;
   switch (command.type) {
-    case 'RequestRefund': {
-      const c = command.data;
-      if (state.status !== 'none')
-        refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
-      if (c.message.length > MAX_REFUND_MESSAGE)
-        refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
-      // The claim is a bearer credential: it must not be written into an event in clear.
-      if (carriesClaim(c.message, c.claim))
-        refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
-      const p = c.purchase;
-      const charged = p.settlement ?? (p.closedWithoutCharge ? undefined : p.authorization);
-      if (!charged)
-        return refuse(
-          'REFUND_NOTHING_CHARGED',
-          'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge',
-        );
-      return checked({
-        type: 'RefundRequested',
-        data: {
-          purchase_id: c.purchase_id,
-          reason: c.reason,
-          message: c.message,
-          charge: {
-            purchase_status: p.status,
-            amount_micro: charged.amount,
-            payer: charged.payer,
-            transaction: p.settlement?.transaction ?? null,
-          },
-          at: now.toISOString(),
-        },
-      });
-    }
+    case 'RequestRefund':
+      return requestRefund(command, state);
     case 'ReviewRefund':
-      if (state.status !== 'requested')
-        refuse('REFUND_NOT_PENDING', `the request is ${state.status}, not waiting for a review`);
-      return checked({ type: 'RefundReviewed', data: command.data });
-    case 'RecordRefundPayment': {
-      if (state.status !== 'approved')
-        refuse(
-          'REFUND_NOT_APPROVED',
-          `the request is ${state.status}; only an approved refund can be recorded as paid`,
-        );
-      const { onChain, senders, ...data } = command.data;
-      const events = checked({ type: 'RefundPaymentRecorded', data });
-      if (BigInt(data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
-        refuse(
-          'REFUND_AMOUNT_EXCEEDS_CHARGE',
-          `refund ${data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`,
-        );
-      }
-      // The chain's answer must be about this transaction, and say it is this refund.
-      if (onChain.transaction.toLowerCase() !== data.transaction.toLowerCase())
-        refuse('REFUND_INVALID_EVENT', 'the chain facts are about another transaction');
-      const wrong = judgeRefundTransfer(onChain, {
-        payer: state.request!.charge.payer,
-        amount_micro: data.amount_micro,
-        senders,
-      });
-      if (wrong) refuse(wrong.code, wrong.message);
-      return events;
+      return reviewRefund(command, state);
+    case 'RecordRefundPayment':
+      return recordRefundPayment(command, state);
+    default: {
+      const _exhaustive: never = command;
+      return refuse('REFUND_INVALID_EVENT', `unknown command ${(_exhaustive as { type: string }).type}`);
     }
   }
 }
 
+type CommandOf<T extends RefundCommand['type']> = Extract<RefundCommand, { type: T }>;
+
+function requestRefund(command: CommandOf<'RequestRefund'>, state: RefundState): RefundEvent[] {
+  const c = command.data;
+  if (state.status !== 'none')
+    refuse('REFUND_ALREADY_REQUESTED', `a refund request for this purchase exists (${state.status})`);
+  if (c.message.length > MAX_REFUND_MESSAGE)
+    refuse('REFUND_MESSAGE_INVALID', `message is longer than ${MAX_REFUND_MESSAGE} characters`);
+  // The claim is a bearer credential: it must not be written into an event in clear.
+  if (carriesClaim(c.message, c.claim))
+    refuse('REFUND_MESSAGE_INVALID', 'message contains the claim token; remove it (it is a secret)');
+  const p = c.purchase;
+  const charged = p.settlement ?? (p.closedWithoutCharge ? undefined : p.authorization);
+  if (!charged)
+    return refuse(
+      'REFUND_NOTHING_CHARGED',
+      'nothing was charged for this purchase: no payment was accepted, or it was closed without a charge',
+    );
+  return checked({
+    type: 'RefundRequested',
+    data: {
+      purchase_id: c.purchase_id,
+      reason: c.reason,
+      message: c.message,
+      charge: {
+        purchase_status: p.status,
+        amount_micro: charged.amount,
+        payer: charged.payer,
+        transaction: p.settlement?.transaction ?? null,
+      },
+      at: command.metadata.now.toISOString(),
+    },
+  });
+}
+
+function reviewRefund(command: CommandOf<'ReviewRefund'>, state: RefundState): RefundEvent[] {
+  if (state.status !== 'requested')
+    refuse('REFUND_NOT_PENDING', `the request is ${state.status}, not waiting for a review`);
+  return checked({ type: 'RefundReviewed', data: command.data });
+}
+
+function recordRefundPayment(command: CommandOf<'RecordRefundPayment'>, state: RefundState): RefundEvent[] {
+  if (state.status !== 'approved')
+    refuse('REFUND_NOT_APPROVED', `the request is ${state.status}; only an approved refund can be recorded as paid`);
+  const { onChain, senders, ...data } = command.data;
+  const events = checked({ type: 'RefundPaymentRecorded', data });
+  if (BigInt(data.amount_micro) > BigInt(state.request!.charge.amount_micro)) {
+    refuse(
+      'REFUND_AMOUNT_EXCEEDS_CHARGE',
+      `refund ${data.amount_micro} exceeds the charge ${state.request!.charge.amount_micro}`,
+    );
+  }
+  // The chain's answer must be about this transaction, and say it is this refund.
+  if (onChain.transaction.toLowerCase() !== data.transaction.toLowerCase())
+    refuse('REFUND_INVALID_EVENT', 'the chain facts are about another transaction');
+  const wrong = judgeRefundTransfer(onChain, {
+    payer: state.request!.charge.payer,
+    amount_micro: data.amount_micro,
+    senders,
+  });
+  if (wrong) refuse(wrong.code, wrong.message);
+  return events;
+}
+
 /** The refund stream's decider, in the shape src/command/handle-command.ts runs. */
-export const refundDecider = {
+export const refundDecider: Decider<RefundState, RefundCommand, RefundEvent> = {
   decide: decideRefund,
   evolve: evolveRefund,
   initialState: () => initialRefundState,
-} as const;
+};

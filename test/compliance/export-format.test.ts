@@ -5,7 +5,14 @@ import {
   COMPLIANCE_EXPORT_COLUMNS as COMPLIANCE_COLUMNS,
   ComplianceExportRow as ComplianceRow,
 } from '../../projections/compliance/compliance-row.js';
-import { csvField, writeComplianceExport } from '../../projections/compliance/export-format.js';
+import {
+  COVERAGE_DAY_COLUMNS,
+  CoverageDayRow,
+  coverageDayRows,
+} from '../../projections/compliance/coverage-day-row.js';
+import { csvField, writeComplianceExport, writeCoverageExport } from '../../projections/compliance/export-format.js';
+import { type CoverageEvent, coveredDays } from '../../streams/coverage/index.js';
+import { foundDeclaration } from '../streams/coverage/found-declaration.js';
 
 // The compliance export's two formats, read back the way a consumer would: the CSV through an
 // RFC 4180 parser (below), the JSONL through the row's own codec.
@@ -311,4 +318,71 @@ test('an unknown format is refused before anything is written', async (t) => {
   const s = sink();
   await t.throwsAsync(writeComplianceExport(source([row()]), 'xml' as never, s.out), { instanceOf: RangeError });
   t.is(s.text(), '');
+});
+
+// The coverage records (`--of coverage`): what the ledger covered on each day, one record per day and origin.
+const A = 'https://a.example';
+const B = 'https://b.example';
+const ledger: CoverageEvent[] = [
+  { type: 'CoverageSeeded', data: { origins: [A], source: 'COVERED_ORIGINS', at: '2026-11-01T08:00:00.000Z' } },
+  {
+    type: 'OriginReviewed',
+    data: {
+      origin: B,
+      operator: 'ana',
+      reason: 'asked',
+      at: '2026-11-02T09:00:00.000Z',
+      observed: foundDeclaration(B, '2026-11-02T09:00:00.000Z'),
+    },
+  },
+  {
+    type: 'OriginAdded',
+    data: {
+      origin: B,
+      operator: 'ana',
+      reason: 'asked, "twice"',
+      at: '2026-11-02T10:00:00.000Z',
+      reviewed_at: '2026-11-02T09:00:00.000Z',
+    },
+  },
+  { type: 'OriginWithdrawn', data: { origin: B, operator: 'bo', reason: '=left', at: '2026-11-02T18:00:00.000Z' } },
+];
+const coverageRecords = () =>
+  coverageDayRows(coveredDays(ledger, ['2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03']));
+
+test('coverage records: every origin covered at some moment of a day, covered at its start and end or not', (t) => {
+  t.deepEqual(
+    coverageRecords().map((r) => [r.day, r.origin, r.covered_at_start, r.covered_at_end, r.changes.map((c) => c.type)]),
+    [
+      ['2026-11-01', A, false, true, ['CoverageSeeded']],
+      ['2026-11-02', A, true, true, []],
+      ['2026-11-02', B, false, false, ['OriginAdded', 'OriginWithdrawn']],
+      ['2026-11-03', A, true, true, []],
+    ],
+    'a day before the ledger has no record; a review alone changes nothing',
+  );
+});
+
+test('coverage records: jsonl is the records exactly, csv one change a line inside one quoted field', async (t) => {
+  const records = coverageRecords();
+  const jsonl = sink();
+  t.is(await writeCoverageExport(records, 'jsonl', jsonl.out), records.length);
+  const read = jsonl
+    .text()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+  t.true(read.every((r) => isRight(CoverageDayRow.decode(r))));
+  t.deepEqual(read, records);
+  t.deepEqual(Object.keys(read[0] as object), [...COVERAGE_DAY_COLUMNS]);
+
+  const csv = sink();
+  t.is(await writeCoverageExport(records, 'csv', csv.out), records.length);
+  const parsed = parseCsv(csv.text());
+  t.deepEqual(parsed[0], [...COVERAGE_DAY_COLUMNS]);
+  t.deepEqual(parsed[3]!.slice(0, 4), ['2026-11-02', B, 'false', 'false']);
+  t.deepEqual(parsed[3]![4]!.split('\n'), [
+    '2026-11-02T10:00:00.000Z OriginAdded by ana: asked, "twice"',
+    '2026-11-02T18:00:00.000Z OriginWithdrawn by bo: =left',
+  ]);
 });

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { browserTests } from '../support/browser-tests.js';
-import { launchBrowser } from '../support/cdp-pipe.js';
+import { type BrowserPage, launchBrowser } from '../support/cdp-pipe.js';
 import { DECLARED, getReport, quoteAndOffer } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import { opsConsole, serviceBeside } from './service-beside.js';
@@ -11,9 +11,26 @@ import { opsConsole, serviceBeside } from './service-beside.js';
 // The console's purchase list as an operator uses it: `npm start`, a real paid purchase from a
 // publisher on loopback, `npm run ops -- console`, and a headless Chromium that opens the list from
 // the header, filters by the purchase's origin through the page's form, finds the purchase with its
-// revenue, follows its row to the detail page, and takes a screenshot. Another origin finds nothing.
+// revenue, follows its row to the detail page, and takes a screenshot. Another origin finds nothing. The
+// list, the purchase page, a search by transaction and the coverage page are each measured at 1,280 px.
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** No table cell of the page ends right of the 1,280 px viewport, and the page does not scroll sideways. */
+async function fitsTheWindow(t: ExecutionContext, page: BrowserPage, what: string): Promise<void> {
+  const overflow = await page.evaluate<{ scroll: number; client: number; cells: string[]; measured: number }>(`(() => {
+    const client = document.documentElement.clientWidth;
+    const all = [...document.querySelectorAll('td, th')];
+    const cells = all
+      .filter((c) => c.getBoundingClientRect().right > client + 0.5)
+      .map((c) => c.innerText.slice(0, 40));
+    return { scroll: document.documentElement.scrollWidth, client, cells, measured: all.length };
+  })()`);
+  t.true(overflow.client > 1200 && overflow.client <= 1280, `${what}: a 1,280 px window (${overflow.client})`);
+  t.true(overflow.measured > 0, `${what}: a page with a table to measure`);
+  t.deepEqual(overflow.cells, [], `${what}: cells past the right edge`);
+  t.true(overflow.scroll <= overflow.client, `${what}: ${overflow.scroll} px wide in a ${overflow.client} px window`);
+}
 
 browserTests('console-purchases-browser.test.ts', 'the console purchase list in headless Chromium', () => {
   test('the purchase list in Chromium: filter by origin, find the purchase, its revenue, its page', async (t) => {
@@ -55,6 +72,7 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
     const price = (Number(q.charge_micro) / 1e6).toFixed(6);
     t.is(await page.evaluate<string>(`document.querySelector('#total-paid').innerText`), '1');
     t.is(await page.evaluate<string>(`document.querySelector('#total-revenue').innerText`), price);
+    await fitsTheWindow(t, page, 'the purchase list');
     const png = await page.screenshot();
     const shot = await mkdtemp(path.join(tmpdir(), 'operator-purchases-'));
     t.teardown(() => rm(shot, { recursive: true, force: true }));
@@ -69,16 +87,7 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
 
     // At 1,280 px nothing runs off the page: no cell ends right of the viewport (the resources table's
     // sha256 columns did), and the page does not scroll sideways.
-    const overflow = await page.evaluate<{ scroll: number; client: number; cells: string[] }>(`(() => {
-      const client = document.documentElement.clientWidth;
-      const cells = [...document.querySelectorAll('td, th')]
-        .filter((c) => c.getBoundingClientRect().right > client + 0.5)
-        .map((c) => c.innerText.slice(0, 40));
-      return { scroll: document.documentElement.scrollWidth, client, cells };
-    })()`);
-    t.true(overflow.client > 1200 && overflow.client <= 1280, `a 1,280 px window (${overflow.client})`);
-    t.deepEqual(overflow.cells, [], 'cells past the right edge');
-    t.true(overflow.scroll <= overflow.client, `page ${overflow.scroll} px wide in a ${overflow.client} px window`);
+    await fitsTheWindow(t, page, 'the purchase page');
 
     // One unit for money (USDC, the micro-USDC on hover) and ISO times on both pages.
     const detail = await page.evaluate<string>(`document.querySelector('#purchase').innerText`);
@@ -111,7 +120,12 @@ browserTests('console-purchases-browser.test.ts', 'the console purchase list in 
       t.regex(found[0]!, new RegExp(`${price.replace('.', '\\.')} USDC`));
       t.regex(found[0]!, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/);
     }
+    await fitsTheWindow(t, page, 'the list found by transaction');
     t.deepEqual(await search(`0x${'e'.repeat(64)}`), []);
+
+    // The coverage page (reviews, the ledger's history) measured the same way.
+    await page.navigating(`location.href = '/console/coverage'`);
+    await fitsTheWindow(t, page, 'the coverage page');
     t.is(
       await page.evaluate<string>(`document.querySelector('#purchases .usdc')?.title ?? ''`),
       '',

@@ -13,7 +13,8 @@ import { onOperatorSocket } from './operator-socket.js';
 // process of its own. An origin reviewed and added through the first is quotable through the second
 // without a restart; withdrawn, it is refused on both; a purchase quoted before the withdrawal is
 // delivered under the terms its signed quote fixed. The second instance's COVERED_ORIGINS names the
-// origin too, and is ignored: it only seeds an empty ledger.
+// origin too, and is ignored: it only seeds an empty ledger. The day's compliance report and export
+// (--of coverage) name every origin covered during it.
 const PG = requiredServerUrl(test, 'PG_TEST_URL', 'coverage ledger across two instances on PostgreSQL', {
   requiredInCi: true,
 });
@@ -135,6 +136,38 @@ if (PG) {
     t.truthy(day, 'a coverage row for the day of the delivery');
     t.true(day![1]!.split('<br>').includes(PUB), 'covered during the day');
     t.regex(day![2]!, /OriginWithdrawn https:\/\/pub\.example by ana/);
+
+    // So does the compliance export of the day (--of coverage): one record per origin covered at some
+    // moment of it, through the operator API and through `ops` beside the running instances.
+    const exported = await onOperatorSocket(
+      socket,
+      'GET',
+      `/operator/v1/compliance/export?from=${today}&to=${today}&format=csv&of=coverage`,
+    );
+    t.is(exported.status, 200, String(exported.body));
+    const csv = (exported.body as string).split('\r\n');
+    t.is(csv[0], 'day,origin,covered_at_start,covered_at_end,changes');
+    t.true(
+      csv.some((l) => l.startsWith(`${today},${PUB},false,false,"`)),
+      'added and withdrawn during the day',
+    );
+    const records = await (async () => {
+      const lines: string[] = [];
+      const quiet = { out: (l: string) => lines.push(l), err: () => {} };
+      const args = ['compliance', 'export', '--from', today, '--to', today, '--format', 'jsonl', '--of', 'coverage'];
+      t.is(await runCli(args, quiet, { ...w.env, ...pool.env, LOG_LEVEL: 'silent' }), 0);
+      return lines.map((l) => JSON.parse(l) as { day: string; origin: string; changes: { type: string }[] });
+    })();
+    t.deepEqual(
+      records.map((r) => r.origin),
+      [...all].sort(),
+      'every origin covered that day: the seed, and the one added then withdrawn',
+    );
+    t.true(records.every((r) => r.day === today));
+    t.deepEqual(
+      records.find((r) => r.origin === PUB)?.changes.map((c) => c.type),
+      ['OriginAdded', 'OriginWithdrawn'],
+    );
 
     // `npm run ops -- coverage …` beside the running instances reaches the first one's operator socket.
     const out: string[] = [];

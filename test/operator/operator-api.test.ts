@@ -63,6 +63,7 @@ const ROUTES: [string, string][] = [
   ['POST', `/refunds/${'ab'.repeat(32)}/paid`],
   ['GET', '/audit'],
   ['GET', '/replay'],
+  ['POST', '/replay'],
   ['GET', '/summary'],
   ['GET', '/compliance/export?from=2026-01-01&to=2026-01-02&format=csv'],
   ['GET', '/compliance/report'],
@@ -251,3 +252,25 @@ test.serial(
     t.deepEqual(await readdir(elsewhere), [], "nothing was created in the operator's DATA_DIR");
   },
 );
+
+test.serial('POST /replay rebuilds the read models and streams how far it is, then the result', async (t) => {
+  await deliveredPurchase(w.service!.store);
+  const answer = await onSocket('POST', `${OPERATOR_API}/replay`);
+  t.is(answer.status, 200);
+  const lines = (answer.body as string)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { progress?: { position: string; head: string }; result?: any });
+  const progress = lines.filter((l) => l.progress).map((l) => l.progress!);
+  const result = lines.at(-1)!.result;
+  t.truthy(result, 'the last line is the result');
+  t.is(progress[0]!.position, '0', 'the head is told before the first page');
+  t.true(BigInt(progress[0]!.head) > 0n);
+  t.is(progress.at(-1)!.position, result.position, 'the last page committed is where the replay ended');
+  t.true(BigInt(result.position) >= BigInt(progress[0]!.head), 'the rebuild reached the head it was told');
+  t.true(
+    progress.every((p, i) => i === 0 || BigInt(p.position) > BigInt(progress[i - 1]!.position)),
+    'positions only go forward',
+  );
+  t.true(result.results.some((r: { table: string; rows: number }) => r.table === 'rm_purchases' && r.rows > 0));
+});

@@ -9,6 +9,16 @@ export interface OperatorAnswer {
   body: any;
 }
 
+/** One JSON object as parsed; anything else (a page, CSV, NDJSON lines) as the text it is. */
+function parsed(text: string): unknown {
+  if (!text.startsWith('{')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Sends one request to the operator socket at `socketPath`, a JSON body when one is given. */
 export function onOperatorSocket(
   socketPath: string,
@@ -26,7 +36,7 @@ export function onOperatorSocket(
           .on('data', (c: string) => {
             text += c;
           })
-          .on('end', () => resolve({ status: res.statusCode!, body: text.startsWith('{') ? JSON.parse(text) : text }));
+          .on('end', () => resolve({ status: res.statusCode!, body: parsed(text) }));
       },
     );
     req.once('error', reject);

@@ -64,3 +64,48 @@ test('not a terminal: nothing is written, the work resolves as it would', async 
   t.deepEqual(written, []);
   t.is(c.running(), 0);
 });
+
+test('on a terminal, counted work shows how much is done at each redraw, grouped, with its total', async (t) => {
+  const written: string[] = [];
+  const c = fakeClock();
+  const progress = terminalProgress({ isTTY: true, write: (s: string) => written.push(s) }, c.clock);
+  t.true(progress.shown);
+  let done = 0;
+  let finish!: () => void;
+  const work = progress.during('exporting to nov.csv', new Promise<void>((r) => (finish = r)), () => ({
+    unit: 'purchases',
+    done,
+    total: 8001,
+  }));
+  done = 4000;
+  c.advance(1000);
+  done = 8001;
+  c.advance(1000);
+  finish();
+  await work;
+  t.regex(written[0]!, /^\r\x1b\[2K. exporting to nov\.csv … purchases 0\/8,001 … 0\.0 s$/);
+  t.regex(written[1]!, / exporting to nov\.csv … purchases 4,000\/8,001 … 1\.0 s$/);
+  t.regex(written[2]!, / purchases 8,001\/8,001 … 2\.0 s$/);
+  t.is(written.at(-1), '\r\x1b[2K');
+
+  const untotalled: string[] = [];
+  const other = terminalProgress({ isTTY: true, write: (s: string) => untotalled.push(s) }, fakeClock().clock);
+  await other.during('replaying', Promise.resolve(), () => ({ unit: 'rows', done: 12345 }));
+  t.regex(untotalled[0]!, / replaying … rows 12,345 … 0\.0 s$/, 'no total: the count alone');
+});
+
+test('not a terminal, counted work writes nothing and its count is never read', async (t) => {
+  const written: string[] = [];
+  const c = fakeClock();
+  const progress = terminalProgress({ isTTY: undefined, write: (s: string) => written.push(s) }, c.clock);
+  t.false(progress.shown, 'callers can skip what only feeds the line (a total)');
+  let reads = 0;
+  const result = progress.during('exporting', Promise.resolve('ok'), () => {
+    reads++;
+    return { unit: 'rows', done: 1, total: 2 };
+  });
+  c.advance(5000);
+  t.is(await result, 'ok');
+  t.deepEqual(written, []);
+  t.is(reads, 0);
+});

@@ -1,0 +1,35 @@
+import type Router from '@koa/router';
+import * as t from 'io-ts';
+import { PassThrough } from 'node:stream';
+import { replayReadModels } from '../replay.js';
+import type { OperatorDeps } from '../operator-deps.js';
+import { attachedSession } from '../session.js';
+
+// POST /replay: `npm run ops -- replay` beside the running service, answered as NDJSON so the CLI can
+// count a long rebuild on a terminal (ops/progress.ts): a `progress` line first (position 0 of the head)
+// and after each page committed, then one `result` line (what the replay use-case answers) or one
+// `failed` line. GET /replay stays the read models' status (routes/reads.ts).
+
+export const ReplayStreamLine = t.union([
+  t.type({ progress: t.type({ position: t.string, head: t.string }) }),
+  t.type({ result: t.unknown }),
+  t.type({ failed: t.string }),
+]);
+export type ReplayStreamLine = t.TypeOf<typeof ReplayStreamLine>;
+
+export function replayRunRoutes(router: Router, deps: OperatorDeps): void {
+  const session = attachedSession(deps);
+  router.post('/replay', (ctx) => {
+    const out = new PassThrough();
+    const line = (l: ReplayStreamLine) => out.write(`${JSON.stringify(l)}\n`);
+    ctx.type = 'application/x-ndjson';
+    ctx.body = out;
+    replayReadModels(session, (p) => line({ progress: { position: p.position.toString(), head: p.head.toString() } }))
+      .then((result) => line({ result }))
+      .catch((err: Error) => {
+        deps.log.error({ err: { message: err?.message } }, 'operator replay failed');
+        line({ failed: err?.message ?? String(err) });
+      })
+      .finally(() => out.end());
+  });
+}
