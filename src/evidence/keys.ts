@@ -4,14 +4,14 @@ import path from 'node:path';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { ByteSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import type { ByteSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import {
   ED25519,
   KeyId,
   PublicKeyHex,
   publicKeyInfo,
   type PublicKeyInfo,
-} from '../../packages/buyer/src/wire/evidence/public-key.js';
+} from '@rights-preflight/wire/evidence/public-key.js';
 import { nodeByteSigner } from './sign-node.js';
 
 // The service's Ed25519 evidence key: `EVIDENCE_KEY` (32-byte seed, hex), else `<dataDir>/evidence-key.json`,

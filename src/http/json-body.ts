@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import { plainJsonProblem } from '../../packages/buyer/src/wire/contract/plain-json.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { plainJsonProblem } from '@rights-preflight/wire/contract/plain-json.js';
 
 // Reading a JSON request body, for every route of the service. One place enforces the body cap
 // (413 BODY_TOO_LARGE, decided from Content-Length before reading when possible, and while

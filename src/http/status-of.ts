@@ -1,7 +1,7 @@
-import { RESOURCE_URL_ERROR_CODES } from '../../packages/buyer/src/wire/rsl/resource-url.js';
+import { RESOURCE_URL_ERROR_CODES } from '@rights-preflight/wire/rsl/resource-url.js';
 import { REFUND_REFUSAL_CODES } from '../../streams/refund/index.js';
 import { PurchaseRefused, type RefusalCode } from '../../streams/purchase/index.js';
-import type { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import type { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // The one table of HTTP statuses: every refusal code the service can answer, and its status. Domain
 // code throws transport-neutral refusals (the leaf's refusal.ts); only src/http reads this table (the error

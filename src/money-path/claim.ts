@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 

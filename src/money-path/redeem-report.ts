@@ -1,6 +1,6 @@
-import { GATE_PATH, GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REVALIDATE_PATH, REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { GATE_PATH, GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH, REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { streamName } from '../../streams/purchase/index.js';
 import { claimDigestMatches } from './claim.js';
 import { reportNotFound } from './report-not-found.js';

@@ -1,9 +1,9 @@
-import type { GateReport } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { Report } from '../../packages/buyer/src/wire/contract/report.js';
-import type { RevalidationReport } from '../../packages/buyer/src/wire/contract/revalidation.js';
-import type { Checkpoint, CheckpointDraft } from '../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type { Report } from '@rights-preflight/wire/contract/report.js';
+import type { RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
+import type { Checkpoint, CheckpointDraft } from '@rights-preflight/wire/contract/checkpoint.js';
 import type { PurchaseEventData } from '../../streams/purchase/index.js';
-import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
+import { REPORT_PROFILE } from '@rights-preflight/wire/contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { handleCommand } from '../command/handle-command.js';
 import { createRslEngine } from '../rsl/engine.js';
 import type { ResourceReading } from '../rsl/reading.js';
-import { REPORT_PURPOSES } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
 import {
   COVERAGE_STREAM,
   coverageDecider,

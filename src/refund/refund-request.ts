@@ -1,7 +1,7 @@
-import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
-import type { RefundRequestBody, RefundView } from '../contract/refund.js';
+import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
+import type { RefundRequestBody, RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { handleCommand, readState } from '../command/handle-command.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import type { EventStore } from '../store/port.js';
 import { claimMatches } from '../money-path/claim.js';
 import { reportNotFound } from '../money-path/report-not-found.js';

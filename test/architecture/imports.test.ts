@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 //   ops ↛ test          the tools never import the tests (shared pieces live in ops/ and tests import them)
 //   money path ↛ products   the money path gets each product through the registry service.ts hands it
 //   product ↛ product       a product is one folder; adding or removing one touches no other
-//   streams ↛ src           the domain's streams stand on the shared leaf alone (packages/buyer/src/wire)
+//   streams ↛ src           the domain's streams stand on the shared leaf alone (packages/wire/src)
 //   leaf ↛ anything of ours the leaf of codecs and vocabularies imports only packages from npm
 //   contract ↛ rsl          the wire contract names RSL vocabularies through the leaf, not the RSL engine
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
@@ -28,7 +28,7 @@ const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: t
   .map((d) => d.name);
 
 /** The shared leaf of codecs and vocabularies, and the buyer package that holds it. */
-const LEAF = 'packages/buyer/src/wire';
+const LEAF = 'packages/wire/src';
 const BUYER = 'packages/buyer/src';
 
 interface Rule {
@@ -44,7 +44,15 @@ interface Rule {
 const RULES: readonly Rule[] = [
   {
     name: 'nothing in the domain imports from src/http',
-    from: ['src/money-path', 'src/products', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'],
+    from: [
+      'src/money-path',
+      'src/products',
+      'src/refund',
+      'src/pricing',
+      'packages/wire/src/contract',
+      'streams',
+      'projections',
+    ],
     forbidden: ['src/http'],
     atLeast: 50,
   },
@@ -62,7 +70,7 @@ const RULES: readonly Rule[] = [
   { name: 'the shared leaf imports nothing of ours', from: [LEAF], forbidden: [''], except: [LEAF], atLeast: 30 },
   {
     name: 'the contract imports nothing from src/rsl',
-    from: ['src/contract', `${LEAF}/contract`],
+    from: ['packages/wire/src/contract', `${LEAF}/contract`],
     forbidden: ['src/rsl'],
     atLeast: 15,
   },
@@ -164,7 +172,11 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     spec: ['..', '..', '..', '..', '..', 'src', 'rsl', 'reading.js'],
   },
   { rule: 'the shared leaf imports nothing of ours', file: `${LEAF}/x.ts`, spec: ['..', 'offer.js'] },
-  { rule: 'the contract imports nothing from src/rsl', file: 'src/contract/x.ts', spec: ['..', 'rsl', 'reading.js'] },
+  {
+    rule: 'the contract imports nothing from src/rsl',
+    file: 'packages/wire/src/contract/x.ts',
+    spec: ['..', 'rsl', 'reading.js'],
+  },
   {
     rule: 'the contract imports nothing from src/rsl',
     file: `${LEAF}/contract/x.ts`,

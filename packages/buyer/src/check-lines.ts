@@ -1,4 +1,4 @@
-import { CHECK_MANIFEST_FORMAT, type ManifestLine } from './wire/contract/check-manifest.js';
+import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 
 // Manifest lines of a bulk check (./check.ts; the codec: ./wire/contract/check-manifest.ts).
 

@@ -9,11 +9,11 @@ import {
   describeSignals,
   type BuyerLogEvent,
 } from './index.js';
-import type { GatePurpose } from './wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import { generatePrivateKey, privateKeyAccount } from './account.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
-import { ingestionGatePrice, revalidationPrice, type Tier } from './wire/pricing/prices.js';
+import { ingestionGatePrice, revalidationPrice, type Tier } from '@rights-preflight/wire/pricing/prices.js';
 import { fileBoxStore, fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { fileQuoteStore } from './node/file-quote-store.js';
 import { defaultReportFile } from './cli-help.js';

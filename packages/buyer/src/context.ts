@@ -1,7 +1,7 @@
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { GATE_PATH } from './wire/contract/ingestion-gate.js';
-import { REVALIDATE_PATH } from './wire/contract/revalidation.js';
-import { chainIdOf } from './wire/payment/x402-constants.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH } from '@rights-preflight/wire/contract/revalidation.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import type { BuyerAccount } from './account.js';
 import { taskBudget, type TaskBudget } from './budget.js';
 import type { CheckpointStore } from './checkpoint-store.js';

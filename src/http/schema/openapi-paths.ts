@@ -1,6 +1,6 @@
-import { GATE_PATH } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REFUND_REQUESTS_PATH } from '../../contract/refund.js';
-import { REVALIDATE_PATH } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REFUND_REQUESTS_PATH } from '@rights-preflight/wire/contract/refund.js';
+import { REVALIDATE_PATH } from '@rights-preflight/wire/contract/revalidation.js';
 import {
   error,
   headerRef,

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import * as t from 'io-ts';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../../http/json-body.js';
 import {
   addOrigin,

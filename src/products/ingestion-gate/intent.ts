@@ -1,8 +1,8 @@
 import { getAddress, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { plainJsonProblem } from '@rights-preflight/wire/contract/plain-json.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { PaymentIntent, PAYMENT_INTENT_VERSION } from '@rights-preflight/wire/contract/ingestion-gate.js';
 
 // X-Service-Payment-Intent: the unsigned pre-binding (spec §5.5). It is checked against the request
 // before anything is fetched or stored: it must name this gate URL, this normalized input and this

@@ -1,7 +1,7 @@
-import { GATE_SKU, type GateReport } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { Classification } from '../../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU, type GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
 import * as t from 'io-ts';
-import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
@@ -9,7 +9,7 @@ import { reportReasons } from '../../money-path/report-reasons.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import { mostRestrictive } from '../../money-path/most-restrictive.js';
 import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
-import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was

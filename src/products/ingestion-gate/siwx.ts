@@ -1,13 +1,13 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
+import { plainJsonProblem } from '@rights-preflight/wire/contract/plain-json.js';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE, SiwxProof } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { GATE_SIWX_PROFILE, SiwxProof } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import {
   siwxChallenge,
   SIWX_MAX_AGE_SECONDS,
   type SiwxBinding,
-} from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+} from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 
 // SIGN-IN-WITH-X under profile `service-siwx-payment-v1` (spec §5.5). The header is the x402
 // sign-in-with-x client payload (base64 JSON, EIP-4361 message signed with EIP-191 by an EOA); what the

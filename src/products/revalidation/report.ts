@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
-import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import { Sha256Hex } from '../../../packages/buyer/src/wire/contract/primitives.js';
-import { REVALIDATE_SKU, type RevalidationReport } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
+import { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
+import { REVALIDATE_SKU, type RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';

@@ -2,7 +2,7 @@ import { mkdir, open as openFile, readFile, readdir, rename, rm } from 'node:fs/
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { SealedBox } from '../wire/crypto/aes-gcm.js';
+import { SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { encryptedCheckpointStore, type CheckpointStore, type SealedBoxStore } from '../checkpoint-store.js';
 
 // File-backed encrypted checkpoints for Node: one sealed box per purchase in `dir` (mode 0700), each

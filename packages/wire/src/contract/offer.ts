@@ -1,14 +1,6 @@
 import * as t from 'io-ts';
-import {
-  Address,
-  Bytes32,
-  IsoTime,
-  MicroString,
-  Network,
-  PurchaseId,
-  SignedEnvelopeWire,
-} from '../../packages/buyer/src/wire/contract/common.js';
-import { Sha256Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { Address, Bytes32, IsoTime, MicroString, Network, PurchaseId, SignedEnvelopeWire } from './common.js';
+import { Sha256Hex } from './primitives.js';
 
 // The 402 offer. The x402 v2 PaymentRequired object itself travels base64 in the PAYMENT-REQUIRED header
 // (codec: src/payment/); here are the service's two extensions inside it and the JSON body of the 402.

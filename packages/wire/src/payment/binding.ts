@@ -6,7 +6,7 @@ import { canonicalJson } from '../evidence/canonical-json.js';
 // the request, so a payment authorization can only ever pay for the one report it was made for.
 //   nonce = 0x6163717075627631 ("acqpubv1") ‖ first 48 hex of sha256(JCS({version, resource, key, input_sha256}))
 // Browser-safe on purpose (no node: imports, @noble/hashes only): the buyer client computes the same
-// nonce before signing. Test vectors other implementations can check: test/vectors/binding.json.
+// nonce before signing. Test vectors other implementations can check: packages/wire/vectors/binding.json.
 
 export const NONCE_PREFIX = '0x6163717075627631' as const;
 export const BINDING_VERSION = 'service-request-v1' as const;

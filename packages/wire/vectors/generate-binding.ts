@@ -1,5 +1,5 @@
-// `npx tsx test/vectors/generate-binding.ts > test/vectors/binding.json`: generates the vectors, independently of
-// packages/buyer/src/wire/payment/binding.ts (node:crypto + the canonicalize package), so the vectors are not
+// `npx tsx packages/wire/vectors/generate-binding.ts > packages/wire/vectors/binding.json`: generates the vectors, independently of
+// packages/wire/src/payment/binding.ts (node:crypto + the canonicalize package), so the vectors are not
 // merely the implementation's own output.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
