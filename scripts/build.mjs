@@ -15,8 +15,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build');
-// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
-const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
+// packages/wire/src is the wire package (@rights-preflight/wire) the service imports by name: compiled here
+// beside the rest, and its names turned into paths within build/, so build/ stands alone and never reads
+// the package's dist/ (which its own build deletes and rewrites).
+const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src', 'packages/wire/src'];
+const WIRE_NAME = /(["'])@rights-preflight\/wire\/([^"']+)\1/g;
+const WIRE_OUT = path.join(OUT, 'packages/wire/src');
 /** Files the compiled code reads beside itself. */
 const ASSETS = ['ops/devnet/hardhat.config.cjs'];
 
@@ -53,8 +57,18 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 });
+/** The compiled module with each import of the wire package made a relative path to its compiled file. */
+function withWirePaths(file) {
+  const text = file.text;
+  if (!text.includes('@rights-preflight/wire/')) return file.contents;
+  return text.replace(WIRE_NAME, (_, quote, subpath) => {
+    const target = path.relative(path.dirname(file.path), path.join(WIRE_OUT, subpath)).split(path.sep).join('/');
+    return `${quote}${target.startsWith('.') ? target : `./${target}`}${quote}`;
+  });
+}
+
 let written = 0;
-for (const file of result.outputFiles) if (await writeIfChanged(file.path, file.contents)) written++;
+for (const file of result.outputFiles) if (await writeIfChanged(file.path, withWirePaths(file))) written++;
 for (const asset of ASSETS) {
   const contents = await readFile(path.join(ROOT, asset));
   if (await writeIfChanged(path.join(OUT, asset), contents)) written++;
