@@ -35,8 +35,11 @@ export interface Vector {
 }
 export type Check = (v: Vector) => Promise<boolean>;
 
+/** Where the vectors are kept: the wire package ships them beside its codecs (packages/wire/vectors/README.md). */
+export const VECTORS_DIR = new URL('../../packages/wire/vectors/', import.meta.url);
+
 export const readVectors = async <T = Record<string, unknown>>(file: string): Promise<T> =>
-  JSON.parse(await readFile(new URL(file, import.meta.url), 'utf8')) as T;
+  JSON.parse(await readFile(new URL(file, VECTORS_DIR), 'utf8')) as T;
 
 const same = isDeepStrictEqual;
 

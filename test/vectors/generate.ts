@@ -4,6 +4,7 @@
 // viem for secp256k1 signatures. Keys, clocks and IVs are fixed, so the files are a pure function of this
 // module: test/vectors/vectors.test.ts regenerates them and compares byte for byte.
 import { writeFile } from 'node:fs/promises';
+import { VECTORS_DIR } from './checks.js';
 import { fileURLToPath } from 'node:url';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -775,6 +776,5 @@ export async function vectorFiles(): Promise<Record<string, string>> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const dir = new URL('.', import.meta.url);
-  for (const [name, text] of Object.entries(await vectorFiles())) await writeFile(new URL(name, dir), text);
+  for (const [name, text] of Object.entries(await vectorFiles())) await writeFile(new URL(name, VECTORS_DIR), text);
 }
