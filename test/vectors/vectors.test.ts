@@ -16,8 +16,9 @@ import {
 } from './checks.js';
 
 // The vectors are the service's own output (./generate.ts), kept in the wire package for other languages
-// (packages/wire/vectors/README.md). Here: the files are exactly what the code makes today, and every vector is sharp — one
-// byte changed anywhere in what it feeds the computation, and the recorded output no longer follows.
+// (packages/wire/vectors/README.md). Here: the files are exactly what the code makes today, and every
+// vector is sharp — one byte changed anywhere in what it feeds the computation, and the recorded output
+// no longer follows.
 
 const dir = VECTORS_DIR;
 
