@@ -12,6 +12,7 @@ import { REVALIDATE_SKU, RevalidationResponse } from '@rights-preflight/wire/con
 import { boundNonce, looksBound } from '@rights-preflight/wire/payment/binding.js';
 import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 import * as t from 'io-ts';
 import { checkpointsOfReportFail } from './verify-checkpoint.js';
 import { signalsDisagree, signalsOfReport, type VerifiedSignals } from './report-signals.js';
@@ -151,7 +152,7 @@ function gateQuestionProblem(report: Report, proof: Proof): Problem {
 }
 
 function settlementFormProblem(ps: PaidBody['payment_settlement'], s: Settlement): Problem {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return 'transaction hash has the wrong form';
+  if (!TxHash.is(ps.transaction)) return 'transaction hash has the wrong form';
   if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase())
     return 'transaction hash differs from the signed delivery proof';
   if (ps.network !== s.network) return 'settlement network differs from the signed delivery proof';

@@ -64,7 +64,7 @@ export const REQUEST_BINDING_SCHEMA = {
     version: { const: 'service-request-v1' },
     nonce: { type: 'string', pattern: '^0x6163717075627631[0-9a-f]{48}$' },
     resource: { type: 'string', format: 'uri' },
-    input_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    input_sha256: { type: 'string', pattern: Sha256Hex.pattern.source },
     key_source: { enum: ['x-service-claim', 'x-service-request'] },
   },
   required: ['version', 'nonce', 'resource', 'input_sha256', 'key_source'],
