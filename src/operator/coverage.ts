@@ -115,6 +115,9 @@ export const addOrigin = (session: OperatorSession, r: CoverageChangeRequest) =>
 export const withdrawOrigin = (session: OperatorSession, r: CoverageChangeRequest) =>
   change(session, { type: 'WithdrawOrigin', data: r });
 
+/** The three changes of an origin's coverage, by the name the operator API posts each under. */
+export const COVERAGE_CHANGES = { review: reviewOrigin, add: addOrigin, withdraw: withdrawOrigin } as const;
+
 /** Every origin the ledger names, with its status. */
 export async function listCoverage(session: OperatorSession): Promise<CoverageLine[]> {
   const state = foldCoverage(await (await session.store()).readStream(COVERAGE_STREAM));
