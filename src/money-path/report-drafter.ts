@@ -30,3 +30,17 @@ export function reportHeader<Q extends PurchaseEventData<'Quoted'>>(quoted: Q) {
     user_class: quoted.input.user_class as Q['input']['user_class'],
   };
 }
+
+/** The fields the evidence of a SKU over several resources (gate, revalidation) opens with, in signed order. */
+export function resourcesEvidenceHeader(quoted: PurchaseEventData<'Quoted'> & { input: { geo: string | null } }) {
+  return {
+    type: 'evidence',
+    sku: quoted.sku,
+    purchase_id: quoted.purchase_id,
+    input_sha256: quoted.input_sha256,
+    legal_clearance: false,
+    purpose: quoted.input.purpose,
+    user_class: quoted.input.user_class,
+    geo: quoted.input.geo,
+  };
+}

@@ -7,14 +7,14 @@ import { GATEWAY_VERSION } from './common.js';
 // answer names its own fields between `available` and `charge_micro`; the codec is otherwise the same.
 
 /** The two members of an unavailable answer's t.intersection, `fields` in the order given. */
-export const unavailableMembers = <P extends t.Props>(fields: P) =>
-  [
-    t.type({
-      version: t.literal(GATEWAY_VERSION),
-      available: t.literal(false),
-      ...fields,
-      charge_micro: t.literal('0'),
-      legal_clearance: t.literal(false),
-    }),
-    t.partial({ details: FetchFailedDetails }),
-  ] as const;
+export function unavailableMembers<P extends t.Props>(fields: P) {
+  const answer = t.type({
+    version: t.literal(GATEWAY_VERSION),
+    available: t.literal(false),
+    ...fields,
+    charge_micro: t.literal('0'),
+    legal_clearance: t.literal(false),
+  });
+  const details = t.partial({ details: FetchFailedDetails });
+  return [answer, details] as [typeof answer, typeof details];
+}
