@@ -9,10 +9,10 @@ import { DECLARED, moneyWorld, type MoneyWorld } from '../support/money-env.js';
 
 // The buyer as a package, as a third party gets it (docs/decisions.md, "The buyer as its own package"):
 // `npm pack` of packages/buyer (which builds dist/, and the wire package's first) and of packages/wire,
-// the wire it imports by name, the two tarballs installed into an empty project with `npm install`, at most 15 packages and 40 MB installed; a TypeScript file of the
-// project type-checks under strict tsc against the shipped declarations; a plain-Node script of the
-// project (no tsx, no TypeScript, no viem) buys a report from a running service on the devnet, and the
-// installed CLI verifies what it saved.
+// the wire it imports by name, the two tarballs installed into an empty project with `npm install`, at
+// most 15 packages and 40 MB installed; a TypeScript file of the project type-checks under strict tsc
+// against the shipped declarations; a plain-Node script of the project (no tsx, no TypeScript, no viem)
+// buys a report from a running service on the devnet, and the installed CLI verifies what it saved.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGE = path.join(ROOT, 'packages/buyer');
