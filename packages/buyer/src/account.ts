@@ -16,7 +16,7 @@ export interface BuyerAccount {
   signMessage(args: { message: string }): Promise<Hex>;
 }
 
-// Synchronous signing needs these two; set once, as the leaf's evidence/noble-sync.ts does for Ed25519.
+// Synchronous signing needs these two; set once, as the wire package's evidence/noble-sync.ts does for Ed25519.
 secp.hashes.sha256 = sha256;
 secp.hashes.hmacSha256 = (key, message) => hmac(sha256, key, message);
 

@@ -1198,7 +1198,7 @@ if (!isMainThread && parentPort && (workerData as { tag?: unknown } | null)?.tag
   });
 }
 
-/** AES-256-GCM as the leaf's crypto/aes-gcm.ts seals (iv ‖ ciphertext ‖ tag, base64url), but synchronous. */
+/** AES-256-GCM as the wire package's crypto/aes-gcm.ts seals (iv ‖ ciphertext ‖ tag, base64url), but synchronous. */
 function sealSync(plaintext: string, aad: string, iv: Buffer): SealedBox {
   const cipher = createCipheriv('aes-256-gcm', BENCH_CHECKPOINT_KEY, iv);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
