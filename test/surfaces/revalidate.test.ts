@@ -10,7 +10,7 @@ import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkpointsIn, verifyCheckpoint, verifyPaidReport } from '../../packages/buyer/src/index.js';
+import { checkpointsIn, verifyCheckpoint, verifyPaidReport } from '@rights-preflight/buyer';
 import { main as cli } from '../../packages/buyer/src/cli.js';
 import { checkpointsOfReportFail } from '../../packages/buyer/src/verify-checkpoint.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
