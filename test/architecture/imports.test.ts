@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 //   product ↛ product       a product is one folder; adding or removing one touches no other
 //   streams ↛ src           the domain's streams stand on the wire package alone
 //   service ↛ packages/     the service reaches a workspace package by its name, never into its folder
-//   test ↛ packages/wire    so do the tests, for the wire (the buyer's tests read its internals: test/buyer)
+//   test ↛ packages/wire    so do the tests, for the wire and the buyer's entry points (@rights-preflight/buyer,
+//                           /node); the buyer's unit tests read its internal modules (test/buyer)
 //   wire ↛ anything of ours the wire package imports only packages from npm, by path or by name
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
 //   buyer ↛ the rest        the buyer package imports its own code and the wire by name only: it ships alone
@@ -71,7 +72,12 @@ const RULES: readonly Rule[] = [
     forbidden: ['packages'],
     atLeast: 250,
   },
-  { name: 'the tests reach the wire package by name', from: ['test'], forbidden: [WIRE], atLeast: 150 },
+  {
+    name: "the tests reach the wire package and the buyer's entry points by name",
+    from: ['test'],
+    forbidden: [WIRE, `${BUYER}/index.js`, `${BUYER}/node/index.js`],
+    atLeast: 150,
+  },
   {
     name: 'the wire package imports nothing of ours',
     from: [WIRE],
@@ -197,9 +203,19 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     spec: ['..', 'packages', 'wire', 'dist', 'contract', 'quote.js'],
   },
   {
-    rule: 'the tests reach the wire package by name',
+    rule: "the tests reach the wire package and the buyer's entry points by name",
     file: 'test/surfaces/x.ts',
     spec: ['..', '..', 'packages', 'wire', 'src', 'evidence', 'digest.js'],
+  },
+  {
+    rule: "the tests reach the wire package and the buyer's entry points by name",
+    file: 'test/buyer/support/x.ts',
+    spec: ['..', '..', '..', 'packages', 'buyer', 'src', 'index.js'],
+  },
+  {
+    rule: "the tests reach the wire package and the buyer's entry points by name",
+    file: 'test/buyer/x.ts',
+    spec: ['..', '..', 'packages', 'buyer', 'src', 'node', 'index.js'],
   },
   {
     rule: 'the wire package imports nothing of ours',
