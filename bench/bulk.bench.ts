@@ -5,7 +5,7 @@
 // 429s met (goal 0) and the buyer's CPU per report in bench/results/bulk.json (goal: ≤ 60 s for the 1,000).
 //
 // The buyer is a command line: `--buyer ts` (default) runs packages/buyer's CLI; another language's bulk check
-// is added as one more entry of BUYERS taking the same pins, URL file and manifest (test/vectors/README.md).
+// is added as one more entry of BUYERS taking the same pins, URL file and manifest (packages/wire/vectors/README.md).
 //
 //   BENCH_BULK_URLS=1000  BENCH_BULK_PUBLISHERS=50  BENCH_BULK_BLOCK_MS=2000  BENCH_BULK_CONCURRENCY=16
 //   npm run bench:bulk -- --buyer ts

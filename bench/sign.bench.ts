@@ -9,12 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { canonicalBytes } from '../packages/buyer/src/wire/evidence/canonical-json.js';
-import { envelopeSigner } from '../packages/buyer/src/wire/evidence/envelope.js';
+import { canonicalBytes } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { envelopeSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { nodeByteSigner } from '../src/evidence/sign-node.js';
-import { nobleByteSigner } from '../packages/buyer/src/wire/evidence/sign-noble.js';
-import { verifySignature } from '../packages/buyer/src/wire/evidence/verify.js';
-import { ed } from '../packages/buyer/src/wire/evidence/noble-sync.js';
+import { nobleByteSigner } from '@rights-preflight/wire/evidence/sign-noble.js';
+import { verifySignature } from '@rights-preflight/wire/evidence/verify.js';
+import { ed } from '@rights-preflight/wire/evidence/noble-sync.js';
 
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { formatUnits } from 'viem';
-import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '../packages/buyer/src/index.js';
+import { createBuyer, memoryCheckpointStore, type BuyerLogEvent, type BuyResult } from '@rights-preflight/buyer';
 import { DEMO_RESOURCES, startDemoWorld } from './demo/world.js';
 import { terminalProgress } from './progress.js';
 

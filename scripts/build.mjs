@@ -15,8 +15,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build');
-// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
-const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
+// The workspace packages the service imports by name (@rights-preflight/wire/…, and the buyer in ops/demo)
+// are compiled here beside the rest, and their names turned into paths within build/ (as the root
+// tsconfig's paths do for tsc and tsx), so build/ stands alone and never reads a package's dist/, which
+// the package's own build deletes and rewrites.
+const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src', 'packages/wire/src'];
+const PACKAGE_NAME = /(["'])@rights-preflight\/(wire\/[^"']+|buyer(?:\/node)?)\1/g;
+/** The compiled file a package name stands for, from its subpath (`wire/contract/quote.js`, `buyer`). */
+const compiledOf = (subpath) =>
+  subpath.startsWith('wire/')
+    ? path.join(OUT, 'packages/wire/src', subpath.slice('wire/'.length))
+    : path.join(OUT, 'packages/buyer/src', subpath.slice('buyer'.length), 'index.js');
 /** Files the compiled code reads beside itself. */
 const ASSETS = ['ops/devnet/hardhat.config.cjs'];
 
@@ -53,8 +62,18 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 });
+/** The compiled module with each import of a workspace package made a relative path to its compiled file. */
+function withPackagePaths(file) {
+  const text = file.text;
+  if (!text.includes('@rights-preflight/')) return file.contents;
+  return text.replace(PACKAGE_NAME, (_, quote, subpath) => {
+    const target = path.relative(path.dirname(file.path), compiledOf(subpath)).split(path.sep).join('/');
+    return `${quote}${target.startsWith('.') ? target : `./${target}`}${quote}`;
+  });
+}
+
 let written = 0;
-for (const file of result.outputFiles) if (await writeIfChanged(file.path, file.contents)) written++;
+for (const file of result.outputFiles) if (await writeIfChanged(file.path, withPackagePaths(file))) written++;
 for (const asset of ASSETS) {
   const contents = await readFile(path.join(ROOT, asset));
   if (await writeIfChanged(path.join(OUT, asset), contents)) written++;

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { Address } from '../packages/buyer/src/wire/contract/primitives.js';
+import { Address } from '@rights-preflight/wire/contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import {
 } from './config/env-values.js';
 import { TRUST_PROXY_OFF, TrustProxySetting, type TrustProxy } from './http/trust-proxy.js';
 import { ROBOTS_PARSE_LIMIT_BYTES } from './rsl/robots.js';
-import { PaymentNetwork } from '../packages/buyer/src/wire/payment/network.js';
+import { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 
 // Every setting is an environment variable; the codec is the one place that says what is valid. The
 // shapes of single values are in config/env-values.ts; what the service adds (its chain) in

@@ -2,7 +2,7 @@ import type { RefundRow } from '../refunds/refund-row.js';
 import type { ReportRow } from '../report-view/report-row.js';
 import type { ComplianceRow } from './compliance-row.js';
 import { resourceLinesOf } from '../report-view/resource-lines.js';
-import type { SignalsSummary } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalsSummary } from '@rights-preflight/wire/signals/signal-observation.js';
 
 const RESTRICTED_BY_OTHER_SIGNAL: SignalsSummary = 'RESTRICTED_BY_OTHER_SIGNAL';
 

@@ -1,4 +1,4 @@
-import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
 import type { ComplianceDaily, DayRange } from './compliance-row.js';
 import type { CoveredDay } from '../../streams/coverage/covered-days.js';
 import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';

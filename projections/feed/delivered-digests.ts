@@ -1,4 +1,4 @@
-import { digestOf as digest } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { digestOf as digest } from '@rights-preflight/wire/evidence/digest.js';
 import { changedOfDelivered, signalsOfDelivered } from './event-facts.js';
 
 // A Delivered event's digests computed from its stored response: for events written before the

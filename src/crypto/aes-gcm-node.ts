@@ -1,11 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import {
-  A256GCM,
-  SealOpenFailed,
-  sealedBoxParts,
-  type SealedBox,
-} from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
+import { A256GCM, SealOpenFailed, sealedBoxParts, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 
 // The service's AES-256-GCM, byte for byte the sealed form of ./aes-gcm.ts (WebCrypto: iv, then the
 // encrypted bytes followed by the 16-byte tag), with node:crypto's synchronous cipher. WebCrypto hands

@@ -1,4 +1,4 @@
-import { checkpointAad, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
+import { checkpointAad, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { openNode, sealNode } from './aes-gcm-node.js';
 import { LEGACY_CHECKPOINT_AAD, sealedBoxOfCompact } from './seal.js';
 

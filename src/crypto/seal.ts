@@ -1,5 +1,5 @@
-import { A256GCM, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { fromBase64url, toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
+import { A256GCM, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { fromBase64url, toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 
 // The first money-path version sealed checkpoints synchronously in a compact form,
 // "v1.<iv>.<tag>.<ciphertext>" (base64url, AES-256-GCM, one fixed AAD for every purchase). Nothing

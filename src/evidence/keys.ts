@@ -4,15 +4,16 @@ import path from 'node:path';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { ByteSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import type { ByteSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import {
   ED25519,
   KeyId,
   PublicKeyHex,
   publicKeyInfo,
   type PublicKeyInfo,
-} from '../../packages/buyer/src/wire/evidence/public-key.js';
+} from '@rights-preflight/wire/evidence/public-key.js';
 import { nodeByteSigner } from './sign-node.js';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // The service's Ed25519 evidence key: `EVIDENCE_KEY` (32-byte seed, hex), else `<dataDir>/evidence-key.json`,
 // generated with mode 0600 on first start (development). The seed lives only inside the signer's
@@ -37,19 +38,12 @@ export const EVIDENCE_KEY_FILE = 'evidence-key.json';
 /** Written by the first (money-path) version of this module; still read so existing dev data keeps its key. */
 export const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';
 
-const Seed = new t.Type<string, string, unknown>(
-  'Seed',
-  (u): u is string => typeof u === 'string' && /^[0-9a-f]{64}$/.test(u),
-  (u, c) =>
-    typeof u === 'string' && /^[0-9a-f]{64}$/.test(u) ? t.success(u) : t.failure(u, c, '64 lowercase hex characters'),
-  t.identity,
-);
 const EvidenceKeyFile = t.type({
   version: t.literal(1),
   algorithm: t.literal(ED25519),
   key_id: KeyId,
   public_key: PublicKeyHex,
-  seed: Seed,
+  seed: Sha256Hex,
   created_at: t.string,
 });
 
@@ -157,7 +151,7 @@ export async function loadOrCreateSecret(
     text = await readFile(p, 'utf8');
   }
   const hex = text.trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${p} does not hold 64 hex characters`);
+  if (!Sha256Hex.is(hex)) throw new Error(`${p} does not hold 64 hex characters`);
   return Buffer.from(hex, 'hex');
 }
 

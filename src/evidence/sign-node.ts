@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
-import type { ByteSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import type { ByteSigner } from '@rights-preflight/wire/evidence/envelope.js';
 
 // Ed25519 signing with node:crypto (OpenSSL, native, constant-time): the service's signer, chosen by
 // `npm run bench:sign` (docs/decisions.md, Evidence). Node only.

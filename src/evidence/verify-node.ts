@@ -1,10 +1,10 @@
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
-import type { SignatureCheck } from '../../packages/buyer/src/wire/evidence/verify.js';
+import type { SignatureCheck } from '@rights-preflight/wire/evidence/verify.js';
 
 // Ed25519 verification with node:crypto (OpenSSL, native): the service's check of its own envelopes on the
 // request path (a revalidation's checkpoints), where the portable @noble check costs milliseconds of event
 // loop each. OpenSSL rejects the same non-canonical encodings as the portable check's strict RFC 8032 mode
-// (packages/buyer/src/wire/evidence/verify.ts); test/evidence/verify-node.test.ts holds the two equal. Node only.
+// (packages/wire/src/evidence/verify.ts); test/evidence/verify-node.test.ts holds the two equal. Node only.
 
 // An SPKI DER Ed25519 public key is this fixed 12-byte header followed by the 32-byte key (RFC 8410 §4).
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');

@@ -4,11 +4,11 @@ import type { Logger } from '../log.js';
 import { accessLog } from './access-log.js';
 import { answerErrors, refuseBodilessAnswers } from './error-answers.js';
 import { assignRequestId } from './request-id.js';
-import type { ReadinessBody } from '../contract/readiness.js';
+import type { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';
 
 export interface AppDeps {
   log: Logger;
-  /** Readiness: its body (src/contract/readiness.ts), or only whether ready (tests without checks). */
+  /** Readiness: its body (packages/wire/src/contract/readiness.ts), or only whether ready (tests without checks). */
   ready: () => Promise<boolean | ReadinessBody>;
   routers: Router[];
   /** Run after error mapping and before any route (e.g. rate limits). */

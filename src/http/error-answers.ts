@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Logger } from '../log.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { errorBody } from './errors.js';
 import { requestIdIn } from './request-id.js';
 import { presentRefusal } from './status-of.js';

@@ -1,12 +1,12 @@
 import type Koa from 'koa';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import { plainJsonProblem } from '../../packages/buyer/src/wire/contract/plain-json.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { plainJsonProblem } from '@rights-preflight/wire/contract/plain-json.js';
 
 // Reading a JSON request body, for every route of the service. One place enforces the body cap
 // (413 BODY_TOO_LARGE, decided from Content-Length before reading when possible, and while
 // streaming otherwise), the media type (415 UNSUPPORTED_MEDIA_TYPE: only application/json, UTF-8),
 // and well-formedness (400 MALFORMED_JSON), plain JSON included (no non-finite number, lone surrogate or
-// nesting past 32: the leaf's contract/plain-json.ts, the guard every header the service digests passes
+// nesting past 32: the wire package's contract/plain-json.ts, the guard every header the service digests passes
 // too), so no route digests, canonicalizes or stores a value RFC 8785 cannot write. The parsed value is
 // `unknown`: decode it with an io-ts
 // codec through decode.ts.

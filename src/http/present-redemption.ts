@@ -1,21 +1,21 @@
 import type Koa from 'koa';
 import type * as t from 'io-ts';
-import { checkedBody } from '../contract/checked-body.js';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { encodePaymentRequired, encodePaymentResponse } from '../../packages/buyer/src/wire/payment/x402-headers.js';
-import { PaymentRequiredBody } from '../contract/offer.js';
-import { UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
-import { PaidReportResponse } from '../../packages/buyer/src/wire/contract/report.js';
+import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { encodePaymentRequired, encodePaymentResponse } from '@rights-preflight/wire/payment/x402-headers.js';
+import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
+import { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
+import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
 import {
   GATE_SKU,
   IngestionGateResponse,
   IngestionGateUnavailable,
-} from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+} from '@rights-preflight/wire/contract/ingestion-gate.js';
 import {
   REVALIDATE_SKU,
   RevalidationResponse,
   RevalidationUnavailable,
-} from '../../packages/buyer/src/wire/contract/revalidation.js';
+} from '@rights-preflight/wire/contract/revalidation.js';
 import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 

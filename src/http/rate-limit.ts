@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import Router from '@koa/router';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { clientAddress, TRUST_PROXY_OFF, type TrustProxy } from './trust-proxy.js';
 import type { Admit, AdmissionQuestion } from '../money-path/paid-admission.js';
 

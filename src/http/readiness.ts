@@ -1,12 +1,12 @@
 import { formatEther } from 'viem';
 import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
-import type { ReadinessBody, ReadinessCheckName, ReadinessFailure } from '../contract/readiness.js';
+import type { ReadinessBody, ReadinessCheckName, ReadinessFailure } from '@rights-preflight/wire/contract/readiness.js';
 import type { Logger } from '../log.js';
 
 // Readiness (GET /readyz): ready only between the end of start-up and the first SIGTERM, and only
 // while every dependency check (the store, the chain RPC, the relayer's gas money) passes within its
 // timeout. A load balancer stops sending traffic as soon as this turns false, before the listener
-// closes. The body names every failing check (src/contract/readiness.ts), and each change of the answer
+// closes. The body names every failing check (packages/wire/src/contract/readiness.ts), and each change of the answer
 // is logged once, so an operator sees why without polling (docs/decisions.md, "Readiness says why").
 export type ReadinessState = ReadinessBody['phase'];
 

@@ -1,10 +1,10 @@
-import { RESOURCE_URL_ERROR_CODES } from '../../packages/buyer/src/wire/rsl/resource-url.js';
+import { RESOURCE_URL_ERROR_CODES } from '@rights-preflight/wire/rsl/resource-url.js';
 import { REFUND_REFUSAL_CODES } from '../../streams/refund/index.js';
 import { PurchaseRefused, type RefusalCode } from '../../streams/purchase/index.js';
-import type { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import type { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // The one table of HTTP statuses: every refusal code the service can answer, and its status. Domain
-// code throws transport-neutral refusals (the leaf's refusal.ts); only src/http reads this table (the error
+// code throws transport-neutral refusals (the wire package's refusal.ts); only src/http reads this table (the error
 // middleware, and the 402 of an offer). Codes and meanings: docs/wire.md §6.
 
 const RESOURCE_URL_STATUS = Object.fromEntries(RESOURCE_URL_ERROR_CODES.map((c) => [c, 422]));

@@ -1,10 +1,10 @@
 import type { Tool, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import { decodeOrThrow } from '../../packages/buyer/src/wire/contract/decode.js';
-import { Capabilities } from '../contract/capabilities.js';
-import { QuoteRequest, QuoteResponse } from '../../packages/buyer/src/wire/contract/quote.js';
-import { CLAIM_META_KEY, McpClaimMeta, McpQuoteResult } from '../contract/mcp-quote.js';
-import { jsonSchemaOf } from '../contract/json-schema.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
+import { QuoteRequest, QuoteResponse } from '@rights-preflight/wire/contract/quote.js';
+import { CLAIM_META_KEY, McpClaimMeta, McpQuoteResult } from '@rights-preflight/wire/contract/mcp-quote.js';
+import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
 
 // The MCP tools (spec §4, §1.7): capability reading and quote preparation only. Input schemas are
 // generated from the same io-ts codecs the HTTP routes decode with, and arguments are decoded by those

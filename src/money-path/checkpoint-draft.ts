@@ -1,9 +1,9 @@
 import * as t from 'io-ts';
-import type { CheckpointDocument, CheckpointDraft } from '../../packages/buyer/src/wire/contract/checkpoint.js';
-import { CHECKPOINT_VERSION } from '../../packages/buyer/src/wire/contract/checkpoint.js';
-import type { Classification } from '../../packages/buyer/src/wire/contract/common.js';
-import type { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
-import { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { CheckpointDocument, CheckpointDraft } from '@rights-preflight/wire/contract/checkpoint.js';
+import { CHECKPOINT_VERSION } from '@rights-preflight/wire/contract/checkpoint.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
+import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
+import { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { ReportReading } from './report-reading.js';
 
 // What every product's drafter puts in a report resource's checkpoint (docs/decisions.md, "Revalidation

@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // The claim token of the quote flow (spec §5.2). It is derived, not random-and-stored:
 // claim = HMAC-SHA256(server claim secret, "service-claim-v1\0" + purchase_id). The purchase id already
@@ -33,7 +34,6 @@ export function claimMatches(presented: string | undefined, storedSha256: string
 // What a presented claim is compared with when the store holds no digest (no such purchase): random per
 // process, so no claim matches it, and the comparison is the same one as for a purchase that exists.
 const NO_STORED_CLAIM = randomBytes(32);
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
  * The report URL's claim check, the same work whatever the purchase's state (docs/decisions.md,
@@ -45,7 +45,7 @@ export function claimDigestMatches(presented: string | undefined, stored: unknow
   const digest = createHash('sha256')
     .update(usable ? presented : '', 'utf8')
     .digest();
-  const known = typeof stored === 'string' && SHA256_HEX.test(stored);
+  const known = typeof stored === 'string' && Sha256Hex.is(stored);
   const equal = timingSafeEqual(digest, known ? Buffer.from(stored, 'hex') : NO_STORED_CLAIM);
   return equal && known && usable;
 }
@@ -65,7 +65,7 @@ export async function loadClaimSecret(
   const file = path.join(dataDir, CLAIM_SECRET_FILE);
   try {
     const hex = (await readFile(file, 'utf8')).trim();
-    if (/^[0-9a-f]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+    if (Sha256Hex.is(hex)) return Buffer.from(hex, 'hex');
     throw new Error(`${file} does not hold 64 hex characters`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

@@ -1,7 +1,7 @@
 import type { SettleResponse } from '@x402/core/types';
-import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
-import type { PaidReportResponse, Report } from '../../packages/buyer/src/wire/contract/report.js';
-import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
+import type { PaidReportResponse, Report } from '@rights-preflight/wire/contract/report.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import type {
   PurchaseCommandBody,
   PurchaseEventData,

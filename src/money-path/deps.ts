@@ -3,9 +3,9 @@ import type { CrashAt } from '../crash-points.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';
-import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import type { Hex } from '@rights-preflight/wire/contract/primitives.js';
 import type { Products } from './product.js';
-import type { PaymentNetwork } from '../../packages/buyer/src/wire/payment/network.js';
+import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 import type { PayerFailures } from './payer-failures.js';
 
 // What the money path needs from the rest of the service, as narrow function types. service.ts wires

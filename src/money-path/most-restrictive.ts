@@ -1,4 +1,4 @@
-import type { Classification } from '../../packages/buyer/src/wire/contract/common.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
 
 // The one-line preview of a quote on several resources answers "may I use all of this?": a prohibition
 // first, then a license demand, then doubts (CONFLICT, UNKNOWN, nothing declared); PERMITTED only when

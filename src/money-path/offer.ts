@@ -1,11 +1,11 @@
-import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
 import {
   OFFER_RECEIPT_EXTENSION,
   OFFER_RECEIPT_SCHEMA,
   REQUEST_BINDING_EXTENSION,
   REQUEST_BINDING_SCHEMA,
-} from '../contract/offer.js';
-import type { PaymentRequired, PaymentRequirements } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+} from '@rights-preflight/wire/contract/offer.js';
+import type { PaymentRequired, PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import type { PurchaseCommandBody, PurchaseEventData, PurchaseState } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps, Hex } from './deps.js';
 import { reportPath } from './report-path.js';

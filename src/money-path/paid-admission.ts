@@ -1,6 +1,6 @@
-import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
-import { decodePaymentSignature } from '../../packages/buyer/src/wire/payment/x402-headers.js';
-import type { PaymentRequirements } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
+import { decodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
+import type { PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
 import type { Hex, PaymentTerms } from './deps.js';
 import type { SettlementPort } from './settlement-port.js';

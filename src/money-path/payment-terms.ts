@@ -1,5 +1,5 @@
 import type { PaymentTerms } from './deps.js';
-import type { PaymentTermsWire } from '../../packages/buyer/src/wire/contract/common.js';
+import type { PaymentTermsWire } from '@rights-preflight/wire/contract/common.js';
 
 /** How the payment terms read on the wire wherever the service states them (quote, preflight
  *  discovery, capabilities). */

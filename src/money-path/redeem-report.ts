@@ -1,6 +1,6 @@
-import { GATE_PATH, GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REVALIDATE_PATH, REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { GATE_PATH, GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH, REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { streamName } from '../../streams/purchase/index.js';
 import { claimDigestMatches } from './claim.js';
 import { reportNotFound } from './report-not-found.js';
@@ -8,6 +8,7 @@ import { redeem } from './redeem.js';
 import type { Redemption } from './redemption.js';
 import type { ResumeDeps } from './resume.js';
 import { loadPurchase } from './purchase-stream.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // GET /v1/rights/reports/{id}: the claim token is both the reader's credential and the binding key
 // of the payment nonce. Unknown id, missing claim and wrong claim give the same 404 after the same
@@ -18,8 +19,6 @@ import { loadPurchase } from './purchase-stream.js';
 // A key-bound purchase (preflight, ingestion gate) answers its key as claim too. An ingestion gate is
 // offered and paid at its own endpoint (the sign-in proof is part of its request); its report URL
 // serves the stored delivery, and before delivery answers 409 REPORT_NOT_DELIVERED (docs/wire.md §9).
-
-const PURCHASE_ID = /^[0-9a-f]{64}$/;
 
 /** The redemption, with the sku that says which product's bodies present it. */
 export interface ReportRedemption {
@@ -35,7 +34,7 @@ export async function redeemReport(
   req: { id: string; claim: string | undefined; paymentSignature: string | undefined },
 ): Promise<ReportRedemption> {
   // A malformed id names no purchase whatever the store holds: answering at once tells nothing.
-  if (!PURCHASE_ID.test(req.id)) throw reportNotFound();
+  if (!PurchaseId.is(req.id)) throw reportNotFound();
   const stored = await deps.store.readFirstField(streamName(req.id), 'claim_sha256');
   if (!claimDigestMatches(req.claim, stored)) throw reportNotFound();
   const loaded = await loadPurchase(deps.store, req.id);

@@ -1,8 +1,8 @@
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
-import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import {
   PurchaseRefused,
   type OfferedState,

@@ -4,7 +4,7 @@ import type { PurchaseEventData } from '../../streams/purchase/index.js';
 //   offer      the stored offer stands; pay it (x402 presents it as 402 + PAYMENT-REQUIRED). `refused`
 //              names why a payment sent with the request was not accepted (nothing was charged).
 //   delivered  the paid report and the settlement response, the same every time it is asked for.
-// Anything else (held, in progress, expired) is a Refusal (packages/buyer/src/wire/refusal.ts).
+// Anything else (held, in progress, expired) is a Refusal (packages/wire/src/refusal.ts).
 
 export interface PaymentNotAccepted {
   code: string;

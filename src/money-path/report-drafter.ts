@@ -1,9 +1,9 @@
-import type { GateReport } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { Report } from '../../packages/buyer/src/wire/contract/report.js';
-import type { RevalidationReport } from '../../packages/buyer/src/wire/contract/revalidation.js';
-import type { Checkpoint, CheckpointDraft } from '../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type { Report } from '@rights-preflight/wire/contract/report.js';
+import type { RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
+import type { Checkpoint, CheckpointDraft } from '@rights-preflight/wire/contract/checkpoint.js';
 import type { PurchaseEventData } from '../../streams/purchase/index.js';
-import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
+import { REPORT_PROFILE } from '@rights-preflight/wire/contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.
@@ -28,5 +28,19 @@ export function reportHeader<Q extends PurchaseEventData<'Quoted'>>(quoted: Q) {
     purpose: quoted.input.purpose as Q['input']['purpose'],
     tier: quoted.input.tier as Q['input']['tier'],
     user_class: quoted.input.user_class as Q['input']['user_class'],
+  };
+}
+
+/** The fields the evidence of a SKU over several resources (gate, revalidation) opens with, in signed order. */
+export function resourcesEvidenceHeader(quoted: PurchaseEventData<'Quoted'> & { input: { geo: string | null } }) {
+  return {
+    type: 'evidence',
+    sku: quoted.sku,
+    purchase_id: quoted.purchase_id,
+    input_sha256: quoted.input_sha256,
+    legal_clearance: false,
+    purpose: quoted.input.purpose,
+    user_class: quoted.input.user_class,
+    geo: quoted.input.geo,
   };
 }

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { Classification, Decision, ReportReason } from '../../packages/buyer/src/wire/contract/common.js';
-import { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { Classification, Decision, ReportReason } from '@rights-preflight/wire/contract/common.js';
+import { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 
 // What a report is drafted from in a stored reading (a ResourceReading, src/rsl/reading.ts): the
 // fields the report shows. A drafter checks a stored reading against this with `is`, never `decode`:

@@ -1,6 +1,6 @@
-import type { ReportReason } from '../../packages/buyer/src/wire/contract/common.js';
+import type { ReportReason } from '@rights-preflight/wire/contract/common.js';
 import type { ReportPurposeReading } from './report-reading.js';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 
 // The `reasons` of one report resource: every explanation step of the purpose's tokens, each once, in
 // the evaluator's order. Several tokens of one purpose (rag-ingestion reads ai-input and search) often

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import type { Classification } from '../../packages/buyer/src/wire/contract/common.js';
-import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import {
   SignalObservation,
   type SignalsPreview,
   type SignalsSummary,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 import { previewSignals, signalTokensForPurpose as signalTokens, summarizeSignals } from '../signals/summarize.js';
 
 // The other AI-use signals of one report resource (issue 28; docs/wire.md §15): the observations the stored

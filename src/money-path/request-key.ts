@@ -1,6 +1,6 @@
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import { ServiceRequestKey } from '../../packages/buyer/src/wire/contract/preflight.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { ServiceRequestKey } from '@rights-preflight/wire/contract/preflight.js';
 
 // X-Service-Request (spec §5.4): the buyer's private retry key for the key-bound flows (preflight,
 // ingestion gate). It is the binding key of the payment nonce and, hashed, part of the purchase id,

@@ -1,6 +1,6 @@
 import { WINDOW_MARGIN_SECONDS } from '../payment/settlement-window.js';
 import { WrongExpectedRevision } from '../store/port.js';
-import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 import type {
   PurchaseCommandBody,
   PurchaseEventData,

@@ -1,6 +1,6 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { loadEvidenceKeyFromConfig } from '../evidence/keys.js';
-import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
 import type { EventStore, RecordedEvent } from '../store/port.js';
 import { PurchaseEvent, type PurchaseEventData } from '../../streams/purchase/events.js';
 import { fold } from '../../streams/purchase/evolve.js';

@@ -5,7 +5,7 @@ import type {
   ComplianceRow,
   DayRange,
 } from '../../projections/compliance/compliance-row.js';
-import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
 import { streamName } from '../../streams/purchase/index.js';
 import type { EventStore } from '../store/port.js';
 import { complianceDaily, complianceKeys, complianceRows } from '../../projections/queries/compliance.js';

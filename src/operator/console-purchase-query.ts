@@ -2,6 +2,7 @@ import type { PurchaseFilter } from '../../projections/queries/purchases.js';
 import { isCalendarDay } from './calendar-day.js';
 import { purchaseFilter } from './purchase-filter.js';
 import { UsageError } from './usage-error.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 import { QuotedProduct, type Sku } from '../../streams/purchase/quoted-product.js';
 
 // The console's purchase list (GET /console/purchases?status=&sku=&origin=&day=): the query string
@@ -24,7 +25,7 @@ export interface ConsolePurchaseQuery {
 /** The search box's value as a filter: which field it names is told by its shape. */
 export function searchFilter(q: string): Pick<PurchaseFilter, 'idPrefix' | 'payer' | 'transaction'> {
   if (q === '') return {};
-  if (/^0x[0-9a-fA-F]{64}$/.test(q)) return { transaction: q };
+  if (TxHash.is(q)) return { transaction: q };
   if (/^0x[0-9a-fA-F]{40}$/.test(q)) return { payer: q };
   const id = /^(?:purchase-)?([0-9a-fA-F]{4,64})$/.exec(q);
   if (id) return { idPrefix: id[1]!.toLowerCase() };

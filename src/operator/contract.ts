@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { OperatorTarget, SettledData } from '../../streams/purchase/events.js';
-import { TxHash } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 
 // The operator API's wire shapes (src/operator/api.ts), shared by the listener, the CLI's client
 // (ops/client/) and the console's pages. Requests are decoded with these codecs before anything is

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { handleCommand } from '../command/handle-command.js';
 import { createRslEngine } from '../rsl/engine.js';
 import type { ResourceReading } from '../rsl/reading.js';
-import { REPORT_PURPOSES } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
 import {
   COVERAGE_STREAM,
   coverageDecider,
@@ -114,6 +114,9 @@ export const addOrigin = (session: OperatorSession, r: CoverageChangeRequest) =>
 
 export const withdrawOrigin = (session: OperatorSession, r: CoverageChangeRequest) =>
   change(session, { type: 'WithdrawOrigin', data: r });
+
+/** The three changes of an origin's coverage, by the name the operator API posts each under. */
+export const COVERAGE_CHANGES = { review: reviewOrigin, add: addOrigin, withdraw: withdrawOrigin } as const;
 
 /** Every origin the ledger names, with its status. */
 export async function listCoverage(session: OperatorSession): Promise<CoverageLine[]> {

@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from './usage-error.js';
 import { STATUS_OF } from '../http/status-of.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { operatorApi } from './api.js';
 import { operatorConsole } from './console-router.js';
 import type { OperatorDeps } from './operator-deps.js';

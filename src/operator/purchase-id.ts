@@ -5,6 +5,7 @@ import type { EventStoreWithProjections } from '../store/store-with-projections.
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 import type { OperatorSession } from './session.js';
 import { UsageError } from './usage-error.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // A purchase id as an operator gives it (command line, API path), git style: the full 64-hex id,
 // `purchase-<id>`, or a unique prefix of at least MIN_PREFIX hex characters, looked up in the report
@@ -23,7 +24,7 @@ const HEX_ID = 64;
 
 /** A checked argument: what parsePurchaseIdArg returns, and what a relayed request carries. */
 export const PurchaseIdArg = t.union([
-  t.type({ id: t.refinement(t.string, (s) => /^[0-9a-f]{64}$/.test(s), 'PurchaseId') }),
+  t.type({ id: PurchaseId }),
   t.type({ prefix: t.refinement(t.string, (s) => /^[0-9a-f]{4,63}$/.test(s), 'PurchaseIdPrefix') }),
 ]);
 export type PurchaseIdArg = { id: string } | { prefix: string };

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { decodeOrThrow } from '../../packages/buyer/src/wire/contract/decode.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { OperatorDeps } from './operator-deps.js';
 import { attachedSession } from './session.js';

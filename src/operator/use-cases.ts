@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { TxHash } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 import { listPurchases } from '../../projections/queries/purchases.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
 import { SettledData, OperatorTarget } from '../../streams/purchase/events.js';

@@ -1,12 +1,12 @@
 import { getAddress, parseSignature, type Hex } from 'viem';
-import { authorizationDigest } from '../../packages/buyer/src/wire/payment/authorization-digest.js';
+import { authorizationDigest } from '@rights-preflight/wire/payment/authorization-digest.js';
 import { recoverSignerOf } from './recovered-signers.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from './authorization-refusals.js';
-import { looksBound } from '../../packages/buyer/src/wire/payment/binding.js';
-import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '../../packages/buyer/src/wire/payment/x402-constants.js';
-import { PaymentPayload, type Eip3009Authorization } from '../../packages/buyer/src/wire/payment/x402-wire.js';
-import { firstProblem } from '../../packages/buyer/src/wire/contract/decode.js';
+import { looksBound } from '@rights-preflight/wire/payment/binding.js';
+import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '@rights-preflight/wire/payment/x402-constants.js';
+import { PaymentPayload, type Eip3009Authorization } from '@rights-preflight/wire/payment/x402-wire.js';
+import { firstProblem } from '@rights-preflight/wire/contract/decode.js';
 import { WINDOW_MARGIN_SECONDS } from './settlement-window.js';
 
 // Every check a payment authorization must pass before it may be checkpointed, each with

@@ -1,4 +1,4 @@
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 
 /** Refuses, before anything is appended, a price the buyer's stated budget does not cover. */
 export function assertWithinBudget(priceMicro: bigint, maxTotalMicro: string): void {

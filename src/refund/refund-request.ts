@@ -1,7 +1,7 @@
-import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
-import type { RefundRequestBody, RefundView } from '../contract/refund.js';
+import { GATEWAY_VERSION, PurchaseId } from '@rights-preflight/wire/contract/common.js';
+import type { RefundRequestBody, RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { handleCommand, readState } from '../command/handle-command.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import type { EventStore } from '../store/port.js';
 import { claimMatches } from '../money-path/claim.js';
 import { reportNotFound } from '../money-path/report-not-found.js';
@@ -19,7 +19,7 @@ export interface RefundDeps {
 }
 
 async function authorized(deps: RefundDeps, purchaseId: string, claim: string | undefined): Promise<PurchaseState> {
-  if (!/^[0-9a-f]{64}$/.test(purchaseId) || !claim) throw reportNotFound();
+  if (!PurchaseId.is(purchaseId) || !claim) throw reportNotFound();
   const purchase = await loadPurchase(deps.store, purchaseId);
   if (!claimMatches(claim, purchase.quoted?.claim_sha256)) throw reportNotFound();
   return purchase;

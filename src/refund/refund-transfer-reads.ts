@@ -1,6 +1,6 @@
 import { getAddress, parseEventLogs, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
 import { chainClient, eip3009ReadAbi } from '../payment/settlement/chain-reads.js';
-import { chainIdOf } from '../../packages/buyer/src/wire/payment/x402-constants.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import type { RefundTransferOnChain } from '../../streams/refund/refund-transfer.js';
 
 // The chain's side of a refund check (streams/refund/refund-transfer.ts judges it): the receipt of the

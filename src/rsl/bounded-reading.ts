@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import type { ResourceReading } from './reading.js';
 import { STATEMENT_MAX_CHARS } from '../signals/observation.js';
 

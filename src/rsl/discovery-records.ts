@@ -1,7 +1,7 @@
 import type { ParseResult } from './model.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import type { FetchResult } from './safe-fetch.js';
-import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // The records discovery (./discovery.ts) keeps of what it fetched and parsed, in the reading's shapes.
 

@@ -13,8 +13,8 @@ import { readRobots } from './robots-discovery.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
 import type { SignalReader } from './signal-reader-pool.js';
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import type { Channel, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
+import type { Channel, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // Discovery (rsl.md §3): fetch the origin's robots.txt and the resource itself, collect every
 // association (robots `License:` lines of every crawler's reading, the resource's `Link` header,

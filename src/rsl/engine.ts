@@ -4,7 +4,7 @@ import { createCoverage, type Coverage } from './coverage.js';
 import { DEFAULT_DISCOVERY_LIMITS } from './discovery.js';
 import { FetchCache } from './fetch-cache.js';
 import { observeAndEvaluate, type ObserveContext } from './observe.js';
-import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
 import { createSafeFetcher, type FetchPolicy } from './safe-fetch.js';
 import { createSignalReaderPool } from './signal-reader-pool.js';

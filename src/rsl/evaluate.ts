@@ -14,7 +14,7 @@ import {
   type Classification,
   type Decision,
   type Reason,
-} from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+} from '@rights-preflight/wire/rsl/vocabulary.js';
 import {
   tokensForPurpose,
   type EvaluatedToken,
@@ -22,7 +22,7 @@ import {
   type InspectPurpose,
   type Question,
   type UserClass,
-} from '../../packages/buyer/src/wire/rsl/purposes.js';
+} from '@rights-preflight/wire/rsl/purposes.js';
 
 // The evaluator: pure and synchronous. It never expands rights (rsl.md §2.1 rule 6) and every
 // outcome carries the document, scope, license and rule that produced it.

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import { strictType } from '../../packages/buyer/src/wire/contract/decode.js';
-import { checkedBody } from '../contract/checked-body.js';
+import { strictType } from '@rights-preflight/wire/contract/decode.js';
+import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
 import { inspectDocument, type InspectOutcome, type InspectQuestion } from './inspect-document.js';
 import type { ParseCache } from './parse-cache.js';
-import { InspectPurpose, NullableGeo, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { InspectPurpose, NullableGeo, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import { TokenReading } from './reading.js';
-import { Classification, Decision } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { Classification, Decision } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // The free inspection's wire shapes (POST /v1/rights/inspect), and its answer built from an outcome.
 // The answer is built, checked against its codec and serialized where the document was inspected (the

@@ -3,7 +3,7 @@ import { evaluatePurpose, type DocumentInput, type PurposeEvaluation } from './e
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse.js';
 import type { ParseCache } from './parse-cache.js';
-import type { InspectPurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { InspectPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 
 // The free inspection's work on one supplied document: parse, then evaluate it as the only
 // association (channel `supplied`). Pure and synchronous; the same function runs in the worker

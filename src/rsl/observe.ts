@@ -3,9 +3,9 @@ import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.
 import { EvaluationBudget } from './evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
-import type { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
-import { canonicalResourceUrl, type ResourceUrlErrorCode } from '../../packages/buyer/src/wire/rsl/resource-url.js';
+import { canonicalResourceUrl, type ResourceUrlErrorCode } from '@rights-preflight/wire/rsl/resource-url.js';
 
 // The one call the paid routes make: discovery + fetch + parse + evaluate for one resource, for
 // one or more purposes, returning a JSON-safe ResourceReading ready for events and evidence.

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
-import { Channel, Classification, Decision, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
-import { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { Channel, Classification, Decision, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
+import { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import { PageEncoding } from './page-encoding.js';
-import { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 
 // ResourceReading: everything the evidence needs about one resource — what was fetched, what was
 // found, how it was read. JSON-safe (strings, numbers, booleans, null; no Dates or bigints) and

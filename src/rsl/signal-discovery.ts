@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { readHtmlMetas, unionOfMetas } from '../signals/html-meta.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { FetchedText, SignalSources } from '../signals/signal-sources.js';

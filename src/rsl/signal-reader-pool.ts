@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { sha256OfText, silentObservation } from '../signals/observation.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { SignalSources } from '../signals/signal-sources.js';

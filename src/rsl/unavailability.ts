@@ -1,9 +1,5 @@
 import type { Observation, ResourceReading } from './reading.js';
-import type {
-  FetchFailure,
-  FetchFailureKind,
-  Unavailability,
-} from '../../packages/buyer/src/wire/rsl/unavailable-reason.js';
+import type { FetchFailure, FetchFailureKind, Unavailability } from '@rights-preflight/wire/rsl/unavailable-reason.js';
 
 // Why a reading offers nothing to buy. "Nothing declared" and "we could not look" are different
 // answers for a buyer: NO_VERIFIABLE_DECLARATION when every discovery channel answered and none

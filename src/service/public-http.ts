@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '../config.js';
-import { GATE_PATH } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { createApp } from '../http/app.js';
 import { answerClientError } from '../http/client-error.js';
 import { browserCors } from '../http/cors.js';
@@ -13,7 +13,7 @@ import { buildCapabilities, capabilitiesRouter, type CapabilitiesDeps } from '..
 import { docsRouter } from '../http/routes/docs.js';
 import { ingestionGateRouter } from '../http/routes/ingestion-gate.js';
 import { revalidateRouter } from '../http/routes/revalidate.js';
-import { REVALIDATE_PATH } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import { REVALIDATE_PATH } from '@rights-preflight/wire/contract/revalidation.js';
 import { inspectRouter } from '../http/routes/inspect.js';
 import { mcpRouter } from '../http/routes/mcp.js';
 import { openApiRouter } from '../http/routes/openapi.js';

@@ -4,15 +4,15 @@ import { bytesToHex, getAddress, hexToBytes, keccak256, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { nodeByteSigner } from '../evidence/sign-node.js';
-import { authorizationDigest } from '../../packages/buyer/src/wire/payment/authorization-digest.js';
+import { authorizationDigest } from '@rights-preflight/wire/payment/authorization-digest.js';
 import { transferWithAuthorizationCall } from '../payment/settlement/eip3009-transfer.js';
 import { transactionSigner } from '../payment/settlement/transaction-signer.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
-import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '../../packages/buyer/src/wire/payment/x402-constants.js';
-import { decodePaymentSignature, encodePaymentSignature } from '../../packages/buyer/src/wire/payment/x402-headers.js';
-import { envelopeSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
-import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
-import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { chainIdOf, SCHEME_EXACT, X402_VERSION } from '@rights-preflight/wire/payment/x402-constants.js';
+import { decodePaymentSignature, encodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
+import { envelopeSigner } from '@rights-preflight/wire/evidence/envelope.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
+import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 
 // The first paid redemptions after a start would run their hottest code cold: V8 interprets JavaScript until
 // it has run often, and keeps WebAssembly (libsecp256k1 for recovery and the relayer's signature) on its

@@ -1,4 +1,4 @@
-import type { SignalToken } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalToken } from '@rights-preflight/wire/signals/signal-observation.js';
 import type { Preferences } from './aipref-vocabulary.js';
 
 // The vocabularies of the earlier aipref drafts, each read as a reader of that draft would read a

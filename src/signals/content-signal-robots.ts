@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { observation, silentObservation, type TokenVerdicts } from './observation.js';
 import { robotsGroups } from './robots-groups.js';
 import type { FetchedText } from './signal-sources.js';

@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { AIPREF_SILENT_RULE, parsePreferences, verdictsOfPreferences } from './aipref-vocabulary.js';
 import { observation, sha256OfText, silentObservation } from './observation.js';
 import type { SignalSources } from './signal-sources.js';

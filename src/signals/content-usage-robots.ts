@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { EvaluationBudget } from '../rsl/evaluation-budget.js';
 import type { PatternCache } from '../rsl/pattern.js';
 import { AIPREF_SILENT_RULE, parsePreferences, verdictsOfPreferences } from './aipref-vocabulary.js';

@@ -6,7 +6,7 @@ import {
   type SignalReading,
   type SignalStandard,
   type SignalVerdict,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 
 // Building one observation (issue 28): every reader goes through here, so every observation has one
 // reading per token in SignalToken order and a statement no longer than STATEMENT_MAX_CHARS.

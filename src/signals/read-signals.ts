@@ -2,7 +2,7 @@ import type {
   SignalChannel,
   SignalObservation,
   SignalStandard,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 import { EvaluationBudget, EvaluationBudgetExceeded } from '../rsl/evaluation-budget.js';
 import { readContentSignalRobots } from './content-signal-robots.js';
 import { readContentUsageHeader } from './content-usage-header.js';

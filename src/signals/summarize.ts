@@ -3,15 +3,15 @@ import {
   type InspectPurpose,
   REPORT_PURPOSES,
   tokensForPurpose,
-} from '../../packages/buyer/src/wire/rsl/purposes.js';
-import type { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+} from '@rights-preflight/wire/rsl/purposes.js';
+import type { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type {
   SignalObservation,
   SignalStandard,
   SignalsPreview,
   SignalsSummary,
   SignalToken,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 
 // The signals summary for one asked purpose (issue 28). Pure. It never changes the RSL
 // classification (spec §2.5); it says whether the other standards agree with it.

@@ -1,4 +1,4 @@
-import type { SignalObservation, SignalVerdict } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation, SignalVerdict } from '@rights-preflight/wire/signals/signal-observation.js';
 import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
 import {
   observation,

@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { observation, silentObservation, sha256OfText } from './observation.js';
 import type { SignalSources } from './signal-sources.js';
 import { reservationOfText, verdictsOfReservation } from './tdmrep-reservation.js';

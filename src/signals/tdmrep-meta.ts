@@ -1,4 +1,4 @@
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import type { HtmlMeta } from './html-meta.js';
 import { observation, silentObservation } from './observation.js';
 import type { SignalSources } from './signal-sources.js';

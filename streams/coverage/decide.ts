@@ -1,5 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import type { Command, Decider } from '../decider.js';
 import { CoverageEvent, exactHttpsOrigin, type ReviewObservation } from './events.js';
 import { evolveCoverage } from './evolve.js';

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { IsoTime, NonEmpty } from '../../packages/buyer/src/wire/contract/primitives.js';
-import { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { IsoTime, NonEmpty } from '@rights-preflight/wire/contract/primitives.js';
+import { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 
 // Events of the coverage ledger, the one stream `coverage` (spec §1.4: coverage is an explicit list of
 // reviewed origins). Who changed it, when, why, and what the review observed are recorded here, so the

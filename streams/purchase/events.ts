@@ -1,12 +1,8 @@
 import * as t from 'io-ts';
-import { SignedEnvelope } from '../../packages/buyer/src/wire/evidence/envelope.js';
-import { SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import {
-  PaymentRequired,
-  PaymentRequirements,
-  SettleResponse,
-} from '../../packages/buyer/src/wire/payment/x402-wire.js';
-import { PaymentSettlement } from '../../packages/buyer/src/wire/contract/report.js';
+import { SignedEnvelope } from '@rights-preflight/wire/evidence/envelope.js';
+import { SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { PaymentRequired, PaymentRequirements, SettleResponse } from '@rights-preflight/wire/payment/x402-wire.js';
+import { PaymentSettlement } from '@rights-preflight/wire/contract/report.js';
 import {
   Address,
   BlockNumber,
@@ -18,7 +14,7 @@ import {
   Sha256Hex,
   TxHash,
   UnixSeconds,
-} from '../../packages/buyer/src/wire/contract/primitives.js';
+} from '@rights-preflight/wire/contract/primitives.js';
 import { QuotedProduct } from './quoted-product.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (spec §3). These codecs are the single
@@ -65,7 +61,7 @@ export const QuotedCommon = t.intersection([
     /** The exact charge (the quote response's `charge_micro`). */
     price_micro: Micro,
     decision_preview: DecisionPreview,
-    /** Ed25519 envelope over the quote payload (packages/buyer/src/wire/evidence/payloads.ts QuotePayload). */
+    /** Ed25519 envelope over the quote payload (packages/wire/src/evidence/payloads.ts QuotePayload). */
     signed_quote: SignedEnvelope,
     /** End of the quote's and its offer's lifetime. */
     expires_at: IsoTime,

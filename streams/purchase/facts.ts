@@ -12,7 +12,7 @@ import {
   SettlementBroadcastData,
   SettlementSubmittedData,
 } from './events.js';
-import { NonEmpty, Sha256Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { NonEmpty, Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // The facts of each purchase event: the part of it the read models use (src/store/sql/event-facts-sql.ts
 // computes them in the database, projections/feed/event-facts.ts in TypeScript). Built from the

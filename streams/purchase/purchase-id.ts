@@ -1,6 +1,6 @@
-import { purchaseId, type PurchaseIdInput } from '../../packages/buyer/src/wire/contract/purchase-id.js';
+import { purchaseId, type PurchaseIdInput } from '@rights-preflight/wire/contract/purchase-id.js';
 
-// A purchase's stream is named by its id (the id itself is computed in the shared leaf, so the buyer
+// A purchase's stream is named by its id (the id itself is computed in the wire package, so the buyer
 // computes the same one): `purchase-<id>`.
 
 export { purchaseId, type PurchaseIdInput };

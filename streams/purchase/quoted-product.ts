@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
-import { SINGLE_REPORT_SKU, Tier } from '../../packages/buyer/src/wire/contract/common.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
-import { GatePurpose, ReportPurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import { SINGLE_REPORT_SKU, Tier } from '@rights-preflight/wire/contract/common.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
+import { GatePurpose, ReportPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 
 // The product's own part of a `Quoted` event: its `sku`, the normalized `input` whose digest is
 // `input_sha256`, and the `reading` observed at quote time — one member per product, keyed by `sku`

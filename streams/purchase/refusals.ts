@@ -1,7 +1,7 @@
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // Why decide refuses a command. Codes are stable (operators and routes match on them); src/http's one
-// status table says how each is answered (a refusal is transport-neutral: packages/buyer/src/wire/refusal.ts).
+// status table says how each is answered (a refusal is transport-neutral: packages/wire/src/refusal.ts).
 export const REFUSAL_CODES = [
   'ALREADY_QUOTED', // Quote on an existing stream
   'PRICE_EXCEEDS_BUDGET', // price_micro > max_total_micro

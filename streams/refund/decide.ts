@@ -3,8 +3,8 @@ import { RefundEvent, type RefundEventData, type RefundReason } from './events.j
 import { initialRefundState, type RefundState } from './state.js';
 import { evolveRefund } from './evolve.js';
 import type { Command, Decider } from '../decider.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
-import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import type { Hex } from '@rights-preflight/wire/contract/primitives.js';
 import { carriesClaim } from './claim-in-text.js';
 import {
   judgeRefundTransfer,

@@ -1,13 +1,6 @@
 import * as t from 'io-ts';
-import {
-  IsoTime,
-  Micro,
-  NonEmpty,
-  Sha256Hex,
-  TxHash,
-  Address,
-} from '../../packages/buyer/src/wire/contract/primitives.js';
-import { RefundReason } from '../../packages/buyer/src/wire/contract/refund-reason.js';
+import { IsoTime, Micro, NonEmpty, Sha256Hex, TxHash, Address } from '@rights-preflight/wire/contract/primitives.js';
+import { RefundReason } from '@rights-preflight/wire/contract/refund-reason.js';
 
 export { RefundReason };
 

@@ -1,4 +1,4 @@
-import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import type { Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // Whether a transaction is the refund an operator says it is. Pure: the chain's answer (the receipt's
 // status and the configured token's Transfer logs in it) and the refund stream that already records the

@@ -6,18 +6,21 @@ import { fileURLToPath } from 'node:url';
 
 // Every layer points down (docs/decisions.md, "Every layer points down"). Each rule names folders
 // whose files must not import from other folders; every relative import is resolved, so a path that
-// reaches a forbidden folder through ../.. is caught too.
+// reaches a forbidden folder through ../.. is caught too. A rule may also forbid names: the packages of
+// the workspace are reached by name (@rights-preflight/wire/…), never by a path into their folders.
 //
 //   domain ↛ src/http   no HTTP in the domain: src/http is the one place that picks statuses and x402 answers
 //   src ↛ ops, test     the running service never imports its tools or its tests
 //   ops ↛ test          the tools never import the tests (shared pieces live in ops/ and tests import them)
 //   money path ↛ products   the money path gets each product through the registry service.ts hands it
 //   product ↛ product       a product is one folder; adding or removing one touches no other
-//   streams ↛ src           the domain's streams stand on the shared leaf alone (packages/buyer/src/wire)
-//   leaf ↛ anything of ours the leaf of codecs and vocabularies imports only packages from npm
-//   contract ↛ rsl          the wire contract names RSL vocabularies through the leaf, not the RSL engine
+//   streams ↛ src           the domain's streams stand on the wire package alone
+//   service ↛ packages/     the service reaches a workspace package by its name, never into its folder
+//   test ↛ packages/wire    so do the tests, for the wire and the buyer's entry points (@rights-preflight/buyer,
+//                           /node); the buyer's unit tests read its internal modules (test/buyer)
+//   wire ↛ anything of ours the wire package imports only packages from npm, by path or by name
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
-//   buyer ↛ the rest        the buyer package imports its own code and the leaf only: it ships alone
+//   buyer ↛ the rest        the buyer package imports its own code and the wire by name only: it ships alone
 //                           (docs/decisions.md, "An inner domain (issue 25, item 3)")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,9 +30,11 @@ const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: t
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
-/** The shared leaf of codecs and vocabularies, and the buyer package that holds it. */
-const LEAF = 'packages/buyer/src/wire';
+/** The wire package (@rights-preflight/wire) and the buyer package's sources. */
+const WIRE = 'packages/wire';
 const BUYER = 'packages/buyer/src';
+/** The service's own folders: one package, the repository's root. */
+const SERVICE = ['src', 'streams', 'projections', 'ops', 'bench', 'scripts'];
 
 interface Rule {
   name: string;
@@ -37,6 +42,8 @@ interface Rule {
   forbidden: readonly string[];
   /** Folders inside a forbidden one that may be imported all the same. */
   except?: readonly string[];
+  /** Package names (bare specifiers) that may not be imported. */
+  names?: RegExp;
   /** At least this many files are scanned, so a moved folder does not make the rule vacuous. */
   atLeast: number;
 }
@@ -44,7 +51,7 @@ interface Rule {
 const RULES: readonly Rule[] = [
   {
     name: 'nothing in the domain imports from src/http',
-    from: ['src/money-path', 'src/products', 'src/refund', 'src/pricing', 'src/contract', 'streams', 'projections'],
+    from: ['src/money-path', 'src/products', 'src/refund', 'src/pricing', 'streams', 'projections'],
     forbidden: ['src/http'],
     atLeast: 50,
   },
@@ -53,25 +60,39 @@ const RULES: readonly Rule[] = [
   { name: 'nothing in ops imports from test/', from: ['ops'], forbidden: ['test'], atLeast: 20 },
   { name: 'the money path imports no product', from: ['src/money-path'], forbidden: ['src/products'], atLeast: 15 },
   {
-    name: 'streams import nothing from src or the buyer but the shared leaf',
+    name: 'streams import nothing from src or the buyer, and the wire by name',
     from: ['streams'],
-    forbidden: ['src', BUYER],
-    except: [LEAF],
+    forbidden: ['src', 'packages'],
+    names: /^@rights-preflight\/(?!wire\/)/,
     atLeast: 15,
   },
-  { name: 'the shared leaf imports nothing of ours', from: [LEAF], forbidden: [''], except: [LEAF], atLeast: 30 },
   {
-    name: 'the contract imports nothing from src/rsl',
-    from: ['src/contract', `${LEAF}/contract`],
-    forbidden: ['src/rsl'],
-    atLeast: 15,
+    name: 'the service reaches a workspace package by name, never into its folder',
+    from: SERVICE,
+    forbidden: ['packages'],
+    atLeast: 250,
+  },
+  {
+    name: "the tests reach the wire package and the buyer's entry points by name",
+    from: ['test'],
+    forbidden: [WIRE, `${BUYER}/index.js`, `${BUYER}/node/index.js`],
+    atLeast: 150,
+  },
+  {
+    name: 'the wire package imports nothing of ours',
+    from: [WIRE],
+    forbidden: [''],
+    except: [WIRE],
+    names: /^@rights-preflight\//,
+    atLeast: 45,
   },
   { name: 'MCP imports nothing from src/http', from: ['src/mcp'], forbidden: ['src/http'], atLeast: 2 },
   {
-    name: 'the buyer imports only its own code and the shared leaf',
+    name: 'the buyer imports only its own code and the wire by name',
     from: [BUYER],
     forbidden: [''],
     except: [BUYER],
+    names: /^@rights-preflight\/(?!wire\/)/,
     atLeast: 15,
   },
   ...PRODUCTS.map((p) => ({
@@ -104,7 +125,10 @@ function offences(rule: Rule, file: string, source: string): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2]!;
-    if (!spec.startsWith('.')) continue;
+    if (!spec.startsWith('.')) {
+      if (rule.names?.test(spec)) out.push(`${path.relative(root, file)} → ${spec}`);
+      continue;
+    }
     const target = path.resolve(path.dirname(file), spec);
     if (rule.except?.some((f) => within(target, f))) continue;
     if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → ${spec}`);
@@ -149,35 +173,94 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     spec: ['..', 'products', 'single-report', 'quote.js'],
   },
   {
-    rule: 'streams import nothing from src or the buyer but the shared leaf',
+    rule: 'streams import nothing from src or the buyer, and the wire by name',
     file: 'streams/purchase/x.ts',
     spec: ['..', '..', 'src', 'evidence', 'keys.js'],
   },
   {
-    rule: 'streams import nothing from src or the buyer but the shared leaf',
+    rule: 'streams import nothing from src or the buyer, and the wire by name',
     file: 'streams/refund/x.ts',
     spec: ['..', '..', 'packages', 'buyer', 'src', 'buyer.js'],
   },
   {
-    rule: 'the shared leaf imports nothing of ours',
-    file: `${LEAF}/contract/x.ts`,
-    spec: ['..', '..', '..', '..', '..', 'src', 'rsl', 'reading.js'],
+    rule: 'streams import nothing from src or the buyer, and the wire by name',
+    file: 'streams/refund/x.ts',
+    spec: ['..', '..', 'packages', 'wire', 'src', 'contract', 'common.js'],
   },
-  { rule: 'the shared leaf imports nothing of ours', file: `${LEAF}/x.ts`, spec: ['..', 'offer.js'] },
-  { rule: 'the contract imports nothing from src/rsl', file: 'src/contract/x.ts', spec: ['..', 'rsl', 'reading.js'] },
   {
-    rule: 'the contract imports nothing from src/rsl',
-    file: `${LEAF}/contract/x.ts`,
-    spec: ['..', '..', '..', '..', '..', 'src', 'rsl', 'parse.js'],
+    rule: 'the service reaches a workspace package by name, never into its folder',
+    file: 'src/http/routes/x.ts',
+    spec: ['..', '..', '..', 'packages', 'wire', 'src', 'contract', 'quote.js'],
+  },
+  {
+    rule: 'the service reaches a workspace package by name, never into its folder',
+    file: 'ops/x.ts',
+    spec: ['..', 'packages', 'buyer', 'src', 'index.js'],
+  },
+  {
+    rule: 'the service reaches a workspace package by name, never into its folder',
+    file: 'projections/x.ts',
+    spec: ['..', 'packages', 'wire', 'dist', 'contract', 'quote.js'],
+  },
+  {
+    rule: "the tests reach the wire package and the buyer's entry points by name",
+    file: 'test/surfaces/x.ts',
+    spec: ['..', '..', 'packages', 'wire', 'src', 'evidence', 'digest.js'],
+  },
+  {
+    rule: "the tests reach the wire package and the buyer's entry points by name",
+    file: 'test/buyer/support/x.ts',
+    spec: ['..', '..', '..', 'packages', 'buyer', 'src', 'index.js'],
+  },
+  {
+    rule: "the tests reach the wire package and the buyer's entry points by name",
+    file: 'test/buyer/x.ts',
+    spec: ['..', '..', 'packages', 'buyer', 'src', 'node', 'index.js'],
+  },
+  {
+    rule: 'the wire package imports nothing of ours',
+    file: `${WIRE}/src/contract/x.ts`,
+    spec: ['..', '..', '..', '..', 'src', 'rsl', 'reading.js'],
+  },
+  {
+    rule: 'the wire package imports nothing of ours',
+    file: `${WIRE}/src/contract/x.ts`,
+    spec: ['..', '..', '..', '..', 'streams', 'refund', 'events.js'],
+  },
+  {
+    rule: 'the wire package imports nothing of ours',
+    file: `${WIRE}/vectors/x.ts`,
+    spec: ['..', '..', 'buyer', 'src', 'offer.js'],
+  },
+  { rule: 'the wire package imports nothing of ours', file: `${WIRE}/src/x.ts`, spec: ['@rights-preflight', 'buyer'] },
+  {
+    rule: 'the wire package imports nothing of ours',
+    file: `${WIRE}/src/rsl/x.ts`,
+    spec: ['@rights-preflight', 'wire', 'contract', 'common.js'],
+  },
+  {
+    rule: 'streams import nothing from src or the buyer, and the wire by name',
+    file: 'streams/purchase/x.ts',
+    spec: ['@rights-preflight', 'buyer'],
   },
   { rule: 'MCP imports nothing from src/http', file: 'src/mcp/x.ts', spec: ['..', 'http', 'schema', 'openapi.js'] },
   {
-    rule: 'the buyer imports only its own code and the shared leaf',
+    rule: 'the buyer imports only its own code and the wire by name',
+    file: `${BUYER}/x.ts`,
+    spec: ['..', '..', 'wire', 'src', 'contract', 'quote.js'],
+  },
+  {
+    rule: 'the buyer imports only its own code and the wire by name',
     file: `${BUYER}/x.ts`,
     spec: ['..', '..', '..', 'streams', 'purchase', 'purchase-id.js'],
   },
   {
-    rule: 'the buyer imports only its own code and the shared leaf',
+    rule: 'the buyer imports only its own code and the wire by name',
+    file: `${BUYER}/x.ts`,
+    spec: ['@rights-preflight', 'buyer', 'node'],
+  },
+  {
+    rule: 'the buyer imports only its own code and the wire by name',
     file: `${BUYER}/node/x.ts`,
     spec: ['..', '..', '..', '..', 'src', 'crypto', 'seal.js'],
   },
@@ -205,3 +288,15 @@ for (const sample of SAMPLES) {
     t.deepEqual(offences(rule, file, `import { x } from './neighbour.js';\n`), []);
   });
 }
+
+test('the wire package by name is no offence where a rule lets it in', (t) => {
+  const wire = `import { QuoteRequest } from '@rights-preflight/wire/contract/quote.js';\n`;
+  for (const [name, file] of [
+    ['the service reaches a workspace package by name, never into its folder', 'src/http/routes/x.ts'],
+    ['streams import nothing from src or the buyer, and the wire by name', 'streams/purchase/x.ts'],
+    ['the buyer imports only its own code and the wire by name', `${BUYER}/x.ts`],
+  ] as const) {
+    const rule = RULES.find((r) => r.name === name)!;
+    t.deepEqual(offences(rule, path.join(root, file), wire), [], name);
+  }
+});

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import test from 'ava';
-import { checkpointAad, openText, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
+import { checkpointAad, openText, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 import { openStore } from '../../src/store/open.js';
 import { WrongExpectedRevision, type RecordedEvent } from '../../src/store/port.js';
 import { decideToAppend } from '../support/decide-at.js';

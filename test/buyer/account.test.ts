@@ -93,7 +93,7 @@ test('a generated key is a usable 32-byte key; a malformed key is refused', (t) 
 });
 
 test('a viem LocalAccount is a BuyerAccount: createBuyer takes one (the type check is the test)', async (t) => {
-  const { createBuyer, memoryCheckpointStore } = await import('../../packages/buyer/src/index.js');
+  const { createBuyer, memoryCheckpointStore } = await import('@rights-preflight/buyer');
   const buyer = createBuyer({
     baseUrl: 'https://rights.example',
     account: privateKeyToAccount(`0x${'11'.repeat(32)}`),

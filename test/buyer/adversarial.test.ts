@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BuyerRefused } from '../../packages/buyer/src/index.js';
+import { BuyerRefused } from '@rights-preflight/buyer';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import {

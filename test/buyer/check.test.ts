@@ -3,14 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import {
-  checkCrawl,
-  ManifestLine,
-  verifySavedReport,
-  type BuyerOptions,
-  type CheckIo,
-} from '../../packages/buyer/src/index.js';
-import { checkFiles, fileCheckpointStore } from '../../packages/buyer/src/node/index.js';
+import { checkCrawl, ManifestLine, verifySavedReport, type BuyerOptions, type CheckIo } from '@rights-preflight/buyer';
+import { checkFiles, fileCheckpointStore } from '@rights-preflight/buyer/node';
 import { CRAWL_PAGE, crawlSite, publisherSite, UNDECLARED } from '../support/publishers.js';
 import { useWorld } from '../support/world.js';
 import { isRight } from 'fp-ts/lib/Either.js';

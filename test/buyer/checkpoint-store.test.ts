@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileCheckpointStore } from '../../packages/buyer/src/node/file-checkpoint-store.js';
-import type { BuyerCheckpoint } from '../../packages/buyer/src/index.js';
+import type { BuyerCheckpoint } from '@rights-preflight/buyer';
 
 const cp = (id: string): BuyerCheckpoint => ({
   version: 'buyer-checkpoint-v1',

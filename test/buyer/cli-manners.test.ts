@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileCheckpointStore } from '../../packages/buyer/src/node/file-checkpoint-store.js';
 import type { BuyerCheckpoint } from '../../packages/buyer/src/checkpoint-store.js';
 import { deliveredSummary } from '../../packages/buyer/src/cli-summary.js';
-import { AvailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
+import { AvailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { runBuyerCli } from './support/run-cli.js';
 
 // The buyer CLI's manners on its error paths, without a devnet: a closed port, a loopback server, claims

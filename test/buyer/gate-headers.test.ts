@@ -5,9 +5,9 @@ import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { siweMessage } from '../../packages/buyer/src/siwe-message.js';
 import { paymentIntentHeader, signInWithX, signInWithXHeader } from '../../packages/buyer/src/gate-headers.js';
 import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
-import { siwxChallenge } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { checkPaymentIntent } from '../../src/products/ingestion-gate/intent.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // The buyer renders the EIP-4361 text itself (browser-safe, no viem); the service verifies with the x402
 // extension's formatter. If the two ever render a challenge differently, every gate sign-in fails:

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BuyerRefused, verifySavedReport } from '../../packages/buyer/src/index.js';
+import { BuyerRefused, verifySavedReport } from '@rights-preflight/buyer';
 import { DEMO_RESOURCES } from '../../ops/demo/site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BuyerRefused } from '../../packages/buyer/src/index.js';
+import { BuyerRefused } from '@rights-preflight/buyer';
 import { DEMO_RESOURCES } from '../../ops/demo/site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
@@ -102,7 +102,7 @@ test.serial(
 
 test.serial('a pinned evidence key the service does not sign with is refused before signing', async (t) => {
   const b = buyerFor(w, { buyerIndex: 3 });
-  const { createBuyer, memoryCheckpointStore } = await import('../../packages/buyer/src/index.js');
+  const { createBuyer, memoryCheckpointStore } = await import('@rights-preflight/buyer');
   const { privateKeyToAccount } = await import('viem/accounts');
   const store = memoryCheckpointStore();
   const other = createBuyer({

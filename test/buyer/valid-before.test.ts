@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BuyerRefused } from '../../packages/buyer/src/index.js';
+import { BuyerRefused } from '@rights-preflight/buyer';
 import { validBeforeFor } from '../../packages/buyer/src/pay.js';
 
 // The buyer's validBefore (docs/wire.md §4, "The settlement window"): as far ahead as the offer allows, and

@@ -8,7 +8,7 @@ import {
   type Vector,
 } from '../vectors/checks.js';
 
-// The buyer reads the shared test vectors (test/vectors/README.md) as any other language's buyer does:
+// The buyer reads the shared test vectors (packages/wire/vectors/README.md) as any other language's buyer does:
 // from the bound nonce to the delivered report, it must compute every recorded output from its input.
 
 for (const [file, check] of Object.entries(CHECKS)) {

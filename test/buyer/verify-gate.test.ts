@@ -1,10 +1,10 @@
 import test from 'ava';
 import { verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
-import { envelopeSigner, nobleByteSigner, digestOf } from '../../packages/buyer/src/wire/evidence/index.js';
-import { gateInput } from '../../packages/buyer/src/wire/ingestion-gate/gate-input.js';
-import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { GATEWAY_VERSION, REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
+import { envelopeSigner, nobleByteSigner, digestOf } from '@rights-preflight/wire/evidence/index.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { GATEWAY_VERSION, REPORT_PROFILE } from '@rights-preflight/wire/contract/common.js';
 
 // A gate report names several resources and its binding resource is the gate URL, so what ties the
 // report to what was paid is the question: verification recomputes input_sha256 from the report's own

@@ -11,8 +11,8 @@ import {
   SealedBox,
   SealOpenFailed,
   sealText,
-} from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { fromBase64url, toBase64url } from '../../packages/buyer/src/wire/crypto/base64url.js';
+} from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { fromBase64url, toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 import { sealedBoxOfCompact } from '../../src/crypto/seal.js';
 import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';
 import { openNode, sealNode } from '../../src/crypto/aes-gcm-node.js';

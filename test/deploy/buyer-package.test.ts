@@ -8,14 +8,15 @@ import { promisify } from 'node:util';
 import { DECLARED, moneyWorld, type MoneyWorld } from '../support/money-env.js';
 
 // The buyer as a package, as a third party gets it (docs/decisions.md, "The buyer as its own package"):
-// `npm pack` of packages/buyer (which builds dist/), the tarball installed into an empty project with
-// `npm install` from that tarball, at most 15 packages and 40 MB installed; a TypeScript file of the
-// project type-checks under strict tsc against the shipped declarations; a plain-Node script of the
-// project (no tsx, no TypeScript, no viem) buys a report from a running service on the devnet, and the
-// installed CLI verifies what it saved.
+// `npm pack` of packages/buyer (which builds dist/, and the wire package's first) and of packages/wire,
+// the wire it imports by name, the two tarballs installed into an empty project with `npm install`, at
+// most 15 packages and 40 MB installed; a TypeScript file of the project type-checks under strict tsc
+// against the shipped declarations; a plain-Node script of the project (no tsx, no TypeScript, no viem)
+// buys a report from a running service on the devnet, and the installed CLI verifies what it saved.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PACKAGE = path.join(ROOT, 'packages/buyer');
+const WIRE = path.join(ROOT, 'packages/wire');
 const run = promisify(execFile);
 const MAX_PACKAGES = 15;
 const MAX_BYTES = 40 * 1024 * 1024;
@@ -103,6 +104,7 @@ let w: MoneyWorld | undefined;
 let work = '';
 let project = '';
 let tarball = '';
+let wireTarball = '';
 test.before(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'rights-buyer-pkg-'));
   project = path.join(work, 'consumer');
@@ -120,11 +122,27 @@ test.serial('npm pack of packages/buyer builds dist/ and packs the buyer with it
   tarball = path.join(work, (await readdir(work)).find((f) => f.endsWith('.tgz')) ?? '');
   t.true(tarball.endsWith('.tgz'), packed.stdout);
   const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 1 << 24 });
+  // The built buyer reaches the wire by its package name, never by a path into another package.
+  const { stdout: index } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js'], { maxBuffer: 1 << 24 });
+  t.regex(index, /from '@rights-preflight\/wire\/contract\/check-manifest\.js'/);
+  t.notRegex(index, /packages\/wire|\.\.\/wire\//);
   for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts', 'dist/cli.js'])
     t.true(stdout.includes(`package/${f}`), f);
   t.true(stdout.includes('package/bin/rights-preflight.mjs'));
   t.false(stdout.includes('package/src/'), 'the TypeScript sources are not shipped (the bin would run them)');
   t.false(/package\/(test|ops|streams)\//.test(stdout), 'nothing of the service is shipped');
+});
+
+test.serial('npm pack of packages/wire packs the built wire and the shared vectors', async (t) => {
+  const wireDir = path.join(work, 'wire');
+  await mkdir(wireDir);
+  await run('npm', ['pack', '--silent', '--pack-destination', wireDir], { cwd: WIRE, maxBuffer: 1 << 24 });
+  wireTarball = path.join(wireDir, (await readdir(wireDir)).find((f) => f.endsWith('.tgz')) ?? '');
+  t.true(wireTarball.endsWith('.tgz'));
+  const { stdout } = await run('tar', ['-tzf', wireTarball], { maxBuffer: 1 << 24 });
+  for (const f of ['dist/contract/quote.js', 'dist/contract/quote.d.ts', 'vectors/binding.json', 'vectors/README.md'])
+    t.true(stdout.includes(`package/${f}`), f);
+  t.false(stdout.includes('package/src/'), 'the TypeScript sources are not shipped');
 });
 
 test.serial('the tarball installs into an empty project: at most 15 packages and 40 MB', async (t) => {
@@ -134,7 +152,7 @@ test.serial('the tarball installs into an empty project: at most 15 packages and
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
   const install = (mode: string) =>
-    run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', mode, tarball], {
+    run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', mode, tarball, wireTarball], {
       cwd: project,
       maxBuffer: 1 << 24,
     });
@@ -144,6 +162,7 @@ test.serial('the tarball installs into an empty project: at most 15 packages and
   const packages = await installedPackages(path.join(project, 'node_modules'));
   const names = packages.map((p) => path.relative(path.join(project, 'node_modules'), p)).sort();
   t.true(names.includes('@rights-preflight/buyer'), names.join(' '));
+  t.true(names.includes('@rights-preflight/wire'), names.join(' '));
   for (const heavy of ['viem', 'koa', '@electric-sql/pglite', 'pino', '@modelcontextprotocol/sdk', 'hardhat', 'tsx'])
     t.false(names.includes(heavy), heavy);
   t.true(packages.length <= MAX_PACKAGES, `${packages.length} packages: ${names.join(' ')}`);

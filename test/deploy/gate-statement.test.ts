@@ -1,5 +1,5 @@
 import test from 'ava';
-import { SIWX_STATEMENT } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { ARTICLE, post } from '../surfaces/support/world.js';
 import { gateHeaders, newKey } from '../surfaces/support/gate-buyer.js';
 import { useWorld } from '../support/world.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildOpenApi } from '../../src/http/schema/openapi.js';
 import { withOperations } from '../../src/http/schema/openapi-operations.js';
-import { SIWX_STATEMENT } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 
 // The served OpenAPI document passes Redocly's recommended ruleset with no error, names and tags every
 // operation, says which credentials each takes, and documents the HTTP layer's 413/415/429 answers.

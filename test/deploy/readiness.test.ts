@@ -3,7 +3,7 @@ import { setDevnetBalance } from '../support/devnet-rpc.js';
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/http/app.js';
 import { chainAnswers, createReadiness } from '../../src/http/readiness.js';
-import { ReadinessBody } from '../../src/contract/readiness.js';
+import { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createLogger } from '../../src/log.js';

@@ -7,10 +7,10 @@ import { inspect } from 'node:util';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { EVIDENCE_KEY_FILE, evidenceKeyFromSeed, loadEvidenceKey } from '../../src/evidence/keys.js';
-import { keyIdOf, PublicKeyInfo } from '../../packages/buyer/src/wire/evidence/public-key.js';
-import { nobleByteSigner } from '../../packages/buyer/src/wire/evidence/sign-noble.js';
-import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
-import { envelopeSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import { keyIdOf, PublicKeyInfo } from '@rights-preflight/wire/evidence/public-key.js';
+import { nobleByteSigner } from '@rights-preflight/wire/evidence/sign-noble.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { envelopeSigner } from '@rights-preflight/wire/evidence/envelope.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'evidence-key-'));
 const SEED_HEX = '0f'.repeat(32);

@@ -5,16 +5,16 @@ import { buildDelivery } from '../../src/money-path/deliver.js';
 import type { MoneyPathDeps } from '../../src/money-path/deps.js';
 import type { PurchaseState, SettledState } from '../../streams/purchase/index.js';
 import { singleReportProduct } from '../../src/products/single-report/product.js';
-import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
-import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
-import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import {
   DeliveryProofPayload,
   EvidencePayload,
   OfferReceiptPayload,
   QuotePayload,
-} from '../../packages/buyer/src/wire/evidence/payloads.js';
+} from '@rights-preflight/wire/evidence/payloads.js';
 
 // Contract between the payload codecs and the money path's builders: the envelopes the service
 // actually produces (src/money-path/offer.ts, deliver.ts) decode with the published codecs and verify.

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { createSigner, envelopeSigner, SignedEnvelope } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import { createSigner, envelopeSigner, SignedEnvelope } from '@rights-preflight/wire/evidence/envelope.js';
 import { nodeByteSigner } from '../../src/evidence/sign-node.js';
-import { nobleByteSigner } from '../../packages/buyer/src/wire/evidence/sign-noble.js';
-import { verifyEnvelope, verifySignature } from '../../packages/buyer/src/wire/evidence/verify.js';
-import { keyIdOf } from '../../packages/buyer/src/wire/evidence/public-key.js';
+import { nobleByteSigner } from '@rights-preflight/wire/evidence/sign-noble.js';
+import { verifyEnvelope, verifySignature } from '@rights-preflight/wire/evidence/verify.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
 
 const seed = hexToBytes('4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb');
 const payload = {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { nodeByteSigner } from '../../src/evidence/sign-node.js';
 import { nodeSignatureCheck } from '../../src/evidence/verify-node.js';
-import { verifySignature } from '../../packages/buyer/src/wire/evidence/verify.js';
+import { verifySignature } from '@rights-preflight/wire/evidence/verify.js';
 
 // The service checks its own envelopes natively (src/evidence/verify-node.ts) where the buyer checks them
 // portably (@noble, strict RFC 8032): both must accept and refuse exactly the same signatures.

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { draftGateReport } from '../../src/products/ingestion-gate/report.js';
 import { draftSingleReport } from '../../src/products/single-report/single-report.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 
 // What every SKU's drafter makes of a stored reading's signals (issue 28), pure: the report entry's
 // `signals` are the reading's, its `signals_summary` is the evidence's, and a reading stored before

@@ -5,14 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main } from '../../packages/buyer/src/cli.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import {
-  createBuyer,
-  memoryCheckpointStore,
-  privateKeyAccount,
-  verifySavedReport,
-} from '../../packages/buyer/src/index.js';
-import { BASE_USDC } from '../../packages/buyer/src/wire/payment/x402-constants.js';
-import { singleReportPrice } from '../../packages/buyer/src/wire/pricing/prices.js';
+import { createBuyer, memoryCheckpointStore, privateKeyAccount, verifySavedReport } from '@rights-preflight/buyer';
+import { BASE_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
+import { singleReportPrice } from '@rights-preflight/wire/pricing/prices.js';
 import type { SettlementScript } from '../support/scripted-settlement.js';
 import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
 import { postQuote } from '../support/money-env.js';

@@ -3,14 +3,14 @@ import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { DEMO_RESOURCES } from '../../ops/demo/site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
-import { gateInput } from '../../packages/buyer/src/wire/ingestion-gate/gate-input.js';
-import { GATE_PATH } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { gateHeaders } from '../../packages/buyer/src/gate-sign-in.js';
 import { buyerContext } from '../../packages/buyer/src/context.js';
 import { memoryCheckpointStore } from '../../packages/buyer/src/checkpoint-store.js';
-import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
 import { EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
-import { encodePaymentSignature } from '../../packages/buyer/src/wire/payment/x402-headers.js';
+import { encodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
 import { DEFAULT_CHECK_CONCURRENCY } from '../../packages/buyer/src/check.js';
 
 // Paid work is not free work (docs/wire.md, "Rate limits"), with the default limits (gate: 30 a minute,

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { RefundView } from '../../src/contract/refund.js';
+import { RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../ops/cli.js';
 import { openStore } from '../../src/store/open.js';

@@ -7,7 +7,7 @@ import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { useWorld } from '../support/world.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
-import { decodePaymentSignature } from '../../packages/buyer/src/wire/payment/x402-headers.js';
+import { decodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
 import { DECLARED } from '../support/publishers.js';
 
 // Authorizations the relayer can settle in time (docs/decisions.md), on a devnet that mines every 2 s with

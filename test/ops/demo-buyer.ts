@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { readFile } from 'node:fs/promises';
 import type { LocalWorld } from '../../ops/world/local-world.js';
-import { createBuyer, memoryCheckpointStore, type Buyer } from '../../packages/buyer/src/index.js';
+import { createBuyer, memoryCheckpointStore, type Buyer } from '@rights-preflight/buyer';
 import { cli } from './seed.js';
 
 // The buyer of the demo-world compliance tests: the first funded devnet buyer, pinned to what the

@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { DEMO_RESOURCES } from '../../ops/demo/site.js';
 import { demoWorld, startWorld } from '../support/world.js';
-import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import { findChromium } from '../support/chromium.js';
 import { dumpDom } from '../support/chromium.js';
 import { demoBuyer, exportAll, operatorEnv, verifyWithCli } from './demo-buyer.js';

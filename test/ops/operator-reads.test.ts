@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import test, { type TestFn } from 'ava';
-import { sha256Hex, digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { sha256Hex, digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import type { EventStore } from '../../src/store/port.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';

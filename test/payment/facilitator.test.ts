@@ -5,7 +5,7 @@ import { createSettlement } from '../../src/payment/settlement/create.js';
 import { createRelayerFacilitator, type RelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';
 import { verifyAuthorization } from '../../src/payment/verify-authorization.js';
-import { BASE_USDC } from '../../packages/buyer/src/wire/payment/x402-constants.js';
+import { BASE_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The `facilitator` backend across a real HTTP boundary: a real x402 facilitator server (the relayer

@@ -6,8 +6,8 @@ import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';
 import { verifyAuthorization } from '../../src/payment/verify-authorization.js';
 import type { AuthorizationRefusalCode } from '../../src/payment/authorization-refusals.js';
-import { BASE_SEPOLIA_USDC } from '../../packages/buyer/src/wire/payment/x402-constants.js';
-import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { BASE_SEPOLIA_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
+import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 import { flakyRpc } from './support/flaky-rpc.js';
 import { PRICE, nonceFor, offer, pay, stockClientPayment, type PayOver } from './support/offer.js';
 

@@ -3,8 +3,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseSignature, serializeSignature, type Hex } from 'viem';
 import { verifyAuthorization, type AuthorizationCheck } from '../../src/payment/verify-authorization.js';
 import { AUTHORIZATION_REFUSALS, type AuthorizationRefusalCode } from '../../src/payment/authorization-refusals.js';
-import { BASE_SEPOLIA_USDC } from '../../packages/buyer/src/wire/payment/x402-constants.js';
-import type { PaymentPayload } from '../../packages/buyer/src/wire/payment/x402-wire.js';
+import { BASE_SEPOLIA_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
+import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 import { MAX_TIMEOUT_SECONDS, PRICE, nonceFor, offer, pay, stockClientPayment } from './support/offer.js';
 
 // Pure checks, no chain: every refusal code is produced by exactly the one wrong thing it names.

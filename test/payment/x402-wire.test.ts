@@ -8,8 +8,8 @@ import {
   encodePaymentRequired,
   encodePaymentResponse,
   encodePaymentSignature,
-} from '../../packages/buyer/src/wire/payment/x402-headers.js';
-import { USDC, chainIdOf } from '../../packages/buyer/src/wire/payment/x402-constants.js';
+} from '@rights-preflight/wire/payment/x402-headers.js';
+import { USDC, chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import { nonceFor, offer, pay, stockClientPayment } from './support/offer.js';
 
 const buyerKey = generatePrivateKey();

@@ -10,12 +10,12 @@ import { listPurchases, purchaseIdsWithPrefix, queueItems, reportRow } from '../
 import { recoveryCandidates } from '../../projections/queries/recovery-candidates.js';
 import { refundRow } from '../../projections/queries/refunds.js';
 import { openReadModels } from '../../projections/read-models.js';
-import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { purchaseIdOfStream, streamName } from '../../streams/purchase/purchase-id.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REVALIDATE_SKU } from '../../packages/buyer/src/wire/contract/revalidation.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { checkpointed, deliveredData, deliveredPurchase, run, stuckPurchase } from '../ops/seed.js';

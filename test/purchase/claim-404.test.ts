@@ -4,13 +4,13 @@ import { syncBuiltinESMExports } from 'node:module';
 import test from 'ava';
 import { redeemReport } from '../../src/money-path/redeem-report.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { openStore } from '../../src/store/open.js';
 import type { EventStore } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
-import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import { claimTokenFor } from '../../src/money-path/claim.js';
 import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 

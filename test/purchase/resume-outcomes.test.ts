@@ -1,6 +1,6 @@
 import test from 'ava';
-import { openText } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
+import { openText } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { createLogger } from '../../src/log.js';
 import { InFlight } from '../../src/money-path/inflight.js';
@@ -8,7 +8,7 @@ import { loadPurchase } from '../../src/money-path/purchase-stream.js';
 import { redeem } from '../../src/money-path/redeem.js';
 import { resumePurchase, type ResumeDeps } from '../../src/money-path/resume.js';
 import type { Broadcast, SettleOutcome, TransferFound } from '../../src/money-path/settlement-port.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { toNewEvents } from '../../src/command/new-events.js';
 import { fold } from '../../streams/purchase/evolve.js';
 import { streamName, type PurchaseEvent } from '../../streams/purchase/index.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { CheckpointDocument } from '../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { CheckpointDocument } from '@rights-preflight/wire/contract/checkpoint.js';
 import { changesSince } from '../../src/products/revalidation/compare.js';
 
 // What a revalidation reports as changed (docs/wire.md §14, "Change kinds"): pure, one record per fact,

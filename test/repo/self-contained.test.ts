@@ -58,7 +58,7 @@ test('the check finds a sibling folder and an absolute machine path (it can fail
   t.deepEqual(outsidePaths('README.md', `see ${up(1, 'shared/spec')}`), [up(1, 'shared/spec')]);
   const nested = up(2, 'shared/reference/x402.md');
   t.deepEqual(
-    outsidePaths('packages/buyer/src/wire/payment/x402-wire.ts', `// see ${nested}`),
+    outsidePaths('packages/wire/src/payment/x402-wire.ts', `// see ${nested}`),
     [nested],
     'inside the tree, but no such folder',
   );

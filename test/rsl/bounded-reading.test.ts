@@ -1,9 +1,9 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { ReportResource } from '../../packages/buyer/src/wire/contract/report.js';
-import { CHECKPOINT_VERSION } from '../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
+import { ReportResource } from '@rights-preflight/wire/contract/report.js';
+import { CHECKPOINT_VERSION } from '@rights-preflight/wire/contract/checkpoint.js';
 import {
   boundedReading,
   capText,

@@ -6,7 +6,7 @@ import { createSafeFetcher } from '../../src/rsl/safe-fetch.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
 import { ResourceRefused } from '../../src/rsl/observe.js';
 import { unavailability } from '../../src/rsl/unavailability.js';
-import type { GatePurpose } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import { fixture } from './helpers.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 

@@ -2,8 +2,8 @@ import test from 'ava';
 import { evaluate, evaluatePurpose, type DocumentInput } from '../../src/rsl/evaluate.js';
 import { parseRsl } from '../../src/rsl/parse.js';
 import { readRobotsLicenses } from '../../src/rsl/robots.js';
-import type { EvaluatedToken } from '../../packages/buyer/src/wire/rsl/purposes.js';
-import type { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { EvaluatedToken } from '@rights-preflight/wire/rsl/purposes.js';
+import type { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { docInput, fixture, fixtureNames, wrapFragment } from './helpers.js';
 
 const P = 'PERMITTED_BY_OBSERVED_DECLARATION';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseRsl } from '../../src/rsl/parse.js';
 import type { DocumentInput } from '../../src/rsl/evaluate.js';
-import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { createHash } from 'node:crypto';
 import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
-import { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { useInspectRoute, RSL_NS } from './helpers.js';
 
 // Generated RSL documents (random scopes, tokens, cases, percent-encodings, payments) and random

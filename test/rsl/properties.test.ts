@@ -2,9 +2,9 @@ import test from 'ava';
 import fc from 'fast-check';
 import { evaluate, type DocumentInput } from '../../src/rsl/evaluate.js';
 import { DEFAULT_PARSE_LIMITS, parseRsl } from '../../src/rsl/parse.js';
-import { DECISION_RESTRICTIVENESS } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
-import type { EvaluatedToken, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
-import type { Channel } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { DECISION_RESTRICTIVENESS } from '@rights-preflight/wire/rsl/vocabulary.js';
+import type { EvaluatedToken, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
+import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // Random RSL documents are generated as a small model, written out as XML (so the parser is part
 // of the property), then evaluated. Two properties from the issue:

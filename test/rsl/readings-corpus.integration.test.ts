@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import type { ResourceReading } from '../../src/rsl/reading.js';
 import { summarizeSignals } from '../../src/signals/summarize.js';
-import type { SignalToken, SignalsSummary } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalToken, SignalsSummary } from '@rights-preflight/wire/signals/signal-observation.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 
 // The team's corpus of pages whose standards' careful readers differ from a hasty one (test/fixtures/readings/

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { evaluate } from '../../src/rsl/evaluate.js';
-import type { EvaluatedToken } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { EvaluatedToken } from '@rights-preflight/wire/rsl/purposes.js';
 import { docInput, wrapFragment } from './helpers.js';
 
 // Scope precedence and payment terms, from rsl.md §2.1 (rule 3 "more specific declarations …

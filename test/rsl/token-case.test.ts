@@ -1,6 +1,6 @@
 import test from 'ava';
 import { evaluate } from '../../src/rsl/evaluate.js';
-import type { EvaluatedToken, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
+import type { EvaluatedToken, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import { docInput, wrapFragment } from './helpers.js';
 
 // RSL tokens are lowercase and geo codes are ISO 3166-1 alpha-2 uppercase (rsl.md §1.3; §6.5

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { SIGNAL_TOKENS, STATEMENT_MAX_CHARS } from '../../src/signals/observation.js';
 import { MAX_OBSERVATIONS_PER_STANDARD, readSignals } from '../../src/signals/read-signals.js';
 import { fetched, page, RESOURCE, robots, verdicts } from './support.js';

@@ -1,10 +1,10 @@
 import test from 'ava';
-import type { Classification } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type {
   SignalObservation,
   SignalToken,
   SignalVerdict,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 import { observation } from '../../src/signals/observation.js';
 import { previewSignals, signalTokensForPurpose, summarizeSignals } from '../../src/signals/summarize.js';
 

@@ -2,7 +2,7 @@ import type {
   SignalObservation,
   SignalToken,
   SignalVerdict,
-} from '../../packages/buyer/src/wire/signals/signal-observation.js';
+} from '@rights-preflight/wire/signals/signal-observation.js';
 import type { FetchedText, SignalSources } from '../../src/signals/signal-sources.js';
 
 // Builders for the pure signal tests: sources as discovery would hand them over, and a compact view of

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { SignalObservation, SignalToken } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import type { SignalObservation, SignalToken } from '@rights-preflight/wire/signals/signal-observation.js';
 import { DEFAULT_EVALUATION_UNITS, EvaluationBudget } from '../../src/rsl/evaluation-budget.js';
 import { takeComparisons } from '../../src/rsl/wildcard-match.js';
 import { readSignals } from '../../src/signals/read-signals.js';

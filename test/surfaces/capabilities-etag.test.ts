@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import Koa from 'koa';
-import { Capabilities } from '../../src/contract/capabilities.js';
+import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import { capabilitiesRouter, type CapabilitiesDeps } from '../../src/http/routes/capabilities.js';
 
 // Capabilities is built at most once a second and sent as ready JSON; its ETag ignores generated_at, so

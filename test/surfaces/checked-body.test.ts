@@ -1,7 +1,7 @@
 import test from 'ava';
-import { checkedBody } from '../../src/contract/checked-body.js';
+import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
-import { PaymentRequiredBody } from '../../src/contract/offer.js';
+import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
 
 // Every route writes its body through its published codec (issue 12 §4). A body the codec rejects is a
 // bug of ours that a buyer would trust, so it is never sent: the route answers a logged 500 instead.

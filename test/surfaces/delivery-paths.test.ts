@@ -1,7 +1,7 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { IngestionGateResponse } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { PaidReportResponse } from '../../packages/buyer/src/wire/contract/report.js';
+import { IngestionGateResponse } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
 import { signPayment } from '../support/pay.js';
 import { ARTICLE, BARE, post, type Answer } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';

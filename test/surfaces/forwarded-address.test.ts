@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { IncomingMessage } from 'node:http';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { createRateLimits, type RateLimitedRoute } from '../../src/http/rate-limit.js';
 import { clientAddress, forwardedAddress, TrustProxySetting } from '../../src/http/trust-proxy.js';
 

@@ -3,14 +3,11 @@ import { createHash } from 'node:crypto';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { verifyEnvelope } from '../../packages/buyer/src/wire/evidence/verify.js';
-import { boundNonce } from '../../packages/buyer/src/wire/payment/binding.js';
-import {
-  IngestionGateResponse,
-  IngestionGateUnavailable,
-} from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { PaymentRequiredBody } from '../../src/contract/offer.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
+import { IngestionGateResponse, IngestionGateUnavailable } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
 import { streamName, purchaseId } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';

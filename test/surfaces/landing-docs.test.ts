@@ -1,6 +1,6 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { Landing } from '../../src/contract/landing.js';
+import { Landing } from '@rights-preflight/wire/contract/landing.js';
 import { createApp } from '../../src/http/app.js';
 import { docsRouter } from '../../src/http/routes/docs.js';
 import { openApiRouter } from '../../src/http/routes/openapi.js';

@@ -11,8 +11,8 @@ import {
   RATE_LIMITED_ERROR,
 } from '../../src/mcp/answer-messages.js';
 import type { McpDeps } from '../../src/mcp/tools.js';
-import type { Capabilities } from '../../src/contract/capabilities.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import type { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { createLogger } from '../../src/log.js';
 import { listen, type Listening } from '../support/listen.js';
 

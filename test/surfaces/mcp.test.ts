@@ -6,10 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Capabilities } from '../../src/contract/capabilities.js';
-import { QuoteRequest } from '../../packages/buyer/src/wire/contract/quote.js';
-import { CLAIM_META_KEY, McpAvailableQuote, McpClaimMeta, McpQuoteResult } from '../../src/contract/mcp-quote.js';
-import { jsonSchemaOf } from '../../src/contract/json-schema.js';
+import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
+import { QuoteRequest } from '@rights-preflight/wire/contract/quote.js';
+import {
+  CLAIM_META_KEY,
+  McpAvailableQuote,
+  McpClaimMeta,
+  McpQuoteResult,
+} from '@rights-preflight/wire/contract/mcp-quote.js';
+import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { signPayment } from '../support/pay.js';
 import { ARTICLE, BARE } from './support/world.js';

@@ -1,11 +1,11 @@
 import test from 'ava';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { checkPaymentIntent } from '../../src/products/ingestion-gate/intent.js';
 import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
 import { paymentFromHeader } from '../../src/money-path/payment-signature.js';
 
 // The base64 JSON headers the service reads pass the same plain-JSON guard as the bodies
-// (packages/buyer/src/wire/contract/plain-json.ts; docs/wire.md §10): a member `1e999`, a lone surrogate or
+// (packages/wire/src/contract/plain-json.ts; docs/wire.md §10): a member `1e999`, a lone surrogate or
 // nesting 3,000 deep is the header's MALFORMED code, before anything is formatted, verified or digested.
 
 const SHAPES: Record<string, string> = {

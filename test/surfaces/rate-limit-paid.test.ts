@@ -4,7 +4,7 @@ import { createApp } from '../../src/http/app.js';
 import { createRateLimits, type RateLimitedRoute } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/log.js';
 import { listen, type Listening } from '../support/listen.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // Paid work is not free work, at the limiter (src/http/rate-limit.ts): on a `paid` route a request with a
 // payment is admitted by its product; the payer check here is a stand-in for money-path/paid-admission.ts

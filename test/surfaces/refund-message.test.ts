@@ -1,8 +1,8 @@
 import test from 'ava';
-import { decodeOrThrow } from '../../packages/buyer/src/wire/contract/decode.js';
-import { RefundRequestBody } from '../../src/contract/refund.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { RefundRequestBody } from '@rights-preflight/wire/contract/refund.js';
 import { STATUS_OF } from '../../src/http/status-of.js';
-import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 
 // A refund message is stored in an event and printed by operator tools: it must be valid Unicode.
 // A lone surrogate used to pass the codec and fail in the store (500); it is a 422 now.

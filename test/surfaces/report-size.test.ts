@@ -1,7 +1,7 @@
 import test from 'ava';
 import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
-import { verifyPaidReport } from '../../packages/buyer/src/index.js';
+import { verifyPaidReport } from '@rights-preflight/buyer';
 import { REPORT_ENTRY_MAX_BYTES, TRUNCATION_MARK } from '../../src/rsl/bounded-reading.js';
 import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { signPayment } from '../support/pay.js';

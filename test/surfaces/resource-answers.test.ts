@@ -1,7 +1,7 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
-import { GATE_PATH } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { post } from './support/world.js';
 import { newKey } from './support/gate-buyer.js';
 import { useWorld } from '../support/world.js';

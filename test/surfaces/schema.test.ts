@@ -3,9 +3,9 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type * as t from 'io-ts';
-import { PreflightRequest } from '../../packages/buyer/src/wire/contract/preflight.js';
-import { IngestionGateRequest } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { jsonSchemaOf } from '../../src/contract/json-schema.js';
+import { PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
+import { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
 import { ARTICLE, post } from './support/world.js';
 import { useWorld } from '../support/world.js';
 

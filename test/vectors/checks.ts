@@ -2,16 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { isDeepStrictEqual } from 'node:util';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
-import { boundNonce, inputSha256 } from '../../packages/buyer/src/wire/payment/binding.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { boundNonce, inputSha256 } from '@rights-preflight/wire/payment/binding.js';
 import { typedDataDigest, EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
 import { privateKeyAccount } from '../../packages/buyer/src/account.js';
-import { siwxChallenge } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { signInWithX } from '../../packages/buyer/src/gate-headers.js';
-import { utf8ToBase64 } from '../../packages/buyer/src/wire/crypto/base64url.js';
-import { openText, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { ManifestLine } from '../../packages/buyer/src/wire/contract/check-manifest.js';
+import { utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
+import { openText, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 import { recoverAddressOf } from '../../src/payment/recovered-signers.js';
 import { verifySiwxHeader } from '../../src/products/ingestion-gate/siwx.js';
 import { openNode } from '../../src/crypto/aes-gcm-node.js';
@@ -35,8 +35,11 @@ export interface Vector {
 }
 export type Check = (v: Vector) => Promise<boolean>;
 
+/** Where the vectors are kept: the wire package ships them beside its codecs (packages/wire/vectors/README.md). */
+export const VECTORS_DIR = new URL('../../packages/wire/vectors/', import.meta.url);
+
 export const readVectors = async <T = Record<string, unknown>>(file: string): Promise<T> =>
-  JSON.parse(await readFile(new URL(file, import.meta.url), 'utf8')) as T;
+  JSON.parse(await readFile(new URL(file, VECTORS_DIR), 'utf8')) as T;
 
 const same = isDeepStrictEqual;
 

@@ -1,9 +1,10 @@
-// `npx tsx test/vectors/generate.ts` rewrites the test vectors (test/vectors/README.md says what each file
+// `npx tsx test/vectors/generate.ts` rewrites the test vectors (packages/wire/vectors/README.md says what each file
 // holds). Every output is made by the service's own code: its evidence signer and money-path builders
 // (buildOffer, buildDelivery), its AES-GCM sealer, the shared wire leaf it signs and verifies with, and
 // viem for secp256k1 signatures. Keys, clocks and IVs are fixed, so the files are a pure function of this
 // module: test/vectors/vectors.test.ts regenerates them and compares byte for byte.
 import { writeFile } from 'node:fs/promises';
+import { VECTORS_DIR } from './checks.js';
 import { fileURLToPath } from 'node:url';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -16,25 +17,25 @@ import { singleReportProduct } from '../../src/products/single-report/product.js
 import { ingestionGateProduct } from '../../src/products/ingestion-gate/product.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { sealNode } from '../../src/crypto/aes-gcm-node.js';
-import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
-import { canonicalJson } from '../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { sha256Hex } from '../../packages/buyer/src/wire/evidence/digest.js';
-import { authorizationDigest } from '../../packages/buyer/src/wire/payment/authorization-digest.js';
-import { inputSha256 } from '../../packages/buyer/src/wire/payment/binding.js';
-import { purchaseId } from '../../packages/buyer/src/wire/contract/purchase-id.js';
-import { gateInput } from '../../packages/buyer/src/wire/ingestion-gate/gate-input.js';
-import { siwxChallenge } from '../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { authorizationDigest } from '@rights-preflight/wire/payment/authorization-digest.js';
+import { inputSha256 } from '@rights-preflight/wire/payment/binding.js';
+import { purchaseId } from '@rights-preflight/wire/contract/purchase-id.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { siweMessage } from '../../packages/buyer/src/siwe-message.js';
-import { checkpointAad, type SealedBox } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { toBase64url, utf8ToBase64 } from '../../packages/buyer/src/wire/crypto/base64url.js';
+import { checkpointAad, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { toBase64url, utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
 import { buyerCheckpointAad } from '../../packages/buyer/src/checkpoint-store.js';
-import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
-import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '../../packages/buyer/src/wire/contract/check-manifest.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
+import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 import { type ExpectedSettlement, verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
 import { EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
 import { checkOffer } from '../../packages/buyer/src/offer.js';
-import { encodePaymentRequired } from '../../packages/buyer/src/wire/payment/x402-headers.js';
+import { encodePaymentRequired } from '@rights-preflight/wire/payment/x402-headers.js';
 
 // ---------------------------------------------------------------------------------------------
 // The fixed world every vector lives in.
@@ -657,7 +658,7 @@ function sealVectors() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// manifest.json: lines of a bulk check's manifest (packages/buyer/src/wire/contract/check-manifest.ts).
+// manifest.json: lines of a bulk check's manifest (packages/wire/src/contract/check-manifest.ts).
 
 function manifestVectors() {
   const gate = gatePurchase();
@@ -775,6 +776,5 @@ export async function vectorFiles(): Promise<Record<string, string>> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const dir = new URL('.', import.meta.url);
-  for (const [name, text] of Object.entries(await vectorFiles())) await writeFile(new URL(name, dir), text);
+  for (const [name, text] of Object.entries(await vectorFiles())) await writeFile(new URL(name, VECTORS_DIR), text);
 }

@@ -12,13 +12,15 @@ import {
   tamperedSealStaysShut,
   type Check,
   type Vector,
+  VECTORS_DIR,
 } from './checks.js';
 
-// The vectors are the service's own output (./generate.ts), kept in the repository for other languages
-// (./README.md). Here: the files are exactly what the code makes today, and every vector is sharp — one
-// byte changed anywhere in what it feeds the computation, and the recorded output no longer follows.
+// The vectors are the service's own output (./generate.ts), kept in the wire package for other languages
+// (packages/wire/vectors/README.md). Here: the files are exactly what the code makes today, and every
+// vector is sharp — one byte changed anywhere in what it feeds the computation, and the recorded output
+// no longer follows.
 
-const dir = new URL('.', import.meta.url);
+const dir = VECTORS_DIR;
 
 test('the vector files are byte for byte what the generator makes from the service code today', async (t) => {
   const files = await vectorFiles();

@@ -16,7 +16,7 @@ export interface BuyerAccount {
   signMessage(args: { message: string }): Promise<Hex>;
 }
 
-// Synchronous signing needs these two; set once, as the leaf's evidence/noble-sync.ts does for Ed25519.
+// Synchronous signing needs these two; set once, as the wire package's evidence/noble-sync.ts does for Ed25519.
 secp.hashes.sha256 = sha256;
 secp.hashes.hmacSha256 = (key, message) => hmac(sha256, key, message);
 
@@ -30,8 +30,11 @@ function signDigest(digest: Uint8Array, privateKey: Uint8Array): Hex {
   return toHex(out);
 }
 
+/** Whether `s` is a secp256k1 private key as the buyer takes one: 0x and 64 hex digits, either case. */
+export const isPrivateKeyHex = (s: string): boolean => /^0x[0-9a-fA-F]{64}$/.test(s);
+
 export function privateKeyAccount(privateKey: string): BuyerAccount {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(privateKey)) throw new TypeError('a private key is 0x and 64 hex digits');
+  if (!isPrivateKeyHex(privateKey)) throw new TypeError('a private key is 0x and 64 hex digits');
   const key = fromHex(privateKey);
   const publicKey = secp.getPublicKey(key, false);
   const address = checksumAddress(toHex(keccak(publicKey.subarray(1)).subarray(12)));

@@ -4,9 +4,9 @@ import type { BuyerOptions, ReportRequest } from './options.js';
 import { capabilities, quote } from './quote.js';
 import { revalidate } from './revalidate.js';
 import { ingestionGateUpfront, type UpfrontGateOptions } from './gate-upfront.js';
-import type { Tier } from './wire/pricing/prices.js';
+import type { Tier } from '@rights-preflight/wire/pricing/prices.js';
 import type { GateRequest } from './results.js';
-import type { AvailableQuote } from './wire/contract/quote.js';
+import type { AvailableQuote } from '@rights-preflight/wire/contract/quote.js';
 
 // The service-aware x402 buyer (spec §5.6–§5.7, docs/wire.md). Browser-safe: no node: imports.
 // quote → 402 offer → every check (pins, caps, signed receipt, recomputed binding nonce) → sign

@@ -1,6 +1,7 @@
-import { CHECK_MANIFEST_FORMAT, type ManifestLine } from './wire/contract/check-manifest.js';
+import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 
-// Manifest lines of a bulk check (./check.ts; the codec: ./wire/contract/check-manifest.ts).
+// Manifest lines of a bulk check (./check.ts; the codec: @rights-preflight/wire/contract/check-manifest.js).
 
 /** Reasons that are a URL's answer for good; any other `not_bought` is tried again by the next run. */
 const FINAL_REASONS = new Set(['ORIGIN_NOT_COVERED', 'INVALID_URL', 'NO_VERIFIABLE_DECLARATION', 'FETCH_FAILED']);
@@ -35,4 +36,4 @@ export function spentBefore(lines: readonly ManifestLine[]): bigint {
   return [...paid.values()].reduce((a, b) => a + b, 0n);
 }
 
-export const tx = (t: string | undefined) => (t && /^0x[0-9a-fA-F]{64}$/.test(t) ? (t as `0x${string}`) : null);
+export const tx = (t: string | undefined) => (t && TxHash.is(t) ? t : null);

@@ -1,6 +1,6 @@
 import { BuyerRefused } from './errors.js';
 import type { BuyResult, GateResult } from './results.js';
-import type { ManifestLine } from './wire/contract/check-manifest.js';
+import type { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 import { line, tx } from './check-lines.js';
 import type { CallEntry } from './check-plan.js';
 

@@ -1,5 +1,5 @@
-import type { ManifestLine } from './wire/contract/check-manifest.js';
-import { canonicalResourceUrl } from './wire/rsl/resource-url.js';
+import type { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
+import { canonicalResourceUrl } from '@rights-preflight/wire/rsl/resource-url.js';
 import { line } from './check-lines.js';
 
 // What a bulk check (./check.ts) still has to do with its URLs, decided without a request: URLs that are

@@ -1,4 +1,4 @@
-import type { ManifestLine } from './wire/contract/check-manifest.js';
+import type { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 
 // The summary of a bulk check (./check.ts): counted from each URL's last manifest line, so a resumed run
 // reports the whole manifest, not only what it did itself.

@@ -1,4 +1,4 @@
-import { openText, sealText, SealedBox } from './wire/crypto/aes-gcm.js';
+import { openText, sealText, SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { ExpectedSettlement } from './verify-report.js';
 

@@ -9,11 +9,11 @@ import {
   describeSignals,
   type BuyerLogEvent,
 } from './index.js';
-import type { GatePurpose } from './wire/rsl/purposes.js';
-import { generatePrivateKey, privateKeyAccount } from './account.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
+import { generatePrivateKey, isPrivateKeyHex, privateKeyAccount } from './account.js';
 import { claimKeepingStore } from './claim-keeping-store.js';
 import { requestRefund } from './refund-request.js';
-import { ingestionGatePrice, revalidationPrice, type Tier } from './wire/pricing/prices.js';
+import { ingestionGatePrice, revalidationPrice, type Tier } from '@rights-preflight/wire/pricing/prices.js';
 import { fileBoxStore, fileCheckpointStore } from './node/file-checkpoint-store.js';
 import { fileQuoteStore } from './node/file-quote-store.js';
 import { defaultReportFile } from './cli-help.js';
@@ -87,7 +87,7 @@ function pinsOf(c: Cli): Pins {
 /** BUYER_PRIVATE_KEY, or a usage error naming it (never its value). */
 function privateKey(c: Cli): string {
   const key = need('BUYER_PRIVATE_KEY', c.env.BUYER_PRIVATE_KEY);
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError('BUYER_PRIVATE_KEY must be 0x and 64 hex digits');
+  if (!isPrivateKeyHex(key)) throw new UsageError('BUYER_PRIVATE_KEY must be 0x and 64 hex digits');
   return key;
 }
 

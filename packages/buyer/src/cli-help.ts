@@ -1,4 +1,4 @@
-import type { RefundReason } from './wire/contract/refund-reason.js';
+import type { RefundReason } from '@rights-preflight/wire/contract/refund-reason.js';
 import { DEFAULT_CHECK_CONCURRENCY as DEFAULT_CONCURRENCY } from './check.js';
 
 // The buyer CLI's words (packages/buyer/src/cli.ts): the overview `--help` prints, and one page per subcommand
@@ -79,7 +79,7 @@ ingestion-gate calls of up to four, each paid on its first request (never rate-l
 as \`gate\` does, --concurrency at once (default ${DEFAULT_CONCURRENCY}). Never spends more than --budget
 (micro-USDC, for the whole manifest, earlier runs included): the calls that would pass it are left
 "not_bought BUDGET_EXHAUSTED".
-Writes --manifest (default ./rights-check.jsonl; JSON Lines, one line per URL and step: test/vectors/README.md)
+Writes --manifest (default ./rights-check.jsonl; JSON Lines, one line per URL and step: packages/wire/vectors/README.md)
 and the verified reports beside it in reports/, then a summary table. Run it again with the same manifest to
 resume: a call paid but unanswered is resent with the same authorization (its checkpoint, sealed with
 BUYER_CHECKPOINT_KEY, in <manifest>.checkpoints/), nothing is charged twice. Progress on a terminal only.

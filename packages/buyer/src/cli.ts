@@ -2,7 +2,7 @@ import { parseArgs, parseEnv } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { BuyerRefused } from './errors.js';
-import { GatePurpose, ReportPurpose } from './wire/rsl/purposes.js';
+import { GatePurpose, ReportPurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import { COMMAND_HELP, REFUND_REASONS, USAGE } from './cli-help.js';
 import { CLI_OPTIONS, failure, helpOf, UsageError, type Cli, type CliValues } from './cli-context.js';
 import { describeError } from './cli-errors.js';

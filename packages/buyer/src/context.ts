@@ -1,12 +1,13 @@
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { GATE_PATH } from './wire/contract/ingestion-gate.js';
-import { REVALIDATE_PATH } from './wire/contract/revalidation.js';
-import { chainIdOf } from './wire/payment/x402-constants.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_PATH } from '@rights-preflight/wire/contract/revalidation.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import type { BuyerAccount } from './account.js';
 import { taskBudget, type TaskBudget } from './budget.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import type { Pins } from './offer.js';
 import type { BuyerLogEvent, BuyerOptions } from './options.js';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // One buyer's settled options, shared by its steps (quote, pay, deliver, the flows): the pins checked
 // once, the budget, the checkpoint store, the resume policy, and a logger that never throws.
@@ -34,7 +35,7 @@ export interface BuyerContext {
 
 function pinnedKeyOf(evidenceKey: BuyerOptions['pins']['evidenceKey']): string {
   const key = typeof evidenceKey === 'string' ? evidenceKey.toLowerCase() : evidenceKey.public_key.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(key)) throw new TypeError('pins.evidenceKey must be a 32-byte Ed25519 public key in hex');
+  if (!Sha256Hex.is(key)) throw new TypeError('pins.evidenceKey must be a 32-byte Ed25519 public key in hex');
   if (typeof evidenceKey !== 'string' && keyIdOf(key) !== evidenceKey.key_id)
     throw new TypeError('pins.evidenceKey.key_id is not the id of that public key');
   return key;

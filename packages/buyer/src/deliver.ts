@@ -1,7 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { IngestionGateUnavailable } from './wire/contract/ingestion-gate.js';
-import { decodePaymentResponse } from './wire/payment/x402-headers.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { IngestionGateUnavailable } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { decodePaymentResponse } from '@rights-preflight/wire/payment/x402-headers.js';
 import { BuyerRefused } from './errors.js';
 import { sameAddress, type BuyerContext } from './context.js';
 import type { BuyerCheckpoint } from './checkpoint-store.js';

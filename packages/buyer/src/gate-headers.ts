@@ -1,10 +1,14 @@
 import { checksumAddress } from './address.js';
 import type { BuyerAccount } from './account.js';
 import { siweMessage } from './siwe-message.js';
-import { PAYMENT_INTENT_VERSION, type PaymentIntent, type SiwxProof } from './wire/contract/ingestion-gate.js';
-import { siwxChallenge, type SiwxBinding } from './wire/ingestion-gate/siwx-challenge.js';
-import { chainIdOf } from './wire/payment/x402-constants.js';
-import { utf8ToBase64 } from './wire/crypto/base64url.js';
+import {
+  PAYMENT_INTENT_VERSION,
+  type PaymentIntent,
+  type SiwxProof,
+} from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { siwxChallenge, type SiwxBinding } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
+import { utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
 
 // The two headers a gate buyer sends before it may be offered a payment (spec §5.5, docs/wire.md):
 // the unsigned payment intent and the sign-in proof of profile service-siwx-payment-v1. The EIP-4361

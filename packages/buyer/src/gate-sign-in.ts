@@ -1,4 +1,4 @@
-import { SIWX_MAX_AGE_SECONDS } from './wire/ingestion-gate/siwx-challenge.js';
+import { SIWX_MAX_AGE_SECONDS } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { checksumAddress } from './address.js';
 import type { BuyerContext } from './context.js';
 import { paymentIntentHeader, signInWithXHeader } from './gate-headers.js';

@@ -1,8 +1,8 @@
-import { GATE_PATH, GATE_SKU } from './wire/contract/ingestion-gate.js';
-import { gateInput } from './wire/ingestion-gate/gate-input.js';
-import { sha256Hex } from './wire/evidence/digest.js';
-import { purchaseId } from './wire/contract/purchase-id.js';
-import { toBase64url } from './wire/crypto/base64url.js';
+import { GATE_PATH, GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { purchaseId } from '@rights-preflight/wire/contract/purchase-id.js';
+import { toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 import type { BuyerContext } from './context.js';
 import { deliver } from './deliver.js';
 import { payUpfront, type UpfrontTerms } from './pay.js';

@@ -51,5 +51,5 @@ export {
   type CheckProgress,
   type CheckSummary,
 } from './check.js';
-export { CHECK_MANIFEST_FORMAT, ManifestLine } from './wire/contract/check-manifest.js';
+export { CHECK_MANIFEST_FORMAT, ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 export type { UpfrontTerms } from './pay.js';

@@ -1,11 +1,11 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { verifyEnvelope } from './wire/evidence/verify.js';
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { OfferReceiptPayload } from './wire/evidence/payloads.js';
-import { boundNonce } from './wire/payment/binding.js';
-import { decodePaymentRequired } from './wire/payment/x402-headers.js';
-import { SCHEME_EXACT, USDC, type PaymentNetwork } from './wire/payment/x402-constants.js';
-import type { PaymentRequired, PaymentRequirements } from './wire/payment/x402-wire.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { OfferReceiptPayload } from '@rights-preflight/wire/evidence/payloads.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
+import { decodePaymentRequired } from '@rights-preflight/wire/payment/x402-headers.js';
+import { SCHEME_EXACT, USDC, type PaymentNetwork } from '@rights-preflight/wire/payment/x402-constants.js';
+import type { PaymentRequired, PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import { BuyerRefused } from './errors.js';
 
 // The checks a buyer makes on a 402 offer BEFORE signing anything (docs/wire.md §3). Any mismatch

@@ -1,12 +1,12 @@
-import { chainIdOf } from './wire/payment/x402-constants.js';
-import { encodePaymentSignature } from './wire/payment/x402-headers.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
+import { encodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
 import { checksumAddress } from './address.js';
 import type { BuyerContext } from './context.js';
 import { checkOffer, type CheckedOffer } from './offer.js';
 import type { BuyerCheckpoint } from './checkpoint-store.js';
 import { EIP3009_TYPES } from './typed-data.js';
 import { BuyerRefused } from './errors.js';
-import { boundNonce } from './wire/payment/binding.js';
+import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
 
 // The pay step: check the 402 offer, reserve the budget, sign EIP-3009 with exactly the bound nonce, and
 // seal the checkpoint before anything is sent — in that order (docs/decisions.md, "Buyer client").

@@ -1,8 +1,8 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { verifyEnvelope } from './wire/evidence/verify.js';
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { QuotePayload } from './wire/evidence/payloads.js';
-import { AvailableQuote, UnavailableQuote } from './wire/contract/quote.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { QuotePayload } from '@rights-preflight/wire/evidence/payloads.js';
+import { AvailableQuote, UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { BuyerRefused } from './errors.js';
 import { errorOf, sameAddress, type BuyerContext } from './context.js';
 import type { ReportRequest } from './options.js';

@@ -1,8 +1,8 @@
-import { digestOf } from './wire/evidence/digest.js';
-import type { EvidencePayload } from './wire/evidence/payloads.js';
-import type { ReportResourceSignals } from './wire/contract/report-signals.js';
-import type { SignalObservation } from './wire/signals/signal-observation.js';
-import { tokensForPurpose, type GatePurpose } from './wire/rsl/purposes.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
+import type { EvidencePayload } from '@rights-preflight/wire/evidence/payloads.js';
+import type { ReportResourceSignals } from '@rights-preflight/wire/contract/report-signals.js';
+import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
+import { tokensForPurpose, type GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 
 // The AI-use signals beside RSL in a paid report (issue 28; docs/wire.md §15), as the buyer reads them:
 // checked against the signed evidence, shown by `verify`, and the reason ingestion is held by default

@@ -1,8 +1,8 @@
-import type { AvailableQuote, UnavailableQuote } from './wire/contract/quote.js';
-import type { GateQuestion } from './wire/ingestion-gate/gate-input.js';
+import type { AvailableQuote, UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
+import type { GateQuestion } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 import type { SavedReport } from './verify-report.js';
 import type { IngestionHold } from './report-signals.js';
-import type { SignalsPreview } from './wire/signals/signal-observation.js';
+import type { SignalsPreview } from '@rights-preflight/wire/signals/signal-observation.js';
 
 // What a purchase ends as: delivered (a verified report), unavailable (nothing to buy, nothing charged)
 // or held (paid, never a report).

@@ -1,10 +1,14 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { REVALIDATE_PATH, REVALIDATE_SKU, RevalidationUnavailable } from './wire/contract/revalidation.js';
-import { sha256Hex } from './wire/evidence/digest.js';
-import { revalidationInput } from './wire/revalidation/revalidation-input.js';
-import type { Tier } from './wire/pricing/prices.js';
-import { purchaseId } from './wire/contract/purchase-id.js';
-import { toBase64url } from './wire/crypto/base64url.js';
+import {
+  REVALIDATE_PATH,
+  REVALIDATE_SKU,
+  RevalidationUnavailable,
+} from '@rights-preflight/wire/contract/revalidation.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { revalidationInput } from '@rights-preflight/wire/revalidation/revalidation-input.js';
+import type { Tier } from '@rights-preflight/wire/pricing/prices.js';
+import { purchaseId } from '@rights-preflight/wire/contract/purchase-id.js';
+import { toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 import { errorOf, type BuyerContext } from './context.js';
 import { deliver } from './deliver.js';
 import { BuyerRefused } from './errors.js';

@@ -1,4 +1,4 @@
-import { authorizationDigestBytes } from './wire/payment/authorization-digest.js';
+import { authorizationDigestBytes } from '@rights-preflight/wire/payment/authorization-digest.js';
 
 // The one typed message the buyer signs: USDC's EIP-3009 TransferWithAuthorization under the token's domain
 // (name, version, chainId, verifyingContract). Its digest is the wire leaf's word-by-word one, the service's

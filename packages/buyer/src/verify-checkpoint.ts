@@ -1,7 +1,7 @@
-import type { CheckpointPayload } from './wire/contract/checkpoint.js';
-import { digestOf } from './wire/evidence/digest.js';
-import { keyIdOf } from './wire/evidence/public-key.js';
-import { checkCheckpoint } from './wire/revalidation/checkpoint-check.js';
+import type { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
+import { checkCheckpoint } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
 
 // Offline verification of a revalidation checkpoint (docs/wire.md §14), alone or inside the report it was
 // delivered in. Pure, synchronous, browser-safe; the reasons never contain a secret (a checkpoint holds none).

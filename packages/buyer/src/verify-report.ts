@@ -1,13 +1,18 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { verifyEnvelope } from './wire/evidence/verify.js';
-import { digestOf } from './wire/evidence/digest.js';
-import { DeliveryProofPayload, EvidencePayload, OfferReceiptPayload } from './wire/evidence/payloads.js';
-import { PaidReportResponse } from './wire/contract/report.js';
-import { GATE_SKU, IngestionGateResponse } from './wire/contract/ingestion-gate.js';
-import { REVALIDATE_SKU, RevalidationResponse } from './wire/contract/revalidation.js';
-import { boundNonce, looksBound } from './wire/payment/binding.js';
-import { decisionFor } from './wire/rsl/vocabulary.js';
-import { gateInput } from './wire/ingestion-gate/gate-input.js';
+import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
+import {
+  DeliveryProofPayload,
+  EvidencePayload,
+  OfferReceiptPayload,
+} from '@rights-preflight/wire/evidence/payloads.js';
+import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
+import { GATE_SKU, IngestionGateResponse } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REVALIDATE_SKU, RevalidationResponse } from '@rights-preflight/wire/contract/revalidation.js';
+import { boundNonce, looksBound } from '@rights-preflight/wire/payment/binding.js';
+import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 import * as t from 'io-ts';
 import { checkpointsOfReportFail } from './verify-checkpoint.js';
 import { signalsDisagree, signalsOfReport, type VerifiedSignals } from './report-signals.js';
@@ -147,7 +152,7 @@ function gateQuestionProblem(report: Report, proof: Proof): Problem {
 }
 
 function settlementFormProblem(ps: PaidBody['payment_settlement'], s: Settlement): Problem {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(ps.transaction)) return 'transaction hash has the wrong form';
+  if (!TxHash.is(ps.transaction)) return 'transaction hash has the wrong form';
   if (ps.transaction.toLowerCase() !== s.transaction.toLowerCase())
     return 'transaction hash differs from the signed delivery proof';
   if (ps.network !== s.network) return 'settlement network differs from the signed delivery proof';

@@ -1,4 +1,4 @@
-"""The repository's shared test vectors (test/vectors/, README there), made by the service's own code: every
+"""The repository's shared test vectors (packages/wire/vectors/, README there), made by the service's own code: every
 one the Python buyer must reproduce or refuse exactly as the TypeScript buyer does."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def load(name: str) -> dict[str, Any]:
-    return json.loads((ROOT / "test" / "vectors" / f"{name}.json").read_text("utf-8"))
+    return json.loads((ROOT / "packages" / "wire" / "vectors" / f"{name}.json").read_text("utf-8"))
 
 
 def cases(name: str, part: str = "vectors") -> Any:

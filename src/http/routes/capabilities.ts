@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { Capabilities } from '../../contract/capabilities.js';
+import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import {
   GATE_BASE_PRICE,
   GATE_PER_URL_PRICE,
   MAX_BUDGET_MICRO,
   REVALIDATE_PER_URL_PRICE,
   SINGLE_REPORT_PRICE,
-} from '../../../packages/buyer/src/wire/pricing/prices.js';
-import { REPORT_PURPOSES } from '../../../packages/buyer/src/wire/rsl/purposes.js';
-import { RESOURCE_URL_MAX_LENGTH } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
-import { NONCE_PREFIX } from '../../contract/offer.js';
+} from '@rights-preflight/wire/pricing/prices.js';
+import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
+import { RESOURCE_URL_MAX_LENGTH } from '@rights-preflight/wire/rsl/resource-url.js';
+import { NONCE_PREFIX } from '@rights-preflight/wire/contract/offer.js';
 import type { PaymentTerms } from '../../money-path/deps.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import type { RateLimitedRoute } from '../rate-limit.js';
-import { SIGNAL_STANDARDS_READ } from '../../../packages/buyer/src/wire/signals/signal-observation.js';
+import { SIGNAL_STANDARDS_READ } from '@rights-preflight/wire/signals/signal-observation.js';
 
 const GATE_PURPOSES = [
   'ai-input',

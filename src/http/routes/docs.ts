@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Landing } from '../../contract/landing.js';
+import { Landing } from '@rights-preflight/wire/contract/landing.js';
 import { MARKDOWN_CSS, markdownPage, markdownRenderer } from './markdown-html.js';
 
 // What a newcomer finds at the service's address (docs/decisions.md, "The first hour (issue 27)"):

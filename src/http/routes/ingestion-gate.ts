@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { GATE_PATH, IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { GATE_PATH, IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { ingestionGate, type GateDeps } from '../../products/ingestion-gate/gate.js';
 import { GATE_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../json-body.js';
 import { DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
 import type { InspectQuestion } from '../../rsl/inspect-document.js';
 import { InspectRequest, inspectionAnswer } from '../../rsl/inspect-answer.js';
 import { InspectPoolBusy } from '../../rsl/inspect-pool.js';
-import { DEFAULT_USER_CLASS } from '../../../packages/buyer/src/wire/rsl/purposes.js';
-import { checkResourceUrlSyntax } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
+import { DEFAULT_USER_CLASS } from '@rights-preflight/wire/rsl/purposes.js';
+import { checkResourceUrlSyntax } from '@rights-preflight/wire/rsl/resource-url.js';
 
 // POST /v1/rights/inspect — the free XML inspection path (spec §2.1, §4). It evaluates only the
 // RSL XML the caller supplies, never fetches anything, signs nothing, charges nothing, and says

@@ -3,8 +3,8 @@ import Router from '@koa/router';
 import { answerMessages, rpcError } from '../../mcp/answer-messages.js';
 import type { McpDeps } from '../../mcp/tools.js';
 import { readCapped } from '../json-body.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { plainJsonProblem } from '@rights-preflight/wire/contract/plain-json.js';
 
 // POST /mcp: Streamable HTTP, stateless (new server + transport per message, JSON responses, no
 // session id). GET (SSE stream) and DELETE (session end) have no meaning without sessions: 405.

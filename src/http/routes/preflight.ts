@@ -2,12 +2,12 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { PreflightDiscovery, PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
 import { preflightRequestSchema } from '../schema/preflight-schema.js';
 import { preflight, preflightDiscovery, type PreflightDeps } from '../../products/single-report/preflight.js';
 import { redemptionAnswer, send, SINGLE_REPORT_BODIES } from '../present-redemption.js';
-import { checkedBody } from '../../contract/checked-body.js';
+import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
 
 // GET/POST /v1/rights/preflight (spec §4): schema, discovery, or the key-bound purchase.
 const isEmptyObject = (v: unknown) =>

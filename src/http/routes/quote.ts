@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { QuoteRequest, QuoteResponse } from '../../../packages/buyer/src/wire/contract/quote.js';
-import { checkedBody } from '../../contract/checked-body.js';
-import { IdempotencyKey } from '../../../packages/buyer/src/wire/contract/common.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { QuoteRequest, QuoteResponse } from '@rights-preflight/wire/contract/quote.js';
+import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
+import { IdempotencyKey } from '@rights-preflight/wire/contract/common.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { quote, type QuoteDeps } from '../../products/single-report/quote.js';
 
 // POST /v1/rights/quote: parse, then the application service decides everything.

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { REFUND_REQUESTS_PATH, RefundRequestBody } from '../../contract/refund.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { REFUND_REQUESTS_PATH, RefundRequestBody } from '@rights-preflight/wire/contract/refund.js';
 import { refundStatus, requestRefund, type RefundDeps } from '../../refund/refund-request.js';
 
 // POST /v1/rights/refund-requests and GET …/{purchase_id}: X-Service-Claim authorizes both.

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Admit } from '../../money-path/paid-admission.js';
 import { readJsonBody } from '../json-body.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { REVALIDATE_PATH, RevalidateRequest } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { REVALIDATE_PATH, RevalidateRequest } from '@rights-preflight/wire/contract/revalidation.js';
 import { revalidate, type RevalidateDeps } from '../../products/revalidation/revalidate.js';
 import { REVALIDATION_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../../../packages/buyer/src/wire/contract/constrained.js';
-import { GATE_SIWX_PROFILE } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import type { JsonSchema } from '@rights-preflight/wire/contract/constrained.js';
+import { GATE_SIWX_PROFILE } from '@rights-preflight/wire/contract/ingestion-gate.js';
 
 // The pieces the OpenAPI paths share: references into components, the header and parameter
 // definitions, the error answer and the money path's payment responses.

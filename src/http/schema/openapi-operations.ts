@@ -1,4 +1,4 @@
-import { SIWX_STATEMENT } from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 
 // What a client generator needs beyond the schemas (./openapi.ts): a stable operationId and a tag for
 // every operation, the credentials each one takes as security schemes, and the answers every body or

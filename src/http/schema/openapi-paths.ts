@@ -1,6 +1,6 @@
-import { GATE_PATH } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { REFUND_REQUESTS_PATH } from '../../contract/refund.js';
-import { REVALIDATE_PATH } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { REFUND_REQUESTS_PATH } from '@rights-preflight/wire/contract/refund.js';
+import { REVALIDATE_PATH } from '@rights-preflight/wire/contract/revalidation.js';
 import {
   error,
   headerRef,
@@ -12,6 +12,7 @@ import {
   PRIVATE,
   ref,
 } from './openapi-common.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // The paths of GET /openapi.json, one entry per endpoint: prose, parameters and responses. Schemas are
 // references into components (openapi.ts), generated from the codecs.
@@ -94,7 +95,7 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
       summary:
         'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
       parameters: [
-        { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: PurchaseId.pattern.source } },
         paramRef('XServiceClaim'),
         paramRef('PaymentSignature'),
       ],
@@ -263,7 +264,12 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
         'Where a refund request stands: requested, approved, rejected or paid ' +
         '(by an operator, with the transaction)',
       parameters: [
-        { name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        {
+          name: 'purchase_id',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: PurchaseId.pattern.source },
+        },
         paramRef('XServiceClaim'),
       ],
       responses: {

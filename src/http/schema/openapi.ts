@@ -1,28 +1,28 @@
 import * as t from 'io-ts';
-import { jsonSchemaOf } from '../../contract/json-schema.js';
-import type { JsonSchema } from '../../../packages/buyer/src/wire/contract/constrained.js';
-import { Capabilities } from '../../contract/capabilities.js';
-import { QuoteRequest, QuoteResponse, UnavailableQuote } from '../../../packages/buyer/src/wire/contract/quote.js';
-import { PaidReportResponse } from '../../../packages/buyer/src/wire/contract/report.js';
-import { PaymentRequiredBody } from '../../contract/offer.js';
-import { PreflightDiscovery, PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
+import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
+import type { JsonSchema } from '@rights-preflight/wire/contract/constrained.js';
+import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
+import { QuoteRequest, QuoteResponse, UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
+import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
+import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
+import { PreflightDiscovery, PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
 import {
   IngestionGateRequest,
   IngestionGateResponse,
   IngestionGateUnavailable,
   PaymentIntent,
   SiwxProof,
-} from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+} from '@rights-preflight/wire/contract/ingestion-gate.js';
 import {
   RevalidateRequest,
   RevalidationResponse,
   RevalidationUnavailable,
-} from '../../../packages/buyer/src/wire/contract/revalidation.js';
+} from '@rights-preflight/wire/contract/revalidation.js';
 import { InspectRequest, InspectResponse } from '../routes/inspect.js';
-import { RefundRequestBody, RefundView } from '../../contract/refund.js';
+import { RefundRequestBody, RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { withOperations } from './openapi-operations.js';
-import { ReadinessBody } from '../../contract/readiness.js';
-import { Landing } from '../../contract/landing.js';
+import { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';
+import { Landing } from '@rights-preflight/wire/contract/landing.js';
 import { headers, parameters } from './openapi-common.js';
 import { PATHS } from './openapi-paths.js';
 

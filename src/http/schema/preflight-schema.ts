@@ -1,6 +1,6 @@
-import { PreflightRequest } from '../../../packages/buyer/src/wire/contract/preflight.js';
-import { jsonSchemaDocument, type JSON_SCHEMA_DIALECT } from '../../contract/json-schema.js';
-import type { JsonSchema } from '../../../packages/buyer/src/wire/contract/constrained.js';
+import { PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
+import { jsonSchemaDocument, type JSON_SCHEMA_DIALECT } from '@rights-preflight/wire/contract/json-schema.js';
+import type { JsonSchema } from '@rights-preflight/wire/contract/constrained.js';
 
 // GET /v1/rights/preflight: the request contract as a standalone JSON Schema, generated from the
 // codec POST /v1/rights/preflight decodes with. Built once: codecs do not change at run time.

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { streamName } from '../../../streams/purchase/purchase-id.js';
 import { REFUND_STREAM_PREFIX, type RefundCommandBody } from '../../../streams/refund/index.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../../http/json-body.js';
 import {
   MoveRequest,

@@ -1,15 +1,8 @@
 import type Router from '@koa/router';
 import * as t from 'io-ts';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../../http/json-body.js';
-import {
-  addOrigin,
-  CoverageChangeRequest,
-  coverageHistory,
-  listCoverage,
-  reviewOrigin,
-  withdrawOrigin,
-} from '../coverage.js';
+import { COVERAGE_CHANGES, CoverageChangeRequest, coverageHistory, listCoverage } from '../coverage.js';
 import type { OperatorDeps } from '../operator-deps.js';
 import { orRefuse } from '../operator-refused.js';
 import { attachedSession } from '../session.js';
@@ -33,8 +26,7 @@ export function coverageRoutes(router: Router, deps: OperatorDeps): void {
     const { origin } = decodeQuery(HistoryQuery, ctx.query, { origin: 'origin must be given once' });
     ctx.body = { history: await coverageHistory(session, origin) };
   });
-  const changes = { review: reviewOrigin, add: addOrigin, withdraw: withdrawOrigin } as const;
-  for (const [what, run] of Object.entries(changes)) {
+  for (const [what, run] of Object.entries(COVERAGE_CHANGES)) {
     router.post(`/coverage/${what}`, async (ctx) => {
       const body = decodeOrThrow(CoverageChangeRequest, await readJsonBody(ctx));
       const done = orRefuse(await run(session, body));

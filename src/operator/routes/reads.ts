@@ -15,6 +15,7 @@ import type { OperatorDeps } from '../operator-deps.js';
 import { purchaseFilter, PurchaseQuery } from '../purchase-filter.js';
 import type { operatorReads } from '../reads.js';
 import { decodeQuery } from './query.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // The operator API's reads: the queue, purchases (paged), one purchase's timeline, refund requests,
 // where the read models stand, and the console's counts.
@@ -29,8 +30,7 @@ import { decodeQuery } from './query.js';
 //                                                  the store's head
 //   GET /summary                                   counts for the console's charts
 
-const FullPurchaseId = t.refinement(t.string, (s) => /^[0-9a-f]{64}$/.test(s), 'PurchaseId');
-const PurchasesQuery = t.intersection([PurchaseQuery, t.partial({ after: FullPurchaseId })]);
+const PurchasesQuery = t.intersection([PurchaseQuery, t.partial({ after: PurchaseId })]);
 const RefundsQuery = t.partial({ all: t.string });
 
 export function readRoutes(router: Router, deps: OperatorDeps, reads: ReturnType<typeof operatorReads>): void {

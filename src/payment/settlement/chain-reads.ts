@@ -13,7 +13,7 @@ import {
   TransactionReceiptNotFoundError,
 } from 'viem';
 import { base, baseSepolia } from 'viem/chains';
-import { chainIdOf } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import { jsonRpcFetch } from './json-rpc-fetch.js';
 import { receiptWatcher } from './receipt-watcher.js';
 import type { TransactionOutcome, TransferFound } from './settlement.js';

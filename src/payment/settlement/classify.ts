@@ -1,9 +1,8 @@
 import type { Hex } from 'viem';
+import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 import type { SettleOutcome } from './settlement.js';
 
 // Turning a facilitator's SettleResponse into the settle contract (settlement.ts). Pure.
-
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** Reasons after which nothing was broadcast, or the broadcast transaction reverted (nothing moved). */
 const NOTHING_MOVED = new Set([
@@ -62,7 +61,7 @@ export interface RemoteSettleResponse {
  * and any reason we do not know are ambiguous (decided later from the chain).
  */
 export function classifyRemoteSettle(s: RemoteSettleResponse, fallback: { payer: Hex; amount: string }): SettleOutcome {
-  const tx = s.transaction && TX_HASH.test(s.transaction) ? (s.transaction as Hex) : undefined;
+  const tx = s.transaction && TxHash.is(s.transaction) ? (s.transaction as Hex) : undefined;
   if (s.success && tx)
     return {
       kind: 'success',

@@ -13,7 +13,7 @@ import {
   type AbiFunction,
   type Hex,
 } from 'viem';
-import { authorizationDigest } from '../../../packages/buyer/src/wire/payment/authorization-digest.js';
+import { authorizationDigest } from '@rights-preflight/wire/payment/authorization-digest.js';
 import { recoverSignerOf } from '../recovered-signers.js';
 
 // The EIP-3009 transfer as the in-process relayer verifies and sends it (relayer-facilitator.ts), with the

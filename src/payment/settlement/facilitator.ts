@@ -4,7 +4,7 @@ import { chainClient, chainReads, receiptAt, transferOfReceipt, type ChainTiming
 import { classifyRemoteSettle } from './classify.js';
 import { facilitatorClient } from './facilitator-client.js';
 import type { Settlement, SettleOutcome } from './settlement.js';
-import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
+import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 
 // `facilitator` settlement (SETTLEMENT=facilitator): a remote x402 facilitator's POST /verify and /settle at
 // FACILITATOR_URL, sent as the official HTTPFacilitatorClient sends them (facilitator-client.ts: the same requests,

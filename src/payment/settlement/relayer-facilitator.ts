@@ -12,7 +12,7 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { chainIdOf } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
+import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import {
   offChainRefusal,
   signedBy,

@@ -10,7 +10,7 @@ import {
   type Settlement,
   type SettleOutcome,
 } from './settlement.js';
-import type { PaymentNetwork } from '../../../packages/buyer/src/wire/payment/network.js';
+import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 
 // `self` settlement (SETTLEMENT=self): the official x402 facilitator in this process, a viem wallet for
 // RELAYER_PRIVATE_KEY paying the gas, submitting transferWithAuthorization to RPC_URL; chain reads

@@ -1,18 +1,18 @@
 import type { Hex } from 'viem';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { GATEWAY_VERSION } from '../../../packages/buyer/src/wire/contract/common.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
 import {
   GATE_PATH,
   GATE_SKU,
   type IngestionGateRequest,
   type IngestionGateUnavailable,
-} from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+} from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
 import { purchaseId, type IngestionGateInput, type PurchaseState } from '../../../streams/purchase/index.js';
 import type { Binding } from '../../money-path/offer.js';
 import { redeem } from '../../money-path/redeem.js';
 import type { Redemption } from '../../money-path/redemption.js';
-import { decisionFor } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { signQuote } from '../../money-path/signed-quote.js';
 import type { ResumeDeps } from '../../money-path/resume.js';
 import type { Admit } from '../../money-path/paid-admission.js';
@@ -24,7 +24,7 @@ import { gateEntry, gatePreview } from './report.js';
 import { ingestionGateProduct, type GateObserver } from './product.js';
 import { verifySiwxHeader } from './siwx.js';
 import { unavailability } from '../../rsl/unavailability.js';
-import { SIWX_STATEMENT } from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 
 // POST /v1/rights/ingestion-gate as an application service. Everything that can be refused without
 // the network is refused before anything is fetched or stored, in this order:

@@ -1,8 +1,8 @@
 import { getAddress, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { PaymentIntent, PAYMENT_INTENT_VERSION } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { PaymentIntent, PAYMENT_INTENT_VERSION } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { base64PlainJson } from './base64-json.js';
 
 // X-Service-Payment-Intent: the unsigned pre-binding (spec §5.5). It is checked against the request
 // before anything is fetched or stored: it must name this gate URL, this normalized input and this
@@ -26,9 +26,7 @@ export function checkPaymentIntent(header: string | undefined, e: IntentExpectat
   }
   let parsed: unknown;
   try {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
-    parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-    if (plainJsonProblem(parsed)) throw new Error('not plain JSON');
+    parsed = base64PlainJson(header);
   } catch {
     throw new Refusal(
       'PAYMENT_INTENT_MALFORMED',

@@ -1,7 +1,7 @@
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import type { IngestionGateRequest as GateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { canonicalResourceUrl } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
-import { gateInput, type GateInput } from '../../../packages/buyer/src/wire/ingestion-gate/gate-input.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import type { IngestionGateRequest as GateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { canonicalResourceUrl } from '@rights-preflight/wire/rsl/resource-url.js';
+import { gateInput, type GateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 
 // The gate request after normalization (spec §2.3): every resource checked by the §2.2 rule (which
 // accepts only the canonical spelling, so "canonicalized" = proven canonical), then the shared

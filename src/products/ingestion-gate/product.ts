@@ -1,8 +1,8 @@
-import type { IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { GATE_SKU } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import type { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import type { Product } from '../../money-path/product.js';
 import type { ObserveContext } from '../../rsl/observe.js';
-import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
 import { draftGateReport } from './report.js';

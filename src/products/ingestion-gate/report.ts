@@ -1,15 +1,15 @@
-import { GATE_SKU, type GateReport } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { Classification } from '../../../packages/buyer/src/wire/contract/common.js';
+import { GATE_SKU, type GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
 import * as t from 'io-ts';
-import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader } from '../../money-path/report-drafter.js';
+import { reportHeader, resourcesEvidenceHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import { mostRestrictive } from '../../money-path/most-restrictive.js';
 import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
-import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
 // readings), exactly like the single report: the buyer pays for what was observed when the offer was
@@ -58,14 +58,7 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
     resources: entries.map((e, i) => ({ ...e, checkpoint: signed[i] ?? null })),
   });
   const evidence = {
-    type: 'evidence',
-    sku: GATE_SKU,
-    purchase_id: q.purchase_id,
-    input_sha256: q.input_sha256,
-    legal_clearance: false,
-    purpose: input.purpose,
-    user_class: input.user_class,
-    geo: input.geo,
+    ...resourcesEvidenceHeader(q),
     freshness_seconds: input.freshness_seconds,
     tier: input.tier,
     resources: readings.map((r, i) => ({

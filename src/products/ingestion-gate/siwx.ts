@@ -1,13 +1,13 @@
 import { getAddress, isAddress, verifyMessage, type Hex } from 'viem';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { plainJsonProblem } from '../../../packages/buyer/src/wire/contract/plain-json.js';
 import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
-import { GATE_SIWX_PROFILE, SiwxProof } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { GATE_SIWX_PROFILE, SiwxProof } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import {
   siwxChallenge,
   SIWX_MAX_AGE_SECONDS,
   type SiwxBinding,
-} from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+} from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
+import { base64PlainJson } from './base64-json.js';
 
 // SIGN-IN-WITH-X under profile `service-siwx-payment-v1` (spec §5.5). The header is the x402
 // sign-in-with-x client payload (base64 JSON, EIP-4361 message signed with EIP-191 by an EOA); what the
@@ -43,10 +43,7 @@ export async function verifySiwxHeader(header: string | undefined, b: SiwxBindin
   }
   let parsed: unknown;
   try {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(header)) throw new Error('not base64');
-    parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-    // Plain JSON before anything is formatted or verified, as for every structure a buyer signs.
-    if (plainJsonProblem(parsed)) throw new Error('not plain JSON');
+    parsed = base64PlainJson(header);
   } catch {
     return {
       ok: false,

@@ -1,6 +1,6 @@
-import type { CheckpointDocument } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import type { Classification } from '../../../packages/buyer/src/wire/contract/common.js';
-import type { RevalidationChange } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import type { CheckpointDocument } from '@rights-preflight/wire/contract/checkpoint.js';
+import type { Classification } from '@rights-preflight/wire/contract/common.js';
+import type { RevalidationChange } from '@rights-preflight/wire/contract/revalidation.js';
 
 // What changed between a checkpoint and a new observation of the same resource (docs/wire.md §14,
 // "Change kinds"), one record per fact, in a fixed order: documents removed, added, changed, moved (each

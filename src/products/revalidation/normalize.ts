@@ -1,14 +1,14 @@
-import type { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
 import {
   MAX_REVALIDATE_CHECKPOINTS,
   REVALIDATE_SKU,
   type RevalidateRequest,
-} from '../../../packages/buyer/src/wire/contract/revalidation.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { canonicalResourceUrl } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
+} from '@rights-preflight/wire/contract/revalidation.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { canonicalResourceUrl } from '@rights-preflight/wire/rsl/resource-url.js';
 import type { RevalidationInput } from '../../../streams/purchase/index.js';
-import { checkCheckpoint, type PublishedKey } from '../../../packages/buyer/src/wire/revalidation/checkpoint-check.js';
-import { revalidationInput } from '../../../packages/buyer/src/wire/revalidation/revalidation-input.js';
+import { checkCheckpoint, type PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
+import { revalidationInput } from '@rights-preflight/wire/revalidation/revalidation-input.js';
 
 // A revalidation request in its normal form, or a refusal before anything is fetched, stored or offered
 // (docs/wire.md §14), in this order: too many → each checkpoint (ours, unaltered, a checkpoint) → its

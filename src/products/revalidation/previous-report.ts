@@ -1,7 +1,7 @@
-import type { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import { digestOf } from '../../../packages/buyer/src/wire/evidence/digest.js';
+import type { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
+import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import { loadPurchase } from '../../money-path/purchase-stream.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { nextTurn } from '../../rsl/next-turn.js';
 import type { EventStore } from '../../store/port.js';
 

@@ -1,8 +1,8 @@
-import { REVALIDATE_SKU } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
 import type { Product } from '../../money-path/product.js';
 import type { KnownVersion } from '../../rsl/fetch-cache.js';
 import type { ObserveContext } from '../../rsl/observe.js';
-import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeRevalidateRequest, type NormalizedRevalidation, type RevalidateCall } from './normalize.js';
 import { draftRevalidationReport, type RevalidationReadings } from './report.js';

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
-import { Sha256Hex } from '../../../packages/buyer/src/wire/contract/primitives.js';
-import { REVALIDATE_SKU, type RevalidationReport } from '../../../packages/buyer/src/wire/contract/revalidation.js';
+import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
+import { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
+import { REVALIDATE_SKU, type RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader } from '../../money-path/report-drafter.js';
+import { reportHeader, resourcesEvidenceHeader } from '../../money-path/report-drafter.js';
 import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
 import { changesSince } from './compare.js';
@@ -88,14 +88,7 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
     resources: drafted.map((d, i) => ({ ...d.entry, checkpoint: signed[i] ?? null })),
   });
   const evidence = {
-    type: 'evidence',
-    sku: REVALIDATE_SKU,
-    purchase_id: q.purchase_id,
-    input_sha256: q.input_sha256,
-    legal_clearance: false,
-    purpose: input.purpose,
-    user_class: input.user_class,
-    geo: input.geo,
+    ...resourcesEvidenceHeader(q),
     tier: input.tier,
     resources: stored.map((reading, i) => ({
       resource: drafted[i]!.entry.resource,

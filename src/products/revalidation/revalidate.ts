@@ -1,11 +1,11 @@
 import type { Admit } from '../../money-path/paid-admission.js';
-import { GATEWAY_VERSION } from '../../../packages/buyer/src/wire/contract/common.js';
+import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
 import {
   REVALIDATE_PATH,
   REVALIDATE_SKU,
   type RevalidateRequest,
   type RevalidationUnavailable,
-} from '../../../packages/buyer/src/wire/contract/revalidation.js';
+} from '@rights-preflight/wire/contract/revalidation.js';
 import type { Binding } from '../../money-path/offer.js';
 import { mostRestrictive } from '../../money-path/most-restrictive.js';
 import { loadPurchase, recordQuote } from '../../money-path/purchase-stream.js';
@@ -17,9 +17,9 @@ import type { ResumeDeps } from '../../money-path/resume.js';
 import { signQuote } from '../../money-path/signed-quote.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
 import { unavailability } from '../../rsl/unavailability.js';
-import { decisionFor } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { purchaseId, type PurchaseState } from '../../../streams/purchase/index.js';
-import type { PublishedKey } from '../../../packages/buyer/src/wire/revalidation/checkpoint-check.js';
+import type { PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
 import type { NormalizedRevalidation } from './normalize.js';
 import { revalidationProduct, type RevalidationObserver } from './product.js';
 import { purposeOf } from './report.js';

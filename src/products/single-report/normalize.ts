@@ -1,9 +1,9 @@
-import { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
-import type { QuoteRequest } from '../../../packages/buyer/src/wire/contract/quote.js';
-import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
-import { canonicalResourceUrl } from '../../../packages/buyer/src/wire/rsl/resource-url.js';
-import type { ReportPurpose, UserClass } from '../../../packages/buyer/src/wire/rsl/purposes.js';
-import type { Tier } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
+import type { QuoteRequest } from '@rights-preflight/wire/contract/quote.js';
+import { Refusal } from '@rights-preflight/wire/refusal.js';
+import { canonicalResourceUrl } from '@rights-preflight/wire/rsl/resource-url.js';
+import type { ReportPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
+import type { Tier } from '@rights-preflight/wire/pricing/prices.js';
 import type { SingleReportInput } from '../../../streams/purchase/index.js';
 
 /** The normalized input of a single report; its digest is bound into the payment nonce. */

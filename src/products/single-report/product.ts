@@ -1,7 +1,7 @@
-import { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
-import type { QuoteRequest } from '../../../packages/buyer/src/wire/contract/quote.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
+import type { QuoteRequest } from '@rights-preflight/wire/contract/quote.js';
 import type { Product } from '../../money-path/product.js';
-import type { ReportPurpose, UserClass } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { ReportPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import type { SingleReportInput } from '../../../streams/purchase/index.js';
 import { normalizeQuoteRequest } from './normalize.js';

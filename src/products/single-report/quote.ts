@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../../../packages/buyer/src/wire/evidence/digest.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 import type {
   AvailableQuote,
   QuoteRequest,
   QuoteResponse,
   UnavailableQuote,
-} from '../../../packages/buyer/src/wire/contract/quote.js';
-import {
-  GATEWAY_VERSION,
-  SINGLE_REPORT_SKU,
-  type Classification,
-} from '../../../packages/buyer/src/wire/contract/common.js';
+} from '@rights-preflight/wire/contract/quote.js';
+import { GATEWAY_VERSION, SINGLE_REPORT_SKU, type Classification } from '@rights-preflight/wire/contract/common.js';
 import { unavailability } from '../../rsl/unavailability.js';
-import { singleReportPrice } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { singleReportPrice } from '@rights-preflight/wire/pricing/prices.js';
 import { assertWithinBudget } from '../../pricing/budget.js';
-import { inputSha256 } from '../../../packages/buyer/src/wire/payment/binding.js';
+import { inputSha256 } from '@rights-preflight/wire/payment/binding.js';
 import { purchaseId, type PurchaseEventData } from '../../../streams/purchase/index.js';
 import { claimSha256, claimTokenFor } from '../../money-path/claim.js';
 import type { MoneyPathDeps } from '../../money-path/deps.js';

@@ -1,10 +1,10 @@
-import type { Report } from '../../../packages/buyer/src/wire/contract/report.js';
+import type { Report } from '@rights-preflight/wire/contract/report.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../money-path/report-drafter.js';
 import { reportReading } from '../../money-path/report-reading.js';
 import { reportReasons } from '../../money-path/report-reasons.js';
-import type { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
-import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
+import type { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
+import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
 import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
 

@@ -1,5 +1,5 @@
 import type { Content } from '../model.js';
-import type { Question } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { Question } from '@rights-preflight/wire/rsl/purposes.js';
 import { licenseVerdict } from './license.js';
 import { merge, type DocumentInput, type Outcome, type Verdict } from './verdict.js';
 

@@ -1,8 +1,8 @@
 import type { EvaluationBudget } from '../evaluation-budget.js';
 import type { Content } from '../model.js';
 import { matchContentUrl, type ScopeMatch } from '../pattern.js';
-import type { Question } from '../../../packages/buyer/src/wire/rsl/purposes.js';
-import type { Reason } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Question } from '@rights-preflight/wire/rsl/purposes.js';
+import type { Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { contentVerdict } from './content.js';
 import {
   combineEqual,

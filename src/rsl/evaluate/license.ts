@@ -1,6 +1,6 @@
 import type { Content, License } from '../model.js';
 import { LEGACY_USAGE_ALIASES } from '../parse/vocabulary.js';
-import type { EvaluatedToken, Question } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { EvaluatedToken, Question } from '@rights-preflight/wire/rsl/purposes.js';
 import { reason, type DocumentInput, type Outcome, type Verdict, type Where } from './verdict.js';
 
 // The license rule: an explicit usage prohibition covering the token wins over anything the same

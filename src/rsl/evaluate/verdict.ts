@@ -1,5 +1,5 @@
 import type { Content, License, ParseResult } from '../model.js';
-import type { Channel, Reason } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
+import type { Channel, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // What every rule of the reading produces: a verdict with its outcome, the licensee's obligations and
 // the reasons that name the document, scope, license and rule behind it; and the two ways verdicts

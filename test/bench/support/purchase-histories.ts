@@ -1,17 +1,17 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { getAddress } from 'viem';
-import { checkpointAad, type SealedBox } from '../../../packages/buyer/src/wire/crypto/aes-gcm.js';
-import { canonicalJson } from '../../../packages/buyer/src/wire/evidence/canonical-json.js';
-import { EVIDENCE_FORMAT } from '../../../packages/buyer/src/wire/evidence/envelope.js';
-import { keyIdOf } from '../../../packages/buyer/src/wire/evidence/public-key.js';
+import { checkpointAad, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { EVIDENCE_FORMAT } from '@rights-preflight/wire/evidence/envelope.js';
+import { keyIdOf } from '@rights-preflight/wire/evidence/public-key.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
 import { gateEntry, gatePreview, type GateReadings } from '../../../src/products/ingestion-gate/report.js';
-import { gateInput } from '../../../packages/buyer/src/wire/ingestion-gate/gate-input.js';
-import { GATE_PATH, GATE_SKU } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import { SINGLE_REPORT_SKU } from '../../../packages/buyer/src/wire/contract/common.js';
-import { inputSha256 } from '../../../packages/buyer/src/wire/payment/binding.js';
-import { singleReportPrice, type Tier } from '../../../packages/buyer/src/wire/pricing/prices.js';
+import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
+import { GATE_PATH, GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
+import { inputSha256 } from '@rights-preflight/wire/payment/binding.js';
+import { singleReportPrice, type Tier } from '@rights-preflight/wire/pricing/prices.js';
 import { claimSha256, claimTokenFor } from '../../../src/money-path/claim.js';
 import { buildDelivery } from '../../../src/money-path/deliver.js';
 import type { MoneyPathDeps, PaymentTerms } from '../../../src/money-path/deps.js';
@@ -23,10 +23,10 @@ import { ingestionGateProduct } from '../../../src/products/ingestion-gate/produ
 import { singleReportProduct } from '../../../src/products/single-report/product.js';
 import { FetchCache } from '../../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../../src/rsl/observe.js';
-import type { GatePurpose, ReportPurpose, UserClass } from '../../../packages/buyer/src/wire/rsl/purposes.js';
+import type { GatePurpose, ReportPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../../src/rsl/reading.js';
 import type { FetchResult, Fetcher } from '../../../src/rsl/safe-fetch.js';
-import { decisionFor } from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
+import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { NewEvent } from '../../../src/store/port.js';
 import { toNewEvents } from '../../../src/command/new-events.js';
 import type { PurchaseCommandBody } from '../../../streams/purchase/commands.js';
@@ -1198,7 +1198,7 @@ if (!isMainThread && parentPort && (workerData as { tag?: unknown } | null)?.tag
   });
 }
 
-/** AES-256-GCM as the leaf's crypto/aes-gcm.ts seals (iv ‖ ciphertext ‖ tag, base64url), but synchronous. */
+/** AES-256-GCM as the wire package's crypto/aes-gcm.ts seals (iv ‖ ciphertext ‖ tag, base64url), but synchronous. */
 function sealSync(plaintext: string, aad: string, iv: Buffer): SealedBox {
   const cipher = createCipheriv('aes-256-gcm', BENCH_CHECKPOINT_KEY, iv);
   cipher.setAAD(Buffer.from(aad, 'utf8'));

@@ -5,7 +5,7 @@ import {
   type BuyerCheckpoint,
   type BuyerLogEvent,
   type CheckpointStore,
-} from '../../../packages/buyer/src/index.js';
+} from '@rights-preflight/buyer';
 import type { DemoWorld } from '../../../ops/demo/world.js';
 
 /** A checkpoint store that records every call, around the real encrypted in-memory store. */

@@ -1,4 +1,4 @@
-import type { BuyerRefusalCode } from '../../../packages/buyer/src/index.js';
+import type { BuyerRefusalCode } from '@rights-preflight/buyer';
 
 // The ways a peer between buyer and service can alter a 402 offer, each with the refusal code the buyer
 // must answer before it signs (shared by the single-report and the gate tests; the price is per product).

@@ -2,7 +2,7 @@
 // buyer core and a viem account, nothing else. It buys one report from the service on another
 // origin, verifies the saved report offline, and posts what happened back to its own origin.
 import { privateKeyToAccount } from 'viem/accounts';
-import { createBuyer, memoryCheckpointStore, verifySavedReport } from '../../../packages/buyer/src/index.js';
+import { createBuyer, memoryCheckpointStore, verifySavedReport } from '@rights-preflight/buyer';
 
 interface PageConfig {
   serviceUrl: string;

@@ -3,9 +3,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import type { PaymentRequired as CorePaymentRequired } from '@x402/core/types';
-import { boundNonce, inputSha256 } from '../../../packages/buyer/src/wire/payment/binding.js';
-import { BASE_USDC, USDC } from '../../../packages/buyer/src/wire/payment/x402-constants.js';
-import type { PaymentPayload, PaymentRequirements } from '../../../packages/buyer/src/wire/payment/x402-wire.js';
+import { boundNonce, inputSha256 } from '@rights-preflight/wire/payment/binding.js';
+import { BASE_USDC, USDC } from '@rights-preflight/wire/payment/x402-constants.js';
+import type { PaymentPayload, PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import { signAuthorization } from '../../support/pay.js';
 
 // Offers and payments for the payment tests, built the way the service and a bound-nonce buyer build

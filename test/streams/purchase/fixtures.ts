@@ -1,7 +1,7 @@
-import { sha256Hex } from '../../../packages/buyer/src/wire/evidence/digest.js';
-import { envelopeSigner } from '../../../packages/buyer/src/wire/evidence/envelope.js';
+import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { envelopeSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
-import { checkpointAad, sealText } from '../../../packages/buyer/src/wire/crypto/aes-gcm.js';
+import { checkpointAad, sealText } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { purchaseId } from '../../../streams/purchase/purchase-id.js';
 import type { PurchaseEvent, PurchaseEventData } from '../../../streams/purchase/events.js';
 import type { SingleReportInput } from '../../../streams/purchase/quoted-product.js';

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
-import { siwxChallenge } from '../../../packages/buyer/src/wire/ingestion-gate/siwx-challenge.js';
+import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 import { normalizeGateRequest } from '../../../src/products/ingestion-gate/normalize.js';
-import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
-import { IngestionGateRequest } from '../../../packages/buyer/src/wire/contract/ingestion-gate.js';
+import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
+import { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { paymentIntentHeader } from '../../../packages/buyer/src/gate-headers.js';
 
 // A service-aware gate buyer (spec §5.5): it computes input_sha256 of its own normalized body, writes

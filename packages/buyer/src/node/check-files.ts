@@ -1,7 +1,7 @@
 import { mkdir, open as openFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { ManifestLine } from '../wire/contract/check-manifest.js';
+import { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
 import type { CheckIo } from '../check.js';
 
 // A bulk check's files for Node (README "Check a crawl"): the manifest (JSON Lines, appended and fsynced

@@ -2,18 +2,17 @@ import { mkdir, open as openFile, readFile, readdir, rename, rm } from 'node:fs/
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { SealedBox } from '../wire/crypto/aes-gcm.js';
+import { SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { encryptedCheckpointStore, type CheckpointStore, type SealedBoxStore } from '../checkpoint-store.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // File-backed encrypted checkpoints for Node: one sealed box per purchase in `dir` (mode 0700), each
 // file written atomically (temp file 0600 → fsync → rename → fsync dir). The AES-256-GCM key comes
 // from the caller; the files hold ciphertext only.
 
-const ID = /^[0-9a-f]{64}$/;
-
 export function fileBoxStore(dir: string): SealedBoxStore {
   const file = (id: string) => {
-    if (!ID.test(id)) throw new RangeError('a checkpoint id is a 64-hex purchase id');
+    if (!PurchaseId.is(id)) throw new RangeError('a checkpoint id is a 64-hex purchase id');
     return path.join(dir, `${id}.json`);
   };
   return {
@@ -55,7 +54,9 @@ export function fileBoxStore(dir: string): SealedBoxStore {
     },
     async list() {
       try {
-        return (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).map((n) => n.slice(0, 64));
+        return (await readdir(dir))
+          .filter((n) => n.endsWith('.json') && PurchaseId.is(n.slice(0, -'.json'.length)))
+          .map((n) => n.slice(0, -'.json'.length));
       } catch {
         return [];
       }

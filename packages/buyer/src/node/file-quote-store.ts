@@ -1,5 +1,5 @@
-import { openText, sealText } from '../wire/crypto/aes-gcm.js';
-import type { AvailableQuote } from '../wire/contract/quote.js';
+import { openText, sealText } from '@rights-preflight/wire/crypto/aes-gcm.js';
+import type { AvailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { fileBoxStore } from './file-checkpoint-store.js';
 
 // The quotes `rights-preflight quote --checkpoint-dir DIR` made, kept in DIR/quotes so that `buy` of the

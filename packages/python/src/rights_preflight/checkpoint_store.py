@@ -2,7 +2,7 @@
 with AES-256-GCM and persisted BEFORE the payment leaves the process, so an ambiguous outcome is resumed with
 the same authorization and never re-signed. Stores hold sealed boxes only; the AAD binds a box to its
 purchase id. The box is the TypeScript buyer's (``{alg:'A256GCM', iv, ciphertext}``, base64url; ciphertext =
-encrypted bytes ‖ 16-byte tag; test/vectors/checkpoint-seal.json), with the same fields and file layout.
+encrypted bytes ‖ 16-byte tag; packages/wire/vectors/checkpoint-seal.json), with the same fields and file layout.
 
 >>> import os
 >>> store = memory_checkpoint_store()

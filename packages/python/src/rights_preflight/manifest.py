@@ -1,4 +1,4 @@
-"""One line of a bulk check's manifest (test/vectors/README.md, "manifest.json"): JSON Lines appended as the
+"""One line of a bulk check's manifest (packages/wire/vectors/README.md, "manifest.json"): JSON Lines appended as the
 check runs; for a URL the LAST line is its state, so a run killed half-way is resumed by reading it back. No
 secret is ever written here: the binding key and the signed payment are only in the encrypted checkpoint store.
 

@@ -2,11 +2,11 @@ import * as t from 'io-ts';
 
 // Primitives shared by every wire codec of the money path. Each one is the single definition of its rule.
 
-import { Address, IsoTime, pattern, Sha256Hex, TxHash } from './primitives.js';
+import { Address, Bytes32, IsoTime, pattern, Sha256Hex, TxHash } from './primitives.js';
 import { PaymentNetwork } from '../payment/network.js';
 import { Reason } from '../rsl/vocabulary.js';
 
-export { Address, IsoTime, TxHash };
+export { Address, Bytes32, IsoTime, TxHash };
 
 /** Integer micro-USDC as a decimal string (spec §2.3/§8: at most 100000000000). */
 export const BudgetMicro = pattern(
@@ -21,7 +21,6 @@ export const MicroString = pattern(
   'must be a non-negative integer as a decimal string',
 );
 export const Signature128 = pattern('Signature128', /^[0-9a-f]{128}$/, 'must be 128 lowercase hex characters');
-export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
 /** The quote flow's report id: the purchase id (streams/purchase/purchase-id.ts), 64 lowercase hex. */
 export const PurchaseId = Sha256Hex;
 /** Claim tokens: 256 bits as 64 lowercase hex (the X-Service-Claim header value). */

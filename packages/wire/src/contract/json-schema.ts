@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import { toJsonSchema } from 'io-ts-to-json-schema';
-import type { JsonSchema } from '../../packages/buyer/src/wire/contract/constrained.js';
+import type { JsonSchema } from './constrained.js';
 
 // JSON Schema (2020-12) generated from the io-ts codecs the routes decode with. io-ts-to-json-schema
 // walks the built-in codecs (type, partial, keyof, literal, union, intersection, array); our own

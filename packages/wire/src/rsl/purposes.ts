@@ -74,7 +74,7 @@ interface GeoBrand {
 }
 /** Caller-supplied ISO 3166-1 alpha-2 code (spec §2.3: not a verified location). */
 const GEO = /^[A-Z]{2}$/;
-// `pattern` on the codec: the published JSON Schema states the same rule (src/contract/json-schema.ts).
+// `pattern` on the codec: the published JSON Schema states the same rule (packages/wire/src/contract/json-schema.ts).
 export const Geo = Object.assign(
   t.brand(t.string, (s): s is t.Branded<string, GeoBrand> => GEO.test(s), 'Geo'),
   { pattern: GEO },

@@ -1,14 +1,6 @@
 import * as t from 'io-ts';
-import {
-  Address,
-  Bytes32,
-  IsoTime,
-  MicroString,
-  Network,
-  PurchaseId,
-  SignedEnvelopeWire,
-} from '../../packages/buyer/src/wire/contract/common.js';
-import { Sha256Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import { Address, Bytes32, IsoTime, MicroString, Network, PurchaseId, SignedEnvelopeWire } from './common.js';
+import { Sha256Hex } from './primitives.js';
 
 // The 402 offer. The x402 v2 PaymentRequired object itself travels base64 in the PAYMENT-REQUIRED header
 // (codec: src/payment/); here are the service's two extensions inside it and the JSON body of the 402.
@@ -72,7 +64,7 @@ export const REQUEST_BINDING_SCHEMA = {
     version: { const: 'service-request-v1' },
     nonce: { type: 'string', pattern: '^0x6163717075627631[0-9a-f]{48}$' },
     resource: { type: 'string', format: 'uri' },
-    input_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+    input_sha256: { type: 'string', pattern: Sha256Hex.pattern.source },
     key_source: { enum: ['x-service-claim', 'x-service-request'] },
   },
   required: ['version', 'nonce', 'resource', 'input_sha256', 'key_source'],

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { PaymentTermsWire } from '../../packages/buyer/src/wire/contract/common.js';
-import { SignalStandard } from '../../packages/buyer/src/wire/signals/signal-observation.js';
+import { PaymentTermsWire } from './common.js';
+import { SignalStandard } from '../signals/signal-observation.js';
 
 // GET /v1/capabilities (spec §2.10). Prices are decimal strings of micro-USDC.
 const Product = t.type({

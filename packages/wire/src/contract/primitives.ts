@@ -19,6 +19,7 @@ export const pattern = <A extends string = string>(name: string, re: RegExp, wha
   );
 
 export const Sha256Hex = pattern('Sha256Hex', /^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters');
+export const Bytes32 = pattern('Bytes32', /^0x[0-9a-f]{64}$/, 'must be a 0x-prefixed lowercase 32-byte hex value');
 /** Integer micro-USDC as a decimal string, no sign, no leading zeros (1 USDC = 1 000 000). */
 export const Micro = pattern('Micro', /^(0|[1-9][0-9]{0,29})$/, 'must be an integer amount of micro-units as a string');
 export const IsoTime = pattern(

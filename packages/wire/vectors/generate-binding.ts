@@ -1,6 +1,6 @@
-// `npx tsx test/vectors/generate-binding.ts > test/vectors/binding.json`: generates the vectors, independently of
-// packages/buyer/src/wire/payment/binding.ts (node:crypto + the canonicalize package), so the vectors are not
-// merely the implementation's own output.
+// `npx tsx packages/wire/vectors/generate-binding.ts > packages/wire/vectors/binding.json`: generates the
+// vectors, independently of packages/wire/src/payment/binding.ts (node:crypto + the canonicalize package),
+// so the vectors are not merely the implementation's own output.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 const jcs = (v: unknown) => (canonicalize as unknown as (v: unknown) => string)(v);

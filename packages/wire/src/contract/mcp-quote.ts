@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
-import { ClaimToken } from '../../packages/buyer/src/wire/contract/common.js';
-import { AvailableQuoteFields, UnavailableQuote } from '../../packages/buyer/src/wire/contract/quote.js';
-import { QuoteSignalsPreview } from '../../packages/buyer/src/wire/contract/report-signals.js';
+import { ClaimToken } from './common.js';
+import { AvailableQuoteFields, UnavailableQuote } from './quote.js';
+import { QuoteSignalsPreview } from './report-signals.js';
 
 // The MCP quote tool's result (spec §2.9: the claim never enters model context). Hosts hand a tool's
 // text and structuredContent to the model, so both carry the quote without its claim_token; the claim

@@ -2,24 +2,15 @@ import * as t from 'io-ts';
 import { strictType } from './decode.js';
 import { boundedArray, intRange, patternString, withDefault } from './constrained.js';
 import { DEFAULT_USER_CLASS, GatePurpose } from '../rsl/purposes.js';
-import {
-  Address,
-  BudgetMicro,
-  Classification,
-  GATEWAY_VERSION,
-  IsoTime,
-  PurchaseId,
-  REPORT_PROFILE,
-  ReportReason,
-  Tier,
-  UserClass,
-} from './common.js';
+import { Address, BudgetMicro, Classification, IsoTime, ReportReason, Tier, UserClass } from './common.js';
 import { Sha256Hex } from './primitives.js';
+import { unavailableMembers } from './unavailable.js';
 import { paidResponseOf } from './report.js';
+import { resourcesReportHeader } from './resources-report.js';
 import { ReportCheckpoint } from './checkpoint.js';
 import { ReportResourceSignals } from './report-signals.js';
 import { ResourceUrl } from './preflight.js';
-import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
+import { UnavailableReason } from '../rsl/unavailable-reason.js';
 import { PaymentNetwork } from '../payment/network.js';
 
 // POST /v1/rights/ingestion-gate (spec §2.3–§2.5, §5.5): the body, its two private headers
@@ -124,14 +115,7 @@ export type GateReportResource = t.TypeOf<typeof GateReportResource>;
 
 /** Spec §2.5 with sku `rights.ingestion-gate.v1`: one entry per unique canonical resource, in request order. */
 export const GateReport = t.type({
-  sku: t.literal(GATE_SKU),
-  profile: t.literal(REPORT_PROFILE),
-  legal_clearance: t.literal(false),
-  purchase_id: PurchaseId,
-  purpose: GatePurpose,
-  tier: Tier,
-  user_class: UserClass,
-  geo: t.union([t.string, t.null]),
+  ...resourcesReportHeader(GATE_SKU),
   freshness_seconds: t.number,
   observed_at: IsoTime,
   resources: t.array(GateReportResource),
@@ -145,18 +129,11 @@ export type IngestionGateResponse = t.TypeOf<typeof IngestionGateResponse>;
 /** No resource had any declaration at all: nothing is offered, stored or charged (as for a quote);
  *  FETCH_FAILED when one could not be read. */
 export const IngestionGateUnavailable = t.intersection(
-  [
-    t.type({
-      version: t.literal(GATEWAY_VERSION),
-      available: t.literal(false),
-      reason: UnavailableReason,
-      input_sha256: Sha256Hex,
-      resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
-      charge_micro: t.literal('0'),
-      legal_clearance: t.literal(false),
-    }),
-    t.partial({ details: FetchFailedDetails }),
-  ],
+  unavailableMembers({
+    reason: UnavailableReason,
+    input_sha256: Sha256Hex,
+    resources: t.array(t.type({ resource: t.string, classification: t.literal('NO_MACHINE_READABLE_DECLARATION') })),
+  }),
   'IngestionGateUnavailable',
 );
 export type IngestionGateUnavailable = t.TypeOf<typeof IngestionGateUnavailable>;

@@ -1,15 +1,8 @@
 import * as t from 'io-ts';
-import { strictType } from '../../packages/buyer/src/wire/contract/decode.js';
-import { patternString } from '../../packages/buyer/src/wire/contract/constrained.js';
-import {
-  Address,
-  GATEWAY_VERSION,
-  IsoTime,
-  MicroString,
-  PurchaseId,
-  TxHash,
-} from '../../packages/buyer/src/wire/contract/common.js';
-import { RefundReason } from '../../streams/refund/events.js';
+import { strictType } from './decode.js';
+import { patternString } from './constrained.js';
+import { Address, GATEWAY_VERSION, IsoTime, MicroString, PurchaseId, TxHash } from './common.js';
+import { RefundReason } from './refund-reason.js';
 
 // POST /v1/rights/refund-requests and GET /v1/rights/refund-requests/{purchase_id} (spec §3: a refund
 // request is an operator-reviewed record, never an automatic transfer). Authorized by X-Service-Claim,

@@ -1,12 +1,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
+import { Bytes32 } from '../contract/primitives.js';
 
 // Request binding (spec §5.4): the EIP-3009 nonce the buyer must sign is derived from
 // the request, so a payment authorization can only ever pay for the one report it was made for.
 //   nonce = 0x6163717075627631 ("acqpubv1") ‖ first 48 hex of sha256(JCS({version, resource, key, input_sha256}))
 // Browser-safe on purpose (no node: imports, @noble/hashes only): the buyer client computes the same
-// nonce before signing. Test vectors other implementations can check: test/vectors/binding.json.
+// nonce before signing. Test vectors other implementations can check: packages/wire/vectors/binding.json.
 
 export const NONCE_PREFIX = '0x6163717075627631' as const;
 export const BINDING_VERSION = 'service-request-v1' as const;
@@ -36,4 +37,4 @@ export function boundNonce(b: BindingInput): `0x${string}` {
 
 /** Whether a nonce has the binding's shape at all (a random-nonce client almost never produces it). */
 export const looksBound = (nonce: string): boolean =>
-  nonce.toLowerCase().startsWith(NONCE_PREFIX) && /^0x[0-9a-f]{64}$/.test(nonce.toLowerCase());
+  nonce.toLowerCase().startsWith(NONCE_PREFIX) && Bytes32.is(nonce.toLowerCase());

@@ -1,24 +1,14 @@
 import * as t from 'io-ts';
 import { strictType } from './decode.js';
 import { boundedArray, withDefault } from './constrained.js';
-import { GatePurpose } from '../rsl/purposes.js';
 import { Channel } from '../rsl/vocabulary.js';
-import {
-  BudgetMicro,
-  Classification,
-  GATEWAY_VERSION,
-  IsoTime,
-  PurchaseId,
-  REPORT_PROFILE,
-  ReportReason,
-  Tier,
-  UserClass,
-} from './common.js';
+import { BudgetMicro, Classification, IsoTime, ReportReason, Tier } from './common.js';
 import { Sha256Hex } from './primitives.js';
+import { unavailableMembers } from './unavailable.js';
 import { ReportCheckpoint } from './checkpoint.js';
 import { ReportResourceSignals } from './report-signals.js';
 import { paidResponseOf } from './report.js';
-import { FetchFailedDetails } from '../rsl/unavailable-reason.js';
+import { resourcesReportHeader } from './resources-report.js';
 
 // POST /v1/rights/revalidate (issue 26; docs/wire.md §14): one to four checkpoints of earlier reports are
 // observed again (conditionally) and compared; the report says what each resource is now and what changed.
@@ -95,14 +85,7 @@ export const RevalidationResource = t.intersection([
 export type RevalidationResource = t.TypeOf<typeof RevalidationResource>;
 
 export const RevalidationReport = t.type({
-  sku: t.literal(REVALIDATE_SKU),
-  profile: t.literal(REPORT_PROFILE),
-  legal_clearance: t.literal(false),
-  purchase_id: PurchaseId,
-  purpose: GatePurpose,
-  tier: Tier,
-  user_class: UserClass,
-  geo: t.union([t.string, t.null]),
+  ...resourcesReportHeader(REVALIDATE_SKU),
   observed_at: IsoTime,
   resources: t.array(RevalidationResource),
 });
@@ -113,17 +96,7 @@ export type RevalidationResponse = t.TypeOf<typeof RevalidationResponse>;
 
 /** No resource could be looked at (every one FETCH_FAILED): nothing is offered, stored or charged. */
 export const RevalidationUnavailable = t.intersection(
-  [
-    t.type({
-      version: t.literal(GATEWAY_VERSION),
-      available: t.literal(false),
-      reason: t.literal('FETCH_FAILED'),
-      input_sha256: Sha256Hex,
-      charge_micro: t.literal('0'),
-      legal_clearance: t.literal(false),
-    }),
-    t.partial({ details: FetchFailedDetails }),
-  ],
+  unavailableMembers({ reason: t.literal('FETCH_FAILED'), input_sha256: Sha256Hex }),
   'RevalidationUnavailable',
 );
 export type RevalidationUnavailable = t.TypeOf<typeof RevalidationUnavailable>;

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { strictType } from './decode.js';
-import { FetchFailedDetails, UnavailableReason } from '../rsl/unavailable-reason.js';
+import { UnavailableReason } from '../rsl/unavailable-reason.js';
 import {
   BudgetMicro,
   ClaimToken,
@@ -17,6 +17,7 @@ import {
   UserClass,
 } from './common.js';
 import { Sha256Hex } from './primitives.js';
+import { unavailableMembers } from './unavailable.js';
 import { QuoteSignalsPreview } from './report-signals.js';
 
 // POST /v1/rights/quote (spec §2.8/§2.9). `strictType` refuses properties the contract does not
@@ -77,17 +78,12 @@ export type AvailableQuote = t.TypeOf<typeof AvailableQuote>;
 /** Nothing to buy, nothing charged: `details` (FETCH_FAILED only) names each channel that could not be read. */
 export const UnavailableQuote = t.intersection(
   [
-    t.type({
-      version: t.literal(GATEWAY_VERSION),
-      available: t.literal(false),
+    ...unavailableMembers({
       reason: UnavailableReason,
       resource: t.string,
       purpose: PaidPurpose,
       input_sha256: Sha256Hex,
-      charge_micro: t.literal('0'),
-      legal_clearance: t.literal(false),
     }),
-    t.partial({ details: FetchFailedDetails }),
     QuoteSignalsPreview,
   ],
   'UnavailableQuote',

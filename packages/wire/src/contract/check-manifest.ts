@@ -3,7 +3,7 @@ import { Micro, Sha256Hex, TxHash } from './primitives.js';
 import { Classification, Decision } from '../rsl/vocabulary.js';
 import { SignalsSummary } from '../signals/signal-observation.js';
 
-// One line of a bulk check's manifest (`rights-preflight check`, README "Check a crawl"; test/vectors/
+// One line of a bulk check's manifest (`rights-preflight check`, README "Check a crawl"; ../../vectors/
 // README.md spells every field for other languages). The manifest is JSON Lines, appended as the check
 // goes; for a URL the LAST line is its state, so a run killed half-way is resumed by reading it back.
 // No secret is ever written here: the binding key and the signed payment live only in the encrypted
