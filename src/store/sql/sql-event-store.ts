@@ -67,7 +67,7 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
       events.map((e) => e.id),
     );
     const result = await appendGrouped({ stream, events, expected });
-    if (events.length > 0) doorbell.ring();
+    if (events.length > 0) doorbell.ring(stream);
     return result;
   }
 
@@ -139,7 +139,13 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     sql: db,
     onAppend(wake) {
       stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
-      return doorbell.listen(wake);
+      return doorbell.listen(() => wake());
+    },
+    onStreamAppend(stream, wake) {
+      stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
+      return doorbell.listen((appended) => {
+        if (appended === undefined || appended === stream) wake();
+      });
     },
     async close() {
       await Promise.all([...subscriptions].map((s) => s.close()));
