@@ -6,8 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { openEmbeddedStore } from '../src/store/embedded/open-embedded.js';
 import { openStore } from '../src/store/open.js';
+import { openSqliteEventStore } from '../src/store/sqlite/sqlite-event-store.js';
 import type { EventStore, NewEvent } from '../src/store/port.js';
 import type { SqlEventStoreOptions } from '../src/store/sql/sql-event-store.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
@@ -25,12 +28,14 @@ const CONCURRENT_SECONDS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 3);
 interface Row {
   adapter: string;
   /** Single-event appends per second with N concurrent writers, each on its own streams: group commit on / off. */
-  concurrent: { writers: number; grouped: number; ungrouped: number }[];
+  concurrent: { writers: number; grouped: number; ungrouped: number; loop_us_per_append: number }[];
   singleAppendsPerSec: number;
   batch10EventsPerSec: number;
   replayEventsPerSec: number;
   replayedEvents: number;
   openMs: number;
+  /** This process's resident memory at the end of the adapter's run, store still open (MB). */
+  rssMb: number;
 }
 
 const event = (i: number): NewEvent => ({
@@ -46,12 +51,21 @@ async function timed(work: () => Promise<void>): Promise<number> {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
-/** N writers, each appending one event at a time to its own streams with exact expected revisions, for `seconds`. */
-async function concurrentAppends(store: EventStore, writers: number, seconds: number): Promise<number> {
+/**
+ * N writers, each appending one event at a time to its own streams with exact expected revisions, for `seconds`:
+ * appends per second, and the event loop's busy time per append (µs): what each append costs the thread that
+ * serves HTTP in the service (a store on a worker thread leaves only the messages there).
+ */
+async function concurrentAppends(
+  store: EventStore,
+  writers: number,
+  seconds: number,
+): Promise<{ perSecond: number; loopUs: number }> {
   const run = randomUUID().slice(0, 8);
   let appends = 0;
   const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
+  const elu0 = performance.eventLoopUtilization();
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
       for (let i = 0; performance.now() < until; i++) {
@@ -61,13 +75,17 @@ async function concurrentAppends(store: EventStore, writers: number, seconds: nu
       }
     }),
   );
-  return Math.round(appends / ((performance.now() - t0) / 1000));
+  const busyMs = performance.eventLoopUtilization(elu0).active;
+  return {
+    perSecond: Math.round(appends / ((performance.now() - t0) / 1000)),
+    loopUs: Math.round((busyMs * 1000) / Math.max(1, appends)),
+  };
 }
 
 async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Promise<EventStore>): Promise<Row> {
   const concurrent: Row['concurrent'] = [];
   for (const writers of WRITERS) {
-    const rates: number[] = [];
+    const rates: { perSecond: number; loopUs: number }[] = [];
     // Alternate on and off in one process, so the store size and the machine's load are alike for both.
     for (const maxAppendBatch of [256, 1]) {
       const s = await open({ maxAppendBatch });
@@ -78,7 +96,12 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
         await s.close();
       }
     }
-    concurrent.push({ writers, grouped: rates[0]!, ungrouped: rates[1]! });
+    concurrent.push({
+      writers,
+      grouped: rates[0]!.perSecond,
+      ungrouped: rates[1]!.perSecond,
+      loop_us_per_append: rates[0]!.loopUs,
+    });
   }
   const t0 = Date.now();
   const store = await open({});
@@ -132,6 +155,7 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
       replayEventsPerSec: Math.round(replayed / replaySecs),
       replayedEvents: replayed,
       openMs,
+      rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
     };
   } finally {
     await store.close();
@@ -141,12 +165,22 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
 const rows: Row[] = [];
 const notes: string[] = [];
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
-try {
-  rows.push(await measure('embedded (PGlite)', (opts) => openStore(`file:${dir}`, opts)));
-} finally {
-  await rm(dir, { recursive: true, force: true });
+// The embedded engines side by side (docs/decisions.md, "The embedded engine"): SQLite first, so the RSS
+// column of each is not inflated by a PGlite heap left behind (WebAssembly memory is never returned).
+async function inFreshDir(label: string, open: (dir: string, opts: SqlEventStoreOptions) => Promise<EventStore>) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
+  try {
+    rows.push(await measure(label, (opts) => open(dir, opts)));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
+const ENGINES = (process.env.BENCH_STORE_EMBEDDED ?? 'sqlite,worker,main').split(',');
+if (ENGINES.includes('sqlite')) await inFreshDir('embedded (SQLite, main thread)', (dir) => openSqliteEventStore(dir));
+if (ENGINES.includes('worker'))
+  await inFreshDir('embedded (PGlite, worker thread)', (dir, opts) => openEmbeddedStore(dir, opts, 'worker'));
+if (ENGINES.includes('main'))
+  await inFreshDir('embedded (PGlite, main thread)', (dir, opts) => openEmbeddedStore(dir, opts, 'main'));
 
 const pgBase = process.env.BENCH_PG_URL ?? process.env.PG_TEST_URL;
 if (pgBase) {
@@ -168,13 +202,20 @@ const header = [
   `replay readAll (events/s)`,
   'events replayed',
   'open ms',
+  'RSS MB',
 ];
 const table = [
   header,
   ...rows.map((r) =>
-    [r.adapter, r.singleAppendsPerSec, r.batch10EventsPerSec, r.replayEventsPerSec, r.replayedEvents, r.openMs].map(
-      String,
-    ),
+    [
+      r.adapter,
+      r.singleAppendsPerSec,
+      r.batch10EventsPerSec,
+      r.replayEventsPerSec,
+      r.replayedEvents,
+      r.openMs,
+      r.rssMb,
+    ].map(String),
   ),
 ];
 const widths = header.map((_, c) => Math.max(...table.map((line) => line[c]!.length)));
@@ -182,15 +223,18 @@ for (const [i, line] of table.entries()) {
   console.log(line.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-console.log('\nconcurrent single-event appends/s (group commit on / off)');
+console.log('\nconcurrent single-event appends/s (group commit on / off; event-loop µs per append, on)');
 for (const r of rows)
   console.log(
-    `${r.adapter}: ${r.concurrent.map((c) => `${c.writers} writers ${c.grouped} / ${c.ungrouped}`).join(', ')}`,
+    `${r.adapter}: ${r.concurrent
+      .map((c) => `${c.writers} writers ${c.grouped} / ${c.ungrouped} (${c.loop_us_per_append} µs)`)
+      .join(', ')}`,
   );
 for (const note of notes) console.log(note);
 
 const results = {
   measured: new Date().toISOString(),
+  load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
   machine: {
     node: process.version,
     platform: `${os.platform()} ${os.arch()}`,

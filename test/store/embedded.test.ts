@@ -98,8 +98,8 @@ test.serial(
   },
 );
 
-test.serial('embedded: EMBEDDED_STORE_THREAD accepts worker (the default) or main, and names anything else', (t) => {
-  t.is(embeddedThreadOf(undefined), 'worker');
-  t.is(embeddedThreadOf('main'), 'main');
+test.serial('embedded: EMBEDDED_STORE_THREAD accepts main (the default) or worker, and names anything else', (t) => {
+  t.is(embeddedThreadOf(undefined), 'main');
+  t.is(embeddedThreadOf('worker'), 'worker');
   t.throws(() => embeddedThreadOf('wasm'), { instanceOf: TypeError, message: /EMBEDDED_STORE_THREAD "wasm"/ });
 });

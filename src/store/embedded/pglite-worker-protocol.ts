@@ -3,8 +3,10 @@
 
 export type ToWorker =
   | { op: 'query'; id: number; text: string; params?: unknown[]; tx?: number }
-  | { op: 'begin'; id: number; tx: number }
-  | { op: 'end'; id: number; tx: number; commit: boolean }
+  /** `first`: a parameterless statement run right after BEGIN, in the same message (SqlDriver's edges). */
+  | { op: 'begin'; id: number; tx: number; first?: string }
+  /** `last`: run right before COMMIT, in the same message; not run when rolling back. */
+  | { op: 'end'; id: number; tx: number; commit: boolean; last?: string }
   | { op: 'close'; id: number };
 
 /** A database error's message and own fields (code, detail…), which the store reads to map it. */

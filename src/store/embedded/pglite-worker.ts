@@ -11,7 +11,10 @@ const port = parentPort!;
 const { dir, startParams } = workerData as { dir: string; startParams: string[] };
 
 const ROLLBACK = Symbol('rollback');
-const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; endId?: number }>();
+const open = new Map<
+  number,
+  { tx: Transaction; end: (end: { commit: boolean; last?: string }) => void; endId?: number }
+>();
 
 const post = (message: FromWorker) => port.postMessage(message);
 
@@ -25,16 +28,24 @@ function errorOf(err: unknown): WorkerError {
 
 const dbReady = PGlite.create(dir, { startParams });
 
-function begin(id: number, txId: number, db: PGlite): void {
+function begin(id: number, txId: number, first: string | undefined, db: PGlite): void {
+  let begun = false;
   db.transaction(async (tx) => {
-    const commit = await new Promise<boolean>((end) => {
-      open.set(txId, { tx, end });
+    if (first) await tx.query(first);
+    const end = await new Promise<{ commit: boolean; last?: string }>((resolve) => {
+      open.set(txId, { tx, end: resolve });
+      begun = true;
       post({ id, rows: [] });
     });
-    if (!commit) throw ROLLBACK;
+    if (!end.commit) throw ROLLBACK;
+    if (end.last) await tx.query(end.last);
   }).then(
     () => ended(txId, undefined),
-    (err: unknown) => ended(txId, err === ROLLBACK ? undefined : err),
+    (err: unknown) => {
+      // BEGIN or the first statement failed: the transaction never opened, and BEGIN's answer says why.
+      if (!begun) post({ id, error: errorOf(err) });
+      else ended(txId, err === ROLLBACK ? undefined : err);
+    },
   );
 }
 
@@ -63,12 +74,12 @@ async function handle(m: ToWorker): Promise<void> {
       );
     }
     case 'begin':
-      return begin(m.id, m.tx, db);
+      return begin(m.id, m.tx, m.first, db);
     case 'end': {
       const entry = open.get(m.tx);
       if (!entry) return post({ id: m.id, error: { message: `transaction ${m.tx} is not open` } });
       entry.endId = m.id;
-      entry.end(m.commit);
+      entry.end({ commit: m.commit, ...(m.last ? { last: m.last } : {}) });
       return;
     }
     case 'close':
