@@ -59,7 +59,7 @@ export async function openSqliteEventStore(
   try {
     db = new Database(path.join(dir, SQLITE_FILE));
     // WAL: readers never wait for the writer; NORMAL syncs at checkpoints, not every commit (a power cut may
-    // lose the last commits, never corrupt the file), as PGlite, which does not fsync its WAL per commit.
+    // lose the last commits, never corrupt the file).
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.defaultSafeIntegers(true);
@@ -68,63 +68,8 @@ export async function openSqliteEventStore(
     await lock.release();
     throw err;
   }
-  const q = {
-    head: db.prepare<[string], { revision: bigint | null }>(
-      'SELECT max(revision) AS revision FROM events WHERE stream = ?',
-    ),
-    lastPosition: db.prepare<[string], { position: bigint | null }>(
-      'SELECT max(position) AS position FROM events WHERE stream = ?',
-    ),
-    fromRevision: db.prepare<[string, bigint, number], Pick<Row, 'id' | 'revision' | 'position'>>(
-      'SELECT id, revision, position FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
-    ),
-    withIds: db.prepare<[string, string], Pick<Row, 'id' | 'revision' | 'position'>>(
-      'SELECT id, revision, position FROM events WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
-    ),
-    insert: db.prepare<[string, bigint, string, string, string, string, string]>(
-      'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    stream: db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
-    firstField: db.prepare<[string, string], { value: string | null }>(
-      'SELECT data -> ? AS value FROM events WHERE stream = ? AND revision = 0',
-    ),
-    all: db.prepare<[bigint, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
-  };
-
-  const appendNow = db
-    .transaction((stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
-      const head = q.head.get(stream)?.revision ?? NO_STREAM;
-      const ids = events.map((e) => e.id.toLowerCase());
-      const actual = head === NO_STREAM ? 'no_stream' : head;
-      if (expected === 'any') {
-        const retried = ids.length > 0 ? sameRun(q.withIds.all(stream, JSON.stringify(ids)), ids) : undefined;
-        if (retried) return retried;
-      } else if (expected !== actual) {
-        const start = expected === 'no_stream' ? 0n : expected + 1n;
-        const retried = ids.length > 0 ? sameRun(q.fromRevision.all(stream, start, ids.length), ids) : undefined;
-        if (retried) return retried;
-        throw new WrongExpectedRevision(stream, expected, actual);
-      }
-      if (events.length === 0)
-        return { nextExpectedRevision: head, position: q.lastPosition.get(stream)?.position ?? 0n };
-      const created = new Date().toISOString();
-      let position = 0n;
-      for (const [i, e] of events.entries()) {
-        const r = q.insert.run(
-          stream,
-          head + 1n + BigInt(i),
-          ids[i]!,
-          e.type,
-          JSON.stringify(e.data ?? null),
-          JSON.stringify(e.metadata ?? {}),
-          created,
-        );
-        position = BigInt(r.lastInsertRowid);
-      }
-      return { nextExpectedRevision: head + BigInt(events.length), position };
-    })
-    .immediate.bind(null);
-
+  const q = statements(db);
+  const appendNow = appender(db, q);
   const doorbell = new Doorbell();
   const subscriptions = new Set<Subscription>();
   const readAll = async (from: bigint, limit: number) => {
@@ -182,6 +127,68 @@ export async function openSqliteEventStore(
       }
     },
   };
+}
+
+function statements(db: Database.Database) {
+  return {
+    head: db.prepare<[string], { revision: bigint | null }>(
+      'SELECT max(revision) AS revision FROM events WHERE stream = ?',
+    ),
+    lastPosition: db.prepare<[string], { position: bigint | null }>(
+      'SELECT max(position) AS position FROM events WHERE stream = ?',
+    ),
+    fromRevision: db.prepare<[string, bigint, number], Pick<Row, 'id' | 'revision' | 'position'>>(
+      'SELECT id, revision, position FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    ),
+    withIds: db.prepare<[string, string], Pick<Row, 'id' | 'revision' | 'position'>>(
+      'SELECT id, revision, position FROM events WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
+    ),
+    insert: db.prepare<[string, bigint, string, string, string, string, string]>(
+      'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    stream: db.prepare<[string], Row>('SELECT * FROM events WHERE stream = ? ORDER BY revision'),
+    firstField: db.prepare<[string, string], { value: string | null }>(
+      'SELECT data -> ? AS value FROM events WHERE stream = ? AND revision = 0',
+    ),
+    all: db.prepare<[bigint, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+  };
+}
+
+/** One append, in a transaction that takes SQLite's write lock at BEGIN (IMMEDIATE): appends are serialized. */
+function appender(db: Database.Database, q: ReturnType<typeof statements>) {
+  return db
+    .transaction((stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+      const head = q.head.get(stream)?.revision ?? NO_STREAM;
+      const ids = events.map((e) => e.id.toLowerCase());
+      const actual = head === NO_STREAM ? 'no_stream' : head;
+      if (expected === 'any') {
+        const retried = ids.length > 0 ? sameRun(q.withIds.all(stream, JSON.stringify(ids)), ids) : undefined;
+        if (retried) return retried;
+      } else if (expected !== actual) {
+        const start = expected === 'no_stream' ? 0n : expected + 1n;
+        const retried = ids.length > 0 ? sameRun(q.fromRevision.all(stream, start, ids.length), ids) : undefined;
+        if (retried) return retried;
+        throw new WrongExpectedRevision(stream, expected, actual);
+      }
+      if (events.length === 0)
+        return { nextExpectedRevision: head, position: q.lastPosition.get(stream)?.position ?? 0n };
+      const created = new Date().toISOString();
+      let position = 0n;
+      for (const [i, e] of events.entries()) {
+        const r = q.insert.run(
+          stream,
+          head + 1n + BigInt(i),
+          ids[i]!,
+          e.type,
+          JSON.stringify(e.data ?? null),
+          JSON.stringify(e.metadata ?? {}),
+          created,
+        );
+        position = BigInt(r.lastInsertRowid);
+      }
+      return { nextExpectedRevision: head + BigInt(events.length), position };
+    })
+    .immediate.bind(null);
 }
 
 function sameRun(rows: Pick<Row, 'id' | 'revision' | 'position'>[], ids: string[]): AppendResult | undefined {
