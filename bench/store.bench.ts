@@ -23,6 +23,7 @@ const READ_PAGE = 1_000;
 const STREAMS = 100;
 
 const WRITERS = [1, 10, 100];
+const QUOTES = Number(process.env.BENCH_STORE_QUOTES ?? 500);
 const CONCURRENT_SECONDS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 3);
 
 interface Row {
@@ -36,6 +37,8 @@ interface Row {
   openMs: number;
   /** This process's resident memory at the end of the adapter's run, store still open (MB). */
   rssMb: number;
+  /** A quote's two store operations, one at a time: reading its new stream, appending its ~3 KB Quoted event (µs). */
+  quote: { read_us: number; append_us: number };
 }
 
 const event = (i: number): NewEvent => ({
@@ -82,6 +85,50 @@ async function concurrentAppends(
   };
 }
 
+/** A Quoted event shaped as a quote writes one (~3 KB: the reading with its documents), so the facts are computed. */
+const quoted = (i: number): NewEvent => ({
+  id: randomUUID(),
+  type: 'Quoted',
+  data: {
+    sku: 'rights.preflight.v1',
+    input: { resource: `https://pub.example/news/${i}`, purpose: 'ai-input', user_class: 'commercial', tier: 'fresh' },
+    price_micro: '10000',
+    expires_at: '2026-11-28T12:00:00.000Z',
+    decision_preview: { classification: 'PERMITTED', decision: 'allow' },
+    reading: {
+      origin: 'https://pub.example',
+      observed_at: '2026-11-28T11:45:00.000Z',
+      documents: Array.from({ length: 4 }, (_, d) => ({
+        url: `https://pub.example/rsl-${d}.xml`,
+        sha256: `${d}`.repeat(64),
+        bytes: 2048,
+        problems: [],
+        text: 'x'.repeat(500),
+      })),
+    },
+  },
+  metadata: { now: '2026-11-28T11:45:00.000Z' },
+});
+
+/**
+ * A quote's store work, one at a time (no queue in front of the engine, so each figure is the engine's own):
+ * the read of the new purchase stream, then the append of its Quoted event. µs per operation.
+ */
+async function quoteStatements(store: EventStore, n: number): Promise<{ read_us: number; append_us: number }> {
+  let readNs = 0n;
+  let appendNs = 0n;
+  for (let i = 0; i < n; i++) {
+    const stream = `purchase-${randomUUID()}`;
+    const t0 = process.hrtime.bigint();
+    await store.readStream(stream);
+    const t1 = process.hrtime.bigint();
+    await store.append(stream, [quoted(i)], 'no_stream');
+    appendNs += process.hrtime.bigint() - t1;
+    readNs += t1 - t0;
+  }
+  return { read_us: Number(readNs / BigInt(n) / 1000n), append_us: Number(appendNs / BigInt(n) / 1000n) };
+}
+
 async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Promise<EventStore>): Promise<Row> {
   const concurrent: Row['concurrent'] = [];
   for (const writers of WRITERS) {
@@ -106,6 +153,8 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
   const t0 = Date.now();
   const store = await open({});
   const openMs = Date.now() - t0;
+  await quoteStatements(store, 50); // warm-up
+  const quote = await quoteStatements(store, QUOTES);
   const run = randomUUID().slice(0, 8);
   try {
     // Sequential single-event appends with exact expected revisions, round-robin over streams.
@@ -156,6 +205,7 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
       replayedEvents: replayed,
       openMs,
       rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+      quote,
     };
   } finally {
     await store.close();
@@ -203,6 +253,7 @@ const header = [
   'events replayed',
   'open ms',
   'RSS MB',
+  'quote: read / append µs',
 ];
 const table = [
   header,
@@ -215,6 +266,7 @@ const table = [
       r.replayedEvents,
       r.openMs,
       r.rssMb,
+      `${r.quote.read_us} / ${r.quote.append_us}`,
     ].map(String),
   ),
 ];
