@@ -4,7 +4,9 @@ import path from 'node:path';
 import test from 'ava';
 import { openSqliteEventStore } from '../../src/store/sqlite/sqlite-event-store.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
-import { storeConformance } from './conformance.js';
+import { openStore } from '../../src/store/open.js';
+import { StoreLocked } from '../../src/store/port.js';
+import { ev, storeConformance } from './conformance.js';
 import type { StoreFactory } from './fixtures/store-under-test.js';
 
 // SQLite, the native embedded engine measured beside PGlite (docs/decisions.md, "The embedded engine"),
@@ -37,3 +39,25 @@ const sqliteStore: StoreFactory = async () => {
 };
 
 storeConformance(test, 'sqlite', sqliteStore);
+
+test.serial(
+  'sqlite:<dir> opens the SQLite event store, without SQL for read models (they go to READ_STORE_URL)',
+  async (t) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-url-'));
+    try {
+      const store = await openStore(`sqlite:${dir}`);
+      t.is(store.sql, undefined, 'the read models do not run on SQLite: openReadModels opens READ_STORE_URL');
+      await store.append('s', [ev('A')], 'no_stream');
+      await t.throwsAsync(openStore(`sqlite:${dir}`), { instanceOf: StoreLocked }, 'one process per directory');
+      await store.close();
+      const again = await openStore(`sqlite:${dir}`);
+      t.deepEqual(
+        (await again.readStream('s')).map((e) => e.type),
+        ['A'],
+      );
+      await again.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
