@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { StoreFactory } from './fixtures/store-under-test.js';
-import { embeddedStore } from './fixtures/store-under-test.js';
+import { embeddedStore, sqliteStore } from './fixtures/store-under-test.js';
 import { ev } from './conformance.js';
 
 // A follower of one stream (the coverage ledger: src/service/coverage-follower.ts) hears that stream's
@@ -11,7 +11,7 @@ const signalOfOneStream = (label: string, factory: StoreFactory) =>
     const sut = await factory();
     try {
       const { store } = sut;
-      t.truthy(store.onStreamAppend, 'the SQL store offers a per-stream signal');
+      t.truthy(store.onStreamAppend, 'the store offers a per-stream signal');
       const woken: string[] = [];
       const stop = store.onStreamAppend!('coverage', () => woken.push('coverage'));
       let any = 0;
@@ -31,3 +31,4 @@ const signalOfOneStream = (label: string, factory: StoreFactory) =>
   });
 
 signalOfOneStream('embedded', embeddedStore);
+signalOfOneStream('sqlite', sqliteStore);

@@ -6,6 +6,7 @@ import { catchUpSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { lockDirectory } from '../embedded/lockfile.js';
 import { assertEventIds } from '../event-id.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 import {
   WrongExpectedRevision,
   type AppendResult,
@@ -52,7 +53,7 @@ const NO_STREAM = -1n;
 export async function openSqliteEventStore(
   dir: string,
   opts: { log?: Logger; pollMs?: number } = {},
-): Promise<EventStore & { onStreamAppend(stream: string, wake: () => void): () => void }> {
+): Promise<EventStore & Required<Pick<EventStoreWithProjections, 'onAppend' | 'onStreamAppend'>>> {
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
   let db: Database.Database;
@@ -113,6 +114,7 @@ export async function openSqliteEventStore(
       subscriptions.add(sub);
       return sub;
     },
+    onAppend: (wake: () => void) => doorbell.listen(() => wake()),
     onStreamAppend(stream, wake) {
       return doorbell.listen((appended) => {
         if (appended === undefined || appended === stream) wake();
