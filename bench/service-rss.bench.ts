@@ -1,6 +1,6 @@
 // npm run bench:rss — the service process's own memory (VmRSS from /proc/<pid>/status) after start and
-// after 200 quotes, started as `npm start` runs it (compiled into build/) in development (the devnet as
-// its child process), the same under tsx, and with DEVNET=off against a devnet started outside it. The
+// after 2,000 quotes at 500 connections, started as `npm start` runs it (compiled into build/) in
+// development (the devnet as its child process), the same under tsx, and with DEVNET=off against a devnet started outside it. The
 // devnet child's RSS is reported beside it. Embedded store in a fresh temp DATA_DIR, real HTTPS
 // publishers on loopback. Prints a table, writes bench/results/service-rss.json.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,8 +12,11 @@ import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { startServiceProcess } from '../test/support/service-process.js';
 import { startTestOrigins } from '../ops/world/https-origin.js';
 
-const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 200);
-const CONCURRENCY = 8;
+// Issue 40's figure is the peak under 500 connections: that many quotes at once, each a new purchase.
+const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_RSS_CONNECTIONS ?? 500);
+// One client sends everything here: the per-address limit would answer 429 after its burst and measure nothing.
+const UNLIMITED = { RATE_LIMIT_QUOTE_PER_MINUTE: '1000000000', RATE_LIMIT_QUOTE_BURST: '1000000000' };
 
 const kib = async (pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number | null> => {
   try {
@@ -62,7 +65,7 @@ async function measure(
   const dataDir = await mkdtemp(path.join(tmpdir(), 'rights-bench-rss-'));
   let logs = '';
   const service = await startServiceProcess(
-    { ...originsEnv, ...chainEnv, DATA_DIR: dataDir, RECOVERY_INTERVAL_MS: '600000' },
+    { ...originsEnv, ...chainEnv, ...UNLIMITED, DATA_DIR: dataDir, RECOVERY_INTERVAL_MS: '600000' },
     (s) => {
       logs += s;
     },

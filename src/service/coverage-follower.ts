@@ -8,9 +8,10 @@ import { COVERAGE_STREAM, coverageDecider, coveredOrigins, foldCoverage } from '
 // Every instance serves the coverage the ledger holds (streams/coverage/): at start it seeds an empty
 // ledger from COVERED_ORIGINS (once, for the first instance; a ledger ever written is never seeded
 // again), folds the `coverage` stream into the engine's live list, and re-reads the stream whenever the
-// store says something was appended — its own appends and, on PostgreSQL, other instances' through
-// LISTEN/NOTIFY (src/store/postgres/pg-driver.ts) — or when POLL_MS passes without a word (a lost
-// notification, a store that cannot announce). docs/decisions.md, "Coverage in the ledger".
+// store says the coverage stream was appended to — its own appends and, on PostgreSQL, other instances'
+// appends of any stream through LISTEN/NOTIFY (src/store/postgres/pg-driver.ts) — or when POLL_MS passes
+// without a word (a lost notification, a store that cannot announce). docs/decisions.md, "Coverage in the
+// ledger"; a purchase's append no longer re-reads it ("The embedded engine").
 
 /** Upper bound on how long a change made elsewhere goes unseen when no notification arrives. */
 const POLL_MS = 500;
@@ -53,7 +54,8 @@ export async function followCoverage(
   };
   // Listening before the first read: an append between the read and the loop still rings.
   const bell = new Doorbell();
-  const unlisten = store.onAppend?.(() => bell.ring()) ?? (() => {});
+  const ring = () => bell.ring();
+  const unlisten = store.onStreamAppend?.(COVERAGE_STREAM, ring) ?? store.onAppend?.(ring) ?? (() => {});
   let seen = bell.count;
   await refresh().catch((err) => {
     unlisten();

@@ -8,17 +8,20 @@ export class Doorbell {
     return this.rings;
   }
 
-  private listeners = new Set<() => void>();
+  private listeners = new Set<(stream: string | undefined) => void>();
 
-  /** Calls `wake` on every ring until the returned function is called. */
-  listen(wake: () => void): () => void {
+  /**
+   * Calls `wake` on every ring until the returned function is called, with the stream appended to when
+   * the ringer knows it (undefined: some stream, e.g. another process's append heard through the database).
+   */
+  listen(wake: (stream: string | undefined) => void): () => void {
     this.listeners.add(wake);
     return () => this.listeners.delete(wake);
   }
 
-  ring(): void {
+  ring(stream?: string): void {
     this.rings++;
-    for (const wake of this.listeners) wake();
+    for (const wake of this.listeners) wake(stream);
     const waiting = [...this.waiters];
     this.waiters.clear();
     for (const wake of waiting) wake();

@@ -10,4 +10,10 @@ export interface EventStoreWithProjections extends EventStore {
   readonly sql?: SqlDriver;
   /** Calls `wake` after any append this store sees (its own, and other processes' where it can hear them). */
   onAppend?(wake: () => void): () => void;
+  /**
+   * Calls `wake` after an append to `stream` that this store made, and after any append another process
+   * announced (whose stream it cannot tell): a follower of one stream is not woken by every other stream's
+   * appends (docs/decisions.md, "The embedded engine").
+   */
+  onStreamAppend?(stream: string, wake: () => void): () => void;
 }

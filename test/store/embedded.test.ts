@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { LOCKFILE_NAME } from '../../src/store/embedded/lockfile.js';
+import { embeddedThreadOf, openEmbeddedStore } from '../../src/store/embedded/open-embedded.js';
 import { openStore } from '../../src/store/open.js';
 import { StoreLocked } from '../../src/store/port.js';
 import { storeConformance, ev } from './conformance.js';
@@ -64,3 +65,41 @@ test.serial(
     }
   },
 );
+
+test.serial(
+  'embedded: a data directory written by PGlite on the main thread opens on the worker thread, and back',
+  async (t) => {
+    // An embedded directory from before the store moved to a worker thread is the same PGlite cluster: it opens
+    // as it is, nothing to migrate (docs/decisions.md, "The embedded engine").
+    const dir = await freshEmbeddedDir();
+    try {
+      const before = await openEmbeddedStore(dir, {}, 'main');
+      const first = await before.append('carried-over', [ev('A')], 'no_stream');
+      await before.close();
+      const after = await openEmbeddedStore(dir, {}, 'worker');
+      t.deepEqual(
+        (await after.readStream('carried-over')).map((e) => [e.type, e.position]),
+        [['A', first.position]],
+      );
+      const second = await after.append('carried-over', [ev('B')], 0n);
+      await after.close();
+      const back = await openEmbeddedStore(dir, {}, 'main');
+      t.deepEqual(
+        (await back.readStream('carried-over')).map((e) => [e.type, e.position]),
+        [
+          ['A', first.position],
+          ['B', second.position],
+        ],
+      );
+      await back.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+test.serial('embedded: EMBEDDED_STORE_THREAD accepts main (the default) or worker, and names anything else', (t) => {
+  t.is(embeddedThreadOf(undefined), 'main');
+  t.is(embeddedThreadOf('worker'), 'worker');
+  t.throws(() => embeddedThreadOf('wasm'), { instanceOf: TypeError, message: /EMBEDDED_STORE_THREAD "wasm"/ });
+});

@@ -66,3 +66,50 @@ test('same content → same ETag and 304 for If-None-Match; other coverage → a
     await s.close();
   }
 });
+
+test('one body for every request of a second; a later second moves only generated_at; a coverage change shows', async (t) => {
+  const clock = Date.parse('2026-11-24T12:00:00.100Z');
+  let second = 0;
+  let origins = ['https://pub.example'];
+  let coverageReads = 0;
+  const deps: CapabilitiesDeps = {
+    coveredOrigins: () => {
+      coverageReads++;
+      return origins;
+    },
+    terms: {
+      network: 'eip155:8453',
+      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      payTo: '0x1111111111111111111111111111111111111111',
+      eip712: { name: 'USD Coin', version: '2' },
+      maxTimeoutSeconds: 300,
+      settlementWindowSeconds: 68,
+    },
+    evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
+    quoteTtlSeconds: 900,
+    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    rateLimits: [],
+    now: () => new Date(clock + second * 1000),
+  };
+  const s = await serve(deps);
+  try {
+    const bodies = await Promise.all(Array.from({ length: 5 }, async () => (await fetch(s.url)).text()));
+    t.is(new Set(bodies).size, 1, 'one body for the whole second');
+    t.true(coverageReads <= 2, `coverage is not read per request (${coverageReads} reads)`);
+    const first = JSON.parse(bodies[0]!) as Capabilities;
+    t.true(Capabilities.is(first));
+    t.is(first.generated_at, new Date(clock).toISOString());
+
+    second = 1;
+    const later = JSON.parse(await (await fetch(s.url)).text()) as Capabilities;
+    t.deepEqual({ ...later, generated_at: first.generated_at }, first, 'only generated_at moved');
+    t.is(later.generated_at, new Date(clock + 1000).toISOString());
+
+    origins = ['https://pub.example', 'https://news.example'];
+    second = 2;
+    const changed = JSON.parse(await (await fetch(s.url)).text()) as Capabilities;
+    t.deepEqual(changed.coverage.origins, origins, 'a coverage change shows in the next second');
+  } finally {
+    await s.close();
+  }
+});

@@ -130,20 +130,31 @@ export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
 }
 
 /**
- * The capabilities body is built at most once a second (its `generated_at` has second precision) and
- * sent as ready JSON text; its ETag covers everything but `generated_at`, so a client that already
- * holds the same coverage, prices, terms and keys gets 304 Not Modified.
+ * The capabilities answer is kept as bytes: its content (everything but `generated_at`: coverage, products,
+ * prices, terms, keys) is encoded, serialized and hashed only when it changes, and each new second only
+ * splices that second's `generated_at` (second precision) onto the serialized content. Coverage, the one
+ * part that changes while the service runs, is compared once a second, as before (docs/decisions.md,
+ * "The embedded engine"). The ETag covers the content, so a client that already holds the same coverage,
+ * prices, terms and keys gets 304 Not Modified.
  */
 export function capabilitiesRouter(deps: CapabilitiesDeps): Router {
   const router = new Router();
-  let cached: { second: number; json: string; etag: string } | undefined;
+  let content: { origins: string; head: string; etag: string } | undefined;
+  let cached: { second: number; bytes: Buffer; etag: string } | undefined;
   const current = () => {
-    const second = Math.floor(deps.now().getTime() / 1000);
+    const now = deps.now();
+    const second = Math.floor(now.getTime() / 1000);
     if (cached?.second === second) return cached;
-    const body = buildCapabilities(deps);
-    const { generated_at: _at, ...content } = body;
-    const etag = `W/"${createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 32)}"`;
-    cached = { second, json: JSON.stringify(body), etag };
+    const origins = deps.coveredOrigins().join(' ');
+    if (content?.origins !== origins) {
+      const { generated_at: _at, ...rest } = buildCapabilities(deps);
+      const json = JSON.stringify(rest);
+      const etag = `W/"${createHash('sha256').update(json).digest('hex').slice(0, 32)}"`;
+      content = { origins, head: json.slice(0, -1), etag };
+    }
+    // buildCapabilities's `generated_at` is its last member: the same text JSON.stringify of it gives.
+    const at = JSON.stringify(now.toISOString());
+    cached = { second, bytes: Buffer.from(`${content.head},"generated_at":${at}}`), etag: content.etag };
     return cached;
   };
   router.get('/v1/capabilities', (ctx) => {
@@ -155,7 +166,7 @@ export function capabilitiesRouter(deps: CapabilitiesDeps): Router {
       return;
     }
     ctx.type = 'application/json';
-    ctx.body = c.json;
+    ctx.body = c.bytes;
   });
   return router;
 }

@@ -6,12 +6,28 @@ import { sqlEventStore, type SqlEventStoreOptions } from '../sql/sql-event-store
 import { initEmbeddedCluster } from './init-cluster.js';
 import { lockDirectory } from './lockfile.js';
 import { pgliteDriver } from './pglite-driver.js';
+import { pgliteWorkerDriver } from './pglite-worker-driver.js';
+import type { SqlDriver } from '../sql/sql-driver.js';
 
 // PGlite keeps Postgres's buffer cache inside its WebAssembly memory, which is never returned to
 // the system: the default 128 MB became 128 MB of the service's RSS for good. The files it caches
 // stay in the kernel's page cache anyway, so a small pool costs a system call on a miss, not a disk
 // read (bench:quote measures the store at 50k purchases).
 const SHARED_BUFFERS = '16MB';
+
+/**
+ * Where PGlite runs: on the service's own event loop (the default), or on a worker thread
+ * (EMBEDDED_STORE_THREAD=worker). The worker takes the database off the loop, but each statement then
+ * crosses threads twice; on two cores, with the load generator on one, it did not pay (docs/decisions.md,
+ * "The embedded engine"), so it stays a choice to measure on larger machines.
+ */
+export type EmbeddedThread = 'worker' | 'main';
+
+export function embeddedThreadOf(value: string | undefined): EmbeddedThread {
+  if (value === undefined || value === '' || value === 'main') return 'main';
+  if (value === 'worker') return 'worker';
+  throw new TypeError(`EMBEDDED_STORE_THREAD ${JSON.stringify(value)}: expected main or worker`);
+}
 
 /**
  * The embedded default: PGlite (Postgres compiled to WASM) in `dir`, with the same schema and SQL
@@ -21,26 +37,28 @@ const SHARED_BUFFERS = '16MB';
 export async function openEmbeddedStore(
   dir: string,
   opts: SqlEventStoreOptions = {},
+  thread: EmbeddedThread = embeddedThreadOf(process.env.EMBEDDED_STORE_THREAD),
 ): Promise<EventStoreWithProjections> {
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
-  let db: PGlite;
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];
+  let driver: SqlDriver;
   try {
     await initEmbeddedCluster(dir);
-    db = await PGlite.create(dir, {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
-    });
+    driver =
+      thread === 'worker'
+        ? await pgliteWorkerDriver(dir, startParams, () => lock.release())
+        : pgliteDriver(await PGlite.create(dir, { startParams }), () => lock.release());
   } catch (err) {
     await lock.release();
     throw err;
   }
-  const driver = pgliteDriver(db, () => lock.release());
   try {
     await migrate(driver, undefined);
   } catch (err) {
     await driver.close();
     throw err;
   }
-  opts.log?.info({ dir, lockfile: lock.path }, 'embedded event store open');
+  opts.log?.info({ dir, lockfile: lock.path, thread }, 'embedded event store open');
   return sqlEventStore(driver, opts);
 }

@@ -67,7 +67,7 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
       events.map((e) => e.id),
     );
     const result = await appendGrouped({ stream, events, expected });
-    if (events.length > 0) doorbell.ring();
+    if (events.length > 0) doorbell.ring(stream);
     return result;
   }
 
@@ -129,6 +129,11 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     return sub;
   }
 
+  function heard(wake: (stream: string | undefined) => void): () => void {
+    stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
+    return doorbell.listen(wake);
+  }
+
   return {
     kind: db.kind,
     append,
@@ -137,10 +142,8 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
     readAll,
     subscribeAll,
     sql: db,
-    onAppend(wake) {
-      stopWatching ??= db.watchOtherWriters(() => doorbell.ring()).catch(() => async () => {});
-      return doorbell.listen(wake);
-    },
+    onAppend: (wake) => heard(() => wake()),
+    onStreamAppend: (stream, wake) => heard((appended) => (appended === undefined || appended === stream) && wake()),
     async close() {
       await Promise.all([...subscriptions].map((s) => s.close()));
       if (stopWatching) await (await stopWatching)();
