@@ -1,7 +1,7 @@
 // npm run bench:rss — the service process's own memory (VmRSS from /proc/<pid>/status) after start and
 // after 2,000 quotes at 500 connections, started as `npm start` runs it (compiled into build/) in
-// development (the devnet as its child process), the same under tsx, and with DEVNET=off against a devnet started outside it. The
-// devnet child's RSS is reported beside it. Embedded store in a fresh temp DATA_DIR, real HTTPS
+// development (the devnet as its child process), the same under tsx, and with DEVNET=off against a devnet
+// started outside it. The devnet child's RSS is reported beside it. Embedded store in a fresh temp DATA_DIR, real HTTPS
 // publishers on loopback. Prints a table, writes bench/results/service-rss.json.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

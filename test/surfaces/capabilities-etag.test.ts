@@ -67,7 +67,7 @@ test('same content → same ETag and 304 for If-None-Match; other coverage → a
   }
 });
 
-test('one body for every request of a second; a later second moves only generated_at; a coverage change shows', async (t) => {
+test('one body per second of requests; a later second moves only generated_at; coverage change shows', async (t) => {
   const clock = Date.parse('2026-11-24T12:00:00.100Z');
   let second = 0;
   let origins = ['https://pub.example'];

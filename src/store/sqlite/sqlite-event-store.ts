@@ -143,7 +143,8 @@ function statements(db: Database.Database) {
       'SELECT id, revision, position FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
     ),
     withIds: db.prepare<[string, string], Pick<Row, 'id' | 'revision' | 'position'>>(
-      'SELECT id, revision, position FROM events WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
+      'SELECT id, revision, position FROM events' +
+        ' WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
     ),
     insert: db.prepare<[string, bigint, string, string, string, string, string]>(
       'INSERT INTO events (stream, revision, id, type, data, metadata, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
