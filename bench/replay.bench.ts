@@ -110,7 +110,7 @@ async function measureShape(
     }
     await models.close();
   } finally {
-    await source.return?.();
+    await source.return?.(undefined);
     await store.close();
   }
   return rows;
