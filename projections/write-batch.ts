@@ -1,6 +1,7 @@
 import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
 import { rowsToLoad, type BatchChanges, type BatchRows } from './batch.js';
 import type { FactEvent } from './feed/fact-event.js';
+import type { QueueItem } from './investigation-queue/queue-item.js';
 import type { RefundRow } from './refunds/refund-row.js';
 import type { ReportRow } from './report-view/report-row.js';
 import { CHECKPOINT } from './schema.js';
@@ -90,76 +91,112 @@ async function loadRows<Row extends { purchase_id: string; updated_position: str
   return rows;
 }
 
-const REPORT_COLUMNS: readonly (keyof ReportRow)[] = [
-  'purchase_id',
-  'status',
-  'submissions',
-  'locked_from',
-  'sku',
-  'resource',
-  'origin',
-  'purpose',
-  'user_class',
-  'tier',
-  'geo',
-  'classification',
-  'decision',
-  'observed_at',
-  'rsl_document_sha256',
-  'resources',
-  'price_micro',
-  'expires_at',
-  'quoted_at',
-  'payer',
-  'settled_amount_micro',
-  'network',
-  'transaction',
-  'evidence_key_id',
-  'report_sha256',
-  'evidence_sha256',
-  'delivery_proof_sha256',
-  'delivered_at',
-  'changed',
-  'signals_summary',
-  'signals',
-  'lock_reason',
-  'updated_position',
+// Each table's columns with the types the rows travel as. The SQL type is what json_to_recordset reads the
+// value as; it must be the column's own (schema.ts).
+const REPORT_COLUMNS: readonly (readonly [keyof ReportRow, string])[] = [
+  ['purchase_id', 'text'],
+  ['status', 'text'],
+  ['submissions', 'integer'],
+  ['locked_from', 'text'],
+  ['sku', 'text'],
+  ['resource', 'text'],
+  ['origin', 'text'],
+  ['purpose', 'text'],
+  ['user_class', 'text'],
+  ['tier', 'text'],
+  ['geo', 'text'],
+  ['classification', 'text'],
+  ['decision', 'text'],
+  ['observed_at', 'text'],
+  ['rsl_document_sha256', 'jsonb'],
+  ['resources', 'jsonb'],
+  ['price_micro', 'text'],
+  ['expires_at', 'text'],
+  ['quoted_at', 'text'],
+  ['payer', 'text'],
+  ['settled_amount_micro', 'text'],
+  ['network', 'text'],
+  ['transaction', 'text'],
+  ['evidence_key_id', 'text'],
+  ['report_sha256', 'text'],
+  ['evidence_sha256', 'text'],
+  ['delivery_proof_sha256', 'text'],
+  ['delivered_at', 'text'],
+  ['changed', 'jsonb'],
+  ['signals_summary', 'jsonb'],
+  ['signals', 'jsonb'],
+  ['lock_reason', 'text'],
+  ['updated_position', 'bigint'],
 ];
-const REFUND_COLUMNS: readonly (keyof RefundRow)[] = [
-  'purchase_id',
-  'status',
-  'reason',
-  'amount_micro',
-  'requested_at',
-  'reviewed_at',
-  'paid_transaction',
-  'updated_position',
+const REFUND_COLUMNS: readonly (readonly [keyof RefundRow, string])[] = [
+  ['purchase_id', 'text'],
+  ['status', 'text'],
+  ['reason', 'text'],
+  ['amount_micro', 'text'],
+  ['requested_at', 'text'],
+  ['reviewed_at', 'text'],
+  ['paid_transaction', 'text'],
+  ['updated_position', 'bigint'],
 ];
-const QUEUE_COLUMNS = ['purchase_id', 'kind', 'reason', 'details', 'locked_from', 'since_position', 'since'];
-/** One multi-row upsert: the rows travel as one JSON array and become records in the database. */
-async function upsert(
-  tx: SqlQueryable,
-  table: string,
-  columns: readonly string[],
-  rows: readonly object[],
-): Promise<void> {
+const QUEUE_COLUMNS: readonly (readonly [keyof QueueItem, string])[] = [
+  ['purchase_id', 'text'],
+  ['kind', 'text'],
+  ['reason', 'text'],
+  ['details', 'jsonb'],
+  ['locked_from', 'text'],
+  ['since_position', 'bigint'],
+  ['since', 'text'],
+];
+
+/**
+ * One multi-row upsert per table and page, its rows as one JSON parameter. On the embedded store (PGlite)
+ * every byte of a parameter costs: its driver measures and copies the text in JavaScript, the database
+ * parses it again (docs/decisions.md, "Rebuilds of quotes"). So each row travels under short keys
+ * ("k0", "k1"…, named again by the statement's column list) and without its null columns, which
+ * json_to_recordset reads as null: a quoted purchase's row takes ~660 bytes instead of ~1,100 with column
+ * names and nulls. `json`, not `jsonb`: the text is read once, never stored as it is.
+ */
+interface Upsert {
+  sql: string;
+  encode(row: object): Record<string, unknown>;
+}
+
+function upsertOf(table: string, columns: readonly (readonly [string, string])[]): Upsert {
+  const keys = columns.map((_, i) => `k${i.toString(36)}`);
+  const names = columns.map(([name]) => name);
+  const updates = names.filter((c) => c !== 'purchase_id').map((c) => `${c} = EXCLUDED.${c}`);
+  return {
+    sql: `INSERT INTO ${table} (${names.join(', ')})
+      SELECT ${keys.join(', ')} FROM json_to_recordset($1::json)
+        AS x(${columns.map(([, type], i) => `${keys[i]} ${type}`).join(', ')})
+      ON CONFLICT (purchase_id) DO UPDATE SET ${updates.join(', ')}`,
+    encode(row) {
+      const values = row as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) {
+        const v = values[names[i]!];
+        if (v !== null && v !== undefined) out[keys[i]!] = v;
+      }
+      return out;
+    },
+  };
+}
+
+const UPSERT_REPORTS = upsertOf('rm_purchases', REPORT_COLUMNS);
+const UPSERT_REFUNDS = upsertOf('rm_refunds', REFUND_COLUMNS);
+const UPSERT_QUEUE = upsertOf('rm_queue', QUEUE_COLUMNS);
+
+async function upsert(tx: SqlQueryable, u: Upsert, rows: readonly object[]): Promise<void> {
   if (rows.length === 0) return;
-  const cols = columns.join(', ');
-  const updates = columns.filter((c) => c !== 'purchase_id');
-  const excluded = updates.map((c) => `EXCLUDED.${c}`);
-  await tx.query(
-    `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(null::${table}, $1::jsonb)
-     ON CONFLICT (purchase_id) DO UPDATE SET (${updates.join(', ')}) = ROW(${excluded.join(', ')})`,
-    [JSON.stringify(rows)],
-  );
+  await tx.query(u.sql, [JSON.stringify(rows.map(u.encode))]);
 }
 
 async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
-  await upsert(tx, 'rm_purchases', REPORT_COLUMNS, c.reports);
-  await upsert(tx, 'rm_refunds', REFUND_COLUMNS, c.refunds);
+  await upsert(tx, UPSERT_REPORTS, c.reports);
+  await upsert(tx, UPSERT_REFUNDS, c.refunds);
   if (c.queueRemove.length > 0)
     await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
-  await upsert(tx, 'rm_queue', QUEUE_COLUMNS, c.queuePut);
+  await upsert(tx, UPSERT_QUEUE, c.queuePut);
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d
@@ -167,7 +204,7 @@ async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
           restricted_by_other_signal)
        SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
          restricted_by_other_signal
-       FROM jsonb_to_recordset($1::jsonb) AS x(day text, origin text, purpose text, classification text,
+       FROM json_to_recordset($1::json) AS x(day text, origin text, purpose text, classification text,
          sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint,
          restricted_by_other_signal bigint)
        ON CONFLICT (day, origin, purpose, classification, sku) DO UPDATE SET

@@ -111,6 +111,13 @@ export interface HistoryOptions {
   seed?: number;
   /** The first quote; purchases spread over HISTORY_DAYS from here. */
   start?: Date;
+  /**
+   * 'mix' (default): PURCHASE_MIX. 'quoted': every purchase is only its Quoted event (a quote nobody
+   * paid). 'full': every purchase goes the whole way through a recovery pass, seven events: Quoted,
+   * Offered, AuthorizationCheckpointed, SettlementBroadcast, SettlementSubmitted, Settled, Delivered;
+   * no refunds. Rebuild benchmarks use the two ends to show the cost per purchase and per event.
+   */
+  shape?: 'mix' | 'quoted' | 'full';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1098,10 +1105,36 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     return t;
   }
 
+  /** The whole way: the transaction written ahead, an ambiguous submission, the recovery pass finds it mined. */
+  const full = (s: Stream, t: number): number => {
+    const transaction = tx();
+    clock = new Date((t += rng.between(1500, 6000)));
+    s.run(
+      {
+        type: 'RecordBroadcast',
+        data: {
+          transaction,
+          relayer: getAddress(`0x${rng.hex(20)}`),
+          account_nonce: String(rng.int(100_000)),
+          gas: String(rng.between(60_000, 90_000)),
+          max_fee_per_gas: String(rng.between(1_000_000, 9_000_000)),
+          max_priority_fee_per_gas: '1000000',
+          at: clock.toISOString(),
+        },
+      },
+      clock,
+    );
+    submit(s, (t += rng.between(10_000, 30_000)), transaction);
+    settle(s, (t += rng.between(20_000, 120_000)), transaction);
+    deliver(s, (t += rng.between(20, 400)));
+    return t;
+  };
+
+  const shape = opts.shape ?? 'mix';
   const mixTable = PURCHASE_MIX.map((m) => [m.path, m.share] as const);
   for (let i = 0; i < n; i++) {
     while (pending.length > 0 && pending[0]!.due <= i) yield pending.shift()!.history;
-    const path = rng.weighted(mixTable);
+    const path = shape === 'quoted' ? 'abandoned' : shape === 'full' ? 'submitted' : rng.weighted(mixTable);
     const s = new Stream(newId);
     let t = start + Math.floor(((i + rng.next()) * span) / n);
     const binding = rng.chance(GATE_SHARE) ? quoteGate(s, t) : quoteSingle(s, t);
@@ -1109,10 +1142,10 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
       clock = new Date((t += rng.between(80, 4000)));
       s.run({ type: 'Offer', data: buildOffer(deps, s.state.quoted!, binding) }, clock);
       checkpoint(s, (t += rng.between(300, 6000)));
-      t = afterCheckpoint[path](s, t);
+      t = shape === 'full' ? full(s, t) : afterCheckpoint[path](s, t);
     }
     yield { stream: streamName(s.state.quoted!.purchase_id), events: s.events, path };
-    if (s.state.status === 'delivered' && rng.chance(REFUND_SHARE)) {
+    if (shape === 'mix' && s.state.status === 'delivered' && rng.chance(REFUND_SHARE)) {
       // Filed days later: yielded after the purchases quoted in between.
       const at = t + rng.between(1, 5 * 24) * 3_600_000;
       pending.push({ due: i + 1 + Math.ceil((at - t) / (span / n)), history: refund(s, binding, at) });
@@ -1144,7 +1177,7 @@ export async function* purchaseHistoriesInWorker(
     `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); ` +
     `register(); await import(${JSON.stringify(import.meta.url)});`;
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), {
-    workerData: { tag: WORKER_TAG, n, seed: opts.seed, start: opts.start?.toISOString() },
+    workerData: { tag: WORKER_TAG, n, seed: opts.seed, start: opts.start?.toISOString(), shape: opts.shape },
   });
   const waiting: ((r: Reply) => void)[] = [];
   let failure: unknown;
@@ -1177,10 +1210,11 @@ export async function* purchaseHistoriesInWorker(
 }
 
 if (!isMainThread && parentPort && (workerData as { tag?: unknown } | null)?.tag === WORKER_TAG) {
-  const d = workerData as { n: number; seed?: number; start?: string };
+  const d = workerData as { n: number; seed?: number; start?: string; shape?: HistoryOptions['shape'] };
   const source = purchaseHistories(d.n, {
     ...(d.seed !== undefined ? { seed: d.seed } : {}),
     ...(d.start ? { start: new Date(d.start) } : {}),
+    ...(d.shape ? { shape: d.shape } : {}),
   });
   const port = parentPort;
   port.on('message', (size: number) => {
