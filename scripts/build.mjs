@@ -9,16 +9,14 @@
 // `npm start`s at once (tests do that) never see a half-written module, and a start with nothing
 // changed writes nothing.
 import { build } from 'esbuild';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ASSETS, BUILT_AT, SOURCES } from './build-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build');
-// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
-const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
-/** Files the compiled code reads beside itself. */
-const ASSETS = ['ops/devnet/hardhat.config.cjs'];
+const STARTED = new Date();
 
 async function typescriptFiles(dir) {
   const out = [];
@@ -60,3 +58,6 @@ for (const asset of ASSETS) {
   if (await writeIfChanged(path.join(OUT, asset), contents)) written++;
 }
 if (written > 0) process.stderr.write(`build: ${written} of ${result.outputFiles.length} files written to build/\n`);
+// Stamped with the start, so a source edited while this ran is still newer than the build.
+await writeFile(path.join(ROOT, BUILT_AT), '');
+await utimes(path.join(ROOT, BUILT_AT), STARTED, STARTED);

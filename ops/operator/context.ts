@@ -33,3 +33,6 @@ export class OperatorStoreLocked extends Error {
 export class OperatorNoStore extends Error {
   readonly code = 'NO_STORE';
 }
+
+/** The operator listener refused or failed the request itself (not the use-case): the command cannot run. */
+export class OperatorListenerRefused extends Error {}

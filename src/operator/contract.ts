@@ -22,6 +22,10 @@ export const MoveRequest = t.intersection([
 ]);
 export type MoveRequest = t.TypeOf<typeof MoveRequest>;
 
+/** What a review, an add or a withdrawal is asked with (POST /operator/v1/coverage/…, the CLI's relay). */
+export const CoverageChangeRequest = t.type({ origin: t.string, operator: t.string, reason: t.string });
+export type CoverageChangeRequest = t.TypeOf<typeof CoverageChangeRequest>;
+
 export const RefundReviewRequest = t.type({
   decision: t.keyof({ approve: null, reject: null }),
   note: NonBlank,

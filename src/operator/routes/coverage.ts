@@ -2,14 +2,8 @@ import type Router from '@koa/router';
 import * as t from 'io-ts';
 import { decodeOrThrow } from '../../../packages/buyer/src/wire/contract/decode.js';
 import { readJsonBody } from '../../http/json-body.js';
-import {
-  addOrigin,
-  CoverageChangeRequest,
-  coverageHistory,
-  listCoverage,
-  reviewOrigin,
-  withdrawOrigin,
-} from '../coverage.js';
+import { CoverageChangeRequest } from '../contract.js';
+import { addOrigin, coverageHistory, listCoverage, reviewOrigin, withdrawOrigin } from '../coverage.js';
 import type { OperatorDeps } from '../operator-deps.js';
 import { orRefuse } from '../operator-refused.js';
 import { attachedSession } from '../session.js';

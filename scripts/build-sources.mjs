@@ -1,0 +1,9 @@
+// What scripts/build.mjs compiles into build/, and the file whose time says when it last did, so
+// scripts/ops.mjs can tell whether build/ is older than a source.
+
+// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
+export const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
+/** Files the compiled code reads beside itself. */
+export const ASSETS = ['ops/devnet/hardhat.config.cjs'];
+/** Touched by every build, with the time the build started: a source changed after it is not in build/. */
+export const BUILT_AT = 'build/.built-at';
