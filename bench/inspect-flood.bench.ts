@@ -4,7 +4,7 @@
 // flooded for FLOOD_SECONDS by FLOOD_CLIENTS concurrent clients posting worst-case documents,
 // while /healthz and /v1/capabilities are probed every PROBE_MS. Prints the probes' latency
 // percentiles and the inspections served, and writes bench/results/inspect-flood.json. The
-// target (issue 12): p99 of both probes < 50 ms during a 16-client flood.
+// target: p99 of both probes < 50 ms during a 16-client flood.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -93,7 +93,7 @@ const origins = await startTestOrigins(publisherSite());
 const rows: Row[] = [];
 try {
   // Development as a newcomer runs it: no RPC_URL, so main.ts starts the devnet (a child process
-  // since issue 11; inside the service process before it).
+  // since the purchase core; inside the service process before it).
   rows.push(
     await measure('development (devnet started by main.ts)', { DEVNET: '', RPC_URL: '', NODE_ENV: '' }, origins.env),
   );

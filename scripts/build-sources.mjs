@@ -1,7 +1,7 @@
 // What scripts/build.mjs compiles into build/, and the file whose time says when it last did, so
 // scripts/ops.mjs can tell whether build/ is older than a source.
 
-// packages/buyer/src holds the shared leaf of codecs the service imports (src/wire) beside the buyer.
+// packages/buyer/src holds the shared leaf of codecs the service imports (packages/buyer/src/wire) beside the buyer.
 export const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
 /** Files the compiled code reads beside itself. */
 export const ASSETS = ['ops/devnet/hardhat.config.cjs'];

@@ -1,8 +1,7 @@
-// Test-only crash points for the kill-and-restart tests: the one way a test makes the service die at a
-// chosen moment of a purchase (docs/decisions.md, "Reviewable modules and dead code (issue 25, items
-// 4, 6, 7)"). The money path and the settlement call `crashAt(point)` where a crash is worth testing;
-// the process entry (main.ts) turns TEST_CRASH_AT into a SIGKILL there; an in-process test passes its
-// own `crashAt` (one that throws, say) through startService's options.
+// Test-only crash points for the kill-and-restart tests: the one way a test makes the service die at a chosen moment of
+// a purchase (docs/decisions.md, "Reviewable modules and dead code"). The money path and the settlement call
+// `crashAt(point)` where a crash is worth testing; the process entry (main.ts) turns TEST_CRASH_AT into a SIGKILL
+// there; an in-process test passes its own `crashAt` (one that throws, say) through startService's options.
 //
 //   after-checkpoint  the payment's checkpoint is stored, nothing is settled yet
 //   after-submit      the relayer handed transferWithAuthorization to the node, no receipt yet: money may

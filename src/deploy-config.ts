@@ -38,7 +38,7 @@ export interface DeployConfig {
   /** Where GET /metrics is served; never the public port. */
   metricsListen: { host: string; port: number } | 'off';
   /** Development without METRICS_LISTEN: when the default port is taken, a free one is used instead
-   *  (another program on 9464 must not stop a first `npm start`; docs/decisions.md, issue 27). */
+   *  (another program on 9464 must not stop a first `npm start`; docs/decisions.md, "The first hour"). */
   metricsListenFallback: boolean;
   /** Browser origins allowed to call the API and read its payment headers; none: no CORS headers at all. */
   corsOrigins: string[];

@@ -52,7 +52,7 @@ async function main() {
     await devnet?.stop();
     throw err;
   });
-  // A new chain under an old data directory is said before the summary (docs/decisions.md, issue 27).
+  // A new chain under an old data directory is said before the summary (docs/decisions.md, "The first hour").
   await noticeChainChange(running, log, async () => {
     await service.readModels.caughtUp(5_000);
     return (await purchaseTotals(service.readModels.db)).paid;

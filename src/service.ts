@@ -10,7 +10,7 @@ import { InFlight } from './money-path/inflight.js';
 import type { PaymentTerms } from './money-path/deps.js';
 import { openReadModels, type ReadModels } from '../projections/read-models.js';
 import { startOperatorListener, type OperatorListenerHandle } from './operator/listener.js';
-// Deployment surface (issue 15): metrics, readiness and drain, CORS.
+// Deployment surface (docs/decisions.md, "Deployment surface"): metrics, readiness and drain, CORS.
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { countedRsl } from './metrics/instrument.js';
 import { startMetricsListener } from './metrics/metrics-listener.js';

@@ -1,6 +1,6 @@
 import type { ServiceConfig } from './config.js';
 
-// What a start says about itself in one line (docs/decisions.md, "The first hour (issue 27)"): where it
+// What a start says about itself in one line (docs/decisions.md, "The first hour"): where it
 // listens, which network it is paid on, how it settles, which store it writes, how many origins it
 // covers and where its metrics are. A coverage of zero is said outright: every quote would be refused.
 //

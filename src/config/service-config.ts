@@ -75,7 +75,7 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
 
 /**
  * Development: the devnet's example publishers are covered and fetched through its development CA, unless
- * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour (issue 27)"). Nothing of this
+ * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour"). Nothing of this
  * exists with a configured chain: there is no devnet then.
  */
 function examplePublishers(

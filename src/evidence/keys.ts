@@ -25,14 +25,6 @@ export interface EvidenceKey extends ByteSigner {
   readonly info: PublicKeyInfo;
 }
 
-export interface KeySource {
-  /** 64 hex characters (EVIDENCE_KEY / CHECKPOINT_KEY); wins over any file. */
-  configuredHex: string | undefined;
-  dataDir: string;
-  /** Create the file when missing (development). False: a missing key is a start-up error. */
-  generate?: boolean;
-}
-
 export const EVIDENCE_KEY_FILE = 'evidence-key.json';
 /** Written by the first (money-path) version of this module; still read so existing dev data keeps its key. */
 export const LEGACY_EVIDENCE_KEY_FILE = 'evidence-key.hex';

@@ -148,7 +148,8 @@ export const SoldLineWire = t.type({
   decision: t.string,
   observed_at: Nullable(t.string),
   rsl_document_sha256: t.array(t.string),
-  /** The signals beside RSL the delivered report states for the line (issue 28); null before delivery or them. */
+  /** The signals beside RSL the delivered report states for the line (docs/wire.md §15); null before delivery
+   *  or signals. */
   signals_summary: Nullable(t.string),
   signals: Nullable(t.array(t.string)),
   report_sha256: Nullable(t.string),

@@ -15,7 +15,7 @@ export interface ObserveContext {
   geo: string | null;
   /** Spec §2.3: 0..3600, default 300; 0 always refetches. */
   freshnessSeconds: number;
-  /** Documents seen before, by URL: fetched conditionally (a revalidation, issue 26). */
+  /** Documents seen before, by URL: fetched conditionally (a revalidation, docs/wire.md §14). */
   known?: ReadonlyMap<string, KnownVersion>;
 }
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 //   contract ↛ rsl          the wire contract names RSL vocabularies through the leaf, not the RSL engine
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
 //   buyer ↛ the rest        the buyer package imports its own code and the leaf only: it ships alone
-//                           (docs/decisions.md, "An inner domain (issue 25, item 3)")
+//                           (docs/decisions.md, "An inner domain")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

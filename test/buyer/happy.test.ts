@@ -55,7 +55,7 @@ test.serial(
       reason: 'NO_VERIFIABLE_DECLARATION',
       resource: DEMO_RESOURCES.undeclared,
       charge_micro: '0',
-      // The quote's free preview of the other AI-use signals (issue 28): the demo's bare page states none.
+      // The quote's free preview of the other AI-use signals (docs/wire.md §15): the demo's bare page states none.
       signals_preview: { standards: [], restricts_purpose: false, summary: 'NONE_OBSERVED' },
     });
     t.is(await w.devnet.balanceOf(b.address), before - 70_000n);

@@ -4,7 +4,7 @@ import { rslDocument, startTestOrigins, type TestOrigins } from '../../ops/world
 import { loadConfig } from '../../src/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 
-// The origin's /.well-known/tdmrep.json (issue 28) is fetched beside robots.txt and the page, with the
+// The origin's /.well-known/tdmrep.json (docs/wire.md §15) is fetched beside robots.txt and the page, with the
 // same safe fetch and time limits: one that never finishes answering is a failure the signal readers
 // see, never an error, and the RSL reading is what it would be without it. A real HTTPS publisher on
 // loopback; the read timeout is short here so the stall costs seconds, not the production ten.

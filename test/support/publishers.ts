@@ -38,7 +38,7 @@ export function publisherSite(): OriginSite {
   };
 }
 
-// Publishers of the AI-use signals beside RSL (issue 28): one site per standard and channel, each also
+// Publishers of the AI-use signals beside RSL (docs/wire.md §15): one site per standard and channel, each also
 // declaring through RSL that every use is permitted free (so a report is sold, and a signal that
 // reserves is RESTRICTED_BY_OTHER_SIGNAL beside PERMITTED_BY_OBSERVED_DECLARATION); one without RSL;
 // one with a malformed statement of every standard; tdmrep.json files that cannot be used.

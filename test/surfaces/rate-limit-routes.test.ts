@@ -131,7 +131,7 @@ test('capabilities publish every limit, and which MCP tools share one', async (t
     quote: limit(ROUTES.quote, ['service_rights_quote']),
     preflight: limit(ROUTES.preflight),
     gate: limit(ROUTES.gate),
-    // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation (issue 26)").
+    // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation").
     revalidate: limit('/v1/rights/revalidate'),
     // Every MCP message, whatever its tool (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"); the local
     // world's value, not lowered here (the MCP quote tool below must reach the quote bucket).

@@ -29,7 +29,7 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 import { post } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
-// Revalidation (issue 26) against a real HTTPS publisher on loopback and the devnet: every report's
+// Revalidation (docs/wire.md §14) against a real HTTPS publisher on loopback and the devnet: every report's
 // resources carry a signed checkpoint; POST /v1/rights/revalidate re-observes them conditionally, says
 // what changed, and is paid exactly like preflight. The publisher's site is mutated between steps.
 
@@ -381,7 +381,7 @@ test.serial('ops compliance export lists each revalidation with its sku and prev
     previous_report_sha256: digestOf(first.report),
   });
   const csv = await opsCli(['compliance', 'export', ...range, '--format', 'csv'], env);
-  // The signals beside RSL (issue 28) come after it: no earlier column moved.
+  // The signals beside RSL (docs/wire.md §15) come after it: no earlier column moved.
   t.true(csv.stdout.split('\r\n')[0]!.endsWith(',previous_report_sha256,signals_summary,signals'));
 });
 
