@@ -81,7 +81,7 @@ async function serviceHolding(stored: number): Promise<Target> {
     if (stored > 0) {
       const store = await openStore(env.EVENT_STORE_URL!);
       await bulkLoad(store.sql!, purchaseHistories(stored, { seed: 11 }), { interleave: true });
-      const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+      const models = await openReadModels(store);
       await rebuild(models.db, models.feed);
       await store.close();
     }

@@ -40,7 +40,7 @@ async function measure(
     const t0 = performance.now();
     const loaded = await bulkLoad(store.sql!, purchaseHistories(purchases, { seed: 7 }), { interleave: true });
     const loadSeconds = (performance.now() - t0) / 1000;
-    const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+    const models = await openReadModels(store);
     const t1 = performance.now();
     const done = await rebuild(models.db, models.feed);
     const seconds = (performance.now() - t1) / 1000;

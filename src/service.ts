@@ -4,6 +4,7 @@ import type { CrashAt } from './crash-points.js';
 import type { Logger } from './log.js';
 import { listenFirst } from './http/listen-first.js';
 import { openStore } from './store/open.js';
+import { openReadStore } from './store/read-store.js';
 import type { EventStore } from './store/port.js';
 import { createRslEngine } from './rsl/engine.js';
 import { InFlight } from './money-path/inflight.js';
@@ -79,7 +80,8 @@ export async function startService(
     cleanups.push(() => coverage.stop());
 
     const terms = await paymentTerms(config);
-    const readModels = await openReadModels(store, { readStoreUrl: config.readStoreUrl, log });
+    const readStore = await openReadStore(store, config.readStoreUrl, log);
+    const readModels = await openReadModels(store, { readStore, log });
     cleanups.push(() => readModels.close());
     const { crashAt } = options;
     const { settlement, funds } = await openSettlement(config, { readModels, log, metrics, crashAt }, cleanups);

@@ -5,7 +5,7 @@ import { CHECKPOINT_KEY_FILE, loadCheckpointKey } from './crypto/checkpoint-key.
 import { EVIDENCE_KEY_FILE, LEGACY_EVIDENCE_KEY_FILE, loadEvidenceKey } from './evidence/keys.js';
 import { CLAIM_SECRET_FILE, loadClaimSecret } from './money-path/claim.js';
 import { addressProblem } from './config/address-free.js';
-import { dataDirInUse } from './config/data-dir-in-use.js';
+import { dataDirInUse } from './service/data-dir-in-use.js';
 import { storeUrlProblems } from './config/store-host.js';
 
 // Everything wrong with a start's configuration, found before anything starts, so one run reports every

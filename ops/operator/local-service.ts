@@ -5,6 +5,7 @@ import { complianceRowsOf } from '../../src/operator/compliance.js';
 import type { OperatorSession } from '../../src/operator/session.js';
 import { runUseCase } from '../../src/operator/use-cases.js';
 import { openStore } from '../../src/store/open.js';
+import { openReadStore } from '../../src/store/read-store.js';
 import { StoreLocked } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { OperatorNoStore, OperatorStoreLocked, type OperatorService } from './context.js';
@@ -40,7 +41,8 @@ async function withLocalSession<T>(
     store: async () => (store ??= await openLocalStore(config)),
     async models() {
       if (!models) {
-        models = await openReadModels(await session.store(), { readStoreUrl: config.readStoreUrl });
+        const store = await session.store();
+        models = await openReadModels(store, { readStore: await openReadStore(store, config.readStoreUrl) });
         await catchUp(models.db, models.feed);
       }
       return models;

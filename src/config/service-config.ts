@@ -1,10 +1,21 @@
-import type { Config } from '../config.js';
-import type { DevPublishers } from '../devnet/dev-chain-block.js';
+import type { Config } from './config-type.js';
 import { parseConnectTo } from './env-values.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 
 // What the running service needs beyond the operator tools' configuration: a known chain (the
 // environment's, or the development devnet's) and, in development, the devnet's example publishers.
+
+/** The example publishers a development chain serves (src/devnet/dev-chain-block.ts hands them over). */
+export interface DevPublishers {
+  /** https://host of each publisher. */
+  origins: string[];
+  /** The development CA's certificate (PEM): FETCH_EXTRA_CA_FILE. */
+  caFile: string;
+  /** host:127.0.0.1:port,…: FETCH_CONNECT_TO. */
+  connectTo: string;
+  /** One example URL of each kind: permitted, prohibited, licenseRequired, undeclared. */
+  resources: Record<string, string>;
+}
 
 /** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
 export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };

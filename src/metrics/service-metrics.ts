@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventLoopLag } from './event-loop-lag.js';
-import type { SettleOutcome } from '../money-path/settlement-port.js';
+import type { SettleOutcome } from '../payment/settlement/port.js';
 
 // The service's Prometheus metrics, one registry per running service (tests start several services
 // in one process, so nothing goes into prom-client's global registry). Labels are bounded sets only:

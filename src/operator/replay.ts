@@ -1,6 +1,7 @@
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
+import { openReadStore } from '../store/read-store.js';
 import type { OperatorSession } from './session.js';
 
 // Empties every read-model table and rebuilds them all from the first event of `$all` with the
@@ -16,7 +17,9 @@ export async function replayReadModels(
   session: OperatorSession,
 ): Promise<{ results: ReplayResult[]; position: string; events: number }> {
   const store = await session.store();
-  const models = await openReadModels(store, { readStoreUrl: session.config.readStoreUrl });
+  const models = await openReadModels(store, {
+    readStore: await openReadStore(store, session.config.readStoreUrl),
+  });
   try {
     const done = await rebuild(models.db, models.feed);
     const results: ReplayResult[] = [];

@@ -1,4 +1,4 @@
-import { EvaluationBudget, EvaluationBudgetExceeded } from './evaluation-budget.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from '../matching/evaluation-budget.js';
 import { documentVerdict } from './evaluate/document.js';
 import {
   combineEqual,

@@ -1,6 +1,6 @@
 import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
-import { EvaluationBudget } from './evaluation-budget.js';
+import { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { evaluatePurpose } from './evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';

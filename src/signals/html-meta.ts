@@ -1,5 +1,5 @@
 import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAdapter, html, Parser } from 'parse5';
-import { readsDifferentlyWithoutScripting } from '../rsl/html-associations.js';
+import { readsDifferentlyWithoutScripting } from '../matching/noscript.js';
 
 // `<meta name content>` elements of a page, read as a browser reads them (docs/wire.md §15): parse5, the
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md

@@ -3,7 +3,7 @@ import type {
   SignalObservation,
   SignalStandard,
 } from '../../packages/buyer/src/wire/signals/signal-observation.js';
-import { EvaluationBudget, EvaluationBudgetExceeded } from '../rsl/evaluation-budget.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from '../matching/evaluation-budget.js';
 import { readContentSignalRobots } from './content-signal-robots.js';
 import { readContentUsageHeader } from './content-usage-header.js';
 import { readContentUsageRobots } from './content-usage-robots.js';

@@ -293,7 +293,7 @@ test('a report another signal restricted: its summary and observations in the ex
   try {
     const events = await world.store.readStream(streamName(id));
     await under.store.append(streamName(id), events, 'no_stream');
-    const models = await openReadModels(under.store, { readStoreUrl: 'unused:' });
+    const models = await openReadModels(under.store);
     await rebuild(models.db, sqlFactFeed(under.store.sql!));
     const rows = [];
     for await (const row of complianceRows(models.db)) rows.push({ ...row, previous_report_sha256: null });

@@ -155,7 +155,7 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
       const under = await factory();
       try {
         const store = under.store;
-        const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+        const models = await openReadModels(store);
         const projector = startProjector({
           db: models.db,
           feed: models.feed,

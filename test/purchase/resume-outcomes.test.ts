@@ -7,7 +7,7 @@ import { InFlight } from '../../src/money-path/inflight.js';
 import { loadPurchase } from '../../src/money-path/purchase-stream.js';
 import { redeem } from '../../src/money-path/redeem.js';
 import { resumePurchase, type ResumeDeps } from '../../src/money-path/resume.js';
-import type { Broadcast, SettleOutcome, TransferFound } from '../../src/money-path/settlement-port.js';
+import type { Broadcast, SettleOutcome, TransferFound } from '../../src/payment/settlement/port.js';
 import { Refusal } from '../../packages/buyer/src/wire/refusal.js';
 import { toNewEvents } from '../../src/command/new-events.js';
 import { fold } from '../../streams/purchase/evolve.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { takeComparisons } from '../../src/rsl/wildcard-match.js';
+import { takeComparisons } from '../../src/matching/wildcard-match.js';
 import { useWorld } from '../support/world.js';
 
 // A covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`

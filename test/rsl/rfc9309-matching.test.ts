@@ -1,6 +1,6 @@
 import test from 'ava';
-import { comparisonForm } from '../../src/rsl/rfc9309-octets.js';
-import { matchContentUrl } from '../../src/rsl/pattern.js';
+import { comparisonForm } from '../../src/matching/rfc9309-octets.js';
+import { matchContentUrl } from '../../src/matching/pattern.js';
 import { evaluate } from '../../src/rsl/evaluate.js';
 import { docInput, wrapFragment } from './helpers.js';
 

@@ -18,7 +18,7 @@ import {
   RevalidationResponse,
   RevalidationUnavailable,
 } from '../../../packages/buyer/src/wire/contract/revalidation.js';
-import { InspectRequest, InspectResponse } from '../routes/inspect.js';
+import { InspectRequest, InspectResponse } from '../../rsl/inspect-answer.js';
 import { RefundRequestBody, RefundView } from '../../contract/refund.js';
 import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '../../contract/readiness.js';

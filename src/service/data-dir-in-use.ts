@@ -1,6 +1,6 @@
 import { lockHolder } from '../store/embedded/lockfile.js';
 import { fileUrlToDir } from '../store/open.js';
-import type { ConfigProblem } from './config-error.js';
+import type { ConfigProblem } from '../config/config-error.js';
 
 // A second start on a data directory another service holds is refused before anything starts, naming
 // the setting the operator set (docs/decisions.md, "Start-up checks before anything starts"): the

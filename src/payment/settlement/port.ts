@@ -1,5 +1,5 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import type { Hex } from '../../packages/buyer/src/wire/contract/primitives.js';
+import type { Hex } from '../../../packages/buyer/src/wire/contract/primitives.js';
 
 // The settlement backend as the money path uses it (implemented by src/payment/settlement/: `self` and
 // `facilitator`). What settle can answer — the money path records each case differently:

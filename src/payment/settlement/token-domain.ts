@@ -1,5 +1,5 @@
 import { parseAbi, type Hex } from 'viem';
-import { chainClient } from './settlement/chain-reads.js';
+import { chainClient } from './chain-reads.js';
 
 // The token's EIP-712 signing domain (name, version), which every offer states so the buyer signs the
 // authorization the token will accept. Read from the token itself, because a wrong name or version
