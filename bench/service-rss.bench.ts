@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startDevnetProcess } from '../src/devnet/process.js';
 import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { startServiceProcess } from '../test/support/service-process.js';
-import { startTestOrigins } from '../ops/world/https-origin.js';
+import { startTestOrigins } from '../src/devnet/https-origin.js';
 
 const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 200);
 const CONCURRENCY = 8;

@@ -195,7 +195,7 @@ export async function runCli(
     const args = parseArgs(rest, { ...command.options, ...GLOBAL });
     const dataDir = args.flags.get('data-dir');
     args.flags.delete('data-dir');
-    const { loadConfig } = await import('../src/config.js');
+    const { loadConfig } = await import('../src/config/config.js');
     const config = loadConfig(typeof dataDir === 'string' ? { ...env, DATA_DIR: dataDir } : env);
     const now = () => new Date();
     const listener = command.here

@@ -4,6 +4,6 @@
 // packages/buyer/src holds the shared leaf of codecs the service imports (packages/buyer/src/wire) beside the buyer.
 export const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src'];
 /** Files the compiled code reads beside itself. */
-export const ASSETS = ['ops/devnet/hardhat.config.cjs'];
+export const ASSETS = ['src/devnet/hardhat.config.cjs'];
 /** Touched by every build, with the time the build started: a source changed after it is not in build/. */
 export const BUILT_AT = 'build/.built-at';

@@ -1,5 +1,5 @@
 import type { ComplianceExportRow, DayRange } from '../../projections/compliance/compliance-row.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { RequestOf, UseCaseName, UseCaseResult } from '../../src/operator/use-cases.js';
 
 // What every operator command gets: the service's own configuration (same env: EVENT_STORE_URL,

@@ -1,6 +1,6 @@
 import { catchUp } from '../../projections/catch-up.js';
 import { openReadModels, type ReadModels } from '../../projections/read-models.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { complianceRowsOf } from '../../src/operator/compliance.js';
 import type { OperatorSession } from '../../src/operator/session.js';
 import { runUseCase } from '../../src/operator/use-cases.js';

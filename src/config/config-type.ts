@@ -1,8 +1,8 @@
 import type { PaymentNetwork } from '../../packages/buyer/src/wire/payment/network.js';
-import type { DeployConfig } from '../deploy-config.js';
+import type { DeployConfig } from './deploy-config.js';
 import type { TrustProxy } from './trust-proxy-setting.js';
 
-// What the configuration is once decoded (src/config.ts decodes it): handed to every part that needs
+// What the configuration is once decoded (src/config/config.ts decodes it): handed to every part that needs
 // some of it; adapters name the fields they take in a type of their own.
 
 export type Config = {

@@ -20,7 +20,7 @@ export interface DevPublishers {
 /** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
 export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };
 
-/** The chain the development devnet supplies (src/devnet-child.ts) where the environment names none. */
+/** The chain the development devnet supplies (src/devnet/devnet-child.ts) where the environment names none. */
 export interface DevnetChain {
   rpcUrl: string;
   payTo: `0x${string}`;

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import type { DevPublishers } from '../config/service-config.js';
 
-/** What the service reads of the devnet's ready line (ops/devnet/devnet.ts DevnetInfo has it all). */
+/** What the service reads of the devnet's ready line (src/devnet/devnet.ts DevnetInfo has it all). */
 export interface DevChainInfo {
   rpcUrl: string;
   chainId: number;

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { DeployConfig } from '../deploy-config.js';
-import type { Logger } from '../log.js';
+import type { DeployConfig } from '../config/deploy-config.js';
+import type { Logger } from '../runtime/log.js';
 import { namedListenError } from '../http/listen-error.js';
 import { startMetricsServer, type MetricsServer } from './server.js';
 

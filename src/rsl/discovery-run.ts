@@ -1,6 +1,6 @@
 import type { SignalObservation } from '../../packages/buyer/src/wire/signals/signal-observation.js';
 import type { Channel, Reason } from '../../packages/buyer/src/wire/rsl/vocabulary.js';
-import type { DocumentInput } from './evaluate.js';
+import type { DocumentInput } from './evaluate/evaluate.js';
 import type { FetchCache } from './fetch-cache.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import type { CrawlerReading } from './robots.js';

@@ -1,10 +1,10 @@
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
-import type { DocumentInput } from './evaluate.js';
+import type { DocumentInput } from './evaluate/evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import { readPageHtml, unreadPage } from './html-reading.js';
 import { type PageReadings, readPageReadings } from './page-readings.js';
 import type { ParseResult } from './model.js';
-import { parseRsl } from './parse.js';
+import { parseRsl } from './parse/parse.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from './robots.js';
 import { nextTurn } from './next-turn.js';

@@ -17,7 +17,7 @@ export interface RslEngine {
   close(): void;
 }
 
-/** What the engine is handed from the configuration (src/config.ts): it receives it, never reads it. */
+/** What the engine is handed from the configuration (src/config/config.ts): it receives it, never reads it. */
 export interface EngineConfig {
   coveredOrigins: readonly string[];
   fetchAllowLoopback: boolean;

@@ -1,5 +1,5 @@
 import type { Content, ParseResult } from './model.js';
-import { parseRsl } from './parse.js';
+import { parseRsl } from './parse/parse.js';
 import { matchContentUrl } from '../matching/pattern.js';
 
 // An inline `<script type="application/rsl+xml">` (rsl.md §3.3, RSL §4.6.2 with the errata of

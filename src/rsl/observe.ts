@@ -1,7 +1,7 @@
 import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from '../matching/evaluation-budget.js';
-import { evaluatePurpose } from './evaluate.js';
+import { evaluatePurpose } from './evaluate/evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from '../../packages/buyer/src/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';

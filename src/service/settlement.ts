@@ -1,6 +1,6 @@
-import type { ServiceConfig } from '../config.js';
-import type { CrashAt } from '../crash-points.js';
-import type { Logger } from '../log.js';
+import type { ServiceConfig } from '../config/config.js';
+import type { CrashAt } from './crash-points.js';
+import type { Logger } from '../runtime/log.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { chainAt, chainClient } from '../payment/settlement/chain-reads.js';
 import { tokenDomain } from '../payment/settlement/token-domain.js';

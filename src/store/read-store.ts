@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { openStore } from './open.js';
 import type { EventStoreWithProjections } from './store-with-projections.js';
 

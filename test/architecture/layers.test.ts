@@ -31,7 +31,7 @@ const GRAPH = importGraph(ROOT, ['src', 'streams', 'projections', 'ops', 'packag
 
 /** The shared leaf of codecs and vocabularies. */
 const LEAF = 'packages/buyer/src/wire';
-const CONFIG = ['src/config', 'src/config.ts', 'src/deploy-config.ts', 'src/origin-list-codec.ts'];
+const CONFIG = ['src/config', 'src/config/config.ts', 'src/config/deploy-config.ts', 'src/config/origin-list-codec.ts'];
 /** Each adapter's folders: the world outside the service, each behind one. */
 const ADAPTERS: Record<string, readonly string[]> = {
   reading: ['src/rsl', 'src/signals', 'src/matching'],
@@ -54,7 +54,7 @@ const STORE_OPENERS = [
 const CIRCLE_ROOTS = ['src', 'streams', 'projections'];
 /** Every module started by a path string: the starter, and what it starts. */
 const LAUNCHES = [
-  'src/devnet/process.ts → ops/devnet/main.ts',
+  'src/devnet/process.ts → src/devnet/main.ts',
   'src/rsl/inspect-pool.ts → src/rsl/inspect-worker.ts',
   'src/rsl/signal-reader-pool.ts → src/rsl/signal-reader-worker.ts',
 ];

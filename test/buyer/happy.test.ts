@@ -1,6 +1,6 @@
 import test from 'ava';
 import { BuyerRefused } from '../../packages/buyer/src/index.js';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 

@@ -4,7 +4,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { startServiceProcess } from '../support/service-process.js';
 
 // A start that explains itself (docs/decisions.md, "The first hour"): one summary line (network, settlement, store,

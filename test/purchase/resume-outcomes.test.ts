@@ -2,7 +2,7 @@ import test from 'ava';
 import { openText } from '../../packages/buyer/src/wire/crypto/aes-gcm.js';
 import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { InFlight } from '../../src/money-path/inflight.js';
 import { loadPurchase } from '../../src/money-path/purchase-stream.js';
 import { redeem } from '../../src/money-path/redeem.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { loadConfig, ConfigError } from '../../src/config.js';
+import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
 import { ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from '../../src/rsl/robots.js';

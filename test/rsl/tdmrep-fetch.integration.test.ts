@@ -1,7 +1,7 @@
 import test from 'ava';
 import { tmpdir } from 'node:os';
-import { rslDocument, startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
-import { loadConfig } from '../../src/config.js';
+import { rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 
 // The origin's /.well-known/tdmrep.json (docs/wire.md §15) is fetched beside robots.txt and the page, with the

@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { EvaluationBudget } from '../../src/matching/evaluation-budget.js';
-import { evaluate } from '../../src/rsl/evaluate.js';
+import { evaluate } from '../../src/rsl/evaluate/evaluate.js';
 import { matchContentUrl } from '../../src/matching/pattern.js';
 import { compileWildcard, matchWildcard, takeComparisons, WILDCARD_LIMITS } from '../../src/matching/wildcard-match.js';
 import { docInput, wrapFragment } from './helpers.js';

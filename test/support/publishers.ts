@@ -1,6 +1,6 @@
-import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
 
-// The publishers of every test world (defined once; the demo's four live in ops/demo/site.ts): one
+// The publishers of every test world (defined once; the demo's four live in src/devnet/demo-site.ts): one
 // RSL publisher that permits ai-input, ai-index and search and prohibits ai-train, and one without
 // any declaration (with a page that is down).
 

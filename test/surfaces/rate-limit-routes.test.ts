@@ -4,9 +4,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { loadConfig, serviceConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startService, type RunningService } from '../../src/service.js';
+import { loadConfig, serviceConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/runtime/log.js';
+import { startService, type RunningService } from '../../src/service/service.js';
 import { startForwardingProxy, type ForwardingProxy } from '../support/forwarding-proxy.js';
 
 // The real service's limits: every spelling the router answers spends the route's one bucket; preflight,

@@ -5,7 +5,7 @@ import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -6,7 +6,7 @@ import type { Settlement } from './settlement.js';
 
 // The settlement backend the configuration asks for (SETTLEMENT=self|facilitator).
 
-/** What settlement is handed from the configuration (src/config.ts): it receives it, never reads it. */
+/** What settlement is handed from the configuration (src/config/config.ts): it receives it, never reads it. */
 export interface SettlementConfig {
   settlement: 'self' | 'facilitator';
   rpcUrl: string | undefined;

@@ -1,5 +1,5 @@
-import type { ServiceConfig } from './config.js';
-import type { Logger } from './log.js';
+import type { ServiceConfig } from '../config/config.js';
+import type { Logger } from '../runtime/log.js';
 import {
   chainChange,
   chainChangeNotice,

@@ -2,7 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { chainClient } from './payment/settlement/chain-reads.js';
+import { chainClient } from '../payment/settlement/chain-reads.js';
 
 // Which chains a data directory's purchases were settled on (docs/decisions.md, "The first hour (issue
 // 27)"). The development devnet starts a new chain on every `npm start` (Hardhat keeps no state on

@@ -1,4 +1,4 @@
-import type { Logger } from './log.js';
+import type { Logger } from '../runtime/log.js';
 
 // SIGTERM (a container runtime, `npm start`'s npm passing it on, a kill of the whole process group)
 // and SIGINT start one graceful stop; the process exits 0 once it is done. The same signal may arrive

@@ -1,8 +1,8 @@
-import type { OriginSite } from '../world/https-origin.js';
+import type { OriginSite } from './https-origin.js';
 
 // The demo's four RSL publishers (one permitted, one prohibited, one license-required, one without any
 // declaration): served by `npm run demo`'s local world and, in development, beside `npm start`
-// (ops/world/dev-publishers.ts). Plain data, so the devnet's process loads nothing of the service for it.
+// (src/devnet/dev-publishers.ts). Plain data, so the devnet's process loads nothing of the service for it.
 
 export const DEMO_RESOURCES = {
   permitted: 'https://open.demo.example/articles/climate',

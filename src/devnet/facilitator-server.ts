@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hex } from 'viem';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import type { ChainTiming } from '../../src/payment/settlement/chain-reads.js';
-import { createRelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
-import { warmPaidPath } from '../../src/service/warm-paid-path.js';
+import type { ChainTiming } from '../payment/settlement/chain-reads.js';
+import { createRelayerFacilitator } from '../payment/settlement/relayer-facilitator.js';
+import { warmPaidPath } from '../service/warm-paid-path.js';
 
 // A small real x402 facilitator over HTTP (POST /verify, POST /settle, GET /supported — the x402 v2
 // facilitator API, reference/x402.md §3.1) against a devnet: the relayer facilitator the `self` backend

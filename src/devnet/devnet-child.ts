@@ -1,10 +1,10 @@
-import type { DevnetChain } from './config.js';
-import type { Logger } from './log.js';
-import { devChainBlock, publisherLines } from './devnet/dev-chain-block.js';
-import { startDevnetProcess } from './devnet/process.js';
+import type { DevnetChain } from '../config/config.js';
+import type { Logger } from '../runtime/log.js';
+import { devChainBlock, publisherLines } from './dev-chain-block.js';
+import { startDevnetProcess } from './process.js';
 
 // The development chain `npm start` runs beside the service when no RPC_URL is configured: the devnet
-// (ops/devnet/main.ts) in a child process of its own, so the service process is the same in
+// (src/devnet/main.ts) in a child process of its own, so the service process is the same in
 // development and production (it is only ever handed an RPC URL) and its memory can be measured
 // alone. main.ts starts it before the service and stops it after; if the service process dies, the
 // child sees its stdin close and exits too. Never loaded in production (config.ts refuses DEVNET=auto

@@ -1,13 +1,13 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { demoSite, DEMO_RESOURCES } from '../demo/site.js';
+import { demoSite, DEMO_RESOURCES } from './demo-site.js';
 import { publisherCertificate, startTestOrigins, type PublisherCertificate } from './https-origin.js';
 
 // The example publishers `npm start` serves in development (docs/decisions.md, "The first hour (issue
 // 27)"): the demo's four (one permitted, one license-required, one prohibited, one without any
 // declaration) over HTTPS on loopback, under a development CA kept in DATA_DIR/dev-publishers/ so the
 // service (which trusts it through FETCH_EXTRA_CA_FILE only, never the system store) and a buyer see
-// the same certificate across restarts. Run inside the devnet's process (ops/devnet/main.ts
+// the same certificate across restarts. Run inside the devnet's process (src/devnet/main.ts
 // --publishers DIR): the service never imports ops/.
 
 export interface DevelopmentPublishers {

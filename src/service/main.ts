@@ -1,8 +1,8 @@
-import { ConfigError, serviceConfig } from './config.js';
+import { ConfigError, serviceConfig } from '../config/config.js';
 import { startupProblems } from './startup-problems.js';
-import { createLogger } from './log.js';
+import { createLogger } from '../runtime/log.js';
 import { crashAtFromEnv } from './crash-points.js';
-import { loadEnvFileArgument } from './env-file.js';
+import { loadEnvFileArgument } from '../config/env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import path from 'node:path';
 
@@ -36,7 +36,7 @@ async function main() {
   const crashAt = crashAtFromEnv(process.env);
   const devnet =
     config.devnet === 'auto'
-      ? await (await import('./devnet-child.js')).startDevnetChild(
+      ? await (await import('../devnet/devnet-child.js')).startDevnetChild(
           log,
           config.devnetBlockMs,
           path.join(config.dataDir, 'dev-publishers'),
@@ -44,10 +44,10 @@ async function main() {
       : undefined;
   const running = serviceConfig(config, devnet?.chain);
   const { startService } = await serviceModule;
-  const { noticeChainChange } = await import('./chain-notice.js');
-  const { purchaseTotals } = await import('../projections/queries/purchases.js');
+  const { noticeChainChange } = await import('../devnet/chain-notice.js');
+  const { purchaseTotals } = await import('../../projections/queries/purchases.js');
   const { EMPTY_COVERAGE, startupSummary } = await import('./startup-summary.js');
-  const { writeBuyerEnv } = await import('./devnet/buyer-env.js');
+  const { writeBuyerEnv } = await import('../devnet/buyer-env.js');
   const service = await startService(running, log, crashAt ? { crashAt } : {}).catch(async (err) => {
     await devnet?.stop();
     throw err;

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from './config.js';
+import type { ServiceConfig } from '../config/config.js';
 
 // What a start says about itself in one line (docs/decisions.md, "The first hour"): where it
 // listens, which network it is paid on, how it settles, which store it writes, how many origins it

@@ -1,7 +1,7 @@
 import { startDevnet } from './devnet.js';
-import { devChainBlock } from '../../src/devnet/dev-chain-block.js';
+import { devChainBlock } from './dev-chain-block.js';
 import { startFacilitatorServer, type FacilitatorServer } from './facilitator-server.js';
-import { startDevelopmentPublishers } from '../world/dev-publishers.js';
+import { startDevelopmentPublishers } from './dev-publishers.js';
 import path from 'node:path';
 
 // `npm run devnet`: the local chain alone, in its own process, until SIGINT/SIGTERM.
@@ -12,7 +12,7 @@ import path from 'node:path';
 //   --block-ms N  mine a block every N ms (interval mining, as Base: 2000) instead of one per
 //               transaction (default; DEVNET_BLOCK_MS also works)
 //   --publishers DIR  also serve the example publishers over HTTPS on loopback under the development CA
-//               kept in DIR (ops/world/dev-publishers.ts) and print where (`npm start` in development)
+//               kept in DIR (src/devnet/dev-publishers.ts) and print where (`npm start` in development)
 //   --exit-with-parent  stop when stdin ends: the parent that reads the JSON line holds it open, so a
 //               parent that dies (even by SIGKILL) never leaves a chain behind
 const args = process.argv.slice(2);

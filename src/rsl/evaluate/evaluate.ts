@@ -1,5 +1,5 @@
-import { EvaluationBudget, EvaluationBudgetExceeded } from '../matching/evaluation-budget.js';
-import { documentVerdict } from './evaluate/document.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from '../../matching/evaluation-budget.js';
+import { documentVerdict } from './document.js';
 import {
   combineEqual,
   isRestrictive,
@@ -7,14 +7,14 @@ import {
   type DocumentInput,
   type Outcome,
   type Verdict,
-} from './evaluate/verdict.js';
+} from './verdict.js';
 import {
   CLASSIFICATION_RESTRICTIVENESS,
   decisionFor,
   type Classification,
   type Decision,
   type Reason,
-} from '../../packages/buyer/src/wire/rsl/vocabulary.js';
+} from '../../../packages/buyer/src/wire/rsl/vocabulary.js';
 import {
   tokensForPurpose,
   type EvaluatedToken,
@@ -22,7 +22,7 @@ import {
   type InspectPurpose,
   type Question,
   type UserClass,
-} from '../../packages/buyer/src/wire/rsl/purposes.js';
+} from '../../../packages/buyer/src/wire/rsl/purposes.js';
 
 // The evaluator: pure and synchronous. It never expands rights (rsl.md §2.1 rule 6) and every
 // outcome carries the document, scope, license and rule that produced it.
@@ -53,7 +53,7 @@ import {
 // One file per rule under ./evaluate/: license.ts, content.ts, document.ts; verdict.ts holds what they
 // share. This file is the channel rule and the entry points.
 
-export type { DocumentInput } from './evaluate/verdict.js';
+export type { DocumentInput } from './verdict.js';
 
 export interface Evaluation {
   token: EvaluatedToken;

@@ -1,9 +1,9 @@
-import type { ParseResult, Problem } from './model.js';
-import { decodeDocument } from './parse/decode.js';
-import { Fatal, type ProblemFn } from './parse/findings.js';
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse/limits.js';
-import { strictXmlReader } from './parse/strict-xml.js';
-import { RslStructure } from './parse/structure.js';
+import type { ParseResult, Problem } from '../model.js';
+import { decodeDocument } from './decode.js';
+import { Fatal, type ProblemFn } from './findings.js';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.js';
+import { strictXmlReader } from './strict-xml.js';
+import { RslStructure } from './structure.js';
 
 // RSL parser: pure and synchronous, in stages (one file each under ./parse/):
 //   1. decode.ts      bytes to text: size limit, UTF-8 only, XML 1.0 characters only
@@ -14,7 +14,7 @@ import { RslStructure } from './parse/structure.js';
 // not RSL) is a ParseResult with no document, so never a permission. What stages 3–4 find wrong is a
 // problem on the document; an error problem makes it non-conformant.
 
-export { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse/limits.js';
+export { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.js';
 
 export function parseRsl(input: string | Uint8Array, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   const decoded = decodeDocument(input, limits);

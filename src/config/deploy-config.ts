@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { originListCodec } from './origin-list-codec.js';
 
 // The settings of running the service in a deployment (not of what it sells): the metrics listener,
-// browser origins allowed by CORS, and the shutdown grace period. Decoded as part of src/config.ts.
+// browser origins allowed by CORS, and the shutdown grace period. Decoded as part of src/config/config.ts.
 
 const Listen = new t.Type<{ host: string; port: number } | 'off', string, unknown>(
   'Listen',

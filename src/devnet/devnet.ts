@@ -16,7 +16,7 @@ import {
   type Transport,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { chainAt, pollingFor } from '../../src/payment/settlement/chain-reads.js';
+import { chainAt, pollingFor } from '../payment/settlement/chain-reads.js';
 import { ROLE_KEYS, DEV_KEYS } from './accounts.js';
 import { BASE_USDC, MULTICALL3, deployMulticall3, deployUsdcAtBaseAddress } from './deploy-usdc.js';
 import { serveJsonRpc, type Eip1193 } from './rpc-server.js';

@@ -22,6 +22,6 @@ export const ROLE_KEYS = {
   payTo: DEV_KEYS[1],
   buyers: [DEV_KEYS[2], DEV_KEYS[3], DEV_KEYS[4], DEV_KEYS[5]],
   relayer: DEV_KEYS[6],
-  /** Pays gas for the local x402 facilitator server (ops/devnet/facilitator-server.ts), not the service. */
+  /** Pays gas for the local x402 facilitator server (src/devnet/facilitator-server.ts), not the service. */
   facilitatorRelayer: DEV_KEYS[7],
 } as const;

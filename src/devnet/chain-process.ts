@@ -1,4 +1,4 @@
-import { startDevnetProcess, type DevnetProcess } from '../../src/devnet/process.js';
+import { startDevnetProcess, type DevnetProcess } from './process.js';
 import { devnetOperations, type Devnet, type DevnetInfo } from './devnet.js';
 
 // The devnet in its own process (src/devnet/process.ts) with the chain's test operations (mint,

@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
-import { Address } from '../packages/buyer/src/wire/contract/primitives.js';
+import { Address } from '../../packages/buyer/src/wire/contract/primitives.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import os from 'node:os';
 import path from 'node:path';
 import { DeployEnv, deployConfig } from './deploy-config.js';
-import { ConfigError, type ConfigProblem } from './config/config-error.js';
-import type { Config } from './config/config-type.js';
+import { ConfigError, type ConfigProblem } from './config-error.js';
+import type { Config } from './config-type.js';
 import {
   AddressList,
   BoolString,
@@ -16,9 +16,9 @@ import {
   PositiveIntString,
   Url,
   parseConnectTo,
-} from './config/env-values.js';
-import { TRUST_PROXY_OFF, TrustProxySetting } from './config/trust-proxy-setting.js';
-import { PaymentNetwork } from '../packages/buyer/src/wire/payment/network.js';
+} from './env-values.js';
+import { TRUST_PROXY_OFF, TrustProxySetting } from './trust-proxy-setting.js';
+import { PaymentNetwork } from '../../packages/buyer/src/wire/payment/network.js';
 
 /** RFC 9309 §2.5: "The parsing limit MUST be at least 500 kibibytes"; the engine's own default is the same. */
 const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
@@ -27,13 +27,13 @@ const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
 // shapes of single values are in config/env-values.ts; what the service adds (its chain) in
 // config/service-config.ts.
 
-export { ConfigError, type ConfigProblem } from './config/config-error.js';
+export { ConfigError, type ConfigProblem } from './config-error.js';
 export {
   serviceConfig,
   serviceConfigProblems,
   type DevnetChain,
   type ServiceConfig,
-} from './config/service-config.js';
+} from './service-config.js';
 
 /** Variables holding keys or secrets, whose values no error message repeats. */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set([
@@ -99,7 +99,7 @@ export const ConfigEnv = t.partial({
   ...DeployEnv.props,
 });
 
-export type { Config } from './config/config-type.js';
+export type { Config } from './config-type.js';
 
 export const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const;
 

@@ -1,12 +1,12 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { checkConfig, serviceConfigProblems, type Config, type ConfigProblem } from './config.js';
-import { CHECKPOINT_KEY_FILE, loadCheckpointKey } from './crypto/checkpoint-key.js';
-import { EVIDENCE_KEY_FILE, LEGACY_EVIDENCE_KEY_FILE, loadEvidenceKey } from './evidence/keys.js';
-import { CLAIM_SECRET_FILE, loadClaimSecret } from './money-path/claim.js';
-import { addressProblem } from './config/address-free.js';
-import { dataDirInUse } from './service/data-dir-in-use.js';
-import { storeUrlProblems } from './config/store-host.js';
+import { checkConfig, serviceConfigProblems, type Config, type ConfigProblem } from '../config/config.js';
+import { CHECKPOINT_KEY_FILE, loadCheckpointKey } from '../crypto/checkpoint-key.js';
+import { EVIDENCE_KEY_FILE, LEGACY_EVIDENCE_KEY_FILE, loadEvidenceKey } from '../evidence/keys.js';
+import { CLAIM_SECRET_FILE, loadClaimSecret } from '../money-path/claim.js';
+import { addressProblem } from '../config/address-free.js';
+import { dataDirInUse } from './data-dir-in-use.js';
+import { storeUrlProblems } from '../config/store-host.js';
 
 // Everything wrong with a start's configuration, found before anything starts, so one run reports every
 // problem and exits with one code (docs/decisions.md, "Configuration errors at once"): each variable, the
