@@ -1,7 +1,7 @@
 import { ConfigError, serviceConfig } from '../config/config.js';
 import { startupProblems } from './startup-problems.js';
 import { createLogger } from '../runtime/log.js';
-import { crashAtFromEnv } from './crash-points.js';
+import { crashAtFromEnv } from '../runtime/crash-points.js';
 import { loadEnvFileArgument } from '../config/env-file.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import path from 'node:path';

@@ -2,7 +2,7 @@ import { nodeSignatureCheck } from '../evidence/verify-node.js';
 import type { ServiceConfig } from '../config/config.js';
 import { SINGLE_REPORT_SKU } from '../../packages/buyer/src/wire/contract/common.js';
 import { GATE_SKU } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { CrashAt } from './crash-points.js';
+import type { CrashAt } from '../runtime/crash-points.js';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { createSigner } from '../../packages/buyer/src/wire/evidence/envelope.js';
 import type { Logger } from '../runtime/log.js';

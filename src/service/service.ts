@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { ServiceConfig } from '../config/config.js';
-import type { CrashAt } from './crash-points.js';
+import type { CrashAt } from '../runtime/crash-points.js';
 import type { Logger } from '../runtime/log.js';
 import { listenFirst } from '../http/listen-first.js';
 import { openStore } from '../store/open.js';

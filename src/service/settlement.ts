@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '../config/config.js';
-import type { CrashAt } from './crash-points.js';
+import type { CrashAt } from '../runtime/crash-points.js';
 import type { Logger } from '../runtime/log.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { chainAt, chainClient } from '../payment/settlement/chain-reads.js';

@@ -123,7 +123,9 @@ for (const rule of RULES) {
   });
 }
 
-// Each rule fails on a small graph that breaks it.
+// Each rule fails on a small graph that breaks it. Paths of files that are gone are built at run time,
+// so a tree codemod's rewriting of moved paths leaves them as they were.
+const gone = (...parts: string[]) => parts.join('/');
 const edge = (from: string, to: string, typeOnly = false) => ({ from, to, typeOnly, dynamic: false });
 const graphOf = (edges: ReturnType<typeof edge>[], launches: { from: string; to: string }[] = []): Graph => ({
   files: [...new Set(edges.flatMap((e) => [e.from, e.to]).concat(launches.flatMap((l) => [l.from, l.to])))],
@@ -139,7 +141,7 @@ const BROKEN: Record<string, Graph> = {
   ]),
   'no adapter imports another adapter': graphOf([edge('src/crypto/checkpoint-key.ts', 'src/evidence/keys.ts')]),
   'no adapter imports the money path': graphOf([
-    edge('src/payment/settlement/settlement.ts', 'src/money-path/settlement-port.ts', true),
+    edge('src/payment/settlement/settlement.ts', gone('src/money-path', 'settlement-port.ts'), true),
   ]),
   'the projections open no store: they are handed theirs': graphOf([
     edge('projections/read-models.ts', 'src/store/open.ts'),
@@ -150,7 +152,7 @@ const BROKEN: Record<string, Graph> = {
   ]),
   'no sibling folders import each other in a loop': graphOf([
     edge('src/rsl/signal-discovery.ts', 'src/signals/read-signals.ts'),
-    edge('src/signals/signal-work.ts', 'src/rsl/pattern.ts'),
+    edge('src/signals/signal-work.ts', gone('src/rsl', 'pattern.ts')),
   ]),
   'every module started by a path string is named here': graphOf(
     [],
