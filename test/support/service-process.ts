@@ -38,7 +38,9 @@ export async function startServiceProcess(
   if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const argv = [
     ...(opts.nodeArgs ?? []),
-    ...(opts.compiled ? [path.join(ROOT, 'build/src/service/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/service/main.ts')]),
+    ...(opts.compiled
+      ? [path.join(ROOT, 'build/src/service/main.js')]
+      : ['--import', 'tsx', path.join(ROOT, 'src/service/main.ts')]),
   ];
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,
