@@ -1,13 +1,6 @@
 import { EvaluationBudget, EvaluationBudgetExceeded } from '../../matching/evaluation-budget.js';
 import { documentVerdict } from './document.js';
-import {
-  combineEqual,
-  isRestrictive,
-  sortReasons,
-  type DocumentInput,
-  type Outcome,
-  type Verdict,
-} from './verdict.js';
+import { combineEqual, isRestrictive, sortReasons, type DocumentInput, type Outcome, type Verdict } from './verdict.js';
 import {
   CLASSIFICATION_RESTRICTIVENESS,
   decisionFor,
