@@ -1,10 +1,10 @@
 // npm run bench:inspect — the free inspection path cannot stall the service. A real service in its
-// own process (src/main.ts: local devnet, embedded store, worker pool; rate limits lifted, since
+// own process (src/service/main.ts: local devnet, embedded store, worker pool; rate limits lifted, since
 // every client here is 127.0.0.1) is
 // flooded for FLOOD_SECONDS by FLOOD_CLIENTS concurrent clients posting worst-case documents,
 // while /healthz and /v1/capabilities are probed every PROBE_MS. Prints the probes' latency
 // percentiles and the inspections served, and writes bench/results/inspect-flood.json. The
-// target (issue 12): p99 of both probes < 50 ms during a 16-client flood.
+// target: p99 of both probes < 50 ms during a 16-client flood.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

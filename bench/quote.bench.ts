@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { rebuild } from '../projections/catch-up.js';
 import { openReadModels } from '../projections/read-models.js';
 import { capturedLogger, localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
-import { loadConfig, serviceConfig } from '../src/config.js';
+import { loadConfig, serviceConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open.js';
-import { startService } from '../src/service.js';
+import { startService } from '../src/service/service.js';
 import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { bulkLoad } from '../test/bench/support/bulk-load.js';
 import { purchaseHistories } from '../test/bench/support/purchase-histories.js';
@@ -81,7 +81,7 @@ async function serviceHolding(stored: number): Promise<Target> {
     if (stored > 0) {
       const store = await openStore(env.EVENT_STORE_URL!);
       await bulkLoad(store.sql!, purchaseHistories(stored, { seed: 11 }), { interleave: true });
-      const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+      const models = await openReadModels(store);
       await rebuild(models.db, models.feed);
       await store.close();
     }

@@ -76,7 +76,7 @@ async function measureShape(
   const source = purchaseHistoriesInWorker(SIZES.at(-1)!, { seed: 7, shape })[Symbol.asyncIterator]();
   const rows: Row[] = [];
   try {
-    const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+    const models = await openReadModels(store);
     let purchases = 0;
     let events = 0;
     for (const size of SIZES) {

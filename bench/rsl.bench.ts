@@ -6,8 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluate } from '../src/rsl/evaluate.js';
-import { parseRsl } from '../src/rsl/parse.js';
+import { evaluate } from '../src/rsl/evaluate/evaluate.js';
+import { parseRsl } from '../src/rsl/parse/parse.js';
 import { rslAssociationsFromHtml } from '../src/rsl/html-associations.js';
 import { decodeHtml } from '../src/rsl/html-encoding.js';
 

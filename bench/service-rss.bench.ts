@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { startDevnetProcess } from '../src/devnet/process.js';
 import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { startServiceProcess } from '../test/support/service-process.js';
-import { startTestOrigins } from '../ops/world/https-origin.js';
+import { startTestOrigins } from '../src/devnet/https-origin.js';
 
 // Issue 40's figure is the peak under 500 connections: that many quotes at once, each a new purchase.
 const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 2000);
@@ -96,7 +96,7 @@ const origins = await startTestOrigins(publisherSite());
 const rows: Row[] = [];
 try {
   // Development as a newcomer runs it: no RPC_URL, so main.ts starts the devnet (a child process
-  // since issue 11; inside the service process before it).
+  // since the purchase core; inside the service process before it).
   rows.push(
     await measure('development (devnet started by main.ts)', { DEVNET: '', RPC_URL: '', NODE_ENV: '' }, origins.env),
   );

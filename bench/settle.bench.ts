@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPublicClient, http, type Hex } from 'viem';
-import { startFacilitatorServer, type FacilitatorServer } from '../ops/devnet/facilitator-server.js';
+import { startFacilitatorServer, type FacilitatorServer } from '../src/devnet/facilitator-server.js';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../ops/world/local-world.js';
 import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { signPayment } from '../test/support/pay.js';

@@ -1,22 +1,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig } from '../src/config.js';
 import { parseArgs, UsageError, wantsHelp, type OptionKinds, type ParsedArgs } from './operator/args.js';
-import { EXIT, OperatorNoStore, OperatorStoreLocked, type OperatorContext } from './operator/context.js';
-import { localService } from './operator/local-service.js';
-import { reachOperatorListener } from './client/operator-listener.js';
-import { OperatorListenerRefused, relayedService } from './client/relayed-service.js';
-import { consoleCommand } from './client/console-command.js';
-import { audit } from './operator/audit.js';
-import { compliance } from './operator/compliance.js';
-import { coverage } from './operator/coverage.js';
-import { keys } from './operator/keys.js';
-import { move } from './operator/move.js';
-import { purchases } from './operator/purchases-command.js';
-import { queue } from './operator/queue.js';
-import { replay } from './operator/replay.js';
-import { refunds } from './operator/refunds.js';
-import { show } from './operator/show.js';
+import { ConfigError } from '../src/config/config-error.js';
+import {
+  EXIT,
+  OperatorListenerRefused,
+  OperatorNoStore,
+  OperatorStoreLocked,
+  type OperatorContext,
+} from './operator/context.js';
 
 // The operator CLI (`ops/`): `npm run ops -- <command>`. Same configuration as the
 // service (EVENT_STORE_URL, DATA_DIR, EVIDENCE_KEY; `--data-dir DIR` stands for DATA_DIR). When the
@@ -24,13 +16,17 @@ import { show } from './operator/show.js';
 // OPERATOR_TOKEN) and the command's use-cases run there, on the service's open store
 // (ops/client/relayed-service.ts); otherwise the CLI opens the store itself (operator/local-service.ts).
 // The command checks its arguments and prints here either way, so output and exit codes are the same.
+// Each command's code, the configuration and either service are imported when the command runs: a
+// command loads only what it uses, and `--help` loads none of it (docs/decisions.md, "Operator
+// commands start from built code").
 // Exit codes: 0 fine, 1 a finding (audit violation, refused move), 2 could not run (usage,
 // configuration, no store, store locked).
 
 type Command = (ctx: OperatorContext, args: ParsedArgs) => Promise<number>;
 
 interface CommandEntry {
-  run: Command;
+  /** Imports the command's code when it runs. */
+  run: () => Promise<Command>;
   /** The command's options for node:util parseArgs (--help/-h and --data-dir are everyone's). */
   options: OptionKinds;
   usage: readonly (readonly [string, string])[];
@@ -44,22 +40,22 @@ const GLOBAL: OptionKinds = { 'data-dir': 'string' };
 /** Each command with its usage lines: [synopsis, what it does] (a long synopsis puts the text on the next line). */
 const COMMANDS: Record<string, CommandEntry> = {
   replay: {
-    run: replay,
+    run: async () => (await import('./operator/replay.js')).replay,
     options: JSON_ONLY,
     usage: [['replay [--json]', 'empty and rebuild every read model from the first event']],
   },
   audit: {
-    run: audit,
+    run: async () => (await import('./operator/audit.js')).audit,
     options: { purchase: 'string', json: 'boolean' },
     usage: [['audit [--purchase <id>] [--json]', "check every purchase stream's invariants (exit 1 on a violation)"]],
   },
   queue: {
-    run: queue,
+    run: async () => (await import('./operator/queue.js')).queue,
     options: JSON_ONLY,
     usage: [['queue [--json]', 'the investigation queue: held and stuck purchases with their history']],
   },
   purchases: {
-    run: purchases,
+    run: async () => (await import('./operator/purchases-command.js')).purchases,
     options: { status: 'string', since: 'string', origin: 'string', limit: 'string', json: 'boolean' },
     usage: [
       [
@@ -69,12 +65,12 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   show: {
-    run: show,
+    run: async () => (await import('./operator/show.js')).show,
     options: JSON_ONLY,
     usage: [['show <id> [--json]', 'one purchase: its report-view row, every event of its stream, its refund request']],
   },
   move: {
-    run: move,
+    run: async () => (await import('./operator/move.js')).move,
     options: { to: 'string', note: 'string', operator: 'string', settlement: 'string', json: 'boolean' },
     usage: [
       [
@@ -85,7 +81,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   refunds: {
-    run: refunds,
+    run: async () => (await import('./operator/refunds.js')).refunds,
     options: {
       all: 'boolean',
       json: 'boolean',
@@ -105,7 +101,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   compliance: {
-    run: compliance,
+    run: async () => (await import('./operator/compliance.js')).compliance,
     options: { from: 'string', to: 'string', format: 'string', out: 'string', json: 'boolean', of: 'string' },
     usage: [
       [
@@ -123,7 +119,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   coverage: {
-    run: coverage,
+    run: async () => (await import('./operator/coverage.js')).coverage,
     options: { operator: 'string', reason: 'string', json: 'boolean' },
     usage: [
       ['coverage [list] [--json]', 'the origins the coverage ledger names, covered or not'],
@@ -135,7 +131,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   keys: {
-    run: keys,
+    run: async () => (await import('./operator/keys.js')).keys,
     options: JSON_ONLY,
     usage: [
       ['keys [--json]', 'the evidence public key (never the seed)'],
@@ -143,7 +139,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     ],
   },
   console: {
-    run: consoleCommand,
+    run: async () => (await import('./client/console-command.js')).consoleCommand,
     options: { port: 'string', json: 'boolean' },
     here: true,
     usage: [
@@ -203,11 +199,17 @@ export async function runCli(
     const args = parseArgs(rest, { ...command.options, ...GLOBAL });
     const dataDir = args.flags.get('data-dir');
     args.flags.delete('data-dir');
+    const { loadConfig } = await import('../src/config/config.js');
     const config = loadConfig(typeof dataDir === 'string' ? { ...env, DATA_DIR: dataDir } : env);
     const now = () => new Date();
-    const listener = command.here ? undefined : await reachOperatorListener(config);
-    const service = listener ? relayedService(listener) : localService(config, now);
-    return await command.run({ config, out: io.out, err: io.err, now, service }, args);
+    const listener = command.here
+      ? undefined
+      : await (await import('./client/operator-listener.js')).reachOperatorListener(config);
+    const service = listener
+      ? (await import('./client/relayed-service.js')).relayedService(listener)
+      : (await import('./operator/local-service.js')).localService(config, now);
+    const run = await command.run();
+    return await run({ config, out: io.out, err: io.err, now, service }, args);
   } catch (err) {
     return failed(name, err, io);
   }

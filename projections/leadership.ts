@@ -1,4 +1,4 @@
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/runtime/log.js';
 import type { Lease, SqlDriver } from '../src/store/sql/sql-driver.js';
 
 // One leader per database: the process holding the lease runs the projector and the recovery

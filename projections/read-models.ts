@@ -1,5 +1,4 @@
-import type { Logger } from '../src/log.js';
-import { openStore } from '../src/store/open.js';
+import type { Logger } from '../src/runtime/log.js';
 import type { EventStoreWithProjections } from '../src/store/store-with-projections.js';
 import type { SqlDriver } from '../src/store/sql/sql-driver.js';
 import type { FactFeed } from './feed/feed.js';
@@ -23,18 +22,18 @@ export interface ReadModels {
   close(): Promise<void>;
 }
 
+/**
+ * The read models on `store`. SQL stores keep them beside the events; an EventStoreDB store's go to
+ * `readStore`, which the caller opens (src/store/read-store.ts) and these read models close: the
+ * projections receive their stores, they never open one.
+ */
 export async function openReadModels(
   store: EventStoreWithProjections,
-  opts: { readStoreUrl: string; log?: Logger },
+  opts: { readStore?: EventStoreWithProjections | undefined; log?: Logger } = {},
 ): Promise<ReadModels> {
-  // SQL stores keep the read models beside the events; EventStoreDB's go to the read store.
-  let readStore: EventStoreWithProjections | undefined;
-  let db = store.sql;
-  if (!db) {
-    readStore = await openStore(opts.readStoreUrl, opts.log ? { log: opts.log } : {});
-    db = readStore.sql;
-    if (!db) throw new Error('READ_STORE_URL must name a SQL store (file:<dir> or postgres://…)');
-  }
+  const readStore = store.sql ? undefined : opts.readStore;
+  const db = store.sql ?? readStore?.sql;
+  if (!db) throw new Error('READ_STORE_URL must name a SQL store (file:<dir> or postgres://…)');
   const { created } = await ensureReadModels(db);
   if (created) opts.log?.info({}, 'read-model tables created; they are rebuilt from the first event in the background');
   const feed = store.sql ? sqlFactFeed(store.sql) : storeFactFeed(store);

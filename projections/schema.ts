@@ -40,7 +40,7 @@ const CREATE_TABLES = [
      requested_at text NOT NULL, reviewed_at text, paid_transaction text, updated_position bigint NOT NULL)`,
   // Per SKU too (since READ_MODEL_VERSION 4), so a report counts revalidations; `changed` counts the lines
   // whose delivered report says the resource changed since its checkpoint; `restricted_by_other_signal`
-  // (since version 5, issue 28) those whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL.
+  // (since version 5, the signals beside RSL) those whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL.
   `CREATE TABLE rm_compliance_daily (
      day text NOT NULL, origin text NOT NULL, purpose text NOT NULL, classification text NOT NULL,
      sku text NOT NULL, reports bigint NOT NULL, amount_micro numeric NOT NULL, held bigint NOT NULL,

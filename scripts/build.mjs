@@ -9,9 +9,10 @@
 // `npm start`s at once (tests do that) never see a half-written module, and a start with nothing
 // changed writes nothing.
 import { build } from 'esbuild';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ASSETS, BUILT_AT, SOURCES } from './build-sources.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build');
@@ -19,15 +20,13 @@ const OUT = path.join(ROOT, 'build');
 // are compiled here beside the rest, and their names turned into paths within build/ (as the root
 // tsconfig's paths do for tsc and tsx), so build/ stands alone and never reads a package's dist/, which
 // the package's own build deletes and rewrites.
-const SOURCES = ['src', 'streams', 'projections', 'ops', 'packages/buyer/src', 'packages/wire/src'];
 const PACKAGE_NAME = /(["'])@rights-preflight\/(wire\/[^"']+|buyer(?:\/node)?)\1/g;
 /** The compiled file a package name stands for, from its subpath (`wire/contract/quote.js`, `buyer`). */
 const compiledOf = (subpath) =>
   subpath.startsWith('wire/')
     ? path.join(OUT, 'packages/wire/src', subpath.slice('wire/'.length))
     : path.join(OUT, 'packages/buyer/src', subpath.slice('buyer'.length), 'index.js');
-/** Files the compiled code reads beside itself. */
-const ASSETS = ['ops/devnet/hardhat.config.cjs'];
+const STARTED = new Date();
 
 async function typescriptFiles(dir) {
   const out = [];
@@ -79,3 +78,6 @@ for (const asset of ASSETS) {
   if (await writeIfChanged(path.join(OUT, asset), contents)) written++;
 }
 if (written > 0) process.stderr.write(`build: ${written} of ${result.outputFiles.length} files written to build/\n`);
+// Stamped with the start, so a source edited while this ran is still newer than the build.
+await writeFile(path.join(ROOT, BUILT_AT), '');
+await utimes(path.join(ROOT, BUILT_AT), STARTED, STARTED);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { localServiceEnv, startLocalParts } from '../../ops/world/local-world.js';
-import { rslDocument } from '../../ops/world/https-origin.js';
+import { rslDocument } from '../../src/devnet/https-origin.js';
 import { REPORT_ENTRY_MAX_BYTES } from '../../src/rsl/bounded-reading.js';
 import { signPayment } from '../../test/support/pay.js';
 import { startServiceProcess } from '../../test/support/service-process.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { OPERATOR_API } from '../../src/operator/contract.js';
 
 // Where the running service's operator API answers, as the CLI finds it: the Unix socket in DATA_DIR

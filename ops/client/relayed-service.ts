@@ -6,15 +6,12 @@ import { OPERATOR_API } from '../../src/operator/contract.js';
 import { ReplayStreamLine } from '../../src/operator/routes/replay-run.js';
 import { UsageError } from '../../src/operator/usage-error.js';
 import { UseCaseAnswer, type RequestOf, type UseCaseName, type UseCaseResult } from '../../src/operator/use-cases.js';
-import type { OperatorService } from '../operator/context.js';
+import { OperatorListenerRefused, type OperatorService } from '../operator/context.js';
 import { operatorRequest, type OperatorListener } from './operator-listener.js';
 
 // The operator use-cases run inside the running service (src/operator/relay.ts) on its open store: the
 // CLI sends each structured request and gets its result back, and prints it as a local run would, so
 // output and exit codes are the same. Compliance rows stream as NDJSON and the CLI writes the file.
-
-/** The listener refused or failed the request itself (not the use-case): the command cannot run. */
-export class OperatorListenerRefused extends Error {}
 
 async function text(res: http.IncomingMessage): Promise<string> {
   let body = '';

@@ -1,10 +1,10 @@
 import { startLocalWorld, type LocalWorld } from '../world/local-world.js';
-import { demoSite } from './site.js';
+import { demoSite } from '../../src/devnet/demo-site.js';
 
 // The demo world, shared by `npm run demo` and test/buyer: the four RSL publishers of ./site.ts in a
 // local world (ops/world/).
 
-export { DEMO_RESOURCES, demoSite } from './site.js';
+export { DEMO_RESOURCES, demoSite } from '../../src/devnet/demo-site.js';
 
 export type DemoWorld = LocalWorld;
 

@@ -3,7 +3,7 @@ import { parsePurchaseIdArg } from '../../src/operator/purchase-id.js';
 import { onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
 import { shortId, table } from './table.js';
-import { chainChangeNotice, readChainHistory } from '../../src/chain-history.js';
+import { chainChangeNotice, readChainHistory } from '../../src/devnet/chain-history.js';
 
 // `audit [--purchase <id>] [--json]`: the ledger's invariants checked on every purchase and refund
 // stream (src/operator/audit.ts says which). Exit 1 on any violation (or a prefix that names no single
@@ -23,7 +23,7 @@ export async function audit(ctx: OperatorContext, args: ParsedArgs): Promise<num
     return EXIT.finding;
   }
   const { audits, refunds } = outcome;
-  // The chains this data directory's purchases were settled on (src/chain-history.ts): more than one
+  // The chains this data directory's purchases were settled on (src/devnet/chain-history.ts): more than one
   // means earlier settlements are on a chain that is gone (the development devnet starts anew).
   const chains = (await readChainHistory(ctx.config.dataDir)).chains;
   const current = chains.at(-1);

@@ -8,7 +8,7 @@ import { writeComplianceExport, writeCoverageExport } from '../../projections/co
 import { terminalProgress } from '../progress.js';
 import { renderComplianceReport, type ComplianceCoverage } from '../../projections/compliance/report-html.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ROLE_KEYS } from '../devnet/accounts.js';
+import { ROLE_KEYS } from '../../src/devnet/accounts.js';
 import { dayFlag, onlyFlags, stringFlag, UsageError, type ParsedArgs } from './args.js';
 import { EXIT, type OperatorContext } from './context.js';
 

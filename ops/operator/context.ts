@@ -1,5 +1,5 @@
 import type { ComplianceExportRow, DayRange } from '../../projections/compliance/compliance-row.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import type { ReplayProgress } from '../../src/operator/replay.js';
 import type { RequestOf, UseCaseName, UseCaseResult } from '../../src/operator/use-cases.js';
 
@@ -36,3 +36,6 @@ export class OperatorStoreLocked extends Error {
 export class OperatorNoStore extends Error {
   readonly code = 'NO_STORE';
 }
+
+/** The operator listener refused or failed the request itself (not the use-case): the command cannot run. */
+export class OperatorListenerRefused extends Error {}

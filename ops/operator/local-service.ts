@@ -1,11 +1,12 @@
 import { catchUp } from '../../projections/catch-up.js';
 import { openReadModels, type ReadModels } from '../../projections/read-models.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/config.js';
 import { complianceRowsOf } from '../../src/operator/compliance.js';
 import { replayReadModels } from '../../src/operator/replay.js';
 import type { OperatorSession } from '../../src/operator/session.js';
 import { runUseCase } from '../../src/operator/use-cases.js';
 import { openStore } from '../../src/store/open.js';
+import { openReadStore } from '../../src/store/read-store.js';
 import { StoreLocked } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { OperatorNoStore, OperatorStoreLocked, type OperatorService } from './context.js';
@@ -42,7 +43,8 @@ async function withLocalSession<T>(
     store: async () => (store ??= await openLocalStore(config)),
     async models() {
       if (!models) {
-        models = await openReadModels(await session.store(), { readStoreUrl: config.readStoreUrl });
+        const store = await session.store();
+        models = await openReadModels(store, { readStore: await openReadStore(store, config.readStoreUrl) });
         await catchUp(models.db, models.feed);
       }
       return models;

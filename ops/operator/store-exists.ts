@@ -1,7 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 
 // Whether EVENT_STORE_URL names a store that exists, asked without creating one: opening the store
 // creates it (a 39 MB embedded cluster, or the tables on PostgreSQL), which a read-only operator
@@ -22,6 +21,7 @@ export async function storeExists(url: string): Promise<boolean> {
     const parsed = new URL(url);
     const schema = parsed.searchParams.get('schema');
     parsed.searchParams.delete('schema');
+    const { default: pg } = await import('pg'); // only a PostgreSQL store loads the client
     const client = new pg.Client({ connectionString: parsed.toString() });
     await client.connect();
     try {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { loadConfig, serviceConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
-import { startDevnet, type Devnet, type DevnetOptions } from '../devnet/devnet.js';
-import { startTestOrigins, type OriginSite, type TestOrigins } from './https-origin.js';
+import { loadConfig, serviceConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/runtime/log.js';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service/service.js';
+import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/devnet.js';
+import { startTestOrigins, type OriginSite, type TestOrigins } from '../../src/devnet/https-origin.js';
 
 // A whole local world on one machine, for `npm run demo` and every test that drives the real service:
 // a fresh in-process devnet (Base USDC at its real address, funded buyers), real HTTPS RSL publishers on

@@ -10,14 +10,14 @@ import { RefundStatusCodec } from '../refunds/refund-status.js';
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null]);
 
-// Issue 28: the signals beside RSL the delivered report states for the line; last in the export, after
-// previous_report_sha256, so no earlier CSV column moves (docs/decisions.md, "Issue 28: the signals on the
+// The signals beside RSL the delivered report states for the line; last in the export, after
+// previous_report_sha256, so no earlier CSV column moves (docs/decisions.md, "The signals on the
 // read side").
 const signalsProps = {
-  /** The line's `signals_summary`; null for a report drafted before issue 28 (never NONE_OBSERVED). */
+  /** The line's `signals_summary`; null for a report drafted before signals were read (never NONE_OBSERVED). */
   signals_summary: nullable(t.string),
   /** Each observation of the line as "standard:sha256", in report order (CSV: joined by one space); [] when
-   *  none was observed, null for a report drafted before issue 28. */
+   *  none was observed, null for a report drafted before the signals beside RSL were read. */
   signals: nullable(t.array(t.string)),
 };
 
@@ -67,8 +67,8 @@ export const COMPLIANCE_COLUMNS = Object.keys(ComplianceRow.props) as (keyof Com
  * A row as exported (`ops compliance export`, GET /operator/v1/compliance/rows): the read model's row and,
  * for a revalidation (sku rights.revalidate.v1), `previous_report_sha256`: the report_sha256 of the report
  * whose checkpoint this line re-checked, so an auditor can follow a URL's chain of observations; null for
- * other SKUs. Read from the purchase's `Quoted` event when exported (docs/decisions.md, "Revalidation
- * (issue 26)"), not kept in the read model.
+ * other SKUs. Read from the purchase's `Quoted` event when exported (docs/decisions.md,
+ * "Revalidation"), not kept in the read model.
  */
 export const ComplianceExportRow = t.type(
   { ...rowProps, previous_report_sha256: nullable(t.string), ...signalsProps },
@@ -98,7 +98,7 @@ export const ComplianceDaily = t.type(
     refunded: t.number,
     changed: t.number,
     /** Rows whose signals_summary is RESTRICTED_BY_OTHER_SIGNAL: another standard restricts what RSL did not
-     *  prohibit (issue 28). */
+     *  prohibit (docs/wire.md §15). */
     restricted_by_other_signal: t.number,
   },
   'ComplianceDaily',

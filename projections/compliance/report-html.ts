@@ -21,7 +21,7 @@ import { escapeHtml, PALETTE, svgBarChart } from './svg-chart.js';
 //   for scripts that read the page. `revalidations` counts the revalidated resources among the reports (sku
 //   rights.revalidate.v1), `changed` those whose signed report says the resource changed since its checkpoint,
 //   `restricted_by_other_signal` those whose signed report's signals_summary is RESTRICTED_BY_OTHER_SIGNAL
-//   (another standard beside RSL reserves the purpose where RSL does not prohibit it; issue 28).
+//   (another standard beside RSL reserves the purpose where RSL does not prohibit it; docs/wire.md §15).
 //   `origins` counts distinct non-empty origins; deliveries whose reading had no origin ('' in the
 //   aggregate) are shown in their own "(no origin)" table but are not an origin.
 // - charts: reports per day, classifications per purpose (stacked), held and refunded per day.

@@ -4,7 +4,7 @@ import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 // The facts of one event in TypeScript: exactly what the SQL stores compute into their `facts_v5`
 // column (src/store/sql/event-facts-sql.ts). Used where events arrive whole (EventStoreDB feed, the
 // fallback for Delivered events written before they carried their own proof digest).
-// test/projections/event-facts.test.ts holds both to the same output.
+// test/projections/read-models.test.ts holds both to the same output.
 
 type J = Record<string, unknown>;
 const obj = (v: unknown): J | undefined =>
@@ -86,8 +86,8 @@ export const changedOfDelivered = (data: unknown): boolean[] =>
 
 /**
  * Facts version 4: per resource of the delivered report, in its order, the signals beside RSL it states
- * (issue 28): its `signals_summary` (null where it states none, a report before issue 28) and its
- * observations as "standard:sha256" (null where it has no `signals`).
+ * (docs/wire.md §15): its `signals_summary` (null where it states none: a report delivered before signals
+ * were read) and its observations as "standard:sha256" (null where it has no `signals`).
  */
 export function signalsOfDelivered(data: unknown): {
   signals_summary: (string | null)[];

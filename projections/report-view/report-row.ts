@@ -42,9 +42,9 @@ export interface ReportRow {
   /** What the delivered report states per resource line: `changed` since the checkpoint (a revalidation's
    *  lines); null before delivery and for every other SKU. */
   changed: boolean[] | null;
-  /** What the delivered report states per resource line about the signals beside RSL (issue 28): its
+  /** What the delivered report states per resource line about the signals beside RSL (docs/wire.md §15): its
    *  `signals_summary`, and its observations as "standard:sha256"; each null for a line of a report drafted
-   *  before issue 28; the whole array null before delivery and when no line states any. */
+   *  before the signals beside RSL were read; the whole array null before delivery and when no line states any. */
   signals_summary: (string | null)[] | null;
   signals: (string[] | null)[] | null;
   /** The open hold's or stuck lock's reason; null once an operator moved the purchase on. */

@@ -16,7 +16,7 @@ export interface ResourceLine {
   changed: boolean | null;
   observed_at: string | null;
   rsl_document_sha256: string[];
-  /** The delivered report's signals_summary for this line (issue 28); null before delivery or issue 28. */
+  /** The delivered report's signals_summary for this line (docs/wire.md §15); null before delivery or the signals. */
   signals_summary: string | null;
   /** The line's observations as "standard:sha256" in report order; null where the report has no `signals`. */
   signals: string[] | null;

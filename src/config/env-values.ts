@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { originListCodec } from '../origin-list-codec.js';
+import { originListCodec } from './origin-list-codec.js';
 import { ConfigError } from './config-error.js';
 
 // The shapes an environment variable's text may take (ports, positive integers, booleans, hex keys,

@@ -1,15 +1,26 @@
-import type { Config } from '../config.js';
-import type { DevPublishers } from '../devnet/dev-chain-block.js';
+import type { Config } from './config-type.js';
 import { parseConnectTo } from './env-values.js';
 import { ConfigError, type ConfigProblem } from './config-error.js';
 
 // What the running service needs beyond the operator tools' configuration: a known chain (the
 // environment's, or the development devnet's) and, in development, the devnet's example publishers.
 
+/** The example publishers a development chain serves (src/devnet/dev-chain-block.ts hands them over). */
+export interface DevPublishers {
+  /** https://host of each publisher. */
+  origins: string[];
+  /** The development CA's certificate (PEM): FETCH_EXTRA_CA_FILE. */
+  caFile: string;
+  /** host:127.0.0.1:port,…: FETCH_CONNECT_TO. */
+  connectTo: string;
+  /** One example URL of each kind: permitted, prohibited, licenseRequired, undeclared. */
+  resources: Record<string, string>;
+}
+
 /** What the service runs on: a configuration whose chain is known (the environment's, or the devnet's). */
 export type ServiceConfig = Config & { rpcUrl: string; payTo: `0x${string}` };
 
-/** The chain the development devnet supplies (src/devnet-child.ts) where the environment names none. */
+/** The chain the development devnet supplies (src/devnet/devnet-child.ts) where the environment names none. */
 export interface DevnetChain {
   rpcUrl: string;
   payTo: `0x${string}`;
@@ -75,7 +86,7 @@ export function serviceConfig(config: Config, devnet?: DevnetChain): ServiceConf
 
 /**
  * Development: the devnet's example publishers are covered and fetched through its development CA, unless
- * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour (issue 27)"). Nothing of this
+ * COVERED_ORIGINS names what to cover (docs/decisions.md, "The first hour"). Nothing of this
  * exists with a configured chain: there is no devnet then.
  */
 function examplePublishers(

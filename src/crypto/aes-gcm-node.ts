@@ -7,7 +7,7 @@ import { toBase64url } from '@rights-preflight/wire/crypto/base64url.js';
 // every encrypt and decrypt to the thread pool and back and imports the key each time: on a paid
 // redemption that seals once and opens once, it cost about 3 ms of the event loop (a CPU profile of
 // bench:http), where OpenSSL in place takes microseconds. The buyer stays on ./aes-gcm.ts (browser-safe);
-// each side opens what the other sealed (test/crypto/aes-gcm-node.test.ts).
+// each side opens what the other sealed (test/crypto/seal.test.ts).
 
 const TAG_BYTES = 16;
 

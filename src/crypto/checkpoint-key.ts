@@ -1,4 +1,4 @@
-import { loadOrCreateSecret } from '../evidence/keys.js';
+import { loadOrCreateSecret } from '../secrets/secret-file.js';
 
 // The AES-256-GCM key sealing payment authorizations at rest: CHECKPOINT_KEY (64 hex), else
 // `<dataDir>/checkpoint-key.hex` (mode 0600, generated on first start in development). The same file

@@ -2,7 +2,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 // The development buyer's settings, written by `npm start` in development to DATA_DIR/buyer.env, so the
-// buyer CLI reaches this service with every pin in one flag (docs/decisions.md, "The first hour (issue 27)"):
+// buyer CLI reaches this service with every pin in one flag (docs/decisions.md, "The first hour"):
 //   npx rights-preflight buy <url> --purpose ai-input --env-file data/buyer.env
 // Its key is a Hardhat test key funded on the local devnet only: never in production (no devnet there).
 

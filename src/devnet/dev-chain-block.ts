@@ -1,6 +1,7 @@
 import type { Hex } from 'viem';
+import type { DevPublishers } from '../config/service-config.js';
 
-/** What the service reads of the devnet's ready line (ops/devnet/devnet.ts DevnetInfo has it all). */
+/** What the service reads of the devnet's ready line (src/devnet/devnet.ts DevnetInfo has it all). */
 export interface DevChainInfo {
   rpcUrl: string;
   chainId: number;
@@ -13,17 +14,6 @@ export interface DevChainInfo {
   blockMs?: number;
   /** The example publishers (`--publishers DIR`: npm start in development), their CA and addresses. */
   publishers?: DevPublishers;
-}
-
-export interface DevPublishers {
-  /** https://host of each publisher. */
-  origins: string[];
-  /** The development CA's certificate (PEM): FETCH_EXTRA_CA_FILE. */
-  caFile: string;
-  /** host:127.0.0.1:port,…: FETCH_CONNECT_TO. */
-  connectTo: string;
-  /** One example URL of each kind: permitted, prohibited, licenseRequired, undeclared. */
-  resources: Record<string, string>;
 }
 
 /** The block's lines naming the example publishers (development only). */

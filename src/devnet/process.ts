@@ -2,17 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DevChainInfo } from './dev-chain-block.js';
-import { siblingModule } from '../sibling-module.js';
+import { siblingModule } from '../runtime/sibling-module.js';
 
-// The devnet in its own process (ops/devnet/main.ts --json): the development chain `npm start` runs
-// beside the service (src/devnet-child.ts), and tests whose chain must outlive the service process
+// The devnet in its own process (src/devnet/main.ts --json): the development chain `npm start` runs
+// beside the service (src/devnet/devnet-child.ts), and tests whose chain must outlive the service process
 // they kill and restart. The parent reads the one JSON "ready" line and then talks
 // to the chain over HTTP like any other client. The devnet is started by its path, never imported:
 // the service does not import ops/ (docs/decisions.md, "Every layer points down");
-// ops/devnet/chain-process.ts adds the chain's test operations (mint, balances) for tests.
+// src/devnet/chain-process.ts adds the chain's test operations (mint, balances) for tests.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MAIN = siblingModule(import.meta.url, '../../ops/devnet/main');
+const MAIN = siblingModule(import.meta.url, './main');
 
 /** The ready line's facts (`Info`: what the caller reads of them), the child, and how to stop it. */
 export type DevnetProcess<Info extends DevChainInfo = DevChainInfo> = Info & DevnetChildProcess;

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { unredactedChild, type Logger } from '../log.js';
+import { unredactedChild, type Logger } from '../runtime/log.js';
 import { requestIdIn } from './request-id.js';
 
 /** One access line per request, written whatever happened, with the status the caller got. */

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { accessLog } from './access-log.js';
 import { answerErrors, refuseBodilessAnswers } from './error-answers.js';
 import { assignRequestId } from './request-id.js';

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { errorBody } from './errors.js';
 import { requestIdIn } from './request-id.js';

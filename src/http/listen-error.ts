@@ -1,5 +1,5 @@
 // A listener that cannot bind says which setting chose its address, so the operator knows what to change
-// (docs/decisions.md, "The first hour (issue 27)"): `listen EADDRINUSE 127.0.0.1:9464` alone names no variable.
+// (docs/decisions.md, "The first hour"): `listen EADDRINUSE 127.0.0.1:9464` alone names no variable.
 //
 //   throw namedListenError(err, 'METRICS_LISTEN', '127.0.0.1:9464');
 //   // listen EADDRINUSE 127.0.0.1:9464: set by METRICS_LISTEN (address in use: choose another or stop…)

@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import type { IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
-import { clientAddress, TRUST_PROXY_OFF, type TrustProxy } from './trust-proxy.js';
+import { TRUST_PROXY_OFF, type TrustProxy } from '../config/trust-proxy-setting.js';
+import { clientAddress } from './trust-proxy.js';
 import type { Admit, AdmissionQuestion } from '../money-path/paid-admission.js';
 
 // Per-client rate limits for every public operation that costs the service work or may consume a

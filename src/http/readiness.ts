@@ -1,7 +1,7 @@
 import { formatEther } from 'viem';
 import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import type { ReadinessBody, ReadinessCheckName, ReadinessFailure } from '@rights-preflight/wire/contract/readiness.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 // Readiness (GET /readyz): ready only between the end of start-up and the first SIGTERM, and only
 // while every dependency check (the store, the chain RPC, the relayer's gas money) passes within its

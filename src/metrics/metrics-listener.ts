@@ -1,12 +1,12 @@
 import type { Registry } from 'prom-client';
-import type { DeployConfig } from '../deploy-config.js';
-import type { Logger } from '../log.js';
+import type { DeployConfig } from '../config/deploy-config.js';
+import type { Logger } from '../runtime/log.js';
 import { namedListenError } from '../http/listen-error.js';
 import { startMetricsServer, type MetricsServer } from './server.js';
 
 // The metrics listener as configured: none with METRICS_LISTEN=off; in development without METRICS_LISTEN
 // a free port when the default one is taken (the startup summary prints where it went); otherwise a bind
-// failure names METRICS_LISTEN (docs/decisions.md, "The first hour (issue 27)").
+// failure names METRICS_LISTEN (docs/decisions.md, "The first hour").
 
 export async function startMetricsListener(
   registry: Registry,

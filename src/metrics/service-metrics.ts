@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventLoopLag } from './event-loop-lag.js';
-import type { SettleOutcome } from '../money-path/settlement-port.js';
+import type { SettleOutcome } from '../payment/settlement/port.js';
 
 // The service's Prometheus metrics, one registry per running service (tests start several services
 // in one process, so nothing goes into prom-client's global registry). Labels are bounded sets only:
@@ -16,7 +16,8 @@ export interface ServiceMetrics {
   readonly settlements: Counter<'outcome'>;
   /** From settle called to its outcome: broadcast, the receipt wait and the SDK's checks. */
   readonly settlementLatency: Histogram<'outcome'>;
-  /** Relayer transactions re-sent at the same account nonce with higher fees (issue 24 item 5). */
+  /** Relayer transactions re-sent at the same account nonce with higher fees
+   *  (docs/decisions.md, "Stuck transactions replaced"). */
   readonly relayerReplacements: Counter;
   /** Settlements whose transfer reverted, by where: `simulated` (not broadcast, no gas) or `mined` (gas paid). */
   readonly payerSettlementReverts: Counter<'stage'>;
@@ -44,7 +45,7 @@ export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   // The process and runtime: memory, CPU, file descriptors, event-loop lag, GC, handles (prom-client's
-  // defaults, unprefixed as every Node exporter names them; docs/decisions.md, issue 27).
+  // defaults, unprefixed as every Node exporter names them; docs/decisions.md, "The first hour").
   collectDefaultMetrics({ register: registry });
   // Three of them are gauges named like counters, which `promtool check metrics` refuses; their
   // per-type siblings (nodejs_active_handles{type}, …) carry the same numbers.

@@ -6,8 +6,8 @@ import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes
 import { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { ReportReading } from './report-reading.js';
 
-// What every product's drafter puts in a report resource's checkpoint (docs/decisions.md, "Revalidation
-// (issue 26)"): the question, the verdict, and each RSL document with the association channels that led
+// What every product's drafter puts in a report resource's checkpoint (docs/decisions.md,
+// "Revalidation"): the question, the verdict, and each RSL document with the association channels that led
 // to it and the validators it was served with. Read from the stored reading as report-reading.ts reads
 // it (with `is`, permissive): a reading stored before the validators were kept has no `etag` or
 // `last_modified` on its observations, and its checkpoint says null for them.

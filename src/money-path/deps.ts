@@ -1,5 +1,5 @@
-import type { Logger } from '../log.js';
-import type { CrashAt } from '../crash-points.js';
+import type { Logger } from '../runtime/log.js';
+import type { CrashAt } from '../runtime/crash-points.js';
 import type { EventStore } from '../store/port.js';
 import type { InFlight } from './inflight.js';
 import type { SealedPayment } from '../../streams/purchase/events.js';

@@ -3,7 +3,7 @@ import { decodePaymentSignature } from '@rights-preflight/wire/payment/x402-head
 import type { PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import { verifyAuthorization } from '../payment/verify-authorization.js';
 import type { Hex, PaymentTerms } from './deps.js';
-import type { SettlementPort } from './settlement-port.js';
+import type { SettlementPort } from '../payment/settlement/port.js';
 
 // Whether a request pays, decided before the product does any work a free request would be limited for
 // (docs/wire.md, "Rate limits"; docs/decisions.md, "Paid work is not free work"). A payment admits the

@@ -1,4 +1,4 @@
-import type { Hex } from './deps.js';
+import type { Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // Payers whose settlements keep reverting (docs/decisions.md, "Authorizations the relayer can settle in
 // time"). A payer who moves its USDC away between the checkpoint and the transfer costs the relayer gas when

@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { InFlight } from './inflight.js';
 
 // Recovery: paid-but-undelivered purchases are resumed on start and every `intervalMs`.

@@ -8,11 +8,11 @@ import {
 } from '@rights-preflight/wire/signals/signal-observation.js';
 import { previewSignals, signalTokensForPurpose as signalTokens, summarizeSignals } from '../signals/summarize.js';
 
-// The other AI-use signals of one report resource (issue 28; docs/wire.md §15): the observations the stored
-// reading holds, and their summary for the asked purpose beside the RSL classification, which they never
-// change. Read from the stored reading with `is`, as report-reading.ts reads it: a reading stored before
-// issue 28 has no `signals`, and its report, evidence and quote carry none (absent, not "none observed":
-// nobody looked). Shared by every SKU's drafter and the single report's quote.
+// The other AI-use signals of one report resource (docs/wire.md §15): the observations the stored reading holds, and
+// their summary for the asked purpose beside the RSL classification, which they never change. Read from the stored
+// reading with `is`, as report-reading.ts reads it: a reading stored before the signals beside RSL were read has no
+// `signals`, and its report, evidence and quote carry none (absent, not "none observed": nobody looked). Shared by
+// every SKU's drafter and the single report's quote.
 
 const StoredSignals = t.type({ signals: t.array(SignalObservation) });
 
@@ -46,7 +46,7 @@ export function evidenceSignalsSummary(
   return 'signals_summary' in s ? { signals_summary: s.signals_summary } : {};
 }
 
-/** A quote's free `signals_preview`, or nothing for a reading stored before issue 28. */
+/** A quote's free `signals_preview`, or nothing for a reading stored before the signals beside RSL were read. */
 export function quoteSignalsPreview(
   stored: unknown,
   purpose: GatePurpose,

@@ -8,7 +8,7 @@ import type {
   SettlingState,
 } from '../../streams/purchase/index.js';
 import type { MoneyPathDeps } from './deps.js';
-import type { Broadcast, SettlementPort, TransferFound } from './settlement-port.js';
+import type { Broadcast, SettlementPort, TransferFound } from '../payment/settlement/port.js';
 import { deliver, deliverCommand } from './deliver.js';
 import { loadPurchase, runPurchaseCommands, type StepCommand } from './purchase-stream.js';
 

@@ -232,7 +232,7 @@ export function purchasePage(t: PurchaseTimeline, now: Date, refundMessage: stri
   const timeline = table(['rev', 'at', 'event', 'facts'], timelineRows(t.history), 'No events.', 'timeline');
   // One row per resource sold: a gate's URLs each under its own origin and classification; a revalidation's
   // also say whether its report found the resource changed since the checkpoint; every delivered line what its
-  // report says of the signals beside RSL (issue 28; — for a report before them).
+  // report says of the signals beside RSL (— for a report drafted before them).
   const resources = table(
     [
       '#',

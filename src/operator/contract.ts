@@ -22,6 +22,10 @@ export const MoveRequest = t.intersection([
 ]);
 export type MoveRequest = t.TypeOf<typeof MoveRequest>;
 
+/** What a review, an add or a withdrawal is asked with (POST /operator/v1/coverage/…, the CLI's relay). */
+export const CoverageChangeRequest = t.type({ origin: t.string, operator: t.string, reason: t.string });
+export type CoverageChangeRequest = t.TypeOf<typeof CoverageChangeRequest>;
+
 export const RefundReviewRequest = t.type({
   decision: t.keyof({ approve: null, reject: null }),
   note: NonBlank,
@@ -144,7 +148,8 @@ export const SoldLineWire = t.type({
   decision: t.string,
   observed_at: Nullable(t.string),
   rsl_document_sha256: t.array(t.string),
-  /** The signals beside RSL the delivered report states for the line (issue 28); null before delivery or them. */
+  /** The signals beside RSL the delivered report states for the line (docs/wire.md §15); null before delivery
+   *  or signals. */
   signals_summary: Nullable(t.string),
   signals: Nullable(t.array(t.string)),
   report_sha256: Nullable(t.string),

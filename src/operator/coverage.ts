@@ -1,4 +1,3 @@
-import * as t from 'io-ts';
 import { handleCommand } from '../command/handle-command.js';
 import { createRslEngine } from '../rsl/engine.js';
 import type { ResourceReading } from '../rsl/reading.js';
@@ -14,6 +13,7 @@ import {
   type OriginStatus,
   type ReviewObservation,
 } from '../../streams/coverage/index.js';
+import type { CoverageChangeRequest } from './contract.js';
 import type { OperatorSession } from './session.js';
 
 // The operator's side of coverage (spec §1.4; `ops coverage`, the operator API): review an origin —
@@ -21,10 +21,6 @@ import type { OperatorSession } from './session.js';
 // and record what a buyer would get — then add it on that review, or withdraw it. Each change is decided
 // on the folded `coverage` stream and appended at its revision (streams/coverage/decide.ts); every
 // instance follows the stream (src/service/coverage-follower.ts). docs/decisions.md, "Coverage in the ledger".
-
-/** What a review, an add or a withdrawal is asked with (POST /operator/v1/coverage/…, the CLI's relay). */
-export const CoverageChangeRequest = t.type({ origin: t.string, operator: t.string, reason: t.string });
-export type CoverageChangeRequest = t.TypeOf<typeof CoverageChangeRequest>;
 
 type Refused = { refused: { code: string; message: string } };
 

@@ -1,6 +1,6 @@
 import type { ReadModels } from '../../projections/read-models.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../runtime/log.js';
 import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 
 /** What the operator listener needs from the running service: its store, read models and clock. */

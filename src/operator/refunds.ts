@@ -18,7 +18,7 @@ import {
   refundTransferReader,
   type RefundTransferReader,
 } from '../refund/refund-transfer-reads.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { RefundEventData, ExpectedRefund } from '../../streams/refund/index.js';
 
 // The operator's side of refund requests (spec §3: operator-reviewed, never automatic): list them,

@@ -1,6 +1,7 @@
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
+import { openReadStore } from '../store/read-store.js';
 import type { OperatorSession } from './session.js';
 
 // Empties every read-model table and rebuilds them all from the first event of `$all` with the
@@ -27,7 +28,9 @@ export async function replayReadModels(
   onProgress?: (p: ReplayProgress) => void,
 ): Promise<{ results: ReplayResult[]; position: string; events: number }> {
   const store = await session.store();
-  const models = await openReadModels(store, { readStoreUrl: session.config.readStoreUrl });
+  const models = await openReadModels(store, {
+    readStore: await openReadStore(store, session.config.readStoreUrl),
+  });
   try {
     const head = onProgress === undefined ? 0n : await models.feed.head();
     onProgress?.({ position: 0n, head });

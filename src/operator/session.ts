@@ -1,5 +1,5 @@
 import type { ReadModels } from '../../projections/read-models.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 import type { OperatorDeps } from './operator-deps.js';
 

@@ -1,27 +1,21 @@
 import * as t from 'io-ts';
 import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
-import { listPurchases } from '../../projections/queries/purchases.js';
 import type { ReportRow } from '../../projections/report-view/report-row.js';
 import { SettledData, OperatorTarget } from '../../streams/purchase/events.js';
 import { RefundDecision } from '../../streams/refund/events.js';
-import { auditPurchases } from './audit.js';
-import { CalendarDay, complianceTotals, coverageRecords, DayRangeWire } from './compliance.js';
-import {
-  addOrigin,
-  CoverageChangeRequest,
-  coverageHistory,
-  listCoverage,
-  reviewOrigin,
-  withdrawOrigin,
-} from './coverage.js';
-import { moveNamedPurchase } from './move.js';
+import type { auditPurchases } from './audit.js';
+import type { complianceTotals, coverageRecords } from './compliance.js';
+import { CalendarDay, DayRangeWire } from './compliance.js';
+import type { addOrigin, coverageHistory, listCoverage, reviewOrigin, withdrawOrigin } from './coverage.js';
+import { CoverageChangeRequest } from './contract.js';
+import type { moveNamedPurchase } from './move.js';
 import { PurchaseIdArg } from './purchase-id.js';
-import { purchaseFilter, PurchaseQuery } from './purchase-filter.js';
-import { queueEntries } from './queue.js';
-import { listRefundRequests, recordNamedRefundPayment, reviewNamedRefund } from './refunds.js';
-import { replayReadModels } from './replay.js';
+import { PurchaseQuery } from './purchase-filter.js';
+import type { queueEntries } from './queue.js';
+import type { listRefundRequests, recordNamedRefundPayment, reviewNamedRefund } from './refunds.js';
+import type { replayReadModels } from './replay.js';
 import type { OperatorSession } from './session.js';
-import { showPurchase } from './show.js';
+import type { showPurchase } from './show.js';
 
 // The operator's use-cases, one request shape each: what `npm run ops` asks, run on a session
 // (session.ts) of its own when no service runs, or sent to the running service's operator listener
@@ -100,23 +94,31 @@ export interface UseCaseResults {
 }
 export type UseCaseResult<U extends UseCaseName> = UseCaseResults[U];
 
+// Each use-case's code is imported when it is first asked for, so an operator command loads only its
+// own (docs/decisions.md, "Operator commands start from built code").
 const USE_CASES: { [U in UseCaseName]: (s: OperatorSession, r: RequestOf<U>) => Promise<UseCaseResults[U]> } = {
-  queue: (s) => queueEntries(s),
-  purchases: async (s, r) => listPurchases((await s.models()).db, purchaseFilter(r.query)),
-  show: (s, r) => showPurchase(s, r.purchase),
-  move: (s, r) => moveNamedPurchase(s, r.purchase, r.data),
-  refunds: (s, r) => listRefundRequests(s, r.all),
-  'refund-review': (s, r) => reviewNamedRefund(s, r.purchase, r.data),
-  'refund-paid': (s, r) => recordNamedRefundPayment(s, r.purchase, r.data),
-  audit: (s, r) => auditPurchases(s, r.purchase),
-  replay: (s) => replayReadModels(s),
-  'compliance-totals': (s, r) => complianceTotals(s, r.range),
-  'compliance-coverage': (s, r) => coverageRecords(s, r.range),
-  'coverage-list': (s) => listCoverage(s),
-  'coverage-history': (s, r) => coverageHistory(s, r.origin),
-  'coverage-review': (s, r) => reviewOrigin(s, r.data),
-  'coverage-add': (s, r) => addOrigin(s, r.data),
-  'coverage-withdraw': (s, r) => withdrawOrigin(s, r.data),
+  queue: async (s) => (await import('./queue.js')).queueEntries(s),
+  purchases: async (s, r) => {
+    const [{ listPurchases }, { purchaseFilter }] = await Promise.all([
+      import('../../projections/queries/purchases.js'),
+      import('./purchase-filter.js'),
+    ]);
+    return listPurchases((await s.models()).db, purchaseFilter(r.query));
+  },
+  show: async (s, r) => (await import('./show.js')).showPurchase(s, r.purchase),
+  move: async (s, r) => (await import('./move.js')).moveNamedPurchase(s, r.purchase, r.data),
+  refunds: async (s, r) => (await import('./refunds.js')).listRefundRequests(s, r.all),
+  'refund-review': async (s, r) => (await import('./refunds.js')).reviewNamedRefund(s, r.purchase, r.data),
+  'refund-paid': async (s, r) => (await import('./refunds.js')).recordNamedRefundPayment(s, r.purchase, r.data),
+  audit: async (s, r) => (await import('./audit.js')).auditPurchases(s, r.purchase),
+  replay: async (s) => (await import('./replay.js')).replayReadModels(s),
+  'compliance-totals': async (s, r) => (await import('./compliance.js')).complianceTotals(s, r.range),
+  'compliance-coverage': async (s, r) => (await import('./compliance.js')).coverageRecords(s, r.range),
+  'coverage-list': async (s) => (await import('./coverage.js')).listCoverage(s),
+  'coverage-history': async (s, r) => (await import('./coverage.js')).coverageHistory(s, r.origin),
+  'coverage-review': async (s, r) => (await import('./coverage.js')).reviewOrigin(s, r.data),
+  'coverage-add': async (s, r) => (await import('./coverage.js')).addOrigin(s, r.data),
+  'coverage-withdraw': async (s, r) => (await import('./coverage.js')).withdrawOrigin(s, r.data),
 };
 
 export function runUseCase<U extends UseCaseName>(

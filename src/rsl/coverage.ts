@@ -29,8 +29,3 @@ export function createCoverage(origins: readonly string[]): Coverage {
     },
   };
 }
-
-/** The `coverage` member of GET /v1/capabilities (packages/wire/src/contract/capabilities.ts). */
-export function coverageForCapabilities(coverage: Coverage): { origins: string[]; subdomains_implied: false } {
-  return { origins: [...coverage.origins], subdomains_implied: false };
-}

@@ -1,20 +1,19 @@
 import { rslLinksFromHeader, RSL_MEDIA_TYPE } from './associations.js';
-import type { DocumentInput } from './evaluate.js';
+import type { DocumentInput } from './evaluate/evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import { readPageHtml, unreadPage } from './html-reading.js';
 import { type PageReadings, readPageReadings } from './page-readings.js';
 import type { ParseResult } from './model.js';
-import { parseRsl } from './parse.js';
-import type { DocumentRecord, Observation } from './reading.js';
+import { parseRsl } from './parse/parse.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
-import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes, type CrawlerReading } from './robots.js';
+import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from './robots.js';
 import { nextTurn } from './next-turn.js';
 import { readRobots } from './robots-discovery.js';
 import { checkFetchable } from './safe-fetch.js';
 import { fetchTdmrep, observeSignals } from './signal-discovery.js';
 import type { SignalReader } from './signal-reader-pool.js';
-import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
-import type { Channel, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
+import type { Discovery, DiscoveryLimits, DiscoveryRun, Got } from './discovery-run.js';
+import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // Discovery (rsl.md §3): fetch the origin's robots.txt and the resource itself, collect every
 // association (robots `License:` lines of every crawler's reading, the resource's `Link` header,
@@ -23,18 +22,8 @@ import type { Channel, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 // (timeout, redirect, 403, 5xx) is recorded as a failure, so the evaluation can never treat
 // "could not look" as "nothing there".
 
-export interface DiscoveryLimits {
-  /**
-   * robots.txt's parse limit (RFC 9309 §2.5: at least 500 KiB): every line that starts within it is
-   * parsed (robots.ts reads a little further to end the last one); an answer resting on a file that
-   * goes on beyond what was read is never more permissive than UNKNOWN.
-   */
-  robotsMaxBytes: number;
-  pageMaxBytes: number;
-  documentMaxBytes: number;
-  /** Distinct license documents fetched per resource; more are recorded as not fetched. */
-  maxDocuments: number;
-}
+export type { Discovery, DiscoveryLimits, DiscoveryRun, Got };
+
 export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
   robotsMaxBytes: ROBOTS_PARSE_LIMIT_BYTES,
   pageMaxBytes: 2 * 1024 * 1024,
@@ -52,37 +41,9 @@ export interface DiscoveryDeps {
   signalReader?: SignalReader;
 }
 
-export interface Discovery {
-  observations: Observation[];
-  inputs: DocumentInput[];
-  records: DocumentRecord[];
-  diagnostics: string[];
-  declarationFound: boolean;
-  discoveryComplete: boolean;
-  /** The other AI-use signals met on these fetches and the origin's tdmrep.json (docs/wire.md §15); never RSL. */
-  signals: SignalObservation[];
-  /**
-   * The sets of robots.txt `License` lines some crawler would select (robots.ts `readings`); a robots
-   * input names the ones that include it (`DocumentInput.robotsReadings`). Empty when robots.txt had
-   * no rules to read.
-   */
-  robotsReadings: CrawlerReading[];
-  /** What discovery itself found that explains every answer (robots.txt unavailable: no rules). */
-  reasons: Reason[];
-}
-
 const DAY = 86_400;
 const DEFAULT_MAX_AGE_DAYS = 30;
 
-/** What one discovery collects, and how a channel that cannot be read is recorded. */
-export interface DiscoveryRun {
-  out: Discovery;
-  /** Associations as (channel, target as written, base for relative targets, robots readings naming it). */
-  associations: Array<{ channel: Channel; value: string; base: string; readings?: number[] }>;
-  channelFailure(channel: Channel, url: string, code: string, message: string): void;
-}
-
-export type Got = Awaited<ReturnType<FetchCache['get']>>;
 type Fetched = { url: string; skipped: string } | { url: string; got: Got };
 
 /** @param resource a canonical, covered resource URL (see resource-url.ts) */

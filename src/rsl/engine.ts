@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.js';
 import { createCoverage, type Coverage } from './coverage.js';
 import { DEFAULT_DISCOVERY_LIMITS } from './discovery.js';
 import { FetchCache } from './fetch-cache.js';
@@ -18,8 +17,14 @@ export interface RslEngine {
   close(): void;
 }
 
-type EngineConfig = Pick<Config, 'coveredOrigins' | 'fetchAllowLoopback' | 'fetchExtraCaFile' | 'fetchConnectTo'> &
-  Partial<Pick<Config, 'robotsParseLimitBytes'>>;
+/** What the engine is handed from the configuration (src/config/config.ts): it receives it, never reads it. */
+export interface EngineConfig {
+  coveredOrigins: readonly string[];
+  fetchAllowLoopback: boolean;
+  fetchExtraCaFile: string | undefined;
+  fetchConnectTo: Record<string, { address: string; port: number }>;
+  robotsParseLimitBytes?: number;
+}
 
 export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPolicy> = {}): RslEngine {
   const coverage = createCoverage(config.coveredOrigins);

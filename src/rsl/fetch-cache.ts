@@ -36,7 +36,7 @@ export interface KnownVersion {
 export interface CacheOptions extends FetchOptions {
   /** Keep this response by digest, so a later conditional request for it can be answered by a 304. */
   keepByDigest?: boolean;
-  /** Ask conditionally for this version when its bytes are held (revalidation, issue 26). */
+  /** Ask conditionally for this version when its bytes are held (revalidation, docs/wire.md §14). */
   known?: KnownVersion;
   /** Answer a failure of this URL from memory for FAILURE_MEMORY_SECONDS (within the caller's freshness). */
   rememberFailures?: boolean;

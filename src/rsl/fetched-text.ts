@@ -42,10 +42,3 @@ export function decodeFetchedText(bytes: Uint8Array): FetchedTextDecoded {
     extraMarks: extra,
   };
 }
-
-/** A text already decoded (a string some other reader produced): its leading U+FEFF run dropped. */
-export function withoutLeadingMarks(text: string): string {
-  let i = 0;
-  while (text.charCodeAt(i) === 0xfeff) i++;
-  return i ? text.slice(i) : text;
-}

@@ -1,6 +1,7 @@
 import { html, Parser, type DefaultTreeAdapterMap, type Token, type TreeAdapter } from 'parse5';
 import { isRslType, relHasLicense } from './associations.js';
 import { encodingDeclaredByMeta } from './html-encoding.js';
+import { readsDifferentlyWithoutScripting } from '../matching/noscript.js';
 import { startWorkClock } from './thread-cpu-clock.js';
 
 // The HTML association points (rsl.md §3.3): `<link rel="license" type="application/rsl+xml">`,
@@ -236,16 +237,6 @@ export async function readHtmlAssociations(
     if (step.done) return step.value;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-}
-
-/**
- * `<noscript>` is parsed one way by a reader with scripting (its content is text) and another without (its
- * content is elements: HTML §13.2.6.4.4 "in head noscript", §13.2.6.4.7 the "noscript" start tag). A
- * crawler runs no scripts; a browser does. A page that has no `<noscript` start tag anywhere parses the same
- * both ways (the tokenizer lower-cases tag names, so the case-insensitive search finds every one).
- */
-export function readsDifferentlyWithoutScripting(page: string): boolean {
-  return /<noscript/i.test(page);
 }
 
 /** Yields after each slice of the page; returns the reading (incomplete once the budget is spent). */

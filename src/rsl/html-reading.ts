@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { documentRecord as record } from './discovery-records.js';
-import type { DiscoveryRun } from './discovery.js';
+import type { DiscoveryRun } from './discovery-run.js';
 import { documentBaseUrl, type HtmlAssociations } from './html-associations.js';
 import { readInlineDeclaration } from './inline-declaration.js';
 import type { PageReading, PageReadings } from './page-readings.js';

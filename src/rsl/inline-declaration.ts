@@ -1,6 +1,6 @@
 import type { Content, ParseResult } from './model.js';
-import { parseRsl } from './parse.js';
-import { matchContentUrl } from './pattern.js';
+import { parseRsl } from './parse/parse.js';
+import { matchContentUrl } from '../matching/pattern.js';
 
 // An inline `<script type="application/rsl+xml">` (rsl.md §3.3, RSL §4.6.2 with the errata of
 // 2026-05-27 and 2026-07-18). It must hold exactly one `<content>`. Its scope is where it is placed

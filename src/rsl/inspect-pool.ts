@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { inspectAnswerText } from './inspect-answer.js';
 import { evaluateParsed, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
-import { siblingModule } from '../sibling-module.js';
+import { siblingModule } from '../runtime/sibling-module.js';
 import { startWorkClock, type WorkClock } from './thread-cpu-clock.js';
 
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted

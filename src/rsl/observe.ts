@@ -1,7 +1,7 @@
 import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
-import { EvaluationBudget } from './evaluation-budget.js';
-import { evaluatePurpose } from './evaluate.js';
+import { EvaluationBudget } from '../matching/evaluation-budget.js';
+import { evaluatePurpose } from './evaluate/evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
@@ -15,7 +15,7 @@ export interface ObserveContext {
   geo: string | null;
   /** Spec §2.3: 0..3600, default 300; 0 always refetches. */
   freshnessSeconds: number;
-  /** Documents seen before, by URL: fetched conditionally (a revalidation, issue 26). */
+  /** Documents seen before, by URL: fetched conditionally (a revalidation, docs/wire.md §14). */
   known?: ReadonlyMap<string, KnownVersion>;
 }
 

@@ -1,5 +1,5 @@
 import type { ParseResult } from './model.js';
-import { parseRsl } from './parse.js';
+import { parseRsl } from './parse/parse.js';
 
 // Parsed documents by their sha256, least recently used first out, bounded by the documents' total
 // size. The same RSL document is inspected again and again (a publisher checking a draft, every buyer

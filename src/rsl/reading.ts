@@ -29,7 +29,7 @@ export const Observation = t.intersection([
     encoding: PageEncoding,
     /** robots.txt longer than the parse limit: only this many first bytes were read and parsed. */
     truncated_at_bytes: t.number,
-    /** The validators the response carried (`ETag`, `Last-Modified`), kept for revalidation (issue 26). */
+    /** The validators the response carried (`ETag`, `Last-Modified`), kept for revalidation (docs/wire.md §14). */
     etag: t.string,
     last_modified: t.string,
     /** The publisher answered a conditional request 304: the document is the one it had validated. */
@@ -99,7 +99,8 @@ export const ResourceReading = t.intersection([
     diagnostics: t.array(t.string),
     purposes: t.array(PurposeReading),
   }),
-  // Since issue 28, so optional: readings stored before it (in Quoted events, in delivered evidence) decode.
+  // Added with the signals beside RSL, so optional: readings stored before them (in Quoted events, in
+  // delivered evidence) decode.
   t.partial({
     /** The other AI-use signals observed (TDMRep, AI preferences, Content Signals, noai); never RSL's. */
     signals: t.array(SignalObservation),

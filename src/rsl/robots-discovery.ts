@@ -1,5 +1,5 @@
 import { fetchObservation as observation } from './discovery-records.js';
-import type { DiscoveryLimits, DiscoveryRun, Got } from './discovery.js';
+import type { DiscoveryLimits, DiscoveryRun, Got } from './discovery-run.js';
 import type { Observation } from './reading.js';
 import { robotsText } from './robots.js';
 import { robotsLicensesOf } from './robots-licenses-kept.js';

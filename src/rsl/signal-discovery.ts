@@ -7,7 +7,7 @@ import { decodeFetchedText } from './fetched-text.js';
 import { robotsText } from './robots.js';
 import type { SignalReader } from './signal-reader-pool.js';
 
-// The other AI-use signals beside RSL (issue 28; docs/decisions.md, "Issue 28: the plumbing"): what
+// The other AI-use signals beside RSL (docs/decisions.md, "The plumbing of the signals beside RSL"): what
 // discovery hands the pure readers (src/signals/read-signals.ts). They read the fetches discovery makes
 // anyway (robots.txt, the page's headers and decoded HTML) and one more per origin, /.well-known/tdmrep.json,
 // fetched through the same cache and safe fetch as robots.txt, with its byte limit, redirects on the
@@ -110,10 +110,10 @@ function tdmrepDiagnostic(source: SignalSources['tdmrep']): string | undefined {
   return `${source.url}: not read (${source.failure.code}: ${source.failure.message}); no TDMRep rule from it`;
 }
 
-// A warm-cache quote is served the very responses it was served before (the cache keeps the objects): what
-// was read from the same responses is kept beside the page's response and dies with it, so a warm quote
-// neither fetches, decodes nor tokenizes anything more than it did before issue 28. A failure is a new
-// object every time (a remembered one too), so it is read again.
+// A warm-cache quote is served the very responses it was served before (the cache keeps the objects): what was read
+// from the same responses is kept beside the page's response and dies with it, so a warm quote neither fetches, decodes
+// nor tokenizes anything more than it did before the signals beside RSL were read. A failure is a new object every time
+// (a remembered one too), so it is read again.
 interface Kept {
   resource: string;
   robots: object;

@@ -3,7 +3,7 @@ import type { SignalObservation } from '@rights-preflight/wire/signals/signal-ob
 import { sha256OfText, silentObservation } from '../signals/observation.js';
 import { readSignals } from '../signals/read-signals.js';
 import type { SignalSources } from '../signals/signal-sources.js';
-import { siblingModule } from '../sibling-module.js';
+import { siblingModule } from '../runtime/sibling-module.js';
 import { SIGNAL_READER_WORKER_TAG } from './signal-reader-worker.js';
 
 // Where the AI-use signal readers run (docs/decisions.md "Signal readers under one work budget"). Their

@@ -1,5 +1,5 @@
-import type { ServiceConfig } from '../config.js';
-import type { Logger } from '../log.js';
+import type { ServiceConfig } from '../config/config.js';
+import type { Logger } from '../runtime/log.js';
 import { countedRecoveryPass } from '../metrics/instrument.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { InFlight } from '../money-path/inflight.js';

@@ -1,5 +1,5 @@
 import { handleCommand } from '../command/handle-command.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { Coverage } from '../rsl/coverage.js';
 import { Doorbell } from '../store/doorbell.js';
 import type { EventStoreWithProjections } from '../store/store-with-projections.js';

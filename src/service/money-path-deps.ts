@@ -1,11 +1,11 @@
 import { nodeSignatureCheck } from '../evidence/verify-node.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../config/config.js';
 import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import type { CrashAt } from '../crash-points.js';
+import type { CrashAt } from '../runtime/crash-points.js';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { countedSettlement } from '../metrics/instrument.js';
 import { registerPayerFailureGauge } from '../metrics/payer-failure-gauge.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';

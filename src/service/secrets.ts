@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../config/config.js';
 import { loadCheckpointKey } from '../crypto/checkpoint-key.js';
 import { loadEvidenceKey } from '../evidence/keys.js';
 import { loadClaimSecret } from '../money-path/claim.js';

@@ -1,9 +1,9 @@
-import type { ServiceConfig } from '../config.js';
-import type { CrashAt } from '../crash-points.js';
-import type { Logger } from '../log.js';
+import type { ServiceConfig } from '../config/config.js';
+import type { CrashAt } from '../runtime/crash-points.js';
+import type { Logger } from '../runtime/log.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { chainAt, chainClient } from '../payment/settlement/chain-reads.js';
-import { tokenDomain } from '../payment/token-domain.js';
+import { tokenDomain } from '../payment/settlement/token-domain.js';
 import type { PaymentTerms } from '../money-path/deps.js';
 import { CONFIRMATION_TIMEOUT_MS, settlementWindowSeconds } from '../payment/settlement-window.js';
 import { createSettlement } from '../payment/settlement/create.js';

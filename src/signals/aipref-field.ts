@@ -9,6 +9,9 @@
 //
 //   parseDictionary('train-ai=n, search=y') // { ok: true, members: Map { 'train-ai' => token n, ... } }
 
+/** Parsed aipref preferences: label → `y` / `n` / undefined (unknown); aipref-vocabulary.ts reads them. */
+export type Preferences = ReadonlyMap<string, 'y' | 'n'>;
+
 export type BareItem =
   | { kind: 'token'; value: string }
   | { kind: 'integer' | 'decimal' | 'string' | 'bytes' | 'boolean' | 'date' | 'display-string' };

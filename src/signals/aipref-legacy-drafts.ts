@@ -1,5 +1,5 @@
 import type { SignalToken } from '@rights-preflight/wire/signals/signal-observation.js';
-import type { Preferences } from './aipref-vocabulary.js';
+import type { Preferences } from './aipref-field.js';
 
 // The vocabularies of the earlier aipref drafts, each read as a reader of that draft would read a
 // statement (docs/reference/aipref.md, "Earlier drafts"). Pure.

@@ -1,5 +1,5 @@
 import type { TokenVerdicts } from './observation.js';
-import { parseDictionary } from './aipref-field.js';
+import { type Preferences, parseDictionary } from './aipref-field.js';
 import { legacyDraftRefusals } from './aipref-legacy-drafts.js';
 
 // A statement of AI usage preferences (draft-ietf-aipref-vocab-07, the editor's copy of 2026-08-19
@@ -24,8 +24,7 @@ import { legacyDraftRefusals } from './aipref-legacy-drafts.js';
 const SECTION = 'draft-ietf-aipref-vocab-07';
 const NARROW = 'no permission read';
 
-/** The parsed preferences: label → `y` / `n` / undefined (unknown). */
-export type Preferences = ReadonlyMap<string, 'y' | 'n'>;
+export type { Preferences };
 
 export type PreferenceParse = { ok: true; preferences: Preferences } | { ok: false; reason: string };
 

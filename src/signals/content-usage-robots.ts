@@ -1,6 +1,6 @@
 import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
-import { EvaluationBudget } from '../rsl/evaluation-budget.js';
-import type { PatternCache } from '../rsl/pattern.js';
+import { EvaluationBudget } from '../matching/evaluation-budget.js';
+import type { PatternCache } from '../matching/pattern.js';
 import { AIPREF_SILENT_RULE, parsePreferences, verdictsOfPreferences } from './aipref-vocabulary.js';
 import { observation, silentObservation } from './observation.js';
 import { crawlAllowed, type RobotsLine, robotsDocument } from './robots-groups.js';

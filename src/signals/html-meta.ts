@@ -1,7 +1,7 @@
 import { type DefaultTreeAdapterMap, type DefaultTreeAdapterTypes, defaultTreeAdapter, html, Parser } from 'parse5';
-import { readsDifferentlyWithoutScripting } from '../rsl/html-associations.js';
+import { readsDifferentlyWithoutScripting } from '../matching/noscript.js';
 
-// `<meta name content>` elements of a page, read as a browser reads them (issue 28): parse5, the
+// `<meta name content>` elements of a page, read as a browser reads them (docs/wire.md §15): parse5, the
 // WHATWG tokenizer and tree builder discovery uses (src/rsl/html-associations.ts, docs/decisions.md
 // "Reading pages as browsers do"), with scripting enabled and, when the page has a `<noscript>`, also
 // without (a crawler's reading: the metas either sees count), so a meta inside a comment,

@@ -8,9 +8,9 @@ import {
   type SignalVerdict,
 } from '@rights-preflight/wire/signals/signal-observation.js';
 
-// Building one observation (issue 28): every reader goes through here, so every observation has one
+// Building one observation (docs/wire.md §15): every reader goes through here, so every observation has one
 // reading per token in SignalToken order and a statement no longer than STATEMENT_MAX_CHARS.
-// See docs/decisions.md "Issue 28: reading other AI-use signals".
+// See docs/decisions.md "Reading other AI-use signals".
 
 /** The tokens in the order every observation lists its readings. */
 export const SIGNAL_TOKENS = Object.keys(SignalToken.keys) as readonly SignalToken[];

@@ -3,7 +3,7 @@ import type {
   SignalObservation,
   SignalStandard,
 } from '@rights-preflight/wire/signals/signal-observation.js';
-import { EvaluationBudget, EvaluationBudgetExceeded } from '../rsl/evaluation-budget.js';
+import { EvaluationBudget, EvaluationBudgetExceeded } from '../matching/evaluation-budget.js';
 import { readContentSignalRobots } from './content-signal-robots.js';
 import { readContentUsageHeader } from './content-usage-header.js';
 import { readContentUsageRobots } from './content-usage-robots.js';
@@ -17,7 +17,7 @@ import { readTdmrepHeaders } from './tdmrep-http.js';
 import { readTdmrepMetas } from './tdmrep-meta.js';
 import { TDMREP } from './tdmrep-reservation.js';
 
-// Every AI-use signal observed on the fetches discovery made (issue 28). Pure and synchronous; never
+// Every AI-use signal observed on the fetches discovery made (docs/wire.md §15). Pure and synchronous; never
 // throws: a malformed statement is an observation whose readings are `silent` with a reason, and a
 // reader that fails on input nobody foresaw leaves one silent observation saying so.
 //
@@ -26,7 +26,7 @@ import { TDMREP } from './tdmrep-reservation.js';
 // header supersedes the file's, and one in the page's metadata supersedes both; a superseded
 // observation stays in the report with silent readings that name what superseded it. Each standard
 // keeps at most MAX_OBSERVATIONS_PER_STANDARD observations, those that reserve first, then those that
-// allow; one more silent observation says how many were left out. See docs/decisions.md "Issue 28".
+// allow; one more silent observation says how many were left out. See docs/decisions.md "Reading other AI-use signals".
 //
 // The readers that match publisher patterns (tdmrep.json locations, robots.txt rules) share one work
 // budget per reading (signal-work.ts); a reader stopped by it leaves one silent observation whose rule is

@@ -1,5 +1,5 @@
-import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
-import type { PatternCache } from '../rsl/pattern.js';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
+import type { PatternCache } from '../matching/pattern.js';
 import { DocumentMemo, matchPath } from './signal-work.js';
 
 // robots.txt lines for the signal readers (Content-Usage, Content-Signal), grouped as RFC 9309 §2.1

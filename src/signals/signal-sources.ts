@@ -1,4 +1,4 @@
-// What discovery hands to the signal readers (issue 28): the bytes it already fetched, plus the
+// What discovery hands to the signal readers (docs/wire.md §15): the bytes it already fetched, plus the
 // origin's /.well-known/tdmrep.json. Pure data; readSignals never fetches.
 
 import type { HtmlMeta } from './html-meta.js';

@@ -1,8 +1,8 @@
-import type { EvaluationBudget, EvaluationBudgetExceeded } from '../rsl/evaluation-budget.js';
-import { matchContentUrl, PatternCache, type ScopeMatch } from '../rsl/pattern.js';
+import type { EvaluationBudget, EvaluationBudgetExceeded } from '../matching/evaluation-budget.js';
+import { matchContentUrl, PatternCache, type ScopeMatch } from '../matching/pattern.js';
 
 // The work the AI-use signal readers may do on one resource's reading, counted as RSL's evaluation is
-// counted (src/rsl/evaluation-budget.ts): the same linear matcher (src/rsl/wildcard-match.ts), charged in
+// counted (src/matching/evaluation-budget.ts): the same linear matcher (src/matching/wildcard-match.ts), charged in
 // octets read, with the same default budget, and a bound on how many rules of one document are matched
 // at all. Over either, the reader's statement is not determinable: one silent observation whose rule
 // starts with a stable code, which says no more than no statement at all. See docs/decisions.md

@@ -13,7 +13,7 @@ import type {
   SignalToken,
 } from '@rights-preflight/wire/signals/signal-observation.js';
 
-// The signals summary for one asked purpose (issue 28). Pure. It never changes the RSL
+// The signals summary for one asked purpose (docs/wire.md §15). Pure. It never changes the RSL
 // classification (spec §2.5); it says whether the other standards agree with it.
 //
 //   NONE_OBSERVED               no observation says anything but `silent` about the purpose's tokens.
@@ -28,7 +28,7 @@ import type {
 //   CONSISTENT                  observed, and nothing reserves beyond RSL (only allows, or RSL prohibits).
 //
 // Several statements combine as the aipref vocabulary combines them (draft-ietf-aipref-vocab §7.1):
-// a refusal anywhere wins. See docs/decisions.md "Issue 28: reading other AI-use signals".
+// a refusal anywhere wins. See docs/decisions.md "Reading other AI-use signals".
 
 /**
  * The tokens whose readings decide a purpose's summary: the purpose's RSL tokens (gate aliases included,

@@ -1,5 +1,5 @@
 import type { SignalObservation, SignalVerdict } from '@rights-preflight/wire/signals/signal-observation.js';
-import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
 import {
   observation,
   type ObservationSource,
@@ -18,7 +18,7 @@ import { chooseRule, type RuleChoice } from './tdmrep-rule-choice.js';
 // The file is a JSON array of rules {location, tdm-reservation, tdm-policy?}; `location` and
 // `tdm-reservation` are mandatory. A location is a robots.txt path pattern (`*` any run, a final `$`
 // anchors, percent-encoding compared as RFC 9309 §2.2.2 says), matched case-sensitively against the
-// resource's path and query (src/rsl/pattern.ts). Which matching rule applies, and how its value reads,
+// resource's path and query (src/matching/pattern.ts). Which matching rule applies, and how its value reads,
 // where readers of the report can differ, is tdmrep-rule-choice.ts's (the more restrictive reading);
 // "If no match is found ... tdm-reservation is unset". One observation per file:
 // the matched rule as JSON, or why nothing applies. A file that could not be read is an observation

@@ -1,4 +1,4 @@
-import type { EvaluationBudget } from '../rsl/evaluation-budget.js';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { DocumentMemo, MAX_TDMREP_RULES, matchPath, rulesOverLimitRule } from './signal-work.js';
 import type { MatchedRule } from './tdmrep-rule-choice.js';
 

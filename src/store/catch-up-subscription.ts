@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { GlobalPosition, OnEvent, RecordedEvent, Subscription } from './port.js';
 import type { Doorbell } from './doorbell.js';
 

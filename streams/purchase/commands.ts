@@ -30,5 +30,3 @@ export type PurchaseCommandBody =
 
 /** What decide judges: a command body and the time it is decided at. */
 export type PurchaseCommand = Command<PurchaseCommandBody>;
-
-export type PurchaseCommandType = PurchaseCommandBody['type'];

@@ -10,7 +10,7 @@ import { LOCKED_STATUSES, type PurchaseState, type SettlingState } from './state
 // it observed (an offer it built, an authorization it verified, a transfer it found on chain) and
 // this file answers the events, or the refusal.
 //
-// Spec §3 and docs/decisions.md "Purchase core (issue 11)", as enforced here:
+// Spec §3 and docs/decisions.md "Purchase core", as enforced here:
 //   none ─Quote→ quoted ─Offer→ offered ─CheckpointAuthorization→ checkpointed
 //   checkpointed ─RecordSubmission→ settlement_submitted (ambiguous; resumed from the same checkpoint)
 //   checkpointed | settlement_submitted ─RecordBroadcast→ the same status, one more transaction on record

@@ -78,7 +78,7 @@ export const DeliveredFacts = t.type({
   delivered_at: nullable(t.string),
   /** Per resource of the delivered report, the `changed` it states (a revalidation's); [] for other SKUs. */
   changed: t.array(t.boolean),
-  /** Per resource of the delivered report, its signals_summary (issue 28); null where it states none. */
+  /** Per resource of the delivered report, its signals_summary (docs/wire.md §15); null where it states none. */
   signals_summary: t.array(nullable(t.string)),
   /** Per resource of the delivered report, its observations as "standard:sha256"; null where it has none. */
   signals: t.array(nullable(t.array(t.string))),

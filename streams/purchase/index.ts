@@ -1,4 +1,4 @@
-// Public face of the purchase stream for the application layer (src/purchase/purchase-stream.ts).
+// Public face of the purchase stream for the application layer (src/money-path/purchase-stream.ts).
 export * from './events.js';
 export * from './quoted-product.js';
 export * from './state.js';

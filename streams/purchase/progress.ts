@@ -19,8 +19,6 @@ export type ProgressStep =
   | { type: Exclude<PurchaseEventType, 'OperatorMoved'> }
   | { type: 'OperatorMoved'; target: OperatorTarget };
 
-export const initialProgress: PurchaseProgress = Object.freeze({ status: 'none', submissions: 0 }) as PurchaseProgress;
-
 export function advance(p: PurchaseProgress, step: ProgressStep): PurchaseProgress {
   switch (step.type) {
     case 'Quoted':

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 //   wire ↛ anything of ours the wire package imports only packages from npm, by path or by name
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
 //   buyer ↛ the rest        the buyer package imports its own code and the wire by name only: it ships alone
-//                           (docs/decisions.md, "An inner domain (issue 25, item 3)")
+//                           (docs/decisions.md, "An inner domain")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -3,8 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The README's Layout section names every top-level folder and every folder of src/ (issue 25, item 7),
-// so a folder added without a word about it fails here.
+// The README's Layout section names every top-level folder and every folder of src/ (docs/decisions.md, "Reviewable
+// modules and dead code"), so a folder added without a word about it fails here.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Made by tools, never committed (.gitignore). */

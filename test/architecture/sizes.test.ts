@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-// Reviewable modules (docs/decisions.md, "Reviewable modules and dead code (issue 25, items 4, 6, 7)").
+// Reviewable modules (docs/decisions.md, "Reviewable modules and dead code").
 // Production code is what the service runs and ships: src/, streams/, projections/, the wire package
 // (packages/wire/src) and the buyer package (packages/buyer/src). ops/ (operator tools), test/, bench/ and
 // scripts/ are not held to these limits.

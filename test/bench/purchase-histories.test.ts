@@ -23,7 +23,7 @@ import {
 // The benchmark data: legal, realistic purchase histories, and a bulk loader that leaves an ordinary
 // store behind. Sizes are checked against what `npm run demo` writes (Quoted ≈ 3.6 KB, Offered ≈ 4.0 KB,
 // AuthorizationCheckpointed ≈ 4.5 KB, Settled ≈ 190 B, Delivered ≈ 6.8 KB now that each resource carries
-// its signed checkpoint (issue 26); gate purchases larger).
+// its signed checkpoint (docs/wire.md §14); gate purchases larger).
 
 const START = new Date('2026-10-01T00:00:00.000Z');
 const histories = [...purchaseHistories(300, { seed: 11, start: START })];

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { runBuyerCli } from './support/run-cli.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { BIN, runBuyerCli } from './support/run-cli.js';
 import { RefundReason } from '../../streams/refund/events.js';

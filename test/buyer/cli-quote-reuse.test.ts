@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { startProxy, type Proxy } from './support/proxy.js';
 import { runBuyerCli } from './support/run-cli.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { BuyerRefused, verifySavedReport } from '@rights-preflight/buyer';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 import { anotherNetwork, anotherRecipient, priced, unboundNonce } from './support/tampered-offers.js';

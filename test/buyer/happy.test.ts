@@ -1,6 +1,6 @@
 import test from 'ava';
 import { BuyerRefused } from '@rights-preflight/buyer';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from './support/buyer-world.js';
 
@@ -55,7 +55,7 @@ test.serial(
       reason: 'NO_VERIFIABLE_DECLARATION',
       resource: DEMO_RESOURCES.undeclared,
       charge_micro: '0',
-      // The quote's free preview of the other AI-use signals (issue 28): the demo's bare page states none.
+      // The quote's free preview of the other AI-use signals (docs/wire.md §15): the demo's bare page states none.
       signals_preview: { standards: [], restricts_purpose: false, summary: 'NONE_OBSERVED' },
     });
     t.is(await w.devnet.balanceOf(b.address), before - 70_000n);

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { describeSignals, ingestionHold, signalsOfReport } from '@rights-preflight/buyer';
 
-// The buyer's hold on the signals beside RSL (issue 28), pure: a report entry whose signals_summary is
+// The buyer's hold on the signals beside RSL (docs/wire.md §15), pure: a report entry whose signals_summary is
 // RESTRICTED_BY_OTHER_SIGNAL holds ingestion unless holding is turned off; anything else never holds,
-// and a report delivered before issue 28 (no summary) is shown as such.
+// and a report delivered before the signals beside RSL were read (no summary) is shown as such.
 
 const reserved = {
   standard: 'tdmrep' as const,
@@ -29,7 +29,7 @@ test('RESTRICTED_BY_OTHER_SIGNAL holds by default and names the standards; off n
     resources: [{ resource: 'https://pub.example/a', standards: ['tdmrep'] }],
   });
   t.is(ingestionHold(signals, false), null);
-  t.is(ingestionHold(signals.slice(1), true), null, 'NONE_OBSERVED and a report before issue 28 never hold');
+  t.is(ingestionHold(signals.slice(1), true), null, 'NONE_OBSERVED and a report before signals were read never hold');
 });
 
 test("verify's lines show each observation's reading of the purpose's tokens only", (t) => {
@@ -39,5 +39,5 @@ test("verify's lines show each observation's reading of the purpose's tokens onl
   t.regex(lines[1]!, /ai-train reserved \(tdm-reservation 1\)$/);
   t.notRegex(lines[1]!, /ai-input/);
   t.is(lines[2], 'https://pub.example/b: signals beside RSL NONE_OBSERVED');
-  t.is(lines[3], 'https://pub.example/c: signals beside RSL not recorded (report before issue 28)');
+  t.is(lines[3], 'https://pub.example/c: signals beside RSL not recorded (delivered before the service read them)');
 });

@@ -159,7 +159,7 @@ test('csv: fields with a comma, quote, CR or LF are quoted with quotes doubled, 
 });
 
 test('csv: the signals beside RSL are the last columns, each observation "standard:sha256" space-joined', async (t) => {
-  // Appended after previous_report_sha256 (issue 28) so that no earlier column's position moved.
+  // Appended after previous_report_sha256 (docs/wire.md §15) so that no earlier column's position moved.
   t.deepEqual(COMPLIANCE_COLUMNS.slice(-3), ['previous_report_sha256', 'signals_summary', 'signals']);
   const { text } = await exported([row(), row({ signals_summary: null, signals: null })], 'csv');
   const [, restricted, before] = parseCsv(text);
@@ -167,7 +167,7 @@ test('csv: the signals beside RSL are the last columns, each observation "standa
     'RESTRICTED_BY_OTHER_SIGNAL',
     `tdmrep:${'1'.repeat(64)} aipref:${'2'.repeat(64)}`,
   ]);
-  t.deepEqual(before!.slice(-2), ['', ''], 'a report before issue 28 states no summary, never NONE_OBSERVED');
+  t.deepEqual(before!.slice(-2), ['', ''], 'a report before signals were read states no summary, never NONE_OBSERVED');
 });
 
 test('csv: null is an empty field, arrays are space-joined, booleans are true/false', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ConfigError, loadConfig, serviceConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, serviceConfig } from '../../src/config/config.js';
 
 // config.ts is the one place that checks settings: when the development devnet is started, and what
 // a service needs of its chain (the operator tools load the same configuration and need no chain).

@@ -2,17 +2,17 @@ import test from 'ava';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROLE_KEYS } from '../../ops/devnet/accounts.js';
-import { startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
-import { chainChange, recordStart, type ChainHistory } from '../../src/chain-history.js';
+import { ROLE_KEYS } from '../../src/devnet/accounts.js';
+import { startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { chainChange, recordStart, type ChainHistory } from '../../src/devnet/chain-history.js';
 import { auditCli } from '../support/audit-cli.js';
 import { getReport, quoteAndOffer, publisherSite } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import { startServiceProcess } from '../support/service-process.js';
 
-// The development chain and ./data (issue 27): the devnet starts a new chain on every `npm start`
-// while DATA_DIR keeps the purchases. A start records its chain (id and genesis hash) in DATA_DIR; a
-// restart under paid purchases of another chain says what that means, and `ops audit` says it too.
+// The development chain and ./data (docs/decisions.md, "The first hour"): the devnet starts a new chain on every `npm
+// start` while DATA_DIR keeps the purchases. A start records its chain (id and genesis hash) in DATA_DIR; a restart
+// under paid purchases of another chain says what that means, and `ops audit` says it too.
 
 const A = { chain_id: 8453, genesis_hash: `0x${'a'.repeat(64)}` };
 const B = { chain_id: 8453, genesis_hash: `0x${'b'.repeat(64)}` };

@@ -15,7 +15,7 @@ const run = promisify(execFile);
 async function start(env: Record<string, string>) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rights-config-errors-'));
   try {
-    return await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    return await run(process.execPath, ['--import', 'tsx', 'src/service/main.ts'], {
       cwd: ROOT,
       // The listen addresses are free by construction: these tests are about the settings alone.
       env: {

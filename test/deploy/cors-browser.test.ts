@@ -137,7 +137,7 @@ test(
   async (t) => {
     const { createApp } = await import('../../src/http/app.js');
     const { browserCors, BUYER_REQUEST_HEADERS } = await import('../../src/http/cors.js');
-    const { createLogger } = await import('../../src/log.js');
+    const { createLogger } = await import('../../src/runtime/log.js');
     const Router = (await import('@koa/router')).default;
     const { Writable } = await import('node:stream');
     const router = new Router();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 // The deployment settings decode like every other variable: defaults, accepted forms, and a start-up
 // error naming the variable for anything else.

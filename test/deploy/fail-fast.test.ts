@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const DEVNET_BANNER = /DEVELOPMENT CHAIN/;
 
 async function start(env: Record<string, string>, args: string[] = []) {
-  return run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  return run(process.execPath, ['--import', 'tsx', 'src/service/main.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     timeout: 120_000,

@@ -106,7 +106,7 @@ test(
     t.is(await s.exited, 0);
 
     // A variable set in the environment wins over the file: a wrong one stops the start, naming it.
-    const overridden = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', '--env-file', file], {
+    const overridden = await run(process.execPath, ['--import', 'tsx', 'src/service/main.ts', '--env-file', file], {
       cwd: ROOT,
       env: { ...env, PORT: 'eighty' },
     }).catch((e: { code: number; stderr: string }) => e);

@@ -6,7 +6,7 @@ import { chainAnswers, createReadiness } from '../../src/http/readiness.js';
 import { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { quietLogger } from '../support/quiet-logger.js';
 import { startTcpRelay } from '../support/tcp-relay.js';
 import { listen } from '../support/listen.js';

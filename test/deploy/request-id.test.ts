@@ -2,7 +2,7 @@ import test from 'ava';
 import { Writable } from 'node:stream';
 import Router from '@koa/router';
 import { createApp } from '../../src/http/app.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { listen } from '../support/listen.js';
 
 // X-Request-Id: a valid incoming id (1–128 of [A-Za-z0-9._-]) is used for the request, echoed and

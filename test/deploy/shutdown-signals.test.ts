@@ -2,7 +2,7 @@ import test from 'ava';
 import net from 'node:net';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
 import { publisherSite } from '../support/money-env.js';
-import { rslDocument } from '../../ops/world/https-origin.js';
+import { rslDocument } from '../../src/devnet/https-origin.js';
 import { startServiceCommand } from '../support/service-command.js';
 
 // SIGTERM as a container runtime sends it, to node itself, to `npm start` (npm → node, the shell

@@ -4,12 +4,12 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { startServiceProcess } from '../support/service-process.js';
 
-// A start that explains itself (issue 27): one summary line (network, settlement, store, coverage,
-// metrics); with the default metrics port taken a development start still starts; every bind failure
-// names the setting that chose the address. The real entry point in its own process, as `npm start`.
+// A start that explains itself (docs/decisions.md, "The first hour"): one summary line (network, settlement, store,
+// coverage, metrics); with the default metrics port taken a development start still starts; every bind failure names
+// the setting that chose the address. The real entry point in its own process, as `npm start`.
 
 const DEFAULT_METRICS_PORT = 9464;
 let holder: net.Server | undefined;

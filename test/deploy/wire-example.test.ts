@@ -13,7 +13,7 @@ import { purchaseId } from '../../streams/purchase/purchase-id.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { startWorld } from '../support/world.js';
 import { listen } from '../support/listen.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { createLogger, unredactedChild } from '../../src/log.js';
+import { createLogger, unredactedChild } from '../../src/runtime/log.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEV_KEYS } from '../../ops/devnet/accounts.js';
+import { DEV_KEYS } from '../../src/devnet/accounts.js';
 import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
 import { DECLARED, getReport, postQuote, quoteAndOffer } from '../support/money-env.js';

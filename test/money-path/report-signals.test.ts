@@ -4,9 +4,9 @@ import { draftSingleReport } from '../../src/products/single-report/single-repor
 import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 
-// What every SKU's drafter makes of a stored reading's signals (issue 28), pure: the report entry's
-// `signals` are the reading's, its `signals_summary` is the evidence's, and a reading stored before
-// issue 28 (no `signals`) drafts no signal field at all ("not looked at" is not "none observed").
+// What every SKU's drafter makes of a stored reading's signals (docs/wire.md §15), pure: the report entry's `signals`
+// are the reading's, its `signals_summary` is the evidence's, and a reading stored before the signals beside RSL were
+// read (no `signals`) drafts no signal field at all ("not looked at" is not "none observed").
 
 const reserves = (token: string) => ({
   standard: 'aipref',
@@ -56,7 +56,7 @@ test('a single report entry carries the reading’s signals, and its summary is 
   t.is((d.evidence.resources[0] as { signals_summary?: string }).signals_summary, entry.signals_summary);
 });
 
-test('a reading stored before issue 28 drafts no signal field in the report or the evidence', (t) => {
+test('a reading stored before signals were read drafts no signal field in the report or the evidence', (t) => {
   const d = single(reading('https://pub.example/a', 'ai-train'));
   const entry = d.report([]).resources[0]!;
   t.false('signals' in entry);

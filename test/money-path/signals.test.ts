@@ -22,7 +22,7 @@ import { openReadModels } from '../../projections/read-models.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
 import { embeddedStore } from '../store/fixtures/store-under-test.js';
 
-// The AI-use signals beside RSL (issue 28) end to end on the fast world: the signal publishers of
+// The AI-use signals beside RSL (docs/wire.md §15) end to end on the fast world: the signal publishers of
 // test/support/publishers.ts over HTTPS on loopback, the real quote and report routes, the buyer library
 // paying through the scripted settlement, and verify offline. Readings asserted here are what the signal
 // readers (src/signals/) give; the plumbing alone (fields present, signed, fetched once) is its own tests.
@@ -277,7 +277,7 @@ test('the buyer CLI holds ingestion (exit 3) unless --ignore-other-signals; veri
   t.regex(refused.err, /^FAIL: report digest does not match/);
 });
 
-// --- The read side (issue 28, item 5): the paid report's events on a SQL store, through facts v4 and the read
+// --- The read side (docs/wire.md §15): the paid report's events on a SQL store, through facts v4 and the read
 // models, into the compliance export and the HTML report's count. ---
 
 test('a report another signal restricted: its summary and observations in the export, counted in HTML', async (t) => {
@@ -288,7 +288,7 @@ test('a report another signal restricted: its summary and observations in the ex
   try {
     const events = await world.store.readStream(streamName(id));
     await under.store.append(streamName(id), events, 'no_stream');
-    const models = await openReadModels(under.store, { readStoreUrl: 'unused:' });
+    const models = await openReadModels(under.store);
     await rebuild(models.db, sqlFactFeed(under.store.sql!));
     const rows = [];
     for await (const row of complianceRows(models.db)) rows.push({ ...row, previous_report_sha256: null });

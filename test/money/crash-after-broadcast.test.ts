@@ -2,7 +2,7 @@ import test from 'ava';
 import { auditCli } from '../support/audit-cli.js';
 import { useCrashWorld } from './support/crash-world.js';
 import { createPublicClient, http } from 'viem';
-import { devnetChain } from '../../ops/devnet/devnet.js';
+import { devnetChain } from '../../src/devnet/devnet.js';
 
 // The write-ahead submission record on a devnet that mines on the clock (docs/decisions.md,
 // "Write-ahead submission record"): the service, in its own process, is SIGKILLed right after its

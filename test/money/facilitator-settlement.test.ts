@@ -1,6 +1,6 @@
 import test from 'ava';
 import { decodePaymentResponseHeader } from '@x402/core/http';
-import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
+import { startFacilitatorServer, type FacilitatorServer } from '../../src/devnet/facilitator-server.js';
 import { signPayment } from '../support/pay.js';
 import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { useWorld } from '../support/world.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';

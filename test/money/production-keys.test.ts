@@ -2,9 +2,9 @@ import test from 'ava';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, serviceConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config/config.js';
 import { quietLogger } from '../support/quiet-logger.js';
-import { startService } from '../../src/service.js';
+import { startService } from '../../src/service/service.js';
 
 // NODE_ENV=production never generates a key or secret: each missing one stops the start with an
 // error naming its variable, before anything else is started, and nothing is written to DATA_DIR.

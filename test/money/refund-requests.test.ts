@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { signPayment } from '../support/pay.js';
 import { devnetWallet } from '../support/devnet-transfer.js';
-import { ROLE_KEYS } from '../../ops/devnet/accounts.js';
+import { ROLE_KEYS } from '../../src/devnet/accounts.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { useWorld } from '../support/world.js';

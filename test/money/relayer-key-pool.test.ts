@@ -12,11 +12,11 @@ import type { ServiceProcess } from '../support/service-process.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { requiredServerUrl } from '../support/required-server.js';
 
-// Many instances, no shared nonce (issue 24 item 6): two service processes on one PostgreSQL with a
-// RELAYER_PRIVATE_KEYS pool of two each lease a different key; 40 purchases paid at once and spread over
-// both, on a devnet mining every 2 s, give 40 transfers from the two relayers, each relayer's account
-// nonces used once and in order, no nonce error, and a clean audit. A killed instance's key is taken
-// over by the next one started.
+// Many instances, no shared nonce (docs/decisions.md, "Relayer health and a pool of relayer keys"): two service
+// processes on one PostgreSQL with a RELAYER_PRIVATE_KEYS pool of two each lease a different key; 40 purchases paid at
+// once and spread over both, on a devnet mining every 2 s, give 40 transfers from the two relayers, each relayer's
+// account nonces used once and in order, no nonce error, and a clean audit. A killed instance's key is taken over by
+// the next one started.
 const PG = requiredServerUrl(test, 'PG_TEST_URL', 'relayer key pool (two instances on one PostgreSQL)', {
   requiredInCi: true,
 });

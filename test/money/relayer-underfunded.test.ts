@@ -6,9 +6,9 @@ import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, moneyWorld, postQuote } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 
-// A relayer without ETH for gas (issue 24 item 7): /readyz is 503 naming relayer_funds, and a new offer is
-// refused with RELAYER_UNDERFUNDED (503, Retry-After) before anyone signs: nothing is stored and no
-// balance moves. Funded again, the same purchase is offered, paid and delivered; the ledger audits clean.
+// A relayer without ETH for gas (docs/decisions.md, "Relayer health and a pool of relayer keys"): /readyz is 503 naming
+// relayer_funds, and a new offer is refused with RELAYER_UNDERFUNDED (503, Retry-After) before anyone signs: nothing is
+// stored and no balance moves. Funded again, the same purchase is offered, paid and delivered; the ledger audits clean.
 
 const rpc = devnetRpc;
 

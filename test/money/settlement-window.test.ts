@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createPublicClient, createWalletClient, http, parseAbi, parseGwei, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { devnetChain } from '../../ops/devnet/devnet.js';
+import { devnetChain } from '../../src/devnet/devnet.js';
 import { signPayment } from '../support/pay.js';
 import { getReport, quoteAndOffer } from '../support/money-env.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';

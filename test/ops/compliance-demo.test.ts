@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, startWorld } from '../support/world.js';
 import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import { demoBuyer, exportAll, verifyWithCli } from './demo-buyer.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { openReadModels } from '../../projections/read-models.js';
+import { openReadStore } from '../../src/store/read-store.js';
 import { openStore } from '../../src/store/open.js';
 import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 import { EVIDENCE_SEED_HEX } from './seed.js';
@@ -86,7 +87,7 @@ test(
     try {
       const url = `file:${dir}`;
       const store = await openStore(url);
-      const models = await openReadModels(store, { readStoreUrl: url });
+      const models = await openReadModels(store, { readStore: await openReadStore(store, url) });
       await models.db.query(INSERT);
       const [count] = await models.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM rm_compliance`);
       await models.close();

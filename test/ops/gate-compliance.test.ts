@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
-import { DEMO_RESOURCES } from '../../ops/demo/site.js';
+import { DEMO_RESOURCES } from '../../src/devnet/demo-site.js';
 import { demoWorld, startWorld } from '../support/world.js';
 import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import { findChromium } from '../support/chromium.js';
@@ -9,11 +9,11 @@ import { dumpDom } from '../support/chromium.js';
 import { demoBuyer, exportAll, operatorEnv, verifyWithCli } from './demo-buyer.js';
 import { cli } from './seed.js';
 
-// Every resource as it was sold (issue 22): an ingestion gate over two URLs on two origins with
-// different classifications (the demo's permitted and prohibited publishers) is two lines under two
-// origins in `ops show --json`, in the compliance export and in the HTML report (read back from
-// Chromium's DOM), all tied to the one transaction; the exported rows' digests are the saved report's,
-// which `rights-preflight verify` accepts. The HTML report says what it covers.
+// Every resource as it was sold (docs/decisions.md, "Every resource as it was sold; no 500 and a constant-work 404 at
+// the report URL"): an ingestion gate over two URLs on two origins with different classifications (the demo's permitted
+// and prohibited publishers) is two lines under two origins in `ops show --json`, in the compliance export and in the
+// HTML report (read back from Chromium's DOM), all tied to the one transaction; the exported rows' digests are the
+// saved report's, which `rights-preflight verify` accepts. The HTML report says what it covers.
 
 const originOf = (url: string) => new URL(url).origin;
 

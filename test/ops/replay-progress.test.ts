@@ -1,7 +1,7 @@
 import test from 'ava';
 import { localService } from '../../ops/operator/local-service.js';
 import type { ReplayProgress } from '../../src/operator/replay.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { embeddedStore } from '../store/fixtures/store-under-test.js';
 import { operatorStore } from './operator-store.js';
 import { deliveredPurchase, stuckPurchase } from './seed.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { base, baseSepolia } from 'viem/chains';
-import { loadConfig, serviceConfig } from '../../src/config.js';
+import { loadConfig, serviceConfig } from '../../src/config/config.js';
 import { chainAt, chainClient, pollingFor, receiptPollMs } from '../../src/payment/settlement/chain-reads.js';
 
 // Settlement polls for receipts and caches the block number at the pace of the chain it is on: Base's

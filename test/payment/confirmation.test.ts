@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ConfigError, loadConfig } from '../../src/config.js';
-import { devnetChain } from '../../ops/devnet/devnet.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { devnetChain } from '../../src/devnet/devnet.js';
 import { chainAt, firstReceiptAt, receiptAt } from '../../src/payment/settlement/chain-reads.js';
 import { flakyRpc, type FlakyRpc } from './support/flaky-rpc.js';
 import { paymentDevnet, type PaymentDevnet } from './support/payment-devnet.js';

@@ -2,13 +2,13 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnetChainProcess, type DevnetChainProcess } from '../../ops/devnet/chain-process.js';
+import { startDevnetChainProcess, type DevnetChainProcess } from '../../src/devnet/chain-process.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
-import { crashAtFromEnv } from '../../src/crash-points.js';
+import { crashAtFromEnv } from '../../src/runtime/crash-points.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The devnet runs in its own process (startDevnetChainProcess); a settling process is SIGKILLed by the
-// after-submit crash point (TEST_CRASH_AT=after-submit, src/crash-points.ts) right after its
+// after-submit crash point (TEST_CRASH_AT=after-submit, src/runtime/crash-points.ts) right after its
 // transaction reached the node. The chain, asked by another process, shows the payment exactly once,
 // and settling the same authorization again moves nothing.
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
-import { startFacilitatorServer, type FacilitatorServer } from '../../ops/devnet/facilitator-server.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { startFacilitatorServer, type FacilitatorServer } from '../../src/devnet/facilitator-server.js';
 import { createSettlement } from '../../src/payment/settlement/create.js';
 import { createRelayerFacilitator, type RelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { devnetChain } from '../../ops/devnet/devnet.js';
+import { devnetChain } from '../../src/devnet/devnet.js';
 import type { Broadcast } from '../../src/payment/settlement/settlement.js';
 import { usePaymentDevnet } from './support/payment-devnet.js';
 import { flakyRpc } from './support/flaky-rpc.js';

@@ -8,9 +8,9 @@ import { chainClient } from '../../src/payment/settlement/chain-reads.js';
 import { relayerFunds, SETTLEMENT_GAS } from '../../src/payment/settlement/relayer-funds.js';
 import { usePaymentDevnet } from './support/payment-devnet.js';
 
-// Relayer health on a devnet that mines every 2 s (issue 24 item 7): the transactions a relayer handed
-// to the node stay pending until their settle answers, and /metrics shows their count and the oldest
-// one's age; the balance gauge is the chain's balance; the funds check needs RELAYER_MIN_SETTLEMENTS
+// Relayer health on a devnet that mines every 2 s (docs/decisions.md, "Relayer health and a pool of relayer keys"): the
+// transactions a relayer handed to the node stay pending until their settle answers, and /metrics shows their count and
+// the oldest one's age; the balance gauge is the chain's balance; the funds check needs RELAYER_MIN_SETTLEMENTS
 // settlements' gas; a process that lost its relayer key lease signs nothing.
 
 const BLOCK_MS = 2000;

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
-import { startFacilitatorServer } from '../../ops/devnet/facilitator-server.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { startFacilitatorServer } from '../../src/devnet/facilitator-server.js';
 import { createFacilitatorSettlement } from '../../src/payment/settlement/facilitator.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { SettleOutcome } from '../../src/payment/settlement/settlement.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { startDevnet, type Devnet } from '../../ops/devnet/devnet.js';
+import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';
 import { verifyAuthorization } from '../../src/payment/verify-authorization.js';

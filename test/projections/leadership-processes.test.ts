@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
+import { openReadStore } from '../../src/store/read-store.js';
 import { readCheckpoint } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
 import { DECLARED, getReport, postQuote, type MoneyWorld } from '../support/money-env.js';
@@ -94,7 +95,7 @@ if (PG) {
       await burst(w, follower.url, 3, 12, 2);
 
       const store = await openStore(storeUrl);
-      const readModels = await openReadModels(store, { readStoreUrl: storeUrl });
+      const readModels = await openReadModels(store, { readStore: await openReadStore(store, storeUrl) });
       try {
         const head = await readModels.feed.head();
         await readModels.caughtUp(20_000);

@@ -111,8 +111,8 @@ function revalidationOf(h: History): History {
         { signals_summary: 'CONSISTENT', signals: [] },
       ];
       data.response!.report.resources = data.response!.report.resources.map((r, i) => {
-        // Issue 28: the first resource restricted by another signal, the second consistent, the rest stated as a
-        // report drafted before issue 28 states them (no signals at all).
+        // Signals beside RSL: the first resource restricted by another signal, the second consistent, the rest
+        // stated as a report drafted before signals were read states them (no signals at all).
         const { signals: _signals, signals_summary: _summary, ...before28 } = r as Record<string, unknown>;
         return { ...before28, changed: i === 0, ...stated[i] };
       });
@@ -155,7 +155,7 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
       const under = await factory();
       try {
         const store = under.store;
-        const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+        const models = await openReadModels(store);
         const projector = startProjector({
           db: models.db,
           feed: models.feed,
@@ -247,7 +247,8 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
           revalidated.map((_, i) => [REVALIDATE_SKU, i + 1, i === 0, true]),
         );
         t.true(rows.filter((r) => r.sku !== REVALIDATE_SKU).every((r) => r.changed === null));
-        // Its signals beside RSL per line, as its report states them; none stated before issue 28.
+        // Its signals beside RSL per line, as its report states them; none stated before the signals beside RSL were
+        // read.
         t.deepEqual(
           revalidated.map((r) => [r.signals_summary, r.signals]),
           revalidated.map(
@@ -258,7 +259,11 @@ function suite(t: TestFn, label: string, factory: StoreFactory): void {
               ][i] ?? [null, null],
           ),
         );
-        t.is(rows.find((r) => r.purchase_id === ids.delivered)!.signals_summary, null, 'a report before issue 28');
+        t.is(
+          rows.find((r) => r.purchase_id === ids.delivered)!.signals_summary,
+          null,
+          'a report before signals were read',
+        );
         t.is((await reportRow(models.db, ids.revalidation))?.sku, REVALIDATE_SKU);
         const daily = await complianceDaily(models.db);
         t.is(

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { openReadModels } from '../../projections/read-models.js';
+import { openReadStore } from '../../src/store/read-store.js';
 import { CHECKPOINT, READ_MODEL_VERSION, readCheckpoint } from '../../projections/schema.js';
 import { openStore } from '../../src/store/open.js';
 import { bulkLoad } from '../bench/support/bulk-load.js';
@@ -27,7 +28,7 @@ if (PG) {
     // A store that already holds thousands of purchases, with read models from an older version.
     const store = await openStore(storeUrl);
     await bulkLoad(store.sql!, purchaseHistories(PURCHASES, { seed: 11 }), { interleave: true });
-    const old = await openReadModels(store, { readStoreUrl: storeUrl });
+    const old = await openReadModels(store, { readStore: await openReadStore(store, storeUrl) });
     await old.db.query(`UPDATE rm_checkpoint SET version = version - 1 WHERE name = $1`, [CHECKPOINT]);
     await old.close();
     await store.close();

@@ -23,7 +23,7 @@ function suite(t: TestFn, label: string, open: StoreFactory) {
     const under = await open();
     try {
       const store = under.store;
-      const models = await openReadModels(store, { readStoreUrl: 'unused:' });
+      const models = await openReadModels(store);
       let purchases = 0;
       let events = 0;
       for (const [i, { shape, purchases: n }] of SHAPES.entries()) {

@@ -16,7 +16,7 @@ import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 
 const HISTORIES_CLAIM_SECRET = new Uint8Array(32).fill(0x3a); // test/bench/support/purchase-histories.ts
 
-// The wrong-claim 404 does the same work whatever the purchase's state (issue 22, docs/decisions.md
+// The wrong-claim 404 does the same work whatever the purchase's state (docs/decisions.md
 // "Constant-work 404"): an unknown, a quoted, an offered and a delivered purchase asked for with a
 // wrong claim take the same steps — the same store reads, with the same arguments but the stream, and
 // exactly one constant-time comparison (node:crypto's timingSafeEqual, counted through the builtin's

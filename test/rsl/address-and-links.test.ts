@@ -3,7 +3,7 @@ import { refusedAddressReason } from '../../src/rsl/address-policy.js';
 import { rslLinksFromHeader } from '../../src/rsl/associations.js';
 import { rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
 import { httpLifetime } from '../../src/rsl/fetch-cache.js';
-import { matchContentUrl } from '../../src/rsl/pattern.js';
+import { matchContentUrl } from '../../src/matching/pattern.js';
 
 const refused: Array<[string, string]> = [
   ['10.0.0.1', 'private'],

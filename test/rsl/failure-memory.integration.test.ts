@@ -1,8 +1,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { type OriginSite, rslDocument, startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
-import { loadConfig } from '../../src/config.js';
+import { type OriginSite, rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { loadConfig } from '../../src/config/config.js';
 import { FAILURE_MEMORY_SECONDS, FetchCache } from '../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../src/rsl/observe.js';
 import { createSafeFetcher, type Fetcher } from '../../src/rsl/safe-fetch.js';

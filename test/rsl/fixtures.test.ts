@@ -1,6 +1,6 @@
 import test from 'ava';
-import { evaluate, evaluatePurpose, type DocumentInput } from '../../src/rsl/evaluate.js';
-import { parseRsl } from '../../src/rsl/parse.js';
+import { evaluate, evaluatePurpose, type DocumentInput } from '../../src/rsl/evaluate/evaluate.js';
+import { parseRsl } from '../../src/rsl/parse/parse.js';
 import { readRobotsLicenses } from '../../src/rsl/robots.js';
 import type { EvaluatedToken } from '@rights-preflight/wire/rsl/purposes.js';
 import type { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseRsl } from '../../src/rsl/parse.js';
-import type { DocumentInput } from '../../src/rsl/evaluate.js';
+import { parseRsl } from '../../src/rsl/parse/parse.js';
+import type { DocumentInput } from '../../src/rsl/evaluate/evaluate.js';
 import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { createHash } from 'node:crypto';
 import { createApp } from '../../src/http/app.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { listen, type Listening } from '../support/listen.js';
 import { startedInHook } from '../support/started-in-hook.js';
 

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { takeComparisons } from '../../src/rsl/wildcard-match.js';
+import { takeComparisons } from '../../src/matching/wildcard-match.js';
 import { useWorld } from '../support/world.js';
 
-// Issue 22: a covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`
+// A covered publisher serving `<content url="/*a*a*a*ab">` and a free quote for `/` + 650 × `a`
 // held the event loop for 5 s (a backtracking RegExp, ~n^4). Here the real service, its real fetcher
 // and a real HTTPS publisher on loopback answer 8 such quotes and 8 such inspections at once while
 // /healthz is probed. The outcome is asserted exactly, and a stall by the work it stands for: the

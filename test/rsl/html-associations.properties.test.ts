@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { html as html5, parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { readHtmlAssociations, rslAssociationsFromHtml } from '../../src/rsl/html-associations.js';
 
-// Property (issue 23): for random HTML built from a grammar of elements (tables, select, frameset and
-// formatting elements included), comments, RCDATA/RAWTEXT elements, templates, foreign content with
-// CDATA, and attributes quoted every way, the associations the scanner finds are exactly those in the
-// document parse5's default tree holds (HTML-namespace `<link>`/`<script>` reachable from the
-// document, not in template contents; the first `<base href>`). The scanner drives the same tree
-// builder through a tree adapter that keeps no tree, so this checks that adapter: placement,
-// template contents, detached nodes, script text. The markup strings used as text are the decoys.
+// Property (docs/decisions.md, "Reading pages as browsers do"): for random HTML built from a grammar of elements
+// (tables, select, frameset and formatting elements included), comments, RCDATA/RAWTEXT elements, templates, foreign
+// content with CDATA, and attributes quoted every way, the associations the scanner finds are exactly those in the
+// document parse5's default tree holds (HTML-namespace `<link>`/`<script>` reachable from the document, not in template
+// contents; the first `<base href>`). The scanner drives the same tree builder through a tree adapter that keeps no
+// tree, so this checks that adapter: placement, template contents, detached nodes, script text. The markup strings used
+// as text are the decoys.
 
 type Node = DefaultTreeAdapterTypes.Node;
 type Element = DefaultTreeAdapterTypes.Element;

@@ -1,16 +1,16 @@
 import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { loadConfig, ConfigError } from '../../src/config.js';
+import { loadConfig, ConfigError } from '../../src/config/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import { ResourceReading } from '../../src/rsl/reading.js';
 import { ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from '../../src/rsl/robots.js';
 import { makeCerts, send, startOrigins, type TestCerts, type TestOrigins } from './tls-origins.js';
 
-// The page read as a browser reads it (issue 23), through real HTTPS origins on 127.0.0.1: markup a
-// browser treats as text is never an element, the page is decoded as the HTML standard sniffs it,
-// relative targets resolve against <base href>, an inline block naming a canonical work governs its
-// page, and robots.txt is parsed to its first 500 KiB. Every case is built so that the old misreading
-// would have answered a grant; none may.
+// The page read as a browser reads it (docs/decisions.md, "Reading pages as browsers do"), through real HTTPS origins
+// on 127.0.0.1: markup a browser treats as text is never an element, the page is decoded as the HTML standard sniffs
+// it, relative targets resolve against <base href>, an inline block naming a canonical work governs its page, and
+// robots.txt is parsed to its first 500 KiB. Every case is built so that the old misreading would have answered a
+// grant; none may.
 
 const HOSTS = ['decoy.test', 'enc.test', 'base.test', 'copy.test', 'original.test', 'big.test', 'open.test'];
 const ORIGINS = HOSTS.map((h) => `https://${h}`);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import { inspectDocument, type InspectQuestion } from '../../src/rsl/inspect-document.js';
 import { createParseCache } from '../../src/rsl/parse-cache.js';
-import { parseRsl } from '../../src/rsl/parse.js';
+import { parseRsl } from '../../src/rsl/parse/parse.js';
 import { fixture } from './helpers.js';
 
 // The inspection parse cache: the same document is parsed once, evaluating it again for any question

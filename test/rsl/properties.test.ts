@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { evaluate, type DocumentInput } from '../../src/rsl/evaluate.js';
-import { DEFAULT_PARSE_LIMITS, parseRsl } from '../../src/rsl/parse.js';
+import { evaluate, type DocumentInput } from '../../src/rsl/evaluate/evaluate.js';
+import { DEFAULT_PARSE_LIMITS, parseRsl } from '../../src/rsl/parse/parse.js';
 import { DECISION_RESTRICTIVENESS } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { EvaluatedToken, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { comparisonForm } from '../../src/rsl/rfc9309-octets.js';
-import { matchContentUrl } from '../../src/rsl/pattern.js';
-import { evaluate } from '../../src/rsl/evaluate.js';
+import { comparisonForm } from '../../src/matching/rfc9309-octets.js';
+import { matchContentUrl } from '../../src/matching/pattern.js';
+import { evaluate } from '../../src/rsl/evaluate/evaluate.js';
 import { docInput, wrapFragment } from './helpers.js';
 
 // RFC 9309 §2.2.2, written from the RFC's text and its example table ("Path", "Encoded Path",

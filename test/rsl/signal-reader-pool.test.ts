@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createSignalReaderPool, OFF_LOOP_CHARS, readsOffLoop } from '../../src/rsl/signal-reader-pool.js';
-import { takeComparisons } from '../../src/rsl/wildcard-match.js';
+import { takeComparisons } from '../../src/matching/wildcard-match.js';
 import { readSignals } from '../../src/signals/read-signals.js';
 import type { SignalSources } from '../../src/signals/signal-sources.js';
 

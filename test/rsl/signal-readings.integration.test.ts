@@ -1,8 +1,8 @@
 import test from 'ava';
 import { tmpdir } from 'node:os';
-import { rslDocument, startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
+import { rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
 import type { SignalToken } from '@rights-preflight/wire/signals/signal-observation.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 import type { ResourceReading } from '../../src/rsl/reading.js';
 import { summarizeSignals } from '../../src/signals/summarize.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { parseRsl, DEFAULT_PARSE_LIMITS } from '../../src/rsl/parse.js';
-import { evaluate } from '../../src/rsl/evaluate.js';
+import { parseRsl, DEFAULT_PARSE_LIMITS } from '../../src/rsl/parse/parse.js';
+import { evaluate } from '../../src/rsl/evaluate/evaluate.js';
 import { docInput, RSL_NS } from './helpers.js';
 
 // Only well-formed XML 1.0 is a document (rsl.md §1.1: "XML 1.0 required"; §6.8: not well-formed

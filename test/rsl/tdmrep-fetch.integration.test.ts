@@ -1,10 +1,10 @@
 import test from 'ava';
 import { tmpdir } from 'node:os';
-import { rslDocument, startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
-import { loadConfig } from '../../src/config.js';
+import { rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createRslEngine, type RslEngine } from '../../src/rsl/engine.js';
 
-// The origin's /.well-known/tdmrep.json (issue 28) is fetched beside robots.txt and the page, with the
+// The origin's /.well-known/tdmrep.json (docs/wire.md §15) is fetched beside robots.txt and the page, with the
 // same safe fetch and time limits: one that never finishes answering is a failure the signal readers
 // see, never an error, and the RSL reading is what it would be without it. A real HTTPS publisher on
 // loopback; the read timeout is short here so the stall costs seconds, not the production ten.

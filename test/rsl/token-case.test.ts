@@ -1,5 +1,5 @@
 import test from 'ava';
-import { evaluate } from '../../src/rsl/evaluate.js';
+import { evaluate } from '../../src/rsl/evaluate/evaluate.js';
 import type { EvaluatedToken, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import { docInput, wrapFragment } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { EvaluationBudget } from '../../src/rsl/evaluation-budget.js';
-import { evaluate } from '../../src/rsl/evaluate.js';
-import { matchContentUrl } from '../../src/rsl/pattern.js';
-import { compileWildcard, matchWildcard, takeComparisons, WILDCARD_LIMITS } from '../../src/rsl/wildcard-match.js';
+import { EvaluationBudget } from '../../src/matching/evaluation-budget.js';
+import { evaluate } from '../../src/rsl/evaluate/evaluate.js';
+import { matchContentUrl } from '../../src/matching/pattern.js';
+import { compileWildcard, matchWildcard, takeComparisons, WILDCARD_LIMITS } from '../../src/matching/wildcard-match.js';
 import { docInput, wrapFragment } from './helpers.js';
 
 // The matcher against RFC 9309's own semantics, written here as the textbook dynamic programme over

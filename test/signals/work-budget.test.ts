@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { SignalObservation, SignalToken } from '@rights-preflight/wire/signals/signal-observation.js';
-import { DEFAULT_EVALUATION_UNITS, EvaluationBudget } from '../../src/rsl/evaluation-budget.js';
-import { takeComparisons } from '../../src/rsl/wildcard-match.js';
+import { DEFAULT_EVALUATION_UNITS, EvaluationBudget } from '../../src/matching/evaluation-budget.js';
+import { takeComparisons } from '../../src/matching/wildcard-match.js';
 import { readSignals } from '../../src/signals/read-signals.js';
 import type { SignalSources } from '../../src/signals/signal-sources.js';
 import { MAX_ROBOTS_SIGNAL_RULES, MAX_TDMREP_RULES } from '../../src/signals/signal-work.js';

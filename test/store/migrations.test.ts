@@ -4,9 +4,9 @@ import { openStore } from '../../src/store/open.js';
 import { MIGRATIONS } from '../../src/store/sql/schema.js';
 import { freshEmbeddedDir } from './fixtures/store-under-test.js';
 
-// Store migrations are append-only (src/store/sql/schema.ts). Migration 5 drops the `projections`
-// table that migration 1 created and nothing ever used (issue 25, "Reviewable modules and dead code"); migration 6
-// computes every stored event's facts_v3 (issue 26: what a delivered report says changed).
+// Store migrations are append-only (src/store/sql/schema.ts). Migration 5 drops the `projections` table that migration
+// 1 created and nothing ever used (docs/decisions.md, "Reviewable modules and dead code"); migration 6 computes every
+// stored event's facts_v3 (what a delivered report says changed, docs/wire.md §14).
 
 const tableExists = async (store: Awaited<ReturnType<typeof openStore>>, name: string) => {
   const [row] = await store.sql!.query<{ found: string | null }>(`SELECT to_regclass($1)::text AS found`, [name]);

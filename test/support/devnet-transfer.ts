@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, parseAbi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { BASE_USDC, devnetChain } from '../../ops/devnet/devnet.js';
+import { BASE_USDC, devnetChain } from '../../src/devnet/devnet.js';
 
 // Transactions an operator could send by hand on the devnet (refund tests): a USDC transfer, and a
 // plain ETH transfer (a transaction that moves no token). Each waits for its receipt.

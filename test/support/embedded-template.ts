@@ -42,7 +42,7 @@ function template(): Promise<string> {
       const events = `file:${path.join(building, 'events')}`;
       const store = await openStore(events);
       // SQL stores keep their read models beside the events: one directory holds both.
-      const models = await openReadModels(store, { readStoreUrl: events });
+      const models = await openReadModels(store);
       await models.close();
       await store.close();
       await writeFile(path.join(building, 'READY'), '');

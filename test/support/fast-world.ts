@@ -1,6 +1,6 @@
-import { startTestOrigins, type TestOrigins } from '../../ops/world/https-origin.js';
+import { startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
 import { tmpdir } from 'node:os';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';

@@ -1,6 +1,6 @@
-import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
 
-// The publishers of every test world (defined once; the demo's four live in ops/demo/site.ts): one
+// The publishers of every test world (defined once; the demo's four live in src/devnet/demo-site.ts): one
 // RSL publisher that permits ai-input, ai-index and search and prohibits ai-train, and one without
 // any declaration (with a page that is down).
 
@@ -38,7 +38,7 @@ export function publisherSite(): OriginSite {
   };
 }
 
-// Publishers of the AI-use signals beside RSL (issue 28): one site per standard and channel, each also
+// Publishers of the AI-use signals beside RSL (docs/wire.md §15): one site per standard and channel, each also
 // declaring through RSL that every use is permitted free (so a report is sold, and a signal that
 // reserves is RESTRICTED_BY_OTHER_SIGNAL beside PERMITTED_BY_OBSERVED_DECLARATION); one without RSL;
 // one with a malformed statement of every standard; tdmrep.json files that cannot be used.

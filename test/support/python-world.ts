@@ -4,7 +4,7 @@
 // It runs until its stdin closes or it is sent SIGTERM, then closes the world. Options: PYTHON_WORLD_BUYERS
 // (how many funded buyers, default 16) and PYTHON_WORLD_ENV (JSON object added to the service environment).
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { demoSite } from '../../ops/demo/site.js';
+import { demoSite } from '../../src/devnet/demo-site.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';
 import { startLocalWorld } from '../../ops/world/local-world.js';
 import { seedEmbeddedDataDir } from './embedded-template.js';

@@ -4,7 +4,7 @@ import type {
   SettlementPort,
   TransactionOutcome,
   TransferFound,
-} from '../../src/money-path/settlement-port.js';
+} from '../../src/payment/settlement/port.js';
 
 // A settlement backend that answers from a script instead of a chain: what authorizationState says
 // (one answer per call, the last one repeating), what settle returns, and which transfer the logs

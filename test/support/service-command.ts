@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedServiceEnv } from './embedded-template.js';
 
-// Starts the service the way an operator does — `node … src/main.ts [args]` or `npm start` — in its
+// Starts the service the way an operator does — `node … src/service/main.ts [args]` or `npm start` — in its
 // own process group (so a test may signal the group without signalling itself), and waits for the
 // "listening" log line, which names the URL and node's own pid.
 
@@ -28,7 +28,7 @@ export async function startServiceCommand(
   if (!opts.firstStart) await seedServiceEnv(env);
   const [cmd, argv] =
     how === 'node'
-      ? [process.execPath, ['--import', 'tsx', 'src/main.ts', ...args]]
+      ? [process.execPath, ['--import', 'tsx', 'src/service/main.ts', ...args]]
       : ['npm', ['start', '--silent', ...(args.length ? ['--', ...args] : [])]];
   const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedServiceEnv } from './embedded-template.js';
 
-// Runs the real service entry point (src/main.ts) in its own process, so a test can SIGKILL it at a
+// Runs the real service entry point (src/service/main.ts) in its own process, so a test can SIGKILL it at a
 // chosen point and start it again on the same store. Everything it writes is kept for the secret grep.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,7 +38,9 @@ export async function startServiceProcess(
   if (opts.compiled) execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { stdio: 'inherit' });
   const argv = [
     ...(opts.nodeArgs ?? []),
-    ...(opts.compiled ? [path.join(ROOT, 'build/src/main.js')] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')]),
+    ...(opts.compiled
+      ? [path.join(ROOT, 'build/src/service/main.js')]
+      : ['--import', 'tsx', path.join(ROOT, 'src/service/main.ts')]),
   ];
   const child = spawn(process.execPath, argv, {
     cwd: ROOT,

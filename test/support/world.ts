@@ -1,6 +1,6 @@
-import type { OriginSite } from '../../ops/world/https-origin.js';
+import type { OriginSite } from '../../src/devnet/https-origin.js';
 import { startLocalWorld, type LocalWorld, type LocalWorldOptions } from '../../ops/world/local-world.js';
-import { demoSite } from '../../ops/demo/site.js';
+import { demoSite } from '../../src/devnet/demo-site.js';
 import { seedEmbeddedDataDir } from './embedded-template.js';
 import { publisherSite } from './publishers.js';
 import { startedInHook } from './started-in-hook.js';
@@ -13,7 +13,7 @@ import { startServiceProcess, type ServiceProcess, type StartOptions } from './s
 // the secret grep. `useWorld` is the one before/after pair a test file needs for it.
 
 export interface World extends LocalWorld {
-  /** The service's entry point (src/main.ts) in a process of its own on this world's store, `env` added. */
+  /** The service's entry point (src/service/main.ts) in a process of its own on this world's store, `env` added. */
   startProcess(env?: Record<string, string>, opts?: StartOptions): Promise<ServiceProcess>;
   /** What the in-process services and every service process logged. */
   allLogs(): string;
@@ -57,7 +57,7 @@ export const useWorld = (o: WorldOptions = {}): World =>
     (w) => w.close(),
   );
 
-/** The options of the demo's world (`npm run demo`): its four publishers (ops/demo/site.ts). */
+/** The options of the demo's world (`npm run demo`): its four publishers (src/devnet/demo-site.ts). */
 export const demoWorld = (o: WorldOptions = {}): WorldOptions => ({
   site: demoSite(),
   logLevel: 'warn',

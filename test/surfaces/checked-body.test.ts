@@ -3,8 +3,8 @@ import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
 import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
 
-// Every route writes its body through its published codec (issue 12 §4). A body the codec rejects is a
-// bug of ours that a buyer would trust, so it is never sent: the route answers a logged 500 instead.
+// Every route writes its body through its published codec (docs/decisions.md, "Hard inputs"). A body the codec rejects
+// is a bug of ours that a buyer would trust, so it is never sent: the route answers a logged 500 instead.
 
 const offer = {
   error: {
@@ -30,6 +30,6 @@ test('a body its codec rejects is never sent: the route fails instead, naming th
   const { network: _, ...withoutNetwork } = offer.error.details;
   const broken = { error: { ...offer.error, details: withoutNetwork } };
   t.throws(() => checkedBody(PaymentRequiredBody, broken), { message: /PaymentRequiredBody/ });
-  // The inspect answer that once went out without a classification (issue 12) is such a body.
+  // The inspect answer that once went out without a classification (docs/decisions.md, "RSL reading") is such a body.
   t.throws(() => checkedBody(InspectResponse, { classification: undefined }), { message: /does not satisfy/ });
 });

@@ -7,9 +7,10 @@ import { ARTICLE, BARE, post, type Answer } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 import { useWorld } from '../support/world.js';
 
-// No 500 on any read of a delivered purchase (issue 22): every product's delivery, read back through
-// every path docs/wire.md §9 documents, is the stored delivery byte for byte with the same
-// PAYMENT-RESPONSE; an ingestion gate's report URL before delivery is the documented 409.
+// No 500 on any read of a delivered purchase (docs/decisions.md, "Every resource as it was sold; no 500 and a
+// constant-work 404 at the report URL"): every product's delivery, read back through every path docs/wire.md §9
+// documents, is the stored delivery byte for byte with the same PAYMENT-RESPONSE; an ingestion gate's report URL before
+// delivery is the documented 409.
 
 const w = useWorld();
 

@@ -2,7 +2,8 @@ import test from 'ava';
 import type { IncomingMessage } from 'node:http';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { createRateLimits, type RateLimitedRoute } from '../../src/http/rate-limit.js';
-import { clientAddress, forwardedAddress, TrustProxySetting } from '../../src/http/trust-proxy.js';
+import { TrustProxySetting } from '../../src/config/trust-proxy-setting.js';
+import { clientAddress, forwardedAddress } from '../../src/http/trust-proxy.js';
 
 // With TRUST_PROXY, the address a proxy wrote is brought to one spelling before it names a client: an entry
 // with a port, a bracketed IPv6 (with or without port), a quoted one, an IPv4-mapped IPv6 or one in upper

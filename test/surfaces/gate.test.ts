@@ -345,7 +345,7 @@ const refusals: [string, Record<string, unknown>, number, string, string?][] = [
   ['resources not an array', { ...valid, resources: ARTICLE(1) }, 400, 'INVALID_REQUEST', 'resources'],
   // A wrong JSON type is a shape error everywhere (quote, preflight, inspect answer it the same way).
   ['a resource that is not a string', { ...valid, resources: [42] }, 400, 'INVALID_REQUEST', 'resources.0'],
-  // The §2.2 rule answers with its own code, as quote and inspect do (issue 12, one URL rule).
+  // The §2.2 rule answers with its own code, as quote and inspect do (one URL rule, spec §2.2).
   [
     'a resource longer than 2048 characters',
     { ...valid, resources: [`${ARTICLE(1)}/${'a'.repeat(2048)}`] },

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { createApp } from '../../src/http/app.js';
 import { answerClientError } from '../../src/http/client-error.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { listen, type Listening } from '../support/listen.js';
 
 // README: "Errors are always {"error": {"code", "message", "details"}}" — also for what the router

@@ -4,7 +4,7 @@ import { Landing } from '@rights-preflight/wire/contract/landing.js';
 import { createApp } from '../../src/http/app.js';
 import { docsRouter } from '../../src/http/routes/docs.js';
 import { openApiRouter } from '../../src/http/routes/openapi.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { buildOpenApi } from '../../src/http/schema/openapi.js';
 import { browserTests } from '../support/browser-tests.js';
 import { launchBrowser } from '../support/cdp-pipe.js';

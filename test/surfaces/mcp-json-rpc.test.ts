@@ -13,7 +13,7 @@ import {
 import type { McpDeps } from '../../src/mcp/tools.js';
 import type { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { listen, type Listening } from '../support/listen.js';
 
 // The MCP endpoint by the JSON-RPC 2.0 rules (docs/wire.md §12; docs/decisions.md, "MCP by the JSON-RPC

@@ -2,7 +2,7 @@ import test from 'ava';
 import Router from '@koa/router';
 import { createApp } from '../../src/http/app.js';
 import { createRateLimits, type RateLimitedRoute } from '../../src/http/rate-limit.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { listen, type Listening } from '../support/listen.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { loadConfig, serviceConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startService, type RunningService } from '../../src/service.js';
+import { loadConfig, serviceConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/runtime/log.js';
+import { startService, type RunningService } from '../../src/service/service.js';
 import { startForwardingProxy, type ForwardingProxy } from '../support/forwarding-proxy.js';
 
 // The real service's limits: every spelling the router answers spends the route's one bucket; preflight,
@@ -131,7 +131,7 @@ test('capabilities publish every limit, and which MCP tools share one', async (t
     quote: limit(ROUTES.quote, ['service_rights_quote']),
     preflight: limit(ROUTES.preflight),
     gate: limit(ROUTES.gate),
-    // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation (issue 26)").
+    // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation").
     revalidate: limit('/v1/rights/revalidate'),
     // Every MCP message, whatever its tool (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"); the local
     // world's value, not lowered here (the MCP quote tool below must reach the quote bucket).

@@ -3,10 +3,11 @@ import Koa from 'koa';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { createApp } from '../../src/http/app.js';
 import { clientKey, createRateLimits, type RateLimitedRoute } from '../../src/http/rate-limit.js';
-import { clientAddress, TrustProxySetting } from '../../src/http/trust-proxy.js';
+import { TrustProxySetting } from '../../src/config/trust-proxy-setting.js';
+import { clientAddress } from '../../src/http/trust-proxy.js';
 import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/log.js';
-import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/runtime/log.js';
+import { loadConfig } from '../../src/config/config.js';
 import { listen, type Listening } from '../support/listen.js';
 
 // The free inspection (and the quote) are rate-limited per client address: 429 RATE_LIMITED with

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { verifyPaidReport } from '@rights-preflight/buyer';
 import { REPORT_ENTRY_MAX_BYTES, TRUNCATION_MARK } from '../../src/rsl/bounded-reading.js';

@@ -5,7 +5,7 @@ import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { rslDocument, type OriginSite } from '../../ops/world/https-origin.js';
+import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
 import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 import { post } from './support/world.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
-// Revalidation (issue 26) against a real HTTPS publisher on loopback and the devnet: every report's
+// Revalidation (docs/wire.md §14) against a real HTTPS publisher on loopback and the devnet: every report's
 // resources carry a signed checkpoint; POST /v1/rights/revalidate re-observes them conditionally, says
 // what changed, and is paid exactly like preflight. The publisher's site is mutated between steps.
 
@@ -381,7 +381,7 @@ test.serial('ops compliance export lists each revalidation with its sku and prev
     previous_report_sha256: digestOf(first.report),
   });
   const csv = await opsCli(['compliance', 'export', ...range, '--format', 'csv'], env);
-  // The signals beside RSL (issue 28) come after it: no earlier column moved.
+  // The signals beside RSL (docs/wire.md §15) come after it: no earlier column moved.
   t.true(csv.stdout.split('\r\n')[0]!.endsWith(',previous_report_sha256,signals_summary,signals'));
 });
 

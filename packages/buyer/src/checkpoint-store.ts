@@ -1,5 +1,4 @@
-import { openText, sealText, SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
-import { isRight } from 'fp-ts/lib/Either.js';
+import { openText, sealText, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import type { ExpectedSettlement } from './verify-report.js';
 
 // The buyer's checkpoint: the exact signed PAYMENT-SIGNATURE header (plus what is needed to resend
@@ -90,5 +89,3 @@ export function memoryCheckpointStore(key32?: Uint8Array): CheckpointStore & { b
   const key = key32 ?? globalThis.crypto.getRandomValues(new Uint8Array(32));
   return { ...encryptedCheckpointStore(key, boxes), boxes: boxes.boxes };
 }
-
-export const isSealedBox = (u: unknown): u is SealedBox => isRight(SealedBox.decode(u));

@@ -231,13 +231,13 @@ async function buy(c: Cli): Promise<number> {
     c.out(JSON.stringify(r, null, 2));
     return r.status === 'unavailable' ? 0 : 1;
   }
-  // The report was paid for: it is always kept (docs/decisions.md, "The first hour (issue 27)").
+  // The report was paid for: it is always kept (docs/decisions.md, "The first hour").
   const file = v.out ?? defaultReportFile(r.purchase_id);
   await writeFile(file, `${JSON.stringify(r.saved, null, 2)}\n`, { mode: 0o600 });
   c.err(`saved the signed report to ${path.resolve(file)}`);
   const { ingestion_hold } = r;
   c.out(JSON.stringify(deliveredSummary(r, file), null, 2));
-  // Held: another standard beside RSL restricts the purpose (issue 28). A script's `buy && ingest` stops here.
+  // Held: another standard beside RSL restricts the purpose (docs/wire.md §15). A script's `buy && ingest` stops here.
   if (ingestion_hold) {
     c.err(`ingestion held: ${ingestion_hold.reason} (${ingestion_hold.resources.map((x) => x.resource).join(', ')})`);
     return 3;

@@ -35,7 +35,7 @@ export interface BuyerOptions {
   log?: (e: BuyerLogEvent) => void;
   /**
    * Hold ingestion (a delivered result's `ingestion_hold`) when another standard beside RSL restricts the
-   * purpose (`signals_summary` RESTRICTED_BY_OTHER_SIGNAL, issue 28). Default true; false never holds.
+   * purpose (`signals_summary` RESTRICTED_BY_OTHER_SIGNAL, docs/wire.md §15). Default true; false never holds.
    */
   holdOnOtherSignals?: boolean;
   /** Resume policy for ambiguous outcomes after the payment was sent. */

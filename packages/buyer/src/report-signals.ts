@@ -4,11 +4,11 @@ import type { ReportResourceSignals } from '@rights-preflight/wire/contract/repo
 import type { SignalObservation } from '@rights-preflight/wire/signals/signal-observation.js';
 import { tokensForPurpose, type GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 
-// The AI-use signals beside RSL in a paid report (issue 28; docs/wire.md §15), as the buyer reads them:
+// The AI-use signals beside RSL in a paid report (docs/wire.md §15), as the buyer reads them:
 // checked against the signed evidence, shown by `verify`, and the reason ingestion is held by default
-// when another standard restricts what RSL says (docs/decisions.md, "Issue 28: the plumbing"). Pure.
+// when another standard restricts what RSL says (docs/decisions.md, "The plumbing of the signals beside RSL"). Pure.
 
-/** One report resource's signals as verified: absent (null summary) in reports delivered before issue 28. */
+/** One report resource's signals as verified: absent (null summary) in reports delivered before signals were read. */
 export interface VerifiedSignals {
   resource: string;
   signals_summary: string | null;
@@ -57,7 +57,8 @@ export function ingestionHold(signals: readonly VerifiedSignals[], enabled: bool
 export function describeSignals(purpose: GatePurpose, signals: readonly VerifiedSignals[]): string[] {
   const tokens = new Set<string>(tokensForPurpose(purpose));
   return signals.flatMap((s) => {
-    if (s.signals_summary === null) return [`${s.resource}: signals beside RSL not recorded (report before issue 28)`];
+    if (s.signals_summary === null)
+      return [`${s.resource}: signals beside RSL not recorded (delivered before the service read them)`];
     const head = `${s.resource}: signals beside RSL ${s.signals_summary}`;
     const lines = s.signals.map((o) => {
       const read = o.readings

@@ -13,7 +13,7 @@ export type BuyResult =
       reason: string;
       resource: string;
       charge_micro: '0';
-      /** The free preview of the AI-use signals beside RSL (issue 28); absent from services before it. */
+      /** The free preview of the AI-use signals beside RSL (docs/wire.md §15); absent from services before it. */
       signals_preview?: SignalsPreview;
     }
   | {
@@ -23,7 +23,7 @@ export type BuyResult =
         report: { resources: { resource: string; classification: string; decision: string }[] };
       };
       classifications: { resource: string; classification: string; decision: string }[];
-      /** Set when ingestion is held because another standard beside RSL restricts the purpose (issue 28);
+      /** Set when ingestion is held because another standard beside RSL restricts the purpose (docs/wire.md §15);
        *  null is no permission, only that nothing beside RSL asks to hold (BuyerOptions.holdOnOtherSignals). */
       ingestion_hold: IngestionHold | null;
       transaction: string;

@@ -66,7 +66,7 @@ export type VerifyResult =
       amount: string;
       payer: string;
       classifications: { resource: string; classification: string; decision: string }[];
-      /** The purpose asked about, and per resource the signals beside RSL the evidence signs (issue 28). */
+      /** The purpose asked about, and per resource the signals beside RSL the evidence signs (docs/wire.md §15). */
       purpose: string;
       signals: VerifiedSignals[];
     }

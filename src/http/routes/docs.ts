@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Landing } from '@rights-preflight/wire/contract/landing.js';
 import { MARKDOWN_CSS, markdownPage, markdownRenderer } from './markdown-html.js';
 
-// What a newcomer finds at the service's address (docs/decisions.md, "The first hour (issue 27)"):
+// What a newcomer finds at the service's address (docs/decisions.md, "The first hour"):
 //   GET /                 where to go next: JSON, or an HTML page for a browser (Accept: text/html)
 //   GET /docs             the browsable API reference, rendered from /openapi.json by Swagger UI
 //   GET /docs/assets/…    Swagger UI's own files, served from node_modules (swagger-ui-dist): no CDN

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { readJsonBody } from '../json-body.js';
-import { DEFAULT_PARSE_LIMITS } from '../../rsl/parse.js';
+import { DEFAULT_PARSE_LIMITS } from '../../rsl/parse/parse.js';
 import type { InspectQuestion } from '../../rsl/inspect-document.js';
 import { InspectRequest, inspectionAnswer } from '../../rsl/inspect-answer.js';
 import { InspectPoolBusy } from '../../rsl/inspect-pool.js';

@@ -7,7 +7,7 @@ import { REVALIDATE_PATH, RevalidateRequest } from '@rights-preflight/wire/contr
 import { revalidate, type RevalidateDeps } from '../../products/revalidation/revalidate.js';
 import { REVALIDATION_BODIES, redemptionAnswer, send } from '../present-redemption.js';
 
-// POST /v1/rights/revalidate (issue 26, docs/wire.md §14): parse, then the application service decides.
+// POST /v1/rights/revalidate (docs/wire.md §14): parse, then the application service decides.
 export function revalidateRouter(deps: RevalidateDeps, admission?: (ctx: Koa.Context) => Admit): Router {
   const router = new Router();
   router.post(REVALIDATE_PATH, async (ctx) => {

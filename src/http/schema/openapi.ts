@@ -18,7 +18,7 @@ import {
   RevalidationResponse,
   RevalidationUnavailable,
 } from '@rights-preflight/wire/contract/revalidation.js';
-import { InspectRequest, InspectResponse } from '../routes/inspect.js';
+import { InspectRequest, InspectResponse } from '../../rsl/inspect-answer.js';
 import { RefundRequestBody, RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';

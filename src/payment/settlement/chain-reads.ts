@@ -15,7 +15,7 @@ import {
 import { base, baseSepolia } from 'viem/chains';
 import { chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
 import { jsonRpcFetch } from './json-rpc-fetch.js';
-import { receiptWatcher } from './receipt-watcher.js';
+import { type Confirmation, receiptWatcher } from './receipt-watcher.js';
 import type { TransactionOutcome, TransferFound } from './settlement.js';
 
 // The chain reads recovery needs, the same for both backends (a remote facilitator cannot answer
@@ -39,8 +39,7 @@ export interface ChainTiming {
   confirmation?: Confirmation | undefined;
 }
 
-/** How final a receipt is: in a sealed block, or only preconfirmed by a Flashblocks-aware node. */
-export type Confirmation = 'block' | 'preconfirmed';
+export type { Confirmation };
 
 /** The chain for `network` reached at `rpcUrl`, with the block time polling is fitted to. */
 export function chainAt(rpcUrl: string, network: string, timing: ChainTiming = {}): Chain {

@@ -1,16 +1,23 @@
 import type { Hex } from 'viem';
-import type { Config } from '../../config.js';
+import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 import { createFacilitatorSettlement } from './facilitator.js';
 import { createSelfSettlement } from './self.js';
 import type { Settlement } from './settlement.js';
 
 // The settlement backend the configuration asks for (SETTLEMENT=self|facilitator).
 
-export type SettlementConfig = Pick<
-  Config,
-  'settlement' | 'rpcUrl' | 'relayerPrivateKey' | 'facilitatorUrl' | 'network' | 'usdcAsset' | 'chainBlockMs'
-> &
-  Partial<Pick<Config, 'settlementBump' | 'confirmation'>>;
+/** What settlement is handed from the configuration (src/config/config.ts): it receives it, never reads it. */
+export interface SettlementConfig {
+  settlement: 'self' | 'facilitator';
+  rpcUrl: string | undefined;
+  relayerPrivateKey: string | undefined;
+  facilitatorUrl: string | undefined;
+  network: PaymentNetwork;
+  usdcAsset: `0x${string}`;
+  chainBlockMs?: number | undefined;
+  settlementBump?: { blocks: number; maxFeeGwei: number };
+  confirmation?: 'block' | 'preconfirmed';
+}
 
 export class SettlementConfigError extends Error {}
 

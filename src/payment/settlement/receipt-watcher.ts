@@ -5,7 +5,6 @@ import {
   type TransactionReceipt,
   type RpcTransactionReceipt,
 } from 'viem';
-import type { Confirmation } from './chain-reads.js';
 
 // One watcher for the receipts a relayer waits for (docs/decisions.md, "Receipt watcher and a leaner JSON-RPC
 // fetch"). Each settlement polling its own receipt and the head every half block cost 50 settlements at once
@@ -18,6 +17,9 @@ import type { Confirmation } from './chain-reads.js';
 // Levels are those of `receiptAt` (chain-reads.ts): a receipt in a block past the sealed head is a
 // Flashblocks preconfirmation, taken only with `preconfirmed`, and since a preconfirmation appears without
 // the head moving, `preconfirmed` asks for every waiting hash at each poll.
+
+/** How final a receipt is: in a sealed block, or only preconfirmed by a Flashblocks-aware node. */
+export type Confirmation = 'block' | 'preconfirmed';
 
 export interface Seen {
   receipt: TransactionReceipt;

@@ -29,7 +29,7 @@ import type { PendingTransactions } from './settlement.js';
 
 // The official x402 facilitator (`x402Facilitator` + the `exact` EVM scheme of @x402/evm) with a viem
 // wallet for the relayer key, submitting to RPC_URL (reference/x402.md §3.3). Used in-process by the
-// `self` backend and, behind HTTP, by the local facilitator server (ops/devnet/facilitator-server.ts).
+// `self` backend and, behind HTTP, by the local facilitator server (src/devnet/facilitator-server.ts).
 //
 // Settlements run concurrently (docs/decisions.md, "Settlement at chain speed"): each settle gets its
 // own signer, which records what that one settlement handed to the node — the SettleResponse alone

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 
 // Many instances, no shared nonce (docs/decisions.md, "Relayer health and a pool of relayer keys"):
 // with RELAYER_PRIVATE_KEYS each instance leases one key of the pool in the store and signs only with

@@ -27,7 +27,7 @@ export interface SelfSettlementOptions {
   bump?: FeeBump;
   /** Test-only: called after the transfer is mined, before the outcome is returned. */
   afterSettle?: () => void;
-  /** Test-only: called right after the transaction is handed to the node (src/crash-points.ts). */
+  /** Test-only: called right after the transaction is handed to the node (src/runtime/crash-points.ts). */
   afterSubmit?: () => void;
   /** Whether this process still holds the relayer key's lease (relayer-facilitator.ts). */
   holdsKey?: () => boolean;

@@ -1,9 +1,9 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import type { SettlementPort } from '../../money-path/settlement-port.js';
+import type { SettlementPort } from './port.js';
 
 // One settlement interface, two backends (SETTLEMENT): `self` (in-process x402 facilitator +
-// relayer key) and `facilitator` (a remote x402 facilitator). Both are the money path's SettlementPort
-// (src/money-path/settlement-port.ts, where the settle contract is written down), plus their kind.
+// relayer key) and `facilitator` (a remote x402 facilitator). Both are the SettlementPort the money path calls
+// (src/payment/settlement/port.ts, where the settle contract is written down), plus their kind.
 
 export type { PaymentPayload, PaymentRequirements };
 export type {
@@ -13,7 +13,7 @@ export type {
   TransactionOutcome,
   TransferFound,
   VerifyOutcome,
-} from '../../money-path/settlement-port.js';
+} from './port.js';
 
 export interface Settlement extends SettlementPort {
   readonly kind: 'self' | 'facilitator';

@@ -9,7 +9,7 @@ import { draftRevalidationReport, type RevalidationReadings } from './report.js'
 import { previousReportSha256 } from './previous-report.js';
 import type { EventStore } from '../../store/port.js';
 
-// Revalidation (SKU rights.revalidate.v1) as a product (docs/decisions.md, "Revalidation (issue 26)"):
+// Revalidation (SKU rights.revalidate.v1) as a product (docs/decisions.md, "Revalidation"):
 // one to four checkpoints of earlier reports, each resource observed again by the same engine as a fresh
 // report (never more permissive), its RSL documents asked for conditionally; sold by
 // POST /v1/rights/revalidate (./revalidate.ts).

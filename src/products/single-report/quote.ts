@@ -56,7 +56,7 @@ export async function quote(
   const purposeReading = reading.purposes.find((p) => p.purpose === input.purpose);
   if (!purposeReading) throw new Error(`reading has no entry for ${input.purpose}`);
   if (nothingToBuy) {
-    // No report is sold without RSL; the other signals are said for free, and never as permission (issue 28).
+    // No report is sold without RSL; the other signals are said for free, and never as permission (docs/wire.md §15).
     const unavailable: UnavailableQuote = {
       version: GATEWAY_VERSION,
       available: false,

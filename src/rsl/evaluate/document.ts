@@ -1,6 +1,6 @@
-import type { EvaluationBudget } from '../evaluation-budget.js';
+import type { EvaluationBudget } from '../../matching/evaluation-budget.js';
 import type { Content } from '../model.js';
-import { matchContentUrl, type ScopeMatch } from '../pattern.js';
+import { matchContentUrl, type ScopeMatch } from '../../matching/pattern.js';
 import type { Question } from '@rights-preflight/wire/rsl/purposes.js';
 import type { Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { contentVerdict } from './content.js';

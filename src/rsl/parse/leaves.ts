@@ -1,6 +1,6 @@
 import type { Content, License, Payment, TermAxis } from '../model.js';
 import type { ProblemFn } from './findings.js';
-import type { Frame } from './structure.js';
+import type { Frame } from './frame.js';
 import { caseRule, checkTokens, splitTokens } from './tokens.js';
 import { LEGAL_TYPES, REPORTING_TYPES } from './vocabulary.js';
 

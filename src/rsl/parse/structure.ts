@@ -1,6 +1,7 @@
 import type sax from 'sax';
 import { RSL_NAMESPACE, type Content, type License, type Payment, type RslDocument } from '../model.js';
 import { Fatal, type ProblemFn } from './findings.js';
+import type { Frame } from './frame.js';
 import { closeLeaf } from './leaves.js';
 import type { XmlEvents } from './strict-xml.js';
 import { CHILDREN, KNOWN_ELEMENTS, LEGACY_PAYMENT_TYPES, PAYMENT_TYPES } from './vocabulary.js';
@@ -10,22 +11,6 @@ import { CHILDREN, KNOWN_ELEMENTS, LEGACY_PAYMENT_TYPES, PAYMENT_TYPES } from '.
 // their whole subtree; an unknown element in the RSL namespace, or one in the wrong place, makes the
 // document non-conformant. Containers (<content>, <license>, <payment>) are built as they open; the
 // leaves inside them are read when they close (leaves.ts).
-
-export type Frame =
-  | { kind: 'skip' }
-  | { kind: 'feed' }
-  | { kind: 'rsl' }
-  | { kind: 'content'; content: Content; seen: Set<string> }
-  | { kind: 'license'; license: License; seen: Set<string> }
-  | { kind: 'payment'; payment: Payment; seen: Set<string> }
-  | {
-      kind: 'leaf';
-      local: string;
-      attrs: Record<string, string>;
-      text: string;
-      ns: Record<string, string>;
-      line: number;
-    };
 
 export class RslStructure implements XmlEvents {
   private readonly stack: Frame[] = [];

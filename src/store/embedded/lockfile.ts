@@ -34,7 +34,7 @@ export async function lockDirectory(dir: string): Promise<DirectoryLock> {
 
 /**
  * The live process holding `dir`'s lock, or undefined: read only, nothing created, so a start can refuse
- * a directory in use before it starts anything (src/startup-problems.ts). The lock itself stays the
+ * a directory in use before it starts anything (src/service/startup-problems.ts). The lock itself stays the
  * guard: a process that starts between this look and lockDirectory is still refused there.
  */
 export async function lockHolder(dir: string): Promise<number | undefined> {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { siblingModule } from '../../sibling-module.js';
+import { siblingModule } from '../../runtime/sibling-module.js';
 import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
 import type { FromWorker, ToWorker, WorkerError } from './pglite-worker-protocol.js';
 

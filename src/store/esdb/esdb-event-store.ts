@@ -7,7 +7,7 @@ import {
   jsonEvent,
   type JSONType,
 } from '@eventstore/db-client';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { assertEventIds } from '../event-id.js';
 import type { EventStoreWithProjections } from '../store-with-projections.js';
 import type {

@@ -42,8 +42,8 @@ export function toGlobalPosition(position: { commit: bigint } | undefined): Glob
 }
 
 /**
- * Streams this adapter wrote for itself (projection states, until issue 25 removed them: stores opened
- * before then may still hold them); they are not part of the $all the port exposes.
+ * Streams this adapter wrote for itself (projection states, until the projections left the store: stores
+ * opened before then may still hold them); they are not part of the $all the port exposes.
  */
 export const INTERNAL_STREAM_PREFIX = 'rights-store-internal-';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import type { Lease } from '../sql/sql-driver.js';
 
 /**

@@ -84,7 +84,7 @@ ALTER TABLE events DROP COLUMN facts_v1;`;
 // Version 3 (store migration 6): a Delivered event's facts also say, per resource of the delivered report
 // and in its order, whether the report states the resource `changed` (a revalidation's entries do; every
 // other SKU's none, so `[]`). Taken from the signed report itself, so the compliance report counts the
-// changes the buyer was sold (docs/decisions.md, "Revalidation on the read side (issue 26)"). The rest
+// changes the buyer was sold (docs/decisions.md, "Revalidation on the read side"). The rest
 // is version 2's.
 export const EVENT_FACTS_V3 = `
 CREATE FUNCTION rp_event_facts_v3(stream text, type text, data jsonb) RETURNS jsonb
@@ -100,11 +100,11 @@ ALTER TABLE events ADD COLUMN facts_v3 json GENERATED ALWAYS AS (rp_event_facts_
 ALTER TABLE events DROP COLUMN facts_v2;`;
 
 // Version 4 (store migration 7): a Delivered event's facts also carry, per resource of the delivered report
-// and in its order, the signals beside RSL the report states (issue 28): `signals_summary` (the resource's
-// summary, or null where the report states none: a report drafted before issue 28) and `signals` (each
-// observation as "standard:sha256", in report order, or null where the report has no `signals`). Taken
-// from the signed report itself, as version 3's `changed` is (docs/decisions.md, "Issue 28: the signals
-// on the read side"). The rest is version 3's.
+// and in its order, the signals beside RSL the report states (docs/wire.md §15): `signals_summary` (the resource's
+// summary, or null where the report states none: a report drafted before signals were read) and `signals`
+// (each observation as "standard:sha256", in report order, or null where the report has no `signals`). Taken
+// from the signed report itself, as version 3's `changed` is (docs/decisions.md, "The signals on
+// the read side"). The rest is version 3's.
 export const EVENT_FACTS_V4 = `
 CREATE FUNCTION rp_event_facts_v4(stream text, type text, data jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
@@ -131,7 +131,7 @@ ALTER TABLE events DROP COLUMN facts_v3;`;
 // 4 for the events they do not change. Every facts function called the previous one, and each SQL-function
 // level took the event's data again (a large jsonb for a Quoted event): a Quoted event's facts cost ~0.7 ms of
 // PostgreSQL CPU at version 4 against ~0.2 ms at version 2, which cost 15% of the quote throughput
-// (docs/decisions.md, "Issue 28: the plumbing…", quote throughput). The generated column chooses the level
+// (docs/decisions.md, "The plumbing of the signals beside RSL"). The generated column chooses the level
 // itself: version 4 for a purchase's Delivered event (the only one versions 3 and 4 add to), version 2 for
 // every other event, whose version 3 and 4 facts are exactly its version 2 facts. No new function.
 export const EVENT_FACTS_V5 = `

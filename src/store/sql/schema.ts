@@ -37,13 +37,13 @@ export const MIGRATIONS: readonly string[] = [
   EVENT_FACTS_V2,
   // 5: the projection-state table of migration 1 was never read or written by anything: the read models
   // keep their own checkpoint beside their tables (projections/). Dropped with the code that served it
-  // (docs/decisions.md, "Reviewable modules and dead code (issue 25, items 4, 6, 7)").
+  // (docs/decisions.md, "Reviewable modules and dead code").
   `DROP TABLE IF EXISTS projections`,
   // 6: a Delivered event's facts say which of its resources the report states changed (a revalidation's);
   // the feed reads facts_v3.
   EVENT_FACTS_V3,
   // 7: a Delivered event's facts carry each resource's signals_summary and its observations' standard and
-  // sha256 (issue 28).
+  // sha256 (docs/wire.md §15).
   EVENT_FACTS_V4,
   // 8: the same facts, computed without the wrapper levels of versions 3 and 4 where they add nothing (a
   // Quoted event's facts cost three times version 2's); the feed reads facts_v5.

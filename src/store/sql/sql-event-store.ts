@@ -1,4 +1,4 @@
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { catchUpSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { assertEventIds } from '../event-id.js';

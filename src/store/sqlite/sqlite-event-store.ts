@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { catchUpSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { lockDirectory } from '../embedded/lockfile.js';

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import type { DevnetOptions } from '../../../ops/devnet/devnet.js';
+import type { DevnetOptions } from '../../../src/devnet/devnet.js';
 import { signPayment } from '../../support/pay.js';
 import { getReport, quoteAndOffer, type MoneyWorld } from '../../support/money-env.js';
 import type { ServiceProcess } from '../../support/service-process.js';

@@ -1,5 +1,5 @@
 import { createPublicClient, http, type Hex } from 'viem';
-import { startDevnet, type Devnet } from '../../../ops/devnet/devnet.js';
+import { startDevnet, type Devnet } from '../../../src/devnet/devnet.js';
 import { createSelfSettlement, type SelfSettlementOptions } from '../../../src/payment/settlement/self.js';
 import type { PaymentPayload, PaymentRequirements } from '@rights-preflight/wire/payment/x402-wire.js';
 import { nonceFor, offer, pay } from './offer.js';

@@ -1,4 +1,4 @@
-import { crashAtFromEnv } from '../../../src/crash-points.js';
+import { crashAtFromEnv } from '../../../src/runtime/crash-points.js';
 import { createSelfSettlement } from '../../../src/payment/settlement/self.js';
 
 // Child process for the crash-after-submit test: reads {rpcUrl, relayerPrivateKey, asset, payload,

@@ -60,7 +60,7 @@ def describe_signals(purpose: str, signals: list[VerifiedSignals]) -> list[str]:
     lines: list[str] = []
     for s in signals:
         if s["signals_summary"] is None:
-            lines.append(f"{s['resource']}: signals beside RSL not recorded (report before issue 28)")
+            lines.append(f"{s['resource']}: signals beside RSL not recorded (delivered before the service read them)")
             continue
         lines.append(f"{s['resource']}: signals beside RSL {s['signals_summary']}")
         for o in s["signals"]:

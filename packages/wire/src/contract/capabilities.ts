@@ -72,7 +72,7 @@ export const Capabilities = t.type({
     max_timeout_seconds: t.number,
   }),
   mcp: t.type({ endpoint: t.string, paid_delivery: t.literal(false) }),
-  /** The AI-use signal standards read beside RSL, and the version of each (issue 28; docs/wire.md §15). */
+  /** The AI-use signal standards read beside RSL, and the version of each (docs/wire.md §15). */
   signals: t.type({ standards: t.array(t.type({ standard: SignalStandard, version: t.string })) }),
   generated_at: t.string,
 });

@@ -4,7 +4,7 @@ import { Sha256Hex } from './primitives.js';
 import { GatePurpose, UserClass } from '../rsl/purposes.js';
 import { Channel } from '../rsl/vocabulary.js';
 
-// The revalidation checkpoint (spec §2.5 "a revalidation checkpoint"; issue 26; docs/wire.md §14): what
+// The revalidation checkpoint (spec §2.5 "a revalidation checkpoint"; docs/wire.md §14): what
 // the service observed of one resource, signed on its own so a buyer can keep it without the report
 // and later ask POST /v1/rights/revalidate whether it still stands. It rides in each report resource's
 // `checkpoint` as an evidence envelope (same key, same format) whose payload is CheckpointPayload.
@@ -55,5 +55,5 @@ export type CheckpointDraft = Omit<CheckpointPayload, 'evidence_sha256' | 'key_i
 export const Checkpoint = t.intersection([SignedEnvelopeWire, t.type({ payload: CheckpointPayload })], 'Checkpoint');
 export type Checkpoint = t.TypeOf<typeof Checkpoint>;
 
-/** A report resource's `checkpoint`: the envelope, or null in reports delivered before issue 26. */
+/** A report resource's `checkpoint`: the envelope, or null in reports delivered before revalidation. */
 export const ReportCheckpoint = t.union([Checkpoint, t.null], 'ReportCheckpoint');

@@ -105,10 +105,10 @@ export const GateReportResource = t.intersection([
     legal_clearance: t.literal(false),
     declaration_found: t.boolean,
     reasons: t.array(ReportReason),
-    /** Signed since issue 26; null in gate reports delivered before (docs/wire.md §14). */
+    /** Signed since revalidation; null in gate reports delivered before (docs/wire.md §14). */
     checkpoint: ReportCheckpoint,
   }),
-  // Since issue 28 (docs/wire.md §15): absent in gate reports delivered before.
+  // Since the signals beside RSL (docs/wire.md §15): absent in gate reports delivered before.
   ReportResourceSignals,
 ]);
 export type GateReportResource = t.TypeOf<typeof GateReportResource>;

@@ -10,7 +10,7 @@ import type { JsonSchema } from './constrained.js';
 //   jsonSchema   (schema/constrained.ts)     → the fragment stored next to the predicate
 //   defaultValue (constrained.withDefault)   → the inner codec's schema + `default`
 // Anything else opaque (a refinement we did not annotate) becomes {} — the agreement test
-// (test/surfaces/schema-agreement.test.ts) would catch a rule the schema forgot.
+// (test/surfaces/schema.test.ts) would catch a rule the schema forgot.
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { Address, Bytes32, IsoTime, MicroString, Network, PurchaseId, SignedEnvelopeWire } from './common.js';
+import { Address, Bytes32, IsoTime, MicroString, Network, PurchaseId } from './common.js';
 import { Sha256Hex } from './primitives.js';
 
 // The 402 offer. The x402 v2 PaymentRequired object itself travels base64 in the PAYMENT-REQUIRED header
@@ -22,18 +22,6 @@ export const RequestBindingInfo = t.type({
   key_source: t.keyof({ 'x-service-claim': null, 'x-service-request': null }),
 });
 export type RequestBindingInfo = t.TypeOf<typeof RequestBindingInfo>;
-
-export const RequestBindingExtension = t.type({ info: RequestBindingInfo, schema: t.UnknownRecord });
-
-/**
- * `PAYMENT-REQUIRED.extensions['service-offer-receipt'].info.receipt`: an Ed25519 envelope (spec §2.6)
- * over an offer-receipt payload (docs/wire.md §3) fixing purchase, resource, amount, asset,
- * recipient, network, nonce and expiry; verify it with the evidence key published in /v1/capabilities.
- */
-export const OfferReceiptExtension = t.type({
-  info: t.type({ receipt: SignedEnvelopeWire }),
-  schema: t.UnknownRecord,
-});
 
 /** JSON body of every 402 (the one error shape; the machine-readable offer is the header). */
 export const PaymentRequiredBody = t.type(

@@ -68,7 +68,7 @@ export const AvailableQuoteFields = {
 export const AvailableQuote = t.intersection(
   [
     t.type(AvailableQuoteFields),
-    // Since issue 28 (docs/wire.md §15): quotes made before carry none.
+    // Since the signals beside RSL (docs/wire.md §15): quotes made before carry none.
     QuoteSignalsPreview,
   ],
   'AvailableQuote',

@@ -1,8 +1,8 @@
 import * as t from 'io-ts';
 import { SignalObservation, SignalsPreview, SignalsSummary } from '../signals/signal-observation.js';
 
-// What a report resource and a quote say of the AI-use signals beside RSL (issue 28; docs/wire.md §15).
-// Optional: reports and quotes made before issue 28 carry none, and a delivered report is kept byte for byte.
+// What a report resource and a quote say of the AI-use signals beside RSL (docs/wire.md §15). Optional: reports and
+// quotes made before the signals beside RSL were read carry none, and a delivered report is kept byte for byte.
 
 /** Each report resource (single report, gate, revalidation): the observations and their summary for the purpose. */
 export const ReportResourceSignals = t.partial({

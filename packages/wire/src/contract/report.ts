@@ -29,9 +29,9 @@ export const ReportResource = t.intersection([
     declaration_found: t.boolean,
     reasons: t.array(ReportReason),
   }),
-  // Signed since issue 26 (docs/wire.md §14); null in reports delivered before.
+  // Signed since revalidation (docs/wire.md §14); null in reports delivered before.
   t.partial({ checkpoint: ReportCheckpoint }),
-  // Since issue 28 (docs/wire.md §15): absent in reports delivered before.
+  // Since the signals beside RSL (docs/wire.md §15): absent in reports delivered before.
   ReportResourceSignals,
 ]);
 

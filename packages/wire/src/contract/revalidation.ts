@@ -10,7 +10,7 @@ import { ReportResourceSignals } from './report-signals.js';
 import { paidResponseOf } from './report.js';
 import { resourcesReportHeader } from './resources-report.js';
 
-// POST /v1/rights/revalidate (issue 26; docs/wire.md §14): one to four checkpoints of earlier reports are
+// POST /v1/rights/revalidate (docs/wire.md §14): one to four checkpoints of earlier reports are
 // observed again (conditionally) and compared; the report says what each resource is now and what changed.
 
 export const REVALIDATE_SKU = 'rights.revalidate.v1' as const;
@@ -79,7 +79,7 @@ export const RevalidationResource = t.intersection([
     /** The new checkpoint, to revalidate again later. */
     checkpoint: ReportCheckpoint,
   }),
-  // Since issue 28 (docs/wire.md §15): absent in revalidations delivered before.
+  // Since the signals beside RSL (docs/wire.md §15): absent in revalidations delivered before.
   ReportResourceSignals,
 ]);
 export type RevalidationResource = t.TypeOf<typeof RevalidationResource>;

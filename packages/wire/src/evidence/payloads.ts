@@ -16,7 +16,7 @@ const Micro = MicroString;
  *  with channel, URL, HTTP status, sha256 and fetch time of each document; matched scope; reasons). */
 export const EvidenceResource = t.intersection([
   t.type({ resource: t.string, classification: t.string, reading: t.UnknownRecord }),
-  // signals_summary since issue 28 (the observations are in `reading.signals`; docs/wire.md §15).
+  // signals_summary since the signals beside RSL (the observations are in `reading.signals`; docs/wire.md §15).
   t.partial({ decision: t.string, signals_summary: t.string }),
 ]);
 
@@ -113,5 +113,3 @@ export const OfferReceiptPayload = t.type({
   key_id: KeyId,
 });
 export type OfferReceiptPayload = t.TypeOf<typeof OfferReceiptPayload>;
-
-export const SignedPayload = t.union([EvidencePayload, DeliveryProofPayload, QuotePayload, OfferReceiptPayload]);

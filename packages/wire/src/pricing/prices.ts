@@ -6,7 +6,7 @@ export const SINGLE_REPORT_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 20_0
 export const GATE_BASE_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 40_000n, deep: 60_000n };
 export const GATE_PER_URL_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 20_000n, deep: 40_000n };
 
-/** Revalidation (issue 26): per checkpoint (one unique URL each), no base; below a fresh gate's per-URL
+/** Revalidation (docs/wire.md §14): per checkpoint (one unique URL each), no base; below a fresh gate's per-URL
  *  price because the conditional requests usually save the document transfers (docs/decisions.md). */
 export const REVALIDATE_PER_URL_PRICE: Readonly<Record<Tier, bigint>> = { fresh: 10_000n, deep: 25_000n };
 

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 
-// Machine-readable AI-use signals beside RSL (issue 28): TDMRep, IETF AI preferences (aipref),
+// Machine-readable AI-use signals beside RSL (docs/wire.md §15): TDMRep, IETF AI preferences (aipref),
 // Content Signals and the informal noai values. They never change the RSL classification (spec §2.5);
 // each report entry carries them as `signals` and `signals_summary` inside the signed evidence.
 // The vocabularies below are the wire contract; docs/wire.md and docs/reference/<standard>.md say
