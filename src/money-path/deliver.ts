@@ -1,6 +1,5 @@
 import type { SettleResponse } from '@x402/core/types';
 import { GATEWAY_VERSION } from '../../packages/buyer/src/wire/contract/common.js';
-import type { PaidReportResponse, Report } from '../../packages/buyer/src/wire/contract/report.js';
 import { digestOf } from '../../packages/buyer/src/wire/evidence/digest.js';
 import type {
   PurchaseCommandBody,
@@ -44,16 +43,17 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     delivered_at: deps.now().toISOString(),
     key_id: deps.evidenceKeyId,
   });
-  const response: PaidReportResponse = {
+  // Every product's paid body has this shape; its own codec checks it on the way out (docs/wire.md).
+  const response: Delivery['response'] & Record<string, unknown> = {
     version: GATEWAY_VERSION,
     input_sha256: q.input_sha256,
     legal_clearance: false,
-    report: report as Report,
-    evidence: evidence as PaidReportResponse['evidence'],
-    delivery_proof: deliveryProof as PaidReportResponse['delivery_proof'],
+    report: report as Record<string, unknown>,
+    evidence,
+    delivery_proof: deliveryProof,
     payment_settlement: {
       success: true,
-      network: s.network as PaidReportResponse['payment_settlement']['network'],
+      network: s.network as Delivery['response']['payment_settlement']['network'],
       transaction: s.transaction,
     },
   };

@@ -1,32 +1,15 @@
-import type { GateReport } from '../../packages/buyer/src/wire/contract/ingestion-gate.js';
-import type { Report } from '../../packages/buyer/src/wire/contract/report.js';
-import type { RevalidationReport } from '../../packages/buyer/src/wire/contract/revalidation.js';
 import type { Checkpoint, CheckpointDraft } from '../../packages/buyer/src/wire/contract/checkpoint.js';
-import type { PurchaseEventData } from '../../streams/purchase/index.js';
-import { REPORT_PROFILE } from '../../packages/buyer/src/wire/contract/common.js';
 
 // A product's report and evidence payload, drafted from what was observed at quote time (the `Quoted`
 // reading): what the buyer was offered and paid for, so a resumed delivery is identical in content.
 // Each SKU's product drafts its own (./product.ts); signing, the settlement binding and the delivery
-// proof are the money path's (./deliver.ts), so the money path imports no product.
+// proof are the money path's (./deliver.ts), so the money path imports no product and knows no report's
+// shape: the product's wire bodies check what is delivered (docs/wire.md).
 
 export interface DraftedReport {
   evidence: Record<string, unknown>;
   /** One per report resource, in order: the money path ties each to the evidence and signs it (./deliver.ts). */
   checkpoints: CheckpointDraft[];
   /** The report, each resource carrying its signed checkpoint (given in the order of `checkpoints`). */
-  report(checkpoints: readonly Checkpoint[]): Report | GateReport | RevalidationReport;
-}
-
-/** The fields every SKU's report opens with: what was asked, as the quote recorded it. */
-export function reportHeader<Q extends PurchaseEventData<'Quoted'>>(quoted: Q) {
-  return {
-    sku: quoted.sku as Q['sku'],
-    profile: REPORT_PROFILE,
-    legal_clearance: false as const,
-    purchase_id: quoted.purchase_id,
-    purpose: quoted.input.purpose as Q['input']['purpose'],
-    tier: quoted.input.tier as Q['input']['tier'],
-    user_class: quoted.input.user_class as Q['input']['user_class'],
-  };
+  report(checkpoints: readonly Checkpoint[]): object;
 }

@@ -3,12 +3,12 @@ import type { Classification } from '../../../packages/buyer/src/wire/contract/c
 import * as t from 'io-ts';
 import type { GatePurpose } from '../../../packages/buyer/src/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader } from '../../money-path/report-drafter.js';
-import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
-import { reportReasons } from '../../money-path/report-reasons.js';
-import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
-import { mostRestrictive } from '../../money-path/most-restrictive.js';
-import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
+import { reportHeader } from '../../report/report-header.js';
+import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { reportReasons } from '../../report/report-reasons.js';
+import { checkpointDraft } from '../../report/checkpoint-draft.js';
+import { mostRestrictive } from '../../report/most-restrictive.js';
+import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`

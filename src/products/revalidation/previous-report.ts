@@ -1,6 +1,6 @@
 import type { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 import { digestOf } from '../../../packages/buyer/src/wire/evidence/digest.js';
-import { loadPurchase } from '../../money-path/purchase-stream.js';
+import { loadPurchase } from '../../money-path/sale.js';
 import { Refusal } from '../../../packages/buyer/src/wire/refusal.js';
 import { nextTurn } from '../../rsl/next-turn.js';
 import type { EventStore } from '../../store/port.js';

@@ -3,13 +3,13 @@ import type { Checkpoint } from '../../../packages/buyer/src/wire/contract/check
 import { CheckpointPayload } from '../../../packages/buyer/src/wire/contract/checkpoint.js';
 import { Sha256Hex } from '../../../packages/buyer/src/wire/contract/primitives.js';
 import { REVALIDATE_SKU, type RevalidationReport } from '../../../packages/buyer/src/wire/contract/revalidation.js';
-import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
+import { checkpointDraft } from '../../report/checkpoint-draft.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader } from '../../money-path/report-drafter.js';
-import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
-import { reportReasons } from '../../money-path/report-reasons.js';
+import { reportHeader } from '../../report/report-header.js';
+import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { reportReasons } from '../../report/report-reasons.js';
 import { changesSince } from './compare.js';
-import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
+import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 
 // The revalidation report and evidence payload, from the quote alone like the other products' (the
 // readings observed when the offer was made and the checkpoints they are compared with), so a resumed
