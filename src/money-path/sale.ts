@@ -35,13 +35,8 @@ export { NONCE_PREFIX } from '../contract/offer.js';
 /** What a sale needs: the money path's deps (store, keys, terms, settlement) and the product's observer. */
 export type SaleDeps<ObserveDeps> = ResumeDeps & ObserveDeps;
 
-/** Any product, as the sale flow drives it (the product's own types meet at its `Product` declaration). */
-// biome-ignore lint/suspicious/noExplicitAny: a product's request, normal form and reading are its own.
-type AnyProduct = Product<Sku, any, any, any, any, any>;
-type RequestOf<P> = P extends Product<Sku, infer R, any, any, any, any> ? R : never;
-type NormalizedOf<P> = P extends Product<Sku, any, infer N, any, any, any> ? N : never;
-type ObserverOf<P> = P extends Product<Sku, any, any, infer D, any, any> ? D : never;
-type UnavailableOf<P> = P extends Product<Sku, any, any, any, any, infer U> ? U : never;
+/** Any product, as the sale flow drives it: its own types meet at its `Product` declaration. */
+type Sold<S extends Sku, R, N extends Asked<S>, D, U> = Product<S, R, N, D, QuotedOf<S>['reading'], U>;
 
 /** What a quote comes to: a quoted purchase stream, or the product's free answer (no fee, nothing stored). */
 export type QuoteOutcome<U> = { kind: 'quoted'; state: PurchaseState } | { kind: 'unavailable'; body: U };
@@ -50,18 +45,21 @@ export type QuoteOutcome<U> = { kind: 'quoted'; state: PurchaseState } | { kind:
 export type SaleOutcome<U> = Redemption | { kind: 'unavailable'; body: U };
 
 /** The request in its normal form, within the buyer's budget; refused before anything is fetched or stored. */
-export function ask<P extends AnyProduct>(
+export function ask<S extends Sku, R, N extends Asked<S>, D, U>(
   deps: Pick<MoneyPathDeps, 'coveredOrigins' | 'baseUrl'>,
-  product: P,
-  request: RequestOf<P>,
-): NormalizedOf<P> {
-  const asked = product.normalize(request, deps) as NormalizedOf<P>;
+  product: Sold<S, R, N, D, U>,
+  request: R,
+): N {
+  const asked = product.normalize(request, deps);
   assertWithinBudget(asked.price_micro, asked.max_total_micro);
   return asked;
 }
 
 /** The paid-admission question of a request: the binding resource is the `Quoted` input's. */
-export const admissionOf = (asked: Asked, key: string): AdmissionQuestion => ({
+export const admissionOf = (
+  asked: Pick<Asked, 'input_sha256' | 'price_micro' | 'max_total_micro'> & { input: { resource: string } },
+  key: string,
+): AdmissionQuestion => ({
   resource: asked.input.resource,
   key,
   inputSha256: asked.input_sha256,
@@ -74,10 +72,10 @@ export const admissionOf = (asked: Asked, key: string): AdmissionQuestion => ({
  * quoted answers as it stands (an identical request raced or came again), else the product observes,
  * assesses, and the quote is signed and recorded. `key` undefined: a fresh 256-bit key (nothing to find).
  */
-export async function quoteSale<P extends AnyProduct>(
-  deps: SaleDeps<ObserverOf<P>>,
-  product: P,
-  asked: NormalizedOf<P>,
+export async function quoteSale<S extends Sku, R, N extends Asked<S>, D, U>(
+  deps: SaleDeps<D>,
+  product: Sold<S, R, N, D, U>,
+  asked: N,
   opts: {
     key: string | undefined;
     /** The digest a reader presents at the report URL: of the HMAC claim, or of the key when the key is the credential. */
@@ -85,7 +83,7 @@ export async function quoteSale<P extends AnyProduct>(
     /** The signed-in payer the purchase is pinned to (the ingestion gate). */
     payer?: Hex;
   },
-): Promise<QuoteOutcome<UnavailableOf<P>>> {
+): Promise<QuoteOutcome<U>> {
   const key = opts.key ?? randomBytes(32).toString('hex');
   const id = purchaseId({ sku: product.sku, key_sha256: sha256Hex(key), input_sha256: asked.input_sha256 });
   if (opts.key !== undefined) {
@@ -94,7 +92,7 @@ export async function quoteSale<P extends AnyProduct>(
   }
   const reading = await product.observe(deps, asked);
   const assessed = product.assess(asked, reading, id);
-  if (!assessed.available) return { kind: 'unavailable', body: assessed.body as UnavailableOf<P> };
+  if (!assessed.available) return { kind: 'unavailable', body: assessed.body };
   const { signedQuote, expiresAt } = signQuote(deps, asked.price_micro, {
     purchase_id: id,
     sku: product.sku,
@@ -128,7 +126,7 @@ export async function quoteSale<P extends AnyProduct>(
 }
 
 /** A key-bound sale's call: the buyer's X-Service-Request is the purchase key, the claim and the binding key. */
-export interface SaleCall<Request> {
+export interface SaleCall<Request, Normalized = Asked> {
   request: Request;
   serviceRequest: string | undefined;
   paymentSignature: string | undefined;
@@ -138,7 +136,7 @@ export interface SaleCall<Request> {
    * The product's own checks of the call, around its paid admission (the gate's payment intent before it,
    * its sign-in proof after): they call `admit` once and answer the payer the purchase is pinned to.
    */
-  vouch?: (asked: Asked, key: string, admit: () => Promise<void>) => Promise<Hex | undefined>;
+  vouch?: (asked: Normalized, key: string, admit: () => Promise<void>) => Promise<Hex | undefined>;
 }
 
 /**
@@ -146,11 +144,11 @@ export interface SaleCall<Request> {
  * (first time) → redeem with the key as binding (x-service-request): the 402 offer, or the paid result for
  * a bound PAYMENT-SIGNATURE.
  */
-export async function sell<P extends AnyProduct>(
-  deps: SaleDeps<ObserverOf<P>>,
-  product: P,
-  call: SaleCall<RequestOf<P>>,
-): Promise<SaleOutcome<UnavailableOf<P>>> {
+export async function sell<S extends Sku, R, N extends Asked<S>, D, U>(
+  deps: SaleDeps<D>,
+  product: Sold<S, R, N, D, U>,
+  call: SaleCall<R, N>,
+): Promise<SaleOutcome<U>> {
   const asked = ask(deps, product, call.request);
   const key = requireServiceRequestKey(call.serviceRequest);
   const admit = async () => {
