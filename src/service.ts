@@ -18,6 +18,7 @@ import { warmPaidPath } from './service/warm-paid-path.js';
 import { startBackground } from './service/background.js';
 import type { Cleanups } from './service/cleanups.js';
 import { moneyPathDeps } from './service/money-path-deps.js';
+import { productCatalog } from './service/product-registry.js';
 import { servePublicHttp } from './service/public-http.js';
 import { loadSecrets } from './service/secrets.js';
 import { openSettlement, paymentTerms } from './service/settlement.js';
@@ -95,7 +96,8 @@ export async function startService(
     });
 
     const inflight = new InFlight<unknown>();
-    const moneyDeps = moneyPathDeps(config, {
+    const catalog = productCatalog();
+    const moneyDeps = moneyPathDeps(config, catalog, {
       ...{ store, log, now: options.now, url, rsl, terms, secrets },
       ...{ inflight, crashAt, settlement, funds, metrics },
     });
@@ -103,7 +105,7 @@ export async function startService(
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
     const http = servePublicHttp(
       config,
-      { log, listener, rsl, terms, evidencePublic, moneyDeps, metrics, readModels, settlement, funds },
+      { log, listener, rsl, terms, evidencePublic, moneyDeps, catalog, metrics, readModels, settlement, funds },
       cleanups,
     );
     const metricsServer = await startMetricsListener(metrics.registry, config, log);
