@@ -5,10 +5,7 @@ import { error, headerRef, json, paramRef, paymentResponses, ref } from '../../c
 // folder: src/products/<name>/openapi.ts): prose, parameters and responses. Schemas are
 // references into components (openapi.ts), generated from the codecs.
 
-/** The service's own paths; `delivered` names every product's paid body (the report URL serves them all). */
-export const openApiPaths = (
-  delivered: readonly string[],
-): Record<string, Record<string, Record<string, unknown>>> => ({
+export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
   '/': {
     get: {
       summary: 'Where to start: links to capabilities, this document, the API reference (/docs) and the docs',
@@ -61,34 +58,6 @@ export const openApiPaths = (
           ...error('INSPECT_BUSY: every inspection worker is busy and the queue is full; retry after Retry-After'),
           headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 0 } } },
         },
-      },
-    },
-  },
-  '/v1/rights/reports/{id}': {
-    get: {
-      summary:
-        'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
-      parameters: [
-        { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-        paramRef('XServiceClaim'),
-        paramRef('PaymentSignature'),
-      ],
-      responses: {
-        200: {
-          description:
-            'the paid report (re-reads return the same delivery, no new charge); for an ingestion-gate ' +
-            'purchase (claim = its X-Service-Request) the stored gate response. Each resource carries ' +
-            'signals and signals_summary: the AI-use signals beside RSL, signed in the evidence (docs/wire.md §15)',
-          headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
-          content: json({ anyOf: delivered.map(ref) }),
-        },
-        400: error('PAYMENT_SIGNATURE_MALFORMED'),
-        404: error('REPORT_NOT_FOUND: unknown id, missing or wrong claim (one answer)'),
-        ...paymentResponses,
-        409: error(
-          'PAYMENT_CONFLICT, PURCHASE_IN_PROGRESS (retry the same request), PURCHASE_HELD, or ' +
-            'REPORT_NOT_DELIVERED (an ingestion gate before delivery: it is paid at the gate)',
-        ),
       },
     },
   },
@@ -153,6 +122,36 @@ export const openApiPaths = (
         413: { description: 'message over 64 KiB' },
         429: { description: 'over the MCP rate limit (capabilities rate_limits.mcp): -32029, Retry-After' },
       },
+    },
+  },
+};
+
+/** The report URL's path item: `delivered` names every product's paid body (it serves them all). */
+export const reportPathItem = (delivered: readonly string[]): Record<string, Record<string, unknown>> => ({
+  get: {
+    summary:
+      'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
+    parameters: [
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+      paramRef('XServiceClaim'),
+      paramRef('PaymentSignature'),
+    ],
+    responses: {
+      200: {
+        description:
+          'the paid report (re-reads return the same delivery, no new charge); for an ingestion-gate ' +
+          'purchase (claim = its X-Service-Request) the stored gate response. Each resource carries ' +
+          'signals and signals_summary: the AI-use signals beside RSL, signed in the evidence (docs/wire.md §15)',
+        headers: { 'PAYMENT-RESPONSE': headerRef('PAYMENT-RESPONSE') },
+        content: json({ anyOf: delivered.map(ref) }),
+      },
+      400: error('PAYMENT_SIGNATURE_MALFORMED'),
+      404: error('REPORT_NOT_FOUND: unknown id, missing or wrong claim (one answer)'),
+      ...paymentResponses,
+      409: error(
+        'PAYMENT_CONFLICT, PURCHASE_IN_PROGRESS (retry the same request), PURCHASE_HELD, or ' +
+          'REPORT_NOT_DELIVERED (an ingestion gate before delivery: it is paid at the gate)',
+      ),
     },
   },
 });

@@ -9,7 +9,7 @@ import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '../../contract/readiness.js';
 import { Landing } from '../../contract/landing.js';
 import { headers, parameters, type OpenApiFragment } from '../../contract/openapi-common.js';
-import { openApiPaths } from './openapi-paths.js';
+import { PATHS, reportPathItem } from './openapi-paths.js';
 
 // GET /openapi.json: OpenAPI 3.1 of every HTTP endpoint. Every request and response body schema is
 // generated from the io-ts codec the route decodes with or encodes through (json-schema.ts); only the
@@ -40,7 +40,7 @@ export function buildOpenApi(opts: { version: string; serverUrl?: string; produc
   const components = Object.assign({}, COMPONENTS, ...opts.products.map((p) => p.components));
   for (const [name, codec] of Object.entries(components)) schemas[name] = jsonSchemaOf(codec as t.Mixed);
   const paths = Object.assign(
-    openApiPaths(opts.products.map((p) => p.delivered)),
+    { ...PATHS, '/v1/rights/reports/{id}': reportPathItem(opts.products.map((p) => p.delivered)) },
     ...opts.products.map((p) => p.paths),
   );
   const operations = Object.assign({}, ...opts.products.map((p) => p.operations));
