@@ -9,7 +9,7 @@ import type { PublishedKey } from '../../packages/buyer/src/wire/revalidation/ch
 
 // How a product shows itself to the world, beside what it sells (../money-path/product.ts): its routes
 // and their rate-limit specs, its wire bodies, its paid-only surfaces, its capabilities entry, its OpenAPI
-// fragment. Written without a transport: src/http serves every
+// fragment, the statuses of its own refusals. Written without a transport: src/http serves every
 // product's routes the same way, and the composition reads each product from one registry
 // (src/service/product-registry.ts), so adding a product edits no route, table or document of the service.
 
@@ -85,4 +85,6 @@ export interface ProductListing<S extends Sku = Sku, Own = unknown> {
   capability: CapabilityEntry;
   routes: readonly ProductRoute<SaleDeps<Own>>[];
   openapi: OpenApiFragment;
+  /** The HTTP status of each refusal code of its own (src/http/status-of.ts holds the shared ones). */
+  statuses?: Readonly<Record<string, number>>;
 }

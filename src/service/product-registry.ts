@@ -52,6 +52,8 @@ export interface ProductCatalog<Own = RegistryOwn> {
   /** Capabilities `products`: every product, enabled (this instance serves its routes). */
   capabilities(): (CapabilityEntry & { enabled: boolean })[];
   openapi(): AnyListing['openapi'][];
+  /** The statuses of the products' own refusal codes. */
+  statuses(): Record<string, number>;
 }
 
 export function productCatalog(): ProductCatalog<RegistryOwn>;
@@ -89,5 +91,6 @@ export function productCatalog(listings: readonly AnyListing[] = PRODUCT_REGISTR
     paidOnlyAt: (sku) => bySku.get(sku)?.paidOnlyAt,
     capabilities: () => listings.map((l) => ({ ...l.capability, enabled: true })),
     openapi: () => listings.map((l) => l.openapi),
+    statuses: () => Object.assign({}, ...listings.map((l) => l.statuses ?? {})),
   };
 }

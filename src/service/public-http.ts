@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../config.js';
 import { createApp, type AppDeps } from '../http/app.js';
+import { STATUS_OF } from '../http/status-of.js';
 import { answerClientError } from '../http/client-error.js';
 import { browserCors } from '../http/cors.js';
 import { closeGracefully } from '../http/graceful-close.js';
@@ -132,6 +133,7 @@ export function publicApp<Own extends SingleReportObserver>(config: ServiceConfi
   };
   return createApp({
     log,
+    statuses: { ...STATUS_OF, ...catalog.statuses() },
     ready: parts.ready,
     middleware: [limits.middleware],
     outer: [requestMetrics(metrics.httpDuration), ...[browserCors(config.corsOrigins)].filter((m) => m !== undefined)],

@@ -55,4 +55,14 @@ export const ingestionGateListing: ProductListing<typeof GATE_SKU, GateObserver>
     },
   ],
   openapi: ingestionGateOpenApi,
+  // Its sign-in and payment intent, refused before anything is fetched or stored.
+  statuses: {
+    PAYMENT_INTENT_REQUIRED: 428,
+    PAYMENT_INTENT_MALFORMED: 400,
+    PAYMENT_INTENT_MISMATCH: 422,
+    SIWX_REQUIRED: 428,
+    SIWX_MALFORMED: 400,
+    SIWX_INVALID: 401,
+    SIWX_SIGNER_NOT_PAYER: 403,
+  },
 };

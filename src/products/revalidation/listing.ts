@@ -60,4 +60,14 @@ export const revalidationListing: ProductListing<typeof REVALIDATE_SKU, Revalida
     },
   ],
   openapi: revalidationOpenApi,
+  // Its checkpoints (docs/wire.md §14): refused before anything is fetched, stored or offered.
+  statuses: {
+    CHECKPOINTS_TOO_MANY: 422,
+    CHECKPOINT_MALFORMED: 422,
+    CHECKPOINT_KEY_UNKNOWN: 422,
+    CHECKPOINT_ALTERED: 422,
+    CHECKPOINT_DUPLICATE: 422,
+    CHECKPOINTS_MIXED: 422,
+    CHECKPOINT_REPORT_UNKNOWN: 422,
+  },
 };
