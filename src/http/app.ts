@@ -8,6 +8,8 @@ import type { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js
 
 export interface AppDeps {
   log: Logger;
+  /** The status of each refusal code (./status-of.ts's table, with the products' own codes). */
+  statuses?: Readonly<Record<string, number>>;
   /** Readiness: its body (packages/wire/src/contract/readiness.ts), or only whether ready (tests without checks). */
   ready: () => Promise<boolean | ReadinessBody>;
   routers: Router[];
@@ -24,7 +26,7 @@ export function createApp(deps: AppDeps): Koa {
   // A request gets its id, then its access line, then its error answer: four jobs, one middleware each.
   app.use(assignRequestId());
   app.use(accessLog(deps.log));
-  app.use(answerErrors(deps.log));
+  app.use(answerErrors(deps.log, deps.statuses));
   app.use(refuseBodilessAnswers());
   for (const m of deps.middleware ?? []) app.use(m);
   const health = new Router();

@@ -3,16 +3,16 @@ import type { Logger } from '../runtime/log.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { errorBody } from './errors.js';
 import { requestIdIn } from './request-id.js';
-import { presentRefusal } from './status-of.js';
+import { presentRefusal, STATUS_OF } from './status-of.js';
 
 /** Maps thrown refusals (status from the one table) and anything unexpected to the one JSON error
  *  shape; logs without secrets. */
-export function answerErrors(log: Logger): Koa.Middleware {
+export function answerErrors(log: Logger, statuses: Readonly<Record<string, number>> = STATUS_OF): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      const presented = err instanceof Refusal ? presentRefusal(err) : undefined;
+      const presented = err instanceof Refusal ? presentRefusal(err, statuses) : undefined;
       if (presented) {
         ctx.status = presented.status;
         ctx.set(presented.headers);

@@ -4,18 +4,6 @@ import { checkedBody } from '@rights-preflight/wire/contract/checked-body.js';
 import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 import { encodePaymentRequired, encodePaymentResponse } from '@rights-preflight/wire/payment/x402-headers.js';
 import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
-import { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
-import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
-import {
-  GATE_SKU,
-  IngestionGateResponse,
-  IngestionGateUnavailable,
-} from '@rights-preflight/wire/contract/ingestion-gate.js';
-import {
-  REVALIDATE_SKU,
-  RevalidationResponse,
-  RevalidationUnavailable,
-} from '@rights-preflight/wire/contract/revalidation.js';
 import type { Redemption } from '../money-path/redemption.js';
 import { STATUS_OF } from './status-of.js';
 
@@ -35,32 +23,15 @@ export interface HttpAnswer {
   headers: Record<string, string>;
   /** A value Koa serializes, or a JSON text sent as it is. */
   body: unknown;
+  /** The media type when not JSON. */
+  type?: string;
 }
 
-/** The codecs of a route's two product bodies; the offer's 402 body is the same for every route. */
+/** The codecs of a product's two bodies (its listing's); the offer's 402 body is the same for every product. */
 export interface RedemptionBodies {
   delivered: t.Any;
   unavailable: t.Any;
 }
-
-/** The single report's bodies, sold by GET /v1/rights/reports/{id} and by preflight. */
-export const SINGLE_REPORT_BODIES: RedemptionBodies = { delivered: PaidReportResponse, unavailable: UnavailableQuote };
-
-/** The ingestion gate's bodies, sold by POST /v1/rights/ingestion-gate and re-served at its report URL. */
-export const GATE_BODIES: RedemptionBodies = {
-  delivered: IngestionGateResponse,
-  unavailable: IngestionGateUnavailable,
-};
-
-/** A revalidation's bodies, sold by POST /v1/rights/revalidate and re-served at its report URL. */
-export const REVALIDATION_BODIES: RedemptionBodies = {
-  delivered: RevalidationResponse,
-  unavailable: RevalidationUnavailable,
-};
-
-/** The bodies of a purchase's product, by its sku (the report URL serves every product's delivery). */
-export const bodiesOfSku = (sku: string): RedemptionBodies =>
-  sku === GATE_SKU ? GATE_BODIES : sku === REVALIDATE_SKU ? REVALIDATION_BODIES : SINGLE_REPORT_BODIES;
 
 export function redemptionAnswer(
   r: Redemption | { kind: 'unavailable'; body: unknown },
@@ -115,5 +86,6 @@ export function send(ctx: Koa.Context, answer: HttpAnswer): void {
   ctx.status = answer.status;
   ctx.set(answer.headers);
   ctx.body = answer.body;
-  if (typeof answer.body === 'string') ctx.type = 'json'; // a JSON text already serialized (the paid body)
+  if (answer.type) ctx.type = answer.type;
+  else if (typeof answer.body === 'string') ctx.type = 'json'; // a JSON text already serialized (the paid body)
 }

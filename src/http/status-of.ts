@@ -3,9 +3,11 @@ import { REFUND_REFUSAL_CODES } from '../../streams/refund/index.js';
 import { PurchaseRefused, type RefusalCode } from '../../streams/purchase/index.js';
 import type { Refusal } from '@rights-preflight/wire/refusal.js';
 
-// The one table of HTTP statuses: every refusal code the service can answer, and its status. Domain
-// code throws transport-neutral refusals (the wire package's refusal.ts); only src/http reads this table (the error
-// middleware, and the 402 of an offer). Codes and meanings: docs/wire.md §6.
+// The one table of HTTP statuses: every refusal code the service can answer, and its status; a product's
+// own codes are in its listing (src/products/*/listing.ts) and join this table in the app the service
+// builds (src/service/public-http.ts). Domain code throws transport-neutral refusals (the leaf's
+// refusal.ts); only src/http reads the table (the error middleware, and the 402 of an offer). Codes and
+// meanings: docs/wire.md §6.
 
 const RESOURCE_URL_STATUS = Object.fromEntries(RESOURCE_URL_ERROR_CODES.map((c) => [c, 422]));
 const REFUND_STATUS = Object.fromEntries(REFUND_REFUSAL_CODES.map((c) => [c, /INVALID|EXCEEDS/.test(c) ? 422 : 409]));
@@ -42,24 +44,9 @@ export const STATUS_OF: Readonly<Record<string, number>> = {
   SERVICE_REQUEST_REQUIRED: 428,
   SERVICE_REQUEST_INVALID: 400,
   SERVICE_REQUEST_KEY_REUSED: 409,
-  // The ingestion gate's sign-in and payment intent.
-  PAYMENT_INTENT_REQUIRED: 428,
-  PAYMENT_INTENT_MALFORMED: 400,
-  PAYMENT_INTENT_MISMATCH: 422,
-  SIWX_REQUIRED: 428,
-  SIWX_MALFORMED: 400,
-  SIWX_INVALID: 401,
-  SIWX_SIGNER_NOT_PAYER: 403,
+  // A payer pinned at quote time (decide's; the products' own codes are in their listings).
   PURCHASE_BOUND_TO_OTHER_PAYER: 409,
   PAYMENT_FROM_NOT_SIGNER: 402,
-  // Revalidation's checkpoints (docs/wire.md §14): refused before anything is fetched, stored or offered.
-  CHECKPOINTS_TOO_MANY: 422,
-  CHECKPOINT_MALFORMED: 422,
-  CHECKPOINT_KEY_UNKNOWN: 422,
-  CHECKPOINT_ALTERED: 422,
-  CHECKPOINT_DUPLICATE: 422,
-  CHECKPOINTS_MIXED: 422,
-  CHECKPOINT_REPORT_UNKNOWN: 422,
   // Refund requests (streams/refund/decide.ts: a message or amount that is wrong 422, a state 409).
   REFUND_NOT_FOUND: 404,
   ...REFUND_STATUS,
@@ -129,7 +116,10 @@ export interface PresentedRefusal {
 }
 
 /** How HTTP answers a refusal; undefined for one that is an internal fault (answered 500, and logged). */
-export function presentRefusal(err: Refusal): PresentedRefusal | undefined {
+export function presentRefusal(
+  err: Refusal,
+  statuses: Readonly<Record<string, number>> = STATUS_OF,
+): PresentedRefusal | undefined {
   let { code, message, details } = err;
   let retryAfter = err.retryAfter;
   if (err instanceof PurchaseRefused) {
@@ -139,7 +129,7 @@ export function presentRefusal(err: Refusal): PresentedRefusal | undefined {
     details = { refusal: err.code };
     if (code === 'PURCHASE_IN_PROGRESS') retryAfter ??= 2;
   }
-  const status = STATUS_OF[code];
+  const status = statuses[code];
   if (status === undefined) return undefined;
   const headers: Record<string, string> = {};
   if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);

@@ -1,6 +1,5 @@
 import type { SettleResponse } from '@x402/core/types';
 import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
-import type { PaidReportResponse, Report } from '@rights-preflight/wire/contract/report.js';
 import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import type {
   PurchaseCommandBody,
@@ -44,16 +43,17 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
     delivered_at: deps.now().toISOString(),
     key_id: deps.evidenceKeyId,
   });
-  const response: PaidReportResponse = {
+  // Every product's paid body has this shape; its own codec checks it on the way out (docs/wire.md).
+  const response: Delivery['response'] & Record<string, unknown> = {
     version: GATEWAY_VERSION,
     input_sha256: q.input_sha256,
     legal_clearance: false,
-    report: report as Report,
-    evidence: evidence as PaidReportResponse['evidence'],
-    delivery_proof: deliveryProof as PaidReportResponse['delivery_proof'],
+    report: report as Record<string, unknown>,
+    evidence,
+    delivery_proof: deliveryProof,
     payment_settlement: {
       success: true,
-      network: s.network as PaidReportResponse['payment_settlement']['network'],
+      network: s.network as Delivery['response']['payment_settlement']['network'],
       transaction: s.transaction,
     },
   };
@@ -67,7 +67,7 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
 }
 
 /**
- * Each report resource's checkpoint (docs/decisions.md, "Revalidation"): the product's draft,
+ * Each report resource's checkpoint (docs/decisions.md, "Revalidation (issue 26)"): the product's draft,
  * tied to this delivery by the digest of the evidence payload (which does not contain the checkpoints,
  * so nothing is circular) and signed with the evidence key. Deterministic (Ed25519, no time), so a
  * resumed or raced delivery carries the same checkpoints.

@@ -1,7 +1,5 @@
 import { nodeSignatureCheck } from '../evidence/verify-node.js';
 import type { ServiceConfig } from '../config/config.js';
-import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
-import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import type { CrashAt } from '../runtime/crash-points.js';
 import { checkpointSealer } from '../crypto/checkpoint-seal.js';
 import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
@@ -15,29 +13,25 @@ import { payerFailures, type PayerFailures } from '../money-path/payer-failures.
 import type { ResumeDeps } from '../money-path/resume.js';
 import type { RelayerFunds } from '../payment/settlement/relayer-funds.js';
 import type { Settlement } from '../payment/settlement/settlement.js';
-import type { GateDeps } from '../products/ingestion-gate/gate.js';
-import type { RevalidateDeps } from '../products/revalidation/revalidate.js';
-import { revalidationProduct } from '../products/revalidation/product.js';
-import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
-import { ingestionGateProduct } from '../products/ingestion-gate/product.js';
-import type { QuoteDeps } from '../products/single-report/quote.js';
-import { singleReportProduct } from '../products/single-report/product.js';
 import type { RslEngine } from '../rsl/engine.js';
 import type { EventStore } from '../store/port.js';
 import type { ServiceSecrets } from './secrets.js';
+import type { ProductCatalog, RegistryOwn } from './product-registry.js';
 
-export type ServiceMoneyDeps = ResumeDeps & QuoteDeps & GateDeps & RevalidateDeps;
+/** The money path's deps and every product's own (its observer), as the registry's products need them. */
+export type ServiceMoneyDeps = ResumeDeps & RegistryOwn;
 
 /** What the money path and the products are handed: the store, the terms, the keys, the products by SKU. */
-export function moneyPathDeps(
+export function moneyPathDeps<Own = RegistryOwn>(
   config: ServiceConfig,
+  catalog: ProductCatalog<Own>,
   parts: {
     store: EventStore;
     log: Logger;
     now: (() => Date) | undefined;
     /** The bound listener's URL (PUBLIC_BASE_URL, when set, names the service instead). */
     url: string;
-    rsl: RslEngine;
+    rsl: Pick<RslEngine, 'observe' | 'coverage'>;
     terms: PaymentTerms;
     secrets: ServiceSecrets;
     inflight: InFlight<unknown>;
@@ -46,7 +40,7 @@ export function moneyPathDeps(
     funds: RelayerFunds | undefined;
     metrics: ServiceMetrics;
   },
-): ServiceMoneyDeps {
+): ResumeDeps & Own {
   const { rsl, secrets, crashAt, funds } = parts;
   const base = {
     store: parts.store,
@@ -62,28 +56,18 @@ export function moneyPathDeps(
     // Sealed per purchase (AAD = checkpointAad(id)); legacy compact values of old streams still open.
     ...checkpointSealer(secrets.checkpointKey),
     inflight: parts.inflight,
-    products: {
-      [SINGLE_REPORT_SKU]: singleReportProduct,
-      [GATE_SKU]: ingestionGateProduct,
-      [REVALIDATE_SKU]: revalidationProduct,
-    },
+    products: catalog.products,
     ...(crashAt ? { crashAt } : {}),
     ...(funds ? { relayerCanPay: () => funds.sufficient() } : {}),
     payerFailures: countedPayerFailures(payerFailures(), parts.metrics, parts.now ?? (() => new Date())),
   } satisfies MoneyPathDeps;
+  const evidenceKeys = [
+    { key_id: secrets.evidenceKey.keyId, public_key: secrets.evidenceKey.publicKeyHex, check: nodeSignatureCheck },
+  ];
   return {
     ...base,
     settlement: countedSettlement(parts.settlement, parts.metrics),
-    observe: (resource, purpose, userClass) =>
-      rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
-    observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
-    evidenceKeys: [
-      {
-        key_id: secrets.evidenceKey.keyId,
-        public_key: secrets.evidenceKey.publicKeyHex,
-        check: nodeSignatureCheck,
-      },
-    ],
+    ...catalog.observers({ rsl, store: parts.store, evidenceKeys }),
   };
 }
 

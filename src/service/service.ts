@@ -19,6 +19,7 @@ import { warmPaidPath } from './warm-paid-path.js';
 import { startBackground } from './background.js';
 import type { Cleanups } from './cleanups.js';
 import { moneyPathDeps } from './money-path-deps.js';
+import { productCatalog } from './product-registry.js';
 import { servePublicHttp } from './public-http.js';
 import { loadSecrets } from './secrets.js';
 import { openSettlement, paymentTerms } from './settlement.js';
@@ -97,7 +98,8 @@ export async function startService(
     });
 
     const inflight = new InFlight<unknown>();
-    const moneyDeps = moneyPathDeps(config, {
+    const catalog = productCatalog();
+    const moneyDeps = moneyPathDeps(config, catalog, {
       ...{ store, log, now: options.now, url, rsl, terms, secrets },
       ...{ inflight, crashAt, settlement, funds, metrics },
     });
@@ -105,7 +107,7 @@ export async function startService(
     const evidencePublic = { key_id: evidenceKey.keyId, public_key: evidenceKey.publicKeyHex };
     const http = servePublicHttp(
       config,
-      { log, listener, rsl, terms, evidencePublic, moneyDeps, metrics, readModels, settlement, funds },
+      { log, listener, rsl, terms, evidencePublic, moneyDeps, catalog, metrics, readModels, settlement, funds },
       cleanups,
     );
     const metricsServer = await startMetricsListener(metrics.registry, config, log);

@@ -15,7 +15,7 @@ import {
   TxHash,
   UnixSeconds,
 } from '@rights-preflight/wire/contract/primitives.js';
-import { QuotedProduct } from './quoted-product.js';
+import { StoredQuotedProduct } from './quoted-product.js';
 
 // Events of the purchase stream `purchase-<purchase_id>` (spec §3). These codecs are the single
 // source of truth for what a stored event may hold; `evolve` decodes every event with them, so a
@@ -80,7 +80,7 @@ export const QuotedCommon = t.intersection([
 ]);
 
 /** `Quoted`: the common part and one product's `sku`, `input` and `reading` (a union keyed by `sku`). */
-export const QuotedData = t.intersection([QuotedCommon, QuotedProduct]);
+export const QuotedData = t.intersection([QuotedCommon, StoredQuotedProduct]);
 
 export const OfferedData = t.type({
   /** x402 v2 PaymentRequirements (the x402 wire codec; decide reads amount/payTo/asset/network). */

@@ -1,3 +1,4 @@
+import { isLeft } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { SINGLE_REPORT_SKU, Tier } from '@rights-preflight/wire/contract/common.js';
 import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
@@ -75,3 +76,28 @@ export const QuotedProduct = t.union([SingleReportQuoted, IngestionGateQuoted, R
 export type QuotedProduct = t.TypeOf<typeof QuotedProduct>;
 /** The SKUs sold: the keys of the product registry. */
 export type Sku = QuotedProduct['sku'];
+
+const KNOWN_SKUS: ReadonlySet<string> = new Set(QuotedProduct.types.map((member) => member.props.sku.value));
+const UnlistedShape = t.type({
+  sku: t.string,
+  input: t.intersection([t.type({ sku: t.string, resource: t.string }), t.UnknownRecord]),
+  reading: t.UnknownRecord,
+});
+const isUnlisted = (u: unknown): boolean => UnlistedShape.is(u) && !KNOWN_SKUS.has(u.sku) && u.input.sku === u.sku;
+
+/**
+ * What a stored `Quoted` holds of its product: a member of the union, or a product no member names (one
+ * defined beside the service, as a test's own product is: its `sku` none of the union's, its `input` of
+ * that sku naming its binding resource, its reading a record). Typed as the union: the service's code
+ * knows only the union's products, and the members stay as strict as they are; an unlisted product types
+ * its own quote, and one that ships adds its member above (docs/decisions.md, "One sale flow").
+ */
+export const StoredQuotedProduct = new t.Type<QuotedProduct, QuotedProduct, unknown>(
+  'StoredQuotedProduct',
+  (u): u is QuotedProduct => QuotedProduct.is(u) || isUnlisted(u),
+  (u, c) => {
+    const listed = QuotedProduct.validate(u, c);
+    return isLeft(listed) && isUnlisted(u) ? t.success(u as QuotedProduct) : listed;
+  },
+  (a) => a,
+);

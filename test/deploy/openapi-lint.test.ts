@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildOpenApi } from '../../src/http/schema/openapi.js';
+import { productCatalog } from '../../src/service/product-registry.js';
 import { withOperations } from '../../src/http/schema/openapi-operations.js';
 import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
 
@@ -37,7 +38,11 @@ async function lint(doc: unknown): Promise<{ errors: number; warnings: number; o
   }
 }
 
-const doc = buildOpenApi({ version: '0.1.0', serverUrl: 'http://127.0.0.1:8402' }) as any;
+const doc = buildOpenApi({
+  version: '0.1.0',
+  serverUrl: 'http://127.0.0.1:8402',
+  products: productCatalog().openapi(),
+}) as any;
 const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, item]) =>
   Object.entries(item).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })),
 );

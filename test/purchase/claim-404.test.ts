@@ -2,7 +2,7 @@ import crypto, { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import test from 'ava';
-import { redeemReport } from '../../src/money-path/redeem-report.js';
+import { redeemReport, type PaidOnlyAt } from '../../src/money-path/redeem-report.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { openStore } from '../../src/store/open.js';
@@ -81,7 +81,9 @@ async function stepsOf(id: string, claim: string | undefined): Promise<Step[]> {
   };
   syncBuiltinESMExports();
   try {
-    const deps = { store: countingStore(store, steps) } as unknown as ResumeDeps;
+    const deps = { store: countingStore(store, steps), paidOnlyAt: () => undefined } as unknown as ResumeDeps & {
+      paidOnlyAt: PaidOnlyAt;
+    };
     const outcome = await redeemReport(deps, { id, claim, paymentSignature: undefined }).then(
       (r) => `answered ${r.redemption.kind}`,
       (e: unknown) => (e instanceof Refusal ? `refused ${e.code}` : `failed ${String(e)}`),

@@ -1,122 +1,142 @@
-import { startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
 import { tmpdir } from 'node:os';
-import { loadConfig } from '../../src/config/config.js';
-import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
-import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { checkpointSealer } from '../../src/crypto/checkpoint-seal.js';
-import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
+import { startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { BASE_USDC, USDC } from '@rights-preflight/wire/payment/x402-constants.js';
+import { loadConfig, type ServiceConfig } from '../../src/config/config.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
-import { createApp } from '../../src/http/app.js';
-import { quoteRouter } from '../../src/http/routes/quote.js';
-import { reportsRouter } from '../../src/http/routes/reports.js';
+import { listenFirst, type EarlyListener } from '../../src/http/listen-first.js';
+import { createServiceMetrics } from '../../src/metrics/service-metrics.js';
+import type { PaymentTerms } from '../../src/money-path/deps.js';
 import { InFlight } from '../../src/money-path/inflight.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
-import { BASE_USDC, USDC } from '@rights-preflight/wire/payment/x402-constants.js';
-import { ingestionGateProduct } from '../../src/products/ingestion-gate/product.js';
-import { singleReportProduct } from '../../src/products/single-report/product.js';
-import type { QuoteDeps } from '../../src/products/single-report/quote.js';
 import { createRslEngine } from '../../src/rsl/engine.js';
-import { listen, type Listening } from './listen.js';
+import { moneyPathDeps } from '../../src/service/money-path-deps.js';
+import {
+  PRODUCT_REGISTRY,
+  productCatalog,
+  type AnyListing,
+  type ProductCatalog,
+  type RegistryOwn,
+} from '../../src/service/product-registry.js';
+import { publicApp } from '../../src/service/public-http.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
-import { startedInHook } from './started-in-hook.js';
 import { scriptedSettlement, type SettlementScript } from './scripted-settlement.js';
+import { startedInHook } from './started-in-hook.js';
 
-// The fast application-level world for money-path rules (test/README.md): the real quote and report
-// routes in the real Koa app on loopback, the real RSL engine reading the test publishers over HTTPS on
-// loopback, an in-memory store (held to the store conformance suite) and a settlement backend that
-// answers from a script — no devnet, no service process, started in well under a second. Rules whose
-// subject is the chain, several processes or real timing stay on the devnet world (./world.ts).
+// The fast world for money-path rules (test/README.md): the service's own composition — the money path's
+// deps (src/service/money-path-deps.ts) and the public app with every product of the registry
+// (src/service/public-http.ts, src/service/product-registry.ts) — on loopback, the real RSL engine reading
+// the test publishers over HTTPS on loopback, an in-memory store (held to the store conformance suite) and
+// a settlement backend that answers from a script: no devnet, no service process, no database. Rules
+// whose subject is the chain, several processes or real timing stay on the devnet world (./world.ts).
+// `products` adds listings to the registry's (a product defined in the test tree is sold as one of ours).
 
 /** The recipient of the fast world's offers (no chain looks at it). */
 export const FAST_PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
+
+/** The terms the scripted chain stands for: Base mainnet USDC (nothing is ever sent). */
+const FAST_TERMS: PaymentTerms = {
+  network: 'eip155:8453',
+  asset: BASE_USDC,
+  payTo: FAST_PAY_TO,
+  eip712: USDC['eip155:8453'].eip712,
+  maxTimeoutSeconds: 300,
+  settlementWindowSeconds: 68,
+};
+
+/** Rules, not limits, are asked of this world: its buckets never run dry (rate limits have their own tests). */
+const UNLIMITED: Record<string, string> = Object.fromEntries(
+  ['INSPECT', 'QUOTE', 'PREFLIGHT', 'GATE', 'MCP'].flatMap((r) => [
+    [`RATE_LIMIT_${r}_PER_MINUTE`, '100000'],
+    [`RATE_LIMIT_${r}_BURST`, '100000'],
+  ]),
+);
+
+export interface FastWorldOptions {
+  /** Listings sold beside the registry's (a test's own product). */
+  products?: readonly AnyListing[];
+}
 
 export interface FastWorld {
   url: string;
   origins: TestOrigins;
   store: ReturnType<typeof memoryEventStore>;
-  settlement: ReturnType<typeof scriptedSettlement>;
+  settlement: ReturnType<typeof scriptedSettlement> & { kind: 'self' };
   /** The evidence public key (hex) a buyer pins. */
   evidenceKey: string;
-  deps: ResumeDeps & QuoteDeps;
+  /** The deps the service's composition made: the money path's and every product's observer. */
+  deps: ResumeDeps & RegistryOwn;
+  catalog: ProductCatalog;
   close(): Promise<void>;
 }
 
-export async function startFastWorld(script: SettlementScript = { used: [false] }): Promise<FastWorld> {
+export async function startFastWorld(
+  script: SettlementScript = { used: [false] },
+  opts: FastWorldOptions = {},
+): Promise<FastWorld> {
   const origins = await startTestOrigins({ ...publisherSite(), ...signalPublisherSite() });
-  let http: Listening | undefined;
+  let listener: EarlyListener | undefined;
   try {
-    // The service's own reading of the publishers' environment (COVERED_ORIGINS, FETCH_*), with time limits
-    // that are only caps: no publisher here stalls, and on a machine busy past its cores the production
-    // 5 s read of a loopback TLS origin, shared by a file's concurrent tests, read as a failure (UNKNOWN).
-    const rsl = createRslEngine(loadConfig({ ...origins.env, DATA_DIR: tmpdir() }), {
-      connectTimeoutMs: 30_000,
-      readTimeoutMs: 30_000,
-      totalTimeoutMs: 60_000,
-    });
-    const store = memoryEventStore();
-    const settlement = scriptedSettlement(script);
-    const key = evidenceKeyFromSeed(new Uint8Array(32).fill(7));
-    let baseUrl = '';
-    const deps: ResumeDeps & QuoteDeps = {
-      store,
-      log: quietLogger(),
-      now: () => new Date(),
-      get baseUrl() {
-        return baseUrl;
-      },
-      coveredOrigins: [...rsl.coverage.origins],
-      quoteTtlSeconds: 900,
-      terms: {
-        network: 'eip155:8453',
-        asset: BASE_USDC,
-        payTo: FAST_PAY_TO,
-        eip712: USDC['eip155:8453'].eip712,
-        maxTimeoutSeconds: 300,
-        settlementWindowSeconds: 68,
-      },
-      claimSecret: new Uint8Array(32).fill(9),
-      sign: createSigner(key),
-      evidenceKeyId: key.keyId,
-      ...checkpointSealer(new Uint8Array(32).fill(3)),
-      inflight: new InFlight<unknown>(),
-      products: { [SINGLE_REPORT_SKU]: singleReportProduct, [GATE_SKU]: ingestionGateProduct },
-      settlement,
-      observe: (resource, purpose, userClass) =>
-        rsl.observe(resource, [purpose], { userClass, geo: null, freshnessSeconds: 300 }),
+    // The service's own reading of the publishers' environment; no chain is asked (the settlement is scripted).
+    const config: ServiceConfig = {
+      ...loadConfig({ ...origins.env, ...UNLIMITED, DATA_DIR: tmpdir() }),
+      rpcUrl: 'http://127.0.0.1:9',
+      payTo: FAST_PAY_TO,
     };
-    const app = createApp({
-      log: deps.log,
-      ready: async () => true,
-      routers: [quoteRouter(deps), reportsRouter(deps)],
+    // Time limits that are only caps: no publisher here stalls, and on a machine busy past its cores the
+    // production 5 s read of a loopback TLS origin, shared by a file's concurrent tests, read as a failure.
+    const rsl = createRslEngine(config, { connectTimeoutMs: 30_000, readTimeoutMs: 30_000, totalTimeoutMs: 60_000 });
+    const store = memoryEventStore();
+    const settlement = Object.assign(scriptedSettlement(script), { kind: 'self' as const });
+    const log = quietLogger();
+    const metrics = createServiceMetrics();
+    const key = evidenceKeyFromSeed(new Uint8Array(32).fill(7));
+    // A test's own listings add observers of their own; the registry's are typed, theirs are the test's.
+    const catalog: ProductCatalog = productCatalog([...PRODUCT_REGISTRY, ...(opts.products ?? [])]);
+    // Bound first, as the service does: offers and report URLs name the base URL.
+    listener = await listenFirst(0, '127.0.0.1');
+    const deps = moneyPathDeps(config, catalog, {
+      ...{ store, log, now: undefined, url: listener.url, rsl, terms: FAST_TERMS, metrics },
+      secrets: { evidenceKey: key, checkpointKey: new Uint8Array(32).fill(3), claimSecret: new Uint8Array(32).fill(9) },
+      ...{ inflight: new InFlight<unknown>(), crashAt: undefined, settlement, funds: undefined },
     });
-    http = await listen(app);
-    baseUrl = http.base;
-    const served = http;
+    const app = publicApp(config, {
+      ...{ log, rsl, terms: FAST_TERMS, moneyDeps: deps, catalog, metrics },
+      evidencePublic: { key_id: key.keyId, public_key: key.publicKeyHex },
+      ready: async () => true,
+      inspect: undefined,
+    });
+    listener.serve(app.callback());
+    const served = listener;
     return {
-      url: served.base,
+      url: served.url,
       origins,
       store,
       settlement,
       evidenceKey: key.publicKeyHex,
       deps,
+      catalog,
       async close() {
-        await served.close();
+        await new Promise<void>((resolve) => {
+          served.server.close(() => resolve());
+          served.server.closeAllConnections();
+        });
+        metrics.close();
         rsl.close();
         await origins.close();
       },
     };
   } catch (err) {
-    await http?.close();
+    listener?.server.close();
     await origins.close();
     throw err;
   }
 }
 
 /** One fast world for the calling test file, started before its tests and closed after them. */
-export const useFastWorld = (script?: SettlementScript): FastWorld =>
+export const useFastWorld = (script?: SettlementScript, opts: FastWorldOptions = {}): FastWorld =>
   startedInHook(
-    () => startFastWorld(script),
+    () => startFastWorld(script, opts),
     (w) => w.close(),
   );

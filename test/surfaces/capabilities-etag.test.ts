@@ -4,6 +4,7 @@ import test from 'ava';
 import Koa from 'koa';
 import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import { capabilitiesRouter, type CapabilitiesDeps } from '../../src/http/routes/capabilities.js';
+import { productCatalog } from '../../src/service/product-registry.js';
 
 // Capabilities is built at most once a second and sent as ready JSON; its ETag ignores generated_at, so
 // a client holding the same content gets 304, and a change of coverage changes the ETag.
@@ -31,7 +32,9 @@ test('same content → same ETag and 304 for If-None-Match; other coverage → a
     },
     evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
     quoteTtlSeconds: 900,
-    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    products: productCatalog()
+      .capabilities()
+      .map((p) => ({ ...p, enabled: p.endpoint !== '/v1/rights/revalidate' })),
     rateLimits: [],
     now: () => new Date(clock),
   };
@@ -87,7 +90,7 @@ test('one body per second of requests; a later second moves only generated_at; c
     },
     evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
     quoteTtlSeconds: 900,
-    enabled: { preflight: true, ingestionGate: true, revalidate: false },
+    products: productCatalog().capabilities(),
     rateLimits: [],
     now: () => new Date(clock + second * 1000),
   };

@@ -6,6 +6,7 @@ import { docsRouter } from '../../src/http/routes/docs.js';
 import { openApiRouter } from '../../src/http/routes/openapi.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { buildOpenApi } from '../../src/http/schema/openapi.js';
+import { productCatalog } from '../../src/service/product-registry.js';
 import { browserTests } from '../support/browser-tests.js';
 import { launchBrowser } from '../support/cdp-pipe.js';
 import { markdownRenderer } from '../../src/http/routes/markdown-html.js';
@@ -20,7 +21,10 @@ test.before(async () => {
   const app = createApp({
     log: createLogger('silent'),
     ready: async () => true,
-    routers: [openApiRouter({ version: '0.1.0' }), docsRouter({ version: '0.1.0' })],
+    routers: [
+      openApiRouter({ version: '0.1.0', products: productCatalog().openapi() }),
+      docsRouter({ version: '0.1.0' }),
+    ],
   });
   server = await listen(app);
 });
@@ -105,7 +109,9 @@ test('docs/*.md: Markdown by default, a rendered page when a browser asks; no ot
 
 test('the OpenAPI document leaves jsonSchemaDialect to its default: Swagger UI renders no warning', (t) => {
   // Swagger UI 5 shows a red "Warning" box for any jsonSchemaDialect but OAS 3.1's base dialect.
-  const doc = buildOpenApi({ version: '0.1.0' }) as { jsonSchemaDialect?: string };
+  const doc = buildOpenApi({ version: '0.1.0', products: productCatalog().openapi() }) as {
+    jsonSchemaDialect?: string;
+  };
   t.true(
     doc.jsonSchemaDialect === undefined || doc.jsonSchemaDialect === 'https://spec.openapis.org/oas/3.1/dialect/base',
     doc.jsonSchemaDialect,
@@ -114,7 +120,9 @@ test('the OpenAPI document leaves jsonSchemaDialect to its default: Swagger UI r
 
 browserTests('landing-docs.test.ts', 'the API reference renders in headless Chromium', () => {
   test('the API reference in Chromium shows every operation of /openapi.json', async (t) => {
-    const doc = buildOpenApi({ version: '0.1.0' }) as { paths: Record<string, Record<string, unknown>> };
+    const doc = buildOpenApi({ version: '0.1.0', products: productCatalog().openapi() }) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const expected = Object.entries(doc.paths).flatMap(([p, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
     );

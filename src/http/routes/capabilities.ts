@@ -1,31 +1,14 @@
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
-import {
-  GATE_BASE_PRICE,
-  GATE_PER_URL_PRICE,
-  MAX_BUDGET_MICRO,
-  REVALIDATE_PER_URL_PRICE,
-  SINGLE_REPORT_PRICE,
-} from '@rights-preflight/wire/pricing/prices.js';
-import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
+import { MAX_BUDGET_MICRO } from '@rights-preflight/wire/pricing/prices.js';
 import { RESOURCE_URL_MAX_LENGTH } from '@rights-preflight/wire/rsl/resource-url.js';
 import { NONCE_PREFIX } from '@rights-preflight/wire/contract/offer.js';
 import type { PaymentTerms } from '../../money-path/deps.js';
 import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
 import type { RateLimitedRoute } from '../rate-limit.js';
+import type { CapabilityEntry } from '../../products/listing.js';
 import { SIGNAL_STANDARDS_READ } from '@rights-preflight/wire/signals/signal-observation.js';
-
-const GATE_PURPOSES = [
-  'ai-input',
-  'ai-train',
-  'ai-index',
-  'search',
-  'rag-ingestion',
-  'summarization',
-  'training',
-  'search-indexing',
-] as const;
 
 // GET /v1/capabilities (spec §2.10): live coverage, products, prices, payment terms and evidence keys.
 // Encoded through the codec so the answer can never drift from the contract.
@@ -34,8 +17,8 @@ export interface CapabilitiesDeps {
   terms: PaymentTerms;
   evidenceKeys: { key_id: string; public_key: string }[];
   quoteTtlSeconds: number;
-  /** Which products this instance serves (a product's route must be wired to be enabled). */
-  enabled: { preflight: boolean; ingestionGate: boolean; revalidate: boolean };
+  /** The products, in the product registry's order, each enabled when this instance serves its routes. */
+  products: readonly (CapabilityEntry & { enabled: boolean })[];
   /** The rate-limited routes, as the middleware applies them. */
   rateLimits: readonly RateLimitedRoute[];
   /** Paid requests one payer may have in progress at once (src/http/rate-limit.ts); 0 when paid work is not apart. */
@@ -43,40 +26,18 @@ export interface CapabilitiesDeps {
   now: () => Date;
 }
 
-const tiers = (base: Record<'fresh' | 'deep', bigint>, perUrl?: Record<'fresh' | 'deep', bigint>) => ({
-  fresh: { base_micro: base.fresh.toString(), per_url_micro: (perUrl?.fresh ?? 0n).toString() },
-  deep: { base_micro: base.deep.toString(), per_url_micro: (perUrl?.deep ?? 0n).toString() },
-});
-
 export function buildCapabilities(deps: CapabilitiesDeps): Capabilities {
   return Capabilities.encode({
     version: 'service-public-gateway-v1',
     legal_clearance: false,
     coverage: { origins: deps.coveredOrigins(), subdomains_implied: false },
-    products: [
-      {
-        sku: 'rights.preflight.v1',
-        enabled: deps.enabled.preflight,
-        endpoint: '/v1/rights/quote',
-        tiers: tiers(SINGLE_REPORT_PRICE),
-        purposes: [...REPORT_PURPOSES],
-      },
-      {
-        sku: 'rights.ingestion-gate.v1',
-        enabled: deps.enabled.ingestionGate,
-        endpoint: '/v1/rights/ingestion-gate',
-        tiers: tiers(GATE_BASE_PRICE, GATE_PER_URL_PRICE),
-        purposes: [...GATE_PURPOSES],
-      },
-      {
-        sku: 'rights.revalidate.v1',
-        enabled: deps.enabled.revalidate,
-        endpoint: '/v1/rights/revalidate',
-        // Per checkpoint (one URL each), no base; the purposes are those a checkpoint can carry (the gate's).
-        tiers: tiers({ fresh: 0n, deep: 0n }, REVALIDATE_PER_URL_PRICE),
-        purposes: [...GATE_PURPOSES],
-      },
-    ],
+    products: deps.products.map(({ sku, enabled, endpoint, tiers, purposes }) => ({
+      sku,
+      enabled,
+      endpoint,
+      tiers,
+      purposes,
+    })),
     payment: {
       ...paymentTermsOnWire(deps.terms),
       asset_symbol: 'USDC',

@@ -2,21 +2,11 @@ import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-chall
 
 // What a client generator needs beyond the schemas (./openapi.ts): a stable operationId and a tag for
 // every operation, the credentials each one takes as security schemes, and the answers every body or
-// every /v1 call may get from the HTTP layer itself (413, 415, 429). Kept in one table so a new route
-// without an entry fails the OpenAPI test instead of shipping an anonymous operation.
+// every /v1 call may get from the HTTP layer itself (413, 415, 429). Kept in one table (a product's own in its
+// OpenAPI fragment) so a new route without an entry fails the OpenAPI test instead of shipping an anonymous
+// operation.
 
-type Requirement = Record<string, string[]>;
-interface Operation {
-  operationId: string;
-  tag: string;
-  security: Requirement[];
-}
-
-const NONE: Requirement[] = [{}];
-const claim = { ServiceClaim: [] };
-const request = { ServiceRequest: [] };
-const pay = { PaymentSignature: [] };
-const gate = { ServiceRequest: [], PaymentIntent: [], SignInWithX: [] };
+import { NONE, claim, pay, type Operation } from '@rights-preflight/wire/contract/openapi-common.js';
 
 export const OPERATIONS: Record<string, Operation> = {
   'get /': { operationId: 'getLanding', tag: 'Discovery', security: NONE },
@@ -25,28 +15,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'get /openapi.json': { operationId: 'getOpenApi', tag: 'Discovery', security: NONE },
   'get /v1/capabilities': { operationId: 'getCapabilities', tag: 'Discovery', security: NONE },
   'post /v1/rights/inspect': { operationId: 'inspectRsl', tag: 'Free inspection', security: NONE },
-  'post /v1/rights/quote': { operationId: 'createQuote', tag: 'Quoted reports', security: NONE },
   // Without payment the claim alone gets the 402 offer; with it, the paid report.
   'get /v1/rights/reports/{id}': {
     operationId: 'getReport',
     tag: 'Quoted reports',
     security: [claim, { ...claim, ...pay }],
-  },
-  'get /v1/rights/preflight': { operationId: 'getPreflightSchema', tag: 'Preflight', security: NONE },
-  'post /v1/rights/preflight': {
-    operationId: 'preflight',
-    tag: 'Preflight',
-    security: [{}, request, { ...request, ...pay }],
-  },
-  'post /v1/rights/ingestion-gate': {
-    operationId: 'ingestionGate',
-    tag: 'Ingestion gate',
-    security: [gate, { ...gate, ...pay }],
-  },
-  'post /v1/rights/revalidate': {
-    operationId: 'revalidate',
-    tag: 'Revalidation',
-    security: [request, { ...request, ...pay }],
   },
   'post /v1/rights/refund-requests': { operationId: 'createRefundRequest', tag: 'Refund requests', security: [claim] },
   'get /v1/rights/refund-requests/{purchase_id}': {
@@ -134,10 +107,10 @@ type Doc = {
 
 /** Adds operationIds, tags, security and the HTTP layer's own answers; throws on an operation
  *  missing from OPERATIONS. */
-export function withOperations<D extends Doc>(doc: D): D {
+export function withOperations<D extends Doc>(doc: D, products: Readonly<Record<string, Operation>> = {}): D {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      const meta = OPERATIONS[`${method} ${path}`];
+      const meta = OPERATIONS[`${method} ${path}`] ?? products[`${method} ${path}`];
       if (!meta)
         throw new Error(
           `OpenAPI: no operationId, tag and security for ${method.toUpperCase()} ${path} ` +

@@ -3,12 +3,12 @@ import type { Classification } from '@rights-preflight/wire/contract/common.js';
 import * as t from 'io-ts';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader, resourcesEvidenceHeader } from '../../money-path/report-drafter.js';
-import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
-import { reportReasons } from '../../money-path/report-reasons.js';
-import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
-import { mostRestrictive } from '../../money-path/most-restrictive.js';
-import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
+import { reportHeader } from '../../report/report-header.js';
+import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { reportReasons } from '../../report/report-reasons.js';
+import { checkpointDraft } from '../../report/checkpoint-draft.js';
+import { mostRestrictive } from '../../report/most-restrictive.js';
+import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 
 // The gate's report and evidence payload, built from what was observed at quote time (the `Quoted`
@@ -58,7 +58,14 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
     resources: entries.map((e, i) => ({ ...e, checkpoint: signed[i] ?? null })),
   });
   const evidence = {
-    ...resourcesEvidenceHeader(q),
+    type: 'evidence',
+    sku: GATE_SKU,
+    purchase_id: q.purchase_id,
+    input_sha256: q.input_sha256,
+    legal_clearance: false,
+    purpose: input.purpose,
+    user_class: input.user_class,
+    geo: input.geo,
     freshness_seconds: input.freshness_seconds,
     tier: input.tier,
     resources: readings.map((r, i) => ({

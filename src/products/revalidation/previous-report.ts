@@ -1,6 +1,6 @@
 import type { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
 import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
-import { loadPurchase } from '../../money-path/purchase-stream.js';
+import { loadPurchase } from '../../money-path/sale.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { nextTurn } from '../../rsl/next-turn.js';
 import type { EventStore } from '../../store/port.js';

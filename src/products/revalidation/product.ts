@@ -1,15 +1,25 @@
-import { REVALIDATE_SKU } from '@rights-preflight/wire/contract/revalidation.js';
-import type { Product } from '../../money-path/product.js';
+import { GATEWAY_VERSION } from '@rights-preflight/wire/contract/common.js';
+import {
+  REVALIDATE_PATH,
+  REVALIDATE_SKU,
+  type RevalidationUnavailable,
+} from '@rights-preflight/wire/contract/revalidation.js';
+import type { PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
+import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
+import type { AskContext, Assessment, Product } from '../../money-path/product.js';
+import { mostRestrictive } from '../../report/most-restrictive.js';
+import { reportReading } from '../../report/report-reading.js';
+import { unavailability } from '../../rsl/unavailability.js';
 import type { KnownVersion } from '../../rsl/fetch-cache.js';
 import type { ObserveContext } from '../../rsl/observe.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeRevalidateRequest, type NormalizedRevalidation, type RevalidateCall } from './normalize.js';
-import { draftRevalidationReport, type RevalidationReadings } from './report.js';
+import { draftRevalidationReport, purposeOf, type RevalidationReadings } from './report.js';
 import { previousReportSha256 } from './previous-report.js';
 import type { EventStore } from '../../store/port.js';
 
-// Revalidation (SKU rights.revalidate.v1) as a product (docs/decisions.md, "Revalidation"):
+// Revalidation (SKU rights.revalidate.v1) as a product (docs/decisions.md, "Revalidation", "One sale flow"):
 // one to four checkpoints of earlier reports, each resource observed again by the same engine as a fresh
 // report (never more permissive), its RSL documents asked for conditionally; sold by
 // POST /v1/rights/revalidate (./revalidate.ts).
@@ -49,15 +59,74 @@ async function observeRevalidation(
   };
 }
 
+/** A revalidation request: its body and the evidence keys a checkpoint must be signed by. */
+export type RevalidationAsk = Omit<RevalidateCall, 'revalidateUrl'>;
+
+/** The revalidate URL: the resource of the purchase and of the bound nonce. */
+const askRevalidation = (call: RevalidationAsk, context: AskContext): NormalizedRevalidation =>
+  normalizeRevalidateRequest({ ...call, revalidateUrl: context.baseUrl + REVALIDATE_PATH }, context.coveredOrigins);
+
+/**
+ * Could not look at any resource: as for a quote (spec §7), nothing stored, nothing charged. A resource
+ * whose declaration is gone is not this: the withdrawal is what the buyer pays to learn (decisions.md).
+ */
+function assessRevalidation(
+  n: NormalizedRevalidation,
+  reading: ObservedRevalidation,
+  purchaseId: string,
+): Assessment<RevalidationUnavailable> {
+  const readings = reading.readings.map((r) => reportReading(r, purchaseId));
+  const failures = reading.readings.map((r) => unavailability(r));
+  if (failures.every((u) => u?.reason === 'FETCH_FAILED')) {
+    return {
+      available: false,
+      body: {
+        version: GATEWAY_VERSION,
+        available: false,
+        reason: 'FETCH_FAILED',
+        input_sha256: n.input_sha256,
+        details: { failures: failures.flatMap((u) => (u?.reason === 'FETCH_FAILED' ? u.details.failures : [])) },
+        charge_micro: '0',
+        legal_clearance: false,
+      },
+    };
+  }
+  const { input } = n;
+  const entries = readings.map((r) => ({
+    resource: r.resource,
+    classification: purposeOf(r, input.purpose).classification,
+  }));
+  const combined = mostRestrictive(entries);
+  return {
+    available: true,
+    subject: {
+      resource: input.resource,
+      resources: input.resources,
+      purpose: input.purpose,
+      tier: input.tier,
+      user_class: input.user_class,
+      geo: input.geo,
+      input_sha256: n.input_sha256,
+      classifications: entries,
+    },
+    preview: { purpose: input.purpose, classification: combined, decision: decisionFor(combined) },
+  };
+}
+
 export const revalidationProduct = {
   sku: REVALIDATE_SKU,
-  normalize: normalizeRevalidateRequest,
+  normalize: askRevalidation,
   observe: observeRevalidation,
+  assess: assessRevalidation,
   draft: draftRevalidationReport,
 } satisfies Product<
   typeof REVALIDATE_SKU,
-  RevalidateCall,
+  RevalidationAsk,
   NormalizedRevalidation,
   RevalidationObserver,
-  ObservedRevalidation
+  ObservedRevalidation,
+  RevalidationUnavailable
 >;
+
+/** The evidence keys the service publishes (capabilities): a checkpoint must be signed by one. */
+export type EvidenceKeys = readonly PublishedKey[];

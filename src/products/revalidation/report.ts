@@ -3,13 +3,13 @@ import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 import { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
 import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 import { REVALIDATE_SKU, type RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
-import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
+import { checkpointDraft } from '../../report/checkpoint-draft.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader, resourcesEvidenceHeader } from '../../money-path/report-drafter.js';
-import { reportReading, type ReportReading } from '../../money-path/report-reading.js';
-import { reportReasons } from '../../money-path/report-reasons.js';
+import { reportHeader } from '../../report/report-header.js';
+import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { reportReasons } from '../../report/report-reasons.js';
 import { changesSince } from './compare.js';
-import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
+import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 
 // The revalidation report and evidence payload, from the quote alone like the other products' (the
 // readings observed when the offer was made and the checkpoints they are compared with), so a resumed
@@ -88,7 +88,14 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
     resources: drafted.map((d, i) => ({ ...d.entry, checkpoint: signed[i] ?? null })),
   });
   const evidence = {
-    ...resourcesEvidenceHeader(q),
+    type: 'evidence',
+    sku: REVALIDATE_SKU,
+    purchase_id: q.purchase_id,
+    input_sha256: q.input_sha256,
+    legal_clearance: false,
+    purpose: input.purpose,
+    user_class: input.user_class,
+    geo: input.geo,
     tier: input.tier,
     resources: stored.map((reading, i) => ({
       resource: drafted[i]!.entry.resource,

@@ -1,33 +1,31 @@
-import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { GATEWAY_VERSION, SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import type { PreflightDiscovery, PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
 import type { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
-import { NONCE_PREFIX } from '@rights-preflight/wire/contract/offer.js';
-import { SINGLE_REPORT_PRICE, singleReportPrice } from '@rights-preflight/wire/pricing/prices.js';
-import { inputSha256 } from '@rights-preflight/wire/payment/binding.js';
-import type { Admit } from '../../money-path/paid-admission.js';
-import { singleReportProduct } from './product.js';
+import { SINGLE_REPORT_PRICE } from '@rights-preflight/wire/pricing/prices.js';
 import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
-import { quote, type QuoteDeps } from './quote.js';
-import { redeem } from '../../money-path/redeem.js';
-import type { Redemption } from '../../money-path/redemption.js';
-import type { ResumeDeps } from '../../money-path/resume.js';
-import { loadPurchase } from '../../money-path/purchase-stream.js';
-import { keySha256, requireServiceRequestKey } from '../../money-path/request-key.js';
-import { paymentTermsOnWire } from '../../money-path/payment-terms.js';
+import {
+  NONCE_PREFIX,
+  requireServiceRequestKey,
+  paymentTermsOnWire,
+  sell,
+  type Admit,
+  type PaymentTerms,
+  type SaleDeps,
+  type SaleOutcome,
+} from '../../money-path/sale.js';
+import { singleReportProduct, type SingleReportObserver } from './product.js';
 
 // POST /v1/rights/preflight (spec §4): the single report sold in one round trip, keyed by the buyer's
-// X-Service-Request instead of a claim. It is the quote flow's application services end to end:
-//   quote(key as Idempotency-Key, claim = key)  → same key + same input = same purchase stream, no re-fetch
-//   unavailable                                  → 200 available:false, charge_micro "0", nothing stored
-//   available                                    → redeem(binding key = X-Service-Request): 402 offer,
-//                                                  or the paid result for a bound PAYMENT-SIGNATURE
+// X-Service-Request instead of a claim: the sale end to end (../../money-path/sale.ts).
+//   same key + same input  → the same purchase stream, no re-fetch
+//   unavailable            → 200 available:false, charge_micro "0", nothing stored
+//   available              → 402 offer, or the paid result for a bound PAYMENT-SIGNATURE
 // An empty POST never reaches this far: it is discovery only (preflightDiscovery).
 
-export type PreflightDeps = ResumeDeps & QuoteDeps;
+export type PreflightDeps = SaleDeps<SingleReportObserver>;
 
 /** A preflight comes to a redemption, or to the quote's answer that nothing is available (no fee). */
-export type PreflightOutcome = Redemption | { kind: 'unavailable'; body: UnavailableQuote };
+export type PreflightOutcome = SaleOutcome<UnavailableQuote>;
 
 export async function preflight(
   deps: PreflightDeps,
@@ -39,42 +37,18 @@ export async function preflight(
     admit?: Admit;
   },
 ): Promise<PreflightOutcome> {
-  const key = requireServiceRequestKey(call.serviceRequest);
-  if (call.admit) {
-    const input = singleReportProduct.normalize(call.body, deps.coveredOrigins);
-    await call.admit({
-      resource: input.resource,
-      key,
-      inputSha256: inputSha256(input),
-      priceMicro: singleReportPrice(input.tier),
-      maxTotalMicro: call.body.max_total_micro,
-    });
-  }
-  const quoted = await quote(deps, call.body, key, { claimIsKey: true });
-  if (!quoted.available) return { kind: 'unavailable', body: quoted };
-  const loaded = await loadPurchase(deps.store, quoted.purchase_id);
-  // Same id but not key-bound: a quote made with this value as its Idempotency-Key. Safe to detect
-  // (the stored digest says who the credential is) and refused, so the two flows never share a nonce.
-  if (loaded.quoted && loaded.quoted.claim_sha256 !== keySha256(key)) {
-    throw new Refusal(
-      'SERVICE_REQUEST_KEY_REUSED',
-      'this X-Service-Request value was already used as an Idempotency-Key for a quote; ' +
-        'use a fresh private key (nothing was charged)',
-    );
-  }
-  return redeem(
-    deps,
-    {
-      purchaseId: quoted.purchase_id,
-      binding: { key, source: 'x-service-request' },
-      paymentSignature: call.paymentSignature,
-    },
-    loaded,
-  );
+  // The key is this route's credential: asked for before the body is looked at.
+  requireServiceRequestKey(call.serviceRequest);
+  return sell(deps, singleReportProduct, {
+    request: call.body,
+    serviceRequest: call.serviceRequest,
+    paymentSignature: call.paymentSignature,
+    ...(call.admit ? { admit: call.admit } : {}),
+  });
 }
 
 /** Discovery: what to send, the headers, the price and the binding rule. Evaluates and stores nothing. */
-export function preflightDiscovery(deps: Pick<PreflightDeps, 'terms'>): PreflightDiscovery {
+export function preflightDiscovery(deps: { terms: PaymentTerms }): PreflightDiscovery {
   return {
     version: GATEWAY_VERSION,
     discovery: true,

@@ -1,12 +1,12 @@
 import type { Report } from '@rights-preflight/wire/contract/report.js';
 import type { QuotedOf } from '../../money-path/product.js';
-import { reportHeader } from '../../money-path/report-drafter.js';
-import { reportReading } from '../../money-path/report-reading.js';
-import { reportReasons } from '../../money-path/report-reasons.js';
+import { reportHeader } from '../../report/report-header.js';
+import { reportReading } from '../../report/report-reading.js';
+import { reportReasons } from '../../report/report-reasons.js';
 import type { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
-import { checkpointDraft } from '../../money-path/checkpoint-draft.js';
-import { evidenceSignalsSummary, reportSignals } from '../../money-path/report-signals.js';
+import { checkpointDraft } from '../../report/checkpoint-draft.js';
+import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 
 // The single report (SKU rights.preflight.v1): one resource, one purpose, from the quote's reading.
 

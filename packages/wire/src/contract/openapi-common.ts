@@ -1,5 +1,6 @@
-import type { JsonSchema } from '@rights-preflight/wire/contract/constrained.js';
-import { GATE_SIWX_PROFILE } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type * as t from 'io-ts';
+import type { JsonSchema } from './constrained.js';
+import { GATE_SIWX_PROFILE } from './ingestion-gate.js';
 
 // The pieces the OpenAPI paths share: references into components, the header and parameter
 // definitions, the error answer and the money path's payment responses.
@@ -94,3 +95,27 @@ export const paymentResponses = {
   410: error('OFFER_EXPIRED: nothing was paid; start again'),
   503: error('RELAYER_UNDERFUNDED: the service cannot pay settlement gas now; no offer, nothing charged (Retry-After)'),
 };
+
+/** What a client generator needs of an operation beyond its schemas: a stable id, a tag, the credentials. */
+export type Requirement = Record<string, string[]>;
+export interface Operation {
+  operationId: string;
+  tag: string;
+  security: Requirement[];
+}
+
+/** The credentials an operation takes, as security requirements. */
+export const NONE: Requirement[] = [{}];
+export const claim = { ServiceClaim: [] };
+export const request = { ServiceRequest: [] };
+export const pay = { PaymentSignature: [] };
+export const gate = { ServiceRequest: [], PaymentIntent: [], SignInWithX: [] };
+
+/** A product's part of the OpenAPI document: its paths, its operations, its body schemas (from codecs), and
+ *  the component name of its paid body (one of the report URL's answers). */
+export interface OpenApiFragment {
+  delivered: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  operations: Record<string, Operation>;
+  components: Record<string, t.Mixed>;
+}
