@@ -12,7 +12,8 @@ import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { startServiceProcess } from '../test/support/service-process.js';
 import { startTestOrigins } from '../src/devnet/https-origin.js';
 
-// Issue 40's figure is the peak under 500 connections: that many quotes at once, each a new purchase.
+// The target (docs/decisions.md, "The embedded engine") is the peak under 500 connections: that many
+// quotes at once, each a new purchase.
 const QUOTES = Number(process.env.BENCH_RSS_QUOTES ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_RSS_CONNECTIONS ?? 500);
 // One client sends everything here: the per-address limit would answer 429 after its burst and measure nothing.

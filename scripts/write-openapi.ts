@@ -10,5 +10,9 @@ const file = process.argv[2] ?? 'build/openapi.json';
 await mkdir(path.dirname(path.resolve(file)), { recursive: true });
 await writeFile(
   file,
-  `${JSON.stringify(buildOpenApi({ version: '0.1.0', serverUrl: 'http://127.0.0.1:8402', products: productCatalog().openapi() }), null, 2)}\n`,
+  `${JSON.stringify(
+    buildOpenApi({ version: '0.1.0', serverUrl: 'http://127.0.0.1:8402', products: productCatalog().openapi() }),
+    null,
+    2,
+  )}\n`,
 );

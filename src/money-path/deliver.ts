@@ -67,7 +67,7 @@ export function buildDelivery(deps: MoneyPathDeps, state: SettledState): Deliver
 }
 
 /**
- * Each report resource's checkpoint (docs/decisions.md, "Revalidation (issue 26)"): the product's draft,
+ * Each report resource's checkpoint (docs/decisions.md, "Revalidation"): the product's draft,
  * tied to this delivery by the digest of the evidence payload (which does not contain the checkpoints,
  * so nothing is circular) and signed with the evidence key. Deterministic (Ed25519, no time), so a
  * resumed or raced delivery carries the same checkpoints.

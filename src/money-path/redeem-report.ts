@@ -6,6 +6,7 @@ import { redeem } from './redeem.js';
 import type { Redemption } from './redemption.js';
 import type { ResumeDeps } from './resume.js';
 import { loadPurchase } from './purchase-stream.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // GET /v1/rights/reports/{id}: the claim token is both the reader's credential and the binding key
 // of the payment nonce. Unknown id, missing claim and wrong claim give the same 404 after the same
@@ -17,8 +18,6 @@ import { loadPurchase } from './purchase-stream.js';
 // paid only at its own endpoint (the gate's sign-in proof, a revalidation's checkpoints are part of its
 // request: its listing's `paidOnlyAt`) has its report URL serve the stored delivery, and before delivery
 // answer 409 REPORT_NOT_DELIVERED (docs/wire.md §9).
-
-const PURCHASE_ID = /^[0-9a-f]{64}$/;
 
 /** The redemption, with the sku that says which product's bodies present it. */
 export interface ReportRedemption {
@@ -34,7 +33,7 @@ export async function redeemReport(
   req: { id: string; claim: string | undefined; paymentSignature: string | undefined },
 ): Promise<ReportRedemption> {
   // A malformed id names no purchase whatever the store holds: answering at once tells nothing.
-  if (!PURCHASE_ID.test(req.id)) throw reportNotFound();
+  if (!PurchaseId.is(req.id)) throw reportNotFound();
   const stored = await deps.store.readFirstField(streamName(req.id), 'claim_sha256');
   if (!claimDigestMatches(req.claim, stored)) throw reportNotFound();
   const loaded = await loadPurchase(deps.store, req.id);

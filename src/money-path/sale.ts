@@ -78,7 +78,8 @@ export async function quoteSale<S extends Sku, R, N extends Asked<S>, D, U>(
   asked: N,
   opts: {
     key: string | undefined;
-    /** The digest a reader presents at the report URL: of the HMAC claim, or of the key when the key is the credential. */
+    /** The digest a reader presents at the report URL: of the HMAC claim, or of the key when the key is the
+     * credential. */
     claimSha256?: (id: string, key: string) => string;
     /** The signed-in payer the purchase is pinned to (the ingestion gate). */
     payer?: Hex;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hexToBytes } from '@noble/hashes/utils.js';
+import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
 
 // A 32-byte secret kept in a file of the data directory, as both keys keep theirs: the evidence key
 // (src/evidence/keys.ts) and the checkpoint key (src/crypto/checkpoint-key.ts). Below both, so neither
@@ -36,7 +37,7 @@ export async function loadOrCreateSecret(
     text = await readFile(p, 'utf8');
   }
   const hex = text.trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${p} does not hold 64 hex characters`);
+  if (!Sha256Hex.is(hex)) throw new Error(`${p} does not hold 64 hex characters`);
   return Buffer.from(hex, 'hex');
 }
 

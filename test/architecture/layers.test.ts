@@ -57,6 +57,7 @@ const LAUNCHES = [
   'src/devnet/process.ts → src/devnet/main.ts',
   'src/rsl/inspect-pool.ts → src/rsl/inspect-worker.ts',
   'src/rsl/signal-reader-pool.ts → src/rsl/signal-reader-worker.ts',
+  'src/store/embedded/pglite-worker-driver.ts → src/store/embedded/pglite-worker.ts',
 ];
 
 interface Rule {

@@ -7,6 +7,7 @@ import {
   paymentResponses,
   ref,
 } from '@rights-preflight/wire/contract/openapi-common.js';
+import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 
 // The paths of GET /openapi.json, one entry per endpoint of the service's own (each product's are in its
 // folder: src/products/<name>/openapi.ts): prose, parameters and responses. Schemas are
@@ -94,7 +95,12 @@ export const PATHS: Record<string, Record<string, Record<string, unknown>>> = {
         'Where a refund request stands: requested, approved, rejected or paid ' +
         '(by an operator, with the transaction)',
       parameters: [
-        { name: 'purchase_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        {
+          name: 'purchase_id',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', pattern: PurchaseId.pattern.source },
+        },
         paramRef('XServiceClaim'),
       ],
       responses: {
@@ -139,7 +145,7 @@ export const reportPathItem = (delivered: readonly string[]): Record<string, Rec
     summary:
       'Read or redeem a quoted report: 402 offer without payment, the paid report with a bound PAYMENT-SIGNATURE',
     parameters: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: PurchaseId.pattern.source } },
       paramRef('XServiceClaim'),
       paramRef('PaymentSignature'),
     ],

@@ -3,7 +3,7 @@ import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
 import type { JsonSchema } from '@rights-preflight/wire/contract/constrained.js';
 import { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
-import { InspectRequest, InspectResponse } from '../routes/inspect.js';
+import { InspectRequest, InspectResponse } from '../../rsl/inspect-answer.js';
 import { RefundRequestBody, RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { withOperations } from './openapi-operations.js';
 import { ReadinessBody } from '@rights-preflight/wire/contract/readiness.js';

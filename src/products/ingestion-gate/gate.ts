@@ -45,12 +45,14 @@ export function ingestionGate(deps: GateDeps, call: GateCall): Promise<GateOutco
         { gateUrl, key, inputSha256: asked.input_sha256, network },
         deps.now(),
       );
-      // The statement a buyer must sign travels with every sign-in refusal: a client can be written from the answers alone.
+      // The statement a buyer must sign travels with every sign-in refusal: a client can be written from the
+      // answers alone.
       if (!proof.ok) throw new Refusal(proof.code, proof.message, { reason: proof.reason, statement: SIWX_STATEMENT });
       if (proof.signer !== payer) {
         throw new Refusal(
           'SIWX_SIGNER_NOT_PAYER',
-          "the sign-in proof is signed by another address than the payment intent's payer; nothing was stored or charged",
+          "the sign-in proof is signed by another address than the payment intent's payer; " +
+            'nothing was stored or charged',
         );
       }
       return payer;
