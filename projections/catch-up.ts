@@ -3,10 +3,12 @@ import { applyBatch, type BatchRows } from './batch.js';
 import { decodeFactEvent, type FactEvent, type RawFactEvent } from './feed/fact-event.js';
 import type { FactFeed } from './feed/feed.js';
 import { createIndexes, readCheckpoint, resetTables } from './schema.js';
-import { changedRows, loadBatchRows, writePage } from './write-batch.js';
+import { changedRows, CheckpointMoved, loadBatchRows, writePage } from './write-batch.js';
 
 // Large pages: fewer transactions, and fewer purchases whose events straddle two pages (written twice).
 export const PAGE_SIZE = 20_000;
+/** How often a rebuild goes on after another writer moved the checkpoint under it. */
+const MOVED_RETRIES = 10;
 
 const decodePage = (raw: readonly RawFactEvent[]): FactEvent[] =>
   raw.map(decodeFactEvent).filter((e): e is FactEvent => e !== undefined);
@@ -68,7 +70,17 @@ export async function rebuild(
 ): Promise<{ position: bigint; events: number }> {
   await db.transaction((tx) => resetTables(tx, { indexes: false }));
   try {
-    return await catchUp(db, feed, opts);
+    // A running service's projector may write pages of this same rebuild meanwhile (`ops replay` beside
+    // the service): every page is a compare-and-set on the checkpoint, so a page that finds it moved goes on
+    // from where it now is. Bounded: the projector only moves it forward, towards the end of `$all`.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // After a move, `events` counts what this process applied from there on.
+        return await catchUp(db, feed, opts);
+      } catch (err) {
+        if (!(err instanceof CheckpointMoved) || attempt >= MOVED_RETRIES) throw err;
+      }
+    }
   } finally {
     await db.transaction((tx) => createIndexes(tx));
   }

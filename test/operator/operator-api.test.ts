@@ -263,7 +263,7 @@ test.serial('POST /replay rebuilds the read models and streams how far it is, th
     .map((l) => JSON.parse(l) as { progress?: { position: string; head: string }; result?: any });
   const progress = lines.filter((l) => l.progress).map((l) => l.progress!);
   const result = lines.at(-1)!.result;
-  t.truthy(result, 'the last line is the result');
+  t.truthy(result, `the last line is the result: ${JSON.stringify(lines.at(-1))}`);
   t.is(progress[0]!.position, '0', 'the head is told before the first page');
   t.true(BigInt(progress[0]!.head) > 0n);
   t.is(progress.at(-1)!.position, result.position, 'the last page committed is where the replay ended');

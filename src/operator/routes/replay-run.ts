@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import * as t from 'io-ts';
 import { PassThrough } from 'node:stream';
+import { readJsonBody } from '../../http/json-body.js';
 import { replayReadModels } from '../replay.js';
 import type { OperatorDeps } from '../operator-deps.js';
 import { attachedSession } from '../session.js';
@@ -19,7 +20,9 @@ export type ReplayStreamLine = t.TypeOf<typeof ReplayStreamLine>;
 
 export function replayRunRoutes(router: Router, deps: OperatorDeps): void {
   const session = attachedSession(deps);
-  router.post('/replay', (ctx) => {
+  router.post('/replay', async (ctx) => {
+    // No body is asked for; one sent is still held to the plain-JSON rules every operator POST keeps.
+    await readJsonBody(ctx, { allowEmpty: true });
     const out = new PassThrough();
     const line = (l: ReplayStreamLine) => out.write(`${JSON.stringify(l)}\n`);
     ctx.type = 'application/x-ndjson';
