@@ -67,3 +67,16 @@ export function catchUpSubscription(opts: CatchUpOptions): Subscription {
     },
   };
 }
+
+/** A subscription a store keeps in `open` (to close it with the store) until it is closed itself. */
+export function heldSubscription(open: Set<Subscription>, opts: CatchUpOptions): Subscription {
+  const inner = catchUpSubscription(opts);
+  const sub: Subscription = {
+    async close() {
+      open.delete(sub);
+      await inner.close();
+    },
+  };
+  open.add(sub);
+  return sub;
+}

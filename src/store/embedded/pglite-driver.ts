@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import { ONE_PROCESS_DRIVER } from './one-process-driver.js';
 
 /**
  * PGlite runs each query synchronously on this thread and hands back an already settled promise, so
@@ -35,11 +36,7 @@ export function pgliteDriver(db: PGlite, onClose: () => Promise<void>): SqlDrive
         if (edges?.last) await inner.query(edges.last);
         return result;
       }),
-    announceAppendSql: undefined,
-    watchOtherWriters: async () => async () => {},
-    translateError: (err) => err,
-    // One process per embedded store (the directory lock): it always leads.
-    tryLease: async () => ({ lost: new Promise<void>(() => {}), release: async () => {} }),
+    ...ONE_PROCESS_DRIVER,
     async close() {
       try {
         await db.close();

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { siblingModule } from '../../runtime/sibling-module.js';
 import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
 import type { FromWorker, ToWorker, WorkerError } from './pglite-worker-protocol.js';
+import { ONE_PROCESS_DRIVER } from './one-process-driver.js';
 
 /** Node 20 does not carry tsx's loader into workers: under tsx the worker registers it, then imports its entry. */
 function tsxBoot(entry: URL): URL {
@@ -96,11 +97,7 @@ export async function pgliteWorkerDriver(
       await send({ op: 'end', tx, commit: true, ...(edges?.last ? { last: edges.last } : {}) });
       return result;
     },
-    announceAppendSql: undefined,
-    watchOtherWriters: async () => async () => {},
-    translateError: (err) => err,
-    // One process per embedded store (the directory lock): it always leads.
-    tryLease: async () => ({ lost: new Promise<void>(() => {}), release: async () => {} }),
+    ...ONE_PROCESS_DRIVER,
     async close() {
       try {
         if (!gone) await send({ op: 'close' });

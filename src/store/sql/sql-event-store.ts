@@ -1,5 +1,5 @@
 import type { Logger } from '../../runtime/log.js';
-import { catchUpSubscription } from '../catch-up-subscription.js';
+import { heldSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { assertEventIds } from '../event-id.js';
 import type { EventStoreWithProjections } from '../store-with-projections.js';
@@ -111,7 +111,7 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
         opts.log?.warn({ err }, 'cannot watch for other writers; subscriptions fall back to polling');
         return async () => {};
       });
-    const inner = catchUpSubscription({
+    return heldSubscription(subscriptions, {
       readAll,
       from,
       onEvent,
@@ -119,14 +119,6 @@ export function sqlEventStore(db: SqlDriver, opts: SqlEventStoreOptions = {}): E
       pollMs: opts.pollMs ?? 1_000,
       log: opts.log,
     });
-    const sub: Subscription = {
-      async close() {
-        subscriptions.delete(sub);
-        await inner.close();
-      },
-    };
-    subscriptions.add(sub);
-    return sub;
   }
 
   function heard(wake: (stream: string | undefined) => void): () => void {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from '../../runtime/log.js';
-import { catchUpSubscription } from '../catch-up-subscription.js';
+import { heldSubscription } from '../catch-up-subscription.js';
 import { Doorbell } from '../doorbell.js';
 import { lockDirectory } from '../embedded/lockfile.js';
 import { assertEventIds } from '../event-id.js';
@@ -97,7 +97,7 @@ export async function openSqliteEventStore(
     },
     readAll,
     subscribeAll(from, onEvent) {
-      const inner = catchUpSubscription({
+      return heldSubscription(subscriptions, {
         readAll,
         from,
         onEvent,
@@ -105,14 +105,6 @@ export async function openSqliteEventStore(
         pollMs: opts.pollMs ?? 1_000,
         log: opts.log,
       });
-      const sub: Subscription = {
-        async close() {
-          subscriptions.delete(sub);
-          await inner.close();
-        },
-      };
-      subscriptions.add(sub);
-      return sub;
     },
     onAppend: (wake: () => void) => doorbell.listen(() => wake()),
     onStreamAppend(stream, wake) {
