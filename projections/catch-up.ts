@@ -69,6 +69,11 @@ export async function rebuild(
   opts: CatchUpOptions = {},
 ): Promise<{ position: bigint; events: number }> {
   await db.transaction((tx) => resetTables(tx, { indexes: false }));
+  let last = 0n;
+  const told = (position: bigint) => {
+    last = position;
+    opts.onCommitted?.(position);
+  };
   try {
     // A running service's projector may write pages of this same rebuild meanwhile (`ops replay` beside
     // the service): every page is a compare-and-set on the checkpoint, so a page that finds it moved goes on
@@ -76,7 +81,10 @@ export async function rebuild(
     for (let attempt = 1; ; attempt++) {
       try {
         // After a move, `events` counts what this process applied from there on.
-        return await catchUp(db, feed, opts);
+        const done = await catchUp(db, feed, { ...opts, onCommitted: told });
+        // The other writer may have committed the last pages: the caller still hears where the rebuild ended.
+        if (done.position !== last) opts.onCommitted?.(done.position);
+        return done;
       } catch (err) {
         if (!(err instanceof CheckpointMoved) || attempt >= MOVED_RETRIES) throw err;
       }

@@ -33,7 +33,7 @@ test('the main logger redacts secrets; the access-log child does not redact, and
 
 test('the default stdout destination writes asynchronously yet loses no line when the process exits at once', (t) => {
   const script = `
-    import { createLogger } from './src/log.ts';
+    import { createLogger } from './src/runtime/log.ts';
     const log = createLogger('info');
     for (let i = 0; i < 2000; i++) log.info({ i }, 'line');
     process.exit(0);`;
