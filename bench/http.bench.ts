@@ -9,7 +9,7 @@
 // seconds the service process used during the run (time waiting on the chain costs it no CPU).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,7 @@ const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 // A/B runs of one path (e.g. the warm-cache quote before and after a change) may narrow the run:
 // BENCH_HTTP_TARGETS=quote (substrings of the target names), BENCH_HTTP_CONNECTIONS=50, BENCH_HTTP_REDEMPTIONS=0,
-// BENCH_HTTP_STORES=postgres; BENCH_HTTP_STORES=sqlite runs the events on SQLite (sqlite:<dir>, read models in the
-// embedded read store: docs/decisions.md, "The embedded engine").
+// BENCH_HTTP_STORES=postgres.
 const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '50,500').split(',').map(Number);
 const TARGETS = process.env.BENCH_HTTP_TARGETS?.split(',');
 const STORES = (process.env.BENCH_HTTP_STORES ?? 'embedded,postgres').split(',');
@@ -283,14 +282,6 @@ const rows: Row[] = [];
 const paid: Record<string, unknown> = {};
 try {
   if (STORES.includes('embedded')) paid.embedded = await benchStore('embedded', undefined, koa.url, rows);
-  if (STORES.includes('sqlite')) {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-sqlite-'));
-    try {
-      paid.sqlite = await benchStore('sqlite', `sqlite:${dir}`, koa.url, rows);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
   if (pgUrl && STORES.includes('postgres')) {
     const schema = freshSchemaName();
     try {

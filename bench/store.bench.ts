@@ -10,7 +10,6 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedStore } from '../src/store/embedded/open-embedded.js';
 import { openStore } from '../src/store/open.js';
-import { openSqliteEventStore } from '../src/store/sqlite/sqlite-event-store.js';
 import type { EventStore, NewEvent } from '../src/store/port.js';
 import type { SqlEventStoreOptions } from '../src/store/sql/sql-event-store.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
@@ -215,8 +214,8 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
 const rows: Row[] = [];
 const notes: string[] = [];
 
-// The embedded engines side by side (docs/decisions.md, "The embedded engine"): SQLite first, so the RSS
-// column of each is not inflated by a PGlite heap left behind (WebAssembly memory is never returned).
+// The embedded engines side by side (docs/decisions.md, "The embedded engine"; SQLite was measured here too,
+// from the commit named there).
 async function inFreshDir(label: string, open: (dir: string, opts: SqlEventStoreOptions) => Promise<EventStore>) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
   try {
@@ -225,8 +224,7 @@ async function inFreshDir(label: string, open: (dir: string, opts: SqlEventStore
     await rm(dir, { recursive: true, force: true });
   }
 }
-const ENGINES = (process.env.BENCH_STORE_EMBEDDED ?? 'sqlite,worker,main').split(',');
-if (ENGINES.includes('sqlite')) await inFreshDir('embedded (SQLite, main thread)', (dir) => openSqliteEventStore(dir));
+const ENGINES = (process.env.BENCH_STORE_EMBEDDED ?? 'worker,main').split(',');
 if (ENGINES.includes('worker'))
   await inFreshDir('embedded (PGlite, worker thread)', (dir, opts) => openEmbeddedStore(dir, opts, 'worker'));
 if (ENGINES.includes('main'))

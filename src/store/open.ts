@@ -6,9 +6,6 @@ import type { EventStoreWithProjections } from './store-with-projections.js';
 /**
  * Opens the event store named by EVENT_STORE_URL:
  *   file:<dir>                      embedded PGlite in <dir> (created if missing; relative paths resolve from the cwd)
- *   sqlite:<dir>                    the events in SQLite in <dir>, the read models in READ_STORE_URL (as for
- *                                   EventStoreDB): the native engine measured beside PGlite (docs/decisions.md,
- *                                   "The embedded engine")
  *   postgres://… | postgresql://…   PostgreSQL; optional `?schema=<name>` for the tables' schema
  *   esdb://… | kurrentdb://…        EventStoreDB / KurrentDB
  * Adapters are imported on demand so the embedded default never loads the gRPC client.
@@ -19,10 +16,6 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
     case 'file': {
       const { openEmbeddedStore } = await import('./embedded/open-embedded.js');
       return openEmbeddedStore(fileUrlToDir(url), opts);
-    }
-    case 'sqlite': {
-      const { openSqliteEventStore } = await import('./sqlite/sqlite-event-store.js');
-      return openSqliteEventStore(fileUrlToDir(`file:${url.slice('sqlite:'.length)}`), opts);
     }
     case 'postgres':
     case 'postgresql': {
@@ -39,7 +32,7 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
     default:
       throw new TypeError(
         `EVENT_STORE_URL ${JSON.stringify(redact(url))}: ` +
-          'expected file:<dir>, sqlite:<dir>, postgres://…, esdb://… or kurrentdb://…',
+          'expected file:<dir>, postgres://…, esdb://… or kurrentdb://…',
       );
   }
 }
