@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs ava in TAP mode, then the Python buyer's pytest suite (packages/python; its virtual environment is
+// Runs ava in TAP mode and, beside it, the Python buyer's pytest suite (packages/python; its virtual environment is
 // created and the package installed with its test and integration extras when absent or when its
 // pyproject.toml changed), and closes with the ONE plain `N passed, N failed` line CI reads, summing both
 // languages. Skips and todos are reported, never counted as passes. Given ava arguments (a subset of files),
@@ -59,21 +59,19 @@ async function pythonReady() {
     .digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return true;
   console.error(`installing ${PY}[test,langchain,llamaindex,scrapy] into ${VENV}`);
-  if ((await run(venvPython, ['-m', 'pip', 'install', '-q', '-e', `${PY}[test,langchain,llamaindex,scrapy]`])) !== 0)
-    return false;
+  // --no-compile: Python compiles what the tests import when they import it, not all of every dependency here.
+  const pip = ['-m', 'pip', 'install', '-q', '--no-compile', '-e', `${PY}[test,langchain,llamaindex,scrapy]`];
+  if ((await run(venvPython, pip)) !== 0) return false;
   writeFileSync(stamp, want);
   return true;
 }
 
 const pythonWanted = process.argv.length <= 2 || process.env.RIGHTS_TEST_PYTHON === '1';
-// The environment is made while ava runs: pip's downloads and installs wait on the network and the disk
-// more than on the CPU, so on a fresh clone they cost CI little wall time beside the TypeScript suite.
-const pythonSetUp = pythonWanted ? pythonReady() : Promise.resolve(false);
 
 /** pytest's counts from its summary line ("3 passed, 1 failed, 2 skipped, 1 error in 9.1s"). */
 async function runPytest() {
   if (!pythonWanted) return { passed: 0, failed: 0, skipped: 0 };
-  if (!(await pythonSetUp)) {
+  if (!(await pythonReady())) {
     console.error('the Python suite could not be set up: counted as one failure');
     return { passed: 0, failed: 1, skipped: 0 };
   }
@@ -84,10 +82,10 @@ async function runPytest() {
     });
     let out = '';
     py.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
       out += chunk.toString('utf8');
     });
     py.on('close', (code) => {
+      pytestOutput = out;
       const summary =
         out
           .trim()
@@ -103,9 +101,16 @@ async function runPytest() {
   });
 }
 
+// The Python suite (its environment made first) runs beside ava: pip's downloads and much of pytest wait on
+// the network, the disk and the services they start more than on the CPU, so on CI they cost little wall time
+// beside the TypeScript suite. Its report is printed after ava's, whole, so the two never interleave.
+let pytestOutput = '';
+const pytest = runPytest();
+
 child.on('close', async (code) => {
   const failed = fail + (code !== 0 && fail === 0 ? 1 : 0);
-  const py = await runPytest();
+  const py = await pytest;
+  process.stdout.write(pytestOutput);
   if (skip || todo) console.log(`(${skip} skipped, ${todo} todo: not counted as passed)`);
   if (py.skipped) console.log(`(${py.skipped} pytest skipped: not counted as passed)`);
   // ava's TAP `# pass` already excludes skipped and todo tests, so it is the honest pass count.
