@@ -15,7 +15,7 @@ from .context import Context, error_of, json_body
 from .deliver import deliver, gate_headers
 from .effects import Flow, Http, Response
 from .errors import BuyerRefused
-from .gate_input import gate_input, revalidation_input
+from .gate_input import GateInput, gate_input, revalidation_input
 from .pay import PaymentTerms, UpfrontTerms, pay, pay_upfront
 from .quote import quote, settlement_window, unavailable_of
 from .rate_limit import limited
@@ -204,24 +204,7 @@ def ingestion_gate(
                 )
             ctx.log("gate.unavailable", purchase_id=pid, reason=un.reason)
             return un
-        if res.status != 402:
-            raise _unexpected(res, "ingestion gate answered")
-        yield from settlement_window(ctx)
-        cp = pay(
-            ctx,
-            PaymentTerms(
-                flow="gate",
-                path=GATE_PATH,
-                key=key,
-                offer_header=res.header("payment-required"),
-                amount=str(q.price_micro),
-                resource=ctx.gate_url,
-                input_sha256=q.input_sha256,
-                purchase_id=pid,
-                body=body,
-            ),
-        )
-        return (yield from deliver(ctx, cp, False))
+        return (yield from _pay_offer(ctx, res, "ingestion gate", "gate", GATE_PATH, ctx.gate_url, key, pid, q, body))
     finally:
         ctx.sign_ins.pop(pid, None)
 
@@ -252,18 +235,38 @@ def revalidate(ctx: Context, checkpoints: list[Any], tier: str = "fresh") -> Flo
         if un is None or un.input_sha256 != q.input_sha256:
             raise BuyerRefused("QUOTE_INVALID", "a 200 revalidation without payment must be unavailable, charging 0")
         return un
+    return (
+        yield from _pay_offer(
+            ctx, res, "revalidate", "revalidate", REVALIDATE_PATH, ctx.revalidate_url, key, pid, q, body
+        )
+    )
+
+
+def _pay_offer(
+    ctx: Context,
+    res: Response,
+    what: str,
+    flow: str,
+    path: str,
+    url: str,
+    key: str,
+    pid: str,
+    q: GateInput,
+    body: dict[str, Any],
+) -> Flow[BuyResult]:
+    """A product paid at its own POST (the gate, revalidation): its 402 offer paid at the quoted price, delivered."""
     if res.status != 402:
-        raise _unexpected(res, "revalidate answered")
+        raise _unexpected(res, f"{what} answered")
     yield from settlement_window(ctx)
     cp = pay(
         ctx,
         PaymentTerms(
-            flow="revalidate",
-            path=REVALIDATE_PATH,
+            flow=flow,
+            path=path,
             key=key,
             offer_header=res.header("payment-required"),
             amount=str(q.price_micro),
-            resource=ctx.revalidate_url,
+            resource=url,
             input_sha256=q.input_sha256,
             purchase_id=pid,
             body=body,
