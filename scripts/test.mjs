@@ -70,10 +70,10 @@ const pythonWanted = process.argv.length <= 2 || process.env.RIGHTS_TEST_PYTHON 
 
 /** pytest's counts from its summary line ("3 passed, 1 failed, 2 skipped, 1 error in 9.1s"). */
 async function runPytest() {
-  if (!pythonWanted) return { passed: 0, failed: 0, skipped: 0 };
+  if (!pythonWanted) return { passed: 0, failed: 0, skipped: 0, output: '' };
   if (!(await pythonReady())) {
     console.error('the Python suite could not be set up: counted as one failure');
-    return { passed: 0, failed: 1, skipped: 0 };
+    return { passed: 0, failed: 1, skipped: 0, output: '' };
   }
   return new Promise((resolve) => {
     const py = spawn(venvPython, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', PY], {
@@ -85,7 +85,6 @@ async function runPytest() {
       out += chunk.toString('utf8');
     });
     py.on('close', (code) => {
-      pytestOutput = out;
       const summary =
         out
           .trim()
@@ -96,7 +95,7 @@ async function runPytest() {
       const passed = count('passed');
       let failed = count('failed') + count('errors?');
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ passed, failed, skipped: count('skipped') });
+      resolve({ passed, failed, skipped: count('skipped'), output: out });
     });
   });
 }
@@ -104,13 +103,12 @@ async function runPytest() {
 // The Python suite (its environment made first) runs beside ava: pip's downloads and much of pytest wait on
 // the network, the disk and the services they start more than on the CPU, so on CI they cost little wall time
 // beside the TypeScript suite. Its report is printed after ava's, whole, so the two never interleave.
-let pytestOutput = '';
 const pytest = runPytest();
 
 child.on('close', async (code) => {
   const failed = fail + (code !== 0 && fail === 0 ? 1 : 0);
   const py = await pytest;
-  process.stdout.write(pytestOutput);
+  process.stdout.write(py.output);
   if (skip || todo) console.log(`(${skip} skipped, ${todo} todo: not counted as passed)`);
   if (py.skipped) console.log(`(${py.skipped} pytest skipped: not counted as passed)`);
   // ava's TAP `# pass` already excludes skipped and todo tests, so it is the honest pass count.
