@@ -17,27 +17,33 @@ async function serve(deps: CapabilitiesDeps) {
   return { url, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** One instance's capabilities deps: Base mainnet terms, one evidence key, every product but revalidation served. */
+const depsOf = (coveredOrigins: () => string[], now: () => Date): CapabilitiesDeps => ({
+  coveredOrigins,
+  terms: {
+    network: 'eip155:8453',
+    asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    payTo: '0x1111111111111111111111111111111111111111',
+    eip712: { name: 'USD Coin', version: '2' },
+    maxTimeoutSeconds: 300,
+    settlementWindowSeconds: 68,
+  },
+  evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
+  quoteTtlSeconds: 900,
+  products: productCatalog()
+    .capabilities()
+    .map((p) => ({ ...p, enabled: p.endpoint !== '/v1/rights/revalidate' })),
+  rateLimits: [],
+  now,
+});
+
 test('same content → same ETag and 304 for If-None-Match; other coverage → another ETag', async (t) => {
   let clock = Date.parse('2026-11-24T12:00:00.100Z');
   let origins = ['https://pub.example'];
-  const deps: CapabilitiesDeps = {
-    coveredOrigins: () => origins,
-    terms: {
-      network: 'eip155:8453',
-      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-      payTo: '0x1111111111111111111111111111111111111111',
-      eip712: { name: 'USD Coin', version: '2' },
-      maxTimeoutSeconds: 300,
-      settlementWindowSeconds: 68,
-    },
-    evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
-    quoteTtlSeconds: 900,
-    products: productCatalog()
-      .capabilities()
-      .map((p) => ({ ...p, enabled: p.endpoint !== '/v1/rights/revalidate' })),
-    rateLimits: [],
-    now: () => new Date(clock),
-  };
+  const deps = depsOf(
+    () => origins,
+    () => new Date(clock),
+  );
   const s = await serve(deps);
   try {
     const first = await fetch(s.url);
@@ -75,25 +81,13 @@ test('one body per second of requests; a later second moves only generated_at; c
   let second = 0;
   let origins = ['https://pub.example'];
   let coverageReads = 0;
-  const deps: CapabilitiesDeps = {
-    coveredOrigins: () => {
+  const deps = depsOf(
+    () => {
       coverageReads++;
       return origins;
     },
-    terms: {
-      network: 'eip155:8453',
-      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-      payTo: '0x1111111111111111111111111111111111111111',
-      eip712: { name: 'USD Coin', version: '2' },
-      maxTimeoutSeconds: 300,
-      settlementWindowSeconds: 68,
-    },
-    evidenceKeys: [{ key_id: 'k1', public_key: 'ab'.repeat(32) }],
-    quoteTtlSeconds: 900,
-    products: productCatalog().capabilities(),
-    rateLimits: [],
-    now: () => new Date(clock + second * 1000),
-  };
+    () => new Date(clock + second * 1000),
+  );
   const s = await serve(deps);
   try {
     const bodies = await Promise.all(Array.from({ length: 5 }, async () => (await fetch(s.url)).text()));
