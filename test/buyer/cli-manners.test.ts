@@ -4,9 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileCheckpointStore } from '../../packages/buyer/src/node/file-checkpoint-store.js';
-import type { BuyerCheckpoint } from '../../packages/buyer/src/checkpoint-store.js';
-import { deliveredSummary } from '../../packages/buyer/src/cli-summary.js';
+import { fileCheckpointStore } from '@rights-preflight/buyer/node';
+import type { BuyerCheckpoint } from '@rights-preflight/buyer';
 import { AvailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { runBuyerCli } from './support/run-cli.js';
 
@@ -181,51 +180,4 @@ test('refund takes the 12-character prefix buy prints; an unknown or ambiguous p
   t.is(unknown.code, 1);
   t.regex(unknown.stderr, /no claim kept for a purchase 0123456789ab…/);
   t.is(service.seen.length, 2, 'nothing sent for an ambiguous or unknown prefix');
-});
-
-test("revalidate's summary shows, per resource, whether it changed and from what", (t) => {
-  const resources = [
-    {
-      resource: 'https://pub.example/a',
-      classification: 'PROHIBITED',
-      previous_classification: 'PERMITTED',
-      changed: true,
-    },
-    {
-      resource: 'https://pub.example/b',
-      classification: 'PERMITTED',
-      previous_classification: 'PERMITTED',
-      changed: false,
-    },
-  ];
-  const delivered = {
-    status: 'delivered',
-    purchase_id: 'ab'.repeat(32),
-    response: { report: { resources } },
-    classifications: resources.map(({ resource, classification }) => ({ resource, classification, decision: 'x' })),
-    ingestion_hold: null,
-    transaction: `0x${'1'.repeat(64)}`,
-    amount_micro: '20000',
-  } as unknown as Parameters<typeof deliveredSummary>[0];
-  const summary = deliveredSummary(delivered, 'r.json');
-  t.deepEqual(summary.changed, [
-    {
-      resource: 'https://pub.example/a',
-      changed: true,
-      previous_classification: 'PERMITTED',
-      classification: 'PROHIBITED',
-    },
-    {
-      resource: 'https://pub.example/b',
-      changed: false,
-      previous_classification: 'PERMITTED',
-      classification: 'PERMITTED',
-    },
-  ]);
-  // A report that is no revalidation has nothing to say about changes.
-  const single = {
-    ...delivered,
-    response: { report: { resources: [{ resource: 'x', classification: 'PERMITTED' }] } },
-  };
-  t.false('changed' in deliveredSummary(single as typeof delivered, 'r.json'));
 });

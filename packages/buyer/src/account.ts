@@ -8,7 +8,7 @@ import { typedDataDigest, type TransferAuthorizationTypedData } from './typed-da
 // What the buyer signs with: its address, the EIP-3009 authorization (EIP-712) and the sign-in message
 // (EIP-191). A viem LocalAccount (`privateKeyToAccount`) is one; `privateKeyAccount` is the package's own,
 // on @noble/secp256k1, so the buyer installs without viem (docs/decisions.md, "The buyer as its own
-// package"). Both give the same bytes: RFC 6979 signatures are deterministic (test/buyer/account.test.ts).
+// package"). Both give the same bytes: RFC 6979 signatures are deterministic (packages/buyer/test/account.test.ts).
 
 export interface BuyerAccount {
   address: Hex;

@@ -13,7 +13,7 @@ import { utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
 // The two headers a gate buyer sends before it may be offered a payment (spec §5.5, docs/wire.md):
 // the unsigned payment intent and the sign-in proof of profile service-siwx-payment-v1. The EIP-4361
 // text is rendered by ./siwe-message.ts (browser-safe); the service verifies with the x402
-// extension's formatter, and test/buyer/gate-headers.test.ts holds the two to the same text.
+// extension's formatter, and packages/buyer/test/siwe-message.test.ts holds the two to the same text.
 
 /** The intent as the codec states it (the service refuses any other shape or network). */
 export function paymentIntentHeader(i: {

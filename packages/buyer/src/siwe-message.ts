@@ -1,6 +1,6 @@
 // The EIP-4361 text of a sign-in, rendered as viem's `createSiweMessage` and the x402 extension's
 // `formatSIWEMessage` render it for the fields a gate challenge has (no scheme, expiration, not-before or
-// request id). test/buyer/gate-headers.test.ts holds it equal to the x402 formatter the service verifies
+// request id). packages/buyer/test/siwe-message.test.ts holds it equal to the x402 formatter the service verifies
 // with, over generated challenges.
 
 export interface SiweFields {

@@ -2,7 +2,7 @@ import { authorizationDigestBytes } from '@rights-preflight/wire/payment/authori
 
 // The one typed message the buyer signs: USDC's EIP-3009 TransferWithAuthorization under the token's domain
 // (name, version, chainId, verifyingContract). Its digest is the wire leaf's word-by-word one, the service's
-// too; it is what viem's hashTypedData gives (test/buyer/account.test.ts holds the two equal).
+// too; it is what viem's hashTypedData gives (packages/buyer/test/account.test.ts holds the two equal).
 
 export const EIP3009_TYPES = {
   TransferWithAuthorization: [

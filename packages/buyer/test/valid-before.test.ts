@@ -1,6 +1,6 @@
 import test from 'ava';
-import { BuyerRefused } from '@rights-preflight/buyer';
-import { validBeforeFor } from '../../packages/buyer/src/pay.js';
+import { BuyerRefused } from '../src/index.js';
+import { validBeforeFor } from '../src/pay.js';
 
 // The buyer's validBefore (docs/wire.md §4, "The settlement window"): as far ahead as the offer allows, and
 // nothing signed for an offer shorter than the settlement window the service published.

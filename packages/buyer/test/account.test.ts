@@ -2,14 +2,10 @@ import test from 'ava';
 import fc from 'fast-check';
 import { getAddress, hashTypedData, recoverMessageAddress, recoverTypedDataAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { generatePrivateKey, privateKeyAccount } from '../../packages/buyer/src/account.js';
-import { checksumAddress } from '../../packages/buyer/src/address.js';
-import { toHex } from '../../packages/buyer/src/keccak.js';
-import {
-  EIP3009_TYPES,
-  typedDataDigest,
-  type TransferAuthorizationTypedData,
-} from '../../packages/buyer/src/typed-data.js';
+import { generatePrivateKey, privateKeyAccount } from '../src/account.js';
+import { checksumAddress } from '../src/address.js';
+import { toHex } from '../src/keccak.js';
+import { EIP3009_TYPES, typedDataDigest, type TransferAuthorizationTypedData } from '../src/typed-data.js';
 
 // The buyer signs with @noble/* rather than viem (docs/decisions.md, "The buyer as its own package").
 // RFC 6979 signatures are deterministic, so the package's account must give viem's account the very same
@@ -93,7 +89,7 @@ test('a generated key is a usable 32-byte key; a malformed key is refused', (t) 
 });
 
 test('a viem LocalAccount is a BuyerAccount: createBuyer takes one (the type check is the test)', async (t) => {
-  const { createBuyer, memoryCheckpointStore } = await import('@rights-preflight/buyer');
+  const { createBuyer, memoryCheckpointStore } = await import('../src/index.js');
   const buyer = createBuyer({
     baseUrl: 'https://rights.example',
     account: privateKeyToAccount(`0x${'11'.repeat(32)}`),

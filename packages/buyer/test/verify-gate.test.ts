@@ -1,5 +1,5 @@
 import test from 'ava';
-import { verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
+import { verifyPaidReport } from '../src/verify-report.js';
 import { envelopeSigner, nobleByteSigner, digestOf } from '@rights-preflight/wire/evidence/index.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 import { boundNonce } from '@rights-preflight/wire/payment/binding.js';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { describeSignals, ingestionHold, signalsOfReport } from '@rights-preflight/buyer';
+import { describeSignals, ingestionHold, signalsOfReport } from '../src/index.js';
 
 // The buyer's hold on the signals beside RSL (docs/wire.md §15), pure: a report entry whose signals_summary is
 // RESTRICTED_BY_OTHER_SIGNAL holds ingestion unless holding is turned off; anything else never holds,

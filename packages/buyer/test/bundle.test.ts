@@ -3,11 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The buyer package's folder. */
+const PACKAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('the buyer core bundles for the browser with no node: import', async (t) => {
   const result = await build({
-    entryPoints: [path.join(ROOT, 'packages/buyer/src/index.ts')],
+    entryPoints: [path.join(PACKAGE, 'src/index.ts')],
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -36,7 +37,7 @@ test('the check sees a node: import (the test can fail)', async (t) => {
     build({
       stdin: {
         contents: "import { readFile } from 'node:fs/promises'; export { readFile };",
-        resolveDir: ROOT,
+        resolveDir: PACKAGE,
         loader: 'ts',
       },
       bundle: true,

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileCheckpointStore } from '../../packages/buyer/src/node/file-checkpoint-store.js';
-import type { BuyerCheckpoint } from '@rights-preflight/buyer';
+import { fileCheckpointStore } from '../src/node/file-checkpoint-store.js';
+import type { BuyerCheckpoint } from '../src/index.js';
 
 const cp = (id: string): BuyerCheckpoint => ({
   version: 'buyer-checkpoint-v1',
