@@ -7,7 +7,7 @@ import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
 import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 import { siwxChallenge, SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { paymentIntentHeader } from '../../packages/buyer/src/gate-headers.js';
+import { paymentIntentHeader } from '@rights-preflight/buyer';
 import { boundNonce, inputSha256 } from '@rights-preflight/wire/payment/binding.js';
 import { purchaseId } from '../../streams/purchase/purchase-id.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';

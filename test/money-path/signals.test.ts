@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { main } from '../../packages/buyer/src/cli.js';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createBuyer, memoryCheckpointStore, privateKeyAccount, verifySavedReport } from '@rights-preflight/buyer';
 import { BASE_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
@@ -12,6 +11,7 @@ import type { SettlementScript } from '../support/scripted-settlement.js';
 import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
 import { postQuote } from '../support/money-env.js';
 import { SIGNAL_PAGE, TDMREP_FILE } from '../support/publishers.js';
+import { runBuyerCli } from '../buyer/support/run-cli.js';
 import { Writable } from 'node:stream';
 import { rebuild } from '../../projections/catch-up.js';
 import { writeComplianceExport } from '../../projections/compliance/export-format.js';
@@ -230,17 +230,10 @@ test('a malformed statement of every standard is silent with a reason, never an 
 test('the buyer CLI holds ingestion (exit 3) unless --ignore-other-signals; verify shows the signals', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'rights-signals-cli-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // The CLI as a user runs it (its bin, in a process of its own), against the fast world's loopback port.
   const cli = async (...args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const env = { BUYER_PRIVATE_KEY: BUYER_KEY };
-    const code = await main(
-      args,
-      env,
-      (s) => out.push(s),
-      (s) => err.push(s),
-    );
-    return { code, out: out.join('\n'), err: err.join('\n') };
+    const { code, stdout, stderr } = await runBuyerCli(args, { BUYER_PRIVATE_KEY: BUYER_KEY });
+    return { code, out: stdout, err: stderr };
   };
   const pins = ['--service', world.url, '--network', 'eip155:8453', '--asset', BASE_USDC];
   pins.push('--recipient', FAST_PAY_TO, '--key', world.evidenceKey);

@@ -5,13 +5,10 @@ import { demoWorld, useWorld } from '../support/world.js';
 import { buyerFor } from '../buyer/support/buyer-world.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { gateHeaders } from '../../packages/buyer/src/gate-sign-in.js';
-import { buyerContext } from '../../packages/buyer/src/context.js';
-import { memoryCheckpointStore } from '../../packages/buyer/src/checkpoint-store.js';
+import { authorizationTypes } from '@x402/evm';
+import { DEFAULT_CHECK_CONCURRENCY, paymentIntentHeader, signInWithXHeader } from '@rights-preflight/buyer';
 import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
-import { EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
 import { encodePaymentSignature } from '@rights-preflight/wire/payment/x402-headers.js';
-import { DEFAULT_CHECK_CONCURRENCY } from '../../packages/buyer/src/check.js';
 
 // Paid work is not free work (docs/wire.md, "Rate limits"), with the default limits (gate: 30 a minute,
 // burst 10, per client address; every client here is 127.0.0.1). A request whose payment verifies for
@@ -79,19 +76,6 @@ test.serial('a forged payment does not bypass the free bucket', async (t) => {
   // The bucket is spent (previous test) and stays spent for a minute at least.
   const buyerKey = w.devnet.buyers[2]!.privateKey;
   const buyer = privateKeyToAccount(buyerKey);
-  const ctx = buyerContext({
-    baseUrl: w.url,
-    account: buyer,
-    pins: {
-      network: w.devnet.network,
-      asset: w.devnet.usdc,
-      recipient: w.devnet.payTo,
-      evidenceKey: w.service.evidenceKey,
-    },
-    maxPerReportMicro: 300_000n,
-    maxPerTaskMicro: 1_000_000n,
-    checkpointStore: memoryCheckpointStore(),
-  });
   const { maxTimeoutSeconds, eip712 } = await upfront();
   const q = gateInput({ resources: [DEMO_RESOURCES.permitted], purpose: 'ai-input' });
   const gateUrl = `${w.url}${GATE_PATH}`;
@@ -121,7 +105,7 @@ test.serial('a forged payment does not bypass the free bucket', async (t) => {
     };
     const signature = await o.signer.signTypedData({
       domain: { ...eip712, chainId, verifyingContract: w.devnet.usdc },
-      types: EIP3009_TYPES,
+      types: authorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message: {
         ...authorization,
@@ -135,11 +119,18 @@ test.serial('a forged payment does not bypass the free bucket', async (t) => {
   /** The request with its headers made (the sign-in is signed now), sent when called. */
   const prepared = async (paymentSignature: string, short: string) => {
     const key = keyOf(short);
-    const headers = await gateHeaders(ctx, `purchase-${key}`, key, {
-      resource: gateUrl,
-      input_sha256: q.input_sha256,
-      network: w.devnet.network,
-    });
+    // The gate's private headers as the buyer makes them: the retry key, the payment intent, the sign-in.
+    const network = w.devnet.network;
+    const headers = {
+      'x-service-request': key,
+      'x-service-payment-intent': paymentIntentHeader({
+        payer: buyer.address,
+        resource: gateUrl,
+        input_sha256: q.input_sha256,
+        network,
+      }),
+      'sign-in-with-x': await signInWithXHeader(buyer, { gateUrl, key, inputSha256: q.input_sha256, network }),
+    };
     return async () => {
       const res = await fetch(gateUrl, {
         method: 'POST',

@@ -5,10 +5,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
 import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 import { boundNonce, inputSha256 } from '@rights-preflight/wire/payment/binding.js';
-import { typedDataDigest, EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
-import { privateKeyAccount } from '../../packages/buyer/src/account.js';
+import { authorizationTypes } from '@x402/evm';
+import { privateKeyAccount, signInWithX } from '@rights-preflight/buyer';
+import { authorizationDigest } from '@rights-preflight/wire/payment/authorization-digest.js';
 import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { signInWithX } from '../../packages/buyer/src/gate-headers.js';
 import { utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
 import { openText, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
@@ -72,7 +72,7 @@ const eip3009: Check = async (v) => {
   const m = i.message;
   const data = {
     domain: i.domain,
-    types: EIP3009_TYPES,
+    types: authorizationTypes,
     primaryType: 'TransferWithAuthorization' as const,
     message: {
       from: m.from as `0x${string}`,
@@ -87,7 +87,9 @@ const eip3009: Check = async (v) => {
   let signature: string;
   let signer: string;
   try {
-    digest = `0x${Buffer.from(typedDataDigest(data)).toString('hex')}`;
+    // The wire leaf's digest, which the buyer's typed data signs (packages/buyer/test/account.test.ts holds
+    // it equal to viem's hashTypedData); the recovery below ties the buyer's signature to it.
+    digest = authorizationDigest({ ...m, nonce: data.message.nonce }, { ...i.domain, asset: i.domain.verifyingContract });
     const account = privateKeyAccount(i.private_key);
     signature = await account.signTypedData(data);
     // The service's recovery, the one its payment checks use.

@@ -8,6 +8,9 @@ import { VECTORS_DIR } from './checks.js';
 import { fileURLToPath } from 'node:url';
 import { getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { authorizationTypes } from '@x402/evm';
+import { formatSIWEMessage } from '@x402/extensions/sign-in-with-x';
+import { buyerCheckpointAad, checkOffer, type ExpectedSettlement, verifyPaidReport } from '@rights-preflight/buyer';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { buildOffer } from '../../src/money-path/offer.js';
 import { buildDelivery } from '../../src/money-path/deliver.js';
@@ -25,16 +28,11 @@ import { inputSha256 } from '@rights-preflight/wire/payment/binding.js';
 import { purchaseId } from '@rights-preflight/wire/contract/purchase-id.js';
 import { gateInput } from '@rights-preflight/wire/ingestion-gate/gate-input.js';
 import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { siweMessage } from '../../packages/buyer/src/siwe-message.js';
 import { checkpointAad, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { toBase64url, utf8ToBase64 } from '@rights-preflight/wire/crypto/base64url.js';
-import { buyerCheckpointAad } from '../../packages/buyer/src/checkpoint-store.js';
 import { GATE_SKU } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import { CHECK_MANIFEST_FORMAT, type ManifestLine } from '@rights-preflight/wire/contract/check-manifest.js';
-import { type ExpectedSettlement, verifyPaidReport } from '../../packages/buyer/src/verify-report.js';
-import { EIP3009_TYPES } from '../../packages/buyer/src/typed-data.js';
-import { checkOffer } from '../../packages/buyer/src/offer.js';
 import { encodePaymentRequired } from '@rights-preflight/wire/payment/x402-headers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +151,7 @@ async function eip3009Vectors() {
     const digest = authorizationDigest(c.message, { ...c.domain, asset: c.domain.verifyingContract });
     const signature = await buyer.signTypedData({
       domain: c.domain,
-      types: EIP3009_TYPES,
+      types: authorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message: {
         ...c.message,
@@ -197,17 +195,9 @@ async function siwxVectors() {
   for (const c of cases) {
     const binding = { gateUrl: GATE_URL, key: c.key, inputSha256: c.input_sha256, network: TERMS.network };
     const challenge = siwxChallenge(binding, NOW);
-    const message = siweMessage({
-      domain: challenge.domain,
-      address: buyer.address,
-      statement: challenge.statement,
-      uri: challenge.uri,
-      version: '1',
-      chainId: CHAIN_ID,
-      nonce: challenge.nonce,
-      issuedAt: now,
-      resources: challenge.resources,
-    });
+    // The EIP-4361 text as the service's verifier renders it (the x402 extension's formatter); the buyer's own
+    // rendering is held to it (packages/buyer/test/siwe-message.test.ts) and to these vectors (./checks.ts).
+    const message = formatSIWEMessage(challenge, buyer.address);
     const signature = await buyer.signMessage({ message });
     const proof = {
       domain: challenge.domain,

@@ -29,6 +29,9 @@ export {
   SAVED_REPORT_FORMAT,
   type SavedReport,
   type VerifyResult,
+  // The input of verifyPaidReport, nameable by its callers: what they signed (ExpectedSettlement) is theirs to build.
+  type VerifyInput,
+  type ExpectedSettlement,
 } from './verify-report.js';
 export { paymentIntentHeader, signInWithX, signInWithXHeader } from './gate-headers.js';
 export { claimKeepingStore } from './claim-keeping-store.js';

@@ -6,7 +6,7 @@ import { siwxChallenge } from '@rights-preflight/wire/ingestion-gate/siwx-challe
 import { normalizeGateRequest } from '../../../src/products/ingestion-gate/normalize.js';
 import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
 import { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { paymentIntentHeader } from '../../../packages/buyer/src/gate-headers.js';
+import { paymentIntentHeader } from '@rights-preflight/buyer';
 
 // A service-aware gate buyer (spec §5.5): it computes input_sha256 of its own normalized body, writes
 // the unsigned payment intent, and signs in with the x402 sign-in-with-x client helper over the
