@@ -1,5 +1,5 @@
 import test from 'ava';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,12 +16,14 @@ import { fileURLToPath } from 'node:url';
 //   product ↛ product       a product is one folder; adding or removing one touches no other
 //   streams ↛ src           the domain's streams stand on the wire package alone
 //   service ↛ packages/     the service reaches a workspace package by its name, never into its folder
-//   test ↛ packages/wire    so do the tests, for the wire and the buyer's entry points (@rights-preflight/buyer,
-//                           /node); the buyer's unit tests read its internal modules (test/buyer)
+//   test ↛ packages/        so do the tests: the wire and the buyer's entry points (@rights-preflight/buyer, /node)
+//   ↛ packages/<p>/src      nothing outside a package's folder imports its src/, by path or by name: a package's
+//                           unit tests stand in packages/<p>/test (docs/decisions.md, "Tests of a package stand
+//                           with the package")
 //   wire ↛ anything of ours the wire package imports only packages from npm, by path or by name
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
-//   buyer ↛ the rest        the buyer package imports its own code and the wire by name only: it ships alone
-//                           (docs/decisions.md, "An inner domain")
+//   buyer ↛ the rest        the buyer package (its sources and its tests) imports its own code and the wire by
+//                           name only: it ships alone (docs/decisions.md, "An inner domain")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,11 +32,23 @@ const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: t
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
-/** The wire package (@rights-preflight/wire) and the buyer package's sources. */
+/** The wire package (@rights-preflight/wire), the buyer package and the buyer's sources. */
 const WIRE = 'packages/wire';
-const BUYER = 'packages/buyer/src';
+const BUYER_PACKAGE = 'packages/buyer';
+const BUYER = `${BUYER_PACKAGE}/src`;
 /** The service's own folders: one package, the repository's root. */
 const SERVICE = ['src', 'streams', 'projections', 'ops', 'bench', 'scripts'];
+
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
+/** The workspace packages (the root package.json's `workspaces`): a new one is covered without touching this file. */
+const WORKSPACES: readonly { folder: string; name: string }[] = (readJson('package.json').workspaces as string[]).map(
+  (folder) => ({ folder, name: readJson(`${folder}/package.json`).name as string }),
+);
+/** Every folder of TypeScript in the repository: the service's, its tests', each package's whole folder. */
+const EVERYWHERE = [...SERVICE, 'test', ...WORKSPACES.map((w) => w.folder)];
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** The rule that keeps `folder`'s src/ to itself. */
+const ownSrc = (folder: string) => `nothing outside ${folder} imports its src/, by path or by name`;
 
 interface Rule {
   name: string;
@@ -73,11 +87,18 @@ const RULES: readonly Rule[] = [
     atLeast: 250,
   },
   {
-    name: "the tests reach the wire package and the buyer's entry points by name",
+    name: 'the tests reach a workspace package by name, never into its folder',
     from: ['test'],
-    forbidden: [WIRE, `${BUYER}/index.js`, `${BUYER}/node/index.js`],
+    forbidden: ['packages'],
     atLeast: 150,
   },
+  ...WORKSPACES.map(({ folder, name }) => ({
+    name: ownSrc(folder),
+    from: EVERYWHERE.filter((f) => f !== folder),
+    forbidden: [`${folder}/src`],
+    names: new RegExp(`^${escaped(name)}/src(/|$)`),
+    atLeast: 400,
+  })),
   {
     name: 'the wire package imports nothing of ours',
     from: [WIRE],
@@ -89,11 +110,11 @@ const RULES: readonly Rule[] = [
   { name: 'MCP imports nothing from src/http', from: ['src/mcp'], forbidden: ['src/http'], atLeast: 2 },
   {
     name: 'the buyer imports only its own code and the wire by name',
-    from: [BUYER],
+    from: [BUYER_PACKAGE],
     forbidden: [''],
-    except: [BUYER],
+    except: [BUYER_PACKAGE],
     names: /^@rights-preflight\/(?!wire\/)/,
-    atLeast: 15,
+    atLeast: 50,
   },
   ...PRODUCTS.map((p) => ({
     name: `the product ${p} imports nothing of another product`,
@@ -203,20 +224,39 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     spec: ['..', 'packages', 'wire', 'dist', 'contract', 'quote.js'],
   },
   {
-    rule: "the tests reach the wire package and the buyer's entry points by name",
+    rule: 'the tests reach a workspace package by name, never into its folder',
     file: 'test/surfaces/x.ts',
     spec: ['..', '..', 'packages', 'wire', 'src', 'evidence', 'digest.js'],
   },
   {
-    rule: "the tests reach the wire package and the buyer's entry points by name",
+    rule: 'the tests reach a workspace package by name, never into its folder',
     file: 'test/buyer/support/x.ts',
     spec: ['..', '..', '..', 'packages', 'buyer', 'src', 'index.js'],
   },
   {
-    rule: "the tests reach the wire package and the buyer's entry points by name",
+    rule: 'the tests reach a workspace package by name, never into its folder',
     file: 'test/buyer/x.ts',
-    spec: ['..', '..', 'packages', 'buyer', 'src', 'node', 'index.js'],
+    spec: ['..', '..', 'packages', 'buyer', 'src', 'cli.js'],
   },
+  {
+    rule: 'the tests reach a workspace package by name, never into its folder',
+    file: 'test/vectors/x.ts',
+    spec: ['..', '..', 'packages', 'buyer', 'test', 'account.test.js'],
+  },
+  {
+    rule: ownSrc(BUYER_PACKAGE),
+    file: 'test/money/x.ts',
+    spec: ['..', '..', 'packages', 'buyer', 'src', 'context.js'],
+  },
+  { rule: ownSrc(BUYER_PACKAGE), file: 'bench/x.ts', spec: ['..', 'packages', 'buyer', 'src', 'check.js'] },
+  { rule: ownSrc(BUYER_PACKAGE), file: `${WIRE}/src/x.ts`, spec: ['..', '..', 'buyer', 'src', 'offer.js'] },
+  { rule: ownSrc(BUYER_PACKAGE), file: 'test/surfaces/x.ts', spec: ['@rights-preflight', 'buyer', 'src', 'cli.js'] },
+  {
+    rule: ownSrc(WIRE),
+    file: `${BUYER_PACKAGE}/test/x.ts`,
+    spec: ['..', '..', 'wire', 'src', 'contract', 'quote.js'],
+  },
+  { rule: ownSrc(WIRE), file: 'ops/x.ts', spec: ['..', 'packages', 'wire', 'src', 'refusal.js'] },
   {
     rule: 'the wire package imports nothing of ours',
     file: `${WIRE}/src/contract/x.ts`,
@@ -265,6 +305,16 @@ const SAMPLES: readonly { rule: string; file: string; spec: string[] }[] = [
     spec: ['..', '..', '..', '..', 'src', 'crypto', 'seal.js'],
   },
   {
+    rule: 'the buyer imports only its own code and the wire by name',
+    file: `${BUYER_PACKAGE}/test/x.ts`,
+    spec: ['..', '..', '..', 'test', 'support', 'world.js'],
+  },
+  {
+    rule: 'the buyer imports only its own code and the wire by name',
+    file: `${BUYER_PACKAGE}/test/x.ts`,
+    spec: ['@rights-preflight', 'buyer'],
+  },
+  {
     rule: 'the product single-report imports nothing of another product',
     file: 'src/products/single-report/x.ts',
     spec: ['..', 'ingestion-gate', 'report.js'],
@@ -298,5 +348,29 @@ test('the wire package by name is no offence where a rule lets it in', (t) => {
   ] as const) {
     const rule = RULES.find((r) => r.name === name)!;
     t.deepEqual(offences(rule, path.join(root, file), wire), [], name);
+  }
+});
+
+test("a package's own files read its src/; the rule keeping it to itself reads every other folder", (t) => {
+  t.deepEqual(
+    WORKSPACES.map((w) => w.folder),
+    [WIRE, BUYER_PACKAGE],
+  );
+  for (const { folder } of WORKSPACES) {
+    const rule = RULES.find((r) => r.name === ownSrc(folder))!;
+    t.false(
+      rule.from.some((f) => within(path.join(root, folder, 'test', 'x.ts'), f)),
+      `${folder}'s own tests`,
+    );
+    for (const outside of ['src/x.ts', 'test/x.ts', 'bench/x.ts', 'ops/x.ts', 'scripts/x.ts'])
+      t.true(
+        rule.from.some((f) => within(path.join(root, outside), f)),
+        outside,
+      );
+    for (const other of WORKSPACES.filter((w) => w.folder !== folder))
+      t.true(
+        rule.from.some((f) => within(path.join(root, other.folder, 'test', 'x.ts'), f)),
+        other.folder,
+      );
   }
 });
