@@ -89,7 +89,8 @@ const eip3009: Check = async (v) => {
   try {
     // The wire leaf's digest, which the buyer's typed data signs (packages/buyer/test/account.test.ts holds
     // it equal to viem's hashTypedData); the recovery below ties the buyer's signature to it.
-    digest = authorizationDigest({ ...m, nonce: data.message.nonce }, { ...i.domain, asset: i.domain.verifyingContract });
+    const domain = { ...i.domain, asset: i.domain.verifyingContract };
+    digest = authorizationDigest({ ...m, nonce: data.message.nonce }, domain);
     const account = privateKeyAccount(i.private_key);
     signature = await account.signTypedData(data);
     // The service's recovery, the one its payment checks use.
