@@ -174,5 +174,26 @@ export function folderCircles(g: Graph, roots: readonly string[]): string[] {
   return circles(adjacencyOf(pairs)).map((c) => c.join(' ⇄ '));
 }
 
+/**
+ * Folders that import each other in a loop, a folder and the folders inside it included: the files directly
+ * in a folder are the node `folder/.`, a folder below it stands for everything under it. So a/x.ts → a/b/y.ts
+ * and a/b/z.ts → a/w.ts is the loop `a/. ⇄ a/b`; sibling folders draw their arrows as in folderCircles.
+ */
+export function nestedFolderCircles(g: Graph, roots: readonly string[]): string[] {
+  const pairs: [string, string][] = [];
+  for (const e of g.edges) {
+    if (e.dynamic) continue;
+    if (!roots.some((r) => within(e.from, r) && within(e.to, r))) continue;
+    const a = path.posix.dirname(e.from).split('/');
+    const b = path.posix.dirname(e.to).split('/');
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (i === a.length && i === b.length) continue;
+    const node = (d: string[]) => (i === d.length ? `${d.join('/')}/.` : d.slice(0, i + 1).join('/'));
+    pairs.push([node(a), node(b)]);
+  }
+  return circles(adjacencyOf(pairs)).map((c) => c.join(' ⇄ '));
+}
+
 /** Every module started by a path string, as `from → to`, for the test to name. */
 export const launchesOf = (g: Graph): string[] => g.launches.map((l) => `${l.from} → ${l.to}`).sort();
