@@ -1,6 +1,7 @@
 import test from 'ava';
 import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { ARTICLE, post } from '../surfaces/support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE } from '../support/publishers.js';
 import { gateHeaders, newKey } from '../surfaces/support/gate-buyer.js';
 import { useWorld } from '../support/world.js';
 

@@ -17,7 +17,7 @@ import {
   type ProductCatalog,
   type RegistryOwn,
 } from '../../src/service/product-registry.js';
-import { publicApp } from '../../src/service/public-http.js';
+import { publicApp, servePublicApp } from '../../src/service/public-http.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
@@ -30,7 +30,8 @@ import { startedInHook } from './started-in-hook.js';
 // the test publishers over HTTPS on loopback, an in-memory store (held to the store conformance suite) and
 // a settlement backend that answers from a script: no devnet, no service process, no database. Rules
 // whose subject is the chain, several processes or real timing stay on the devnet world (./world.ts).
-// `products` adds listings to the registry's (a product defined in the test tree is sold as one of ours).
+// `products` adds listings to the registry's (a product defined in the test tree is sold as one of ours);
+// `env` adds to the service's environment (a rate limit, CORS origins).
 
 /** The recipient of the fast world's offers (no chain looks at it). */
 export const FAST_PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
@@ -56,6 +57,8 @@ const UNLIMITED: Record<string, string> = Object.fromEntries(
 export interface FastWorldOptions {
   /** Listings sold beside the registry's (a test's own product). */
   products?: readonly AnyListing[];
+  /** Added to the service's environment, after this world's own (e.g. a route's rate limit, CORS_ORIGINS). */
+  env?: Record<string, string>;
 }
 
 export interface FastWorld {
@@ -80,7 +83,7 @@ export async function startFastWorld(
   try {
     // The service's own reading of the publishers' environment; no chain is asked (the settlement is scripted).
     const config: ServiceConfig = {
-      ...loadConfig({ ...origins.env, ...UNLIMITED, DATA_DIR: tmpdir() }),
+      ...loadConfig({ ...origins.env, ...UNLIMITED, DATA_DIR: tmpdir(), ...opts.env }),
       rpcUrl: 'http://127.0.0.1:9',
       payTo: FAST_PAY_TO,
     };
@@ -107,7 +110,7 @@ export async function startFastWorld(
       ready: async () => true,
       inspect: undefined,
     });
-    listener.serve(app.callback());
+    servePublicApp(listener, app);
     const served = listener;
     return {
       url: served.url,

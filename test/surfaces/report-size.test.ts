@@ -5,7 +5,7 @@ import { verifyPaidReport } from '@rights-preflight/buyer';
 import { REPORT_ENTRY_MAX_BYTES, TRUNCATION_MARK } from '../../src/rsl/bounded-reading.js';
 import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { signPayment } from '../support/pay.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 
 // A hostile publisher (real HTTPS on loopback) cannot push a report entry past REPORT_ENTRY_MAX_BYTES
 // (docs/wire.md §16): a 480 KB `Content-Signal:` line whose ignored entries the rule used to list in full,

@@ -2,7 +2,7 @@ import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 import { newKey } from './support/gate-buyer.js';
 import { useWorld } from '../support/world.js';
 

@@ -26,7 +26,7 @@ import { assertNoSecretsLogged } from '../support/secrets.js';
 import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
 // Revalidation (docs/wire.md §14) against a real HTTPS publisher on loopback and the devnet: every report's

@@ -6,7 +6,8 @@ import type * as t from 'io-ts';
 import { PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
 import { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
-import { ARTICLE, post } from './support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE } from '../support/publishers.js';
 import { useWorld } from '../support/world.js';
 
 // The published schemas are generated from the codecs; this proves they agree on a set of samples,
