@@ -532,6 +532,18 @@ const USER_CLASS_WEIGHTS = [
   ['education', 8],
   ['non-commercial', 4],
 ] as const;
+/** How a held purchase came to be held (PURCHASE_MIX's `held`). */
+const HELD_WEIGHTS = [
+  ['failed', 40],
+  ['mismatch', 25],
+  ['after_delivery', 35],
+] as const;
+/** What the operator did with a stuck purchase (PURCHASE_MIX's `operator_moved`). */
+const OPERATOR_MOVE_WEIGHTS = [
+  ['retry_settlement', 60],
+  ['accept_settlement', 15],
+  ['closed_no_charge', 25],
+] as const;
 
 /**
  * `n` purchase histories (plus refund-request streams for ~1% of the delivered ones, yielded a little
@@ -938,11 +950,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** ~40% settlement refused, ~25% settled to other terms, ~35% held after delivery; some resolved. */
     held(s, t) {
-      const kind = rng.weighted([
-        ['failed', 40],
-        ['mismatch', 25],
-        ['after_delivery', 35],
-      ] as const);
+      const kind = rng.weighted(HELD_WEIGHTS);
       if (kind === 'failed') {
         clock = new Date((t += rng.between(1500, 6000)));
         const settleReason = rng.pick([
@@ -1006,11 +1014,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** Stuck, then an operator: resubmit (→ settled, delivered), accept a transfer found by hand, or close. */
     operator_moved(s, t) {
-      const target = rng.weighted([
-        ['retry_settlement', 60],
-        ['accept_settlement', 15],
-        ['closed_no_charge', 25],
-      ] as const);
+      const target = rng.weighted(OPERATOR_MOVE_WEIGHTS);
       if (target === 'closed_no_charge') {
         t = stuckAfterSubmissions(s, t, 'WINDOW_PASSED_UNSETTLED', { valid_before: s.state.checkpoint!.valid_before }, [
           'read_authorization_state',
