@@ -19,6 +19,7 @@ import {
 } from '../../src/service/product-registry.js';
 import { publicApp, servePublicApp } from '../../src/service/public-http.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
+import { LOCAL_RATE_LIMITS } from '../../ops/world/local-rate-limits.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
 import { scriptedSettlement, type SettlementScript } from './scripted-settlement.js';
@@ -45,14 +46,6 @@ const FAST_TERMS: PaymentTerms = {
   maxTimeoutSeconds: 300,
   settlementWindowSeconds: 68,
 };
-
-/** Rules, not limits, are asked of this world: its buckets never run dry (rate limits have their own tests). */
-const UNLIMITED: Record<string, string> = Object.fromEntries(
-  ['INSPECT', 'QUOTE', 'PREFLIGHT', 'GATE', 'MCP'].flatMap((r) => [
-    [`RATE_LIMIT_${r}_PER_MINUTE`, '100000'],
-    [`RATE_LIMIT_${r}_BURST`, '100000'],
-  ]),
-);
 
 export interface FastWorldOptions {
   /** Listings sold beside the registry's (a test's own product). */
@@ -83,7 +76,7 @@ export async function startFastWorld(
   try {
     // The service's own reading of the publishers' environment; no chain is asked (the settlement is scripted).
     const config: ServiceConfig = {
-      ...loadConfig({ ...origins.env, ...UNLIMITED, DATA_DIR: tmpdir(), ...opts.env }),
+      ...loadConfig({ ...origins.env, ...LOCAL_RATE_LIMITS, DATA_DIR: tmpdir(), ...opts.env }),
       rpcUrl: 'http://127.0.0.1:9',
       payTo: FAST_PAY_TO,
     };

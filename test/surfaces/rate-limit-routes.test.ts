@@ -119,12 +119,12 @@ test('capabilities publish every limit, and which MCP tools share one', async (t
     gate: limit(ROUTES.gate),
     // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation").
     revalidate: limit('/v1/rights/revalidate'),
-    // Every MCP message, whatever its tool (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"); the fast
-    // world's value, not lowered here (the MCP quote tool below must reach the quote bucket).
+    // Every MCP message, whatever its tool (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"); the local
+    // worlds' value (LOCAL_RATE_LIMITS), not lowered here (the MCP quote tool below must reach the quote bucket).
     mcp: {
       ...limit('/mcp', ['service_capabilities', 'service_rights_quote', 'service_quote']),
       requests_per_minute: 100000,
-      burst: 100000,
+      burst: 10000,
     },
   });
 });
