@@ -1,8 +1,9 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specifiers, tsFiles } from './import-graph.js';
 
 // Every layer points down (docs/decisions.md, "Every layer points down"). Each rule names folders
 // whose files must not import from other folders; every relative import is resolved, so a path that
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 //                           name only: it ships alone (docs/decisions.md, "An inner domain")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sourceFiles = (dir: string) => tsFiles(root, dir).map((f) => path.join(root, f));
 
 /** Every folder under src/products is a product: a new one is covered without touching this file. */
 const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: true })
@@ -124,18 +126,6 @@ const RULES: readonly Rule[] = [
   })),
 ];
 
-async function tsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await tsFiles(p)));
-    else if (entry.name.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
 const within = (target: string, folder: string): boolean => {
   const dir = path.join(root, folder);
   return target === dir || target.startsWith(dir + path.sep);
@@ -144,8 +134,7 @@ const within = (target: string, folder: string): boolean => {
 /** The imports of `source` (a file at `file`) that reach a folder the rule forbids. */
 function offences(rule: Rule, file: string, source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+  for (const spec of specifiers(source)) {
     if (!spec.startsWith('.')) {
       if (rule.names?.test(spec)) out.push(`${path.relative(root, file)} → ${spec}`);
       continue;
@@ -166,7 +155,7 @@ for (const rule of RULES) {
     const offenders: string[] = [];
     let scanned = 0;
     for (const dir of rule.from) {
-      for (const file of await tsFiles(path.join(root, dir))) {
+      for (const file of sourceFiles(dir)) {
         scanned++;
         offenders.push(...offences(rule, file, await readFile(file, 'utf8')));
       }
