@@ -5,17 +5,16 @@ import {
   type RevalidationUnavailable,
 } from '@rights-preflight/wire/contract/revalidation.js';
 import type { PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
-import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { AskContext, Assessment, Product } from '../../money-path/product.js';
-import { mostRestrictive } from '../../report/most-restrictive.js';
-import { reportReading } from '../../report/report-reading.js';
+import { purposeReading, reportReading } from '../../report/report-reading.js';
+import { severalResourcesQuote } from '../../report/several-resources.js';
 import { unavailability } from '../../rsl/unavailability.js';
 import type { KnownVersion } from '../../rsl/fetch-cache.js';
 import type { ObserveContext } from '../../rsl/observe.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeRevalidateRequest, type NormalizedRevalidation, type RevalidateCall } from './normalize.js';
-import { draftRevalidationReport, purposeOf, type RevalidationReadings } from './report.js';
+import { draftRevalidationReport, type RevalidationReadings } from './report.js';
 import { previousReportSha256 } from './previous-report.js';
 import type { EventStore } from '../../store/port.js';
 
@@ -94,23 +93,9 @@ function assessRevalidation(
   const { input } = n;
   const entries = readings.map((r) => ({
     resource: r.resource,
-    classification: purposeOf(r, input.purpose).classification,
+    classification: purposeReading(r, input.purpose).classification,
   }));
-  const combined = mostRestrictive(entries);
-  return {
-    available: true,
-    subject: {
-      resource: input.resource,
-      resources: input.resources,
-      purpose: input.purpose,
-      tier: input.tier,
-      user_class: input.user_class,
-      geo: input.geo,
-      input_sha256: n.input_sha256,
-      classifications: entries,
-    },
-    preview: { purpose: input.purpose, classification: combined, decision: decisionFor(combined) },
-  };
+  return { available: true, ...severalResourcesQuote(input, n.input_sha256, entries, {}) };
 }
 
 export const revalidationProduct = {
