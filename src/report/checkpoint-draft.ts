@@ -20,7 +20,7 @@ const StoredDocument = t.type({ url: t.string, channel: Channel, sha256: t.union
 const StoredSources = t.type({ observations: t.array(StoredObservation), documents: t.array(StoredDocument) });
 
 /** The documents of a stored reading as a checkpoint lists them (none when the reading predates both lists). */
-export function checkpointDocuments(reading: unknown): CheckpointDocument[] {
+function checkpointDocuments(reading: unknown): CheckpointDocument[] {
   if (!StoredSources.is(reading)) return [];
   const robotsTxt = `${originOf(reading.observations)}/robots.txt`;
   return reading.documents.map((d) => {

@@ -9,7 +9,7 @@ import { mostRestrictive } from './most-restrictive.js';
 // and delivered (docs/wire.md), so it is written here once.
 
 /** The question of a several-resource purchase, as its `Quoted` input holds it. */
-export interface SeveralResourcesInput {
+interface SeveralResourcesInput {
   resource: string;
   resources: string[];
   purpose: GatePurpose;

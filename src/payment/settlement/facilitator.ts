@@ -13,7 +13,7 @@ import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 // asked what happened to an authorization after the fact. It broadcasts nothing itself, so settle's
 // write-ahead hook (SettleOptions.beforeBroadcast) is never called here.
 
-export interface FacilitatorSettlementOptions {
+interface FacilitatorSettlementOptions {
   facilitatorUrl: string;
   rpcUrl: string;
   network: PaymentNetwork;

@@ -15,12 +15,12 @@ import { verifySiwxHeader } from './siwx.js';
 // pinned payer is decide's rule (PURCHASE_BOUND_TO_OTHER_PAYER, PAYMENT_FROM_NOT_SIGNER).
 
 /** A gate call comes to a redemption, or to "no verifiable declaration anywhere" (no fee, nothing stored). */
-export type GateOutcome = SaleOutcome<IngestionGateUnavailable>;
+type GateOutcome = SaleOutcome<IngestionGateUnavailable>;
 
-export type GateDeps = SaleDeps<GateObserver>;
+type GateDeps = SaleDeps<GateObserver>;
 
 /** A gate call besides its body: key-bound, with the payment intent and the sign-in proof. */
-export interface GateCall extends KeyBound {
+interface GateCall extends KeyBound {
   paymentIntent: string | undefined;
   siwx: string | undefined;
 }

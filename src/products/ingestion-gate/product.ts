@@ -24,10 +24,10 @@ export interface GateObserver {
 }
 
 /** What a gate observes: one reading per unique resource, in request order (stored as the `Quoted` reading). */
-export type ObservedGate = { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] };
+type ObservedGate = { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] };
 
 /** The gate request in its normal form, as the sale asks it. */
-export type GateAsked = NormalizedGate & Asked<typeof GATE_SKU>;
+type GateAsked = NormalizedGate & Asked<typeof GATE_SKU>;
 
 /** The gate URL: the resource of the purchase, of the bound nonce and of the sign-in proof. */
 export const gateUrlOf = (deps: { baseUrl: string }) => deps.baseUrl + GATE_PATH;

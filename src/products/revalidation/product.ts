@@ -31,7 +31,7 @@ export interface RevalidationObserver {
 }
 
 /** What a revalidation observes (stored as the `Quoted` reading; ./report.ts reads it back as RevalidationReadings). */
-export type ObservedRevalidation = Omit<RevalidationReadings, 'readings'> & { readings: ResourceReading[] };
+type ObservedRevalidation = Omit<RevalidationReadings, 'readings'> & { readings: ResourceReading[] };
 
 /** Every resource read again, nothing taken from a cache: the documents held are validated by the publisher. */
 const REVALIDATION_FRESHNESS_SECONDS = 0;
@@ -59,7 +59,7 @@ async function observeRevalidation(
 }
 
 /** A revalidation request: its body and the evidence keys a checkpoint must be signed by. */
-export type RevalidationAsk = Omit<RevalidateCall, 'revalidateUrl'>;
+type RevalidationAsk = Omit<RevalidateCall, 'revalidateUrl'>;
 
 /** The revalidate URL: the resource of the purchase and of the bound nonce. */
 const askRevalidation = (call: RevalidationAsk, context: AskContext): NormalizedRevalidation =>

@@ -17,8 +17,7 @@ import { evidenceSignalsSummary, reportSignals } from '../../report/report-signa
 // delivery drafts the same. Each resource: what it is now, what it was, what changed, and a new checkpoint.
 
 /** One checkpoint asked about, and the report it was delivered in. */
-export const PreviousObservation = t.type({ checkpoint: CheckpointPayload, report_sha256: Sha256Hex });
-export type PreviousObservation = t.TypeOf<typeof PreviousObservation>;
+const PreviousObservation = t.type({ checkpoint: CheckpointPayload, report_sha256: Sha256Hex });
 
 /**
  * `Quoted.reading` of a revalidation purchase, in request order: the new readings (as the RSL reader wrote

@@ -9,9 +9,9 @@ import { revalidationProduct, type EvidenceKeys, type RevalidationObserver } fro
 //   → X-Service-Request → (first time) the earlier reports in our store.
 // Then every resource is observed again and `Quoted` appended; then the shared redeem path.
 
-export type RevalidateOutcome = SaleOutcome<RevalidationUnavailable>;
+type RevalidateOutcome = SaleOutcome<RevalidationUnavailable>;
 
-export type RevalidateDeps = SaleDeps<RevalidationObserver> & {
+type RevalidateDeps = SaleDeps<RevalidationObserver> & {
   /** The evidence keys the service publishes (capabilities): a checkpoint must be signed by one. */
   evidenceKeys: EvidenceKeys;
 };

@@ -22,10 +22,10 @@ import { singleReportProduct, type SingleReportObserver } from './product.js';
 //   available              → 402 offer, or the paid result for a bound PAYMENT-SIGNATURE
 // An empty POST never reaches this far: it is discovery only (preflightDiscovery).
 
-export type PreflightDeps = SaleDeps<SingleReportObserver>;
+type PreflightDeps = SaleDeps<SingleReportObserver>;
 
 /** A preflight comes to a redemption, or to the quote's answer that nothing is available (no fee). */
-export type PreflightOutcome = SaleOutcome<UnavailableQuote>;
+type PreflightOutcome = SaleOutcome<UnavailableQuote>;
 
 export async function preflight(
   deps: PreflightDeps,
