@@ -26,6 +26,8 @@ export interface ObserveDeps {
   now?: () => Date;
   /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
   signalReader?: DiscoveryDeps['signalReader'];
+  /** Parses of fetched documents by digest (parse-cache.ts). */
+  parseCache?: DiscoveryDeps['parseCache'];
 }
 
 /** Thrown when the resource fails the §2.2 rule; routes should check first and answer 422. */
@@ -53,6 +55,7 @@ export async function observeAndEvaluate(
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...(ctx.known ? { known: ctx.known } : {}),
     ...(deps.signalReader ? { signalReader: deps.signalReader } : {}),
+    ...(deps.parseCache ? { parseCache: deps.parseCache } : {}),
   });
   // One budget for every purpose of this resource: a request's matching work is bounded as a whole.
   const budget = new EvaluationBudget();
