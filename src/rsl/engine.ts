@@ -4,6 +4,7 @@ import { DEFAULT_DISCOVERY_LIMITS } from './discovery.js';
 import { FetchCache } from './fetch-cache.js';
 import { observeAndEvaluate, type ObserveContext } from './observe.js';
 import { createParseCache } from './parse-cache.js';
+import { createEvaluationMemo } from './evaluation-memo.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
 import { createSafeFetcher, type FetchPolicy } from './safe-fetch.js';
@@ -14,6 +15,8 @@ import { createSignalReaderPool } from './signal-reader-pool.js';
 
 /** Bytes of fetched RSL documents whose parses are kept (a document is at most 512 KiB, usually a few). */
 export const DISCOVERY_PARSE_CACHE_BYTES = 4 * 1024 * 1024;
+/** Questions whose evaluations are kept (evaluation-memo.ts): a few KiB each. */
+export const EVALUATIONS_KEPT = 1024;
 
 export interface RslEngine {
   coverage: Coverage;
@@ -47,6 +50,7 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
   // Large robots.txt and tdmrep.json are read off the event loop; the pool's thread starts on the first.
   const signals = createSignalReaderPool();
   const parseCache = createParseCache(DISCOVERY_PARSE_CACHE_BYTES);
+  const evaluationMemo = createEvaluationMemo(EVALUATIONS_KEPT);
   return {
     coverage,
     observe: (resourceUrl, purposes, ctx) =>
@@ -56,6 +60,7 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
         limits,
         signalReader: signals.read,
         parseCache,
+        evaluationMemo,
       }),
     close: () => {
       fetcher.close();
