@@ -13,10 +13,11 @@ import { createSignalReaderPool } from './signal-reader-pool.js';
 // Composition of the RSL engine from configuration: coverage, the safe fetcher and its cache.
 // service.ts builds one at start and closes it at stop.
 
-/** Bytes of fetched RSL documents whose parses are kept (a document is at most 512 KiB, usually a few). */
-export const DISCOVERY_PARSE_CACHE_BYTES = 4 * 1024 * 1024;
-/** Questions whose evaluations are kept (evaluation-memo.ts): a few KiB each. */
-export const EVALUATIONS_KEPT = 1024;
+/** Bytes of fetched RSL documents whose parses are kept (a document is at most 512 KiB, usually a few; the
+ *  inspection's cache holds as much: INSPECT_PARSE_CACHE_CHARS). */
+export const DISCOVERY_PARSE_CACHE_BYTES = 1024 * 1024;
+/** Questions whose evaluations are kept per parsed document (evaluation-memo.ts): a resource, its purposes. */
+export const EVALUATIONS_PER_DOCUMENT = 64;
 
 export interface RslEngine {
   coverage: Coverage;
@@ -50,7 +51,7 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
   // Large robots.txt and tdmrep.json are read off the event loop; the pool's thread starts on the first.
   const signals = createSignalReaderPool();
   const parseCache = createParseCache(DISCOVERY_PARSE_CACHE_BYTES);
-  const evaluationMemo = createEvaluationMemo(EVALUATIONS_KEPT);
+  const evaluationMemo = createEvaluationMemo(EVALUATIONS_PER_DOCUMENT);
   return {
     coverage,
     observe: (resourceUrl, purposes, ctx) =>

@@ -9,8 +9,11 @@ import type { DocumentInput } from './evaluate/verdict.js';
 // every input the evaluator reads; a parse by its identity (discovery's parse cache hands the same object
 // for the same bytes, parse-cache.ts), so changed bytes, a failure or another crawler reading is another
 // key. Kept answers are frozen: shared by later readings, they can never be changed through one of them.
-// Least recently used first out, at most `maxEntries`.
-
+//
+// Bounded by what is already held: the answers are kept beside the first parsed document of their inputs,
+// weakly, so they are dropped with it when the parse cache lets it go (an answer may hold text of its
+// document), at most `perDocument` questions each, least recently used first out; answers from no parsed
+// document at all (every channel failed) are at most `perDocument` more.
 export interface EvaluationQuestion {
   resource: string;
   purposes: readonly string[];
@@ -30,8 +33,9 @@ export interface EvaluationMemo {
   readonly computed: number;
 }
 
-export function createEvaluationMemo(maxEntries: number): EvaluationMemo {
-  const entries = new Map<string, readonly PurposeEvaluation[]>();
+export function createEvaluationMemo(perDocument: number): EvaluationMemo {
+  const byDocument = new WeakMap<object, Map<string, readonly PurposeEvaluation[]>>();
+  const withoutDocument = new Map<string, readonly PurposeEvaluation[]>();
   const parseIds = new WeakMap<object, number>();
   let nextParseId = 0;
   let computed = 0;
@@ -64,16 +68,22 @@ export function createEvaluationMemo(maxEntries: number): EvaluationMemo {
           i.robotsReadings ?? null,
         ]),
       ]);
-      const hit = entries.get(key);
-      if (hit) {
-        entries.delete(key); // re-inserted: Map order is the recency order
-        entries.set(key, hit);
+      const anchor = inputs.find((i) => i.parse !== null)?.parse;
+      let kept = anchor ? byDocument.get(anchor) : withoutDocument;
+      const hit = kept?.get(key);
+      if (kept && hit) {
+        kept.delete(key); // re-inserted: Map order is the recency order
+        kept.set(key, hit);
         return hit;
       }
       const answer = deepFreeze(evaluate());
       computed++;
-      entries.set(key, answer);
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      if (!kept) {
+        kept = new Map();
+        byDocument.set(anchor!, kept);
+      }
+      kept.set(key, answer);
+      if (kept.size > perDocument) kept.delete(kept.keys().next().value!);
       return answer;
     },
   };
