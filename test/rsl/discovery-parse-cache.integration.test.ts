@@ -89,7 +89,8 @@ test('a fetched RSL document is parsed once per version of its bytes, and a chan
   t.not(changed.documents[0]!.sha256, first.documents[0]!.sha256);
 });
 
-test('evaluations are kept per question and documents: the same answers, computed once; another question or document computes', async (t) => {
+const MEMO = 'evaluations are kept per question and documents: the same answers, computed once; others compute';
+test(MEMO, async (t) => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
   const cache = new FetchCache(fetcher, () => clock);
   const parseCache = createParseCache(1 << 20);
