@@ -48,11 +48,15 @@ interface Row {
   ok_per_s: number;
   p50_ms: number;
   p99_ms: number;
+  requests: number;
   errors: number;
   timeouts: number;
   non_2xx: number;
   vs_bare_koa: number | null;
   peak_rss_mb: number | null;
+  /** The service process's CPU (every thread) per answer during the run: what a request costs it, whatever
+   *  the machine's load (a busy machine lowers req/s, not this; cache and scheduling noise aside). */
+  service_cpu_ms_per_request?: number;
 }
 
 /** The service process's resident memory, sampled while a target runs. */
@@ -101,6 +105,7 @@ async function cannon(opts: {
     ok_per_s: Math.round(r['2xx'] / (r.duration || (opts.seconds ?? SECONDS))),
     p50_ms: r.latency.p50,
     p99_ms: r.latency.p99,
+    requests: r.requests.total,
     errors: r.errors,
     timeouts: r.timeouts,
     non_2xx: r.non2xx,
@@ -256,7 +261,9 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
       rows.push({ store, target: 'bare Koa (1 KB JSON)', connections, ...ceiling, vs_bare_koa: 1, peak_rss_mb: null });
       for (const t of targets) {
         const rss = rssSampler(service.child.pid!);
+        const cpu0 = cpuSeconds(service.child.pid!);
         const r = await cannon({ ...t, connections });
+        const cpu = cpuSeconds(service.child.pid!) - cpu0;
         rows.push({
           store,
           target: t.target,
@@ -264,6 +271,7 @@ async function benchStore(store: string, eventStoreUrl: string | undefined, bare
           ...r,
           vs_bare_koa: Math.round((r.ok_per_s / ceiling.ok_per_s) * 1000) / 1000,
           peak_rss_mb: rss.stop(),
+          service_cpu_ms_per_request: Math.round(((cpu * 1000) / Math.max(1, r.requests)) * 100) / 100,
         });
         console.log(JSON.stringify(rows.at(-1)));
       }
@@ -297,13 +305,14 @@ try {
 console.log(`\n${SECONDS} s per target, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
 console.log(
   '| store | target | conns | req/s | 2xx/s | p50 ms | p99 ms | errors | timeouts | non-2xx | 2xx vs bare Koa ' +
-    '| peak RSS MB |',
+    '| peak RSS MB | service CPU ms/req |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
     `| ${r.store} | ${r.target} | ${r.connections} | ${r.req_per_s} | ${r.ok_per_s} | ${r.p50_ms} | ${r.p99_ms} | ` +
-      `${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} |`,
+      `${r.errors} | ${r.timeouts} | ${r.non_2xx} | ${r.vs_bare_koa ?? ''} | ${r.peak_rss_mb ?? ''} | ` +
+      `${r.service_cpu_ms_per_request ?? ''} |`,
   );
 }
 for (const [store, p] of Object.entries(paid)) console.log(`paid redemption (${store}): ${JSON.stringify(p)}`);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 import { purchaseId, type PurchaseState } from '../../streams/purchase/index.js';
@@ -9,6 +8,7 @@ import type { AdmissionQuestion, Admit } from './paid-admission.js';
 import { paymentTermsOnWire } from './payment-terms.js';
 import type { Asked, Product, QuotedOf, Sku } from './product.js';
 import { loadPurchase, recordQuote } from './purchase-stream.js';
+import { randomKeyHex } from './random-key.js';
 import { redeem } from './redeem.js';
 import type { Redemption } from './redemption.js';
 import { reportPath } from './report-path.js';
@@ -85,7 +85,7 @@ export async function quoteSale<S extends Sku, R, N extends Asked<S>, D, U>(
     payer?: Hex;
   },
 ): Promise<QuoteOutcome<U>> {
-  const key = opts.key ?? randomBytes(32).toString('hex');
+  const key = opts.key ?? randomKeyHex();
   const id = purchaseId({ sku: product.sku, key_sha256: sha256Hex(key), input_sha256: asked.input_sha256 });
   if (opts.key !== undefined) {
     const existing = await loadPurchase(deps.store, id);

@@ -116,20 +116,29 @@ function boundList(key: string, list: unknown[], cut: Cut): unknown[] {
 }
 
 function boundRecord(record: Record<string, unknown>, cut: Cut): Record<string, unknown> {
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(record)) {
+  // Copied only from the first field that changes (most records change nothing: a quote's reading is
+  // walked whole every time, docs/decisions.md "A quote's own CPU"); the copy keeps the key order.
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(record);
+  const copyBefore = (n: number): Record<string, unknown> => {
+    const copy: Record<string, unknown> = {};
+    for (let j = 0; j < n; j++) copy[keys[j]!] = record[keys[j]!];
+    return copy;
+  };
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const v = record[key];
     const validatorCap = VALIDATOR_BYTES[key];
     if (validatorCap !== undefined && typeof v === 'string' && jsonBytes(v) > validatorCap) {
       cut.any = true;
-      changed = true;
+      out ??= copyBefore(i);
       continue;
     }
     const b = boundValue(key, v, cut);
-    if (b !== v) changed = true;
-    out[key] = b;
+    if (b !== v) out ??= copyBefore(i);
+    if (out) out[key] = b;
   }
-  return changed ? out : record;
+  return out ?? record;
 }
 
 function boundValue(key: string, v: unknown, cut: Cut): unknown {

@@ -5,6 +5,7 @@ import { readPageHtml, unreadPage } from './html-reading.js';
 import { type PageReadings, readPageReadings } from './page-readings.js';
 import type { ParseResult } from './model.js';
 import { parseRsl } from './parse/parse.js';
+import type { ParseCache } from './parse-cache.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';
 import { resolveLicenseUrl, ROBOTS_PARSE_LIMIT_BYTES, robotsReadBytes } from './robots.js';
 import { nextTurn } from './next-turn.js';
@@ -39,6 +40,8 @@ export interface DiscoveryDeps {
   known?: ReadonlyMap<string, KnownVersion>;
   /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
   signalReader?: SignalReader;
+  /** Parses of fetched documents by their digest (parse-cache.ts): a warm quote does not parse again. */
+  parseCache?: ParseCache;
 }
 
 const DAY = 86_400;
@@ -268,7 +271,7 @@ function recordDocument(
   else if (result.status < 200 || result.status >= 300)
     failure = { code: 'LICENSE_HTTP_STATUS', message: `license document answered ${result.status}` };
   else {
-    parse = parseRsl(result.body);
+    parse = deps.parseCache ? deps.parseCache.parsed(result.sha256, result.body) : parseRsl(result.body);
     const type = (result.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== RSL_MEDIA_TYPE)
       out.diagnostics.push(

@@ -3,6 +3,8 @@ import { createCoverage, type Coverage } from './coverage.js';
 import { DEFAULT_DISCOVERY_LIMITS } from './discovery.js';
 import { FetchCache } from './fetch-cache.js';
 import { observeAndEvaluate, type ObserveContext } from './observe.js';
+import { createParseCache } from './parse-cache.js';
+import { createEvaluationMemo } from './evaluation-memo.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
 import { createSafeFetcher, type FetchPolicy } from './safe-fetch.js';
@@ -10,6 +12,12 @@ import { createSignalReaderPool } from './signal-reader-pool.js';
 
 // Composition of the RSL engine from configuration: coverage, the safe fetcher and its cache.
 // service.ts builds one at start and closes it at stop.
+
+/** Bytes of fetched RSL documents whose parses are kept (a document is at most 512 KiB, usually a few; the
+ *  inspection's cache holds as much: INSPECT_PARSE_CACHE_CHARS). */
+export const DISCOVERY_PARSE_CACHE_BYTES = 1024 * 1024;
+/** Questions whose evaluations are kept per parsed document (evaluation-memo.ts): a resource, its purposes. */
+export const EVALUATIONS_PER_DOCUMENT = 64;
 
 export interface RslEngine {
   coverage: Coverage;
@@ -42,6 +50,8 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
   };
   // Large robots.txt and tdmrep.json are read off the event loop; the pool's thread starts on the first.
   const signals = createSignalReaderPool();
+  const parseCache = createParseCache(DISCOVERY_PARSE_CACHE_BYTES);
+  const evaluationMemo = createEvaluationMemo(EVALUATIONS_PER_DOCUMENT);
   return {
     coverage,
     observe: (resourceUrl, purposes, ctx) =>
@@ -50,6 +60,8 @@ export function createRslEngine(config: EngineConfig, overrides: Partial<FetchPo
         coveredOrigins: coverage.origins,
         limits,
         signalReader: signals.read,
+        parseCache,
+        evaluationMemo,
       }),
     close: () => {
       fetcher.close();

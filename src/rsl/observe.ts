@@ -2,6 +2,7 @@ import { boundedReading } from './bounded-reading.js';
 import { discover, type DiscoveryDeps, type DiscoveryLimits } from './discovery.js';
 import { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { evaluatePurpose } from './evaluate/evaluate.js';
+import type { EvaluationMemo } from './evaluation-memo.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from './reading.js';
@@ -26,6 +27,10 @@ export interface ObserveDeps {
   now?: () => Date;
   /** Where the AI-use signal readers run (signal-reader-pool.ts); in place when absent. */
   signalReader?: DiscoveryDeps['signalReader'];
+  /** Parses of fetched documents by digest (parse-cache.ts). */
+  parseCache?: DiscoveryDeps['parseCache'];
+  /** Evaluations of the same question against the same documents (evaluation-memo.ts). */
+  evaluationMemo?: EvaluationMemo;
 }
 
 /** Thrown when the resource fails the §2.2 rule; routes should check first and answer 422. */
@@ -53,12 +58,31 @@ export async function observeAndEvaluate(
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...(ctx.known ? { known: ctx.known } : {}),
     ...(deps.signalReader ? { signalReader: deps.signalReader } : {}),
+    ...(deps.parseCache ? { parseCache: deps.parseCache } : {}),
   });
+  const asked = [...new Set(purposes)];
   // One budget for every purpose of this resource: a request's matching work is bounded as a whole.
-  const budget = new EvaluationBudget();
-  const readings = [...new Set(purposes)].map((purpose) => {
-    const q = { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo };
-    const e = evaluatePurpose(found.inputs, q, budget, found.robotsReadings);
+  const evaluate = () => {
+    const budget = new EvaluationBudget();
+    return asked.map((purpose) =>
+      evaluatePurpose(
+        found.inputs,
+        { resource: checked.url, purpose, userClass: ctx.userClass, geo: ctx.geo },
+        budget,
+        found.robotsReadings,
+      ),
+    );
+  };
+  const evaluations = deps.evaluationMemo
+    ? deps.evaluationMemo.evaluations(
+        found.inputs,
+        found.robotsReadings,
+        { resource: checked.url, purposes: asked, userClass: ctx.userClass, geo: ctx.geo },
+        evaluate,
+      )
+    : evaluate();
+  const readings = asked.map((purpose, i) => {
+    const e = evaluations[i]!;
     return {
       purpose,
       classification: e.classification,

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { digestOf, sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { digestOf, portableSha256Hex, sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
 
 test('sha256Hex: FIPS 180-2 "abc" and the empty string', (t) => {
   t.is(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -36,4 +36,15 @@ test('the browser-safe evidence surface bundles for the browser (no node: built-
   t.is(out.errors.length, 0);
   t.is(out.outputFiles.length, 2);
   for (const f of out.outputFiles) t.false(/node:|require\(["'](crypto|fs)/.test(f.text), f.path);
+});
+
+test("the runtime's native sha256 and the portable one give the same digest, strings as UTF-8", (t) => {
+  const lone = `a${String.fromCharCode(0xd800)}b`; // a lone surrogate: both encode it as U+FFFD
+  const inputs: Array<string | Uint8Array> = ['', 'abc', 'Grüße € 😀', lone, 'x'.repeat(100_000)];
+  inputs.push(
+    new Uint8Array(0),
+    Uint8Array.from({ length: 1000 }, (_, i) => (i * 31) & 0xff),
+  );
+  for (const input of inputs) t.is(sha256Hex(input), portableSha256Hex(input));
+  t.is(sha256Hex(lone), sha256Hex(new TextEncoder().encode(lone)));
 });

@@ -181,3 +181,14 @@ test('a reading within every cap comes back as it was, unmarked', (t) => {
   };
   t.is(boundedReading(small), small);
 });
+
+test('a record cut after its first fields keeps them, in order, and drops only the long validator', (t) => {
+  const o = { ...worst.observations[0]!, content_type: 'text/html', error: null, notes: [], etag: HUGE };
+  const bounded = boundedReading({ ...worst, observations: [o], documents: [], diagnostics: [], signals: [] });
+  const kept = bounded.observations[0]!;
+  t.deepEqual(
+    Object.keys(kept),
+    Object.keys(o).filter((k) => k !== 'etag'),
+  );
+  t.deepEqual({ ...kept, url: o.url }, (({ etag: _, ...rest }) => ({ ...rest, url: o.url }))(o));
+});

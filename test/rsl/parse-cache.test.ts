@@ -52,3 +52,18 @@ test('a document larger than the whole cache is parsed but not kept', (t) => {
   const cache = createParseCache(A.length - 1);
   t.not(cache.parsed(sha(A), A), cache.parsed(sha(A), A));
 });
+
+test('fetched bytes are kept by their digest, counted in bytes, and other bytes are parsed', (t) => {
+  const bytes = Buffer.from(A, 'utf8');
+  const changed = Buffer.from(A.replace('/articles/*', '/news/*'), 'utf8');
+  const cache = createParseCache(bytes.length + changed.length);
+  const shaOf = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  const first = cache.parsed(shaOf(bytes), bytes);
+  t.is(cache.parsed(shaOf(bytes), Buffer.from(bytes)), first, 'a copy of the same bytes: the kept parse');
+  t.is(cache.parses, 1);
+  t.deepEqual(first, parseRsl(bytes));
+  const other = cache.parsed(shaOf(changed), changed);
+  t.is(cache.parses, 2, 'changed bytes are parsed');
+  t.deepEqual(other, parseRsl(changed));
+  t.notDeepEqual(other, first);
+});

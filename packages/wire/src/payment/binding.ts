@@ -1,18 +1,15 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJson } from '../evidence/canonical-json.js';
+import { sha256Hex } from '../evidence/digest.js';
 import { Bytes32 } from '../contract/primitives.js';
 
 // Request binding (spec §5.4): the EIP-3009 nonce the buyer must sign is derived from
 // the request, so a payment authorization can only ever pay for the one report it was made for.
 //   nonce = 0x6163717075627631 ("acqpubv1") ‖ first 48 hex of sha256(JCS({version, resource, key, input_sha256}))
-// Browser-safe on purpose (no node: imports, @noble/hashes only): the buyer client computes the same
+// Browser-safe on purpose (no node: imports; digest.ts's sha256): the buyer client computes the same
 // nonce before signing. Test vectors other implementations can check: packages/wire/vectors/binding.json.
 
 export const NONCE_PREFIX = '0x6163717075627631' as const;
 export const BINDING_VERSION = 'service-request-v1' as const;
-
-const sha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
 
 export interface BindingInput {
   /** Canonical resource URL (for the ingestion gate: the canonical gate endpoint URL). */
