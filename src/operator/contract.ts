@@ -61,7 +61,7 @@ export type RefundChangeResponse = t.TypeOf<typeof RefundChangeResponse>;
 export const ReplayStatus = t.type({ checkpoint: t.string, head: t.string, behind: t.string, leader: t.boolean });
 export type ReplayStatus = t.TypeOf<typeof ReplayStatus>;
 
-/** The lines of POST /replay (NDJSON): `progress` first and after each page committed, then one `result` or one `failed`. */
+/** POST /replay's NDJSON lines: `progress` first and after each page committed, then one `result` or `failed`. */
 export const ReplayStreamLine = t.union([
   t.type({ progress: t.type({ position: t.string, head: t.string }) }),
   t.type({ result: t.unknown }),
