@@ -4,7 +4,7 @@
 // travels in the command's metadata, ids and appends are the command handler's.
 
 /** What every command carries besides its data: the time it is decided at. */
-export interface CommandMetadata {
+interface CommandMetadata {
   now: Date;
 }
 

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/runtime/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/service.js';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/devnet.js';
 import { startTestOrigins, type OriginSite, type TestOrigins } from '../../src/devnet/https-origin.js';
+import { LOCAL_RATE_LIMITS } from './local-rate-limits.js';
 
 // A whole local world on one machine, for `npm run demo` and every test that drives the real service:
 // a fresh in-process devnet (Base USDC at its real address, funded buyers), real HTTPS RSL publishers on
@@ -38,18 +39,7 @@ export function localServiceEnv(o: {
     LOG_LEVEL: o.logLevel,
     // Recovery is driven by the tests that need it; a background sweep would race them.
     RECOVERY_INTERVAL_MS: '600000',
-    // Every client of a local world is 127.0.0.1: the per-address limits would throttle the tests
-    // against each other. Their own behaviour is tested in test/surfaces/rate-limit.test.ts.
-    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
-    RATE_LIMIT_QUOTE_BURST: '10000',
-    RATE_LIMIT_INSPECT_PER_MINUTE: '100000',
-    RATE_LIMIT_INSPECT_BURST: '10000',
-    RATE_LIMIT_PREFLIGHT_PER_MINUTE: '100000',
-    RATE_LIMIT_PREFLIGHT_BURST: '10000',
-    RATE_LIMIT_GATE_PER_MINUTE: '100000',
-    RATE_LIMIT_GATE_BURST: '10000',
-    RATE_LIMIT_MCP_PER_MINUTE: '100000',
-    RATE_LIMIT_MCP_BURST: '10000',
+    ...LOCAL_RATE_LIMITS,
   };
 }
 

@@ -28,12 +28,12 @@ export interface HandleOptions {
   known?: Known<unknown>;
 }
 
-export interface Known<State> {
+interface Known<State> {
   state: State;
   revision: 'no_stream' | bigint;
 }
 
-export interface Handled<State, Event> {
+interface Handled<State, Event> {
   /** The state before the decision (as read). */
   before: State;
   /** The state after the appended events. */

@@ -44,7 +44,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'RELAYER_PRIVATE_KEYS',
 ]);
 
-export const ConfigEnv = t.partial({
+const ConfigEnv = t.partial({
   HOST: t.string,
   PORT: PortString,
   PUBLIC_BASE_URL: Url,

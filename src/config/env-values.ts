@@ -45,7 +45,7 @@ export const Hex32Key = new t.Type<string, string, unknown>(
   String,
 );
 /** The non-empty, trimmed items of a comma-separated setting (none when it is not a string). */
-export const commaList = (u: unknown): string[] =>
+const commaList = (u: unknown): string[] =>
   typeof u === 'string'
     ? u
         .split(',')

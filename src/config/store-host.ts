@@ -10,7 +10,7 @@ const PLACEHOLDER_PASSWORD = 'CHANGE_ME';
 const LOOKUP_MS = 2_000;
 
 /** How a host name is resolved: the system's resolver, or a test's. */
-export type HostLookup = (host: string) => Promise<unknown>;
+type HostLookup = (host: string) => Promise<unknown>;
 
 export async function storeUrlProblems(
   variable: string,

@@ -26,7 +26,7 @@ export const RATE_LIMITED_ERROR = -32029;
 export const ANSWER_TOO_LARGE_ERROR = -32030;
 
 type Id = string | number | null;
-export interface JsonRpcAnswer {
+interface JsonRpcAnswer {
   jsonrpc: '2.0';
   id: Id;
   result?: unknown;
@@ -61,7 +61,7 @@ const idOf = (m: unknown): Id | undefined => {
 const isRequest = (m: unknown): boolean =>
   typeof m === 'object' && m !== null && typeof (m as { method?: unknown }).method === 'string' && 'id' in m;
 
-export interface MessageContext {
+interface MessageContext {
   url: string;
   /** The request headers the SDK's transport reads (Accept, Content-Type, MCP-Protocol-Version). */
   headers: Record<string, string>;

@@ -21,7 +21,7 @@ export interface McpDeps {
 export const MCP_QUOTE_TOOL = 'service_rights_quote';
 export { CLAIM_META_KEY };
 // What the model reads beside the quote: the claim exists, and only the buyer's client holds it.
-export const CLAIM_NOTICE =
+const CLAIM_NOTICE =
   `The claim_token of this quote is a PRIVATE SECRET, the credential of this report: it is not in this ` +
   `text or in structuredContent, only in the result's _meta["${CLAIM_META_KEY}"] for the buyer's client, ` +
   'which sends it as the X-Service-Claim header of GET report_url (402 offer, then the bound payment). ' +

@@ -19,24 +19,26 @@ export function registerRelayerGauges(
     return shared.read;
   };
   // An unreadable chain leaves the last values (readiness names chain_rpc); it never fails the scrape.
-  new Gauge({
-    name: 'rights_relayer_balance_eth',
-    help: 'ETH balance of the relayer account that pays settlement gas',
-    registers,
-    async collect() {
-      const r = await read();
-      if (r) this.set(Number(r.balance) / 1e18);
-    },
-  });
-  new Gauge({
-    name: 'rights_relayer_min_settlements_eth',
-    help: 'ETH the next RELAYER_MIN_SETTLEMENTS settlements need at the current fee (the readiness floor)',
-    registers,
-    async collect() {
-      const r = await read();
-      if (r) this.set(Number(r.need) / 1e18);
-    },
-  });
+  const ethGauge = (name: string, help: string, wei: (r: RelayerBalance) => bigint) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const r = await read();
+        if (r) this.set(Number(wei(r)) / 1e18);
+      },
+    });
+  ethGauge(
+    'rights_relayer_balance_eth',
+    'ETH balance of the relayer account that pays settlement gas',
+    (r) => r.balance,
+  );
+  ethGauge(
+    'rights_relayer_min_settlements_eth',
+    'ETH the next RELAYER_MIN_SETTLEMENTS settlements need at the current fee (the readiness floor)',
+    (r) => r.need,
+  );
   new Gauge({
     name: 'rights_relayer_pending_transactions',
     help: 'Relayer transactions handed to the node whose receipt has not been answered yet',

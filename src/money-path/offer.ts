@@ -14,7 +14,7 @@ import { reportPath } from './report-path.js';
 // same requirements, nonce and signed receipt. Its lifetime is the quote's (`expires_at`); whether it
 // may still be made or paid is decide's to say (OFFER_EXPIRED).
 
-export type BindingKeySource = 'x-service-claim' | 'x-service-request';
+type BindingKeySource = 'x-service-claim' | 'x-service-request';
 export interface Binding {
   key: string;
   source: BindingKeySource;

@@ -8,7 +8,7 @@ import type { Hex } from '@rights-preflight/wire/contract/primitives.js';
 // an input; kept in this process's memory, bounded (an instance restarts with a clean slate: the held
 // purchases stay on the operator queue either way).
 
-export interface PayerFailurePolicy {
+interface PayerFailurePolicy {
   /** Failed settlements within the window after which the payer is refused. */
   limit: number;
   windowSeconds: number;

@@ -19,7 +19,7 @@ export const loadPurchase = async (store: EventStore, id: string): Promise<Purch
 /** The state with the global position of the stream's last event (where a wait for its next one starts). */
 export const readPurchase = (store: EventStore, id: string) => readState(store, streamName(id), purchaseDecider);
 
-export interface PurchaseRun {
+interface PurchaseRun {
   /** The state after the command (the fold of what was read plus what was appended). */
   state: PurchaseState;
   /** Whether this call appended anything (false: decided to nothing, e.g. an identical retry). */

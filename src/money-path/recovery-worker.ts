@@ -6,7 +6,7 @@ import type { InFlight } from './inflight.js';
 // runs it once on start and then on its interval, never two passes at once, and a failing pass is
 // logged and retried on the next tick rather than stopping the worker.
 
-export interface RecoveryPassDeps {
+interface RecoveryPassDeps {
   /** Resolves once the read models have caught up with the store (rejects after `timeoutMs`). */
   caughtUp(timeoutMs: number): Promise<void>;
   /** The purchases to look at: checkpointed, submitted or settled, not delivered (an indexed query). */

@@ -20,7 +20,7 @@ import { PurchaseId } from '@rights-preflight/wire/contract/common.js';
 // answer 409 REPORT_NOT_DELIVERED (docs/wire.md §9).
 
 /** The redemption, with the sku that says which product's bodies present it. */
-export interface ReportRedemption {
+interface ReportRedemption {
   sku: string;
   redemption: Redemption;
 }

@@ -32,7 +32,7 @@ import { nextAppend } from '../store/next-append.js';
 //                            inline) and refuses another one (PURCHASE_ALREADY_PAYING)
 //   delivered              → the stored delivery, no charge, no new signature
 
-export interface RedeemRequest {
+interface RedeemRequest {
   purchaseId: string;
   binding: Binding;
   paymentSignature: string | undefined;

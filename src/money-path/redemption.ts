@@ -6,7 +6,7 @@ import type { PurchaseEventData } from '../../streams/purchase/index.js';
 //   delivered  the paid report and the settlement response, the same every time it is asked for.
 // Anything else (held, in progress, expired) is a Refusal (packages/wire/src/refusal.ts).
 
-export interface PaymentNotAccepted {
+interface PaymentNotAccepted {
   code: string;
   message: string;
   details?: Record<string, unknown>;

@@ -33,9 +33,9 @@ export interface ResumeDeps extends MoneyPathDeps {
   settlement: SettlementPort;
 }
 
-export const MAX_AMBIGUOUS_SUBMISSIONS = 5;
+const MAX_AMBIGUOUS_SUBMISSIONS = 5;
 /** How long a pass waits for a recorded transaction the node still holds before leaving it to the next. */
-export const RECORDED_TRANSACTION_WAIT_MS = 15_000;
+const RECORDED_TRANSACTION_WAIT_MS = 15_000;
 
 /**
  * Walks a purchase from the state the caller holds (or, for the recovery worker, from a fresh read) to

@@ -140,6 +140,9 @@ export interface SaleCall<Request, Normalized = Asked> {
   vouch?: (asked: Normalized, key: string, admit: () => Promise<void>) => Promise<Hex | undefined>;
 }
 
+/** What a key-bound POST carries besides its request: the buyer's key, its payment, its paid admission. */
+export type KeyBound = Pick<SaleCall<unknown>, 'serviceRequest' | 'paymentSignature' | 'admit'>;
+
 /**
  * A key-bound sale end to end: ask → X-Service-Request → the product's checks and paid admission → quote
  * (first time) → redeem with the key as binding (x-service-request): the 402 offer, or the paid result for

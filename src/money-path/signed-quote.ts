@@ -5,7 +5,7 @@ import type { MoneyPathDeps, SignedEnvelope } from './deps.js';
 // validity window, signed by the evidence key. One place, so a report and a gate quote can never differ
 // in what they commit the service to.
 
-export interface QuoteSubject extends Record<string, unknown> {
+interface QuoteSubject extends Record<string, unknown> {
   purchase_id: string;
   sku: string;
   resource: string;

@@ -15,7 +15,7 @@ export const WINDOW_MARGIN_SECONDS = 6;
 /** How long one settle waits for its receipt, fee bumps included, before answering settlement_pending. */
 export const CONFIRMATION_TIMEOUT_MS = 60_000;
 
-export interface SettlementSchedule {
+interface SettlementSchedule {
   /** The node's block time (CHAIN_BLOCK_MS, else the chain's own). */
   blockMs: number;
   /** SETTLEMENT_BUMP_BLOCKS: blocks waited before each fee bump. */

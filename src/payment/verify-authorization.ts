@@ -26,7 +26,7 @@ export type AuthorizationCheck =
   | { ok: false; code: AuthorizationRefusalCode; message: string };
 
 /** The offer as we made it (x402 PaymentRequirements; @x402/core's type fits). */
-export interface OfferedRequirements {
+interface OfferedRequirements {
   scheme: string;
   network: string;
   asset: string;
@@ -36,7 +36,7 @@ export interface OfferedRequirements {
   extra: Record<string, unknown>;
 }
 
-export interface VerifyAuthorizationInput {
+interface VerifyAuthorizationInput {
   /** The decoded PAYMENT-SIGNATURE JSON, not yet trusted. */
   payload: unknown;
   requirements: OfferedRequirements;

@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import type { Capabilities } from '@rights-preflight/wire/contract/capabilities.js';
 import type { OpenApiFragment } from '@rights-preflight/wire/contract/openapi-common.js';
 import type { Drafting, Sku } from '../money-path/product.js';
-import type { Admit, SaleDeps, SaleOutcome } from '../money-path/sale.js';
+import type { Admit, KeyBound, SaleDeps, SaleOutcome } from '../money-path/sale.js';
 import type { RslEngine } from '../rsl/engine.js';
 import type { EventStore } from '../store/port.js';
 import type { PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
@@ -23,6 +23,13 @@ export interface RouteCall<Body> {
   /** Paid or free work (src/money-path/paid-admission.ts), on a route whose rate limit is `paid`. */
   admit?: Admit;
 }
+
+/** What a key-bound POST's sale reads of its call besides the body (the headers, the paid admission). */
+export const keyBound = (call: RouteCall<unknown>): KeyBound => ({
+  serviceRequest: call.header('x-service-request'),
+  paymentSignature: call.header('payment-signature'),
+  ...(call.admit ? { admit: call.admit } : {}),
+});
 
 /** A plain JSON answer (not a purchase): checked against its codec on the way out. */
 export interface JsonAnswer {

@@ -25,7 +25,7 @@ async function authorized(deps: RefundDeps, purchaseId: string, claim: string | 
   return purchase;
 }
 
-export function chargeOf(p: PurchaseState): PurchaseCharge {
+function chargeOf(p: PurchaseState): PurchaseCharge {
   const moves = p.operator_moves;
   return {
     status: p.status,
@@ -37,7 +37,7 @@ export function chargeOf(p: PurchaseState): PurchaseCharge {
   };
 }
 
-export function refundView(purchaseId: string, s: RefundState): RefundView {
+function refundView(purchaseId: string, s: RefundState): RefundView {
   const r = s.request!;
   return {
     version: GATEWAY_VERSION,

@@ -11,7 +11,7 @@ export class RefundChainUnavailable extends Error {
   readonly code = 'REFUND_CHAIN_UNAVAILABLE';
 }
 
-export interface RefundChain {
+interface RefundChain {
   rpcUrl: string | undefined;
   network: string;
   usdcAsset: Hex;

@@ -2,8 +2,8 @@ import * as t from 'io-ts';
 import type { CheckpointDocument, CheckpointDraft } from '@rights-preflight/wire/contract/checkpoint.js';
 import { CHECKPOINT_VERSION } from '@rights-preflight/wire/contract/checkpoint.js';
 import type { Classification } from '@rights-preflight/wire/contract/common.js';
-import type { GatePurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';
 import { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
+import type { PurchaseEventData } from '../../streams/purchase/index.js';
 import type { ReportReading } from './report-reading.js';
 
 // What every product's drafter puts in a report resource's checkpoint (docs/decisions.md,
@@ -20,7 +20,7 @@ const StoredDocument = t.type({ url: t.string, channel: Channel, sha256: t.union
 const StoredSources = t.type({ observations: t.array(StoredObservation), documents: t.array(StoredDocument) });
 
 /** The documents of a stored reading as a checkpoint lists them (none when the reading predates both lists). */
-export function checkpointDocuments(reading: unknown): CheckpointDocument[] {
+function checkpointDocuments(reading: unknown): CheckpointDocument[] {
   if (!StoredSources.is(reading)) return [];
   const robotsTxt = `${originOf(reading.observations)}/robots.txt`;
   return reading.documents.map((d) => {
@@ -47,16 +47,12 @@ function originOf(observations: readonly { channel: Channel; url: string }[]): s
   }
 }
 
-export interface CheckpointQuestion {
-  sku: string;
-  purchase_id: string;
-  purpose: GatePurpose;
-  user_class: UserClass;
-}
-
-/** One report resource's checkpoint, before the money path ties it to the evidence and signs it. */
+/**
+ * One report resource's checkpoint, before the money path ties it to the evidence and signs it: the
+ * question is the purchase's (its SKU, the purpose and user class asked).
+ */
 export function checkpointDraft(
-  q: CheckpointQuestion,
+  q: PurchaseEventData<'Quoted'>,
   reading: ReportReading,
   stored: unknown,
   classification: Classification,
@@ -67,8 +63,8 @@ export function checkpointDraft(
     sku: q.sku,
     purchase_id: q.purchase_id,
     resource: reading.resource,
-    purpose: q.purpose,
-    user_class: q.user_class,
+    purpose: q.input.purpose,
+    user_class: q.input.user_class,
     geo: reading.geo,
     classification,
     observed_at: reading.observed_at,

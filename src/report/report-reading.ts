@@ -26,6 +26,13 @@ export const ReportReading = t.type({
 });
 export type ReportReading = t.TypeOf<typeof ReportReading>;
 
+/** The reading's entry for the purpose asked; a reading without one stops the delivery loudly. */
+export function purposeReading(reading: ReportReading, purpose: string): ReportPurposeReading {
+  const pr = reading.purposes.find((p) => p.purpose === purpose);
+  if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
+  return pr;
+}
+
 /** The stored reading of `purchaseId` as a report reads it; a reading it cannot show stops the delivery loudly. */
 export function reportReading(reading: unknown, purchaseId: string): ReportReading {
   if (!ReportReading.is(reading)) throw new Error(`the reading of purchase ${purchaseId} has no report fields`);

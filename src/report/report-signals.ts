@@ -16,7 +16,7 @@ import { previewSignals, signalTokensForPurpose as signalTokens, summarizeSignal
 
 const StoredSignals = t.type({ signals: t.array(SignalObservation) });
 
-export interface ReportSignals {
+interface ReportSignals {
   signals: SignalObservation[];
   signals_summary: SignalsSummary;
   /** The stored reading was cut to its caps (src/rsl/bounded-reading.ts; docs/wire.md §16). */

@@ -1,6 +1,6 @@
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { readSignals } from '../signals/read-signals.js';
+import { lowerThreadPriority } from './low-priority-thread.js';
 import type { SignalSources } from '../signals/signal-sources.js';
 
 // Entry of a signal-reader-pool worker thread: one reading at a time, answered by id. Loaded only inside a
@@ -12,14 +12,7 @@ export const SIGNAL_READER_WORKER_TAG = 'signal-reader-worker';
 
 if (parentPort && (workerData as { tag?: string } | null)?.tag === SIGNAL_READER_WORKER_TAG) {
   const port = parentPort;
-  // As inspect-worker.ts: on Linux the thread yields the CPU to the event loop (setpriority(2) is per thread).
-  if (process.platform === 'linux') {
-    try {
-      os.setPriority(os.constants.priority.PRIORITY_LOW);
-    } catch {
-      /* not permitted: keep the default */
-    }
-  }
+  lowerThreadPriority();
   port.on('message', (job: { id: number; sources: SignalSources }) => {
     // readSignals never throws (a failing reader is a silent observation).
     port.postMessage({ id: job.id, observations: readSignals(job.sources) });

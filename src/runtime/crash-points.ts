@@ -11,8 +11,8 @@
 // It cannot be switched on by accident in production: it needs BOTH NODE_ENV=test AND TEST_CRASH_AT
 // naming one of these points in the environment of the process. Any other value of either leaves it off.
 
-export const CRASH_POINTS = ['after-checkpoint', 'after-submit', 'after-settle'] as const;
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+const CRASH_POINTS = ['after-checkpoint', 'after-submit', 'after-settle'] as const;
+type CrashPoint = (typeof CRASH_POINTS)[number];
 export type CrashAt = (point: CrashPoint) => void;
 
 /** SIGKILL this process at the point TEST_CRASH_AT names, when NODE_ENV=test; undefined otherwise. */

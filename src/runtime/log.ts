@@ -1,7 +1,7 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 // Secrets that must never reach a log line, wherever they appear in a logged object.
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers["x-service-claim"]',
   'req.headers["x-service-request"]',
   'req.headers["payment-signature"]',

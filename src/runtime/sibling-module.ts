@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 // ops tools). A module that starts another module in a worker thread or a child process names it by
 // its own extension, and only TypeScript needs tsx's loader registered there.
 
-export interface SiblingModule {
+interface SiblingModule {
   /** The module's file URL, with the extension this code runs from. */
   url: URL;
   /** Whether it is TypeScript, i.e. must be loaded through tsx. */

@@ -160,6 +160,13 @@ export function publicApp<Own extends SingleReportObserver>(config: ServiceConfi
   });
 }
 
+/** Serves the public app on the listener bound first, what Node's HTTP parser refuses answered as the
+ *  service's errors (docs/wire.md §6); a test world serves its app through this too. */
+export function servePublicApp(listener: EarlyListener, app: ReturnType<typeof publicApp>): void {
+  listener.server.on('clientError', answerClientError);
+  listener.serve(app.callback());
+}
+
 export function servePublicHttp(
   config: ServiceConfig,
   parts: {
@@ -196,8 +203,7 @@ export function servePublicHttp(
     ready: () => readiness.ready(),
     inspect: (xml, q) => inspectPool.inspect(xml, q),
   });
-  listener.server.on('clientError', answerClientError);
-  listener.serve(app.callback());
+  servePublicApp(listener, app);
   let httpClosed: Promise<void> | undefined;
   const drain = () => {
     readiness.markDraining();

@@ -12,13 +12,13 @@
 /** Parsed aipref preferences: label → `y` / `n` / undefined (unknown); aipref-vocabulary.ts reads them. */
 export type Preferences = ReadonlyMap<string, 'y' | 'n'>;
 
-export type BareItem =
+type BareItem =
   | { kind: 'token'; value: string }
   | { kind: 'integer' | 'decimal' | 'string' | 'bytes' | 'boolean' | 'date' | 'display-string' };
 
-export type DictionaryValue = BareItem | { kind: 'inner-list' };
+type DictionaryValue = BareItem | { kind: 'inner-list' };
 
-export type DictionaryParse = { ok: true; members: Map<string, DictionaryValue> } | { ok: false; reason: string };
+type DictionaryParse = { ok: true; members: Map<string, DictionaryValue> } | { ok: false; reason: string };
 
 class SfError extends Error {}
 

@@ -49,7 +49,7 @@ const SEARCH = c('search', 'Search');
 const V04_AI_OUTPUT = c('ai-output', 'AI Output');
 
 /** Newest first: where several drafts refuse, the nearest to -07 is named. */
-export const LEGACY_DRAFTS: readonly DraftVocabulary[] = [
+const LEGACY_DRAFTS: readonly DraftVocabulary[] = [
   {
     draft: 'draft-ietf-aipref-vocab-04',
     code: 'AIPREF_VOCAB_04',

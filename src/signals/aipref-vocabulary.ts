@@ -26,7 +26,7 @@ const NARROW = 'no permission read';
 
 export type { Preferences };
 
-export type PreferenceParse = { ok: true; preferences: Preferences } | { ok: false; reason: string };
+type PreferenceParse = { ok: true; preferences: Preferences } | { ok: false; reason: string };
 
 /** Parse a statement of preference (vocab §6.5): a Dictionary whose Token `y` / `n` values count. */
 export function parsePreferences(statement: string): PreferenceParse {

@@ -18,7 +18,7 @@ export interface HtmlMeta {
 }
 
 /** The meta names the signal readers look at (TDMRep and noai). */
-export const SIGNAL_META_NAMES: ReadonlySet<string> = new Set(['tdm-reservation', 'tdm-policy', 'robots']);
+const SIGNAL_META_NAMES: ReadonlySet<string> = new Set(['tdm-reservation', 'tdm-policy', 'robots']);
 
 const SLICE_CHARS = 64 * 1024;
 

@@ -22,7 +22,7 @@ export interface RobotsLine {
   raw: string;
 }
 
-export interface RobotsGroups {
+interface RobotsGroups {
   global: RobotsLine[];
   /** The lines of every group that names `*`, in file order. */
   star: RobotsLine[];

@@ -9,9 +9,9 @@ import { matchContentUrl, PatternCache, type ScopeMatch } from '../matching/patt
 // "Signal readers under one work budget".
 
 /** Rule of a reading stopped by its budget (the code RSL's evaluation uses for the same stop). */
-export const SIGNAL_BUDGET_EXCEEDED = 'evaluation-budget-exceeded';
+const SIGNAL_BUDGET_EXCEEDED = 'evaluation-budget-exceeded';
 /** Rule of a document with more rules than a reader matches. */
-export const SIGNAL_RULES_OVER_LIMIT = 'signal-rules-over-limit';
+const SIGNAL_RULES_OVER_LIMIT = 'signal-rules-over-limit';
 
 /**
  * Allow, Disallow and Content-Usage lines of robots.txt a reader matches (the `*` groups and the global

@@ -12,7 +12,7 @@ import type { MatchedRule } from './tdmrep-rule-choice.js';
 // no match among them it is `too-many`, read as not determinable. Over budget, EvaluationBudgetExceeded is
 // thrown, which readSignals reads as not determinable.
 
-export type TdmrepRuleMatch =
+type TdmrepRuleMatch =
   /** The matching rules in file order (at least one); `unread` says why some rules were not read, if any were not. */
   | { kind: 'matched'; rules: MatchedRule[]; unread: string | null }
   /** No rule's location matches. */

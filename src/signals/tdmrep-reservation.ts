@@ -21,10 +21,10 @@ const RESERVATION_SECTION = `${TDMREP} #sec-tdm-reservation`;
 /** "Other values are considered protocol errors … TDM Agents MUST consider that tdm-reservation is unset." */
 export const PROTOCOL_ERROR = `a protocol error, read as unset (${RESERVATION_SECTION})`;
 
-export const TDMREP_SEARCH_RULE = `search is not TDM (${TDMREP} CG notes: web crawlers for search are not affected)`;
+const TDMREP_SEARCH_RULE = `search is not TDM (${TDMREP} CG notes: web crawlers for search are not affected)`;
 
 /** A value already reduced to 0 or 1, or the reason it is a protocol error. */
-export type TdmReservation = { ok: true; value: 0 | 1 } | { ok: false; reason: string };
+type TdmReservation = { ok: true; value: 0 | 1 } | { ok: false; reason: string };
 
 /** A header or meta value: exactly "0" or "1" once surrounding blank space is removed. */
 export function reservationOfText(text: string): TdmReservation {

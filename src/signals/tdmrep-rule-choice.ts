@@ -14,7 +14,7 @@ import { PROTOCOL_ERROR, TDMREP } from './tdmrep-reservation.js';
 //   "1" reserves (TDMREP_STRING_VALUE). A string "0" read strictly is unset, which permits less than 0: unset.
 
 /** The most restrictive reading first: a reservation, then nothing (unset), then "not reserved". */
-export type ReservationReading =
+type ReservationReading =
   | { kind: 'reserved'; value: 1; code: string | null }
   | { kind: 'unset'; why: string }
   | { kind: 'not-reserved'; value: 0 };
@@ -22,7 +22,7 @@ export type ReservationReading =
 const RANK = { reserved: 2, unset: 1, 'not-reserved': 0 } as const;
 
 /** The rule's `tdm-reservation` as the most restrictive conforming reader reads it. */
-export function reservationOfRuleValue(value: unknown): ReservationReading {
+function reservationOfRuleValue(value: unknown): ReservationReading {
   if (value === 1) return { kind: 'reserved', value: 1, code: null };
   if (value === 0) return { kind: 'not-reserved', value: 0 };
   if (typeof value === 'string' && value.trim() === '1')

@@ -175,7 +175,7 @@ export const SettledData = t.intersection([
   }),
 ]);
 
-export const DeliveredData = t.intersection([
+const DeliveredData = t.intersection([
   t.type({
     /** The paid 200 body (spec §2.4): stored whole, so every re-read returns the same bytes' meaning. */
     response: t.type({
@@ -242,19 +242,19 @@ export const OperatorMovedData = t.intersection([
 const event = <T extends PurchaseEventType, C extends t.Mixed>(type: T, data: C) =>
   t.type({ type: t.literal(type), data });
 
-export const QuotedEvent = event(PurchaseEventType.Quoted, QuotedData);
-export const OfferedEvent = event(PurchaseEventType.Offered, OfferedData);
-export const AuthorizationCheckpointedEvent = event(
+const QuotedEvent = event(PurchaseEventType.Quoted, QuotedData);
+const OfferedEvent = event(PurchaseEventType.Offered, OfferedData);
+const AuthorizationCheckpointedEvent = event(
   PurchaseEventType.AuthorizationCheckpointed,
   AuthorizationCheckpointedData,
 );
-export const SettlementSubmittedEvent = event(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData);
-export const SettlementBroadcastEvent = event(PurchaseEventType.SettlementBroadcast, SettlementBroadcastData);
-export const SettledEvent = event(PurchaseEventType.Settled, SettledData);
-export const DeliveredEvent = event(PurchaseEventType.Delivered, DeliveredData);
-export const HeldEvent = event(PurchaseEventType.Held, HeldData);
-export const LockStuckEvent = event(PurchaseEventType.LockStuck, LockStuckData);
-export const OperatorMovedEvent = event(PurchaseEventType.OperatorMoved, OperatorMovedData);
+const SettlementSubmittedEvent = event(PurchaseEventType.SettlementSubmitted, SettlementSubmittedData);
+const SettlementBroadcastEvent = event(PurchaseEventType.SettlementBroadcast, SettlementBroadcastData);
+const SettledEvent = event(PurchaseEventType.Settled, SettledData);
+const DeliveredEvent = event(PurchaseEventType.Delivered, DeliveredData);
+const HeldEvent = event(PurchaseEventType.Held, HeldData);
+const LockStuckEvent = event(PurchaseEventType.LockStuck, LockStuckData);
+const OperatorMovedEvent = event(PurchaseEventType.OperatorMoved, OperatorMovedData);
 
 export const PurchaseEvent = t.union([
   QuotedEvent,

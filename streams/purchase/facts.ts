@@ -36,7 +36,7 @@ export const ResourceLineFacts = t.type({
 });
 export type ResourceLineFacts = t.TypeOf<typeof ResourceLineFacts>;
 
-export const QuotedFacts = t.type({
+const QuotedFacts = t.type({
   sku: NonEmpty,
   resource: input.resource,
   purpose: input.purpose,
@@ -58,10 +58,10 @@ export const QuotedFacts = t.type({
   resources: nullable(t.array(ResourceLineFacts)),
 });
 
-export const OfferedFacts = t.type({ nonce: OfferedData.props.nonce, expires_at: OfferedData.props.expires_at });
+const OfferedFacts = t.type({ nonce: OfferedData.props.nonce, expires_at: OfferedData.props.expires_at });
 
 const C = AuthorizationCheckpointedData.types[0].props;
-export const CheckpointedFacts = t.type({
+const CheckpointedFacts = t.type({
   payer: C.payer,
   amount: C.amount,
   nonce: C.nonce,
@@ -70,7 +70,7 @@ export const CheckpointedFacts = t.type({
 });
 
 /** Digests null only in Delivered events written before the event carried `delivery_proof_sha256`. */
-export const DeliveredFacts = t.type({
+const DeliveredFacts = t.type({
   report_sha256: nullable(Sha256Hex),
   evidence_sha256: nullable(Sha256Hex),
   delivery_proof_sha256: nullable(Sha256Hex),
@@ -85,7 +85,7 @@ export const DeliveredFacts = t.type({
 });
 
 /** Each event type's facts codec: a checker goes straight to the one codec of an event's type. */
-export const FACTS_OF_TYPE = {
+const FACTS_OF_TYPE = {
   [PurchaseEventType.Quoted]: QuotedFacts,
   [PurchaseEventType.Offered]: OfferedFacts,
   [PurchaseEventType.AuthorizationCheckpointed]: CheckpointedFacts,

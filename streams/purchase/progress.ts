@@ -6,7 +6,7 @@ import type { PurchaseStatus } from './state.js';
 // fields per purchase and call the same function, so a projection can never disagree with the
 // decider about a purchase's status (an OperatorMoved included).
 
-export interface PurchaseProgress {
+interface PurchaseProgress {
   status: PurchaseStatus;
   /** Ambiguous submissions since the checkpoint (or since the last operator retry). */
   submissions: number;
@@ -15,7 +15,7 @@ export interface PurchaseProgress {
 }
 
 /** What `advance` needs of an event: its type, and an operator move's target. */
-export type ProgressStep =
+type ProgressStep =
   | { type: Exclude<PurchaseEventType, 'OperatorMoved'> }
   | { type: 'OperatorMoved'; target: OperatorTarget };
 

@@ -43,7 +43,7 @@ export const IngestionGateInput = t.type({
 });
 export type IngestionGateInput = t.TypeOf<typeof IngestionGateInput>;
 
-export const IngestionGateQuoted = t.type({
+const IngestionGateQuoted = t.type({
   sku: t.literal(GATE_SKU),
   input: IngestionGateInput,
   /** `{version: 'rsl-gate-readings-v1', readings: ResourceReading[]}`, one reading per resource. */
@@ -64,7 +64,7 @@ export const RevalidationInput = t.type({
 });
 export type RevalidationInput = t.TypeOf<typeof RevalidationInput>;
 
-export const RevalidationQuoted = t.type({
+const RevalidationQuoted = t.type({
   sku: t.literal(REVALIDATE_SKU),
   input: RevalidationInput,
   /** `{version: 'rsl-revalidation-readings-v1', readings: ResourceReading[],

@@ -67,17 +67,17 @@ type Shape<S extends PurchaseStatus, Has extends FactName, May extends FactName 
   Partial<Pick<Facts, May>> & { [K in Exclude<FactName, Has | May>]?: undefined };
 
 type Paid = 'quoted' | 'offered' | 'checkpoint';
-export type NoneState = Shape<'none', never>;
-export type QuotedState = Shape<'quoted', 'quoted'>;
+type NoneState = Shape<'none', never>;
+type QuotedState = Shape<'quoted', 'quoted'>;
 export type OfferedState = Shape<'offered', 'quoted' | 'offered'>;
 /** An authorization is checkpointed and not yet settled (perhaps submitted, ambiguously). */
 export type SettlingState = Shape<'checkpointed' | 'settlement_submitted', Paid, 'last_submission'>;
 export type SettledState = Shape<'settled', Paid | 'settled', 'last_submission'>;
-export type DeliveredState = Shape<'delivered', Paid | 'settled' | 'delivered', 'last_submission'>;
+type DeliveredState = Shape<'delivered', Paid | 'settled' | 'delivered', 'last_submission'>;
 /** Held from any paid status: what was settled or delivered before the hold stays. */
-export type HeldState = Shape<'held', Paid | 'held' | 'locked_from', 'last_submission' | 'settled' | 'delivered'>;
-export type StuckState = Shape<'lock_stuck', Paid | 'stuck' | 'locked_from', 'last_submission'>;
-export type ClosedState = Shape<'closed', Paid, 'last_submission' | 'settled' | 'delivered'>;
+type HeldState = Shape<'held', Paid | 'held' | 'locked_from', 'last_submission' | 'settled' | 'delivered'>;
+type StuckState = Shape<'lock_stuck', Paid | 'stuck' | 'locked_from', 'last_submission'>;
+type ClosedState = Shape<'closed', Paid, 'last_submission' | 'settled' | 'delivered'>;
 
 export type PurchaseState =
   | NoneState

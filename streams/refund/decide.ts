@@ -27,7 +27,7 @@ export const REFUND_REFUSAL_CODES = [
   'REFUND_INVALID_EVENT', // command data its codec refuses
   ...REFUND_TRANSFER_REFUSAL_CODES, // the transaction is not the refund it is said to be (./refund-transfer.ts)
 ] as const;
-export type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
+type RefundRefusalCode = (typeof REFUND_REFUSAL_CODES)[number];
 
 export class RefundRefused extends Refusal {
   override readonly name = 'RefundRefused';
@@ -49,7 +49,7 @@ export interface PurchaseCharge {
   closedWithoutCharge: boolean;
 }
 
-export const MAX_REFUND_MESSAGE = 1000;
+const MAX_REFUND_MESSAGE = 1000;
 
 export type RefundCommandBody =
   | {
@@ -65,7 +65,7 @@ export type RefundCommandBody =
         senders: ExpectedRefund['senders'];
       };
     };
-export type RefundCommand = Command<RefundCommandBody>;
+type RefundCommand = Command<RefundCommandBody>;
 
 const refuse = (code: RefundRefusalCode, message: string): never => {
   throw new RefundRefused(code, message);

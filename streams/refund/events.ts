@@ -10,7 +10,7 @@ export { RefundReason };
 // report. Nothing here moves money. One request per purchase: its stream is named by the purchase id.
 
 /** What the purchase stream showed when the request was filed: the charge in question. */
-export const ChargeInQuestion = t.type({
+const ChargeInQuestion = t.type({
   purchase_status: NonEmpty,
   amount_micro: Micro,
   payer: Address,
@@ -18,7 +18,7 @@ export const ChargeInQuestion = t.type({
   transaction: t.union([TxHash, t.null]),
 });
 
-export const RefundRequestedData = t.type({
+const RefundRequestedData = t.type({
   purchase_id: Sha256Hex,
   reason: RefundReason,
   /** The buyer's words (≤ 1000 characters), never containing the claim that authorized the request. */
@@ -29,10 +29,10 @@ export const RefundRequestedData = t.type({
 
 export const RefundDecision = t.keyof({ approved: null, rejected: null }, 'RefundDecision');
 
-export const RefundReviewedData = t.type({ decision: RefundDecision, note: NonEmpty, operator: NonEmpty, at: IsoTime });
+const RefundReviewedData = t.type({ decision: RefundDecision, note: NonEmpty, operator: NonEmpty, at: IsoTime });
 
 /** An operator paid an approved refund outside the service and reports the transfer. */
-export const RefundPaymentRecordedData = t.type({
+const RefundPaymentRecordedData = t.type({
   transaction: TxHash,
   amount_micro: Micro,
   note: NonEmpty,

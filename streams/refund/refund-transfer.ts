@@ -20,7 +20,7 @@ export const REFUND_TRANSFER_REFUSAL_CODES = [
   'REFUND_TX_WRONG_SENDER', // from the zero address, the payer itself, or a sender not in REFUND_SENDERS
   'REFUND_TX_ALREADY_USED', // another refund already records this transaction
 ] as const;
-export type RefundTransferRefusalCode = (typeof REFUND_TRANSFER_REFUSAL_CODES)[number];
+type RefundTransferRefusalCode = (typeof REFUND_TRANSFER_REFUSAL_CODES)[number];
 
 /** What the chain says about one transaction, as far as a refund is concerned. */
 export interface RefundTransferOnChain {

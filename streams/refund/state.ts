@@ -2,7 +2,7 @@ import type { RefundEventData } from './events.js';
 
 // none → requested → approved → paid
 //                  ↘ rejected
-export type RefundStatus = 'none' | 'requested' | 'approved' | 'rejected' | 'paid';
+type RefundStatus = 'none' | 'requested' | 'approved' | 'rejected' | 'paid';
 
 export interface RefundState {
   status: RefundStatus;

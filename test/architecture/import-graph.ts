@@ -30,7 +30,8 @@ const IMPORT =
   /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'"]*?)from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const LAUNCH = /siblingModule\(\s*import\.meta\.url\s*,\s*['"]([^'"]+)['"]\s*\)/g;
 
-function tsFiles(root: string, dir: string): string[] {
+/** The .ts files under `dir` (relative to `root`), as paths relative to `root`. */
+export function tsFiles(root: string, dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const p = `${dir}/${entry.name}`;
@@ -39,6 +40,9 @@ function tsFiles(root: string, dir: string): string[] {
   }
   return out;
 }
+
+/** What each import and export of `source` names, static and dynamic. */
+export const specifiers = (source: string): string[] => [...source.matchAll(IMPORT)].map((m) => m[4] ?? m[5]!);
 
 const resolve = (from: string, spec: string): string =>
   path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\.js$/, '.ts');

@@ -1,8 +1,9 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specifiers, tsFiles } from './import-graph.js';
 
 // Every layer points down (docs/decisions.md, "Every layer points down"). Each rule names folders
 // whose files must not import from other folders; every relative import is resolved, so a path that
@@ -27,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 //                           name only: it ships alone (docs/decisions.md, "An inner domain")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sourceFiles = (dir: string) => tsFiles(root, dir).map((f) => path.join(root, f));
 
 /** Every folder under src/products is a product: a new one is covered without touching this file. */
 const PRODUCTS = readdirSync(path.join(root, 'src/products'), { withFileTypes: true })
@@ -128,18 +130,6 @@ const RULES: readonly Rule[] = [
   })),
 ];
 
-async function tsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await tsFiles(p)));
-    else if (entry.name.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
 /** A relative path written as a string: './x', '../x' (a template string with a placeholder is not read). */
 const PATH_STRING = /(['"`])(\.\.?\/[^'"`$\s]*)\1/g;
 
@@ -151,8 +141,7 @@ const within = (target: string, folder: string): boolean => {
 /** The imports of `source` (a file at `file`) that reach a folder the rule forbids. */
 function offences(rule: Rule, file: string, source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+  for (const spec of specifiers(source)) {
     if (!spec.startsWith('.')) {
       if (rule.names?.test(spec)) out.push(`${path.relative(root, file)} → ${spec}`);
       continue;
@@ -162,7 +151,9 @@ function offences(rule: Rule, file: string, source: string): string[] {
     if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → ${spec}`);
   }
   if (!rule.paths) return out;
-  for (const m of source.replace(IMPORT, '\n').matchAll(PATH_STRING)) {
+  const imported = new Set(specifiers(source));
+  for (const m of source.matchAll(PATH_STRING)) {
+    if (imported.has(m[2]!)) continue; // named above, as an import
     const target = path.resolve(path.dirname(file), m[2]!);
     if (rule.except?.some((f) => within(target, f))) continue;
     if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → '${m[2]}' (a path)`);
@@ -179,7 +170,7 @@ for (const rule of RULES) {
     const offenders: string[] = [];
     let scanned = 0;
     for (const dir of rule.from) {
-      for (const file of await tsFiles(path.join(root, dir))) {
+      for (const file of sourceFiles(dir)) {
         scanned++;
         offenders.push(...offences(rule, file, await readFile(file, 'utf8')));
       }

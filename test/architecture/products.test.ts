@@ -1,7 +1,8 @@
 import test from 'ava';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { specifiers, tsFiles } from './import-graph.js';
 import { QuotedProduct } from '../../streams/purchase/quoted-product.js';
 
 // A product is its folder (docs/decisions.md, "One sale flow"):
@@ -12,22 +13,12 @@ import { QuotedProduct } from '../../streams/purchase/quoted-product.js';
 // Each rule is shown failing on a sample that breaks it.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const sourceFiles = (dir: string) => tsFiles(root, dir).map((f) => path.join(root, f));
 
 /** Every SKU the `Quoted` union knows (one member per product). */
 const SKUS: readonly string[] = QuotedProduct.types.map((m) => m.props.sku.value);
 
-async function tsFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await tsFiles(p)));
-    else if (entry.name.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
 const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Of the money path, a product may import these two; of the composition and of HTTP, nothing. */
 const PRODUCT_MAY_IMPORT = ['src/money-path/product.js', 'src/money-path/sale.js'];
@@ -36,8 +27,7 @@ const PRODUCT_MAY_NOT = ['src/money-path/', 'src/service/', 'src/service.js', 's
 /** The imports of a file under src/products that reach past the product interface and the sale flow. */
 function productOffences(file: string, source: string): string[] {
   const out: string[] = [];
-  for (const m of source.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+  for (const spec of specifiers(source)) {
     if (!spec.startsWith('.')) continue;
     const target = rel(path.resolve(path.dirname(path.join(root, file)), spec));
     if (PRODUCT_MAY_IMPORT.includes(target)) continue;
@@ -76,7 +66,7 @@ test('the SKUs are the three products of the Quoted union', (t) => {
 });
 
 test('a product imports, of the money path, only the product interface and the sale flow', async (t) => {
-  const files = await tsFiles(path.join(root, 'src/products'));
+  const files = sourceFiles('src/products');
   t.true(files.length >= 20, `scanned ${files.length} files`);
   const offenders: string[] = [];
   for (const file of files) offenders.push(...productOffences(rel(file), await readFile(file, 'utf8')));
@@ -87,7 +77,7 @@ test('no production file outside a product, the registry and the wire package na
   const named: string[] = [];
   let scanned = 0;
   for (const dir of ['src', 'streams', 'projections']) {
-    for (const file of await tsFiles(path.join(root, dir))) {
+    for (const file of sourceFiles(dir)) {
       scanned++;
       if (namesSku(rel(file), await readFile(file, 'utf8'))) named.push(rel(file));
     }

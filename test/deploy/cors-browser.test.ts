@@ -8,8 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { findChromium, FLAGS } from '../support/chromium.js';
-import { DECLARED, moneyWorld, type MoneyWorld } from '../support/money-env.js';
-import { listen } from '../support/listen.js';
+import { DECLARED, moneyWorld, quoteAndOffer, type MoneyWorld } from '../support/money-env.js';
+import { startFastWorld } from '../support/fast-world.js';
+import { BUYER_REQUEST_HEADERS } from '../../src/http/cors.js';
 
 // A buyer in a real browser on another origin: headless Chromium opens a page served from one
 // loopback origin, whose bundled buyer buys and verifies a report from the service on another, on
@@ -135,35 +136,13 @@ test('a page on another origin buys and verifies a report with the bundled buyer
 test(
   'CORS answers only the configured origins, ' + 'allows the buyer headers and exposes the payment headers',
   async (t) => {
-    const { createApp } = await import('../../src/http/app.js');
-    const { browserCors, BUYER_REQUEST_HEADERS } = await import('../../src/http/cors.js');
-    const { createLogger } = await import('../../src/runtime/log.js');
-    const Router = (await import('@koa/router')).default;
-    const { Writable } = await import('node:stream');
-    const router = new Router();
-    router.get('/paid', (ctx) => {
-      ctx.status = 402;
-      ctx.set('PAYMENT-REQUIRED', 'e30=');
-      ctx.body = {};
-    });
-    const app = createApp({
-      log: createLogger(
-        'silent',
-        new Writable({
-          write(_c, _e, cb) {
-            cb();
-          },
-        }),
-      ),
-      ready: async () => true,
-      routers: [router],
-      outer: [browserCors(['http://app.example:8080'])!],
-    });
-    const server = await listen(app);
-    t.teardown(server.close);
-    const url = server.base;
+    // The service as composed (test/README.md, Worlds) with one origin allowed, and a real 402: a quote's offer.
+    const fast = await startFastWorld(undefined, { env: { CORS_ORIGINS: 'http://app.example:8080' } });
+    t.teardown(fast.close);
+    const { q, claim } = await quoteAndOffer(fast.url);
+    const paid = `${fast.url}${q.report_url}`;
 
-    const pre = await fetch(`${url}/paid`, {
+    const pre = await fetch(paid, {
       method: 'OPTIONS',
       headers: {
         Origin: 'http://app.example:8080',
@@ -175,11 +154,12 @@ test(
     t.is(pre.headers.get('access-control-allow-origin'), 'http://app.example:8080');
     const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
     for (const h of BUYER_REQUEST_HEADERS) t.true(allowed.includes(h.toLowerCase()), h);
-    const got = await fetch(`${url}/paid`, { headers: { Origin: 'http://app.example:8080' } });
+    const got = await fetch(paid, { headers: { Origin: 'http://app.example:8080', ...claim } });
+    t.is(got.status, 402);
     t.is(got.headers.get('access-control-allow-origin'), 'http://app.example:8080');
     const exposed = (got.headers.get('access-control-expose-headers') ?? '').split(',');
     t.true(exposed.includes('PAYMENT-REQUIRED') && exposed.includes('PAYMENT-RESPONSE'));
-    const other = await fetch(`${url}/paid`, { headers: { Origin: 'http://evil.example' } });
+    const other = await fetch(paid, { headers: { Origin: 'http://evil.example', ...claim } });
     t.is(other.headers.get('access-control-allow-origin'), null, 'another origin gets no CORS headers');
     t.is(other.status, 402);
   },

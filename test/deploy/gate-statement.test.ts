@@ -1,13 +1,15 @@
 import test from 'ava';
+import { generatePrivateKey } from 'viem/accounts';
 import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { ARTICLE, post } from '../surfaces/support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE } from '../support/publishers.js';
 import { gateHeaders, newKey } from '../surfaces/support/gate-buyer.js';
-import { useWorld } from '../support/world.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // A client writer must not have to guess the sign-in statement: the 428 (no proof) and every 401 (a
 // wrong proof) carry it in details.statement, and the served OpenAPI's SiwxProof schema has it as const.
 
-const w = useWorld();
+const w = useFastWorld();
 
 test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement, the const of SiwxProof.statement', async (t) => {
   const gate = `${w.url}/v1/rights/ingestion-gate`;
@@ -17,7 +19,7 @@ test('428 SIWX_REQUIRED and 401 SIWX_INVALID give the statement, the const of Si
       url: w.url,
       body,
       key: newKey(),
-      payerKey: w.devnet.buyers[0]!.privateKey,
+      payerKey: generatePrivateKey(),
       coveredOrigins: w.origins.origins,
     });
   const headers = await headersForNewKey();

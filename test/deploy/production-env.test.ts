@@ -1,11 +1,10 @@
 import test from 'ava';
+import { startWorld, type World } from '../support/world.js';
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { publisherSite } from '../support/money-env.js';
 import { startServiceCommand } from '../support/service-command.js';
 
 // An operator's first production start: `npm run ops -- keys generate` makes the secrets, they go
@@ -16,12 +15,13 @@ import { startServiceCommand } from '../support/service-command.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
 
-let parts: LocalWorldParts;
+// The test world with no service: its chain, publishers and data dir under a production environment.
+let world: World;
 test.before(async () => {
-  parts = await startLocalParts(publisherSite(), 'rights-prod-env-');
+  world = await startWorld({ service: false, tmpPrefix: 'rights-prod-env-' });
 });
 test.after.always(async () => {
-  await parts?.closeAll();
+  await world?.close();
 });
 
 test('keys generate prints three fresh 32-byte secrets and the evidence public key; two runs differ', async (t) => {
@@ -65,11 +65,11 @@ test(
       HOST: '127.0.0.1',
       PORT: '0',
       PUBLIC_BASE_URL: 'https://preflight.test',
-      EVENT_STORE_URL: `file:${path.join(parts.dataDir, 'events')}`,
-      PAY_TO: parts.devnet.payTo,
-      RPC_URL: parts.devnet.rpcUrl,
-      RELAYER_PRIVATE_KEY: parts.devnet.relayer.privateKey,
-      COVERED_ORIGINS: parts.origins.env.COVERED_ORIGINS!,
+      EVENT_STORE_URL: `file:${path.join(world.dataDir, 'events')}`,
+      PAY_TO: world.devnet.payTo,
+      RPC_URL: world.devnet.rpcUrl,
+      RELAYER_PRIVATE_KEY: world.devnet.relayer.privateKey,
+      COVERED_ORIGINS: world.origins.env.COVERED_ORIGINS!,
       METRICS_LISTEN: 'off',
       LOG_LEVEL: 'info',
     };
@@ -80,14 +80,14 @@ test(
         return m && values[m[1]!] !== undefined ? `${m[1]}=${values[m[1]!]}` : line;
       })
       .join('\n');
-    const file = path.join(parts.dataDir, 'production.env');
+    const file = path.join(world.dataDir, 'production.env');
     await writeFile(file, filled, { mode: 0o600 });
 
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      DATA_DIR: parts.dataDir,
-      ...parts.origins.env,
+      DATA_DIR: world.dataDir,
+      ...world.origins.env,
       LOG_LEVEL: 'info',
     };
     delete env.COVERED_ORIGINS;

@@ -6,7 +6,7 @@ import { runCli } from '../../ops/cli.js';
 import { DEFAULT_DISCOVERY_LIMITS } from '../../src/rsl/discovery.js';
 import { FETCH_DEFAULTS } from '../../src/rsl/safe-fetch.js';
 import { COVERAGE_REFUSAL_CODES, REVIEW_VALID_DAYS } from '../../streams/coverage/index.js';
-import { useInspectRoute } from '../rsl/helpers.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // docs/publishers.md is what a publisher follows to be read and covered: its examples and the figures it
 // gives must be the service's. The minimal document and the curl body go through the real inspection
@@ -19,9 +19,10 @@ const prose = page.replace(/\s+/g, ' ');
 const blocks = (lang: string) =>
   [...page.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 
-const route = useInspectRoute();
+// The free inspection as the service serves it (test/README.md, Worlds).
+const route = useFastWorld();
 const inspect = async (body: unknown) => {
-  const res = await fetch(`${route.base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.url}/v1/rights/inspect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -19,6 +19,9 @@ import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store
 
 const quiet = quietLogger;
 
+// A bare app (test/README.md, Worlds) for /readyz over probes the test turns on and off, and for an HTTP
+// endpoint that is not JSON-RPC; the composed service's readiness is tested on the devnet world below.
+
 const serve = async (app: ReturnType<typeof createApp>) => {
   const l = await listen(app);
   return { url: l.base, close: l.close };

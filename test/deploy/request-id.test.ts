@@ -8,6 +8,8 @@ import { listen } from '../support/listen.js';
 // X-Request-Id: a valid incoming id (1–128 of [A-Za-z0-9._-]) is used for the request, echoed and
 // logged; any other value is replaced by a fresh UUID, so a header cannot inject text into the logs.
 
+// A bare app (test/README.md, Worlds): the HTTP shell (src/http/app.ts) itself, with a route that throws,
+// which the composed service does not have.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 test(

@@ -1,7 +1,6 @@
 import test from 'ava';
+import { startWorld, type World } from '../support/world.js';
 import net from 'node:net';
-import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { publisherSite } from '../support/money-env.js';
 import { rslDocument } from '../../src/devnet/https-origin.js';
 import { startServiceCommand } from '../support/service-command.js';
 
@@ -12,18 +11,19 @@ import { startServiceCommand } from '../support/service-command.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let parts: LocalWorldParts;
+// The test world with no service: each test starts the entry point its own way.
+let w: World;
 test.before(async () => {
-  parts = await startLocalParts(publisherSite(), 'rights-signals-');
+  w = await startWorld({ service: false, logLevel: 'info', tmpPrefix: 'rights-signals-' });
 });
 test.after.always(async () => {
-  await parts?.closeAll();
+  await w?.close();
 });
 
 const start = (how: 'node' | 'npm') =>
   startServiceCommand(how, {
     ...process.env,
-    ...localServiceEnv({ ...parts, logLevel: 'info' }),
+    ...w.env,
     METRICS_LISTEN: 'off',
     SHUTDOWN_GRACE_MS: '8000',
   });

@@ -4,8 +4,9 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import type { Devnet } from '../../src/devnet/devnet.js';
 import { startServiceProcess } from '../support/service-process.js';
+import { startWorld, type World } from '../support/world.js';
 
 // A start that explains itself (docs/decisions.md, "The first hour"): one summary line (network, settlement, store,
 // coverage, metrics); with the default metrics port taken a development start still starts; every bind failure names
@@ -13,6 +14,7 @@ import { startServiceProcess } from '../support/service-process.js';
 
 const DEFAULT_METRICS_PORT = 9464;
 let holder: net.Server | undefined;
+let world: World | undefined;
 let devnet: Devnet;
 
 /** A start that must fail; should it start after all, it is stopped, so no service outlives the test. */
@@ -40,11 +42,13 @@ test.before(async () => {
     if (!holder) await new Promise((r) => setTimeout(r, 250));
   }
   if (!holder) throw new Error(`port ${DEFAULT_METRICS_PORT} stayed taken for 90 s`);
-  devnet = await startDevnet();
+  // The chain of the test world; the service is this file's own, started as `npm start` starts it.
+  world = await startWorld({ service: false, tmpPrefix: 'rights-startup-world-' });
+  devnet = world.devnet;
 });
 test.after.always(async () => {
   await new Promise<void>((resolve) => (holder ? holder.close(() => resolve()) : resolve()));
-  await devnet?.stop();
+  await world?.close();
 });
 
 async function tempDir(t: import('ava').ExecutionContext): Promise<string> {

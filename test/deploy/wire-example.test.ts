@@ -11,14 +11,14 @@ import { paymentIntentHeader } from '@rights-preflight/buyer';
 import { boundNonce, inputSha256 } from '@rights-preflight/wire/payment/binding.js';
 import { purchaseId } from '../../streams/purchase/purchase-id.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { createApp } from '../../src/http/app.js';
-import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/runtime/log.js';
-import { startWorld } from '../support/world.js';
-import { listen } from '../support/listen.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // docs/wire.md §11's worked example must be right: each value is recomputed twice, by a reader's plain
 // sha256 over the JCS text the document prints, and by the service's own code from the example inputs.
+
+// The examples are posted to the service's public app as composed (test/README.md, Worlds): no chain is
+// asked before a gate request has its key, nor by the free inspection.
+const world = useFastWorld();
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(ROOT, 'docs/wire.md'), 'utf8');
@@ -89,8 +89,6 @@ function documentedBody(marker: string): string {
 test('§11 example gate body, posted to a running service, is accepted as shown (428: no key; no 400)', async (t) => {
   const body = documentedBody('gate-example-body');
   t.regex(body, /"max_total_micro"/);
-  const world = await startWorld({ logLevel: 'warn', tmpPrefix: 'rights-wire-example-' });
-  t.teardown(() => world.close());
   const res = await fetch(`${world.url}${GATE_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -104,10 +102,7 @@ test('§11 example gate body, posted to a running service, is accepted as shown 
 });
 
 test('§13 example inspect body is answered 200 with a reading', async (t) => {
-  const app = createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] });
-  const server = await listen(app);
-  t.teardown(() => server.close());
-  const res = await fetch(`${server.base}/v1/rights/inspect`, {
+  const res = await fetch(`${world.url}/v1/rights/inspect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: documentedBody('inspect-example-body'),

@@ -9,6 +9,7 @@ import { createSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { evidenceKeyFromSeed } from '../../src/evidence/keys.js';
 import { verifyEnvelope } from '@rights-preflight/wire/evidence/verify.js';
 import { digestOf } from '@rights-preflight/wire/evidence/digest.js';
+import { INPUT, PURCHASE_ID, quotedData } from '../streams/purchase/fixtures.js';
 import {
   DeliveryProofPayload,
   EvidencePayload,
@@ -36,30 +37,12 @@ const deps = {
   products: { 'rights.preflight.v1': singleReportProduct },
 } as unknown as MoneyPathDeps;
 
-const purchaseId = 'a'.repeat(64);
-const quoted = {
-  purchase_id: purchaseId,
-  sku: 'rights.preflight.v1',
-  input: {
-    sku: 'rights.preflight.v1',
-    resource: 'https://publisher.example/story',
-    purpose: 'ai-input',
-    tier: 'fresh',
-    user_class: 'commercial',
-  },
-  input_sha256: 'b'.repeat(64),
-  max_total_micro: '50000',
-  price_micro: '20000',
-  decision_preview: {
-    purpose: 'ai-input',
-    classification: 'PERMITTED_BY_OBSERVED_DECLARATION',
-    decision: 'ALLOW_DECLARED',
-  },
-  expires_at: '2026-11-22T12:15:00.000Z',
-  claim_sha256: 'c'.repeat(64),
+// The stream tests' Quoted (../streams/purchase/fixtures.ts), with the whole reading a report is drafted from.
+const purchaseId = PURCHASE_ID;
+const quoted = quotedData({
   reading: {
     version: 'rsl-reading-v1',
-    resource: 'https://publisher.example/story',
+    resource: INPUT.resource,
     geo: null,
     observed_at: '2026-11-22T11:59:00.000Z',
     declaration_found: true,
@@ -81,7 +64,7 @@ const quoted = {
       },
     ],
   },
-};
+});
 
 test('the offer receipt the money path signs decodes as OfferReceiptPayload and verifies', (t) => {
   const offer = buildOffer(deps, quoted as unknown as PurchaseState['quoted'] & object, {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
+import { paymentDevnet, type PaymentDevnet } from './support/payment-devnet.js';
 import { startFacilitatorServer, type FacilitatorServer } from '../../src/devnet/facilitator-server.js';
 import { createSettlement } from '../../src/payment/settlement/create.js';
 import { createRelayerFacilitator, type RelayerFacilitator } from '../../src/payment/settlement/relayer-facilitator.js';
@@ -13,13 +13,13 @@ import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 // through HTTPFacilitatorClient; recovery reads go to the devnet RPC directly. The official @x402/evm verify
 // is asked beside it and must agree.
 
-let d: Devnet;
+let d: PaymentDevnet;
 let server: FacilitatorServer;
 let remote: Settlement;
 /** The official @x402/core facilitator with the @x402/evm exact scheme, for its verify. */
 let official: RelayerFacilitator;
 test.before(async () => {
-  d = await startDevnet();
+  d = await paymentDevnet();
   official = createRelayerFacilitator({
     rpcUrl: d.rpcUrl,
     relayerPrivateKey: d.facilitatorRelayer.privateKey,

@@ -1,12 +1,11 @@
 import test from 'ava';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
 import { startFacilitatorServer } from '../../src/devnet/facilitator-server.js';
 import { createFacilitatorSettlement } from '../../src/payment/settlement/facilitator.js';
-import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { SettleOutcome } from '../../src/payment/settlement/settlement.js';
 import { flakyRpc } from './support/flaky-rpc.js';
+import { paymentDevnet, type PaymentDevnet } from './support/payment-devnet.js';
 import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 
 // The relayer's submission pipeline on a devnet that mines every 2 s, as Base does: concurrent settles
@@ -15,25 +14,18 @@ import { PRICE, nonceFor, offer, pay } from './support/offer.js';
 // used is read from the chain again. (Speed is measured in bench:settle; this asserts blocks.)
 
 const BLOCK_MS = 2000;
-let d: Devnet;
+let d: PaymentDevnet;
 let n = 0;
 const key = () => `pipeline-${++n}-${Date.now()}`;
 test.before(async () => {
-  d = await startDevnet({ blockMs: BLOCK_MS });
+  d = await paymentDevnet({ blockMs: BLOCK_MS });
 });
 test.after.always(async () => {
   await d?.stop();
 });
 
 const show = (o: unknown) => JSON.stringify(o, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
-const settlementOf = (devnet: Devnet, rpcUrl = devnet.rpcUrl) =>
-  createSelfSettlement({
-    rpcUrl,
-    relayerPrivateKey: devnet.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: devnet.usdc,
-    timing: { blockMs: BLOCK_MS },
-  });
+const settlementOf = (devnet: PaymentDevnet, rpcUrl = devnet.rpcUrl) => devnet.selfSettlement({ rpcUrl });
 
 async function payments(count: number, keyOf: (i: number) => Hex) {
   const req = offer(d.payTo);

@@ -1,31 +1,25 @@
 import test from 'ava';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { startDevnet, type Devnet } from '../../src/devnet/devnet.js';
-import { createSelfSettlement } from '../../src/payment/settlement/self.js';
 import type { Settlement } from '../../src/payment/settlement/settlement.js';
 import { verifyAuthorization } from '../../src/payment/verify-authorization.js';
 import type { AuthorizationRefusalCode } from '../../src/payment/authorization-refusals.js';
 import { BASE_SEPOLIA_USDC } from '@rights-preflight/wire/payment/x402-constants.js';
 import type { PaymentPayload } from '@rights-preflight/wire/payment/x402-wire.js';
 import { flakyRpc } from './support/flaky-rpc.js';
+import { paymentDevnet, type PaymentDevnet } from './support/payment-devnet.js';
 import { PRICE, nonceFor, offer, pay, stockClientPayment, type PayOver } from './support/offer.js';
 
 // The `self` backend on the real devnet (Hardhat EDR, Circle's FiatTokenV2_2 at the Base USDC address):
 // real signatures, real transferWithAuthorization, real balances.
 
-let d: Devnet;
+let d: PaymentDevnet;
 let self: Settlement;
 let n = 0;
 const key = () => `purchase-key-${++n}-${Date.now()}`;
 test.before(async () => {
-  d = await startDevnet();
-  self = createSelfSettlement({
-    rpcUrl: d.rpcUrl,
-    relayerPrivateKey: d.relayer.privateKey,
-    network: 'eip155:8453',
-    asset: d.usdc,
-  });
+  d = await paymentDevnet();
+  self = d.selfSettlement();
 });
 test.after.always(async () => {
   await d?.stop();
@@ -173,12 +167,7 @@ test.serial('an RPC answer lost after broadcast is AMBIGUOUS; the chain then sho
   const buyer = d.buyers[3]!;
   const proxy = await flakyRpc(d.rpcUrl, 'dropSendAnswer');
   try {
-    const flaky = createSelfSettlement({
-      rpcUrl: proxy.url,
-      relayerPrivateKey: d.relayer.privateKey,
-      network: 'eip155:8453',
-      asset: d.usdc,
-    });
+    const flaky = d.selfSettlement({ rpcUrl: proxy.url });
     const req = offer(d.payTo);
     const nonce = nonceFor('https://pub.example/articles/one', key());
     const payload = await pay(buyer.privateKey, req, nonce);
@@ -204,13 +193,7 @@ test.serial(
     const buyer = d.buyers[3]!;
     const proxy = await flakyRpc(d.rpcUrl, 'hideReceipts');
     try {
-      const slow = createSelfSettlement({
-        rpcUrl: proxy.url,
-        relayerPrivateKey: d.relayer.privateKey,
-        network: 'eip155:8453',
-        asset: d.usdc,
-        confirmationTimeoutMs: 1500,
-      });
+      const slow = d.selfSettlement({ rpcUrl: proxy.url, confirmationTimeoutMs: 1500 });
       const req = offer(d.payTo);
       const nonce = nonceFor('https://pub.example/articles/two', key());
       const payload = await pay(buyer.privateKey, req, nonce);

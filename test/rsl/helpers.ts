@@ -5,11 +5,6 @@ import { parseRsl } from '../../src/rsl/parse/parse.js';
 import type { DocumentInput } from '../../src/rsl/evaluate/evaluate.js';
 import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';
 import { createHash } from 'node:crypto';
-import { createApp } from '../../src/http/app.js';
-import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/runtime/log.js';
-import { listen, type Listening } from '../support/listen.js';
-import { startedInHook } from '../support/started-in-hook.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesDir = path.resolve(repoRoot, 'test/fixtures/rsl');
@@ -40,10 +35,3 @@ export function docInput(xml: string, opts: { url?: string; channel?: Channel } 
     failure: null,
   };
 }
-
-/** The free inspection route alone, in the real Koa app, on a loopback port. */
-export const listenInspect = (): Promise<Listening> =>
-  listen(createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }));
-
-/** The inspection route for the calling test file, listening from its first test on (`route.base`). */
-export const useInspectRoute = (): Listening => startedInHook(listenInspect, (server) => server.close());

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
 import { Classification } from '@rights-preflight/wire/rsl/vocabulary.js';
-import { useInspectRoute, RSL_NS } from './helpers.js';
+import { RSL_NS } from './helpers.js';
+import { useFastWorld } from '../support/fast-world.js';
+import { postText } from '../support/post.js';
 
 // Generated RSL documents (random scopes, tokens, cases, percent-encodings, payments) and random
 // hostile bodies through the real inspect route. Properties:
@@ -11,23 +13,10 @@ import { useInspectRoute, RSL_NS } from './helpers.js';
 //  - every 200 decodes with InspectResponse and carries a classification from the enum;
 //  - a mutation that breaks well-formedness never yields PERMITTED or LICENSE_REQUIRED.
 
-const route = useInspectRoute();
+// The free inspection as the service serves it (test/README.md, Worlds).
+const route = useFastWorld();
 
-const post = async (body: string) => {
-  const res = await fetch(`${route.base}/v1/rights/inspect`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
-};
+const post = (body: string) => postText(`${route.url}/v1/rights/inspect`, body);
 
 const recase = (s: string) =>
   fc
@@ -121,7 +110,7 @@ test('generated documents: never a 5xx, always a codec-valid body with a classif
     fc.asyncProperty(document, question, async (xml, q) => {
       const r = await post(JSON.stringify({ ...q, xml }));
       if (r.status !== 200) return false;
-      return isRight(InspectResponse.decode(r.json)) && Classification.is(r.json.classification);
+      return isRight(InspectResponse.decode(r.body)) && Classification.is(r.body.classification);
     }),
     { numRuns: 300 },
   );
@@ -133,12 +122,12 @@ test('a mutation that breaks well-formedness never yields PERMITTED or LICENSE_R
     fc.asyncProperty(document, question, fc.constantFrom(...Object.keys(MUTATIONS)), async (xml, q, m) => {
       const r = await post(JSON.stringify({ ...q, xml: MUTATIONS[m]!(xml) }));
       // A lone surrogate is not plain JSON: the body guard refuses it before any XML is read (docs/wire.md §6).
-      if (m === 'lone surrogate') return r.status === 400 && r.json?.error?.code === 'MALFORMED_JSON';
+      if (m === 'lone surrogate') return r.status === 400 && r.body?.error?.code === 'MALFORMED_JSON';
       return (
         r.status === 200 &&
-        isRight(InspectResponse.decode(r.json)) &&
-        !ALLOWS.has(r.json.classification) &&
-        r.json.document.parsed === false
+        isRight(InspectResponse.decode(r.body)) &&
+        !ALLOWS.has(r.body.classification) &&
+        r.body.document.parsed === false
       );
     }),
     { numRuns: 300 },
@@ -163,8 +152,8 @@ test('random hostile bodies never get a 5xx, and every error uses the error body
     fc.asyncProperty(hostile, async (body) => {
       const r = await post(body);
       if (r.status >= 500) return false;
-      if (r.status === 200) return Classification.is(r.json.classification);
-      return typeof r.json?.error?.code === 'string' && typeof r.json.error.message === 'string';
+      if (r.status === 200) return Classification.is(r.body.classification);
+      return typeof r.body?.error?.code === 'string' && typeof r.body.error.message === 'string';
     }),
     { numRuns: 300 },
   );

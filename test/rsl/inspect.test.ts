@@ -1,14 +1,16 @@
 import test from 'ava';
 import { InspectResponse } from '../../src/http/routes/inspect.js';
-import { fixture, useInspectRoute } from './helpers.js';
+import { fixture } from './helpers.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // The free inspection path through a real Koa server on loopback, with the shared JSON body
 // reader and io-ts decoding in front of it.
 
-const route = useInspectRoute();
+// The free inspection as the service serves it (test/README.md, Worlds).
+const route = useFastWorld();
 
 const post = async (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
-  const res = await fetch(`${route.base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.url}/v1/rights/inspect`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -159,7 +161,7 @@ test('a chunked body over the cap is refused while streaming', async (t) => {
       c.close();
     },
   });
-  const res = await fetch(`${route.base}/v1/rights/inspect`, {
+  const res = await fetch(`${route.url}/v1/rights/inspect`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: stream,
@@ -170,6 +172,6 @@ test('a chunked body over the cap is refused while streaming', async (t) => {
 });
 
 test('other methods on the path are not allowed', async (t) => {
-  const res = await fetch(`${route.base}/v1/rights/inspect`);
+  const res = await fetch(`${route.url}/v1/rights/inspect`);
   t.is(res.status, 405);
 });

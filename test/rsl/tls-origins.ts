@@ -18,17 +18,16 @@ export interface TestCerts {
   cert: string;
 }
 
+/** A new P-256 key, unencrypted, for `openssl req` (the CA's and the leaf's). */
+const NEW_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
 export function makeCerts(hosts: readonly string[]): TestCerts {
   const dir = mkdtempSync(path.join(tmpdir(), 'rsl-tls-'));
   const run = (args: string[]) => execFileSync('/usr/bin/openssl', args, { cwd: dir, stdio: 'pipe' });
   run([
     'req',
     '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
+    ...NEW_P256_KEY,
     '-keyout',
     'ca.key',
     '-out',
@@ -42,20 +41,7 @@ export function makeCerts(hosts: readonly string[]): TestCerts {
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  run([
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    'leaf.key',
-    '-out',
-    'leaf.csr',
-    '-subj',
-    `/CN=${hosts[0]}`,
-  ]);
+  run(['req', ...NEW_P256_KEY, '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', `/CN=${hosts[0]}`]);
   writeFileSync(
     path.join(dir, 'ext.cnf'),
     `subjectAltName=${hosts.map((h) => `DNS:${h}`).join(',')}\n` +

@@ -17,8 +17,9 @@ import {
   type ProductCatalog,
   type RegistryOwn,
 } from '../../src/service/product-registry.js';
-import { publicApp } from '../../src/service/public-http.js';
+import { publicApp, servePublicApp } from '../../src/service/public-http.js';
 import { memoryEventStore } from './memory/memory-event-store.js';
+import { LOCAL_RATE_LIMITS } from '../../ops/world/local-rate-limits.js';
 import { publisherSite, signalPublisherSite } from './publishers.js';
 import { quietLogger } from './quiet-logger.js';
 import { scriptedSettlement, type SettlementScript } from './scripted-settlement.js';
@@ -30,7 +31,8 @@ import { startedInHook } from './started-in-hook.js';
 // the test publishers over HTTPS on loopback, an in-memory store (held to the store conformance suite) and
 // a settlement backend that answers from a script: no devnet, no service process, no database. Rules
 // whose subject is the chain, several processes or real timing stay on the devnet world (./world.ts).
-// `products` adds listings to the registry's (a product defined in the test tree is sold as one of ours).
+// `products` adds listings to the registry's (a product defined in the test tree is sold as one of ours);
+// `env` adds to the service's environment (a rate limit, CORS origins).
 
 /** The recipient of the fast world's offers (no chain looks at it). */
 export const FAST_PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
@@ -45,17 +47,11 @@ const FAST_TERMS: PaymentTerms = {
   settlementWindowSeconds: 68,
 };
 
-/** Rules, not limits, are asked of this world: its buckets never run dry (rate limits have their own tests). */
-const UNLIMITED: Record<string, string> = Object.fromEntries(
-  ['INSPECT', 'QUOTE', 'PREFLIGHT', 'GATE', 'MCP'].flatMap((r) => [
-    [`RATE_LIMIT_${r}_PER_MINUTE`, '100000'],
-    [`RATE_LIMIT_${r}_BURST`, '100000'],
-  ]),
-);
-
 export interface FastWorldOptions {
   /** Listings sold beside the registry's (a test's own product). */
   products?: readonly AnyListing[];
+  /** Added to the service's environment, after this world's own (e.g. a route's rate limit, CORS_ORIGINS). */
+  env?: Record<string, string>;
 }
 
 export interface FastWorld {
@@ -80,7 +76,7 @@ export async function startFastWorld(
   try {
     // The service's own reading of the publishers' environment; no chain is asked (the settlement is scripted).
     const config: ServiceConfig = {
-      ...loadConfig({ ...origins.env, ...UNLIMITED, DATA_DIR: tmpdir() }),
+      ...loadConfig({ ...origins.env, ...LOCAL_RATE_LIMITS, DATA_DIR: tmpdir(), ...opts.env }),
       rpcUrl: 'http://127.0.0.1:9',
       payTo: FAST_PAY_TO,
     };
@@ -107,7 +103,7 @@ export async function startFastWorld(
       ready: async () => true,
       inspect: undefined,
     });
-    listener.serve(app.callback());
+    servePublicApp(listener, app);
     const served = listener;
     return {
       url: served.url,

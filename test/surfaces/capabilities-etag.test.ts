@@ -9,6 +9,8 @@ import { productCatalog } from '../../src/service/product-registry.js';
 // Capabilities is built at most once a second and sent as ready JSON; its ETag ignores generated_at, so
 // a client holding the same content gets 304, and a change of coverage changes the ETag.
 
+// A bare app (test/README.md, Worlds): the capabilities router alone, on a clock and a coverage the test
+// moves; the composed service's capabilities are in rate-limit-routes.test.ts and the fast world's tests.
 async function serve(deps: CapabilitiesDeps) {
   const app = new Koa().use(capabilitiesRouter(deps).routes());
   const server = http.createServer(app.callback()).listen(0, '127.0.0.1');

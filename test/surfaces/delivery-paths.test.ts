@@ -3,7 +3,8 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { IngestionGateResponse } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { PaidReportResponse } from '@rights-preflight/wire/contract/report.js';
 import { signPayment } from '../support/pay.js';
-import { ARTICLE, BARE, post, type Answer } from './support/world.js';
+import { post, type Answer } from '../support/post.js';
+import { ARTICLE, BARE } from '../support/publishers.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 import { useWorld } from '../support/world.js';
 

@@ -11,7 +11,8 @@ import { PaymentRequiredBody } from '@rights-preflight/wire/contract/offer.js';
 import { streamName, purchaseId } from '../../streams/purchase/purchase-id.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
-import { ARTICLE, BARE, post } from './support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE, BARE } from '../support/publishers.js';
 import { gateHeaders, gateInputSha256, intentHeader, newKey, siwxHeader } from './support/gate-buyer.js';
 import { useWorld } from '../support/world.js';
 

@@ -1,29 +1,17 @@
 import test from 'ava';
 import net from 'node:net';
-import { createApp } from '../../src/http/app.js';
-import { answerClientError } from '../../src/http/client-error.js';
-import { inspectRouter } from '../../src/http/routes/inspect.js';
-import { createLogger } from '../../src/runtime/log.js';
-import { listen, type Listening } from '../support/listen.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // README: "Errors are always {"error": {"code", "message", "details"}}" — also for what the router
 // and Node's HTTP parser refuse before any route runs (docs/wire.md §6).
 
-let server: Listening;
-let port: number;
-test.before(async () => {
-  server = await listen(
-    createApp({ log: createLogger('silent'), ready: async () => true, routers: [inspectRouter()] }),
-    answerClientError,
-  );
-  port = server.port;
-});
-test.after.always(() => server.close());
+// The service's public app as composed and served (test/README.md, Worlds), Node's parser refusals included.
+const w = useFastWorld();
 
 /** Writes raw bytes and reads the whole answer (the server closes the connection). */
 function raw(request: string): Promise<{ status: number; headers: string; body: any }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    const socket = net.connect(Number(new URL(w.url).port), '127.0.0.1', () => socket.write(request));
     let data = '';
     socket.on('data', (c) => {
       data += c.toString('utf8');
@@ -41,7 +29,7 @@ function raw(request: string): Promise<{ status: number; headers: string; body: 
 }
 
 test('an unsupported method on a route answers 405 with the error body and Allow', async (t) => {
-  const res = await fetch(`http://127.0.0.1:${port}/v1/rights/inspect`);
+  const res = await fetch(`${w.url}/v1/rights/inspect`);
   t.is(res.status, 405);
   t.regex(res.headers.get('allow') ?? '', /POST/);
   const body = (await res.json()) as any;

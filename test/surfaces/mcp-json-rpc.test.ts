@@ -21,6 +21,8 @@ import { listen, type Listening } from '../support/listen.js';
 // -32602 for bad params; every message spends the client's MCP limit; messages and answers bounded.
 // Raw HTTP where the SDK client cannot send the case (it never sends a batch, nor a call without params).
 
+// A bare app (test/README.md, Worlds): the MCP router by the JSON-RPC rules, its tools stand-ins that count
+// the quotes they are asked for, its limit on a clock the test moves; the composed tools are in mcp.test.ts.
 let server: Listening;
 let clock = 0;
 let quotes = 0;

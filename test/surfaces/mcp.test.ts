@@ -17,7 +17,7 @@ import {
 import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
 import { signPayment } from '../support/pay.js';
-import { ARTICLE, BARE } from './support/world.js';
+import { ARTICLE, BARE } from '../support/publishers.js';
 import { useWorld } from '../support/world.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -2,7 +2,8 @@ import test from 'ava';
 import { operatorApi } from '../../src/operator/http/api.js';
 import type { OperatorDeps } from '../../src/operator/operator-deps.js';
 import { newKey } from './support/gate-buyer.js';
-import { ARTICLE, post } from './support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE } from '../support/publishers.js';
 import { signPayment } from '../support/pay.js';
 import { useWorld } from '../support/world.js';
 

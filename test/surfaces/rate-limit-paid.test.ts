@@ -10,6 +10,8 @@ import { Refusal } from '@rights-preflight/wire/refusal.js';
 // payment is admitted by its product; the payer check here is a stand-in for money-path/paid-admission.ts
 // (a payment "verifies" when it names a known payer), the clock is fake and never moves.
 
+// A bare app (test/README.md, Worlds): the limiter alone, with a stand-in payer check and a route that holds
+// requests open on demand, neither of which the composed service has.
 let server: Listening;
 const clock = 0;
 const ROUTES: RateLimitedRoute[] = [

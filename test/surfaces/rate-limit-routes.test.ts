@@ -1,12 +1,8 @@
 import test from 'ava';
 import http from 'node:http';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { localServiceEnv, startLocalParts, type LocalWorldParts } from '../../ops/world/local-world.js';
-import { loadConfig, serviceConfig } from '../../src/config/config.js';
-import { createLogger } from '../../src/runtime/log.js';
-import { startService, type RunningService } from '../../src/service/service.js';
+import { startFastWorld, type FastWorld } from '../support/fast-world.js';
 import { startForwardingProxy, type ForwardingProxy } from '../support/forwarding-proxy.js';
 
 // The real service's limits: every spelling the router answers spends the route's one bucket; preflight,
@@ -26,29 +22,19 @@ const ROUTES = {
   gate: '/v1/rights/ingestion-gate',
 } as const;
 
-let parts: LocalWorldParts;
-const services: Record<'off' | 'ranges' | 'hops', RunningService> = {} as never;
+const services: Record<'off' | 'ranges' | 'hops', FastWorld> = {} as never;
 const proxies: ForwardingProxy[] = [];
 
+// One service as composed (test/README.md, Worlds) per TRUST_PROXY setting: limits are checked before any
+// chain or store is asked, so the fast world serves them as the service does.
 test.before(async () => {
-  parts = await startLocalParts(
-    { 'pub.example': { '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' } } },
-    'rights-limits-',
-  );
   const trust = { off: undefined, ranges: '127.0.0.1', hops: '1' } as const;
-  for (const [name, value] of Object.entries(trust) as [keyof typeof trust, string | undefined][]) {
-    const env = {
-      ...localServiceEnv({ ...parts, dataDir: path.join(parts.dataDir, name), logLevel: 'warn' }),
-      ...LIMITED,
-      ...(value ? { TRUST_PROXY: value } : {}),
-    };
-    services[name] = await startService(serviceConfig(loadConfig(env)), createLogger('silent'));
-    parts.onClose(() => services[name].stop());
-  }
+  for (const [name, value] of Object.entries(trust) as [keyof typeof trust, string | undefined][])
+    services[name] = await startFastWorld(undefined, { env: { ...LIMITED, ...(value ? { TRUST_PROXY: value } : {}) } });
 });
 test.after.always(async () => {
   for (const p of proxies) await p.close();
-  await parts?.closeAll();
+  for (const w of Object.values(services)) await w.close();
 });
 
 interface Answer {
@@ -134,7 +120,7 @@ test('capabilities publish every limit, and which MCP tools share one', async (t
     // A revalidation spends its own bucket at the gate's rate (docs/decisions.md, "Revalidation").
     revalidate: limit('/v1/rights/revalidate'),
     // Every MCP message, whatever its tool (docs/decisions.md, "MCP by the JSON-RPC 2.0 rules"); the local
-    // world's value, not lowered here (the MCP quote tool below must reach the quote bucket).
+    // worlds' value (LOCAL_RATE_LIMITS), not lowered here (the MCP quote tool below must reach the quote bucket).
     mcp: {
       ...limit('/mcp', ['service_capabilities', 'service_rights_quote', 'service_quote']),
       requests_per_minute: 100000,

@@ -13,6 +13,8 @@ import { listen, type Listening } from '../support/listen.js';
 // The free inspection (and the quote) are rate-limited per client address: 429 RATE_LIMITED with
 // Retry-After once the burst is spent; other routes are not counted.
 
+// A bare app (test/README.md, Worlds): the limiter's own arithmetic needs a clock the test moves, which the
+// composed service does not take; the composed service's limits: rate-limit-routes.test.ts (the fast world).
 let server: Listening;
 let base: string;
 let clock = 0;

@@ -1,11 +1,10 @@
 import test from 'ava';
+import { startWorld, type World } from '../support/world.js';
 import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
-import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { verifyPaidReport } from '@rights-preflight/buyer';
 import { REPORT_ENTRY_MAX_BYTES, TRUNCATION_MARK } from '../../src/rsl/bounded-reading.js';
-import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { signPayment } from '../support/pay.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 
 // A hostile publisher (real HTTPS on loopback) cannot push a report entry past REPORT_ENTRY_MAX_BYTES
 // (docs/wire.md §16): a 480 KB `Content-Signal:` line whose ignored entries the rule used to list in full,
@@ -53,14 +52,10 @@ const site: OriginSite = {
   },
 };
 
-let w: LocalWorld;
+let w: World;
 let evidenceKey: string;
 test.before(async () => {
-  w = await startLocalWorld(site, {
-    logLevel: 'warn',
-    tmpPrefix: 'rights-report-size-',
-    prepareDataDir: seedEmbeddedDataDir,
-  });
+  w = await startWorld({ site, logLevel: 'warn', tmpPrefix: 'rights-report-size-' });
   evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
 });
 test.after.always(async () => {

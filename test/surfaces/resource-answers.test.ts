@@ -2,15 +2,15 @@ import test from 'ava';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { UnavailableQuote } from '@rights-preflight/wire/contract/quote.js';
 import { GATE_PATH } from '@rights-preflight/wire/contract/ingestion-gate.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 import { newKey } from './support/gate-buyer.js';
-import { useWorld } from '../support/world.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // One URL rule, one set of codes (spec §2.2): quote, preflight, the ingestion gate and the free
 // inspection path answer 422 with the same specific RESOURCE_* code for the same URL, never the
 // generic VALIDATION_FAILED.
 
-const w = useWorld();
+const w = useFastWorld();
 
 const CASES: Array<[string, string]> = [
   ['https://[::]/x', 'RESOURCE_IP_LITERAL'],
@@ -89,7 +89,7 @@ test(
 
 test('capabilities publish the per-address rate limits the service applies', async (t) => {
   const caps = (await (await fetch(`${w.url}/v1/capabilities`)).json()) as any;
-  // The local world configures them (ops/world/local-world.ts); capabilities must echo the configuration.
+  // The test worlds configure them (ops/world/local-rate-limits.ts); capabilities must echo the configuration.
   const limit = (path: string, mcp_tools: string[] = []) => ({
     method: 'POST',
     path,

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { startWorld, type World } from '../support/world.js';
 import { createHash } from 'node:crypto';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { x402Client } from '@x402/core/client';
@@ -6,7 +7,6 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { rslDocument, type OriginSite } from '../../src/devnet/https-origin.js';
-import { startLocalWorld, type LocalWorld } from '../../ops/world/local-world.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,10 +22,9 @@ import { revalidationInput } from '@rights-preflight/wire/revalidation/revalidat
 import { boundNonce } from '@rights-preflight/wire/payment/binding.js';
 import { signPayment } from '../support/pay.js';
 import { assertNoSecretsLogged } from '../support/secrets.js';
-import { seedEmbeddedDataDir } from '../support/embedded-template.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { dropSchema, freshSchemaName, withSchema } from '../store/fixtures/store-under-test.js';
-import { post } from './support/world.js';
+import { post } from '../support/post.js';
 import { gateHeaders, newKey } from './support/gate-buyer.js';
 
 // Revalidation (docs/wire.md §14) against a real HTTPS publisher on loopback and the devnet: every report's
@@ -48,16 +47,12 @@ const site: OriginSite = {
   },
 };
 
-let w: LocalWorld;
+let w: World;
 let evidenceKey: string;
 let revalidateUrl: string;
 const secrets: { claims: string[]; paymentHeaders: string[] } = { claims: [], paymentHeaders: [] };
 test.before(async () => {
-  w = await startLocalWorld(site, {
-    logLevel: 'debug',
-    tmpPrefix: 'rights-revalidate-',
-    prepareDataDir: seedEmbeddedDataDir,
-  });
+  w = await startWorld({ site, tmpPrefix: 'rights-revalidate-' });
   evidenceKey = ((await (await fetch(`${w.url}/v1/capabilities`)).json()) as any).evidence.keys[0].public_key;
   revalidateUrl = `${w.url}/v1/rights/revalidate`;
 });

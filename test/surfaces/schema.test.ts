@@ -6,14 +6,15 @@ import type * as t from 'io-ts';
 import { PreflightRequest } from '@rights-preflight/wire/contract/preflight.js';
 import { IngestionGateRequest } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { jsonSchemaOf } from '@rights-preflight/wire/contract/json-schema.js';
-import { ARTICLE, post } from './support/world.js';
-import { useWorld } from '../support/world.js';
+import { post } from '../support/post.js';
+import { ARTICLE } from '../support/publishers.js';
+import { useFastWorld } from '../support/fast-world.js';
 
 // The published schemas are generated from the codecs; this proves they agree on a set of samples,
 // and that the route's verdict follows (a schema-valid body passes the body rules and reaches the
 // header check; a schema-invalid one is refused 400/422 before anything else).
 
-const w = useWorld();
+const w = useFastWorld();
 
 const ajv = () => {
   const a = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: true });

@@ -126,7 +126,7 @@ export function chainClient(rpcUrl: string, network: string, timing: ChainTiming
   }) as PublicClient;
 }
 
-export interface ChainReads {
+interface ChainReads {
   authorizationState(payer: Hex, nonce: Hex): Promise<boolean>;
   findTransfer(q: { payer: Hex; nonce: Hex; fromBlock?: bigint }): Promise<TransferFound | undefined>;
   transactionOutcome(q: { transaction: Hex; payer: Hex; nonce: Hex; waitMs?: number }): Promise<TransactionOutcome>;
@@ -179,7 +179,7 @@ function transferIn(
 }
 
 /** The CAIP-2 id of the chain a client reads: what a transfer found through it is recorded as settled on. */
-export const networkOf = (pub: PublicClient) => `eip155:${pub.chain?.id ?? 'unknown'}`;
+const networkOf = (pub: PublicClient) => `eip155:${pub.chain?.id ?? 'unknown'}`;
 
 export function chainReads(
   pub: PublicClient,

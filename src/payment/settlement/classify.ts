@@ -47,7 +47,7 @@ const REVERTED: Readonly<Record<string, 'simulated' | 'mined'>> = {
   invalid_exact_evm_transaction_failed: 'mined',
 };
 
-export interface RemoteSettleResponse {
+interface RemoteSettleResponse {
   success: boolean;
   transaction?: string;
   errorReason?: string;

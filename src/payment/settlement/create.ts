@@ -7,7 +7,7 @@ import type { Settlement } from './settlement.js';
 // The settlement backend the configuration asks for (SETTLEMENT=self|facilitator).
 
 /** What settlement is handed from the configuration (src/config/config.ts): it receives it, never reads it. */
-export interface SettlementConfig {
+interface SettlementConfig {
   settlement: 'self' | 'facilitator';
   rpcUrl: string | undefined;
   relayerPrivateKey: string | undefined;
@@ -19,7 +19,7 @@ export interface SettlementConfig {
   confirmation?: 'block' | 'preconfirmed';
 }
 
-export class SettlementConfigError extends Error {}
+class SettlementConfigError extends Error {}
 
 export function createSettlement(
   config: SettlementConfig,

@@ -21,7 +21,7 @@ import { jsonRpcFetch } from './json-rpc-fetch.js';
 // holds both clients equal on each. Not kept: redirects are not followed (FACILITATOR_URL names the
 // endpoint), and the auth-header hook and extension headers, which we do not use.
 
-export interface FacilitatorClient {
+interface FacilitatorClient {
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse>;
   settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleResponse>;
 }

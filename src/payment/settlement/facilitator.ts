@@ -3,7 +3,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { chainClient, chainReads, receiptAt, transferOfReceipt, type ChainTiming } from './chain-reads.js';
 import { classifyRemoteSettle } from './classify.js';
 import { facilitatorClient } from './facilitator-client.js';
-import type { Settlement, SettleOutcome } from './settlement.js';
+import { verifyOutcome, type Settlement, type SettleOutcome } from './settlement.js';
 import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 
 // `facilitator` settlement (SETTLEMENT=facilitator): a remote x402 facilitator's POST /verify and /settle at
@@ -13,7 +13,7 @@ import type { PaymentNetwork } from '@rights-preflight/wire/payment/network.js';
 // asked what happened to an authorization after the fact. It broadcasts nothing itself, so settle's
 // write-ahead hook (SettleOptions.beforeBroadcast) is never called here.
 
-export interface FacilitatorSettlementOptions {
+interface FacilitatorSettlementOptions {
   facilitatorUrl: string;
   rpcUrl: string;
   network: PaymentNetwork;
@@ -31,12 +31,7 @@ export function createFacilitatorSettlement(o: FacilitatorSettlementOptions): Se
     kind: 'facilitator',
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
-        const v = await client.verify(payload, req);
-        return {
-          isValid: v.isValid,
-          ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
-          ...(v.payer ? { payer: v.payer } : {}),
-        };
+        return verifyOutcome(await client.verify(payload, req));
       } catch (err) {
         // VerifyError carries the facilitator's answer; anything else: the facilitator is unreachable.
         const answered = err as { invalidReason?: string };

@@ -21,7 +21,7 @@ export interface BroadcastSteps<P, T> {
   send(prepared: P, nonce: number): Promise<T>;
 }
 
-export interface NonceManager {
+interface NonceManager {
   /**
    * Prepares and sends one transaction at this account's next nonce. After a nonce error at `send` (another
    * process used the nonce) the nonce is read from the chain and both steps run again, at most `attempts`

@@ -21,7 +21,7 @@ import {
 /** How final a receipt is: in a sealed block, or only preconfirmed by a Flashblocks-aware node. */
 export type Confirmation = 'block' | 'preconfirmed';
 
-export interface Seen {
+interface Seen {
   receipt: TransactionReceipt;
   level: Confirmation;
 }

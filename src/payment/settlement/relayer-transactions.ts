@@ -51,7 +51,7 @@ export interface FeeBump {
   maxFeePerGas: bigint;
 }
 
-export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
 /** A plain ETH transfer: the filler's gas. */
 const FILLER_GAS = 21_000n;

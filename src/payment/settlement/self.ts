@@ -5,6 +5,7 @@ import { classifySelfSettle } from './classify.js';
 import { createRelayerFacilitator, type FeeBump } from './relayer-facilitator.js';
 import {
   redactFacilitatorMessage,
+  verifyOutcome,
   type PendingTransactions,
   type SettleOptions,
   type Settlement,
@@ -58,12 +59,7 @@ export function createSelfSettlement(
     pendingTransactions: () => relayer.pending(),
     async verify(payload: PaymentPayload, req: PaymentRequirements) {
       try {
-        const v = await relayer.verify(payload, req);
-        return {
-          isValid: v.isValid,
-          ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
-          ...(v.payer ? { payer: v.payer } : {}),
-        };
+        return verifyOutcome(await relayer.verify(payload, req));
       } catch (err) {
         return { isValid: false, invalidReason: `verify_failed:${(err as Error).name}` };
       }

@@ -1,5 +1,5 @@
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import type { SettlementPort } from './port.js';
+import type { SettlementPort, VerifyOutcome } from './port.js';
 
 // One settlement interface, two backends (SETTLEMENT): `self` (in-process x402 facilitator +
 // relayer key) and `facilitator` (a remote x402 facilitator). Both are the SettlementPort the money path calls
@@ -26,6 +26,13 @@ export interface PendingTransactions {
   /** When the oldest of them was handed to the node (ms since the epoch); undefined when none. */
   oldestSentAt: number | undefined;
 }
+/** An x402 verify answer (either backend's facilitator) as the port's outcome: the fields it has, no more. */
+export const verifyOutcome = (v: { isValid: boolean; invalidReason?: string; payer?: string }): VerifyOutcome => ({
+  isValid: v.isValid,
+  ...(v.invalidReason ? { invalidReason: v.invalidReason } : {}),
+  ...(v.payer ? { payer: v.payer } : {}),
+});
+
 /** Facilitator messages may quote calldata (the signed authorization): keep one line, no long hex. */
 export function redactFacilitatorMessage(message: string | undefined): string | undefined {
   if (!message) return undefined;

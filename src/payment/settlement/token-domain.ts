@@ -8,7 +8,7 @@ import { chainClient } from './chain-reads.js';
 //
 //   const eip712 = await tokenDomain(rpcUrl, 'eip155:8453', BASE_USDC); // { name: 'USD Coin', version: '2' }
 
-export interface TokenDomain {
+interface TokenDomain {
   name: string;
   version: string;
 }

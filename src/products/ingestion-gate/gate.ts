@@ -1,7 +1,7 @@
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import type { IngestionGateRequest, IngestionGateUnavailable } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import { SIWX_STATEMENT } from '@rights-preflight/wire/ingestion-gate/siwx-challenge.js';
-import { sell, type Admit, type SaleDeps, type SaleOutcome } from '../../money-path/sale.js';
+import { sell, type KeyBound, type SaleDeps, type SaleOutcome } from '../../money-path/sale.js';
 import { checkPaymentIntent } from './intent.js';
 import { gateUrlOf, ingestionGateProduct, type GateObserver } from './product.js';
 import { verifySiwxHeader } from './siwx.js';
@@ -15,33 +15,28 @@ import { verifySiwxHeader } from './siwx.js';
 // pinned payer is decide's rule (PURCHASE_BOUND_TO_OTHER_PAYER, PAYMENT_FROM_NOT_SIGNER).
 
 /** A gate call comes to a redemption, or to "no verifiable declaration anywhere" (no fee, nothing stored). */
-export type GateOutcome = SaleOutcome<IngestionGateUnavailable>;
+type GateOutcome = SaleOutcome<IngestionGateUnavailable>;
 
-export type GateDeps = SaleDeps<GateObserver>;
+type GateDeps = SaleDeps<GateObserver>;
 
-export interface GateCall {
-  body: IngestionGateRequest;
-  serviceRequest: string | undefined;
+/** A gate call besides its body: key-bound, with the payment intent and the sign-in proof. */
+interface GateCall extends KeyBound {
   paymentIntent: string | undefined;
   siwx: string | undefined;
-  paymentSignature: string | undefined;
-  /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
-  admit?: Admit;
 }
 
-export function ingestionGate(deps: GateDeps, call: GateCall): Promise<GateOutcome> {
+export function ingestionGate(deps: GateDeps, body: IngestionGateRequest, call: GateCall): Promise<GateOutcome> {
   const gateUrl = gateUrlOf(deps);
+  const { paymentIntent, siwx, ...bound } = call;
   return sell(deps, ingestionGateProduct, {
-    request: call.body,
-    serviceRequest: call.serviceRequest,
-    paymentSignature: call.paymentSignature,
-    ...(call.admit ? { admit: call.admit } : {}),
+    ...bound,
+    request: body,
     async vouch(asked, key, admit) {
       const network = deps.terms.network;
-      const { payer } = checkPaymentIntent(call.paymentIntent, { gateUrl, inputSha256: asked.input_sha256, network });
+      const { payer } = checkPaymentIntent(paymentIntent, { gateUrl, inputSha256: asked.input_sha256, network });
       await admit();
       const proof = await verifySiwxHeader(
-        call.siwx,
+        siwx,
         { gateUrl, key, inputSha256: asked.input_sha256, network },
         deps.now(),
       );

@@ -9,7 +9,7 @@ import { base64PlainJson } from './base64-json.js';
 // network. Its `payer` is then held against the sign-in proof's signer and, later, the payment's `from`.
 // Unsigned on purpose: it declares intent; the SIWX proof is what proves control of the address.
 
-export interface IntentExpectation {
+interface IntentExpectation {
   gateUrl: string;
   inputSha256: string;
   network: string;

@@ -6,13 +6,13 @@ import {
   type IngestionGateUnavailable,
 } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
-import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { Asked, AskContext, Assessment, Product } from '../../money-path/product.js';
 import type { ObserveContext } from '../../rsl/observe.js';
 import type { ResourceReading } from '../../rsl/reading.js';
+import { severalResourcesQuote } from '../../report/several-resources.js';
 import { unavailability } from '../../rsl/unavailability.js';
 import { normalizeGateRequest, type NormalizedGate } from './normalize.js';
-import { draftGateReport, gateEntry, gatePreview } from './report.js';
+import { draftGateReport, gateEntry } from './report.js';
 
 // The ingestion gate (SKU rights.ingestion-gate.v1) as a product (docs/decisions.md, "One sale flow"):
 // many resources, one purpose, one verdict; sold by POST /v1/rights/ingestion-gate (./gate.ts) to a
@@ -24,10 +24,10 @@ export interface GateObserver {
 }
 
 /** What a gate observes: one reading per unique resource, in request order (stored as the `Quoted` reading). */
-export type ObservedGate = { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] };
+type ObservedGate = { version: 'rsl-gate-readings-v1'; readings: ResourceReading[] };
 
 /** The gate request in its normal form, as the sale asks it. */
-export type GateAsked = NormalizedGate & Asked<typeof GATE_SKU>;
+type GateAsked = NormalizedGate & Asked<typeof GATE_SKU>;
 
 /** The gate URL: the resource of the purchase, of the bound nonce and of the sign-in proof. */
 export const gateUrlOf = (deps: { baseUrl: string }) => deps.baseUrl + GATE_PATH;
@@ -85,22 +85,8 @@ function assessGate(n: GateAsked, { readings }: ObservedGate): Assessment<Ingest
     };
   }
   const entries = readings.map((r) => gateEntry(r, b.purpose));
-  const combined = gatePreview(entries);
-  return {
-    available: true,
-    subject: {
-      resource: n.input.resource,
-      resources: b.resources,
-      purpose: b.purpose,
-      tier: b.tier,
-      user_class: b.user_class,
-      geo: b.geo,
-      freshness_seconds: b.freshness_seconds,
-      input_sha256: n.input_sha256,
-      classifications: entries.map((e) => ({ resource: e.resource, classification: e.classification })),
-    },
-    preview: { purpose: b.purpose, classification: combined, decision: decisionFor(combined) },
-  };
+  const own = { freshness_seconds: n.input.freshness_seconds };
+  return { available: true, ...severalResourcesQuote(n.input, n.input_sha256, entries, own) };
 }
 
 export const ingestionGateProduct = {

@@ -1,13 +1,14 @@
-import { GATE_SKU, type GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
+import type { GATE_SKU, GateReport } from '@rights-preflight/wire/contract/ingestion-gate.js';
 import type { Classification } from '@rights-preflight/wire/contract/common.js';
 import * as t from 'io-ts';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../report/report-header.js';
-import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { purposeReading, reportReading, type ReportReading } from '../../report/report-reading.js';
 import { reportReasons } from '../../report/report-reasons.js';
 import { checkpointDraft } from '../../report/checkpoint-draft.js';
 import { mostRestrictive } from '../../report/most-restrictive.js';
+import { severalResourcesEvidence } from '../../report/several-resources.js';
 import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
 import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 
@@ -25,8 +26,7 @@ export type GateReadings = t.TypeOf<typeof GateReadings>;
 
 /** One report entry; the reading is the stored object (reportReading checks it in place), `signals` included. */
 export function gateEntry(reading: ReportReading, purpose: GatePurpose) {
-  const pr = reading.purposes.find((p) => p.purpose === purpose);
-  if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
+  const pr = purposeReading(reading, purpose);
   return {
     resource: reading.resource,
     classification: pr.classification as Classification,
@@ -48,8 +48,7 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
   const readings = stored.map((r) => reportReading(r, q.purchase_id));
   const entries = readings.map((r) => gateEntry(r, input.purpose));
   const header = reportHeader(q);
-  const question = { sku: GATE_SKU, purchase_id: q.purchase_id, purpose: input.purpose, user_class: input.user_class };
-  const checkpoints = readings.map((r, i) => checkpointDraft(question, r, stored[i], entries[i]!.classification));
+  const checkpoints = readings.map((r, i) => checkpointDraft(q, r, stored[i], entries[i]!.classification));
   const report = (signed: readonly Checkpoint[]): GateReport => ({
     ...header,
     geo: input.geo,
@@ -57,24 +56,16 @@ export function draftGateReport(q: QuotedOf<typeof GATE_SKU>, evidenceKeyId: str
     observed_at: readings.map((r) => r.observed_at).sort()[0]!,
     resources: entries.map((e, i) => ({ ...e, checkpoint: signed[i] ?? null })),
   });
-  const evidence = {
-    type: 'evidence',
-    sku: GATE_SKU,
-    purchase_id: q.purchase_id,
-    input_sha256: q.input_sha256,
-    legal_clearance: false,
-    purpose: input.purpose,
-    user_class: input.user_class,
-    geo: input.geo,
-    freshness_seconds: input.freshness_seconds,
-    tier: input.tier,
-    resources: readings.map((r, i) => ({
+  const evidence = severalResourcesEvidence(
+    q,
+    { freshness_seconds: input.freshness_seconds },
+    readings.map((r, i) => ({
       resource: r.resource,
       classification: entries[i]!.classification,
       ...evidenceSignalsSummary(stored[i], input.purpose, entries[i]!.classification),
       reading: stored[i],
     })),
-    key_id: evidenceKeyId,
-  };
+    evidenceKeyId,
+  );
   return { report, evidence, checkpoints };
 }

@@ -24,7 +24,7 @@ import { base64PlainJson } from './base64-json.js';
 
 const SKEW_SECONDS = 60;
 
-export type SiwxCheck =
+type SiwxCheck =
   | { ok: true; signer: Hex }
   | { ok: false; code: 'SIWX_REQUIRED' | 'SIWX_MALFORMED' | 'SIWX_INVALID'; reason: string; message: string };
 

@@ -7,7 +7,7 @@ import type { RevalidationChange } from '@rights-preflight/wire/contract/revalid
 // by URL as first seen), then the classification. Pure; the engine decides the classification, this
 // only compares. An unchanged resource has no changes (`changed: false`).
 
-export interface Observed {
+interface Observed {
   classification: Classification;
   documents: readonly CheckpointDocument[];
 }

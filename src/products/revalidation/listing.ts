@@ -1,12 +1,13 @@
 import {
   REVALIDATE_PATH,
-  REVALIDATE_SKU,
   RevalidateRequest,
   RevalidationResponse,
   RevalidationUnavailable,
 } from '@rights-preflight/wire/contract/revalidation.js';
 import { REVALIDATE_PER_URL_PRICE } from '@rights-preflight/wire/pricing/prices.js';
-import { capabilityTiers, type ProductListing } from '../listing.js';
+import { GATE_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
+import { capabilityTiers } from '../listing.js';
+import { ownPostListing } from '../own-post-listing.js';
 import { revalidationOpenApi } from './openapi.js';
 import { revalidationProduct, type EvidenceKeys, type RevalidationObserver } from './product.js';
 import { revalidate } from './revalidate.js';
@@ -14,51 +15,22 @@ import { revalidate } from './revalidate.js';
 // Revalidation as the service lists it: POST /v1/rights/revalidate (docs/wire.md §14), offered and paid
 // only there (its checkpoints are part of its request); its report URL serves the delivery once made.
 
-/** The purposes a checkpoint can carry: the gate's. */
-const CHECKPOINT_PURPOSES = [
-  'ai-input',
-  'ai-train',
-  'ai-index',
-  'search',
-  'rag-ingestion',
-  'summarization',
-  'training',
-  'search-indexing',
-] as const;
-
-type RevalidationOwn = RevalidationObserver & { evidenceKeys: EvidenceKeys };
-
-export const revalidationListing: ProductListing<typeof REVALIDATE_SKU, RevalidationOwn> = {
+export const revalidationListing = ownPostListing({
   product: revalidationProduct,
-  observer: ({ rsl, store, evidenceKeys }) => ({
+  observer: ({ rsl, store, evidenceKeys }): RevalidationObserver & { evidenceKeys: EvidenceKeys } => ({
     observeGate: (resource, purposes, ctx) => rsl.observe(resource, purposes, ctx),
     store,
     evidenceKeys,
   }),
+  path: REVALIDATE_PATH,
+  request: RevalidateRequest,
   bodies: { delivered: RevalidationResponse, unavailable: RevalidationUnavailable },
-  paidOnlyAt: REVALIDATE_PATH,
-  capability: {
-    sku: REVALIDATE_SKU,
-    endpoint: REVALIDATE_PATH,
-    // Per checkpoint (one URL each), no base.
-    tiers: capabilityTiers({ fresh: 0n, deep: 0n }, REVALIDATE_PER_URL_PRICE),
-    purposes: [...CHECKPOINT_PURPOSES],
-  },
-  routes: [
-    {
-      method: 'post',
-      path: REVALIDATE_PATH,
-      rateLimit: { name: 'revalidate', limit: 'gate', paid: true },
-      request: RevalidateRequest,
-      serve: (deps, call) =>
-        revalidate(deps, {
-          body: call.body as RevalidateRequest,
-          serviceRequest: call.header('x-service-request'),
-          paymentSignature: call.header('payment-signature'),
-          ...(call.admit ? { admit: call.admit } : {}),
-        }),
-    },
-  ],
+  rateLimit: { name: 'revalidate', limit: 'gate' },
+  // Per checkpoint (one URL each), no base.
+  tiers: capabilityTiers({ fresh: 0n, deep: 0n }, REVALIDATE_PER_URL_PRICE),
+  // A checkpoint carries one of the gate's purposes.
+  purposes: GATE_PURPOSES,
+  sell: (deps, body, bound) => revalidate(deps, body, bound),
   openapi: revalidationOpenApi,
   // Its checkpoints (docs/wire.md §14): refused before anything is fetched, stored or offered.
   statuses: {
@@ -70,4 +42,4 @@ export const revalidationListing: ProductListing<typeof REVALIDATE_SKU, Revalida
     CHECKPOINTS_MIXED: 422,
     CHECKPOINT_REPORT_UNKNOWN: 422,
   },
-};
+});

@@ -5,17 +5,16 @@ import {
   type RevalidationUnavailable,
 } from '@rights-preflight/wire/contract/revalidation.js';
 import type { PublishedKey } from '@rights-preflight/wire/revalidation/checkpoint-check.js';
-import { decisionFor } from '@rights-preflight/wire/rsl/vocabulary.js';
 import type { AskContext, Assessment, Product } from '../../money-path/product.js';
-import { mostRestrictive } from '../../report/most-restrictive.js';
-import { reportReading } from '../../report/report-reading.js';
+import { purposeReading, reportReading } from '../../report/report-reading.js';
+import { severalResourcesQuote } from '../../report/several-resources.js';
 import { unavailability } from '../../rsl/unavailability.js';
 import type { KnownVersion } from '../../rsl/fetch-cache.js';
 import type { ObserveContext } from '../../rsl/observe.js';
 import type { GatePurpose } from '@rights-preflight/wire/rsl/purposes.js';
 import type { ResourceReading } from '../../rsl/reading.js';
 import { normalizeRevalidateRequest, type NormalizedRevalidation, type RevalidateCall } from './normalize.js';
-import { draftRevalidationReport, purposeOf, type RevalidationReadings } from './report.js';
+import { draftRevalidationReport, type RevalidationReadings } from './report.js';
 import { previousReportSha256 } from './previous-report.js';
 import type { EventStore } from '../../store/port.js';
 
@@ -32,7 +31,7 @@ export interface RevalidationObserver {
 }
 
 /** What a revalidation observes (stored as the `Quoted` reading; ./report.ts reads it back as RevalidationReadings). */
-export type ObservedRevalidation = Omit<RevalidationReadings, 'readings'> & { readings: ResourceReading[] };
+type ObservedRevalidation = Omit<RevalidationReadings, 'readings'> & { readings: ResourceReading[] };
 
 /** Every resource read again, nothing taken from a cache: the documents held are validated by the publisher. */
 const REVALIDATION_FRESHNESS_SECONDS = 0;
@@ -60,7 +59,7 @@ async function observeRevalidation(
 }
 
 /** A revalidation request: its body and the evidence keys a checkpoint must be signed by. */
-export type RevalidationAsk = Omit<RevalidateCall, 'revalidateUrl'>;
+type RevalidationAsk = Omit<RevalidateCall, 'revalidateUrl'>;
 
 /** The revalidate URL: the resource of the purchase and of the bound nonce. */
 const askRevalidation = (call: RevalidationAsk, context: AskContext): NormalizedRevalidation =>
@@ -94,23 +93,9 @@ function assessRevalidation(
   const { input } = n;
   const entries = readings.map((r) => ({
     resource: r.resource,
-    classification: purposeOf(r, input.purpose).classification,
+    classification: purposeReading(r, input.purpose).classification,
   }));
-  const combined = mostRestrictive(entries);
-  return {
-    available: true,
-    subject: {
-      resource: input.resource,
-      resources: input.resources,
-      purpose: input.purpose,
-      tier: input.tier,
-      user_class: input.user_class,
-      geo: input.geo,
-      input_sha256: n.input_sha256,
-      classifications: entries,
-    },
-    preview: { purpose: input.purpose, classification: combined, decision: decisionFor(combined) },
-  };
+  return { available: true, ...severalResourcesQuote(input, n.input_sha256, entries, {}) };
 }
 
 export const revalidationProduct = {

@@ -2,11 +2,12 @@ import * as t from 'io-ts';
 import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
 import { CheckpointPayload } from '@rights-preflight/wire/contract/checkpoint.js';
 import { Sha256Hex } from '@rights-preflight/wire/contract/primitives.js';
-import { REVALIDATE_SKU, type RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
+import type { REVALIDATE_SKU, RevalidationReport } from '@rights-preflight/wire/contract/revalidation.js';
 import { checkpointDraft } from '../../report/checkpoint-draft.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../report/report-header.js';
-import { reportReading, type ReportReading } from '../../report/report-reading.js';
+import { purposeReading, reportReading } from '../../report/report-reading.js';
+import { severalResourcesEvidence } from '../../report/several-resources.js';
 import { reportReasons } from '../../report/report-reasons.js';
 import { changesSince } from './compare.js';
 import { evidenceSignalsSummary, reportSignals } from '../../report/report-signals.js';
@@ -16,8 +17,7 @@ import { evidenceSignalsSummary, reportSignals } from '../../report/report-signa
 // delivery drafts the same. Each resource: what it is now, what it was, what changed, and a new checkpoint.
 
 /** One checkpoint asked about, and the report it was delivered in. */
-export const PreviousObservation = t.type({ checkpoint: CheckpointPayload, report_sha256: Sha256Hex });
-export type PreviousObservation = t.TypeOf<typeof PreviousObservation>;
+const PreviousObservation = t.type({ checkpoint: CheckpointPayload, report_sha256: Sha256Hex });
 
 /**
  * `Quoted.reading` of a revalidation purchase, in request order: the new readings (as the RSL reader wrote
@@ -31,25 +31,12 @@ export const RevalidationReadings = t.type({
 });
 export type RevalidationReadings = t.TypeOf<typeof RevalidationReadings>;
 
-/** The purpose reading of a revalidated resource (the checkpoint's purpose). */
-export function purposeOf(reading: ReportReading, purpose: string) {
-  const pr = reading.purposes.find((p) => p.purpose === purpose);
-  if (!pr) throw new Error(`reading of ${reading.resource} has no entry for ${purpose}`);
-  return pr;
-}
-
 export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evidenceKeyId: string) {
   const { input } = q;
   if (!RevalidationReadings.is(q.reading))
     throw new Error(`the reading of purchase ${q.purchase_id} is not a revalidation's`);
   const { readings: stored, previous } = q.reading;
   if (previous.length !== stored.length) throw new Error(`purchase ${q.purchase_id}: readings and checkpoints differ`);
-  const question = {
-    sku: REVALIDATE_SKU,
-    purchase_id: q.purchase_id,
-    purpose: input.purpose,
-    user_class: input.user_class,
-  };
   const drafted = stored.map((stored1, i) => {
     const e = {
       reading: stored1,
@@ -57,11 +44,11 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
       previous_report_sha256: previous[i]!.report_sha256,
     };
     const reading = reportReading(e.reading, q.purchase_id);
-    const pr = purposeOf(reading, input.purpose);
+    const pr = purposeReading(reading, input.purpose);
     const reasons = reportReasons(pr);
     const first = reasons[0];
     const rule = typeof first === 'object' ? first.rule : null;
-    const checkpoint = checkpointDraft(question, reading, e.reading, pr.classification);
+    const checkpoint = checkpointDraft(q, reading, e.reading, pr.classification);
     const changes = changesSince(e.previous, checkpoint, rule);
     return {
       checkpoint,
@@ -87,17 +74,10 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
     observed_at: drafted.map((d) => d.observed_at).sort()[0]!,
     resources: drafted.map((d, i) => ({ ...d.entry, checkpoint: signed[i] ?? null })),
   });
-  const evidence = {
-    type: 'evidence',
-    sku: REVALIDATE_SKU,
-    purchase_id: q.purchase_id,
-    input_sha256: q.input_sha256,
-    legal_clearance: false,
-    purpose: input.purpose,
-    user_class: input.user_class,
-    geo: input.geo,
-    tier: input.tier,
-    resources: stored.map((reading, i) => ({
+  const evidence = severalResourcesEvidence(
+    q,
+    {},
+    stored.map((reading, i) => ({
       resource: drafted[i]!.entry.resource,
       classification: drafted[i]!.entry.classification,
       ...evidenceSignalsSummary(reading, input.purpose, drafted[i]!.entry.classification),
@@ -105,7 +85,7 @@ export function draftRevalidationReport(q: QuotedOf<typeof REVALIDATE_SKU>, evid
       previous_checkpoint: previous[i]!.checkpoint,
       previous_report_sha256: previous[i]!.report_sha256,
     })),
-    key_id: evidenceKeyId,
-  };
+    evidenceKeyId,
+  );
   return { report, evidence, checkpoints: drafted.map((d) => d.checkpoint) };
 }

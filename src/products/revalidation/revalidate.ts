@@ -1,5 +1,5 @@
 import type { RevalidateRequest, RevalidationUnavailable } from '@rights-preflight/wire/contract/revalidation.js';
-import { sell, type Admit, type SaleDeps, type SaleOutcome } from '../../money-path/sale.js';
+import { sell, type KeyBound, type SaleDeps, type SaleOutcome } from '../../money-path/sale.js';
 import { revalidationProduct, type EvidenceKeys, type RevalidationObserver } from './product.js';
 
 // POST /v1/rights/revalidate: the sale end to end (../../money-path/sale.ts), key-bound exactly as
@@ -9,26 +9,13 @@ import { revalidationProduct, type EvidenceKeys, type RevalidationObserver } fro
 //   → X-Service-Request → (first time) the earlier reports in our store.
 // Then every resource is observed again and `Quoted` appended; then the shared redeem path.
 
-export type RevalidateOutcome = SaleOutcome<RevalidationUnavailable>;
+type RevalidateOutcome = SaleOutcome<RevalidationUnavailable>;
 
-export type RevalidateDeps = SaleDeps<RevalidationObserver> & {
+type RevalidateDeps = SaleDeps<RevalidationObserver> & {
   /** The evidence keys the service publishes (capabilities): a checkpoint must be signed by one. */
   evidenceKeys: EvidenceKeys;
 };
 
-export interface RevalidateHttpCall {
-  body: RevalidateRequest;
-  serviceRequest: string | undefined;
-  paymentSignature: string | undefined;
-  /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
-  admit?: Admit;
-}
-
-export function revalidate(deps: RevalidateDeps, call: RevalidateHttpCall): Promise<RevalidateOutcome> {
-  return sell(deps, revalidationProduct, {
-    request: { body: call.body, keys: deps.evidenceKeys },
-    serviceRequest: call.serviceRequest,
-    paymentSignature: call.paymentSignature,
-    ...(call.admit ? { admit: call.admit } : {}),
-  });
+export function revalidate(deps: RevalidateDeps, body: RevalidateRequest, call: KeyBound): Promise<RevalidateOutcome> {
+  return sell(deps, revalidationProduct, { ...call, request: { body, keys: deps.evidenceKeys } });
 }

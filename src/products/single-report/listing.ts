@@ -6,7 +6,7 @@ import { SINGLE_REPORT_PRICE } from '@rights-preflight/wire/pricing/prices.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { REPORT_PURPOSES } from '@rights-preflight/wire/rsl/purposes.js';
 import { MCP_QUOTE_TOOL } from '../../mcp/tools.js';
-import { capabilityTiers, type ProductListing } from '../listing.js';
+import { capabilityTiers, keyBound, type ProductListing } from '../listing.js';
 import { singleReportOpenApi } from './openapi.js';
 import { preflight, preflightDiscovery } from './preflight.js';
 import { preflightRequestSchema } from './preflight-schema.js';
@@ -67,12 +67,7 @@ export const singleReportListing: ProductListing<typeof SINGLE_REPORT_SKU, Singl
       serve(deps, call) {
         if (call.body === undefined)
           return { kind: 'json', body: preflightDiscovery(deps), codec: PreflightDiscovery, cacheControl: 'no-store' };
-        return preflight(deps, {
-          body: call.body as PreflightRequest,
-          serviceRequest: call.header('x-service-request'),
-          paymentSignature: call.header('payment-signature'),
-          ...(call.admit ? { admit: call.admit } : {}),
-        });
+        return preflight(deps, call.body as PreflightRequest, keyBound(call));
       },
     },
   ],

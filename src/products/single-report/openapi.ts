@@ -1,8 +1,8 @@
 import {
   error,
-  headers,
   json,
   NONE,
+  paidAnswer,
   paramRef,
   parameters,
   paymentResponses,
@@ -68,15 +68,11 @@ export const singleReportOpenApi: OpenApiFragment = {
           content: json({ anyOf: [ref('PreflightRequest'), { type: 'object', maxProperties: 0 }] }),
         },
         responses: {
-          200: {
-            description:
-              'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), ' +
+          200: paidAnswer(
+            'discovery (empty POST), available:false with charge_micro "0" (not a purchased report), ' +
               'or the paid report',
-            headers: {
-              'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' },
-            },
-            content: json({ anyOf: [ref('PreflightDiscovery'), ref('UnavailableQuote'), ref('PaidReportResponse')] }),
-          },
+            ['PreflightDiscovery', 'UnavailableQuote', 'PaidReportResponse'],
+          ),
           400: error(
             'UNKNOWN_FIELD, INVALID_REQUEST, MALFORMED_JSON, SERVICE_REQUEST_INVALID, PAYMENT_SIGNATURE_MALFORMED',
           ),

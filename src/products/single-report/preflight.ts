@@ -8,7 +8,7 @@ import {
   requireServiceRequestKey,
   paymentTermsOnWire,
   sell,
-  type Admit,
+  type KeyBound,
   type PaymentTerms,
   type SaleDeps,
   type SaleOutcome,
@@ -22,29 +22,19 @@ import { singleReportProduct, type SingleReportObserver } from './product.js';
 //   available              → 402 offer, or the paid result for a bound PAYMENT-SIGNATURE
 // An empty POST never reaches this far: it is discovery only (preflightDiscovery).
 
-export type PreflightDeps = SaleDeps<SingleReportObserver>;
+type PreflightDeps = SaleDeps<SingleReportObserver>;
 
 /** A preflight comes to a redemption, or to the quote's answer that nothing is available (no fee). */
-export type PreflightOutcome = SaleOutcome<UnavailableQuote>;
+type PreflightOutcome = SaleOutcome<UnavailableQuote>;
 
 export async function preflight(
   deps: PreflightDeps,
-  call: {
-    body: PreflightRequest;
-    serviceRequest: string | undefined;
-    paymentSignature: string | undefined;
-    /** Paid or free work (money-path/paid-admission.ts), decided before anything is fetched. */
-    admit?: Admit;
-  },
+  body: PreflightRequest,
+  call: KeyBound,
 ): Promise<PreflightOutcome> {
   // The key is this route's credential: asked for before the body is looked at.
   requireServiceRequestKey(call.serviceRequest);
-  return sell(deps, singleReportProduct, {
-    request: call.body,
-    serviceRequest: call.serviceRequest,
-    paymentSignature: call.paymentSignature,
-    ...(call.admit ? { admit: call.admit } : {}),
-  });
+  return sell(deps, singleReportProduct, { ...call, request: body });
 }
 
 /** Discovery: what to send, the headers, the price and the binding rule. Evaluates and stores nothing. */

@@ -16,7 +16,7 @@ import { singleReportProduct, type SingleReportObserver } from './product.js';
 // claim: validate → canonical URL → budget (before any fetch or append) → evaluate → no declaration:
 // nothing stored, nothing charged; else `Quoted`. The purchase is offered and paid at its report URL.
 
-export type QuoteDeps = SaleDeps<SingleReportObserver>;
+type QuoteDeps = SaleDeps<SingleReportObserver>;
 
 export async function quote(
   deps: QuoteDeps,
@@ -34,7 +34,7 @@ export async function quote(
 }
 
 /** The quote response rebuilt from the stream (the claim is re-derived, never stored). */
-export function availableFrom(
+function availableFrom(
   deps: Pick<QuoteDeps, 'claimSecret' | 'terms'>,
   q: QuotedOf<typeof singleReportProduct.sku>,
 ): AvailableQuote {

@@ -1,7 +1,7 @@
 import type { Report } from '@rights-preflight/wire/contract/report.js';
 import type { QuotedOf } from '../../money-path/product.js';
 import { reportHeader } from '../../report/report-header.js';
-import { reportReading } from '../../report/report-reading.js';
+import { purposeReading, reportReading } from '../../report/report-reading.js';
 import { reportReasons } from '../../report/report-reasons.js';
 import type { SINGLE_REPORT_SKU } from '@rights-preflight/wire/contract/common.js';
 import type { Checkpoint } from '@rights-preflight/wire/contract/checkpoint.js';
@@ -13,15 +13,9 @@ import { evidenceSignalsSummary, reportSignals } from '../../report/report-signa
 export function draftSingleReport(q: QuotedOf<typeof SINGLE_REPORT_SKU>, evidenceKeyId: string) {
   const { input } = q;
   const reading = reportReading(q.reading, q.purchase_id);
-  const pr = reading.purposes.find((p) => p.purpose === input.purpose);
-  if (!pr) throw new Error(`reading of ${input.resource} has no entry for ${input.purpose}`);
+  const pr = purposeReading(reading, input.purpose);
   const header = reportHeader(q);
-  const checkpoint = checkpointDraft(
-    { sku: header.sku, purchase_id: q.purchase_id, purpose: input.purpose, user_class: input.user_class },
-    reading,
-    q.reading,
-    pr.classification,
-  );
+  const checkpoint = checkpointDraft(q, reading, q.reading, pr.classification);
   const signals = reportSignals(q.reading, input.purpose, pr.classification);
   const report = ([signed]: readonly Checkpoint[]): Report => ({
     ...header,

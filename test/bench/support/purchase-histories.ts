@@ -152,6 +152,16 @@ const owner = (name: string, host: string) =>
   `<copyright type="organization" contactEmail="licensing@${host}" contactUrl="https://${host}/contact">` +
   `${name}</copyright>\n    <terms>https://${host}/legal/ai-terms</terms>`;
 
+/** A <content> element: its attributes, then its children (licenses, the owner), one a line. */
+const content = (attributes: string, ...children: string[]) =>
+  `  <content ${attributes}>\n${children.map((c) => `    ${c}\n`).join('')}  </content>`;
+/** A <license> element of these lines. */
+const license = (...lines: string[]) => `<license>\n${lines.map((l) => `      ${l}\n`).join('')}    </license>`;
+const permits = (usages: string) => `<permits type="usage">${usages}</permits>`;
+const prohibits = (usages: string) => `<prohibits type="usage">${usages}</prohibits>`;
+const users = (classes: string) => `<permits type="user">${classes}</permits>`;
+const FREE = '<payment type="free"/>';
+
 interface Publisher {
   host: string;
   name: string;
@@ -172,137 +182,94 @@ function publishers(): Publisher[] {
   ): Publisher => ({ host, name, sections, via, docs: docs(host, name) });
   const freeNoTrain = (h: string, n: string) => ({
     '/license.xml': rslDoc(
-      `  <content url="/" lastmod="2026-09-14T08:00:00Z">
-    <license>
-      <permits type="usage">ai-input ai-index search</permits>
-      <prohibits type="usage">ai-train</prohibits>
-      <payment type="free"/>
-    </license>
-    ${owner(n, h)}
-  </content>`,
+      content(
+        'url="/" lastmod="2026-09-14T08:00:00Z"',
+        license(permits('ai-input ai-index search'), prohibits('ai-train'), FREE),
+        owner(n, h),
+      ),
       7,
     ),
   });
   const closed = (h: string, n: string) => ({
-    '/license.xml': rslDoc(`  <content url="/">
-    <license>
-      <prohibits type="usage">ai-input ai-index ai-train search</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`),
+    '/license.xml': rslDoc(content('url="/"', license(prohibits('ai-input ai-index ai-train search')), owner(n, h))),
   });
   const purchase = (h: string, n: string) => ({
     '/license.xml': rslDoc(
-      `  <content url="/" server="https://licensing.${h}">
-    <license>
-      <permits type="usage">ai-input ai-index search</permits>
-      <payment type="purchase"><standard>https://rslcollective.org/license</standard></payment>
-    </license>
-    <license>
-      <prohibits type="usage">ai-train</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`,
+      content(
+        `url="/" server="https://licensing.${h}"`,
+        license(
+          permits('ai-input ai-index search'),
+          '<payment type="purchase"><standard>https://rslcollective.org/license</standard></payment>',
+        ),
+        license(prohibits('ai-train')),
+        owner(n, h),
+      ),
       14,
     ),
   });
   const perUse = (h: string, n: string) => ({
     '/rsl.xml': rslDoc(
-      `  <content url="/">
-    <license>
-      <permits type="usage">ai-input search</permits>
-      <permits type="user">commercial non-commercial education</permits>
-      <payment type="use"><amount currency="USD">0.002</amount><accepts type="application/x402+json">` +
-        `<![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>
-      <reporting type="telemetry" profile="https://${h}/rsl/telemetry"/>
-    </license>
-    <license>
-      <prohibits type="usage">ai-train ai-index</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`,
+      content(
+        'url="/"',
+        license(
+          permits('ai-input search'),
+          users('commercial non-commercial education'),
+          '<payment type="use"><amount currency="USD">0.002</amount><accepts type="application/x402+json">' +
+            '<![CDATA[{"scheme":"exact","network":"eip155:8453"}]]></accepts></payment>',
+          `<reporting type="telemetry" profile="https://${h}/rsl/telemetry"/>`,
+        ),
+        license(prohibits('ai-train ai-index')),
+        owner(n, h),
+      ),
     ),
   });
   const sections = (h: string, n: string) => ({
     '/license.xml': rslDoc(
-      `  <content url="/">
-    <license>
-      <permits type="usage">search</permits>
-      <payment type="free"/>
-    </license>
-  </content>
-  <content url="/news/*" lastmod="2026-10-01T00:00:00Z">
-    <license>
-      <permits type="usage">ai-input ai-index search</permits>
-      <payment type="attribution"/>
-    </license>
-    <license>
-      <prohibits type="usage">ai-train</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>
-  <content url="/premium/*">
-    <license>
-      <prohibits type="usage">ai-input ai-index ai-train</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`,
+      [
+        content('url="/"', license(permits('search'), FREE)),
+        content(
+          'url="/news/*" lastmod="2026-10-01T00:00:00Z"',
+          license(permits('ai-input ai-index search'), '<payment type="attribution"/>'),
+          license(prohibits('ai-train')),
+          owner(n, h),
+        ),
+        content('url="/premium/*"', license(prohibits('ai-input ai-index ai-train')), owner(n, h)),
+      ].join('\n'),
       3,
     ),
   });
   const openAll = (h: string, n: string) => ({
-    '/license.xml': rslDoc(
-      `  <content url="/">
-    <license>
-      <permits type="usage">all</permits>
-      <payment type="free"/>
-    </license>
-    ${owner(n, h)}
-  </content>`,
-      30,
-    ),
+    '/license.xml': rslDoc(content('url="/"', license(permits('all'), FREE), owner(n, h)), 30),
   });
   const education = (h: string, n: string) => ({
-    '/license.xml': rslDoc(`  <content url="/">
-    <license>
-      <permits type="usage">ai-input ai-index ai-train search</permits>
-      <permits type="user">education non-commercial</permits>
-      <payment type="free"/>
-    </license>
-    <license>
-      <permits type="usage">ai-input ai-index search</permits>
-      <permits type="user">commercial</permits>
-      <payment type="subscription"><custom>https://${h}/licensing</custom></payment>
-    </license>
-    ${owner(n, h)}
-  </content>`),
+    '/license.xml': rslDoc(
+      content(
+        'url="/"',
+        license(permits('ai-input ai-index ai-train search'), users('education non-commercial'), FREE),
+        license(
+          permits('ai-input ai-index search'),
+          users('commercial'),
+          `<payment type="subscription"><custom>https://${h}/licensing</custom></payment>`,
+        ),
+        owner(n, h),
+      ),
+    ),
   });
   const conflicting = (h: string, n: string) => ({
-    '/license.xml': rslDoc(`  <content url="/">
-    <license>
-      <permits type="usage">ai-input ai-index ai-train search</permits>
-      <payment type="free"/>
-    </license>
-    ${owner(n, h)}
-  </content>`),
-    '/legal/rsl.xml': rslDoc(`  <content url="/">
-    <license>
-      <prohibits type="usage">ai-train</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`),
+    '/license.xml': rslDoc(
+      content('url="/"', license(permits('ai-input ai-index ai-train search'), FREE), owner(n, h)),
+    ),
+    '/legal/rsl.xml': rslDoc(content('url="/"', license(prohibits('ai-train')), owner(n, h))),
   });
   const searchOnly = (h: string, n: string) => ({
-    '/license.xml': rslDoc(`  <content url="/">
-    <license>
-      <permits type="usage">search</permits>
-      <payment type="free"/>
-    </license>
-    <license>
-      <prohibits type="usage">ai-input ai-index ai-train</prohibits>
-    </license>
-    ${owner(n, h)}
-  </content>`),
+    '/license.xml': rslDoc(
+      content(
+        'url="/"',
+        license(permits('search'), FREE),
+        license(prohibits('ai-input ai-index ai-train')),
+        owner(n, h),
+      ),
+    ),
   });
   return [
     P('www.harborgazette.example', 'Harbor Gazette', ['news', 'business', 'opinion'], 'robots', freeNoTrain),
@@ -564,6 +531,18 @@ const USER_CLASS_WEIGHTS = [
   ['commercial', 88],
   ['education', 8],
   ['non-commercial', 4],
+] as const;
+/** How a held purchase came to be held (PURCHASE_MIX's `held`). */
+const HELD_WEIGHTS = [
+  ['failed', 40],
+  ['mismatch', 25],
+  ['after_delivery', 35],
+] as const;
+/** What the operator did with a stuck purchase (PURCHASE_MIX's `operator_moved`). */
+const OPERATOR_MOVE_WEIGHTS = [
+  ['retry_settlement', 60],
+  ['accept_settlement', 15],
+  ['closed_no_charge', 25],
 ] as const;
 
 /**
@@ -971,11 +950,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** ~40% settlement refused, ~25% settled to other terms, ~35% held after delivery; some resolved. */
     held(s, t) {
-      const kind = rng.weighted([
-        ['failed', 40],
-        ['mismatch', 25],
-        ['after_delivery', 35],
-      ] as const);
+      const kind = rng.weighted(HELD_WEIGHTS);
       if (kind === 'failed') {
         clock = new Date((t += rng.between(1500, 6000)));
         const settleReason = rng.pick([
@@ -1039,11 +1014,7 @@ export function* purchaseHistories(n: number, opts: HistoryOptions = {}): Genera
     },
     /** Stuck, then an operator: resubmit (→ settled, delivered), accept a transfer found by hand, or close. */
     operator_moved(s, t) {
-      const target = rng.weighted([
-        ['retry_settlement', 60],
-        ['accept_settlement', 15],
-        ['closed_no_charge', 25],
-      ] as const);
+      const target = rng.weighted(OPERATOR_MOVE_WEIGHTS);
       if (target === 'closed_no_charge') {
         t = stuckAfterSubmissions(s, t, 'WINDOW_PASSED_UNSETTLED', { valid_before: s.state.checkpoint!.valid_before }, [
           'read_authorization_state',

@@ -3,7 +3,7 @@ import { envelopeSigner } from '@rights-preflight/wire/evidence/envelope.js';
 import { nodeByteSigner } from '../../../src/evidence/sign-node.js';
 import { checkpointAad, sealText } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { purchaseId } from '../../../streams/purchase/purchase-id.js';
-import type { PurchaseEvent, PurchaseEventData } from '../../../streams/purchase/events.js';
+import type { PurchaseEvent, PurchaseEventData, PurchaseEventType } from '../../../streams/purchase/events.js';
 import type { SingleReportInput } from '../../../streams/purchase/quoted-product.js';
 
 // Realistic, codec-valid event data for the purchase stream tests: real signatures, a real sealed
@@ -225,35 +225,25 @@ export const movedData = (
   ...over,
 });
 
+/** An event of the stream from its type and data (the union's member for that type). */
+const event = <T extends PurchaseEventType>(type: T, data: PurchaseEventData<T>): PurchaseEvent =>
+  ({ type, data }) as PurchaseEvent;
+
 export const ev = {
-  quoted: (over?: Partial<SingleReportQuoted>): PurchaseEvent => ({ type: 'Quoted', data: quotedData(over) }),
-  offered: (over?: Partial<PurchaseEventData<'Offered'>>): PurchaseEvent => ({
-    type: 'Offered',
-    data: offeredData(over),
-  }),
-  checkpointed: (over?: Partial<PurchaseEventData<'AuthorizationCheckpointed'>>): PurchaseEvent => ({
-    type: 'AuthorizationCheckpointed',
-    data: checkpointData(over),
-  }),
-  submitted: (over?: Partial<PurchaseEventData<'SettlementSubmitted'>>): PurchaseEvent => ({
-    type: 'SettlementSubmitted',
-    data: submittedData(over),
-  }),
-  broadcast: (over?: Partial<PurchaseEventData<'SettlementBroadcast'>>): PurchaseEvent => ({
-    type: 'SettlementBroadcast',
-    data: broadcastData(over),
-  }),
-  settled: (over?: Partial<PurchaseEventData<'Settled'>>): PurchaseEvent => ({
-    type: 'Settled',
-    data: settledData(over),
-  }),
-  delivered: (): PurchaseEvent => ({ type: 'Delivered', data: deliveredData() }),
-  held: (reason?: string): PurchaseEvent => ({ type: 'Held', data: heldData(reason) }),
-  stuck: (): PurchaseEvent => ({ type: 'LockStuck', data: stuckData() }),
-  moved: (
-    target: PurchaseEventData<'OperatorMoved'>['target'],
-    over?: Partial<PurchaseEventData<'OperatorMoved'>>,
-  ): PurchaseEvent => ({ type: 'OperatorMoved', data: movedData(target, over) }),
+  quoted: (over?: Partial<SingleReportQuoted>) => event('Quoted', quotedData(over)),
+  offered: (over?: Partial<PurchaseEventData<'Offered'>>) => event('Offered', offeredData(over)),
+  checkpointed: (over?: Partial<PurchaseEventData<'AuthorizationCheckpointed'>>) =>
+    event('AuthorizationCheckpointed', checkpointData(over)),
+  submitted: (over?: Partial<PurchaseEventData<'SettlementSubmitted'>>) =>
+    event('SettlementSubmitted', submittedData(over)),
+  broadcast: (over?: Partial<PurchaseEventData<'SettlementBroadcast'>>) =>
+    event('SettlementBroadcast', broadcastData(over)),
+  settled: (over?: Partial<PurchaseEventData<'Settled'>>) => event('Settled', settledData(over)),
+  delivered: () => event('Delivered', deliveredData()),
+  held: (reason?: string) => event('Held', heldData(reason)),
+  stuck: () => event('LockStuck', stuckData()),
+  moved: (target: PurchaseEventData<'OperatorMoved'>['target'], over?: Partial<PurchaseEventData<'OperatorMoved'>>) =>
+    event('OperatorMoved', movedData(target, over)),
 };
 
 /** The happy path up to (and including) each step. */

@@ -96,6 +96,13 @@ export const paymentResponses = {
   503: error('RELAYER_UNDERFUNDED: the service cannot pay settlement gas now; no offer, nothing charged (Retry-After)'),
 };
 
+/** The 200 of a paid POST: its paid report (PAYMENT-RESPONSE beside it) or one of its free answers. */
+export const paidAnswer = (description: string, bodies: readonly string[]) => ({
+  description,
+  headers: { 'PAYMENT-RESPONSE': { ...headers['PAYMENT-RESPONSE'], description: 'on the paid report only' } },
+  content: json({ anyOf: bodies.map((b) => ref(b)) }),
+});
+
 /** What a client generator needs of an operation beyond its schemas: a stable id, a tag, the credentials. */
 export type Requirement = Record<string, string[]>;
 export interface Operation {

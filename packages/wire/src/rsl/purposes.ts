@@ -20,6 +20,17 @@ export const GatePurpose = t.keyof({
   'search-indexing': null,
 });
 export type GatePurpose = t.TypeOf<typeof GatePurpose>;
+/** The gate's purposes as capabilities lists them (the gate's and revalidation's entries). */
+export const GATE_PURPOSES: readonly GatePurpose[] = [
+  'ai-input',
+  'ai-train',
+  'ai-index',
+  'search',
+  'rag-ingestion',
+  'summarization',
+  'training',
+  'search-indexing',
+];
 
 /** Free inspection only: the four tokens plus the legacy `crawl`. */
 export const InspectPurpose = t.keyof({
