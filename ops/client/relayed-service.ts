@@ -2,14 +2,13 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type http from 'node:http';
 import { createInterface } from 'node:readline';
 import { ComplianceExportRow } from '../../projections/compliance/compliance-row.js';
-import { OPERATOR_API } from '../../src/operator/contract.js';
-import { ReplayStreamLine } from '../../src/operator/routes/replay-run.js';
+import { OPERATOR_API, ReplayStreamLine } from '../../src/operator/contract.js';
 import { UsageError } from '../../src/operator/usage-error.js';
 import { UseCaseAnswer, type RequestOf, type UseCaseName, type UseCaseResult } from '../../src/operator/use-cases.js';
 import { OperatorListenerRefused, type OperatorService } from '../operator/context.js';
 import { operatorRequest, type OperatorListener } from './operator-listener.js';
 
-// The operator use-cases run inside the running service (src/operator/relay.ts) on its open store: the
+// The operator use-cases run inside the running service (src/operator/http/relay.ts) on its open store: the
 // CLI sends each structured request and gets its result back, and prints it as a local run would, so
 // output and exit codes are the same. Compliance rows stream as NDJSON and the CLI writes the file.
 

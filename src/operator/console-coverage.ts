@@ -6,7 +6,7 @@ import type { CoverageHistoryLine, CoverageLine } from './coverage.js';
 
 // The console's coverage page (GET /console/coverage): the ledger's origins with what their latest review
 // observed, a form to review an origin (discovery now, recorded), add a reviewed one, withdraw a covered
-// one — each posting to the operator API's coverage routes (routes/coverage.ts) — and the ledger's history.
+// one — each posting to the operator API's coverage routes (http/coverage.ts) — and the ledger's history.
 
 const who =
   '<input name="operator" required placeholder="operator name">' +

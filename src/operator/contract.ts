@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { OperatorTarget, SettledData } from '../../streams/purchase/events.js';
 import { TxHash } from '@rights-preflight/wire/contract/primitives.js';
 
-// The operator API's wire shapes (src/operator/api.ts), shared by the listener, the CLI's client
+// The operator API's wire shapes (src/operator/http/api.ts), shared by the listener, the CLI's client
 // (ops/client/) and the console's pages. Requests are decoded with these codecs before anything is
 // decided; a body that does not decode is refused 400 with the failing paths.
 //
@@ -60,6 +60,14 @@ export type RefundChangeResponse = t.TypeOf<typeof RefundChangeResponse>;
 /** Where the read models stand against the store (GET /replay): `behind` 0 means caught up. */
 export const ReplayStatus = t.type({ checkpoint: t.string, head: t.string, behind: t.string, leader: t.boolean });
 export type ReplayStatus = t.TypeOf<typeof ReplayStatus>;
+
+/** POST /replay's NDJSON lines: `progress` first and after each page committed, then one `result` or `failed`. */
+export const ReplayStreamLine = t.union([
+  t.type({ progress: t.type({ position: t.string, head: t.string }) }),
+  t.type({ result: t.unknown }),
+  t.type({ failed: t.string }),
+]);
+export type ReplayStreamLine = t.TypeOf<typeof ReplayStreamLine>;
 
 // Reads. Field sets follow the read models (projections/report-view, investigation-queue, refunds);
 // the API's answers are checked against these types at compile time (`satisfies`) and decoded with

@@ -19,9 +19,9 @@ import type { showPurchase } from './show.js';
 
 // The operator's use-cases, one request shape each: what `npm run ops` asks, run on a session
 // (session.ts) of its own when no service runs, or sent to the running service's operator listener
-// (POST /operator/v1/use-case, relay.ts) and run there on its open store. The CLI checks the command
+// (POST /operator/v1/use-case, http/relay.ts) and run there on its open store. The CLI checks the command
 // line and prints the answer; the request between them is this structured value, never a command
-// line. Compliance rows stream through GET /operator/v1/compliance/rows instead (routes/compliance.ts).
+// line. Compliance rows stream through GET /operator/v1/compliance/rows instead (http/compliance.ts).
 //
 //   runUseCase(session, { use: 'show', purchase: { prefix: '3f9a' } })   // ShownPurchase | { refused }
 

@@ -10,7 +10,7 @@ import { createRslEngine } from '../rsl/engine.js';
 import { InFlight } from '../money-path/inflight.js';
 import type { PaymentTerms } from '../money-path/deps.js';
 import { openReadModels, type ReadModels } from '../../projections/read-models.js';
-import { startOperatorListener, type OperatorListenerHandle } from '../operator/listener.js';
+import { startOperatorListener, type OperatorListenerHandle } from '../operator/http/listener.js';
 // Deployment surface (docs/decisions.md, "Deployment surface"): metrics, readiness and drain, CORS.
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { countedRsl } from '../metrics/instrument.js';

@@ -18,9 +18,10 @@ import { specifiers, tsFiles } from './import-graph.js';
 //   streams ↛ src           the domain's streams stand on the wire package alone
 //   service ↛ packages/     the service reaches a workspace package by its name, never into its folder
 //   test ↛ packages/        so do the tests: the wire and the buyer's entry points (@rights-preflight/buyer, /node)
-//   ↛ packages/<p>/src      nothing outside a package's folder imports its src/, by path or by name: a package's
-//                           unit tests stand in packages/<p>/test (docs/decisions.md, "Tests of a package stand
-//                           with the package")
+//   ↛ packages/<p>/src      nothing outside a package's folder imports its src/, by path or by name, nor names a
+//                           file of it by a relative path string (bundled, read or started by its path): a
+//                           package's unit tests stand in packages/<p>/test (docs/decisions.md, "Tests of a package
+//                           stand with the package")
 //   wire ↛ anything of ours the wire package imports only packages from npm, by path or by name
 //   mcp ↛ http              MCP and HTTP are two presentations side by side; neither is built on the other
 //   buyer ↛ the rest        the buyer package (its sources and its tests) imports its own code and the wire by
@@ -60,6 +61,8 @@ interface Rule {
   except?: readonly string[];
   /** Package names (bare specifiers) that may not be imported. */
   names?: RegExp;
+  /** A relative path in a string counts as an import: `new URL('../x.ts', import.meta.url)` handed to a bundler. */
+  paths?: boolean;
   /** At least this many files are scanned, so a moved folder does not make the rule vacuous. */
   atLeast: number;
 }
@@ -99,6 +102,7 @@ const RULES: readonly Rule[] = [
     from: EVERYWHERE.filter((f) => f !== folder),
     forbidden: [`${folder}/src`],
     names: new RegExp(`^${escaped(name)}/src(/|$)`),
+    paths: true,
     atLeast: 400,
   })),
   {
@@ -126,6 +130,9 @@ const RULES: readonly Rule[] = [
   })),
 ];
 
+/** A relative path written as a string: './x', '../x' (a template string with a placeholder is not read). */
+const PATH_STRING = /(['"`])(\.\.?\/[^'"`$\s]*)\1/g;
+
 const within = (target: string, folder: string): boolean => {
   const dir = path.join(root, folder);
   return target === dir || target.startsWith(dir + path.sep);
@@ -142,6 +149,14 @@ function offences(rule: Rule, file: string, source: string): string[] {
     const target = path.resolve(path.dirname(file), spec);
     if (rule.except?.some((f) => within(target, f))) continue;
     if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → ${spec}`);
+  }
+  if (!rule.paths) return out;
+  const imported = new Set(specifiers(source));
+  for (const m of source.matchAll(PATH_STRING)) {
+    if (imported.has(m[2]!)) continue; // named above, as an import
+    const target = path.resolve(path.dirname(file), m[2]!);
+    if (rule.except?.some((f) => within(target, f))) continue;
+    if (rule.forbidden.some((f) => within(target, f))) out.push(`${path.relative(root, file)} → '${m[2]}' (a path)`);
   }
   return out;
 }
@@ -362,4 +377,28 @@ test("a package's own files read its src/; the rule keeping it to itself reads e
         other.folder,
       );
   }
+});
+
+test("a relative path string into a package's src/ is an offence outside the package, as an import is", (t) => {
+  const rule = RULES.find((r) => r.name === ownSrc(WIRE))!;
+  const spec = ['..', '..', 'packages', 'wire', 'src', 'payment', 'binding.ts'].join('/');
+  // How test/payment/binding.test.ts bundled the wire's source with esbuild before it moved to packages/wire/test.
+  const bundled = `await build({ entryPoints: [new URL('${spec}', import.meta.url).pathname] });\n`;
+  t.deepEqual(offences(rule, path.join(root, 'test/payment/x.ts'), bundled), [
+    `test/payment/x.ts → '${spec}' (a path)`,
+  ]);
+  t.deepEqual(offences(rule, path.join(root, 'bench/x/x.ts'), `read("${spec}");\n`), [
+    `bench/x/x.ts → '${spec}' (a path)`,
+  ]);
+  // The package's vectors are no src; a path within the caller's own tree, a URL or a template string is no path.
+  const vectors = `readFile(new URL('../../packages/wire/vectors/binding.json', import.meta.url));\n`;
+  t.deepEqual(offences(rule, path.join(root, 'test/payment/x.ts'), vectors), []);
+  const template = ['`../../packages/wire/src/', '$', '{name}`'].join('');
+  const others = `const u = 'https://publisher.test/a/../b'; const f = ${template}; x('./y.ts');\n`;
+  t.deepEqual(offences(rule, path.join(root, 'test/payment/x.ts'), others), []);
+  // The rule is the import rule: an import of the same file is named once, as an import.
+  const imported = `import { x } from '${spec.replace('.ts', '.js')}';\n`;
+  t.deepEqual(offences(rule, path.join(root, 'test/payment/x.ts'), imported), [
+    `test/payment/x.ts → ${spec.replace('.ts', '.js')}`,
+  ]);
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { operatorApi } from '../../src/operator/api.js';
+import { operatorApi } from '../../src/operator/http/api.js';
 import type { OperatorDeps } from '../../src/operator/operator-deps.js';
 import { newKey } from './support/gate-buyer.js';
 import { post } from '../support/post.js';

@@ -8,7 +8,7 @@ import canonicalizeImpl from 'canonicalize';
 // the package does, in the same order, with the engine's String.prototype.isWellFormed for that check,
 // and hands anything else (a non-finite number, a bigint, toJSON, a function, a lone surrogate, a runtime
 // without isWellFormed) to the package, so the text and the errors are the package's
-// (test/evidence/canonical-json.test.ts holds them equal on generated values).
+// (packages/wire/test/canonical-json.test.ts holds them equal on generated values).
 const canonicalize = canonicalizeImpl as unknown as (value: unknown) => string | undefined;
 
 const wellFormed = (s: string): boolean | undefined => (s as { isWellFormed?: () => boolean }).isWellFormed?.call(s);

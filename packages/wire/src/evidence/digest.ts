@@ -7,7 +7,7 @@ import { canonicalJson } from './canonical-json.js';
 // Where the runtime hands out its own crypto without an import (Node's `process.getBuiltinModule`), the
 // same digest is taken natively: a quote takes four, and @noble's were ~4 µs each of the event loop
 // against ~1 µs (docs/decisions.md "A quote's own CPU"). SHA-256 is one function: the bytes are the same,
-// and a string is hashed as its UTF-8 either way (test/evidence/digest.test.ts holds the two equal).
+// and a string is hashed as its UTF-8 either way (packages/wire/test/digest.test.ts holds the two equal).
 
 interface NativeSha256 {
   createHash(algorithm: 'sha256'): {

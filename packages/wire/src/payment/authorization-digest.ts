@@ -10,7 +10,7 @@ import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 // Written out word by word (EIP-712 §encodeData: every field here is one 32-byte word) with the domain
 // separator kept per token, where viem's generic hashTypedData re-derived the type strings, the domain and
 // its hash on every call: about 1 ms of the event loop per paid redemption under load (docs/decisions.md,
-// "A paid redemption's CPU"). test/payment/authorization-digest.test.ts holds it equal to hashTypedData,
+// "A paid redemption's CPU"). packages/wire/test/authorization-digest.test.ts holds it equal to hashTypedData,
 // refusals included.
 
 type Hex = `0x${string}`;

@@ -4,7 +4,7 @@ import {
   checkResourceUrlSyntax,
   RESOURCE_URL_ERROR_CODES,
   type ResourceUrlErrorCode,
-} from '@rights-preflight/wire/rsl/resource-url.js';
+} from '../src/rsl/resource-url.js';
 
 const covered = ['https://publisher.test', 'https://news.example.org', 'https://xn--bcher-kva.example'];
 

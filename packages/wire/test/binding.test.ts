@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { boundNonce, inputSha256, looksBound, NONCE_PREFIX } from '@rights-preflight/wire/payment/binding.js';
+import { boundNonce, inputSha256, looksBound, NONCE_PREFIX } from '../src/payment/binding.js';
 
 // The published vectors (generated independently with node:crypto + canonicalize) must be reproduced
 // exactly by the implementation the service and the buyer client share.
@@ -14,9 +14,7 @@ interface Vector {
   input_sha256: string;
   nonce: string;
 }
-const vectors = JSON.parse(
-  await readFile(new URL('../../packages/wire/vectors/binding.json', import.meta.url), 'utf8'),
-) as {
+const vectors = JSON.parse(await readFile(new URL('../vectors/binding.json', import.meta.url), 'utf8')) as {
   prefix: string;
   vectors: Vector[];
 };
@@ -53,7 +51,7 @@ test('a random 32-byte nonce does not look bound', (t) => {
 
 test('binding.ts bundles for the browser (no node: built-ins)', async (t) => {
   const out = await build({
-    entryPoints: [new URL('../../packages/wire/src/payment/binding.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../src/payment/binding.ts', import.meta.url).pathname],
     bundle: true,
     platform: 'browser',
     format: 'esm',

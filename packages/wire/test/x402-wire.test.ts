@@ -1,6 +1,10 @@
 import test from 'ava';
+import { readFile } from 'node:fs/promises';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentRequired as CorePaymentRequired } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
 import {
   decodePaymentRequired,
   decodePaymentResponse,
@@ -8,15 +12,24 @@ import {
   encodePaymentRequired,
   encodePaymentResponse,
   encodePaymentSignature,
-} from '@rights-preflight/wire/payment/x402-headers.js';
-import { USDC, chainIdOf } from '@rights-preflight/wire/payment/x402-constants.js';
-import { nonceFor, offer, pay, stockClientPayment } from './support/offer.js';
+} from '../src/payment/x402-headers.js';
+import { USDC, chainIdOf } from '../src/payment/x402-constants.js';
+import type { PaymentPayload, PaymentRequired } from '../src/payment/x402-wire.js';
 
+// The x402 headers on the service's own offer (the first 402 of the published vectors) and on what an
+// unmodified @x402/evm client pays it with. test/payment/ holds the payments the service accepts.
+
+const vectors = JSON.parse(await readFile(new URL('../vectors/offer-receipt.json', import.meta.url), 'utf8')) as {
+  vectors: { input: { payment_required: PaymentRequired } }[];
+};
+const offered = vectors.vectors[0]!.input.payment_required;
 const buyerKey = generatePrivateKey();
-const req = offer(privateKeyToAccount(generatePrivateKey()).address);
+const stockClient = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(buyerKey)));
+const pay = async () =>
+  (await stockClient.createPaymentPayload(offered as unknown as CorePaymentRequired)) as unknown as PaymentPayload;
 
 test('PAYMENT-SIGNATURE round-trips and is standard padded base64 of JSON', async (t) => {
-  const p = await pay(buyerKey, req, nonceFor('https://pub.example/a', 'k'.repeat(64)));
+  const p = await pay();
   const header = encodePaymentSignature(p);
   t.regex(header, /^[A-Za-z0-9+/]*={0,2}$/);
   t.deepEqual(JSON.parse(Buffer.from(header, 'base64').toString('utf8')), p);
@@ -26,14 +39,14 @@ test('PAYMENT-SIGNATURE round-trips and is standard padded base64 of JSON', asyn
 });
 
 test('a stock @x402/evm client payment decodes with our codec (same wire shape)', async (t) => {
-  const header = encodePaymentSignatureHeader((await stockClientPayment(buyerKey, req)) as never);
+  const header = encodePaymentSignatureHeader((await pay()) as never);
   t.true(decodePaymentSignature(header).ok);
 });
 
 test('garbage, wrong shapes and bad fields are refused with a path, not the value', async (t) => {
   const bad = decodePaymentSignature('not*base64');
   t.false(bad.ok);
-  const p = await pay(buyerKey, req, nonceFor('https://pub.example/a', 'k'.repeat(64)));
+  const p = await pay();
   const noSig = encodePaymentSignature({ ...p, payload: { ...p.payload, signature: '0x12' } } as never);
   const r = decodePaymentSignature(noSig);
   t.false(r.ok);
@@ -51,7 +64,7 @@ test('PAYMENT-REQUIRED and PAYMENT-RESPONSE round-trip; PAYMENT-REQUIRED must be
   const pr = {
     x402Version: 2 as const,
     resource: { url: 'https://svc.example/v1/rights/reports/1' },
-    accepts: [req],
+    accepts: offered.accepts,
     error: 'PAYMENT_REQUIRED',
     extensions: { x: { info: {}, schema: {} } },
   };

@@ -1,21 +1,21 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { operatorSummary } from '../../projections/queries/summary.js';
-import { homePage, purchaseListPage, purchasePage, refusalPage } from './console-html.js';
-import { listPurchases, purchaseTotals } from '../../projections/queries/purchases.js';
-import { consolePurchaseQuery } from './console-purchase-query.js';
-import { coveragePage } from './console-coverage.js';
-import { coverageHistory, listCoverage } from './coverage.js';
-import { attachedSession } from './session.js';
-import type { ReviewObservation } from '../../streams/coverage/index.js';
-import { UsageError } from './usage-error.js';
-import type { OperatorDeps } from './operator-deps.js';
-import { OperatorRefused } from './operator-refused.js';
-import { operatorReads } from './reads.js';
+import { operatorSummary } from '../../../projections/queries/summary.js';
+import { homePage, purchaseListPage, purchasePage, refusalPage } from '../console-html.js';
+import { listPurchases, purchaseTotals } from '../../../projections/queries/purchases.js';
+import { consolePurchaseQuery } from '../console-purchase-query.js';
+import { coveragePage } from '../console-coverage.js';
+import { coverageHistory, listCoverage } from '../coverage.js';
+import { attachedSession } from '../session.js';
+import type { ReviewObservation } from '../../../streams/coverage/index.js';
+import { UsageError } from '../usage-error.js';
+import type { OperatorDeps } from '../operator-deps.js';
+import { OperatorRefused } from '../operator-refused.js';
+import { operatorReads } from '../reads.js';
 
-// The operator console (console-html.ts) on the operator listener: GET /console (summary, queue,
+// The operator console (../console-html.ts) on the operator listener: GET /console (summary, queue,
 // refund requests), GET /console/purchases (list, filters, revenue totals) and GET /console/purchases/:id
-// (timeline, move), GET /console/coverage (the coverage ledger: review, add, withdraw; console-coverage.ts).
+// (timeline, move), GET /console/coverage (the coverage ledger: review, add, withdraw; ../console-coverage.ts).
 // Its forms post to the operator API. `npm run ops -- console` serves it on a loopback URL when the
 // listener is the Unix socket.
 

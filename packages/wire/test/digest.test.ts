@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { digestOf, portableSha256Hex, sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
+import { digestOf, portableSha256Hex, sha256Hex } from '../src/evidence/digest.js';
 
 test('sha256Hex: FIPS 180-2 "abc" and the empty string', (t) => {
   t.is(sha256Hex('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -23,8 +23,8 @@ test('digestOf = sha256hex(JCS(value)): key order does not matter, values do', (
 test('the browser-safe evidence surface bundles for the browser (no node: built-ins)', async (t) => {
   const out = await build({
     entryPoints: [
-      new URL('../../packages/wire/src/evidence/index.ts', import.meta.url).pathname,
-      new URL('../../packages/wire/src/crypto/aes-gcm.ts', import.meta.url).pathname,
+      new URL('../src/evidence/index.ts', import.meta.url).pathname,
+      new URL('../src/crypto/aes-gcm.ts', import.meta.url).pathname,
     ],
     bundle: true,
     platform: 'browser',

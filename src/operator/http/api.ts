@@ -1,28 +1,28 @@
 import Router from '@koa/router';
-import { OPERATOR_API } from './contract.js';
-import type { OperatorDeps } from './operator-deps.js';
-import { operatorReads } from './reads.js';
+import { OPERATOR_API } from '../contract.js';
+import type { OperatorDeps } from '../operator-deps.js';
+import { operatorReads } from '../reads.js';
 import { relayRoutes } from './relay.js';
-import { actionRoutes } from './routes/actions.js';
-import { auditRoutes } from './routes/audit.js';
-import { complianceRoutes } from './routes/compliance.js';
-import { coverageRoutes } from './routes/coverage.js';
-import { readRoutes } from './routes/reads.js';
-import { replayRunRoutes } from './routes/replay-run.js';
+import { actionRoutes } from './actions.js';
+import { auditRoutes } from './audit.js';
+import { complianceRoutes } from './compliance.js';
+import { coverageRoutes } from './coverage.js';
+import { readRoutes } from './reads.js';
+import { replayRunRoutes } from './replay-run.js';
 
 // The operator API (JSON, under /operator/v1), served only on the operator listener (listener.ts),
 // never on the public app. Reads come from the read models once they include every event appended
 // before the request (caughtUp), so a hold or a refund request shows here as soon as it is stored;
 // timelines come from the streams. Every action is an operator use-case the CLI runs too (move,
 // refund review/paid): read, fold, decide, append at the revision the operator saw. Each route
-// module decodes its own query strings and bodies (routes/query.ts, contract.ts):
+// module decodes its own query strings and bodies (query.ts, ../contract.ts):
 //
-//   routes/reads.ts        GET /queue, /purchases, /purchases/:id, /refunds, /replay, /summary
-//   routes/actions.ts      POST /purchases/:id/move, /refunds/:id/review, /refunds/:id/paid
-//   routes/audit.ts        GET /audit
-//   routes/compliance.ts   GET /compliance/export, /compliance/rows, /compliance/report
-//   routes/coverage.ts     GET /coverage, /coverage/history; POST /coverage/review, /add, /withdraw
-//   routes/replay-run.ts   POST /replay: the rebuild, its progress streamed (NDJSON)
+//   reads.ts               GET /queue, /purchases, /purchases/:id, /refunds, /replay, /summary
+//   actions.ts             POST /purchases/:id/move, /refunds/:id/review, /refunds/:id/paid
+//   audit.ts               GET /audit
+//   compliance.ts          GET /compliance/export, /compliance/rows, /compliance/report
+//   coverage.ts            GET /coverage, /coverage/history; POST /coverage/review, /add, /withdraw
+//   replay-run.ts          POST /replay: the rebuild, its progress streamed (NDJSON)
 //   relay.ts               POST /use-case: `npm run ops` beside the running service
 
 export function operatorApi(deps: OperatorDeps): Router {

@@ -4,14 +4,14 @@ import { chmod, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from './usage-error.js';
-import { STATUS_OF } from '../http/status-of.js';
+import { UsageError } from '../usage-error.js';
+import { STATUS_OF } from '../../http/status-of.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { operatorApi } from './api.js';
 import { operatorConsole } from './console-router.js';
-import type { OperatorDeps } from './operator-deps.js';
-import { OperatorRefused } from './operator-refused.js';
-import { namedListenError } from '../http/listen-error.js';
+import type { OperatorDeps } from '../operator-deps.js';
+import { OperatorRefused } from '../operator-refused.js';
+import { namedListenError } from '../../http/listen-error.js';
 
 // The operator listener: the operator API and console, on their own servers and never on the public
 // app. Always a Unix socket in DATA_DIR with mode 0600 (the file's permissions are the access

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import * as t from 'io-ts';
 import { PassThrough } from 'node:stream';
 import { readJsonBody } from '../../http/json-body.js';
+import type { ReplayStreamLine } from '../contract.js';
 import { replayReadModels } from '../replay.js';
 import type { OperatorDeps } from '../operator-deps.js';
 import { attachedSession } from '../session.js';
@@ -9,14 +9,7 @@ import { attachedSession } from '../session.js';
 // POST /replay: `npm run ops -- replay` beside the running service, answered as NDJSON so the CLI can
 // count a long rebuild on a terminal (ops/progress.ts): a `progress` line first (position 0 of the head)
 // and after each page committed, then one `result` line (what the replay use-case answers) or one
-// `failed` line. GET /replay stays the read models' status (routes/reads.ts).
-
-export const ReplayStreamLine = t.union([
-  t.type({ progress: t.type({ position: t.string, head: t.string }) }),
-  t.type({ result: t.unknown }),
-  t.type({ failed: t.string }),
-]);
-export type ReplayStreamLine = t.TypeOf<typeof ReplayStreamLine>;
+// `failed` line. GET /replay stays the read models' status (reads.ts).
 
 export function replayRunRoutes(router: Router, deps: OperatorDeps): void {
   const session = attachedSession(deps);

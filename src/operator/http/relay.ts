@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import { decodeOrThrow } from '@rights-preflight/wire/contract/decode.js';
-import { readJsonBody } from '../http/json-body.js';
-import type { OperatorDeps } from './operator-deps.js';
-import { attachedSession } from './session.js';
-import { UsageError } from './usage-error.js';
-import { runUseCase, UseCaseRequest, type UseCaseAnswer } from './use-cases.js';
+import { readJsonBody } from '../../http/json-body.js';
+import type { OperatorDeps } from '../operator-deps.js';
+import { attachedSession } from '../session.js';
+import { UsageError } from '../usage-error.js';
+import { runUseCase, UseCaseRequest, type UseCaseAnswer } from '../use-cases.js';
 
 // POST /operator/v1/use-case: one use-case of `npm run ops` (use-cases.ts), run here on the service's
 // open store and read models while the service runs (the embedded store admits one process). The CLI

@@ -1,7 +1,7 @@
 import test from 'ava';
 import canonicalizeImpl from 'canonicalize';
 import fc from 'fast-check';
-import { canonicalJson, canonicalBytes } from '@rights-preflight/wire/evidence/canonical-json.js';
+import { canonicalJson, canonicalBytes } from '../src/evidence/canonical-json.js';
 
 // RFC 8785 examples. Inputs are parsed from JSON text exactly as printed in the RFC, so the number
 // literals go through the same double conversion an implementation sees.

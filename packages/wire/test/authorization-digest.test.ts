@@ -2,7 +2,7 @@ import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { authorizationTypes } from '@x402/evm';
 import { bytesToHex, getAddress, hashTypedData, type Hex } from 'viem';
-import { authorizationDigest, type AuthorizationFields } from '@rights-preflight/wire/payment/authorization-digest.js';
+import { authorizationDigest, type AuthorizationFields } from '../src/payment/authorization-digest.js';
 
 // The word-by-word digest must be viem's hashTypedData of the same typed data, and refuse what it refuses.
 
