@@ -1,0 +1,44 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { openStore } from '../../src/store/open.js';
+import { StoreLocked } from '../../src/store/port.js';
+import { ev, storeConformance } from './conformance.js';
+import { freshEmbeddedDir, sqliteStore } from './fixtures/store-under-test.js';
+
+// SQLite, the embedded engine of a new directory (docs/decisions.md, "SQLite, the embedded engine"), meets the
+// same port contract as every adapter.
+storeConformance(test, 'sqlite', sqliteStore);
+
+test.serial('a new file:<dir> is SQLite, one process per directory, the read models beside the events', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-url-'));
+  try {
+    const store = await openStore(`file:${dir}`);
+    t.is(store.sql?.dialect, 'sqlite', 'the read models run on the same SQLite file');
+    t.true((await readdir(dir)).includes('events.sqlite'));
+    await store.append('s', [ev('A')], 'no_stream');
+    await t.throwsAsync(openStore(`file:${dir}`), { instanceOf: StoreLocked }, 'one process per directory');
+    await store.close();
+    const again = await openStore(`file:${dir}`);
+    t.deepEqual(
+      (await again.readStream('s')).map((e) => e.type),
+      ['A'],
+    );
+    await again.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test.serial('a file:<dir> that holds a PGlite cluster keeps opening as PGlite', async (t) => {
+  const dir = await freshEmbeddedDir();
+  try {
+    const store = await openStore(`file:${dir}`);
+    t.is(store.sql?.dialect, 'postgres');
+    t.false((await readdir(dir)).includes('events.sqlite'), 'no SQLite file beside the cluster');
+    await store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
