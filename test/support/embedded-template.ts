@@ -39,7 +39,7 @@ function template(): Promise<string> {
     if (existsSync(path.join(final, 'READY'))) return final;
     const building = await mkdtemp(path.join(os.tmpdir(), `${PREFIX}building-`));
     try {
-      const events = `file:${path.join(building, 'events')}`;
+      const events = `pglite:${path.join(building, 'events')}`;
       const store = await openStore(events);
       // SQL stores keep their read models beside the events: one directory holds both.
       const models = await openReadModels(store);

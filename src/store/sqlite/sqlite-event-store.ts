@@ -214,7 +214,7 @@ function appendInTransaction(
 }
 
 /** The facts column's text: null for streams no read model follows. */
-function factsText(stream: string, type: string, data: unknown): string | null {
+export function factsText(stream: string, type: string, data: unknown): string | null {
   const facts = factsOf(stream, type, data);
   if (facts === null) return null;
   return JSON.stringify(incompleteDelivered(type, facts) ? deliveredFactsFromData(data) : facts);
