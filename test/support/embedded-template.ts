@@ -8,16 +8,18 @@ import { openReadModels } from '../../projections/read-models.js';
 import { LOCKFILE_NAME } from '../../src/store/embedded/lockfile.js';
 import { openStore } from '../../src/store/open.js';
 
-// A new embedded store costs a PGlite initdb (a child process growing to ~500 MB, seconds of CPU) and its
+// A new PGlite store costs a PGlite initdb (a child process growing to ~500 MB, seconds of CPU) and its
 // migrations; the suite opens well over a hundred. The first test process that needs one builds a migrated
 // event store (read models included) once, closes them and leaves them in the temp dir; every later fresh store,
 // in any test process of the run, is a copy (~0.2 s). The template's name carries a digest of PGlite's
 // version and both schemas, so a changed migration builds a new template instead of reusing a stale one.
-// The very first start of an empty data dir (initdb included) stays covered: `npm start` tests
-// (deploy/quick-start, ops/npm-start) begin from an empty DATA_DIR.
+// PGlite's very first open (initdb included) stays covered by test/store/embedded-memory.test.ts. Only the
+// PGlite-specific tests use the template (test/store/fixtures/store-under-test.ts, `embeddedStore`).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCHEMA_FILES = [
+  // This file too: how the template is built (its engine) is part of what it is.
+  'test/support/embedded-template.ts',
   'src/store/sql/schema.ts',
   'projections/schema.ts',
   'node_modules/@electric-sql/pglite/package.json',
@@ -80,19 +82,12 @@ export async function copyEventStoreTemplate(dir: string): Promise<void> {
   await cp(path.join(await template(), 'events'), dir, { recursive: true, filter: withoutLock });
 }
 
-/** Seeds a service DATA_DIR's default embedded store (`events/`) unless it already has one. */
-export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
-  const target = path.join(dataDir, 'events');
-  if (!existsSync(target)) await copyEventStoreTemplate(target);
-}
+// A service's DATA_DIR needs no seed: its default store (`events/`, a new directory) is SQLite, created at
+// the first open in milliseconds (docs/decisions.md, "SQLite, the embedded engine"), so the test worlds run on
+// the engine a new user gets. The two hooks stay for the worlds and service helpers that call them.
 
-/**
- * Before a service process starts on `env`: seeds its DATA_DIR's default embedded store when that is the
- * store it will open (EVENT_STORE_URL unset or naming it). Other stores are left to the service.
- */
-export async function seedServiceEnv(env: Readonly<Record<string, string | undefined>>): Promise<void> {
-  const dataDir = env.DATA_DIR;
-  if (!dataDir) return;
-  const url = env.EVENT_STORE_URL;
-  if (url === undefined || url === `file:${path.join(dataDir, 'events')}`) await seedEmbeddedDataDir(dataDir);
-}
+/** Before a service starts on `dataDir`: nothing to do (the default store is a new SQLite file). */
+export async function seedEmbeddedDataDir(_dataDir: string): Promise<void> {}
+
+/** Before a service process starts on `env`: nothing to do (see seedEmbeddedDataDir). */
+export async function seedServiceEnv(_env: Readonly<Record<string, string | undefined>>): Promise<void> {}
