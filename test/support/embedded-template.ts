@@ -82,12 +82,26 @@ export async function copyEventStoreTemplate(dir: string): Promise<void> {
   await cp(path.join(await template(), 'events'), dir, { recursive: true, filter: withoutLock });
 }
 
-// A service's DATA_DIR needs no seed: its default store (`events/`, a new directory) is SQLite, created at
-// the first open in milliseconds (docs/decisions.md, "SQLite, the embedded engine"), so the test worlds run on
-// the engine a new user gets. The two hooks stay for the worlds and service helpers that call them.
+// A service's DATA_DIR is seeded with its default store (`events/`) on SQLite, the engine a new user gets
+// (docs/decisions.md, "SQLite, the embedded engine"): created in milliseconds, no template. Seeded rather than
+// left to the service, so a command that refuses a directory holding no store (ops/operator/store-exists.ts)
+// finds one, as it would beside a service that had started once.
 
-/** Before a service starts on `dataDir`: nothing to do (the default store is a new SQLite file). */
-export async function seedEmbeddedDataDir(_dataDir: string): Promise<void> {}
+/** Creates a service DATA_DIR's default store (`events/`) unless it already has one. */
+export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
+  const target = path.join(dataDir, 'events');
+  if (existsSync(target)) return;
+  const store = await openStore(`sqlite:${target}`);
+  await store.close();
+}
 
-/** Before a service process starts on `env`: nothing to do (see seedEmbeddedDataDir). */
-export async function seedServiceEnv(_env: Readonly<Record<string, string | undefined>>): Promise<void> {}
+/**
+ * Before a service process starts on `env`: seeds its DATA_DIR's default embedded store when that is the
+ * store it will open (EVENT_STORE_URL unset or naming it). Other stores are left to the service.
+ */
+export async function seedServiceEnv(env: Readonly<Record<string, string | undefined>>): Promise<void> {
+  const dataDir = env.DATA_DIR;
+  if (!dataDir) return;
+  const url = env.EVENT_STORE_URL;
+  if (url === undefined || url === `file:${path.join(dataDir, 'events')}`) await seedEmbeddedDataDir(dataDir);
+}
