@@ -42,3 +42,33 @@ test.serial('a file:<dir> that holds a PGlite cluster keeps opening as PGlite', 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test.serial(
+  'an append waits for an open read-model transaction, whose rollback does not take the append',
+  async (t) => {
+    const under = await sqliteStore();
+    try {
+      const { store } = under;
+      let appended: Promise<unknown> | undefined;
+      await t.throwsAsync(
+        store.sql!.transaction(async (tx) => {
+          await tx.query(`CREATE TABLE scratch (x integer)`);
+          // The one connection is inside this transaction: the append must not run in it.
+          appended = store.append('s', [ev('A')], 'no_stream');
+          for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+          throw new Error('rolled back');
+        }),
+        { message: 'rolled back' },
+      );
+      await appended;
+      t.is((await store.readStream('s')).length, 1, 'the append committed after the rollback');
+      t.deepEqual(
+        await store.sql!.query(`SELECT name FROM sqlite_master WHERE name = 'scratch'`),
+        [],
+        'the transaction rolled back alone',
+      );
+    } finally {
+      await under.dispose();
+    }
+  },
+);
