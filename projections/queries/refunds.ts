@@ -22,7 +22,8 @@ export async function refundRow(db: SqlQueryable, purchaseId: string): Promise<L
 /** Refund requests, oldest request first; only the open ones unless `all`. */
 export async function refundRows(db: SqlQueryable, opts: { all: boolean; limit?: number }): Promise<ListedRefund[]> {
   const [r] = await db.query<{ page: string | null }>(
-    `SELECT ${rowsJson(db, 'r', LISTED)} AS page FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`}
+    `SELECT ${rowsJson(db, 'r', LISTED)} AS page
+     FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`}
      ORDER BY requested_at, purchase_id LIMIT $1) r`,
     [opts.limit ?? 500],
   );

@@ -7,7 +7,8 @@ import type { ConfigProblem } from '../config/config-error.js';
 // embedded store's lock is read, never taken, so the refused start creates nothing.
 
 /**
- * The problem of an embedded store (`file:`, `sqlite:` or `pglite:` EVENT_STORE_URL) whose lock a live process holds. The
+ * The problem of an embedded store (`file:`, `sqlite:` or `pglite:` EVENT_STORE_URL) whose lock a live process
+ * holds. The
  * setting named is EVENT_STORE_URL when the environment set it, DATA_DIR otherwise (the store's
  * directory is DATA_DIR/events then).
  */

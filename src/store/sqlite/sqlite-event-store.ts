@@ -72,6 +72,7 @@ interface Row {
 type PlacedId = Pick<Row, 'id' | 'revision' | 'position'>;
 
 const NO_STREAM = -1n;
+const COLUMNS = 'position, stream, revision, id, type, data, metadata, created';
 
 export function sqliteEventStore(
   db: DatabaseSync,
@@ -136,18 +137,15 @@ function statements(db: DatabaseSync) {
       'SELECT id, revision, position FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?',
     ),
     withIds: s(
-      'SELECT id, revision, position FROM events WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
+      'SELECT id, revision, position FROM events' +
+        ' WHERE stream = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY revision',
     ),
     insert: s(
       'INSERT INTO events (stream, revision, id, type, data, metadata, created, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    stream: s(
-      'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE stream = ? ORDER BY revision',
-    ),
+    stream: s(`SELECT ${COLUMNS} FROM events WHERE stream = ? ORDER BY revision`),
     firstField: s('SELECT data -> ? AS value FROM events WHERE stream = ? AND revision = 0'),
-    all: s(
-      'SELECT position, stream, revision, id, type, data, metadata, created FROM events WHERE position > ? ORDER BY position LIMIT ?',
-    ),
+    all: s(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
   };
 }
 
