@@ -12,7 +12,8 @@ import { migrateSqlite, sqliteEventStore } from './sqlite-event-store.js';
  * The embedded default for a new directory: SQLite in `dir/events.sqlite`, created if missing, the directory
  * locked against other processes for as long as the store is open (one process per directory: nothing else
  * writes, so no advisory lock, no announcement to other writers, and this process always leads the read
- * models).
+ * models). Of `opts`, the log and the poll interval apply; appends are not grouped
+ * (src/store/sqlite/sqlite-event-store.ts).
  */
 export async function openSqliteStore(
   dir: string,
