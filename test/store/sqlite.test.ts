@@ -4,6 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import { openStore } from '../../src/store/open.js';
 import { StoreLocked } from '../../src/store/port.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-event-store.js';
 import { ev, storeConformance } from './conformance.js';
 import { freshEmbeddedDir, sqliteStore } from './fixtures/store-under-test.js';
 
@@ -67,6 +68,29 @@ test.serial(
         [],
         'the transaction rolled back alone',
       );
+    } finally {
+      await under.dispose();
+    }
+  },
+);
+
+test.serial(
+  'WAL at synchronous = NORMAL; the schema at its last migration after an open, none run again at a reopen',
+  async (t) => {
+    const under = await sqliteStore();
+    try {
+      const version = async (store: typeof under.store) =>
+        Number((await store.sql!.query<{ user_version: number }>('PRAGMA user_version'))[0]?.user_version);
+      t.is(await version(under.store), SQLITE_MIGRATIONS.length);
+      const [journal] = await under.store.sql!.query<{ journal_mode: string }>('PRAGMA journal_mode');
+      const [sync] = await under.store.sql!.query<{ synchronous: number }>('PRAGMA synchronous');
+      t.is(journal?.journal_mode, 'wal');
+      t.is(sync?.synchronous, 1, 'synchronous = NORMAL');
+      await under.store.append('s', [ev('A')], 'no_stream');
+      await under.store.close();
+      const again = await under.reopen();
+      t.is(await version(again), SQLITE_MIGRATIONS.length);
+      t.is((await again.readStream('s')).length, 1, 'the events are untouched');
     } finally {
       await under.dispose();
     }
