@@ -25,7 +25,8 @@ const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
 // A/B runs of one path (e.g. the warm-cache quote before and after a change) may narrow the run:
 // BENCH_HTTP_TARGETS=quote (substrings of the target names), BENCH_HTTP_CONNECTIONS=50, BENCH_HTTP_REDEMPTIONS=0,
-// BENCH_HTTP_STORES=postgres.
+// BENCH_HTTP_STORES=postgres. The embedded store is SQLite, a new data directory's engine; `pglite` in
+// BENCH_HTTP_STORES runs PGlite beside it (docs/decisions.md, "SQLite, the embedded engine").
 const CONNECTIONS = (process.env.BENCH_HTTP_CONNECTIONS ?? '50,500').split(',').map(Number);
 const TARGETS = process.env.BENCH_HTTP_TARGETS?.split(',');
 const STORES = (process.env.BENCH_HTTP_STORES ?? 'embedded,postgres').split(',');
@@ -210,10 +211,16 @@ async function redemptions(parts: LocalWorldParts, service: ServiceProcess, n: n
   };
 }
 
-async function benchStore(store: string, eventStoreUrl: string | undefined, bare: string, rows: Row[]) {
+async function benchStore(
+  store: string,
+  storeUrl: string | ((dataDir: string) => string) | undefined,
+  bare: string,
+  rows: Row[],
+) {
   const parts = await startLocalParts(publisherSite(), 'rights-bench-http-');
   let service: ServiceProcess | undefined;
   try {
+    const eventStoreUrl = typeof storeUrl === 'function' ? storeUrl(parts.dataDir) : storeUrl;
     const env = {
       ...localServiceEnv({ ...parts, logLevel: 'info', ...(eventStoreUrl ? { eventStoreUrl } : {}) }),
       // One client sends everything here: per-address limits would measure 429s, not the paths.
@@ -290,6 +297,8 @@ const rows: Row[] = [];
 const paid: Record<string, unknown> = {};
 try {
   if (STORES.includes('embedded')) paid.embedded = await benchStore('embedded', undefined, koa.url, rows);
+  if (STORES.includes('pglite'))
+    paid.pglite = await benchStore('pglite', (dir) => `pglite:${path.join(dir, 'events')}`, koa.url, rows);
   if (pgUrl && STORES.includes('postgres')) {
     const schema = freshSchemaName();
     try {

@@ -10,7 +10,8 @@
 // the next size, rebuilt and timed again (a rebuild always starts from the first event). Prints events/s
 // and the per-event cost at each size (linear: the 100k cost close to the 10k cost) with the load average
 // beside them, and writes bench/results/replay.json.
-// BENCH_REPLAY_SIZES=1000,5000 and BENCH_REPLAY_SHAPES=quoted,full,mix override the defaults.
+// BENCH_REPLAY_SIZES=1000,5000 and BENCH_REPLAY_SHAPES=quoted,full,mix override the defaults; the embedded store is
+// SQLite (a new directory's engine), and BENCH_REPLAY_PGLITE=1 rebuilds on PGlite beside it.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -137,9 +138,18 @@ const results: Row[] = [];
 for (const shape of SHAPES) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-replay-'));
   try {
-    results.push(...(await measureShape('embedded', shape, () => openStore(`file:${dir}`))));
+    // A new directory's engine: SQLite (docs/decisions.md, "SQLite, the embedded engine").
+    results.push(...(await measureShape('embedded (SQLite)', shape, () => openStore(`file:${dir}`))));
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+  if (process.env.BENCH_REPLAY_PGLITE === '1') {
+    const pgliteDir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-replay-'));
+    try {
+      results.push(...(await measureShape('embedded (PGlite)', shape, () => openStore(`pglite:${pgliteDir}`))));
+    } finally {
+      await rm(pgliteDir, { recursive: true, force: true });
+    }
   }
   if (pgUrl) {
     const schema = freshSchemaName();

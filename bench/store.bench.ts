@@ -214,8 +214,8 @@ async function measure(adapter: string, open: (opts: SqlEventStoreOptions) => Pr
 const rows: Row[] = [];
 const notes: string[] = [];
 
-// The embedded engines side by side (docs/decisions.md, "The embedded engine"; SQLite was measured here too,
-// from the commit named there).
+// The embedded engines side by side (docs/decisions.md, "The embedded engine", "SQLite, the embedded engine"):
+// SQLite, the default of a new directory, then PGlite on a worker and on the main thread.
 async function inFreshDir(label: string, open: (dir: string, opts: SqlEventStoreOptions) => Promise<EventStore>) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-bench-embedded-'));
   try {
@@ -224,7 +224,9 @@ async function inFreshDir(label: string, open: (dir: string, opts: SqlEventStore
     await rm(dir, { recursive: true, force: true });
   }
 }
-const ENGINES = (process.env.BENCH_STORE_EMBEDDED ?? 'worker,main').split(',');
+const ENGINES = (process.env.BENCH_STORE_EMBEDDED ?? 'sqlite,worker,main').split(',');
+if (ENGINES.includes('sqlite'))
+  await inFreshDir('embedded (SQLite, the default)', (dir, opts) => openStore(`sqlite:${dir}`, opts));
 if (ENGINES.includes('worker'))
   await inFreshDir('embedded (PGlite, worker thread)', (dir, opts) => openEmbeddedStore(dir, opts, 'worker'));
 if (ENGINES.includes('main'))

@@ -1,7 +1,7 @@
-import type { SqlDriver, SqlQueryable } from '../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver, type SqlQueryable } from '../src/store/sql/sql-driver.js';
 import { rowsToLoad, type BatchChanges, type BatchRows } from './batch.js';
+import { ident, QUEUE_COLUMNS, REFUND_COLUMNS, REPORT_COLUMNS, rowsJson, type Columns } from './columns.js';
 import type { FactEvent } from './feed/fact-event.js';
-import type { QueueItem } from './investigation-queue/queue-item.js';
 import type { RefundRow } from './refunds/refund-row.js';
 import type { ReportRow } from './report-view/report-row.js';
 import { CHECKPOINT } from './schema.js';
@@ -40,8 +40,13 @@ export async function loadBatchRows(
   const need = rowsToLoad(events);
   const fromTables = (ids: string[], carried: ReadonlyMap<string, unknown> | undefined) =>
     carried ? ids.filter((id) => !carried.has(id)) : ids;
-  const reports = await loadRows<ReportRow>(q, 'rm_purchases', fromTables(need.reports, carry?.reports));
-  const refunds = await loadRows<RefundRow>(q, 'rm_refunds', fromTables(need.refunds, carry?.refunds));
+  const reports = await loadRows<ReportRow>(
+    q,
+    'rm_purchases',
+    REPORT_COLUMNS,
+    fromTables(need.reports, carry?.reports),
+  );
+  const refunds = await loadRows<RefundRow>(q, 'rm_refunds', REFUND_COLUMNS, fromTables(need.refunds, carry?.refunds));
   if (carry) {
     for (const id of need.reports) {
       const row = carry.reports.get(id);
@@ -65,8 +70,9 @@ export function changedRows(changes: BatchChanges): BatchRows {
 
 async function moveCheckpoint(tx: SqlQueryable, from: bigint, to: bigint): Promise<void> {
   // Losing the last read-model commit in a crash loses its rows and its checkpoint together, so the
-  // page is simply applied again: the read models need no flush to disk on every commit.
-  await tx.query(`SET LOCAL synchronous_commit = off`);
+  // page is simply applied again: the read models need no flush to disk on every commit (SQLite's WAL at
+  // `synchronous = NORMAL` flushes none: src/store/sqlite/open-sqlite.ts).
+  if (tx.dialect === 'postgres') await tx.query(`SET LOCAL synchronous_commit = off`);
   const moved = await tx.query(
     `UPDATE rm_checkpoint SET position = $3::bigint, updated = now() WHERE name = $1 AND position = $2::bigint
       RETURNING position`,
@@ -75,15 +81,22 @@ async function moveCheckpoint(tx: SqlQueryable, from: bigint, to: bigint): Promi
   if (moved.length !== 1) throw new CheckpointMoved(`read-model checkpoint is no longer at ${from}`);
 }
 
+/** `= ANY($1::text[])` in SQLite: the array is bound as its JSON text (src/store/sqlite/sqlite-driver.ts). */
+const AMONG_IDS: InDialects = {
+  postgres: 'purchase_id = ANY($1::text[])',
+  sqlite: 'purchase_id IN (SELECT value FROM json_each($1))',
+};
+
 async function loadRows<Row extends { purchase_id: string; updated_position: string }>(
   q: SqlQueryable,
   table: string,
+  columns: Columns<Row>,
   ids: string[],
 ): Promise<Map<string, Row>> {
   const rows = new Map<string, Row>();
   if (ids.length === 0) return rows;
   const [r] = await q.query<{ page: string | null }>(
-    `SELECT json_agg(t)::text AS page FROM ${table} t WHERE purchase_id = ANY($1::text[])`,
+    `SELECT ${rowsJson(q, 't', columns)} AS page FROM ${table} t WHERE ${inDialect(q, AMONG_IDS)}`,
     [ids],
   );
   for (const row of JSON.parse(r?.page ?? '[]') as Row[])
@@ -91,85 +104,37 @@ async function loadRows<Row extends { purchase_id: string; updated_position: str
   return rows;
 }
 
-// Each table's columns with the types the rows travel as. The SQL type is what json_to_recordset reads the
-// value as; it must be the column's own (schema.ts).
-const REPORT_COLUMNS: readonly (readonly [keyof ReportRow, string])[] = [
-  ['purchase_id', 'text'],
-  ['status', 'text'],
-  ['submissions', 'integer'],
-  ['locked_from', 'text'],
-  ['sku', 'text'],
-  ['resource', 'text'],
-  ['origin', 'text'],
-  ['purpose', 'text'],
-  ['user_class', 'text'],
-  ['tier', 'text'],
-  ['geo', 'text'],
-  ['classification', 'text'],
-  ['decision', 'text'],
-  ['observed_at', 'text'],
-  ['rsl_document_sha256', 'jsonb'],
-  ['resources', 'jsonb'],
-  ['price_micro', 'text'],
-  ['expires_at', 'text'],
-  ['quoted_at', 'text'],
-  ['payer', 'text'],
-  ['settled_amount_micro', 'text'],
-  ['network', 'text'],
-  ['transaction', 'text'],
-  ['evidence_key_id', 'text'],
-  ['report_sha256', 'text'],
-  ['evidence_sha256', 'text'],
-  ['delivery_proof_sha256', 'text'],
-  ['delivered_at', 'text'],
-  ['changed', 'jsonb'],
-  ['signals_summary', 'jsonb'],
-  ['signals', 'jsonb'],
-  ['lock_reason', 'text'],
-  ['updated_position', 'bigint'],
-];
-const REFUND_COLUMNS: readonly (readonly [keyof RefundRow, string])[] = [
-  ['purchase_id', 'text'],
-  ['status', 'text'],
-  ['reason', 'text'],
-  ['amount_micro', 'text'],
-  ['requested_at', 'text'],
-  ['reviewed_at', 'text'],
-  ['paid_transaction', 'text'],
-  ['updated_position', 'bigint'],
-];
-const QUEUE_COLUMNS: readonly (readonly [keyof QueueItem, string])[] = [
-  ['purchase_id', 'text'],
-  ['kind', 'text'],
-  ['reason', 'text'],
-  ['details', 'jsonb'],
-  ['locked_from', 'text'],
-  ['since_position', 'bigint'],
-  ['since', 'text'],
-];
-
 /**
  * One multi-row upsert per table and page, its rows as one JSON parameter. On the embedded store (PGlite)
  * every byte of a parameter costs: its driver measures and copies the text in JavaScript, the database
  * parses it again (docs/decisions.md, "Rebuilds of quotes"). So each row travels under short keys
  * ("k0", "k1"…, named again by the statement's column list) and without its null columns, which
  * json_to_recordset reads as null: a quoted purchase's row takes ~660 bytes instead of ~1,100 with column
- * names and nulls. `json`, not `jsonb`: the text is read once, never stored as it is.
+ * names and nulls. `json`, not `jsonb`: the text is read once, never stored as it is. SQLite reads the same
+ * parameter with json_each, a jsonb column's value as JSON text (`->`), the others as values (`->>`).
  */
 interface Upsert {
-  sql: string;
+  sql: InDialects;
   encode(row: object): Record<string, unknown>;
 }
 
 function upsertOf(table: string, columns: readonly (readonly [string, string])[]): Upsert {
   const keys = columns.map((_, i) => `k${i.toString(36)}`);
   const names = columns.map(([name]) => name);
-  const updates = names.filter((c) => c !== 'purchase_id').map((c) => `${c} = EXCLUDED.${c}`);
+  const updates = names.filter((c) => c !== 'purchase_id').map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`);
+  const into = `INSERT INTO ${table} (${names.map(ident).join(', ')})`;
+  const onConflict = `ON CONFLICT (purchase_id) DO UPDATE SET ${updates.join(', ')}`;
+  const sqliteValue = ([, type]: readonly [string, string], i: number) =>
+    `x.value ${type === 'jsonb' ? '->' : '->>'} '${keys[i]}'`;
   return {
-    sql: `INSERT INTO ${table} (${names.join(', ')})
+    sql: {
+      postgres: `${into}
       SELECT ${keys.join(', ')} FROM json_to_recordset($1::json)
         AS x(${columns.map(([, type], i) => `${keys[i]} ${type}`).join(', ')})
-      ON CONFLICT (purchase_id) DO UPDATE SET ${updates.join(', ')}`,
+      ${onConflict}`,
+      // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON.
+      sqlite: `${into} SELECT ${columns.map(sqliteValue).join(', ')} FROM json_each($1) x WHERE true ${onConflict}`,
+    },
     encode(row) {
       const values = row as Record<string, unknown>;
       const out: Record<string, unknown> = {};
@@ -188,25 +153,35 @@ const UPSERT_QUEUE = upsertOf('rm_queue', QUEUE_COLUMNS);
 
 async function upsert(tx: SqlQueryable, u: Upsert, rows: readonly object[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.query(u.sql, [JSON.stringify(rows.map(u.encode))]);
+  await tx.query(inDialect(tx, u.sql), [JSON.stringify(rows.map(u.encode))]);
 }
+
+/** The daily aggregates' rows from their JSON parameter. */
+const DAILY_ROWS: InDialects = {
+  postgres: `SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
+         restricted_by_other_signal
+       FROM json_to_recordset($1::json) AS x(day text, origin text, purpose text, classification text,
+         sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint,
+         restricted_by_other_signal bigint)`,
+  // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON.
+  sqlite: `SELECT x.value ->> 'day', x.value ->> 'origin', x.value ->> 'purpose', x.value ->> 'classification',
+         x.value ->> 'sku', x.value ->> 'reports', x.value ->> 'amount_micro', x.value ->> 'held',
+         x.value ->> 'refunded', x.value ->> 'changed', x.value ->> 'restricted_by_other_signal'
+       FROM json_each($1) x WHERE true`,
+};
 
 async function writeChanges(tx: SqlQueryable, c: BatchChanges): Promise<void> {
   await upsert(tx, UPSERT_REPORTS, c.reports);
   await upsert(tx, UPSERT_REFUNDS, c.refunds);
   if (c.queueRemove.length > 0)
-    await tx.query(`DELETE FROM rm_queue WHERE purchase_id = ANY($1::text[])`, [c.queueRemove]);
+    await tx.query(`DELETE FROM rm_queue WHERE ${inDialect(tx, AMONG_IDS)}`, [c.queueRemove]);
   await upsert(tx, UPSERT_QUEUE, c.queuePut);
   if (c.daily.length > 0) {
     await tx.query(
       `INSERT INTO rm_compliance_daily AS d
          (day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
           restricted_by_other_signal)
-       SELECT day, origin, purpose, classification, sku, reports, amount_micro, held, refunded, changed,
-         restricted_by_other_signal
-       FROM json_to_recordset($1::json) AS x(day text, origin text, purpose text, classification text,
-         sku text, reports bigint, amount_micro numeric, held bigint, refunded bigint, changed bigint,
-         restricted_by_other_signal bigint)
+       ${inDialect(tx, DAILY_ROWS)}
        ON CONFLICT (day, origin, purpose, classification, sku) DO UPDATE SET
          reports = d.reports + EXCLUDED.reports, amount_micro = d.amount_micro + EXCLUDED.amount_micro,
          held = d.held + EXCLUDED.held, refunded = d.refunded + EXCLUDED.refunded,

@@ -1,21 +1,19 @@
 import { readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { embeddedDirOf } from '../../src/store/open.js';
+import { SQLITE_FILE } from '../../src/store/sqlite/sqlite-file.js';
 
 // Whether EVENT_STORE_URL names a store that exists, asked without creating one: opening the store
-// creates it (a 39 MB embedded cluster, or the tables on PostgreSQL), which a read-only operator
+// creates it (a SQLite file or a 39 MB PGlite cluster, or the tables on PostgreSQL), which a read-only operator
 // command pointed at the wrong DATA_DIR or database must never do.
 //
 //   if (!(await storeExists('file:/srv/rights/events'))) … exit 2, nothing created
 
 export async function storeExists(url: string): Promise<boolean> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'file') {
-    const dir = url.startsWith('file://')
-      ? fileURLToPath(url)
-      : path.resolve(decodeURIComponent(url.slice('file:'.length)));
+  const dir = embeddedDirOf(url);
+  if (dir !== undefined) {
     const entries = await readdir(dir).catch(() => [] as string[]);
-    return entries.includes('PG_VERSION');
+    return entries.includes('PG_VERSION') || entries.includes(SQLITE_FILE);
   }
   if (scheme === 'postgres' || scheme === 'postgresql') {
     const parsed = new URL(url);

@@ -1,5 +1,7 @@
 import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import { rowsJson } from '../columns.js';
 import type { ComplianceDaily, ComplianceRow, DayRange } from '../compliance/compliance-row.js';
+import { COMPLIANCE_COLUMNS } from '../schema.js';
 
 // Reads of the compliance read model. Rows stream in keyset-paged order (delivered_day, purchase_id, line),
 // one page in memory at a time, so an export of any size runs in constant memory.
@@ -46,7 +48,7 @@ export async function* complianceRows(
     }
     params.push(pageSize);
     const [r] = await db.query<{ page: string | null }>(
-      `SELECT json_agg(c ORDER BY c.delivered_day, c.purchase_id, c.line)::text AS page FROM (
+      `SELECT ${rowsJson(db, 'c', COMPLIANCE_COLUMNS, 'c.delivered_day, c.purchase_id, c.line')} AS page FROM (
          SELECT * FROM rm_compliance ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY delivered_day, purchase_id, line LIMIT $${params.length}) c`,
       params,

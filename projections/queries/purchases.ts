@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import { QUEUE_COLUMNS, REPORT_COLUMNS, rowsJson } from '../columns.js';
 import type { QueueItem } from '../investigation-queue/queue-item.js';
 import type { ReportRow } from '../report-view/report-row.js';
 
@@ -12,7 +13,7 @@ const withPosition = <T extends { updated_position: unknown }>(r: T): T => ({
 
 export async function reportRow(db: SqlQueryable, purchaseId: string): Promise<ReportRow | undefined> {
   const [r] = await db.query<{ page: string | null }>(
-    `SELECT json_agg(p)::text AS page FROM rm_purchases p WHERE purchase_id = $1`,
+    `SELECT ${rowsJson(db, 'p', REPORT_COLUMNS)} AS page FROM rm_purchases p WHERE purchase_id = $1`,
     [purchaseId],
   );
   return rowsOf<ReportRow>(r?.page).map(withPosition)[0];
@@ -47,7 +48,7 @@ function whereOf(f: PurchaseFilter, params: unknown[]): string {
   if (f.origin) where.push(`origin = ${param(f.origin)}`);
   if (f.idPrefix && /^[0-9a-f]{1,64}$/.test(f.idPrefix)) where.push(`purchase_id LIKE ${param(`${f.idPrefix}%`)}`);
   if (f.payer) where.push(`lower(payer) = ${param(f.payer.toLowerCase())}`);
-  if (f.transaction) where.push(`lower(transaction) = ${param(f.transaction.toLowerCase())}`);
+  if (f.transaction) where.push(`lower("transaction") = ${param(f.transaction.toLowerCase())}`);
   if (f.after)
     where.push(
       `(quoted_at, purchase_id) <
@@ -61,7 +62,7 @@ export async function listPurchases(db: SqlQueryable, f: PurchaseFilter = {}): P
   const params: unknown[] = [];
   const filter = whereOf(f, params);
   params.push(f.limit ?? 100);
-  const sql = `SELECT json_agg(p)::text AS page FROM (SELECT * FROM rm_purchases ${filter}
+  const sql = `SELECT ${rowsJson(db, 'p', REPORT_COLUMNS)} AS page FROM (SELECT * FROM rm_purchases ${filter}
                ORDER BY quoted_at DESC, purchase_id DESC LIMIT $${params.length}) p`;
   const [r] = await db.query<{ page: string | null }>(sql, params);
   return rowsOf<ReportRow>(r?.page).map(withPosition);
@@ -85,7 +86,11 @@ export async function purchaseTotals(db: SqlQueryable, f: PurchaseFilter = {}): 
        FROM rm_purchases ${filter}`,
     params,
   );
-  return { purchases: Number(r?.purchases ?? 0), paid: Number(r?.paid ?? 0), revenue_micro: r?.revenue_micro ?? '0' };
+  return {
+    purchases: Number(r?.purchases ?? 0),
+    paid: Number(r?.paid ?? 0),
+    revenue_micro: String(r?.revenue_micro ?? '0'),
+  };
 }
 
 /** Every purchase id starting with `prefix` (at most `limit`), for git-style unique prefixes. */
@@ -100,7 +105,7 @@ export async function purchaseIdsWithPrefix(db: SqlQueryable, prefix: string, li
 
 export async function queueItems(db: SqlQueryable): Promise<QueueItem[]> {
   const [r] = await db.query<{ page: string | null }>(
-    `SELECT json_agg(q ORDER BY q.since_position)::text AS page FROM rm_queue q`,
+    `SELECT ${rowsJson(db, 'q', QUEUE_COLUMNS, 'q.since_position')} AS page FROM rm_queue q`,
   );
   return rowsOf<QueueItem>(r?.page).map((q) => ({ ...q, since_position: String(q.since_position) }));
 }

@@ -1,17 +1,19 @@
 import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import { REFUND_COLUMNS, rowJson, rowsJson } from '../columns.js';
 import type { RefundRow } from '../refunds/refund-row.js';
 
 // Reads of the refund-request view (rm_refunds), each one indexed query.
 
 export type ListedRefund = Omit<RefundRow, 'updated_position'>;
 
-const COLUMNS = 'purchase_id, status, reason, amount_micro, requested_at, reviewed_at, paid_transaction';
+const LISTED = REFUND_COLUMNS.filter(([name]) => name !== 'updated_position');
+const COLUMNS = LISTED.map(([name]) => name).join(', ');
 /** Requests that wait for an operator: to be reviewed, or approved and not yet paid. */
 const OPEN = `status IN ('requested', 'approved')`;
 
 export async function refundRow(db: SqlQueryable, purchaseId: string): Promise<ListedRefund | null> {
   const [r] = await db.query<{ row: string | null }>(
-    `SELECT row_to_json(r)::text AS row FROM (SELECT ${COLUMNS} FROM rm_refunds WHERE purchase_id = $1) r`,
+    `SELECT ${rowJson(db, 'r', LISTED)} AS row FROM (SELECT ${COLUMNS} FROM rm_refunds WHERE purchase_id = $1) r`,
     [purchaseId],
   );
   return r?.row ? (JSON.parse(r.row) as ListedRefund) : null;
@@ -20,7 +22,8 @@ export async function refundRow(db: SqlQueryable, purchaseId: string): Promise<L
 /** Refund requests, oldest request first; only the open ones unless `all`. */
 export async function refundRows(db: SqlQueryable, opts: { all: boolean; limit?: number }): Promise<ListedRefund[]> {
   const [r] = await db.query<{ page: string | null }>(
-    `SELECT json_agg(r)::text AS page FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`}
+    `SELECT ${rowsJson(db, 'r', LISTED)} AS page
+     FROM (SELECT ${COLUMNS} FROM rm_refunds ${opts.all ? '' : `WHERE ${OPEN}`}
      ORDER BY requested_at, purchase_id LIMIT $1) r`,
     [opts.limit ?? 500],
   );

@@ -1,5 +1,5 @@
 import { lockHolder } from '../store/embedded/lockfile.js';
-import { fileUrlToDir } from '../store/open.js';
+import { embeddedDirOf } from '../store/open.js';
 import type { ConfigProblem } from '../config/config-error.js';
 
 // A second start on a data directory another service holds is refused before anything starts, naming
@@ -7,7 +7,8 @@ import type { ConfigProblem } from '../config/config-error.js';
 // embedded store's lock is read, never taken, so the refused start creates nothing.
 
 /**
- * The problem of an embedded store (`file:` EVENT_STORE_URL) whose lock a live process holds. The
+ * The problem of an embedded store (`file:`, `sqlite:` or `pglite:` EVENT_STORE_URL) whose lock a live process
+ * holds. The
  * setting named is EVENT_STORE_URL when the environment set it, DATA_DIR otherwise (the store's
  * directory is DATA_DIR/events then).
  */
@@ -16,8 +17,8 @@ export async function dataDirInUse(
   dataDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<ConfigProblem | undefined> {
-  if (!eventStoreUrl.startsWith('file:')) return undefined;
-  const dir = fileUrlToDir(eventStoreUrl);
+  const dir = embeddedDirOf(eventStoreUrl);
+  if (dir === undefined) return undefined;
   const holder = await lockHolder(dir);
   if (holder === undefined) return undefined;
   const who = holder === process.pid ? 'this process' : `process ${holder}`;

@@ -16,7 +16,8 @@ export interface StartupFacts {
 
 /** The store's location without credentials: a file path, or a URL's host and database. */
 export function storeLocation(url: string): string {
-  if (url.startsWith('file:')) return url.slice('file:'.length);
+  const embedded = /^(file|sqlite|pglite):/.exec(url);
+  if (embedded) return url.slice(embedded[0].length);
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;

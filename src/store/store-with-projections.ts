@@ -4,7 +4,7 @@ import type { SqlDriver } from './sql/sql-driver.js';
 /** What `openStore` returns: the port plus what the projector needs beside it. */
 export interface EventStoreWithProjections extends EventStore {
   /**
-   * The SQL database the events live in (embedded PGlite or PostgreSQL): the read models are tables
+   * The SQL database the events live in (embedded SQLite or PGlite, or PostgreSQL): the read models are tables
    * beside the events there. Absent for EventStoreDB, whose read models live in READ_STORE_URL.
    */
   readonly sql?: SqlDriver;

@@ -53,6 +53,7 @@ const STORE_OPENERS = [
   'src/store/embedded',
   'src/store/postgres',
   'src/store/esdb',
+  'src/store/sqlite/open-sqlite.ts',
 ];
 const CIRCLE_ROOTS = ['src', 'streams', 'projections'];
 /**

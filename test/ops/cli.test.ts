@@ -4,7 +4,7 @@ import path from 'node:path';
 import test, { type TestFn } from 'ava';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
+import { embeddedStore, postgresStore, sqliteStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { operatorStore } from './operator-store.js';
 import { cli, cliProcess, deliveredPurchase, EVIDENCE_SEED_HEX, stuckPurchase } from './seed.js';
@@ -247,6 +247,7 @@ function suite(label: string, factory: StoreFactory): void {
 }
 
 suite('embedded', embeddedStore);
+suite('sqlite', sqliteStore);
 
 test.serial('embedded: while another process holds the store, the CLI says StoreLocked and exits 2', async (t) => {
   const w = await world(embeddedStore);

@@ -4,7 +4,7 @@ import test, { type TestFn } from 'ava';
 import { sha256Hex, digestOf } from '@rights-preflight/wire/evidence/digest.js';
 import type { EventStore } from '../../src/store/port.js';
 import { streamName } from '../../streams/purchase/purchase-id.js';
-import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
+import { embeddedStore, postgresStore, sqliteStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { operatorStore } from './operator-store.js';
 import { offeredData, quotedData, SEALED } from '../streams/purchase/fixtures.js';
@@ -420,6 +420,7 @@ function suite(label: string, factory: StoreFactory): void {
 }
 
 suite('embedded', embeddedStore);
+suite('sqlite', sqliteStore);
 
 test(
   "--help and -h print the command's usage and exit 0, " + 'for every command, whatever else is on the line',

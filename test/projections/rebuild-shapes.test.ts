@@ -3,7 +3,7 @@ import { catchUp, rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { bulkLoad } from '../bench/support/bulk-load.js';
 import { type HistoryOptions, purchaseHistories } from '../bench/support/purchase-histories.js';
-import { embeddedStore, postgresStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
+import { embeddedStore, postgresStore, sqliteStore, type StoreFactory } from '../store/fixtures/store-under-test.js';
 import { requiredServerUrl } from '../support/required-server.js';
 import { readModelTables } from './support/tables.js';
 
@@ -55,5 +55,6 @@ function suite(t: TestFn, label: string, open: StoreFactory) {
 }
 
 suite(test, 'embedded', embeddedStore);
+suite(test, 'sqlite', sqliteStore);
 const pgUrl = requiredServerUrl(test, 'PG_TEST_URL', 'rebuild shapes on PostgreSQL', { requiredInCi: true });
 if (pgUrl) suite(test, 'postgres', postgresStore(pgUrl));

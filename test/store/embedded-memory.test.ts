@@ -8,13 +8,14 @@ import { openStore } from '../../src/store/open.js';
 // returned), and the buffer cache inside PGlite's memory is small. Measured as RSS growth of this
 // process across a first open, which used to be ~800 MB.
 
+// A new directory is SQLite by default (docs/decisions.md, "SQLite, the embedded engine"): `pglite:` asks for PGlite.
 test(
-  'a first open of a new embedded store grows this ' + 'process by far less than an in-process initdb would',
+  'a first open of a new PGlite store grows this ' + 'process by far less than an in-process initdb would',
   async (t) => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-embedded-mem-'));
     try {
       const before = process.memoryUsage().rss;
-      const store = await openStore(`file:${dir}`);
+      const store = await openStore(`pglite:${dir}`);
       const grown = (process.memoryUsage().rss - before) / 1e6;
       try {
         t.log(`RSS grew ${Math.round(grown)} MB`);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { StoreFactory } from './fixtures/store-under-test.js';
-import { embeddedStore } from './fixtures/store-under-test.js';
+import { embeddedStore, sqliteStore } from './fixtures/store-under-test.js';
 import { ev } from './conformance.js';
 
 // A follower of one stream (the coverage ledger: src/service/coverage-follower.ts) hears that stream's
@@ -31,3 +31,4 @@ const signalOfOneStream = (label: string, factory: StoreFactory) =>
   });
 
 signalOfOneStream('embedded', embeddedStore);
+signalOfOneStream('sqlite', sqliteStore);

@@ -8,16 +8,18 @@ import { openReadModels } from '../../projections/read-models.js';
 import { LOCKFILE_NAME } from '../../src/store/embedded/lockfile.js';
 import { openStore } from '../../src/store/open.js';
 
-// A new embedded store costs a PGlite initdb (a child process growing to ~500 MB, seconds of CPU) and its
+// A new PGlite store costs a PGlite initdb (a child process growing to ~500 MB, seconds of CPU) and its
 // migrations; the suite opens well over a hundred. The first test process that needs one builds a migrated
 // event store (read models included) once, closes them and leaves them in the temp dir; every later fresh store,
 // in any test process of the run, is a copy (~0.2 s). The template's name carries a digest of PGlite's
 // version and both schemas, so a changed migration builds a new template instead of reusing a stale one.
-// The very first start of an empty data dir (initdb included) stays covered: `npm start` tests
-// (deploy/quick-start, ops/npm-start) begin from an empty DATA_DIR.
+// PGlite's very first open (initdb included) stays covered by test/store/embedded-memory.test.ts. Only the
+// PGlite-specific tests use the template (test/store/fixtures/store-under-test.ts, `embeddedStore`).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCHEMA_FILES = [
+  // This file too: how the template is built (its engine) is part of what it is.
+  'test/support/embedded-template.ts',
   'src/store/sql/schema.ts',
   'projections/schema.ts',
   'node_modules/@electric-sql/pglite/package.json',
@@ -39,7 +41,7 @@ function template(): Promise<string> {
     if (existsSync(path.join(final, 'READY'))) return final;
     const building = await mkdtemp(path.join(os.tmpdir(), `${PREFIX}building-`));
     try {
-      const events = `file:${path.join(building, 'events')}`;
+      const events = `pglite:${path.join(building, 'events')}`;
       const store = await openStore(events);
       // SQL stores keep their read models beside the events: one directory holds both.
       const models = await openReadModels(store);
@@ -80,10 +82,17 @@ export async function copyEventStoreTemplate(dir: string): Promise<void> {
   await cp(path.join(await template(), 'events'), dir, { recursive: true, filter: withoutLock });
 }
 
-/** Seeds a service DATA_DIR's default embedded store (`events/`) unless it already has one. */
+// A service's DATA_DIR is seeded with its default store (`events/`) on SQLite, the engine a new user gets
+// (docs/decisions.md, "SQLite, the embedded engine"): created in milliseconds, no template. Seeded rather than
+// left to the service, so a command that refuses a directory holding no store (ops/operator/store-exists.ts)
+// finds one, as it would beside a service that had started once.
+
+/** Creates a service DATA_DIR's default store (`events/`) unless it already has one. */
 export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
   const target = path.join(dataDir, 'events');
-  if (!existsSync(target)) await copyEventStoreTemplate(target);
+  if (existsSync(target)) return;
+  const store = await openStore(`sqlite:${target}`);
+  await store.close();
 }
 
 /**

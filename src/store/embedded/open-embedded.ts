@@ -30,9 +30,10 @@ export function embeddedThreadOf(value: string | undefined): EmbeddedThread {
 }
 
 /**
- * The embedded default: PGlite (Postgres compiled to WASM) in `dir`, with the same schema and SQL
- * as the PostgreSQL adapter. The directory is created if missing and locked against other
- * processes for as long as the store is open.
+ * PGlite (Postgres compiled to WASM) in `dir`, with the same schema and SQL as the PostgreSQL adapter: the
+ * embedded engine of a directory that already holds its cluster, or of `pglite:<dir>` (a new directory is
+ * SQLite: docs/decisions.md, "SQLite, the embedded engine"). The directory is created if missing and locked
+ * against other processes for as long as the store is open.
  */
 export async function openEmbeddedStore(
   dir: string,

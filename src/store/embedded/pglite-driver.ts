@@ -19,6 +19,7 @@ const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve)
  */
 export function pgliteDriver(db: PGlite, onClose: () => Promise<void>): SqlDriver {
   const wrap = (q: Pick<PGlite, 'query'>): SqlQueryable => ({
+    dialect: 'postgres',
     query: async <Row>(text: string, params?: unknown[]) => {
       await turnOfTheLoop();
       return (await q.query<Row>(text, params)).rows;
@@ -27,6 +28,7 @@ export function pgliteDriver(db: PGlite, onClose: () => Promise<void>): SqlDrive
   const base = wrap(db);
   return {
     kind: 'embedded',
+    dialect: 'postgres',
     query: base.query,
     transaction: (work, edges) =>
       db.transaction(async (tx) => {

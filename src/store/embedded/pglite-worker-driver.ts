@@ -82,6 +82,7 @@ export async function pgliteWorkerDriver(
 
   return {
     kind: 'embedded',
+    dialect: 'postgres',
     query: queryOn(),
     async transaction(work, edges) {
       const tx = nextTx++;
@@ -89,7 +90,7 @@ export async function pgliteWorkerDriver(
       await send({ op: 'begin', tx, ...(edges?.first ? { first: edges.first } : {}) });
       let result;
       try {
-        result = await work({ query: queryOn(tx) });
+        result = await work({ dialect: 'postgres', query: queryOn(tx) });
       } catch (err) {
         await send({ op: 'end', tx, commit: false }).catch(() => {});
         throw err;

@@ -15,12 +15,14 @@ export function pgDriver(config: pg.PoolConfig, channel: string, log?: Logger): 
   pool.on('error', (err) => log?.warn({ err }, 'idle PostgreSQL connection failed'));
 
   const queryOn = (client: pg.Pool | pg.PoolClient): SqlQueryable => ({
+    dialect: 'postgres',
     query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[],
   });
   const base = queryOn(pool);
 
   return {
     kind: 'postgres',
+    dialect: 'postgres',
     query: base.query,
     async transaction(work, edges) {
       const client = await pool.connect();

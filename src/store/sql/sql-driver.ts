@@ -1,9 +1,26 @@
-// The little that differs between PGlite (embedded) and `pg` (PostgreSQL server). Everything
-// else, schema and statements included, is shared so both adapters run the same SQL.
+// The little that differs between PGlite (embedded), `pg` (PostgreSQL server) and SQLite (embedded). PGlite and
+// PostgreSQL run the same SQL; SQLite's text stands beside PostgreSQL's where the two differ, each statement
+// in one place that holds both (`InDialects`), chosen by the driver's dialect (docs/decisions.md, "SQLite, the
+// embedded engine").
+
+/** The SQL a driver speaks: PostgreSQL's (PGlite and a server), or SQLite's. */
+export type Dialect = 'postgres' | 'sqlite';
+
+/** One statement written for each dialect, side by side. */
+export type InDialects = Readonly<Record<Dialect, string>>;
 
 export interface SqlQueryable {
+  readonly dialect: Dialect;
+  /**
+   * `$1`, `$2`… placeholders in either dialect. On SQLite the driver also reads PostgreSQL's casts (`x::text`
+   * becomes `CAST(x AS TEXT)`, `::json`/`::jsonb`/`::uuid`/`::text[]` go) and binds an array or an object as its
+   * JSON text, so a statement whose only differences are those is written once.
+   */
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
 }
+
+/** The text of `statement` for the driver that runs it. */
+export const inDialect = (q: SqlQueryable, statement: InDialects): string => statement[q.dialect];
 
 export interface SqlDriver extends SqlQueryable {
   readonly kind: 'embedded' | 'postgres';

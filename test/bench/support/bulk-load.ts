@@ -1,7 +1,8 @@
 import type { NewEvent } from '../../../src/store/port.js';
 import { assertEventIds } from '../../../src/store/event-id.js';
-import type { SqlDriver } from '../../../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver } from '../../../src/store/sql/sql-driver.js';
 import { APPEND_ORDER_LOCK } from '../../../src/store/sql/statements.js';
+import { factsText } from '../../../src/store/sqlite/sqlite-event-store.js';
 
 // Fills a SQL event store (embedded PGlite or PostgreSQL) with whole streams, fast: one multi-row
 // INSERT per ~2000 events instead of one append transaction per command. This bypasses the append
@@ -13,7 +14,8 @@ import { APPEND_ORDER_LOCK } from '../../../src/store/sql/statements.js';
 //
 // Streams must not exist yet: a loaded stream starts at revision 0, and UNIQUE (stream, revision)
 // stops the load if one does. Columns are named explicitly, never `SELECT *`, so columns the
-// schema computes itself (the generated `facts_v5`) are left to the database.
+// schema computes itself (the generated `facts_v5`) are left to the database. SQLite has no such column: its
+// facts are computed here by the function its appends use (src/store/sqlite/sqlite-event-store.ts).
 //
 //   const store = await openStore('file:' + dir);
 //   await bulkLoad(store.sql!, purchaseHistories(10_000), { interleave: true });
@@ -42,11 +44,19 @@ export const INTERLEAVE_WINDOW = 500;
 // The batch travels as one jsonb array ($1), split by the database; ORDER BY ord makes positions
 // follow the batch order, as INSERT_EVENTS does for one append. (Measured on PGlite: as fast as
 // jsonb_to_recordset, and faster than a `json` array whose elements are parsed again.)
-const BULK_INSERT = `
+const BULK_INSERT: InDialects = {
+  postgres: `
   INSERT INTO events (stream, revision, id, type, data, metadata)
   SELECT x.ev->>'s', (x.ev->>'r')::bigint, (x.ev->>'i')::uuid, x.ev->>'t', x.ev->'d', x.ev->'m'
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(ev, ord)
-  ORDER BY x.ord`;
+  ORDER BY x.ord`,
+  sqlite: `
+  INSERT INTO events (stream, revision, id, type, data, metadata, created, facts)
+  SELECT x.value->>'s', x.value->>'r', lower(x.value->>'i'), x.value->>'t', x.value->'d', x.value->'m', now(),
+    x.value->'f'
+  FROM json_each($1) x
+  ORDER BY x.key`,
+};
 
 interface Row {
   stream: string;
@@ -81,9 +91,11 @@ export async function bulkLoad(
     await inFlight;
     inFlight = sql.transaction(
       async (tx) => {
-        await tx.query(BULK_INSERT, [payload]);
+        await tx.query(inDialect(tx, BULK_INSERT), [payload]);
       },
-      { first: APPEND_ORDER_LOCK, ...(sql.announceAppendSql ? { last: sql.announceAppendSql } : {}) },
+      sql.dialect === 'sqlite'
+        ? {}
+        : { first: APPEND_ORDER_LOCK, ...(sql.announceAppendSql ? { last: sql.announceAppendSql } : {}) },
     );
     inFlight.catch(() => {}); // handled where it is awaited; not an unhandled rejection meanwhile
   };
@@ -92,9 +104,11 @@ export async function bulkLoad(
       const data = JSON.stringify(row.event.data ?? null);
       result.bytes += Buffer.byteLength(data, 'utf8');
       result.events++;
+      const facts =
+        sql.dialect === 'sqlite' ? `,"f":${factsText(row.stream, row.event.type, row.event.data ?? null)}` : '';
       parts.push(
         `{"s":${JSON.stringify(row.stream)},"r":${row.revision},"i":${JSON.stringify(row.event.id)},` +
-          `"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}}`,
+          `"t":${JSON.stringify(row.event.type)},"d":${data},"m":${JSON.stringify(row.event.metadata ?? {})}${facts}}`,
       );
       if (parts.length >= batchEvents) await flush();
     }

@@ -5,6 +5,12 @@ import type { SqlQueryable } from '../../../src/store/sql/sql-driver.js';
 export async function readModelTables(db: SqlQueryable): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const table of READ_MODEL_TABLES) {
+    if (db.dialect === 'sqlite') {
+      // Whole rows as they are stored, sorted by their text as PostgreSQL's branch sorts by `t::text`.
+      const rows = await db.query<Record<string, unknown>>(`SELECT * FROM ${table}`);
+      out[table] = rows.map((row) => ({ ...row })).sort((a, b) => cmp(JSON.stringify(a), JSON.stringify(b)));
+      continue;
+    }
     const [r] = await db.query<{ rows: string | null }>(
       `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
     );
@@ -12,3 +18,5 @@ export async function readModelTables(db: SqlQueryable): Promise<Record<string, 
   }
   return out;
 }
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
