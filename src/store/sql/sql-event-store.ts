@@ -29,6 +29,7 @@ import {
   type EventRow,
   type PositionedIdRow,
 } from './statements.js';
+import { sameRun } from '../same-run.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -303,16 +304,6 @@ async function alreadyAppendedAnywhere(
   if (ids.length === 0) return undefined;
   const rows = await db.query<PositionedIdRow>(STREAM_EVENTS_WITH_IDS, [stream, JSON.stringify(ids)]);
   return sameRun(rows, ids);
-}
-
-function sameRun(rows: PositionedIdRow[], ids: string[]): AppendResult | undefined {
-  if (rows.length !== ids.length) return undefined;
-  for (const [i, row] of rows.entries()) {
-    if (row.id.toLowerCase() !== ids[i]) return undefined;
-    if (i > 0 && BigInt(row.revision) !== BigInt(rows[i - 1]!.revision) + 1n) return undefined;
-  }
-  const last = rows[rows.length - 1]!;
-  return { nextExpectedRevision: BigInt(last.revision), position: BigInt(last.position) };
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {

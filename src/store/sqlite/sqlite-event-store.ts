@@ -18,6 +18,7 @@ import {
   type Subscription,
 } from '../port.js';
 import type { SqliteDriver } from './sqlite-driver.js';
+import { sameRun } from '../same-run.js';
 
 // The event store port on SQLite (docs/decisions.md, "SQLite, the embedded engine"). SQLite is synchronous and
 // in this process: an append is one transaction run to its end on the calling thread, so appends are
@@ -216,16 +217,6 @@ export function factsText(stream: string, type: string, data: unknown): string |
   const facts = factsOf(stream, type, data);
   if (facts === null) return null;
   return JSON.stringify(incompleteDelivered(type, facts) ? deliveredFactsFromData(data) : facts);
-}
-
-function sameRun(rows: PlacedId[], ids: string[]): AppendResult | undefined {
-  if (rows.length !== ids.length) return undefined;
-  for (const [i, row] of rows.entries()) {
-    if (row.id !== ids[i]) return undefined;
-    if (i > 0 && row.revision !== rows[i - 1]!.revision + 1) return undefined;
-  }
-  const last = rows[rows.length - 1]!;
-  return { nextExpectedRevision: BigInt(last.revision), position: BigInt(last.position) };
 }
 
 function recorded(row: Row): RecordedEvent {
