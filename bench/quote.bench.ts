@@ -12,7 +12,7 @@ import { rebuild } from '../projections/catch-up.js';
 import { openReadModels } from '../projections/read-models.js';
 import { capturedLogger, localServiceEnv, startLocalParts } from '../ops/world/local-world.js';
 import { loadConfig, serviceConfig } from '../src/config/config.js';
-import { openStore } from '../src/store/open.js';
+import { openStore } from '../src/store/open/open.js';
 import { startService } from '../src/service/service.js';
 import { DECLARED, publisherSite } from '../test/support/publishers.js';
 import { bulkLoad } from '../test/bench/support/bulk-load.js';

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { rebuild } from '../projections/catch-up.js';
 import { openReadModels } from '../projections/read-models.js';
 import { READ_MODEL_TABLES } from '../projections/schema.js';
-import { openStore } from '../src/store/open.js';
+import { openStore } from '../src/store/open/open.js';
 import type { EventStoreWithProjections } from '../src/store/store-with-projections.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';
 import { bulkLoad } from '../test/bench/support/bulk-load.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedStore } from '../src/store/embedded/open-embedded.js';
-import { openStore } from '../src/store/open.js';
+import { openStore } from '../src/store/open/open.js';
 import type { EventStore, NewEvent } from '../src/store/port.js';
 import type { SqlEventStoreOptions } from '../src/store/sql/sql-event-store.js';
 import { dropSchema, freshSchemaName, withSchema } from '../test/store/fixtures/store-under-test.js';

@@ -1,4 +1,4 @@
-import type { SqlDriver } from '../src/store/sql/sql-driver.js';
+import type { SqlDriver } from '../src/store/sql-driver.js';
 import { applyBatch, type BatchRows } from './batch.js';
 import { decodeFactEvent, type FactEvent, type RawFactEvent } from './feed/fact-event.js';
 import type { FactFeed } from './feed/feed.js';

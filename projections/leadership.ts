@@ -1,5 +1,5 @@
 import type { Logger } from '../src/runtime/log.js';
-import type { Lease, SqlDriver } from '../src/store/sql/sql-driver.js';
+import type { Lease, SqlDriver } from '../src/store/sql-driver.js';
 
 // One leader per database: the process holding the lease runs the projector and the recovery
 // worker; the others serve HTTP and read the same tables, and try for the lease every `retryMs`, so

@@ -1,5 +1,5 @@
 import type { Logger } from '../src/runtime/log.js';
-import type { SqlDriver } from '../src/store/sql/sql-driver.js';
+import type { SqlDriver } from '../src/store/sql-driver.js';
 import { catchUp, PAGE_SIZE } from './catch-up.js';
 import type { FactFeed } from './feed/feed.js';
 import { readCheckpoint } from './schema.js';

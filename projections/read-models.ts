@@ -1,6 +1,6 @@
 import type { Logger } from '../src/runtime/log.js';
 import type { EventStoreWithProjections } from '../src/store/store-with-projections.js';
-import type { SqlDriver } from '../src/store/sql/sql-driver.js';
+import type { SqlDriver } from '../src/store/sql-driver.js';
 import type { FactFeed } from './feed/feed.js';
 import { sqlFactFeed } from './feed/sql-feed.js';
 import { storeFactFeed } from './feed/store-feed.js';
@@ -24,7 +24,7 @@ export interface ReadModels {
 
 /**
  * The read models on `store`. SQL stores keep them beside the events; an EventStoreDB store's go to
- * `readStore`, which the caller opens (src/store/read-store.ts) and these read models close: the
+ * `readStore`, which the caller opens (src/store/open/read-store.ts) and these read models close: the
  * projections receive their stores, they never open one.
  */
 export async function openReadModels(

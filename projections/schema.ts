@@ -1,4 +1,4 @@
-import { inDialect, type InDialects, type SqlDriver, type SqlQueryable } from '../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver, type SqlQueryable } from '../src/store/sql-driver.js';
 
 // The read models' tables. They live in the SQL database of the events (or, for EventStoreDB, in the
 // read store): one row per purchase, per open investigation, per refund request, per day × origin ×

@@ -1,4 +1,4 @@
-import { inDialect, type InDialects, type SqlDriver, type SqlQueryable } from '../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver, type SqlQueryable } from '../src/store/sql-driver.js';
 import { rowsToLoad, type BatchChanges, type BatchRows } from './batch.js';
 import { ident, QUEUE_COLUMNS, REFUND_COLUMNS, REPORT_COLUMNS, rowsJson, type Columns } from './columns.js';
 import type { FactEvent } from './feed/fact-event.js';

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { embeddedDirOf } from '../../src/store/open.js';
+import { embeddedDirOf } from '../../src/store/open/open.js';
 import { SQLITE_FILE } from '../../src/store/sqlite/sqlite-file.js';
 
 // Whether EVENT_STORE_URL names a store that exists, asked without creating one: opening the store

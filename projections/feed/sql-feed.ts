@@ -1,4 +1,4 @@
-import { inDialect, type InDialects, type SqlDriver } from '../../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver } from '../../src/store/sql-driver.js';
 import { deliveredFactsFromData, incompleteDelivered } from './delivered-digests.js';
 import type { RawFactEvent } from './fact-event.js';
 import type { FactFeed } from './feed.js';

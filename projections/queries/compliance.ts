@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../src/store/sql-driver.js';
 import { rowsJson } from '../columns.js';
 import type { ComplianceDaily, ComplianceRow, DayRange } from '../compliance/compliance-row.js';
 import { COMPLIANCE_COLUMNS } from '../schema.js';

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../src/store/sql-driver.js';
 import { QUEUE_COLUMNS, REPORT_COLUMNS, rowsJson } from '../columns.js';
 import type { QueueItem } from '../investigation-queue/queue-item.js';
 import type { ReportRow } from '../report-view/report-row.js';

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../src/store/sql-driver.js';
 
 /** Purchases the recovery worker must look at: paid for (checkpointed) but neither delivered nor parked.
  *  An index scan. */

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../src/store/sql-driver.js';
 import { REFUND_COLUMNS, rowJson, rowsJson } from '../columns.js';
 import type { RefundRow } from '../refunds/refund-row.js';
 

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../src/store/sql-driver.js';
 
 // The operator console's summary: purchases per status and quotes per day, from the report view.
 

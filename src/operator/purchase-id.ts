@@ -1,6 +1,6 @@
 import { purchaseIdsWithPrefix } from '../../projections/queries/purchases.js';
 import * as t from 'io-ts';
-import type { SqlQueryable } from '../store/sql/sql-driver.js';
+import type { SqlQueryable } from '../store/sql-driver.js';
 import type { EventStoreWithProjections } from '../store/store-with-projections.js';
 import { STREAM_PREFIX } from '../../streams/purchase/purchase-id.js';
 import type { OperatorSession } from './session.js';

@@ -1,7 +1,7 @@
 import { rebuild } from '../../projections/catch-up.js';
 import { openReadModels } from '../../projections/read-models.js';
 import { READ_MODEL_TABLES } from '../../projections/schema.js';
-import { openReadStore } from '../store/read-store.js';
+import { openReadStore } from '../store/open/read-store.js';
 import type { OperatorSession } from './session.js';
 
 // Empties every read-model table and rebuilds them all from the first event of `$all` with the

@@ -1,5 +1,5 @@
 import { lockHolder } from '../store/embedded/lockfile.js';
-import { embeddedDirOf } from '../store/open.js';
+import { embeddedDirOf } from '../store/open/open.js';
 import type { ConfigProblem } from '../config/config-error.js';
 
 // A second start on a data directory another service holds is refused before anything starts, naming

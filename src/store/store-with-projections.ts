@@ -1,5 +1,5 @@
 import type { EventStore } from './port.js';
-import type { SqlDriver } from './sql/sql-driver.js';
+import type { SqlDriver } from './sql-driver.js';
 
 /** What `openStore` returns: the port plus what the projector needs beside it. */
 export interface EventStoreWithProjections extends EventStore {

@@ -48,8 +48,8 @@ const MONEY_PATH = ['src/money-path'];
 const PROJECTIONS = ['projections'];
 /** What opens a store: only the composition (and the tools) may. */
 const STORE_OPENERS = [
-  'src/store/open.ts',
-  'src/store/read-store.ts',
+  'src/store/open/open.ts',
+  'src/store/open/read-store.ts',
   'src/store/embedded',
   'src/store/postgres',
   'src/store/esdb',
@@ -61,7 +61,7 @@ const CIRCLE_ROOTS = ['src', 'streams', 'projections'];
  * files of the folder itself import a subfolder that imports them back. A loop inside one of these is
  * tolerated until the folder is reshaped; a loop anywhere else fails. The list only shrinks.
  */
-const NESTED_LOOPS_KNOWN = ['src/rsl', 'src/store'];
+const NESTED_LOOPS_KNOWN = ['src/rsl'];
 /** The loops of `g` that are not inside a folder of NESTED_LOOPS_KNOWN. */
 const newNestedLoops = (g: Graph) =>
   nestedFolderCircles(g, CIRCLE_ROOTS).filter(
@@ -165,7 +165,7 @@ const BROKEN: Record<string, Graph> = {
     edge('src/payment/settlement/settlement.ts', gone('src/money-path', 'settlement-port.ts'), true),
   ]),
   'the projections open no store: they are handed theirs': graphOf([
-    edge('projections/read-models.ts', 'src/store/open.ts'),
+    edge('projections/read-models.ts', 'src/store/open/open.ts'),
   ]),
   'no files import each other in a loop': graphOf([
     edge('src/rsl/discovery.ts', 'src/rsl/html-reading.ts'),

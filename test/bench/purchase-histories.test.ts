@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import test from 'ava';
 import { checkpointAad, openText, type SealedBox } from '@rights-preflight/wire/crypto/aes-gcm.js';
 import { canonicalJson } from '@rights-preflight/wire/evidence/canonical-json.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { WrongExpectedRevision, type RecordedEvent } from '../../src/store/port.js';
 import { decideToAppend } from '../support/decide-at.js';
 import { fold } from '../../streams/purchase/evolve.js';

@@ -3,7 +3,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { RefundView } from '@rights-preflight/wire/contract/refund.js';
 import { randomUUID } from 'node:crypto';
 import { runCli } from '../../ops/cli.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { refundStream } from '../../streams/refund/events.js';
 import { signPayment } from '../support/pay.js';
 import { devnetWallet } from '../support/devnet-transfer.js';

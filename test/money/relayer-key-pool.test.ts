@@ -4,7 +4,7 @@ import { auditCli } from '../support/audit-cli.js';
 import { randomBytes } from 'node:crypto';
 import { createPublicClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { signPayment } from '../support/pay.js';
 import { DECLARED, getReport, postQuote } from '../support/money-env.js';
 import { useWorld } from '../support/world.js';

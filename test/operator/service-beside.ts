@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Devnet } from '../../src/devnet/devnet.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import type { EventStore } from '../../src/store/port.js';
 import type { ServiceProcess } from '../support/service-process.js';
 import { startWorld } from '../support/world.js';

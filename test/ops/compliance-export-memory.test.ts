@@ -6,8 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { openReadModels } from '../../projections/read-models.js';
-import { openReadStore } from '../../src/store/read-store.js';
-import { openStore } from '../../src/store/open.js';
+import { openReadStore } from '../../src/store/open/read-store.js';
+import { openStore } from '../../src/store/open/open.js';
 import { freshEmbeddedDir } from '../store/fixtures/store-under-test.js';
 import { EVIDENCE_SEED_HEX } from './seed.js';
 

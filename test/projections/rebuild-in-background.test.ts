@@ -1,8 +1,8 @@
 import test from 'ava';
 import { openReadModels } from '../../projections/read-models.js';
-import { openReadStore } from '../../src/store/read-store.js';
+import { openReadStore } from '../../src/store/open/read-store.js';
 import { CHECKPOINT, READ_MODEL_VERSION, readCheckpoint } from '../../projections/schema.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { bulkLoad } from '../bench/support/bulk-load.js';
 import { purchaseHistories } from '../bench/support/purchase-histories.js';
 import { DECLARED, postQuote } from '../support/money-env.js';

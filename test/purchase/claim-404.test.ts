@@ -5,7 +5,7 @@ import test from 'ava';
 import { redeemReport, type PaidOnlyAt } from '../../src/money-path/redeem-report.js';
 import type { ResumeDeps } from '../../src/money-path/resume.js';
 import { Refusal } from '@rights-preflight/wire/refusal.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import type { EventStore } from '../../src/store/port.js';
 import type { EventStoreWithProjections } from '../../src/store/store-with-projections.js';
 import { purchaseIdOfStream } from '../../streams/purchase/purchase-id.js';

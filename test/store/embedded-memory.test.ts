@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 
 // The embedded store's memory: initdb runs in a child process (its WebAssembly memory would never be
 // returned), and the buffer cache inside PGlite's memory is small. Measured as RSS growth of this

@@ -6,7 +6,7 @@ import path from 'node:path';
 import test from 'ava';
 import { LOCKFILE_NAME } from '../../src/store/embedded/lockfile.js';
 import { embeddedThreadOf, openEmbeddedStore } from '../../src/store/embedded/open-embedded.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { StoreLocked } from '../../src/store/port.js';
 import { storeConformance, ev } from './conformance.js';
 import { embeddedStore, freshEmbeddedDir } from './fixtures/store-under-test.js';

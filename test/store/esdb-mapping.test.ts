@@ -9,7 +9,7 @@ import {
   toRecordedEvent,
   translateEsdbError,
 } from '../../src/store/esdb/esdb-mapping.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { StoreUnavailable, WrongExpectedRevision } from '../../src/store/port.js';
 
 // The EventStoreDB adapter's translation code, tested without a server (none can run here,

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import test from 'ava';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { MIGRATIONS } from '../../src/store/sql/schema.js';
 import { freshEmbeddedDir } from './fixtures/store-under-test.js';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { StoreUnavailable } from '../../src/store/port.js';
 import { storeConformance, name } from './conformance.js';
 import { dropSchema, freshSchemaName, postgresStore, withSchema } from './fixtures/store-under-test.js';

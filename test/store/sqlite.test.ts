@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 import { StoreLocked } from '../../src/store/port.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/sqlite-event-store.js';
 import { ev, storeConformance } from './conformance.js';

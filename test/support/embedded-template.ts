@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openReadModels } from '../../projections/read-models.js';
 import { LOCKFILE_NAME } from '../../src/store/embedded/lockfile.js';
-import { openStore } from '../../src/store/open.js';
+import { openStore } from '../../src/store/open/open.js';
 
 // A new PGlite store costs a PGlite initdb (a child process growing to ~500 MB, seconds of CPU) and its
 // migrations; the suite opens well over a hundred. The first test process that needs one builds a migrated

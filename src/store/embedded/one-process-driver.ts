@@ -1,4 +1,4 @@
-import type { SqlDriver } from '../sql/sql-driver.js';
+import type { SqlDriver } from '../sql-driver.js';
 
 /**
  * What an embedded driver answers for the parts that concern other processes: none share its directory

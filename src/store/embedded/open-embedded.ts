@@ -7,7 +7,7 @@ import { initEmbeddedCluster } from './init-cluster.js';
 import { lockDirectory } from './lockfile.js';
 import { pgliteDriver } from './pglite-driver.js';
 import { pgliteWorkerDriver } from './pglite-worker-driver.js';
-import type { SqlDriver } from '../sql/sql-driver.js';
+import type { SqlDriver } from '../sql-driver.js';
 
 // PGlite keeps Postgres's buffer cache inside its WebAssembly memory, which is never returned to
 // the system: the default 128 MB became 128 MB of the service's RSS for good. The files it caches

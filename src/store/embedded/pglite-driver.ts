@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import type { SqlDriver, SqlQueryable } from '../sql-driver.js';
 import { ONE_PROCESS_DRIVER } from './one-process-driver.js';
 
 /**

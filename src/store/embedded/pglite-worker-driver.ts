@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { siblingModule } from '../../runtime/sibling-module.js';
-import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import type { SqlDriver, SqlQueryable } from '../sql-driver.js';
 import type { FromWorker, ToWorker, WorkerError } from './pglite-worker-protocol.js';
 import { ONE_PROCESS_DRIVER } from './one-process-driver.js';
 

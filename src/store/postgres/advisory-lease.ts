@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../../runtime/log.js';
-import type { Lease } from '../sql/sql-driver.js';
+import type { Lease } from '../sql-driver.js';
 
 /**
  * Leadership on PostgreSQL: a session-level advisory lock held on a connection of its own. The

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../../runtime/log.js';
-import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import type { SqlDriver, SqlQueryable } from '../sql-driver.js';
 import { tryAdvisoryLease } from './advisory-lease.js';
 import { translatePgError } from './unavailable.js';
 

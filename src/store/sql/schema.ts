@@ -1,5 +1,5 @@
 import { EVENT_FACTS_V1, EVENT_FACTS_V2, EVENT_FACTS_V3, EVENT_FACTS_V4, EVENT_FACTS_V5 } from './event-facts-sql.js';
-import type { SqlDriver } from './sql-driver.js';
+import type { SqlDriver } from '../sql-driver.js';
 
 // The event store schema, shared by PGlite and PostgreSQL. Migrations are append-only: never edit
 // one that has shipped, add the next.

@@ -13,7 +13,7 @@ import {
   type Subscription,
 } from '../port.js';
 import { groupCommit, type Outcome } from './group-commit.js';
-import type { SqlDriver, SqlQueryable } from './sql-driver.js';
+import type { SqlDriver, SqlQueryable } from '../sql-driver.js';
 import {
   APPEND_ORDER_LOCK,
   INSERT_EVENTS,

@@ -1,5 +1,5 @@
 // What the SQLite driver rewrites in a statement written with PostgreSQL's placeholders and casts, so a
-// statement that differs only there is written once (src/store/sql/sql-driver.ts, `SqlQueryable.query`).
+// statement that differs only there is written once (src/store/sql-driver.ts, `SqlQueryable.query`).
 // Everything else that differs has SQLite text of its own beside PostgreSQL's (docs/decisions.md, "SQLite, the
 // embedded engine").
 

@@ -3,7 +3,7 @@ import type {
   StatementSyncInstance as StatementSync,
 } from '@photostructure/sqlite';
 import { ONE_PROCESS_DRIVER } from '../embedded/one-process-driver.js';
-import type { SqlDriver, SqlQueryable } from '../sql/sql-driver.js';
+import type { SqlDriver, SqlQueryable } from '../sql-driver.js';
 import { sqliteText } from './sqlite-dialect.js';
 
 // The read models' SqlDriver on the SQLite connection the events use (one connection: one process per

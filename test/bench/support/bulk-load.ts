@@ -1,6 +1,6 @@
 import type { NewEvent } from '../../../src/store/port.js';
 import { assertEventIds } from '../../../src/store/event-id.js';
-import { inDialect, type InDialects, type SqlDriver } from '../../../src/store/sql/sql-driver.js';
+import { inDialect, type InDialects, type SqlDriver } from '../../../src/store/sql-driver.js';
 import { APPEND_ORDER_LOCK } from '../../../src/store/sql/statements.js';
 import { factsText } from '../../../src/store/sqlite/sqlite-event-store.js';
 

@@ -1,5 +1,5 @@
 import { READ_MODEL_TABLES } from '../../../projections/schema.js';
-import type { SqlQueryable } from '../../../src/store/sql/sql-driver.js';
+import type { SqlQueryable } from '../../../src/store/sql-driver.js';
 
 /** Every read-model table's rows in a stable order, to compare a live projection with a rebuild. */
 export async function readModelTables(db: SqlQueryable): Promise<Record<string, unknown>> {

@@ -1,6 +1,6 @@
-import type { Logger } from '../runtime/log.js';
+import type { Logger } from '../../runtime/log.js';
 import { openStore } from './open.js';
-import type { EventStoreWithProjections } from './store-with-projections.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 
 // Where the read models live: beside the events on a SQL store (nothing to open), else in the SQL store
 // READ_STORE_URL names, opened here and handed to the read models (projections/read-models.ts), which

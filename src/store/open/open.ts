@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SqlEventStoreOptions } from './sql/sql-event-store.js';
-import type { EventStoreWithProjections } from './store-with-projections.js';
+import type { SqlEventStoreOptions } from '../sql/sql-event-store.js';
+import type { EventStoreWithProjections } from '../store-with-projections.js';
 
 /**
  * Opens the event store named by EVENT_STORE_URL:
@@ -27,14 +27,14 @@ export async function openStore(url: string, opts: SqlEventStoreOptions = {}): P
       return openPglite(embeddedDirOf(url)!, opts);
     case 'postgres':
     case 'postgresql': {
-      const { openPostgresStore } = await import('./postgres/open-postgres.js');
+      const { openPostgresStore } = await import('../postgres/open-postgres.js');
       return openPostgresStore(url, opts);
     }
     case 'esdb':
     case 'esdb+discover':
     case 'kurrentdb':
     case 'kurrentdb+discover': {
-      const { openEsdbStore } = await import('./esdb/esdb-event-store.js');
+      const { openEsdbStore } = await import('../esdb/esdb-event-store.js');
       return openEsdbStore(url, opts);
     }
     default:
@@ -56,12 +56,12 @@ export function embeddedDirOf(url: string): string | undefined {
 export const holdsPglite = (dir: string): boolean => existsSync(path.join(dir, 'PG_VERSION'));
 
 async function openSqlite(dir: string, opts: SqlEventStoreOptions): Promise<EventStoreWithProjections> {
-  const { openSqliteStore } = await import('./sqlite/open-sqlite.js');
+  const { openSqliteStore } = await import('../sqlite/open-sqlite.js');
   return openSqliteStore(dir, opts);
 }
 
 async function openPglite(dir: string, opts: SqlEventStoreOptions): Promise<EventStoreWithProjections> {
-  const { openEmbeddedStore } = await import('./embedded/open-embedded.js');
+  const { openEmbeddedStore } = await import('../embedded/open-embedded.js');
   return openEmbeddedStore(dir, opts);
 }
 
