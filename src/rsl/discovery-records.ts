@@ -1,4 +1,4 @@
-import type { ParseResult } from './model.js';
+import type { ParseResult } from './parse/model.js';
 import type { DocumentRecord, Observation } from './reading.js';
 import type { FetchResult } from './safe-fetch.js';
 import type { Channel } from '@rights-preflight/wire/rsl/vocabulary.js';

@@ -3,7 +3,7 @@ import type { DocumentInput } from './evaluate/evaluate.js';
 import type { FetchCache, KnownVersion } from './fetch-cache.js';
 import { readPageHtml, unreadPage } from './html-reading.js';
 import { type PageReadings, readPageReadings } from './page-readings.js';
-import type { ParseResult } from './model.js';
+import type { ParseResult } from './parse/model.js';
 import { parseRsl } from './parse/parse.js';
 import type { ParseCache } from './parse-cache.js';
 import { documentRecord as record, fetchObservation as observation } from './discovery-records.js';

@@ -2,7 +2,7 @@ import { html, Parser, type DefaultTreeAdapterMap, type Token, type TreeAdapter 
 import { isRslType, relHasLicense } from './associations.js';
 import { encodingDeclaredByMeta } from './html-encoding.js';
 import { readsDifferentlyWithoutScripting } from '../matching/noscript.js';
-import { startWorkClock } from './thread-cpu-clock.js';
+import { startWorkClock } from '../runtime/thread-cpu-clock.js';
 
 // The HTML association points (rsl.md §3.3): `<link rel="license" type="application/rsl+xml">`,
 // inline `<script type="application/rsl+xml">`, and the document's `<base href>` that relative

@@ -1,4 +1,4 @@
-import type { Content, ParseResult } from './model.js';
+import type { Content, ParseResult } from './parse/model.js';
 import { parseRsl } from './parse/parse.js';
 import { matchContentUrl } from '../matching/pattern.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { evaluatePurpose, type DocumentInput, type PurposeEvaluation } from './evaluate/evaluate.js';
-import type { ParseResult } from './model.js';
+import type { ParseResult } from './parse/model.js';
 import { parseRsl } from './parse/parse.js';
 import type { ParseCache } from './parse-cache.js';
 import type { InspectPurpose, UserClass } from '@rights-preflight/wire/rsl/purposes.js';

@@ -3,7 +3,7 @@ import { inspectAnswerText } from './inspect-answer.js';
 import { evaluateParsed, type InspectQuestion } from './inspect-document.js';
 import { INSPECT_WORKER_TAG } from './inspect-worker.js';
 import { siblingModule } from '../runtime/sibling-module.js';
-import { startWorkClock, type WorkClock } from './thread-cpu-clock.js';
+import { startWorkClock, type WorkClock } from '../runtime/thread-cpu-clock.js';
 
 // A small pool of worker threads for the free inspection path, so parsing and evaluating untrusted
 // documents never runs on the event loop that answers /healthz, capabilities and paid redemptions.

@@ -3,7 +3,7 @@ import { inspectionAnswer } from './inspect-answer.js';
 import type { InspectQuestion } from './inspect-document.js';
 import { lowerThreadPriority } from './low-priority-thread.js';
 import { createParseCache } from './parse-cache.js';
-import { threadStatPath } from './thread-cpu-clock.js';
+import { threadStatPath } from '../runtime/thread-cpu-clock.js';
 
 // Entry of an inspect-pool worker thread: one job at a time, answered by id. Loaded only inside
 // a worker started by inspect-pool.ts (workerData.tag says so); importing it elsewhere does nothing.

@@ -1,4 +1,4 @@
-import type { ParseResult } from './model.js';
+import type { ParseResult } from './parse/model.js';
 import { parseRsl } from './parse/parse.js';
 
 // Parsed documents by their sha256, least recently used first out, bounded by the documents' total

@@ -23,9 +23,8 @@ import {
 //   adapters stand apart      an adapter imports no other adapter and nothing of the money path (a port
 //                             lives beside its adapter, as src/store/port.ts does)
 //   projections get a store   the read side is handed its stores; it opens none
-//   no circles                no files, and no sibling folders, that import each other in a loop; a folder
-//                             and the folders inside it neither, but for the loops measured when the rule came
-//                             (NESTED_LOOPS_KNOWN, docs/decisions.md "Tests of a package stand with the package")
+//   no circles                no files, no sibling folders, and no folder and the folders inside it, that import
+//                             each other in a loop (docs/decisions.md, "Tests of a package stand with the package")
 //   launches are named        a module started by a path string (a worker, a child process) is an
 //                             edge no import shows: each is named here, so a new one is seen
 
@@ -56,17 +55,6 @@ const STORE_OPENERS = [
   'src/store/sqlite/open-sqlite.ts',
 ];
 const CIRCLE_ROOTS = ['src', 'streams', 'projections'];
-/**
- * The folders whose own files and subfolders import each other in a loop, as measured when the rule came: the
- * files of the folder itself import a subfolder that imports them back. A loop inside one of these is
- * tolerated until the folder is reshaped; a loop anywhere else fails. The list only shrinks.
- */
-const NESTED_LOOPS_KNOWN = ['src/rsl'];
-/** The loops of `g` that are not inside a folder of NESTED_LOOPS_KNOWN. */
-const newNestedLoops = (g: Graph) =>
-  nestedFolderCircles(g, CIRCLE_ROOTS).filter(
-    (loop) => !NESTED_LOOPS_KNOWN.some((known) => loop.split(' ⇄ ').every((node) => within(node, known))),
-  );
 /** Every module started by a path string: the starter, and what it starts. */
 const LAUNCHES = [
   'src/devnet/process.ts → src/devnet/main.ts',
@@ -115,9 +103,9 @@ const RULES: readonly Rule[] = [
     check: (g) => folderCircles(g, CIRCLE_ROOTS),
   },
   {
-    name: 'no folder and the folders inside it import each other in a loop (but the loops known)',
+    name: 'no folder and the folders inside it import each other in a loop',
     reads: CIRCLE_ROOTS,
-    check: newNestedLoops,
+    check: (g) => nestedFolderCircles(g, CIRCLE_ROOTS),
   },
   {
     name: 'every module started by a path string is named here',
@@ -175,7 +163,7 @@ const BROKEN: Record<string, Graph> = {
     edge('src/rsl/signal-discovery.ts', 'src/signals/read-signals.ts'),
     edge('src/signals/signal-work.ts', gone('src/rsl', 'pattern.ts')),
   ]),
-  'no folder and the folders inside it import each other in a loop (but the loops known)': graphOf([
+  'no folder and the folders inside it import each other in a loop': graphOf([
     edge('src/payment/a.ts', 'src/payment/settlement/b.ts'),
     edge('src/payment/settlement/c.ts', 'src/payment/d.ts'),
   ]),
@@ -209,7 +197,7 @@ test('a folder and the folders inside it are no circle; a subfolder of a sibling
   t.deepEqual(folderCircles(cousins, CIRCLE_ROOTS), ['src/http/routes ⇄ src/http/schema']);
 });
 
-test('a folder and the folders inside it in a loop are a nested circle; the known ones are the only ones', (t) => {
+test('a folder and the folders inside it in a loop are a nested circle, one level up as well', (t) => {
   const parentAndChild = graphOf([
     edge('src/payment/a.ts', 'src/payment/settlement/b.ts'),
     edge('src/payment/settlement/c.ts', 'src/payment/d.ts'),
@@ -221,17 +209,8 @@ test('a folder and the folders inside it in a loop are a nested circle; the know
     edge('src/payment/settlement/c.ts', 'src/payment/x402/d.ts'),
   ]);
   t.deepEqual(nestedFolderCircles(down, CIRCLE_ROOTS), []);
-  // A loop inside a known folder is tolerated; the same loop one level up is not.
-  const known = graphOf([edge('src/rsl/a.ts', 'src/rsl/parse/b.ts'), edge('src/rsl/parse/c.ts', 'src/rsl/d.ts')]);
-  t.deepEqual(newNestedLoops(known), []);
   const above = graphOf([edge('src/a.ts', 'src/rsl/b.ts'), edge('src/rsl/c.ts', 'src/d.ts')]);
-  t.deepEqual(newNestedLoops(above), ['src/. ⇄ src/rsl']);
-  // Today's tree: every nested loop lies inside a known folder, and each known folder still has one.
-  const today = nestedFolderCircles(GRAPH, CIRCLE_ROOTS);
-  t.log(today);
-  for (const folder of NESTED_LOOPS_KNOWN)
-    t.true(
-      today.some((loop) => loop.split(' ⇄ ').every((node) => within(node, folder))),
-      `${folder} has no loop left: take it off NESTED_LOOPS_KNOWN`,
-    );
+  t.deepEqual(nestedFolderCircles(above, CIRCLE_ROOTS), ['src/. ⇄ src/rsl']);
+  // Today's tree has none (src/operator, src/rsl and src/store had one each when the rule came).
+  t.deepEqual(nestedFolderCircles(GRAPH, CIRCLE_ROOTS), []);
 });

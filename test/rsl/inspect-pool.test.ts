@@ -2,7 +2,7 @@ import test from 'ava';
 import { createInspectPool, InspectPoolBusy } from '../../src/rsl/inspect-pool.js';
 import { inspectionAnswer, type InspectResponse } from '../../src/rsl/inspect-answer.js';
 import type { InspectQuestion } from '../../src/rsl/inspect-document.js';
-import type { WorkClock } from '../../src/rsl/thread-cpu-clock.js';
+import type { WorkClock } from '../../src/runtime/thread-cpu-clock.js';
 import { fixture } from './helpers.js';
 
 // Untrusted documents are parsed and evaluated in worker threads (the event loop keeps serving);

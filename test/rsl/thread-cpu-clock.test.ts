@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Worker } from 'node:worker_threads';
-import { startWorkClock, threadStatPath } from '../../src/rsl/thread-cpu-clock.js';
+import { startWorkClock, threadStatPath } from '../../src/runtime/thread-cpu-clock.js';
 
 // The limits on costly publisher input count a thread's CPU time (docs/decisions.md, "A busy machine"):
 // work moves the clock, waiting does not, and another thread's clock is read from outside it.

@@ -1,4 +1,4 @@
-import type { Content } from '../model.js';
+import type { Content } from '../parse/model.js';
 import type { Question } from '@rights-preflight/wire/rsl/purposes.js';
 import { licenseVerdict } from './license.js';
 import { merge, type DocumentInput, type Outcome, type Verdict } from './verdict.js';

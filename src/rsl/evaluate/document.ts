@@ -1,5 +1,5 @@
 import type { EvaluationBudget } from '../../matching/evaluation-budget.js';
-import type { Content } from '../model.js';
+import type { Content } from '../parse/model.js';
 import { matchContentUrl, type ScopeMatch } from '../../matching/pattern.js';
 import type { Question } from '@rights-preflight/wire/rsl/purposes.js';
 import type { Reason } from '@rights-preflight/wire/rsl/vocabulary.js';

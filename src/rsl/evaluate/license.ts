@@ -1,4 +1,4 @@
-import type { Content, License } from '../model.js';
+import type { Content, License } from '../parse/model.js';
 import { LEGACY_USAGE_ALIASES } from '../parse/vocabulary.js';
 import type { EvaluatedToken, Question } from '@rights-preflight/wire/rsl/purposes.js';
 import { reason, type DocumentInput, type Outcome, type Verdict, type Where } from './verdict.js';

@@ -1,4 +1,4 @@
-import type { Content, License, ParseResult } from '../model.js';
+import type { Content, License, ParseResult } from '../parse/model.js';
 import type { Channel, Reason } from '@rights-preflight/wire/rsl/vocabulary.js';
 
 // What every rule of the reading produces: a verdict with its outcome, the licensee's obligations and

@@ -1,5 +1,5 @@
 import { getBOMEncoding } from '@exodus/bytes/encoding-lite.js';
-import type { ParseResult } from '../model.js';
+import type { ParseResult } from './model.js';
 import type { ParseLimits } from './limits.js';
 
 // Stage 1 of the parse: bytes to text. Only a document of XML 1.0 characters within the size limit goes

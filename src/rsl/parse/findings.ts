@@ -1,4 +1,4 @@
-import type { ParseFailureCode, Problem } from '../model.js';
+import type { ParseFailureCode, Problem } from './model.js';
 
 // How a parse stage reports. A Fatal ends the parse with no document (never a permission); a problem
 // is noted on the document and the parse goes on (an error problem makes the document non-conformant).

@@ -1,4 +1,4 @@
-import type { Content, License, Payment } from '../model.js';
+import type { Content, License, Payment } from './model.js';
 
 // One open element of the parse's stack (structure.ts pushes them, leaves.ts reads a leaf's when it closes).
 

@@ -1,4 +1,4 @@
-import type { Content, License, Payment, TermAxis } from '../model.js';
+import type { Content, License, Payment, TermAxis } from './model.js';
 import type { ProblemFn } from './findings.js';
 import type { Frame } from './frame.js';
 import { caseRule, checkTokens, splitTokens } from './tokens.js';

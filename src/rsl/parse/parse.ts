@@ -1,4 +1,4 @@
-import type { ParseResult, Problem } from '../model.js';
+import type { ParseResult, Problem } from './model.js';
 import { decodeDocument } from './decode.js';
 import { Fatal, type ProblemFn } from './findings.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './limits.js';

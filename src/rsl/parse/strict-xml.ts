@@ -1,7 +1,7 @@
 import sax from 'sax';
 import { Fatal } from './findings.js';
 import type { ParseLimits } from './limits.js';
-import { startWorkClock, type WorkClock } from '../thread-cpu-clock.js';
+import { startWorkClock, type WorkClock } from '../../runtime/thread-cpu-clock.js';
 
 // Stage 2 of the parse: sax in strict, namespace-aware mode, held to XML 1.0 and to the limits.
 // DOCTYPE is refused outright (no entity expansion, no billion-laughs), and size, depth, element

@@ -1,5 +1,5 @@
 import type sax from 'sax';
-import { RSL_NAMESPACE, type Content, type License, type Payment, type RslDocument } from '../model.js';
+import { RSL_NAMESPACE, type Content, type License, type Payment, type RslDocument } from './model.js';
 import { Fatal, type ProblemFn } from './findings.js';
 import type { Frame } from './frame.js';
 import { closeLeaf } from './leaves.js';

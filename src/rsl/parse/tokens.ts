@@ -1,4 +1,4 @@
-import { RSL_NAMESPACE, type TermAxis } from '../model.js';
+import { RSL_NAMESPACE, type TermAxis } from './model.js';
 import type { ProblemFn } from './findings.js';
 import { LEGACY_USAGE_ALIASES, USAGE_TOKENS, USER_TOKENS } from './vocabulary.js';
 
