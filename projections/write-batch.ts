@@ -105,42 +105,53 @@ async function loadRows<Row extends { purchase_id: string; updated_position: str
 }
 
 /**
- * One multi-row upsert per table and page, its rows as one JSON parameter. On the embedded store (PGlite)
- * every byte of a parameter costs: its driver measures and copies the text in JavaScript, the database
- * parses it again (docs/decisions.md, "Rebuilds of quotes"). So each row travels under short keys
- * ("k0", "k1"…, named again by the statement's column list) and without its null columns, which
- * json_to_recordset reads as null: a quoted purchase's row takes ~660 bytes instead of ~1,100 with column
- * names and nulls. `json`, not `jsonb`: the text is read once, never stored as it is. SQLite reads the same
- * parameter with json_each, a jsonb column's value as JSON text (`->`), the others as values (`->>`).
+ * One upsert per table and page. On PostgreSQL (and PGlite) one multi-row statement, its rows as one JSON
+ * parameter: on PGlite every byte of a parameter costs (its driver measures and copies the text in
+ * JavaScript, the database parses it again: docs/decisions.md, "Rebuilds of quotes"), so each row travels
+ * under short keys ("k0", "k1"…, named again by the statement's column list) and without its null columns,
+ * which json_to_recordset reads as null: a quoted purchase's row takes ~660 bytes instead of ~1,100. `json`,
+ * not `jsonb`: the text is read once, never stored as it is. On SQLite a parameter is a value bound in
+ * process, so one prepared single-row statement runs per row inside the page's transaction: a third of
+ * json_each's CPU (docs/decisions.md, "Rebuilds of quotes on SQLite"); a jsonb column is bound as its JSON
+ * text, as `->` read it from the page's JSON.
  */
 interface Upsert {
-  sql: InDialects;
+  /** PostgreSQL: every row of the page from one JSON parameter. */
+  postgres: string;
   encode(row: object): Record<string, unknown>;
+  /** SQLite: one row, its columns as parameters in the column list's order. */
+  sqliteRow: string;
+  params(row: object): unknown[];
 }
 
 function upsertOf(table: string, columns: readonly (readonly [string, string])[]): Upsert {
   const keys = columns.map((_, i) => `k${i.toString(36)}`);
   const names = columns.map(([name]) => name);
+  const json = columns.map(([, type]) => type === 'jsonb');
   const updates = names.filter((c) => c !== 'purchase_id').map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`);
   const into = `INSERT INTO ${table} (${names.map(ident).join(', ')})`;
   const onConflict = `ON CONFLICT (purchase_id) DO UPDATE SET ${updates.join(', ')}`;
-  const sqliteValue = ([, type]: readonly [string, string], i: number) =>
-    `x.value ${type === 'jsonb' ? '->' : '->>'} '${keys[i]}'`;
   return {
-    sql: {
-      postgres: `${into}
+    postgres: `${into}
       SELECT ${keys.join(', ')} FROM json_to_recordset($1::json)
         AS x(${columns.map(([, type], i) => `${keys[i]} ${type}`).join(', ')})
       ${onConflict}`,
-      // `WHERE true`: without it SQLite would read ON CONFLICT as the join's ON.
-      sqlite: `${into} SELECT ${columns.map(sqliteValue).join(', ')} FROM json_each($1) x WHERE true ${onConflict}`,
-    },
     encode(row) {
       const values = row as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       for (let i = 0; i < names.length; i++) {
         const v = values[names[i]!];
         if (v !== null && v !== undefined) out[keys[i]!] = v;
+      }
+      return out;
+    },
+    sqliteRow: `${into} VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}) ${onConflict}`,
+    params(row) {
+      const values = row as Record<string, unknown>;
+      const out = new Array<unknown>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const v = values[names[i]!];
+        out[i] = v === null || v === undefined ? null : json[i] ? JSON.stringify(v) : v;
       }
       return out;
     },
@@ -153,7 +164,11 @@ const UPSERT_QUEUE = upsertOf('rm_queue', QUEUE_COLUMNS);
 
 async function upsert(tx: SqlQueryable, u: Upsert, rows: readonly object[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.query(inDialect(tx, u.sql), [JSON.stringify(rows.map(u.encode))]);
+  if (tx.dialect === 'sqlite') {
+    for (const row of rows) await tx.query(u.sqliteRow, u.params(row));
+    return;
+  }
+  await tx.query(u.postgres, [JSON.stringify(rows.map(u.encode))]);
 }
 
 /** The daily aggregates' rows from their JSON parameter. */
