@@ -70,7 +70,7 @@ const sequenceDecider: Decider<PurchaseState, CommandSequence, PurchaseEvent> = 
         break;
       }
       events.push(...decided);
-      if (i < steps.length - 1) current = decided.reduce((s, e) => purchaseDecider.evolve(s, e), current);
+      if (i < steps.length - 1) current = decided.reduce((s, e) => purchaseDecider.evolveDecided(s, e), current);
     }
     return events;
   },
