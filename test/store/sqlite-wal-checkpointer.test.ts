@@ -12,6 +12,8 @@ import { ev } from './conformance.js';
 // (src/store/sqlite/wal-checkpointer.ts; docs/decisions.md, "A quote on SQLite"). Counted in WAL frames and
 // checkpoint reports, never timed.
 
+const hold = <T>(work: () => Promise<T>) => work();
+
 async function scratchDb(t: { teardown: (f: () => Promise<void>) => void }) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-wal-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -35,7 +37,7 @@ async function scratchDb(t: { teardown: (f: () => Promise<void>) => void }) {
 test.serial('the main connection never checkpoints by itself; the worker copies what it wrote', async (t) => {
   const { file, db, write } = await scratchDb(t);
   const reports: CheckpointReport[] = [];
-  const checkpointer = await walCheckpointer(db, file, () => undefined, {
+  const checkpointer = await walCheckpointer(db, file, hold, {
     everyMs: 60_000,
     onCheckpoint: (r) => reports.push(r),
   });
@@ -43,42 +45,53 @@ test.serial('the main connection never checkpoints by itself; the worker copies 
   // 2,500 commits of ~3 KB: SQLite's own checkpoint (every 1,000 pages) would have run inside a COMMIT here.
   write(2_500);
   const r = await checkpointer.checkpointNow();
-  t.false(r.onMainThread);
+  t.false(r.appendsHeld);
   t.true(r.log > 1_000, `the WAL held every frame written since the start (${r.log}): nobody checkpointed at commit`);
   t.is(r.checkpointed, r.log, 'the worker copied every frame into the database file');
   // A writer that finds every frame copied writes the WAL again from its start.
   write(1);
   const after = await checkpointer.checkpointNow();
   t.true(after.log < 10, `the WAL was rewound (${after.log} frames)`);
-  t.is(reports.filter((x) => x.onMainThread).length, 0);
+  t.is(reports.filter((x) => x.appendsHeld).length, 0);
   await checkpointer.close();
   db.close();
 });
 
-test.serial('past the high-water mark the main thread checkpoints once, between turns of the loop', async (t) => {
-  const { file, db, write } = await scratchDb(t);
-  const onMain: CheckpointReport[] = [];
-  let seen!: () => void;
-  const ranOnMain = new Promise<void>((resolve) => {
-    seen = resolve;
-  });
-  const checkpointer = await walCheckpointer(db, file, () => undefined, {
-    everyMs: 60_000,
-    highWaterPages: 100,
-    onCheckpoint: (r) => {
-      if (!r.onMainThread) return;
-      onMain.push(r);
-      seen();
-    },
-  });
-  write(300);
-  await checkpointer.checkpointNow();
-  await ranOnMain;
-  t.is(onMain.length, 1);
-  t.is(onMain[0]!.checkpointed, onMain[0]!.log);
-  await checkpointer.close();
-  db.close();
-});
+test.serial(
+  'past the high-water mark the worker checkpoints once more with the appends held, and the WAL is rewound',
+  async (t) => {
+    const { file, db, write } = await scratchDb(t);
+    const onMain: CheckpointReport[] = [];
+    let holds = 0;
+    const counted = <T>(work: () => Promise<T>) => {
+      holds++;
+      return work();
+    };
+    let seen!: () => void;
+    const ranOnMain = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    const checkpointer = await walCheckpointer(db, file, counted, {
+      everyMs: 60_000,
+      highWaterPages: 100,
+      onCheckpoint: (r) => {
+        if (!r.appendsHeld) return;
+        onMain.push(r);
+        seen();
+      },
+    });
+    write(300);
+    await checkpointer.checkpointNow();
+    await ranOnMain;
+    t.is(onMain.length, 1);
+    t.is(holds, 1, 'the appends were held for it');
+    t.is(onMain[0]!.checkpointed, onMain[0]!.log);
+    write(1);
+    t.true((await checkpointer.checkpointNow()).log < 10, 'the next write rewound the WAL');
+    await checkpointer.close();
+    db.close();
+  },
+);
 
 test.serial('a SQLite store closes its checkpoint thread with it: reopened, every event is there', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-wal-store-'));

@@ -45,7 +45,9 @@ export async function openSqliteStore(
   let driver: ReturnType<typeof sqliteDriver> | undefined;
   let checkpointer: WalCheckpointer;
   try {
-    checkpointer = await walCheckpointer(db, file, () => driver?.whenFree(), { log: opts.log });
+    // Appends held the way a read-model transaction holds them: the connection's one turn (sqlite-driver.ts).
+    const hold = <T>(work: () => Promise<T>): Promise<T> => (driver ? driver.transaction(() => work()) : work());
+    checkpointer = await walCheckpointer(db, file, hold, { log: opts.log });
   } catch (err) {
     db.close();
     await lock.release();

@@ -11,9 +11,9 @@ import type { Logger } from '../../runtime/log.js';
 //
 // PASSIVE copies only the frames written before it started, and the WAL is rewound (written again from its start)
 // only by a writer that finds every frame copied. Under appends without a pause that never happens, so the WAL
-// grows; past `highWaterPages` the worker asks the main thread for one checkpoint of its own, which then runs to
-// the end with no writer beside it (most frames are already copied: it is the last ones and the flush) and the
-// next append rewinds the file. `journal_size_limit` gives the disk back at that rewind.
+// grows; past `highWaterPages` the appends are held (they wait, as for a read-model transaction; the loop goes on)
+// while the worker checkpoints once more with no writer beside it (most frames are already copied: it is the last
+// ones and the flush), and the next append rewinds the file. `journal_size_limit` gives the disk back at that rewind.
 //
 // The worker is plain JavaScript evaluated from a string: it needs SQLite's binding and nothing of this tree, so
 // no loader (tsx) and no module of ours is loaded into it.
@@ -45,8 +45,8 @@ export interface CheckpointReport {
   busy: number;
   log: number;
   checkpointed: number;
-  /** True when the main thread ran this one itself, past the high-water mark. */
-  onMainThread: boolean;
+  /** True for the one run with the appends held, past the high-water mark. */
+  appendsHeld: boolean;
 }
 
 export interface WalCheckpointerOptions {
@@ -73,7 +73,7 @@ const DEFAULT_HIGH_WATER_PAGES = 16_384;
 export function walCheckpointer(
   db: DatabaseSync,
   file: string,
-  whenFree: () => Promise<void> | undefined,
+  hold: <T>(work: () => Promise<T>) => Promise<T>,
   opts: WalCheckpointerOptions = {},
 ): Promise<WalCheckpointer> {
   const highWater = opts.highWaterPages ?? DEFAULT_HIGH_WATER_PAGES;
@@ -87,31 +87,28 @@ export function walCheckpointer(
       everyMs: opts.everyMs ?? DEFAULT_EVERY_MS,
     },
   });
-  const waiting: ((r: CheckpointReport) => void)[] = [];
+  const waiting: { done: (r: CheckpointReport) => void; failed: (err: Error) => void }[] = [];
   let closing = false;
   let exited = false;
+  // Nobody waits for a thread that is gone (appends held for its answer least of all).
   worker.once('exit', () => {
     exited = true;
+    for (const w of waiting.splice(0)) w.failed(new Error('WAL checkpoint thread exited'));
   });
-  let mainThreadRunning = false;
 
-  // Past the high-water mark: one checkpoint here, between two of the loop's turns and outside a read-model
-  // transaction (a checkpoint cannot run inside one of its own connection).
-  const checkpointHere = async () => {
-    if (mainThreadRunning) return;
-    mainThreadRunning = true;
+  // Past the high-water mark: the appends held (they wait, the loop does not) while the worker copies the last
+  // frames, so it finishes with every frame copied and the next append rewinds the WAL.
+  let holding = false;
+  const checkpointHeld = async (ask: () => Promise<CheckpointReport>) => {
+    if (holding || closing) return;
+    holding = true;
     try {
-      for (let busy = whenFree(); busy; busy = whenFree()) await busy;
-      if (closing || !db.isOpen) return;
-      const r = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as Record<string, unknown>;
-      opts.onCheckpoint?.({
-        busy: Number(r.busy),
-        log: Number(r.log),
-        checkpointed: Number(r.checkpointed),
-        onMainThread: true,
-      });
+      const r = await hold(ask);
+      opts.onCheckpoint?.({ ...r, appendsHeld: true });
+    } catch (err) {
+      opts.log?.warn({ err: { message: (err as Error).message } }, 'WAL checkpoint with the appends held failed');
     } finally {
-      mainThreadRunning = false;
+      holding = false;
     }
   };
 
@@ -122,43 +119,46 @@ export function walCheckpointer(
     if (db.isOpen) db.exec('PRAGMA wal_autocheckpoint = 1000');
   };
 
+  const checkpointer: WalCheckpointer = {
+    checkpointNow() {
+      if (exited) return Promise.reject(new Error('WAL checkpoint thread exited'));
+      return new Promise((done, failed) => {
+        waiting.push({ done, failed });
+        worker.ref();
+        worker.postMessage('now');
+      });
+    },
+    async close() {
+      closing = true;
+      if (exited) return;
+      const gone = new Promise<void>((done) => worker.once('exit', () => done()));
+      worker.ref();
+      worker.postMessage('close');
+      await gone;
+    },
+  };
+
   return new Promise<WalCheckpointer>((resolve, reject) => {
     const failStart = (err: Error) => reject(new Error(`WAL checkpoint thread did not start: ${err.message}`));
     worker.once('error', failStart);
-    worker.on('message', (m: 'ready' | (Omit<CheckpointReport, 'onMainThread'> & { asked: boolean })) => {
+    worker.on('message', (m: 'ready' | (Omit<CheckpointReport, 'appendsHeld'> & { asked: boolean })) => {
       if (m === 'ready') {
         // Held by the process only while someone waits on it: its timer alone never keeps the service running.
         worker.unref();
         worker.off('error', failStart);
         worker.on('error', (err) => fallBack(err.message));
         worker.on('exit', (code) => fallBack(`exit ${code}`));
-        resolve({
-          checkpointNow() {
-            return new Promise((done) => {
-              waiting.push(done);
-              worker.ref();
-              worker.postMessage('now');
-            });
-          },
-          async close() {
-            closing = true;
-            if (exited) return;
-            const gone = new Promise<void>((done) => worker.once('exit', () => done()));
-            worker.ref();
-            worker.postMessage('close');
-            await gone;
-          },
-        });
+        resolve(checkpointer);
         return;
       }
-      const report = { busy: m.busy, log: m.log, checkpointed: m.checkpointed, onMainThread: false };
-      opts.onCheckpoint?.(report);
-      const done = m.asked ? waiting.shift() : undefined;
-      if (done) {
+      const report = { busy: m.busy, log: m.log, checkpointed: m.checkpointed, appendsHeld: false };
+      if (!holding) opts.onCheckpoint?.(report);
+      const asker = m.asked ? waiting.shift() : undefined;
+      if (asker) {
         if (waiting.length === 0) worker.unref();
-        done(report);
+        asker.done(report);
       }
-      if (report.log > highWater) void checkpointHere();
+      if (report.log > highWater && !holding) void checkpointHeld(() => checkpointer.checkpointNow());
     });
   });
 }
