@@ -81,6 +81,8 @@ export function walCheckpointer(
   db.exec(`PRAGMA journal_size_limit = ${highWater * 4096}`);
   const worker = new Worker(WORKER, {
     eval: true,
+    // It runs one statement on a timer: a small heap is all it needs (its memory is the service's RSS).
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16, stackSizeMb: 1 },
     workerData: {
       sqlite: import.meta.resolve('@photostructure/sqlite'),
       file,
