@@ -14,5 +14,11 @@ export type Command<Body> = Body & { metadata: CommandMetadata };
 export interface Decider<State, C, Event extends { type: string; data: unknown }> {
   decide(command: C, state: State): Event[];
   evolve(state: State, event: { type: string; data: unknown }): State;
+  /**
+   * evolve for an event this decider's own decide just answered (never one read from a store): a decider
+   * whose decide already checks its events against their codecs folds them without decoding them again.
+   * Absent: evolve.
+   */
+  evolveDecided?(state: State, event: Event): State;
   initialState(): State;
 }

@@ -93,7 +93,11 @@ export async function handleCommand<State, C, Event extends { type: string; data
     }
     try {
       const appended = await store.append(stream, toNewEvents(events, options.newId), revision);
-      const after = events.reduce((s, e) => decider.evolve(s, e), state);
+      // decide's own events, folded without a second decode where the decider offers that (streams/decider.ts).
+      const after = events.reduce(
+        (s, e) => (decider.evolveDecided ? decider.evolveDecided(s, e) : decider.evolve(s, e)),
+        state,
+      );
       return {
         before: state,
         state: after,

@@ -70,7 +70,7 @@ const sequenceDecider: Decider<PurchaseState, CommandSequence, PurchaseEvent> = 
         break;
       }
       events.push(...decided);
-      if (i < steps.length - 1) current = decided.reduce((s, e) => purchaseDecider.evolve(s, e), current);
+      if (i < steps.length - 1) current = decided.reduce((s, e) => purchaseDecider.evolveDecided(s, e), current);
     }
     return events;
   },
@@ -120,11 +120,13 @@ export function unchangedBy(
 
 /** Records the quote of a new purchase. An identical concurrent request may have quoted first: then
  *  nothing is asked, and the caller continues on the stream as it stands (decide refuses what would
- *  contradict it later, e.g. an offer to another signed-in payer). */
+ *  contradict it later, e.g. an offer to another signed-in payer). `known`: the stream's state as the caller
+ *  already read it (or knows it: a purchase of a fresh random key has no stream), decided on unread; the
+ *  append at its revision checks it, and `retryOnConflict` reads the stream afresh. */
 export async function recordQuote(
   deps: { store: EventStore; now: () => Date },
   data: PurchaseEventData<'Quoted'>,
-  options: Omit<HandleOptions, 'known'> = {},
+  options: RunOptions = {},
 ): Promise<PurchaseState> {
   const run = await runPurchaseCommand(
     deps,

@@ -1,6 +1,6 @@
 import { Refusal } from '@rights-preflight/wire/refusal.js';
 import { sha256Hex } from '@rights-preflight/wire/evidence/digest.js';
-import { purchaseId, type PurchaseState } from '../../streams/purchase/index.js';
+import { initialState as initialPurchaseState, purchaseId, type PurchaseState } from '../../streams/purchase/index.js';
 import { assertWithinBudget } from '../pricing/budget.js';
 import { claimSha256, claimTokenFor } from './claim.js';
 import type { Hex, MoneyPathDeps } from './deps.js';
@@ -87,9 +87,13 @@ export async function quoteSale<S extends Sku, R, N extends Asked<S>, D, U>(
 ): Promise<QuoteOutcome<U>> {
   const key = opts.key ?? randomKeyHex();
   const id = purchaseId({ sku: product.sku, key_sha256: sha256Hex(key), input_sha256: asked.input_sha256 });
+  // A fresh random key's purchase has no stream (256 bits: nobody else can name it), so it is not read; a key
+  // the buyer sent may have quoted before. Either way the state is decided on unread below, and the append at
+  // its revision is the check (a race reads the stream afresh and goes on from the stored quote).
+  let known: PurchaseState = initialPurchaseState;
   if (opts.key !== undefined) {
-    const existing = await loadPurchase(deps.store, id);
-    if (existing.quoted) return { kind: 'quoted', state: existing };
+    known = await loadPurchase(deps.store, id);
+    if (known.quoted) return { kind: 'quoted', state: known };
   }
   const reading = await product.observe(deps, asked);
   const assessed = product.assess(asked, reading, id);
@@ -119,7 +123,7 @@ export async function quoteSale<S extends Sku, R, N extends Asked<S>, D, U>(
       reading,
       ...(opts.payer ? { payer: opts.payer } : {}),
     } as QuotedOf<Sku>,
-    { retryOnConflict: opts.key !== undefined ? 1 : 0 },
+    { retryOnConflict: 1, known },
   );
   // Quote was decided or was already recorded, so only a stream nobody could write is still none.
   if (state.status === 'none') throw new Error(`purchase ${id} has no quote after Quote`);

@@ -98,3 +98,25 @@ test('nothing to do, or a refusal, on a known state is checked against the strea
   t.is(nothing.state.count, 0, 'the stream (empty) answered, not the made-up known state');
   t.is(nothing.revision, 'no_stream');
 });
+
+test("decide's own events are folded by evolveDecided when the decider has one; read events by evolve", async (t) => {
+  const folded: string[] = [];
+  const tracing: Decider<Counter, CounterCommand, CounterEvent> = {
+    ...counter,
+    evolve: (s, e) => {
+      folded.push(`evolve ${e.type}`);
+      return counter.evolve(s, e);
+    },
+    evolveDecided: (s, e) => {
+      folded.push(`decided ${e.type}`);
+      return counter.evolve(s, e);
+    },
+  };
+  const store = memoryEventStore();
+  const first = await handleCommand(store, 'c-trace', tracing, { type: 'Add', by: 2 });
+  t.deepEqual(folded, ['decided Added']);
+  const second = await handleCommand(store, 'c-trace', tracing, { type: 'Add', by: 3 });
+  t.deepEqual(folded, ['decided Added', 'evolve Added', 'decided Added']);
+  t.is(first.state.count, 2);
+  t.is(second.state.count, 5);
+});

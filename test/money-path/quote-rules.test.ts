@@ -75,6 +75,31 @@ test('an Idempotency-Key retry returns the same quote and claim', async (t) => {
   t.not(c.body.claim_token, a.body.claim_token);
 });
 
+test('a quote of a fresh key reads no stream; an Idempotency-Key quote reads its stream once', async (t) => {
+  const read: string[] = [];
+  const readStream = world.store.readStream.bind(world.store);
+  // Every read is noted and only this quote's purchase counted: the file's other tests read the same store.
+  world.store.readStream = (stream) => {
+    read.push(stream);
+    return readStream(stream);
+  };
+  const body = { resource: DECLARED, purpose: 'ai-index', tier: 'fresh', max_total_micro: '100000' };
+  try {
+    const fresh = await postQuote(world.url, body);
+    t.is(fresh.status, 200);
+    t.is(read.filter((s) => s.includes(fresh.body.purchase_id)).length, 0, 'a fresh 256-bit key has no stream to read');
+    const keyed = await postQuote(world.url, body, { 'idempotency-key': 'read-once-key-0123456789abcdef' });
+    t.is(keyed.status, 200);
+    t.is(
+      read.filter((s) => s.includes(keyed.body.purchase_id)).length,
+      1,
+      'read once: the look-up, not again to decide',
+    );
+  } finally {
+    world.store.readStream = readStream;
+  }
+});
+
 test('no verifiable declaration: available false, charge 0, no stream', async (t) => {
   const eventsBefore = (await world.store.readAll(0n, 100_000)).length;
   const fetchesBefore = world.origins.requests.filter((r) => r.host === 'bare.example').length;

@@ -7,6 +7,7 @@ import type { EventStoreWithProjections } from '../store-with-projections.js';
 import { sqliteDriver } from './sqlite-driver.js';
 import { SQLITE_FILE } from './sqlite-file.js';
 import { migrateSqlite, sqliteEventStore } from './sqlite-event-store.js';
+import { walCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 /**
  * The embedded default for a new directory: SQLite in `dir/events.sqlite`, created if missing, the directory
@@ -22,8 +23,9 @@ export async function openSqliteStore(
   await mkdir(dir, { recursive: true });
   const lock = await lockDirectory(dir);
   let db: DatabaseSyncInstance | undefined;
+  const file = path.join(dir, SQLITE_FILE);
   try {
-    db = new DatabaseSync(path.join(dir, SQLITE_FILE));
+    db = new DatabaseSync(file);
     // WAL: readers never wait for the writer; NORMAL syncs at checkpoints, not every commit (a power cut may
     // lose the last commits, never corrupt the file).
     db.exec('PRAGMA journal_mode = WAL');
@@ -38,10 +40,26 @@ export async function openSqliteStore(
     await lock.release();
     throw err;
   }
+  // The WAL's checkpoints on a thread of their own (src/store/sqlite/wal-checkpointer.ts); its connection closes
+  // before the lock goes.
+  let driver: ReturnType<typeof sqliteDriver> | undefined;
+  let checkpointer: WalCheckpointer;
+  try {
+    // Appends held the way a read-model transaction holds them: the connection's one turn (sqlite-driver.ts).
+    const hold = <T>(work: () => Promise<T>): Promise<T> => (driver ? driver.transaction(() => work()) : work());
+    checkpointer = await walCheckpointer(db, file, hold, { log: opts.log });
+  } catch (err) {
+    db.close();
+    await lock.release();
+    throw err;
+  }
+  driver = sqliteDriver(db, async () => {
+    try {
+      await checkpointer.close();
+    } finally {
+      await lock.release();
+    }
+  });
   opts.log?.info({ dir, lockfile: lock.path, engine: 'sqlite' }, 'embedded event store open');
-  return sqliteEventStore(
-    db,
-    sqliteDriver(db, () => lock.release()),
-    opts,
-  );
+  return sqliteEventStore(db, driver, opts);
 }
