@@ -75,7 +75,8 @@ test('an Idempotency-Key retry returns the same quote and claim', async (t) => {
   t.not(c.body.claim_token, a.body.claim_token);
 });
 
-test('a quote of a fresh key reads no stream; an Idempotency-Key quote reads its stream once', async (t) => {
+// The two tests that count stream reads wrap the world's one store: serial, so neither restores the other's wrap.
+test.serial('a quote of a fresh key reads no stream; an Idempotency-Key quote reads its stream once', async (t) => {
   const read: string[] = [];
   const readStream = world.store.readStream.bind(world.store);
   // Every read is noted and only this quote's purchase counted: the file's other tests read the same store.
@@ -138,7 +139,7 @@ test('no verifiable declaration: available false, charge 0, no stream', async (t
   );
 });
 
-test('a paid redemption of a standing offer reads its stream once; every later step appends unread', async (t) => {
+test.serial('a paid redemption of a standing offer reads its stream once; every later step appends unread', async (t) => {
   const { q, claim, paymentRequired } = await quoteAndOffer(world.url);
   const buyer = privateKeyToAccount(DEV_KEYS[3]! as `0x${string}`);
   const tx = `0x${'ab'.repeat(32)}` as const;
