@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     await (await openStore(`file:${path.join(dataDir, 'events')}`)).close();
     if (pgUrl) await (await openStore(pgUrl)).close();
     const local = { DATA_DIR: dataDir };
-    const openClose = `const { openStore } = await import('./build/src/store/open.js');
+    const openClose = `const { openStore } = await import('./build/src/store/open/open.js');
       await (await openStore(${JSON.stringify(`file:${path.join(dataDir, 'events')}`)})).close();`;
     const cases: Case[] = [
       { name: 'npm run ops -- --help', command: 'npm', args: ['run', '--silent', 'ops', '--', '--help'] },

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,10 @@ import test from 'ava';
 import { openStore } from '../../src/store/open/open.js';
 import { SQLITE_FILE } from '../../src/store/sqlite/sqlite-file.js';
 import { type CheckpointReport, walCheckpointer } from '../../src/store/sqlite/wal-checkpointer.js';
+import { promisify } from 'node:util';
 import { ev } from './conformance.js';
+
+const execFileAsync = promisify(execFile);
 
 // The WAL's checkpoints run on a thread of their own, never inside an append's COMMIT on the service's loop
 // (src/store/sqlite/wal-checkpointer.ts; docs/decisions.md, "A quote on SQLite"). Counted in WAL frames and
@@ -103,4 +107,19 @@ test.serial('a SQLite store closes its checkpoint thread with it: reopened, ever
   const again = await openStore(`sqlite:${dir}`);
   t.is((await again.readAll(0n, 1_000)).length, 100);
   await again.close();
+});
+
+test('the checkpoint thread starts in a process started as an ES module (--input-type=module, inherited)', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-wal-esm-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const opener = new URL('../../src/store/open/open.ts', import.meta.url).href;
+  const script = `const { openStore } = await import(${JSON.stringify(opener)});
+    const store = await openStore(${JSON.stringify(`file:${path.join(dir, 'events')}`)});
+    await store.close();
+    console.log('opened and closed');`;
+  // A worker evaluated from a string is an ES module here, where `require` is not defined.
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..'),
+  });
+  t.is(stdout.trim(), 'opened and closed');
 });

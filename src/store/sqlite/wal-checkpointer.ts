@@ -16,11 +16,13 @@ import type { Logger } from '../../runtime/log.js';
 // ones and the flush), and the next append rewinds the file. `journal_size_limit` gives the disk back at that rewind.
 //
 // The worker is plain JavaScript evaluated from a string: it needs SQLite's binding and nothing of this tree, so
-// no loader (tsx) and no module of ours is loaded into it.
+// no loader (tsx) and no module of ours is loaded into it. It imports only dynamically: an evaluated worker is a
+// CommonJS script, or an ES module when the process was started with --input-type=module (the flag is
+// inherited), and `import()` is the one form both read.
 
 const WORKER = `
-const { workerData, parentPort } = require('node:worker_threads');
-import(workerData.sqlite).then(({ DatabaseSync }) => {
+import('node:worker_threads').then(async ({ workerData, parentPort }) => {
+  const { DatabaseSync } = await import(workerData.sqlite);
   const db = new DatabaseSync(workerData.file);
   const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
   const step = (asked) => {
