@@ -187,13 +187,14 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
     else if (current) behind.unshift(current);
     for (const job of behind) queuedChars += job.xml.length;
     queue.unshift(...behind);
-    if (!closed) {
-      slots.push(spawn());
-      pump();
-    }
+    if (!closed) pump();
   };
 
   const pump = () => {
+    // Workers start when there is work for them, up to `size`: a service nobody asks to inspect holds no
+    // thread (an idle isolate is ~10 MB of RSS: docs/decisions.md, "SQLite, the embedded engine").
+    const room = slots.reduce((n, slot) => n + Math.max(0, perWorker - slot.jobs.length), 0);
+    for (let more = queue.length - room; more > 0 && slots.length < opts.size; more -= perWorker) slots.push(spawn());
     for (const slot of slots) {
       while (slot.jobs.length < perWorker && queue.length > 0) {
         const job = queue.shift()!;
@@ -204,8 +205,6 @@ export function createInspectPool(opts: InspectPoolOptions): InspectPool {
       }
     }
   };
-
-  for (let i = 0; i < opts.size; i++) slots.push(spawn());
 
   return {
     inspect(xml, question) {
