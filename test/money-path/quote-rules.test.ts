@@ -139,7 +139,7 @@ test('no verifiable declaration: available false, charge 0, no stream', async (t
   );
 });
 
-test.serial('a paid redemption of a standing offer reads its stream once; every later step appends unread', async (t) => {
+test.serial('a paid redemption of a standing offer reads its stream once; later steps append unread', async (t) => {
   const { q, claim, paymentRequired } = await quoteAndOffer(world.url);
   const buyer = privateKeyToAccount(DEV_KEYS[3]! as `0x${string}`);
   const tx = `0x${'ab'.repeat(32)}` as const;

@@ -109,7 +109,7 @@ test.serial('a SQLite store closes its checkpoint thread with it: reopened, ever
   await again.close();
 });
 
-test('the checkpoint thread starts in a process started as an ES module (--input-type=module, inherited)', async (t) => {
+test('the checkpoint thread starts in a process started as an ES module (--input-type=module)', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-sqlite-wal-esm-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const opener = new URL('../../src/store/open/open.ts', import.meta.url).href;
