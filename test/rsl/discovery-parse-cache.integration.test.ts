@@ -1,13 +1,10 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { type OriginSite, rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
-import { loadConfig } from '../../src/config/config.js';
+import { type OriginSite, rslDocument } from '../../src/devnet/https-origin.js';
 import { FetchCache } from '../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../src/rsl/observe.js';
 import { createParseCache } from '../../src/rsl/parse-cache.js';
 import { createEvaluationMemo } from '../../src/rsl/evaluation-memo.js';
-import { createSafeFetcher, type Fetcher } from '../../src/rsl/safe-fetch.js';
+import { useSiteFetcher } from './site-fetcher.js';
 
 // Discovery keeps the parse of a fetched RSL document by the digest of its bytes (docs/decisions.md
 // "A quote's own CPU"): a quote on a warm fetch cache, or a refetch that brings the same bytes, does not
@@ -29,27 +26,11 @@ const site: OriginSite = {
     '/b': { body: '<html><head><title>b</title></head><body>b</body></html>' },
   },
 };
-let origins: TestOrigins;
-let fetcher: Fetcher & { close(): void };
-
-test.before(async () => {
-  origins = await startTestOrigins(site);
-  const config = loadConfig({ ...origins.env, DATA_DIR: tmpdir() });
-  fetcher = createSafeFetcher({
-    coveredOrigins: config.coveredOrigins,
-    allowLoopback: true,
-    extraCaPem: readFileSync(origins.caFile, 'utf8'),
-    connectTo: config.fetchConnectTo,
-  });
-});
-test.after.always(async () => {
-  fetcher?.close();
-  await origins?.close();
-});
+const w = useSiteFetcher(site);
 
 test('a fetched RSL document is parsed once per version of its bytes, and a changed one is read anew', async (t) => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  const cache = new FetchCache(fetcher, () => clock);
+  const cache = new FetchCache(w.fetcher, () => clock);
   const parseCache = createParseCache(1 << 20);
   const deps = { cache, coveredOrigins: [`https://${HOST}`], parseCache };
   const quote = (freshnessSeconds: number) =>
@@ -59,7 +40,7 @@ test('a fetched RSL document is parsed once per version of its bytes, and a chan
       { userClass: 'commercial', geo: null, freshnessSeconds },
       deps,
     );
-  const fetchedRsl = () => origins.requests.filter((r) => r.host === HOST && r.path === '/rsl.xml').length;
+  const fetchedRsl = () => w.origins.requests.filter((r) => r.host === HOST && r.path === '/rsl.xml').length;
 
   const first = await quote(300);
   t.is(parseCache.parses, 1);
@@ -92,7 +73,7 @@ test('a fetched RSL document is parsed once per version of its bytes, and a chan
 const MEMO = 'evaluations are kept per question and documents: the same answers, computed once; others compute';
 test(MEMO, async (t) => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  const cache = new FetchCache(fetcher, () => clock);
+  const cache = new FetchCache(w.fetcher, () => clock);
   const parseCache = createParseCache(1 << 20);
   const evaluationMemo = createEvaluationMemo(16);
   const withMemo = { cache, coveredOrigins: [`https://${MEMO_HOST}`], parseCache, evaluationMemo };

@@ -1,11 +1,8 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { type OriginSite, rslDocument, startTestOrigins, type TestOrigins } from '../../src/devnet/https-origin.js';
-import { loadConfig } from '../../src/config/config.js';
+import { type OriginSite, rslDocument } from '../../src/devnet/https-origin.js';
 import { FAILURE_MEMORY_SECONDS, FetchCache } from '../../src/rsl/fetch-cache.js';
 import { observeAndEvaluate } from '../../src/rsl/observe.js';
-import { createSafeFetcher, type Fetcher } from '../../src/rsl/safe-fetch.js';
+import { useSiteFetcher } from './site-fetcher.js';
 
 // A publisher's failures are remembered briefly (docs/decisions.md "Signal readers under one work budget"):
 // a tdmrep.json that never finishes answering is asked for once, not on every quote on the origin, until
@@ -24,30 +21,11 @@ const site: OriginSite = {
     [TDMREP]: { type: 'application/json', body: '', stall: true },
   },
 };
-let origins: TestOrigins;
-let fetcher: Fetcher & { close(): void };
-
-test.before(async () => {
-  origins = await startTestOrigins(site);
-  const config = loadConfig({ ...origins.env, DATA_DIR: tmpdir() });
-  fetcher = createSafeFetcher({
-    coveredOrigins: config.coveredOrigins,
-    allowLoopback: true,
-    extraCaPem: readFileSync(origins.caFile, 'utf8'),
-    connectTo: config.fetchConnectTo,
-    connectTimeoutMs: 15_000,
-    readTimeoutMs: 1_000,
-    totalTimeoutMs: 20_000,
-  });
-});
-test.after.always(async () => {
-  fetcher?.close();
-  await origins?.close();
-});
+const w = useSiteFetcher(site, { connectTimeoutMs: 15_000, readTimeoutMs: 1_000, totalTimeoutMs: 20_000 });
 
 test('a stalling tdmrep.json is asked for once per FAILURE_MEMORY_SECONDS, not once per quote', async (t) => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
-  const cache = new FetchCache(fetcher, () => clock);
+  const cache = new FetchCache(w.fetcher, () => clock);
   const deps = { cache, coveredOrigins: [`https://${HOST}`] };
   const quote = (path: string, freshnessSeconds = 300) =>
     observeAndEvaluate(
@@ -56,7 +34,7 @@ test('a stalling tdmrep.json is asked for once per FAILURE_MEMORY_SECONDS, not o
       { userClass: 'commercial', geo: null, freshnessSeconds },
       deps,
     );
-  const asked = () => origins.requests.filter((r) => r.path === TDMREP).length;
+  const asked = () => w.origins.requests.filter((r) => r.path === TDMREP).length;
 
   const first = await quote('/a');
   t.is(asked(), 1);
