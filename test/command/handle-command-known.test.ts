@@ -3,6 +3,7 @@ import { handleCommand } from '../../src/command/handle-command.js';
 import type { Decider } from '../../streams/decider.js';
 import { WrongExpectedRevision } from '../../src/store/port.js';
 import { memoryEventStore } from '../support/memory/memory-event-store.js';
+import { noteStreamReads } from '../support/stream-reads.js';
 
 // handleCommand with a state the caller already holds (`known`; docs/decisions.md, "One walk for a paid
 // redemption"): decided on unread, appended at its revision; a stale one is caught by the append, and a
@@ -23,21 +24,11 @@ const counter: Decider<Counter, CounterCommand, CounterEvent> = {
   },
 };
 
-function countingStore() {
-  const store = memoryEventStore();
-  let reads = 0;
-  const readStream = store.readStream.bind(store);
-  store.readStream = (s) => {
-    reads++;
-    return readStream(s);
-  };
-  return { store, reads: () => reads };
-}
-
 test('a fresh known state is decided on and appended without a read', async (t) => {
-  const { store, reads } = countingStore();
+  const store = memoryEventStore();
+  const reads = noteStreamReads(store);
   const first = await handleCommand(store, 'c-1', counter, { type: 'Add', by: 2 });
-  t.is(reads(), 1);
+  t.is(reads.count(), 1);
   const second = await handleCommand(
     store,
     'c-1',
@@ -47,20 +38,21 @@ test('a fresh known state is decided on and appended without a read', async (t) 
       known: { state: first.state, revision: first.revision },
     },
   );
-  t.is(reads(), 1, 'no read for the second command');
+  t.is(reads.count(), 1, 'no read for the second command');
   t.is(second.state.count, 5);
   t.is(second.revision, 1n);
 });
 
 test('a stale known state fails the append; with a retry the stream read afresh decides', async (t) => {
-  const { store, reads } = countingStore();
+  const store = memoryEventStore();
+  const reads = noteStreamReads(store);
   const first = await handleCommand(store, 'c-2', counter, { type: 'Add', by: 1 });
   await handleCommand(store, 'c-2', counter, { type: 'Add', by: 10 }); // another writer
   const stale = { state: first.state, revision: first.revision };
   await t.throwsAsync(handleCommand(store, 'c-2', counter, { type: 'Add', by: 1 }, { known: stale }), {
     instanceOf: WrongExpectedRevision,
   });
-  const before = reads();
+  const before = reads.count();
   const retried = await handleCommand(
     store,
     'c-2',
@@ -69,11 +61,11 @@ test('a stale known state fails the append; with a retry the stream read afresh 
     { known: stale, retryOnConflict: 1 },
   );
   t.is(retried.state.count, 12, 'decided on the stream as it stands');
-  t.is(reads() - before, 1);
+  t.is(reads.count() - before, 1);
 });
 
 test('nothing to do, or a refusal, on a known state is checked against the stream as it stands', async (t) => {
-  const { store } = countingStore();
+  const store = memoryEventStore();
   const first = await handleCommand(store, 'c-3', counter, { type: 'Add', by: 1 });
   await handleCommand(store, 'c-3', counter, { type: 'Close' }); // another writer closed it
   const stale = { state: first.state, revision: first.revision };

@@ -7,6 +7,7 @@ import { FAST_PAY_TO, useFastWorld } from '../support/fast-world.js';
 import { DECLARED, getReport, postQuote, quoteAndOffer } from '../support/money-env.js';
 import { signPayment } from '../support/pay.js';
 import type { SettlementScript } from '../support/scripted-settlement.js';
+import { noteStreamReads } from '../support/stream-reads.js';
 
 // Rules of the quote and the claim at the report URL, through the real routes on the fast world (memory
 // store, scripted settlement, the test publishers on loopback; test/support/fast-world.ts): none of them
@@ -77,27 +78,18 @@ test('an Idempotency-Key retry returns the same quote and claim', async (t) => {
 
 // The two tests that count stream reads wrap the world's one store: serial, so neither restores the other's wrap.
 test.serial('a quote of a fresh key reads no stream; an Idempotency-Key quote reads its stream once', async (t) => {
-  const read: string[] = [];
-  const readStream = world.store.readStream.bind(world.store);
-  // Every read is noted and only this quote's purchase counted: the file's other tests read the same store.
-  world.store.readStream = (stream) => {
-    read.push(stream);
-    return readStream(stream);
-  };
+  // Only this quote's purchase is counted: the file's other tests read the same store.
+  const reads = noteStreamReads(world.store);
   const body = { resource: DECLARED, purpose: 'ai-index', tier: 'fresh', max_total_micro: '100000' };
   try {
     const fresh = await postQuote(world.url, body);
     t.is(fresh.status, 200);
-    t.is(read.filter((s) => s.includes(fresh.body.purchase_id)).length, 0, 'a fresh 256-bit key has no stream to read');
+    t.is(reads.count(fresh.body.purchase_id), 0, 'a fresh 256-bit key has no stream to read');
     const keyed = await postQuote(world.url, body, { 'idempotency-key': 'read-once-key-0123456789abcdef' });
     t.is(keyed.status, 200);
-    t.is(
-      read.filter((s) => s.includes(keyed.body.purchase_id)).length,
-      1,
-      'read once: the look-up, not again to decide',
-    );
+    t.is(reads.count(keyed.body.purchase_id), 1, 'read once: the look-up, not again to decide');
   } finally {
-    world.store.readStream = readStream;
+    reads.restore();
   }
 });
 
@@ -154,21 +146,20 @@ test.serial('a paid redemption of a standing offer reads its stream once; later 
     network: world.deps.terms.network,
   };
   const payment = await signPayment(DEV_KEYS[3]! as `0x${string}`, paymentRequired);
-  let reads = 0;
-  const readStream = world.store.readStream.bind(world.store);
   // Only this purchase's stream: the file's other tests and the coverage follower read the same store.
-  world.store.readStream = (stream) => {
-    if (stream.includes(q.purchase_id)) reads++;
-    return readStream(stream);
-  };
+  const reads = noteStreamReads(world.store);
   let paid: Awaited<ReturnType<typeof getReport>>;
   try {
     paid = await getReport(world.url, q.report_url, { ...claim, 'payment-signature': payment });
     t.is(paid.status, 200, paid.text);
   } finally {
-    world.store.readStream = readStream;
+    reads.restore();
   }
-  t.is(reads, 1, 'the report URL reads the stream once; the offer standing is checked by the checkpoint append');
+  t.is(
+    reads.count(q.purchase_id),
+    1,
+    'the report URL reads the stream once; the offer standing is checked by the checkpoint append',
+  );
   // The paid body is sent as its canonical text, the same bytes as the stored delivery served to a retry.
   t.is(paid.headers.get('content-type'), 'application/json; charset=utf-8');
   const again = await getReport(world.url, q.report_url, { ...claim, 'payment-signature': payment });
