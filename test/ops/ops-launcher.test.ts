@@ -1,5 +1,7 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,14 +15,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const RECORD = pathToFileURL(path.join(ROOT, 'test/ops/support/record-modules.mjs')).href;
 
 async function loaded(args: string[]): Promise<{ stdout: string; modules: string[] }> {
-  const { stdout, stderr } = await run(process.execPath, ['--import', RECORD, 'scripts/ops.mjs', ...args], {
-    cwd: ROOT,
-  });
-  const modules = stderr
-    .split('\n')
-    .filter((l) => l.startsWith('loaded '))
-    .map((l) => path.relative(ROOT, fileURLToPath(l.slice('loaded '.length))));
-  return { stdout, modules };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rights-ops-modules-'));
+  const file = path.join(dir, 'loaded.txt');
+  try {
+    const { stdout } = await run(process.execPath, ['--import', RECORD, 'scripts/ops.mjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, RECORD_MODULES_FILE: file },
+    });
+    const modules = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((l) => l.startsWith('loaded '))
+      .map((l) => path.relative(ROOT, fileURLToPath(l.slice('loaded '.length))));
+    return { stdout, modules };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 test('ops --help runs the built CLI and loads no command, no configuration and no store', async (t) => {
